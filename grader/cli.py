@@ -1,0 +1,87 @@
+"""The ``nonopress`` command: ``main(argv) -> int``, testable without a subprocess.
+
+Each subcommand lives in its own module under ``grader.commands`` (or ``layout``) and
+exposes ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``. Heavy imports
+happen inside ``run`` so that ``--help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from grader.errors import NonopressError
+
+#: subcommand -> module implementing it
+COMMANDS: dict[str, str] = {
+    "info": "grader.commands.info",
+    "convert": "grader.commands.convert",
+    "check": "grader.commands.check",
+    "solve": "grader.commands.solve",
+    "grade": "grader.commands.grade",
+    "issue": "layout.command",
+    "batch": "grader.commands.batch",
+    "report": "grader.commands.report",
+}
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+
+
+def _available_commands() -> dict[str, ModuleType]:
+    modules = {}
+    for name, module_name in COMMANDS.items():
+        try:
+            modules[name] = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            # A command whose module is not built yet (or an optional extra) is left out.
+            if exc.name and module_name.startswith(exc.name):
+                continue
+            raise
+    return modules
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from grader import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="nonopress",
+        description="Grade, check and print nonograms.",
+    )
+    parser.add_argument("--version", action="version", version=f"nonopress {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name, module in _available_commands().items():
+        command = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(command)
+        command.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
+        return int(exc.code or 0)
+    try:
+        return int(args._run(args))
+    except NonopressError as exc:
+        print(f"nonopress {args.command}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print(f"nonopress {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+def entry_point() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry_point()

@@ -1,0 +1,294 @@
+"""The puzzle model: immutable clues and metadata, and a mutable grid of cell states.
+
+Cell states are bitmasks of what a cell may still be, so that line logic can
+intersect possibilities with ``&`` and a zero means a contradiction:
+
+* ``EMPTY``   (1): the cell is known to be empty (white, a space),
+* ``FILLED``  (2): the cell is known to be filled (black, a box),
+* ``UNKNOWN`` (3): either is still possible.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from grader.errors import PuzzleError
+
+EMPTY = 1
+FILLED = 2
+UNKNOWN = 3
+
+#: Characters used for cell states in text grids.
+STATE_CHARS = {EMPTY: ".", FILLED: "#", UNKNOWN: "?"}
+
+#: Refuse anything larger before memory is allocated for it.
+MAX_SIDE = 4096
+MAX_CELLS = 4096 * 1024
+
+Clue = tuple[int, ...]
+BoolArray = npt.NDArray[np.bool_]
+CellArray = npt.NDArray[np.uint8]
+
+
+def check_size(width: int, height: int) -> None:
+    """Raise PuzzleError for an empty or absurd size; cheap, allocates nothing."""
+    for name, value in (("width", width), ("height", height)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise PuzzleError(f"{name} must be a whole number, got {value!r}")
+        if value < 1:
+            raise PuzzleError(f"{name} must be at least 1, got {value}")
+        if value > MAX_SIDE:
+            raise PuzzleError(f"{name} {value} is larger than the limit of {MAX_SIDE}")
+    if width * height > MAX_CELLS:
+        raise PuzzleError(f"{width}x{height} has more than {MAX_CELLS} cells")
+
+
+def clue_of(line: Iterable[bool]) -> Clue:
+    """The clue of one line of a picture (True = filled)."""
+    blocks: list[int] = []
+    run = 0
+    for filled in line:
+        if filled:
+            run += 1
+        elif run:
+            blocks.append(run)
+            run = 0
+    if run:
+        blocks.append(run)
+    return tuple(blocks)
+
+
+def normalise_clue(numbers: Iterable[Any], what: str = "clue") -> Clue:
+    """Validate one clue's numbers; a lone 0 (the usual way to write a blank line) means ()."""
+    values: list[int] = []
+    for number in numbers:
+        if isinstance(number, bool) or not isinstance(number, (int, np.integer)):
+            raise PuzzleError(f"{what}: {number!r} is not a whole number")
+        if number < 0:
+            raise PuzzleError(f"{what}: negative number {number}")
+        values.append(int(number))
+    if values == [0]:
+        return ()
+    if 0 in values:
+        raise PuzzleError(f"{what}: 0 can only stand alone, for an empty line")
+    return tuple(values)
+
+
+def clue_length(clue: Clue) -> int:
+    """The fewest cells a clue needs: its blocks plus one gap between each two."""
+    return sum(clue) + max(len(clue) - 1, 0)
+
+
+@dataclass(frozen=True)
+class Metadata:
+    """What a puzzle file says about a puzzle besides its clues."""
+
+    title: str = ""
+    author: str = ""
+    copyright: str = ""
+    license: str = ""
+    source: str = ""  # catalogue or source id, e.g. "webpbn.com #1"
+
+    def as_dict(self) -> dict[str, str]:
+        return {k: v for k, v in self.__dict__.items() if v}
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A black-and-white nonogram: clues, optionally its known solution, and metadata.
+
+    Immutable and validated on construction. ``solution`` is a tuple of row strings of
+    ``#`` (filled) and ``.`` (empty); use :meth:`solution_array` for numpy.
+    """
+
+    rows: tuple[Clue, ...]
+    columns: tuple[Clue, ...]
+    solution: tuple[str, ...] | None = None
+    meta: Metadata = field(default_factory=Metadata)
+
+    def __post_init__(self) -> None:
+        check_size(len(self.columns), len(self.rows))
+        rows = tuple(normalise_clue(c, f"row {i + 1}") for i, c in enumerate(self.rows))
+        cols = tuple(normalise_clue(c, f"column {i + 1}") for i, c in enumerate(self.columns))
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "columns", cols)
+        for kind, clues, length in (("row", rows, len(cols)), ("column", cols, len(rows))):
+            for i, clue in enumerate(clues):
+                if clue_length(clue) > length:
+                    raise PuzzleError(
+                        f"{kind} {i + 1} clue {format_clue(clue)} needs {clue_length(clue)} "
+                        f"cells but the line has {length}"
+                    )
+        row_total = sum(map(sum, rows))
+        col_total = sum(map(sum, cols))
+        if row_total != col_total:
+            raise PuzzleError(
+                f"row clues fill {row_total} cells but column clues fill {col_total}"
+            )
+        if self.solution is not None:
+            self._check_solution(tuple(self.solution))
+
+    def _check_solution(self, solution: tuple[str, ...]) -> None:
+        if len(solution) != self.height or any(len(r) != self.width for r in solution):
+            raise PuzzleError(f"the solution is not {self.width}x{self.height}")
+        if any(set(r) - {"#", "."} for r in solution):
+            raise PuzzleError("the solution may hold only '#' and '.'")
+        object.__setattr__(self, "solution", solution)
+        picture = self.solution_array()
+        assert picture is not None
+        rows, cols = clues_of_picture(picture)
+        if rows != self.rows or cols != self.columns:
+            raise PuzzleError("the known solution does not satisfy the clues")
+
+    # -- shape ---------------------------------------------------------------------------
+    @property
+    def width(self) -> int:
+        return len(self.columns)
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+    @property
+    def size(self) -> str:
+        return f"{self.width}x{self.height}"
+
+    @property
+    def title(self) -> str:
+        return self.meta.title
+
+    # -- derived -------------------------------------------------------------------------
+    def solution_array(self) -> BoolArray | None:
+        """The known solution as a (height, width) bool array, True = filled."""
+        if self.solution is None:
+            return None
+        return rows_to_array(self.solution)
+
+    def key(self) -> str:
+        """A content hash of the clues alone: survives renames and metadata edits."""
+        text = "|".join(" ".join(map(str, c)) for c in self.rows)
+        text += "/" + "|".join(" ".join(map(str, c)) for c in self.columns)
+        return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+    def with_meta(self, **changes: str) -> Puzzle:
+        return replace(self, meta=replace(self.meta, **changes))
+
+    def with_solution(self, picture: BoolArray | Sequence[str] | None) -> Puzzle:
+        if picture is None:
+            return replace(self, solution=None)
+        return replace(self, solution=as_row_strings(picture))
+
+    @classmethod
+    def from_picture(cls, picture: BoolArray | Sequence[str], meta: Metadata | None = None) -> Puzzle:
+        """The puzzle whose unique intended picture is ``picture`` (True or '#' = filled)."""
+        array = picture if isinstance(picture, np.ndarray) else rows_to_array(picture)
+        if array.ndim != 2:
+            raise PuzzleError("a picture must be two-dimensional")
+        check_size(int(array.shape[1]), int(array.shape[0]))
+        rows, cols = clues_of_picture(array)
+        return cls(rows, cols, as_row_strings(array), meta or Metadata())
+
+
+def format_clue(clue: Clue) -> str:
+    return " ".join(map(str, clue)) if clue else "0"
+
+
+def clues_of_picture(picture: BoolArray) -> tuple[tuple[Clue, ...], tuple[Clue, ...]]:
+    rows = tuple(clue_of(r) for r in picture.tolist())
+    cols = tuple(clue_of(c) for c in picture.T.tolist())
+    return rows, cols
+
+
+def rows_to_array(rows: Sequence[str]) -> BoolArray:
+    """Row strings of '#'/'.' (also '1'/'0', 'X'/'-') to a bool array."""
+    if not rows:
+        raise PuzzleError("a picture needs at least one row")
+    width = len(rows[0])
+    if any(len(r) != width for r in rows):
+        raise PuzzleError("picture rows differ in length")
+    check_size(width, len(rows))
+    text = "".join(rows).encode()
+    flat = np.frombuffer(text, dtype=np.uint8)
+    return np.isin(flat, np.frombuffer(b"#1Xx*", dtype=np.uint8)).reshape(len(rows), width)
+
+
+def as_row_strings(picture: BoolArray | Sequence[str]) -> tuple[str, ...]:
+    array = picture if isinstance(picture, np.ndarray) else rows_to_array(picture)
+    return tuple("".join("#" if v else "." for v in row) for row in array.tolist())
+
+
+class Grid:
+    """The working state of a solve: a (height, width) uint8 array of EMPTY/FILLED/UNKNOWN.
+
+    Mutable on purpose; in the grader only the engine changes it.
+    """
+
+    __slots__ = ("cells",)
+
+    def __init__(self, cells: CellArray):
+        self.cells = cells
+
+    @classmethod
+    def unknown(cls, height: int, width: int) -> Grid:
+        check_size(width, height)
+        return cls(np.full((height, width), UNKNOWN, dtype=np.uint8))
+
+    @classmethod
+    def for_puzzle(cls, puzzle: Puzzle) -> Grid:
+        return cls.unknown(puzzle.height, puzzle.width)
+
+    @classmethod
+    def from_picture(cls, picture: BoolArray) -> Grid:
+        return cls(np.where(picture, FILLED, EMPTY).astype(np.uint8))
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[str]) -> Grid:
+        """Row strings of '#', '.' and '?'."""
+        lookup = {"#": FILLED, ".": EMPTY, "?": UNKNOWN}
+        try:
+            return cls(np.array([[lookup[ch] for ch in row] for row in rows], dtype=np.uint8))
+        except KeyError as exc:
+            raise PuzzleError(f"grid text may hold only '#', '.' and '?', not {exc}") from None
+
+    @property
+    def height(self) -> int:
+        return int(self.cells.shape[0])
+
+    @property
+    def width(self) -> int:
+        return int(self.cells.shape[1])
+
+    def copy(self) -> Grid:
+        return Grid(self.cells.copy())
+
+    def is_complete(self) -> bool:
+        return not bool((self.cells == UNKNOWN).any())
+
+    def unknown_count(self) -> int:
+        return int((self.cells == UNKNOWN).sum())
+
+    def picture(self) -> BoolArray:
+        """Filled cells as a bool array (unknown counts as not filled)."""
+        return self.cells == FILLED
+
+    def to_rows(self) -> list[str]:
+        """Row strings of '#' (filled), '.' (empty) and '?' (unknown)."""
+        chars = np.array([" ", ".", "#", "?"])
+        return ["".join(row) for row in chars[self.cells]]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Grid) and np.array_equal(self.cells, other.cells)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Grid({self.width}x{self.height}, {self.unknown_count()} unknown)"
+
+    def __str__(self) -> str:
+        return "\n".join(self.to_rows())

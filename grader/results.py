@@ -1,0 +1,53 @@
+"""Result types shared by the complete solver, the grader and the front ends."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from grader.model import BoolArray, as_row_strings
+
+Verdict = Literal["unique", "multiple", "none", "undecided"]
+VERDICTS: tuple[Verdict, ...] = ("unique", "multiple", "none", "undecided")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much a search may spend; None means no limit on that axis."""
+
+    seconds: float | None = 10.0
+    nodes: int | None = None
+
+    @classmethod
+    def unlimited(cls) -> Budget:
+        return cls(seconds=None, nodes=None)
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What the complete solver proved about a puzzle.
+
+    ``verdict`` is never wrong: when the budget runs out before a proof it is
+    ``undecided`` (``solutions`` then holds whatever was found so far).
+    """
+
+    verdict: Verdict
+    solutions: tuple[BoolArray, ...] = ()
+    time_s: float = 0.0
+    nodes: int = 0
+    complete: bool = True  # False when --all stopped at the limit or the budget
+    reason: str = ""
+    stats: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def differing_cells(self) -> list[tuple[int, int]]:
+        """(row, column) cells, 0-based, where the first two solutions differ."""
+        if len(self.solutions) < 2:
+            return []
+        rows, cols = np.nonzero(self.solutions[0] != self.solutions[1])
+        return list(zip(rows.tolist(), cols.tolist()))
+
+    def solution_rows(self) -> list[list[str]]:
+        return [list(as_row_strings(s)) for s in self.solutions]

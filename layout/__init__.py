@@ -1,0 +1,1 @@
+"""Nonopress layout: issue manifests to print-ready PDF and LaTeX."""

@@ -1,0 +1,1 @@
+"""Jinja2 templates (LaTeX issue, explanation texts), installed as layout.templates."""
