@@ -1,0 +1,1 @@
+"""techniques package."""
