@@ -1,0 +1,100 @@
+"""Helpers the subcommands share: loading puzzles from the command line, JSON lines."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from grader import formats
+from grader.errors import FormatError
+from grader.model import Puzzle
+
+STDIN = "-"
+
+
+@dataclass(frozen=True)
+class LoadedPuzzle:
+    """One puzzle and where it came from."""
+
+    file: str  #: the path as given on the command line ('-' for stdin)
+    index: int  #: 1-based position within the file
+    count: int  #: puzzles in the file
+    puzzle: Puzzle
+
+    @property
+    def label(self) -> str:
+        """``file`` for a single-puzzle file, ``file#N`` for one of several."""
+        return f"{self.file}#{self.index}" if self.count > 1 else self.file
+
+
+def read_input(path: str, format: str | None = None) -> list[Puzzle]:
+    """The puzzles in ``path`` ('-' reads stdin, detected by content)."""
+    if path == STDIN:
+        try:
+            data = sys.stdin.buffer.read()
+        except OSError as exc:
+            raise FormatError(f"cannot read: {exc}", "<stdin>") from None
+        return formats.read(data, format=format, name="<stdin>")
+    return formats.read(path, format=format)
+
+
+def iter_puzzles(paths: Sequence[str], format: str | None = None) -> Iterator[LoadedPuzzle]:
+    """Each puzzle of each file in order; an unreadable file raises FormatError."""
+    for path in paths:
+        puzzles = read_input(path, format)
+        for index, puzzle in enumerate(puzzles, 1):
+            yield LoadedPuzzle(path, index, len(puzzles), puzzle)
+
+
+def add_input_arguments(parser: argparse.ArgumentParser, *, many: bool = True) -> None:
+    """``FILE...`` (or one ``FILE``) and ``--from FORMAT``."""
+    parser.add_argument(
+        "files",
+        metavar="FILE",
+        nargs="+" if many else None,
+        help="puzzle file ('-' for standard input); the format comes from the suffix or "
+        "the content",
+    )
+    parser.add_argument(
+        "--from",
+        dest="input_format",
+        metavar="FORMAT",
+        choices=sorted(formats.FORMATS),
+        help="read the input as FORMAT instead of detecting it",
+    )
+
+
+def json_default(value: Any) -> Any:
+    """Make tuples, sets and numpy scalars JSON-friendly."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
+
+
+def json_line(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, default=json_default, separators=(", ", ": "))
+
+
+def print_json_line(obj: Any) -> None:
+    """One JSON object on one line of standard output (the ``--json`` convention)."""
+    print(json_line(obj), flush=True)
+
+
+def puzzle_summary(loaded: LoadedPuzzle) -> dict[str, Any]:
+    """The fields every ``--json`` record about a puzzle starts with."""
+    puzzle = loaded.puzzle
+    record: dict[str, Any] = {
+        "file": loaded.file,
+        "index": loaded.index,
+        "label": loaded.label,
+        "title": puzzle.title,
+        "width": puzzle.width,
+        "height": puzzle.height,
+    }
+    return record

@@ -1,0 +1,160 @@
+"""Pieces every format module shares: the registry record, decoding, numbers, puzzle building."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from grader.errors import FormatError, PuzzleError
+from grader.model import Clue, Metadata, Puzzle, check_size
+
+#: ``reader(data, source) -> puzzles``; ``source`` names the input in error messages.
+Reader = Callable[[bytes, str], list[Puzzle]]
+#: ``writer(puzzles) -> bytes``; called with one puzzle unless the format holds many.
+Writer = Callable[[Sequence[Puzzle]], bytes]
+#: ``sniff(data) -> bool``: a cheap look at the start of the content.
+Sniffer = Callable[[bytes], bool]
+
+#: Clue numbers longer than this are refused before ``int()`` sees them.
+MAX_DIGITS = 6
+
+
+@dataclass(frozen=True)
+class FormatSpec:
+    """One file format: how to recognise, read and (maybe) write it."""
+
+    name: str
+    description: str
+    suffixes: tuple[str, ...]
+    reader: Reader
+    writer: Writer | None = None
+    holds_many: bool = False
+    sniff: Sniffer | None = None
+    binary: bool = False
+
+    @property
+    def can_read(self) -> bool:
+        return True
+
+    @property
+    def can_write(self) -> bool:
+        return self.writer is not None
+
+
+def decode_text(data: bytes, source: str) -> str:
+    """UTF-8 text (a BOM is dropped); undecodable bytes are a FormatError at their line."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise FormatError("not UTF-8 text (binary data?)", source, line) from None
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        raise FormatError("unexpected NUL byte (binary data?)", source, line)
+    return text
+
+
+def parse_number(token: str, source: str, line: int | None, what: str = "clue") -> int:
+    """A non-negative whole number written in decimal digits."""
+    token = token.strip()
+    if not token.isascii() or not token.isdigit():
+        raise FormatError(f"{what}: {token!r} is not a whole number", source, line)
+    if len(token) > MAX_DIGITS:
+        raise FormatError(f"{what}: number {token[:12]}... is absurdly large", source, line)
+    return int(token)
+
+
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+def parse_clue(text: str, source: str, line: int | None, what: str = "clue") -> Clue:
+    """Numbers separated by spaces, tabs or commas; empty text or a lone 0 is an empty line."""
+    tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
+    numbers = [parse_number(t, source, line, what) for t in tokens]
+    if numbers == [0]:
+        return ()
+    if 0 in numbers:
+        raise FormatError(f"{what}: 0 can only stand alone, for an empty line", source, line)
+    return tuple(numbers)
+
+
+def check_header(width: int, height: int, source: str, line: int | None) -> None:
+    """Refuse an empty or absurd size right after a header is read, before anything else."""
+    try:
+        check_size(width, height)
+    except PuzzleError as exc:
+        raise FormatError(str(exc), source, line) from None
+
+
+def check_count(count: int, what: str, source: str, line: int | None) -> None:
+    """Refuse more lines of clues than any puzzle may have, before collecting them all."""
+    from grader.model import MAX_SIDE
+
+    if count > MAX_SIDE:
+        raise FormatError(f"more than {MAX_SIDE} {what}", source, line)
+
+
+def build_puzzle(
+    rows: Iterable[Clue],
+    columns: Iterable[Clue],
+    source: str,
+    line: int | None,
+    *,
+    solution: Sequence[str] | None = None,
+    meta: Metadata | None = None,
+) -> Puzzle:
+    """A Puzzle, with the model's objections turned into a FormatError at ``line``."""
+    try:
+        return Puzzle(
+            tuple(rows),
+            tuple(columns),
+            tuple(solution) if solution is not None else None,
+            meta or Metadata(),
+        )
+    except PuzzleError as exc:
+        raise FormatError(str(exc), source, line) from None
+
+
+def puzzle_from_picture(
+    rows: Sequence[str], source: str, line: int | None, meta: Metadata | None = None
+) -> Puzzle:
+    """The puzzle whose solution is a picture of '#'/'.' row strings."""
+    try:
+        return Puzzle.from_picture(list(rows), meta)
+    except PuzzleError as exc:
+        raise FormatError(str(exc), source, line) from None
+
+
+def need_solution(puzzle: Puzzle, format_name: str) -> tuple[str, ...]:
+    """Picture formats can only hold a puzzle whose solution is known."""
+    if puzzle.solution is None:
+        label = f" {puzzle.title!r}" if puzzle.title else ""
+        raise FormatError(
+            f"puzzle{label} has no known solution; the {format_name} format stores a picture"
+        )
+    return puzzle.solution
+
+
+def single_line(text: str) -> str:
+    """Metadata for line-based formats: newlines and tabs become spaces."""
+    return " ".join(text.split())
+
+
+def clue_words(clue: Clue, separator: str = " ", empty: str = "0") -> str:
+    return separator.join(map(str, clue)) if clue else empty
+
+
+def head_text(data: bytes, size: int = 4096) -> str:
+    """The start of the content as text, for sniffers (undecodable bytes are replaced)."""
+    return data[:size].decode("utf-8", errors="replace").lstrip("\ufeff")
+
+
+def meaningful_lines(text: str, comment: str = "#") -> list[str]:
+    """Stripped lines that are neither blank nor comments (for sniffing only)."""
+    out = []
+    for raw in text.splitlines():
+        stripped = raw.strip()
+        if stripped and not stripped.startswith(comment):
+            out.append(stripped)
+    return out

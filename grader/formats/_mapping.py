@@ -1,0 +1,127 @@
+"""Puzzles as plain mappings: the schema shared by the YAML and JSON formats.
+
+``title``, ``author``, ``copyright``, ``license``, ``source`` (metadata); ``rows`` and
+``columns`` (lists of clue lists; ``[]`` or ``[0]`` for an empty line); ``solution`` (one
+block string or a list of row strings, ``#`` filled, ``.`` empty). ``rows``/``columns``
+may be left out when ``solution`` is given. ``difficulty``, ``expected`` and ``notes`` are
+allowed for the library and tests but are not part of the Puzzle.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grader.errors import PuzzleError
+from grader.model import MAX_SIDE, Clue, Metadata, Puzzle, as_row_strings, normalise_clue
+
+META_KEYS = ("title", "author", "copyright", "license", "source")
+CLUE_KEYS = ("rows", "columns")
+IGNORED_KEYS = ("difficulty", "expected", "notes")
+KNOWN_KEYS = frozenset((*META_KEYS, *CLUE_KEYS, "solution", *IGNORED_KEYS))
+
+_FILLED = frozenset("#1Xx*")
+_EMPTY = frozenset(".0-_ ")
+
+
+class SchemaError(Exception):
+    """A mapping that is not a puzzle; ``path`` says where (keys and list indexes)."""
+
+    def __init__(self, message: str, path: tuple[str | int, ...] = ()):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+
+
+def puzzle_from_mapping(data: Any, path: tuple[str | int, ...] = ()) -> Puzzle:
+    if not isinstance(data, dict):
+        raise SchemaError(f"a puzzle must be a mapping, not {type(data).__name__}", path)
+    for key in data:
+        if key not in KNOWN_KEYS:
+            raise SchemaError(f"unknown key {key!r}", (*path, str(key)))
+    meta: dict[str, str] = {}
+    for key in META_KEYS:
+        value = data.get(key)
+        if value is None:
+            continue
+        if isinstance(value, (dict, list, bool)):
+            raise SchemaError(f"{key} must be text", (*path, key))
+        meta[key] = str(value)
+    solution = _solution(data.get("solution"), (*path, "solution"))
+    clues: dict[str, tuple[Clue, ...]] = {}
+    for key in CLUE_KEYS:
+        if data.get(key) is not None:
+            clues[key] = _clue_list(data[key], (*path, key))
+        elif solution is None:
+            raise SchemaError(f"{key} missing (give {key}, or a solution)", path)
+    try:
+        if solution is not None and not clues:
+            return Puzzle.from_picture(solution, Metadata(**meta))
+        if solution is not None:
+            picture_puzzle = Puzzle.from_picture(solution)
+            clues.setdefault("rows", picture_puzzle.rows)
+            clues.setdefault("columns", picture_puzzle.columns)
+        return Puzzle(clues["rows"], clues["columns"], solution, Metadata(**meta))
+    except PuzzleError as exc:
+        raise SchemaError(str(exc), path) from None
+
+
+def _clue_list(value: Any, path: tuple[str | int, ...]) -> tuple[Clue, ...]:
+    if not isinstance(value, list):
+        raise SchemaError("must be a list of clues", path)
+    if len(value) > MAX_SIDE:
+        raise SchemaError(f"more than {MAX_SIDE} clues", path)
+    return tuple(_clue(item, (*path, i)) for i, item in enumerate(value))
+
+
+def _clue(item: Any, path: tuple[str | int, ...]) -> Clue:
+    if isinstance(item, int) and not isinstance(item, bool):
+        item = [item]
+    elif isinstance(item, str):
+        words = item.replace(",", " ").split()
+        if not all(w.isascii() and w.isdigit() and len(w) < 7 for w in words):
+            raise SchemaError(f"clue {item!r} is not a list of whole numbers", path)
+        item = [int(w) for w in words]
+    if not isinstance(item, list):
+        raise SchemaError("a clue must be a list of whole numbers", path)
+    if len(item) > MAX_SIDE:
+        raise SchemaError(f"clue with more than {MAX_SIDE} numbers", path)
+    try:
+        return normalise_clue(item, f"clue {path[-1] if path else ''}".strip())
+    except PuzzleError as exc:
+        raise SchemaError(str(exc), path) from None
+
+
+def _solution(value: Any, path: tuple[str | int, ...]) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        rows = [r.strip() for r in value.strip().splitlines()]
+    elif isinstance(value, list) and all(isinstance(r, str) for r in value):
+        if len(value) > MAX_SIDE:
+            raise SchemaError(f"more than {MAX_SIDE} rows", path)
+        rows = [r.strip() for r in value]
+    else:
+        raise SchemaError("must be a block of text or a list of row strings", path)
+    for i, row in enumerate(rows):
+        if len(row) > MAX_SIDE:
+            raise SchemaError(f"row {i + 1} is longer than {MAX_SIDE} cells", path)
+        bad = set(row) - _FILLED - _EMPTY
+        if bad:
+            raise SchemaError(
+                f"row {i + 1} holds {''.join(sorted(bad))!r}; use '#' (filled) and '.' (empty)",
+                path,
+            )
+    try:
+        return as_row_strings(["".join("#" if c in _FILLED else "." for c in r) for r in rows])
+    except PuzzleError as exc:
+        raise SchemaError(str(exc), path) from None
+
+
+def puzzle_to_mapping(puzzle: Puzzle) -> dict[str, Any]:
+    """Metadata keys (only those set), then clues, then the solution if known."""
+    out: dict[str, Any] = dict(puzzle.meta.as_dict())
+    out["rows"] = [list(c) for c in puzzle.rows]
+    out["columns"] = [list(c) for c in puzzle.columns]
+    if puzzle.solution is not None:
+        out["solution"] = list(puzzle.solution)
+    return out

@@ -1,0 +1,176 @@
+"""Steve Simpson's ``.non`` format, with the mikix extension.
+
+``width``/``height`` come before ``rows``, ``columns`` and ``goal``; each of ``rows`` and
+``columns`` is followed by one clue per line, numbers by commas. Metadata keys: ``title``,
+``by``, ``copyright``, ``license``, ``catalogue`` (strings quoted, HTML escapes allowed),
+``goal`` (the solution, ``0`` = empty). Several puzzles may be bundled, separated by a
+``====`` line. Lines a reader does not recognise are ignored, as the format asks.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from grader.errors import FormatError
+from grader.formats._base import (
+    FormatSpec,
+    build_puzzle,
+    check_header,
+    clue_words,
+    decode_text,
+    head_text,
+    parse_clue,
+    parse_number,
+    single_line,
+)
+from grader.model import Clue, Metadata, Puzzle
+
+SEPARATOR = "===="
+_META_KEYS = {"title": "title", "by": "author", "copyright": "copyright",
+              "license": "license", "catalogue": "source"}
+_KEY = re.compile(r"^([a-z]+)\b\s*(.*)$")
+_SPDX = re.compile(r"^[A-Za-z0-9.+-]+$")
+_COLOURED_CLUE = re.compile(r"\d+\s*[a-zA-Z]")
+
+
+@dataclass
+class _Draft:
+    start: int
+    width: int | None = None
+    height: int | None = None
+    header_line: int | None = None
+    rows: list[Clue] | None = None
+    columns: list[Clue] | None = None
+    goal: str | None = None
+    goal_line: int | None = None
+    meta: dict[str, str] = field(default_factory=dict)
+
+
+def _unquote(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        value = value[1:-1]
+    return html.unescape(value)
+
+
+def read(data: bytes, source: str) -> list[Puzzle]:
+    lines = decode_text(data, source).splitlines()
+    puzzles: list[Puzzle] = []
+    draft = _Draft(start=1)
+    number = 0
+    while number < len(lines):
+        line_no = number + 1
+        stripped = lines[number].strip()
+        number += 1
+        if stripped == SEPARATOR:
+            puzzles.append(_finish(draft, source))
+            draft = _Draft(start=line_no + 1)
+            continue
+        match = _KEY.match(stripped)
+        if not match:
+            continue  # blank or unrecognised: ignored
+        key, value = match.group(1), match.group(2)
+        if key in ("width", "height"):
+            setattr(draft, key, parse_number(value, source, line_no, key))
+            draft.header_line = line_no
+            if draft.width is not None and draft.height is not None:
+                check_header(draft.width, draft.height, source, line_no)
+        elif key in ("rows", "columns") and not value:
+            count = draft.height if key == "rows" else draft.width
+            if count is None or draft.width is None or draft.height is None:
+                raise FormatError(f"{key} before width and height", source, line_no)
+            if number + count > len(lines):
+                raise FormatError(f"{key}: file ends before {count} clues", source, line_no)
+            clues = []
+            for offset in range(count):
+                text = lines[number + offset]
+                if _COLOURED_CLUE.search(text):
+                    raise FormatError(
+                        "colour puzzles are not supported (only black and white)",
+                        source, number + offset + 1,
+                    )
+                clues.append(parse_clue(text, source, number + offset + 1, key[:-1]))
+            number += count
+            setattr(draft, key, clues)
+        elif key == "goal":
+            draft.goal, draft.goal_line = _unquote(value), line_no
+        elif key == "color":
+            raise FormatError(
+                "colour puzzles are not supported (only black and white)", source, line_no
+            )
+        elif key in _META_KEYS:
+            draft.meta[_META_KEYS[key]] = _unquote(value)
+    if draft.width is not None or draft.rows is not None or not puzzles:
+        puzzles.append(_finish(draft, source))
+    return puzzles
+
+
+def _finish(draft: _Draft, source: str) -> Puzzle:
+    if draft.width is None or draft.height is None:
+        raise FormatError("no width and height (not a .non puzzle?)", source, draft.start)
+    if draft.rows is None or draft.columns is None:
+        missing = "rows" if draft.rows is None else "columns"
+        raise FormatError(f"no {missing} section", source, draft.header_line)
+    solution = None
+    if draft.goal is not None:
+        goal = draft.goal.replace(" ", "")
+        if len(goal) != draft.width * draft.height:
+            raise FormatError(
+                f"goal has {len(goal)} cells, expected {draft.width * draft.height}",
+                source, draft.goal_line,
+            )
+        cells = "".join("." if c == "0" else "#" for c in goal)
+        solution = [cells[i : i + draft.width] for i in range(0, len(cells), draft.width)]
+    return build_puzzle(
+        draft.rows, draft.columns, source, draft.goal_line or draft.header_line,
+        solution=solution, meta=Metadata(**draft.meta),
+    )
+
+
+def _quoted(value: str) -> str:
+    return '"' + html.escape(single_line(value), quote=True) + '"'
+
+
+def _one(puzzle: Puzzle) -> list[str]:
+    meta = puzzle.meta
+    lines = []
+    for key, value in (("catalogue", meta.source), ("title", meta.title), ("by", meta.author),
+                       ("copyright", meta.copyright)):
+        if value:
+            lines.append(f"{key} {_quoted(value)}")
+    if meta.license:
+        spdx = _SPDX.match(meta.license)
+        lines.append(f"license {meta.license if spdx else _quoted(meta.license)}")
+    lines += [f"width {puzzle.width}", f"height {puzzle.height}", "", "rows"]
+    lines += [clue_words(c, ",") for c in puzzle.rows]
+    lines += ["", "columns"]
+    lines += [clue_words(c, ",") for c in puzzle.columns]
+    if puzzle.solution is not None:
+        goal = "".join(puzzle.solution).replace(".", "0").replace("#", "1")
+        lines += ["", f'goal "{goal}"']
+    return lines
+
+
+def write(puzzles: Sequence[Puzzle]) -> bytes:
+    blocks = ["\n".join(_one(p)) for p in puzzles]
+    return ("\n" + SEPARATOR + "\n").join(blocks).encode("utf-8") + b"\n"
+
+
+def sniff(data: bytes) -> bool:
+    text = head_text(data)
+    keys = {line.split(maxsplit=1)[0] for line in text.splitlines() if line.strip()}
+    return {"width", "height"} <= keys
+
+
+SPEC = FormatSpec(
+    name="non",
+    description="Simpson .non (with goal, title, by, copyright, license, catalogue)",
+    suffixes=(".non", ".nonpack"),
+    reader=read,
+    writer=write,
+    holds_many=True,
+    sniff=sniff,
+)

@@ -1,0 +1,136 @@
+"""The project's own readable format (YAML, read with ``yaml.safe_load`` only).
+
+One puzzle per file, or ``puzzles: [...]`` for several; the keys are described in
+:mod:`grader.formats._mapping`. The writer emits flow-style clue lists, one per line,
+and the solution as a block string.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import yaml
+
+from grader.errors import FormatError
+from grader.formats._base import FormatSpec, decode_text, head_text
+from grader.formats._mapping import SchemaError, puzzle_from_mapping, puzzle_to_mapping
+from grader.model import Puzzle
+
+FILE_KEYS = frozenset(("puzzles", "notes"))
+
+
+def read(data: bytes, source: str) -> list[Puzzle]:
+    text = decode_text(data, source)
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise FormatError(f"not valid YAML: {problem}", source, line) from None
+    except RecursionError:
+        raise FormatError("YAML nested too deeply", source) from None
+    try:
+        if isinstance(document, dict) and "puzzles" in document:
+            for key in document:
+                if key not in FILE_KEYS:
+                    raise SchemaError(f"unknown key {key!r} beside 'puzzles'", (str(key),))
+            items = document["puzzles"]
+            if not isinstance(items, list) or not items:
+                raise SchemaError("'puzzles' must be a non-empty list", ("puzzles",))
+            return [puzzle_from_mapping(item, ("puzzles", i)) for i, item in enumerate(items)]
+        return [puzzle_from_mapping(document)]
+    except SchemaError as exc:
+        raise FormatError(_describe(exc), source, _line_of(text, exc.path)) from None
+
+
+def _describe(exc: SchemaError) -> str:
+    keys = [p for p in exc.path if isinstance(p, str)]
+    if exc.path and exc.path[0] == "puzzles" and len(exc.path) > 1:
+        where = f"puzzle {int(exc.path[1]) + 1}"
+        where += f", {keys[1]}" if len(keys) > 1 else ""
+        return f"{where}: {exc.message}"
+    if keys and not exc.message.startswith("unknown key"):
+        return f"{keys[0]}: {exc.message}"
+    return exc.message
+
+
+def _line_of(text: str, path: tuple[str | int, ...]) -> int | None:
+    """The 1-based line of the node at ``path`` (composed again only to report an error)."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except (yaml.YAMLError, RecursionError):
+        return None
+    line = node.start_mark.line + 1 if node is not None else None
+    for step in path:
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                if key_node.value == step:
+                    line, node = key_node.start_mark.line + 1, value_node
+                    break
+            else:
+                return line
+        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int):
+            if step >= len(node.value):
+                return line
+            node = node.value[step]
+            line = node.start_mark.line + 1
+        else:
+            return line
+    return line
+
+
+def _scalar(value: str) -> str:
+    """A plain scalar when YAML reads it back unchanged, else a double-quoted one."""
+    if value and value == value.strip() and "\n" not in value:
+        try:
+            if yaml.safe_load(f"k: {value}") == {"k": value}:
+                return value
+        except yaml.YAMLError:
+            pass
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _puzzle_lines(puzzle: Puzzle) -> list[str]:
+    mapping: dict[str, Any] = puzzle_to_mapping(puzzle)
+    lines = [f"{k}: {_scalar(v)}" for k, v in mapping.items() if isinstance(v, str)]
+    for key in ("rows", "columns"):
+        lines.append(f"{key}:")
+        lines.extend(f"  - [{', '.join(map(str, clue))}]" for clue in mapping[key])
+    if puzzle.solution is not None:
+        lines.append("solution: |")
+        lines.extend(f"  {row}" for row in puzzle.solution)
+    return lines
+
+
+def write(puzzles: Sequence[Puzzle]) -> bytes:
+    if len(puzzles) == 1:
+        lines = _puzzle_lines(puzzles[0])
+    else:
+        lines = ["puzzles:"]
+        for puzzle in puzzles:
+            body = _puzzle_lines(puzzle)
+            lines.append(f"  - {body[0]}")
+            lines.extend(f"    {line}" for line in body[1:])
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def sniff(data: bytes) -> bool:
+    text = head_text(data)
+    return any(
+        line.startswith(("rows:", "columns:", "solution:", "puzzles:", "title:"))
+        for line in text.splitlines()
+    )
+
+
+SPEC = FormatSpec(
+    name="yaml",
+    description="Nonopress YAML (clues, solution, metadata)",
+    suffixes=(".yaml", ".yml"),
+    reader=read,
+    writer=write,
+    holds_many=True,
+    sniff=sniff,
+)
