@@ -9,10 +9,11 @@ The compiled solver must agree with this module; tests compare both against
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 
-from grader.model import EMPTY, FILLED, UNKNOWN, Clue
+from grader.model import EMPTY, FILLED, UNKNOWN, Clue, clue_of
 
 Cells = Sequence[int]
 
@@ -130,7 +131,7 @@ def placements(clue: Clue, length: int) -> Iterator[tuple[int, ...]]:
 
 def render_placement(clue: Clue, starts: Sequence[int], length: int) -> list[int]:
     line = [EMPTY] * length
-    for block, start in zip(clue, starts):
+    for block, start in zip(clue, starts, strict=True):
         for c in range(start, start + block):
             line[c] = FILLED
     return line
@@ -165,3 +166,30 @@ def is_solved_line(clue: Clue, cells: Cells) -> bool:
     if run:
         runs.append(run)
     return tuple(runs) == tuple(clue)
+
+
+def random_line(rng: random.Random, max_length: int) -> tuple[Clue, list[int]]:
+    """A random clue and partial line of 1..max_length cells, for cross-checking solvers.
+
+    Half are a random picture's clue with some cells revealed (one sometimes flipped, which
+    may contradict); half are an arbitrary clue over random cells (often contradictory).
+    """
+    n = rng.randint(1, max_length)
+    if rng.random() < 0.5:
+        density = rng.uniform(0.2, 0.8)
+        picture = [rng.random() < density for _ in range(n)]
+        clue = clue_of(picture)
+        reveal = rng.uniform(0.0, 0.6)
+        cells = [
+            (FILLED if filled else EMPTY) if rng.random() < reveal else UNKNOWN
+            for filled in picture
+        ]
+        if rng.random() < 0.3:
+            i = rng.randrange(n)
+            cells[i] = EMPTY if cells[i] == FILLED else FILLED
+        return clue, cells
+    k = rng.randint(0, max(1, n // 3))
+    clue = tuple(rng.randint(1, max(1, n // max(k, 1))) for _ in range(k))
+    known = rng.uniform(0.0, 0.4)
+    cells = [rng.choice((EMPTY, FILLED)) if rng.random() < known else UNKNOWN for _ in range(n)]
+    return clue, cells

@@ -1,0 +1,313 @@
+# mypy: allow-untyped-defs
+"""Compiled kernels: complete line solve and propagation over a queue of changed lines.
+
+Everything here is ``numba.njit(cache=True)`` over numpy arrays and allocates nothing in
+its inner loops: callers pass scratch buffers (see :class:`grader.solver.compiled.Workspace`).
+The line solve is the same dynamic programme as :func:`grader.lines.solve_line` (prefix and
+suffix reachability), computed in O(length x blocks) with a difference array for the
+"can be filled" marks.
+
+Lines are numbered rows first: line ``i < h`` is row ``i``, line ``h + j`` is column ``j``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+EMPTY = np.uint8(1)
+FILLED = np.uint8(2)
+UNKNOWN = np.uint8(3)
+
+#: propagate() result when the clues and the grid disagree
+CONTRADICTION = -1
+
+
+@njit(cache=True, nogil=True)
+def solve_line_into(clue, k, cells, n, out, fwd, bwd, empties, marks):
+    """Narrow ``cells[:n]`` for ``clue[:k]`` into ``out[:n]``; False when nothing fits.
+
+    fwd[j, i]: blocks 0..j-1 fit in cells[0:i] (cell i-1 empty or the end of block j-1).
+    bwd[j, i]: blocks j..k-1 fit in cells[i:n] (cell i empty or the start of block j).
+    """
+    empties[0] = 0
+    for i in range(n):
+        empties[i + 1] = empties[i] + (1 if cells[i] == EMPTY else 0)
+    # forward
+    fwd[0, 0] = 1
+    for i in range(1, n + 1):
+        fwd[0, i] = fwd[0, i - 1] and cells[i - 1] != FILLED
+    for j in range(1, k + 1):
+        length = clue[j - 1]
+        fwd[j, 0] = 0
+        for i in range(1, n + 1):
+            value = 0
+            if cells[i - 1] != FILLED and fwd[j, i - 1]:
+                value = 1
+            else:
+                start = i - length
+                if start >= 0 and empties[i] == empties[start]:
+                    if j == 1:
+                        value = fwd[0, start]
+                    elif start >= 1 and cells[start - 1] != FILLED:
+                        value = fwd[j - 1, start - 1]
+            fwd[j, i] = value
+    if not fwd[k, n]:
+        return False
+    # backward
+    bwd[k, n] = 1
+    for i in range(n - 1, -1, -1):
+        bwd[k, i] = bwd[k, i + 1] and cells[i] != FILLED
+    for j in range(k - 1, -1, -1):
+        length = clue[j]
+        bwd[j, n] = 0
+        for i in range(n - 1, -1, -1):
+            value = 0
+            if cells[i] != FILLED and bwd[j, i + 1]:
+                value = 1
+            else:
+                end = i + length
+                if end <= n and empties[end] == empties[i]:
+                    if j == k - 1:
+                        value = bwd[k, end]
+                    elif end < n and cells[end] != FILLED:
+                        value = bwd[j + 1, end + 1]
+            bwd[j, i] = value
+    # blocks: mark every cell some valid placement fills
+    for i in range(n + 1):
+        marks[i] = 0
+    for j in range(k):
+        length = clue[j]
+        for start in range(n - length + 1):
+            end = start + length
+            if empties[end] != empties[start]:
+                continue
+            if j == 0:
+                if not fwd[0, start]:
+                    continue
+            elif not (start >= 1 and cells[start - 1] != FILLED and fwd[j, start - 1]):
+                continue
+            if j == k - 1:
+                if not bwd[k, end]:
+                    continue
+            elif not (end < n and cells[end] != FILLED and bwd[j + 1, end + 1]):
+                continue
+            marks[start] += 1
+            marks[end] -= 1
+    running = 0
+    for c in range(n):
+        running += marks[c]
+        state = 0
+        if running > 0:
+            state = 2
+        if cells[c] != FILLED:
+            for j in range(k + 1):
+                if fwd[j, c] and bwd[j, c + 1]:
+                    state |= 1
+                    break
+        if state == 0:
+            return False
+        out[c] = state
+    return True
+
+
+@njit(cache=True, nogil=True)
+def enqueue(line, queue, in_queue, qstate):
+    """Append ``line`` to the circular queue unless it is already waiting."""
+    if in_queue[line]:
+        return
+    size = queue.shape[0]
+    queue[(qstate[0] + qstate[1]) % size] = line
+    qstate[1] += 1
+    in_queue[line] = 1
+
+
+@njit(cache=True, nogil=True)
+def enqueue_cell(r, c, h, queue, in_queue, qstate):
+    enqueue(r, queue, in_queue, qstate)
+    enqueue(h + c, queue, in_queue, qstate)
+
+
+@njit(cache=True, nogil=True)
+def clear_queue(queue, in_queue, qstate):
+    size = queue.shape[0]
+    while qstate[1] > 0:
+        in_queue[queue[qstate[0]]] = 0
+        qstate[0] = (qstate[0] + 1) % size
+        qstate[1] -= 1
+    qstate[0] = 0
+
+
+@njit(cache=True, nogil=True)
+def propagate_queue(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
+                    fwd, bwd, empties, marks, counters):
+    """Line-solve queued lines until none changes; returns cells decided or CONTRADICTION.
+
+    A line is re-queued only when a crossing cell changed. ``counters[0]`` counts line
+    solves (the work measure the callers budget with). The queue is empty on return.
+    """
+    h = grid.shape[0]
+    w = grid.shape[1]
+    size = queue.shape[0]
+    decided = 0
+    while qstate[1] > 0:
+        line = queue[qstate[0]]
+        qstate[0] = (qstate[0] + 1) % size
+        qstate[1] -= 1
+        in_queue[line] = 0
+        k = nclues[line]
+        if line < h:
+            n = w
+            unknown = 0
+            for c in range(n):
+                line_in[c] = grid[line, c]
+                if line_in[c] == UNKNOWN:
+                    unknown += 1
+        else:
+            n = h
+            unknown = 0
+            for r in range(n):
+                line_in[r] = grid[r, line - h]
+                if line_in[r] == UNKNOWN:
+                    unknown += 1
+        counters[0] += 1
+        ok = solve_line_into(clues[line], k, line_in, n, line_out, fwd, bwd, empties, marks)
+        if not ok:
+            clear_queue(queue, in_queue, qstate)
+            return CONTRADICTION
+        if unknown == 0:
+            continue
+        for x in range(n):
+            if line_out[x] != line_in[x]:
+                decided += 1
+                if line < h:
+                    grid[line, x] = line_out[x]
+                    enqueue(h + x, queue, in_queue, qstate)
+                else:
+                    grid[x, line - h] = line_out[x]
+                    enqueue(x, queue, in_queue, qstate)
+    qstate[0] = 0
+    return decided
+
+
+@njit(cache=True, nogil=True)
+def propagate_all(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
+                  fwd, bwd, empties, marks, counters):
+    """Queue every line, then propagate (the start of a solve)."""
+    clear_queue(queue, in_queue, qstate)
+    for line in range(nclues.shape[0]):
+        enqueue(line, queue, in_queue, qstate)
+    return propagate_queue(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
+                           fwd, bwd, empties, marks, counters)
+
+
+#: probe_fixpoint() outcomes
+SOLVED = 0
+INCONSISTENT = 1
+BRANCH = 2
+OUT_OF_WORK = 3
+
+# probe state slots (an int64 array kept by the caller between calls)
+CURSOR = 0
+SINCE_CHANGE = 1
+BEST_CELL = 2
+BEST_SCORE = 3
+BEST_FILLED = 4
+BEST_EMPTY = 5
+STATE_SIZE = 6
+
+
+@njit(cache=True, nogil=True)
+def reset_probe_state(state):
+    state[CURSOR] = 0
+    state[SINCE_CHANGE] = 0
+    state[BEST_CELL] = -1
+    state[BEST_SCORE] = -1
+    state[BEST_FILLED] = 0
+    state[BEST_EMPTY] = 0
+
+
+@njit(cache=True, nogil=True)
+def probe_fixpoint(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
+                   fwd, bwd, empties, marks, counters, trial_filled, trial_empty,
+                   state, work_limit):
+    """Propagate queued lines, then probe every unknown cell both ways until nothing changes.
+
+    Probing a cell: suppose it filled and propagate, then suppose it empty and propagate.
+    Both contradict: the grid has no solution. One contradicts: the cell takes the other
+    value. Neither: cells both suppositions agree on are decided. When a whole cycle over
+    the cells decides nothing, the cell whose probes decided most (product of the two
+    counts) is the branching cell. Resumable: stops with OUT_OF_WORK once ``counters[0]``
+    (line solves) reaches ``work_limit``, keeping its place in ``state``.
+    """
+    h = grid.shape[0]
+    w = grid.shape[1]
+    total = h * w
+    if qstate[1] > 0:
+        d = propagate_queue(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
+                            fwd, bwd, empties, marks, counters)
+        if d < 0:
+            return INCONSISTENT
+        if d > 0:
+            state[SINCE_CHANGE] = 0
+            state[BEST_CELL] = -1
+            state[BEST_SCORE] = -1
+    while True:
+        if state[SINCE_CHANGE] >= total:
+            if state[BEST_CELL] < 0:
+                return SOLVED
+            return BRANCH
+        if counters[0] >= work_limit:
+            return OUT_OF_WORK
+        cell = state[CURSOR]
+        state[CURSOR] = (cell + 1) % total
+        state[SINCE_CHANGE] += 1
+        r = cell // w
+        c = cell - r * w
+        if grid[r, c] != UNKNOWN:
+            continue
+        trial_filled[:, :] = grid
+        trial_filled[r, c] = FILLED
+        enqueue_cell(r, c, h, queue, in_queue, qstate)
+        d_filled = propagate_queue(trial_filled, clues, nclues, queue, in_queue, qstate,
+                                   line_in, line_out, fwd, bwd, empties, marks, counters)
+        trial_empty[:, :] = grid
+        trial_empty[r, c] = EMPTY
+        enqueue_cell(r, c, h, queue, in_queue, qstate)
+        d_empty = propagate_queue(trial_empty, clues, nclues, queue, in_queue, qstate,
+                                  line_in, line_out, fwd, bwd, empties, marks, counters)
+        if d_filled < 0 and d_empty < 0:
+            return INCONSISTENT
+        if d_filled < 0 or d_empty < 0:
+            # the surviving supposition is already propagated: adopt it
+            if d_filled < 0:
+                grid[:, :] = trial_empty
+            else:
+                grid[:, :] = trial_filled
+            state[SINCE_CHANGE] = 0
+            state[BEST_CELL] = -1
+            state[BEST_SCORE] = -1
+            continue
+        agreed = 0
+        for rr in range(h):
+            for cc in range(w):
+                if (grid[rr, cc] == UNKNOWN and trial_filled[rr, cc] == trial_empty[rr, cc]
+                        and trial_filled[rr, cc] != UNKNOWN):
+                    grid[rr, cc] = trial_filled[rr, cc]
+                    enqueue_cell(rr, cc, h, queue, in_queue, qstate)
+                    agreed += 1
+        if agreed > 0:
+            d = propagate_queue(grid, clues, nclues, queue, in_queue, qstate, line_in,
+                                line_out, fwd, bwd, empties, marks, counters)
+            if d < 0:
+                return INCONSISTENT
+            state[SINCE_CHANGE] = 0
+            state[BEST_CELL] = -1
+            state[BEST_SCORE] = -1
+            continue
+        score = (d_filled + 1) * (d_empty + 1)
+        if score > state[BEST_SCORE]:
+            state[BEST_SCORE] = score
+            state[BEST_CELL] = cell
+            state[BEST_FILLED] = d_filled
+            state[BEST_EMPTY] = d_empty

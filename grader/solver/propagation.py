@@ -1,0 +1,37 @@
+"""Line logic to a fixed point over a whole grid (rows and columns), compiled."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from grader.errors import PuzzleError
+from grader.model import CellArray, Puzzle
+from grader.solver.workspace import Workspace
+
+
+@lru_cache(maxsize=16)
+def _workspace(puzzle: Puzzle) -> Workspace:
+    # The grader calls propagate thousands of times on the same puzzle: keep its buffers.
+    return Workspace(puzzle)
+
+
+def propagate(puzzle: Puzzle, cells: CellArray) -> CellArray | None:
+    """Everything line logic implies from ``cells``, on a copy; None on a contradiction.
+
+    ``cells`` is a (height, width) uint8 grid of EMPTY/FILLED/UNKNOWN. Every row and
+    column is line-solved, then each line crossing a changed cell again, until nothing
+    changes. Not thread-safe for the same puzzle (the scratch buffers are shared).
+    """
+    grid = np.array(cells, dtype=np.uint8, copy=True)
+    if grid.shape != (puzzle.height, puzzle.width):
+        raise PuzzleError(
+            f"grid is {grid.shape[1] if grid.ndim == 2 else '?'}x{grid.shape[0]}, "
+            f"puzzle is {puzzle.size}"
+        )
+    if grid.min(initial=1) < 1 or grid.max(initial=1) > 3:
+        raise PuzzleError("grid cells must be EMPTY (1), FILLED (2) or UNKNOWN (3)")
+    if _workspace(puzzle).propagate_all(grid) < 0:
+        return None
+    return grid

@@ -1,0 +1,88 @@
+"""A puzzle's clues as arrays for the compiled kernels, plus the scratch buffers they reuse."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from grader.model import UNKNOWN, CellArray, Puzzle
+from grader.solver import kernels
+
+IntArray = npt.NDArray[np.int64]
+
+
+def clue_table(clues: Sequence[Sequence[int]]) -> tuple[IntArray, IntArray]:
+    """Clues as a zero-padded (lines, widest clue) table and a count per line."""
+    widest = max((len(c) for c in clues), default=0)
+    table = np.zeros((len(clues), max(widest, 1)), dtype=np.int64)
+    counts = np.zeros(len(clues), dtype=np.int64)
+    for i, clue in enumerate(clues):
+        counts[i] = len(clue)
+        table[i, : len(clue)] = clue
+    return table, counts
+
+
+class Workspace:
+    """Everything the kernels need for one puzzle; not thread-safe (buffers are shared)."""
+
+    def __init__(self, puzzle: Puzzle):
+        self.puzzle = puzzle
+        self.height = puzzle.height
+        self.width = puzzle.width
+        self.clues, self.nclues = clue_table(list(puzzle.rows) + list(puzzle.columns))
+        lines = self.height + self.width
+        longest = max(self.height, self.width)
+        blocks = int(self.nclues.max()) if lines else 0
+        self.queue = np.zeros(lines, dtype=np.int64)
+        self.in_queue = np.zeros(lines, dtype=np.uint8)
+        self.qstate = np.zeros(2, dtype=np.int64)
+        self.line_in = np.zeros(longest, dtype=np.uint8)
+        self.line_out = np.zeros(longest, dtype=np.uint8)
+        self.fwd = np.zeros((blocks + 1, longest + 1), dtype=np.uint8)
+        self.bwd = np.zeros((blocks + 1, longest + 1), dtype=np.uint8)
+        self.empties = np.zeros(longest + 1, dtype=np.int64)
+        self.marks = np.zeros(longest + 1, dtype=np.int64)
+        self.counters = np.zeros(1, dtype=np.int64)
+        self.trial_filled = np.zeros((self.height, self.width), dtype=np.uint8)
+        self.trial_empty = np.zeros((self.height, self.width), dtype=np.uint8)
+        self.probe_state = np.zeros(kernels.STATE_SIZE, dtype=np.int64)
+
+    def blank(self) -> CellArray:
+        return np.full((self.height, self.width), UNKNOWN, dtype=np.uint8)
+
+    @property
+    def line_solves(self) -> int:
+        return int(self.counters[0])
+
+    def propagate_all(self, grid: CellArray) -> int:
+        """Line logic to a fixed point from scratch; cells decided, or -1 on contradiction."""
+        return int(
+            kernels.propagate_all(
+                grid, self.clues, self.nclues, self.queue, self.in_queue, self.qstate,
+                self.line_in, self.line_out, self.fwd, self.bwd, self.empties, self.marks,
+                self.counters,
+            )
+        )
+
+    def enqueue_cell(self, row: int, column: int) -> None:
+        kernels.enqueue_cell(row, column, self.height, self.queue, self.in_queue, self.qstate)
+
+    def enqueue_all(self) -> None:
+        for line in range(self.height + self.width):
+            kernels.enqueue(line, self.queue, self.in_queue, self.qstate)
+
+    def clear_queue(self) -> None:
+        kernels.clear_queue(self.queue, self.in_queue, self.qstate)
+
+    def probe(self, grid: CellArray, work_limit: int) -> int:
+        """One resumable call of the probing fixpoint (see kernels.probe_fixpoint)."""
+        return int(
+            kernels.probe_fixpoint(
+                grid, self.clues, self.nclues, self.queue, self.in_queue, self.qstate,
+                self.line_in, self.line_out, self.fwd, self.bwd, self.empties, self.marks,
+                self.counters, self.trial_filled, self.trial_empty, self.probe_state,
+                work_limit,
+            )
+        )

@@ -1,0 +1,64 @@
+"""The compiled line solve and propagation against the reference line solver."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from grader.lines import random_line, solve_line
+from grader.model import EMPTY, FILLED, UNKNOWN, Grid, Puzzle
+from grader.solver import line_solve, propagate
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_compiled_agrees_with_reference(seed: int) -> None:
+    # 4 x 5,000 = 20,000 random lines of 1-200 cells; bench/check_lines.py runs a million
+    rng = random.Random(1000 + seed)
+    contradictions = 0
+    for _ in range(5_000):
+        clue, cells = random_line(rng, 200)
+        expected = solve_line(clue, cells)
+        got = line_solve(clue, np.array(cells, dtype=np.uint8))
+        if expected is None:
+            contradictions += 1
+            assert got is None, (clue, cells)
+        else:
+            assert got is not None and got.tolist() == expected, (clue, cells)
+    assert 200 < contradictions < 4_800
+
+
+def test_line_solve_leaves_input_alone() -> None:
+    cells = np.full(5, UNKNOWN, dtype=np.uint8)
+    result = line_solve((4,), cells)
+    assert result is not None
+    assert result.tolist() == [UNKNOWN, FILLED, FILLED, FILLED, UNKNOWN]
+    assert (cells == UNKNOWN).all()
+
+
+def test_line_solve_empty_clue_and_contradiction() -> None:
+    assert line_solve((), np.full(3, UNKNOWN, dtype=np.uint8)).tolist() == [EMPTY] * 3  # type: ignore[union-attr]
+    assert line_solve((), np.array([FILLED], dtype=np.uint8)) is None
+
+
+def test_propagate_reaches_line_fixed_point() -> None:
+    picture = ["#####", "#...#", "#.#.#", "#...#", "#####"]
+    puzzle = Puzzle.from_picture(picture)
+    blank = Grid.for_puzzle(puzzle).cells
+    result = propagate(puzzle, blank)
+    assert result is not None
+    assert Grid(result).to_rows() == picture
+    assert (blank == UNKNOWN).all()  # works on a copy
+
+
+def test_propagate_stops_where_line_logic_stops() -> None:
+    puzzle = Puzzle.from_picture(["#.", ".#"])  # two solutions: nothing to deduce
+    result = propagate(puzzle, Grid.for_puzzle(puzzle).cells)
+    assert result is not None and (result == UNKNOWN).all()
+
+
+def test_propagate_reports_contradiction() -> None:
+    puzzle = Puzzle.from_picture(["#.", ".#"])
+    grid = Grid.from_rows(["##", "??"]).cells
+    assert propagate(puzzle, grid) is None
