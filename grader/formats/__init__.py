@@ -19,7 +19,20 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from grader.errors import FormatError, PuzzleError
-from grader.formats import nin, non, picross, yaml_format
+from grader.formats import (
+    json_format,
+    nin,
+    non,
+    olsak,
+    picross,
+    picture_text,
+    pictures,
+    pynogram,
+    taai,
+    tatham,
+    webpbn,
+    yaml_format,
+)
 from grader.formats._base import FormatSpec
 from grader.model import Puzzle
 
@@ -36,10 +49,23 @@ __all__ = [
 
 #: Every format, in the order content sniffing tries them (most distinctive first).
 _SPECS: tuple[FormatSpec, ...] = (
+    pictures.PBM_SPEC,
+    pictures.PNG_SPEC,
+    pictures.GIF_SPEC,
+    pictures.BMP_SPEC,
+    webpbn.SPEC,
+    json_format.SPEC,
+    tatham.SPEC,
+    pynogram.SPEC,
     picross.SPEC,
+    taai.SPEC,
     non.SPEC,
-    nin.SPEC,
     yaml_format.SPEC,
+    olsak.G_SPEC,
+    olsak.MK_SPEC,
+    picture_text.SPEC,
+    nin.SPEC,
+    pictures.PBM_RAW_SPEC,
 )
 
 FORMATS: dict[str, FormatSpec] = {spec.name: spec for spec in _SPECS}

@@ -1,0 +1,91 @@
+"""JSON: one object per puzzle, with the same keys as the project's YAML.
+
+Reads a single object (a puzzle, or ``{"puzzles": [...]}``), an array of objects, or JSON
+Lines (one object per line). Writes JSON Lines: one compact object per puzzle per line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from grader.errors import FormatError
+from grader.formats._base import FormatSpec, decode_text, head_text
+from grader.formats._mapping import SchemaError, puzzle_from_mapping, puzzle_to_mapping
+from grader.model import Puzzle
+
+
+def _load(text: str, source: str, first_line: int) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        line = first_line + exc.lineno - 1
+        raise FormatError(f"not valid JSON: {exc.msg}", source, line) from None
+    except RecursionError:
+        raise FormatError("JSON nested too deeply", source, first_line) from None
+    except ValueError as exc:  # e.g. an integer with too many digits
+        raise FormatError(f"not valid JSON: {exc}", source, first_line) from None
+
+
+def _puzzle(item: Any, source: str, line: int, label: str) -> Puzzle:
+    try:
+        return puzzle_from_mapping(item)
+    except SchemaError as exc:
+        keys = ".".join(str(p) for p in exc.path)
+        where = f"{label}{', ' + keys if keys else ''}: " if label or keys else ""
+        raise FormatError(f"{where}{exc.message}", source, line) from None
+
+
+def read(data: bytes, source: str) -> list[Puzzle]:
+    text = decode_text(data, source)
+    lines = text.splitlines()
+    records = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
+    if not records:
+        raise FormatError("empty input", source, 1)
+    # JSON Lines when every non-blank line is an object of its own.
+    if len(records) > 1 and all(line.lstrip().startswith("{") and line.rstrip().endswith("}")
+                                for _, line in records):
+        try:
+            items = [(n, json.loads(line)) for n, line in records]
+        except (ValueError, RecursionError):
+            items = []
+        if items:
+            return [_puzzle(obj, source, n, f"puzzle {i}") for i, (n, obj) in
+                    enumerate(items, 1)]
+    document = _load(text, source, 1)
+    if isinstance(document, dict) and "puzzles" in document:
+        document = document["puzzles"]
+        if not isinstance(document, list):
+            raise FormatError("'puzzles' must be a list", source, 1)
+    if isinstance(document, list):
+        if not document:
+            raise FormatError("an empty list holds no puzzle", source, 1)
+        return [_puzzle(obj, source, 1, f"puzzle {i}") for i, obj in enumerate(document, 1)]
+    return [_puzzle(document, source, 1, "")]
+
+
+def to_json_object(puzzle: Puzzle) -> dict[str, Any]:
+    """The JSON object for a puzzle (also what ``nonopress info --json`` builds on)."""
+    return puzzle_to_mapping(puzzle)
+
+
+def write(puzzles: Sequence[Puzzle]) -> bytes:
+    lines = [json.dumps(to_json_object(p), ensure_ascii=False) for p in puzzles]
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def sniff(data: bytes) -> bool:
+    start = head_text(data).lstrip()
+    return start.startswith(("{", "["))
+
+
+SPEC = FormatSpec(
+    name="json",
+    description="JSON, one object per puzzle (same keys as the YAML format)",
+    suffixes=(".json", ".jsonl"),
+    reader=read,
+    writer=write,
+    holds_many=True,
+    sniff=sniff,
+)

@@ -1,0 +1,209 @@
+"""Pictures of a solution: PBM (P1 text, P4 binary) and PNG/GIF/BMP via Pillow.
+
+One pixel per cell; a picture becomes the puzzle it is the solution of. PBM: 1 = black
+= filled. Other images: dark pixels (luminance below half) are filled, transparent pixels
+empty. Writers need the puzzle's known solution.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from grader.errors import FormatError
+from grader.formats._base import (
+    FormatSpec,
+    check_header,
+    need_solution,
+    puzzle_from_picture,
+)
+from grader.model import BoolArray, Puzzle, as_row_strings, rows_to_array
+
+_PBM_TOKEN = re.compile(rb"\s*(?:#[^\n]*\n\s*)*(\S+)")
+
+
+class _Cursor:
+    """Reads PBM header tokens, skipping whitespace and comments, tracking the line."""
+
+    def __init__(self, data: bytes, source: str):
+        self.data = data
+        self.source = source
+        self.pos = 0
+
+    @property
+    def line(self) -> int:
+        return self.data[: self.pos].count(b"\n") + 1
+
+    def skip_space(self) -> None:
+        data = self.data
+        while self.pos < len(data):
+            char = data[self.pos : self.pos + 1]
+            if char == b"#":
+                end = data.find(b"\n", self.pos)
+                self.pos = len(data) if end < 0 else end + 1
+            elif char.isspace():
+                self.pos += 1
+            else:
+                return
+
+    def number(self, what: str) -> int:
+        self.skip_space()
+        start = self.pos
+        while self.pos < len(self.data) and self.data[self.pos : self.pos + 1].isdigit():
+            self.pos += 1
+        token = self.data[start : self.pos]
+        if not token:
+            raise FormatError(f"PBM header: expected the {what}", self.source, self.line)
+        if len(token) > 6:
+            raise FormatError(f"PBM header: {what} is absurdly large", self.source, self.line)
+        return int(token)
+
+
+def read_pbm(data: bytes, source: str) -> list[Puzzle]:
+    magic = data[:2]
+    if magic not in (b"P1", b"P4"):
+        raise FormatError("not a PBM file (expected P1 or P4)", source, 1)
+    cursor = _Cursor(data, source)
+    cursor.pos = 2
+    width = cursor.number("width")
+    height = cursor.number("height")
+    check_header(width, height, source, cursor.line)
+    if magic == b"P1":
+        cursor.skip_space()
+        body = re.sub(rb"#[^\n]*", b"", data[cursor.pos :])
+        digits = bytes(b for b in body if not chr(b).isspace())
+        if len(digits) < width * height:
+            raise FormatError(
+                f"P1 image ends after {len(digits)} of {width * height} pixels", source,
+                data.count(b"\n") + 1,
+            )
+        cells = digits[: width * height]
+        if cells.strip(b"01"):
+            raise FormatError("P1 pixels must be 0 or 1", source, cursor.line)
+        picture = np.frombuffer(cells, dtype=np.uint8).reshape(height, width) == ord("1")
+    else:
+        start = cursor.pos + 1  # exactly one whitespace byte after the height
+        row_bytes = (width + 7) // 8
+        raster = data[start : start + row_bytes * height]
+        if len(raster) < row_bytes * height:
+            raise FormatError(
+                f"P4 image is truncated ({len(raster)} of {row_bytes * height} bytes)",
+                source, cursor.line,
+            )
+        bits = np.unpackbits(np.frombuffer(raster, dtype=np.uint8).reshape(height, row_bytes),
+                             axis=1)
+        picture = bits[:, :width].astype(bool)
+    return [puzzle_from_picture(as_row_strings(picture), source, 1)]
+
+
+def _picture(puzzle: Puzzle, name: str) -> BoolArray:
+    return rows_to_array(need_solution(puzzle, name))
+
+
+def write_pbm(puzzles: Sequence[Puzzle]) -> bytes:
+    """Plain (P1) PBM, at most 70 characters a line as the spec asks."""
+    (puzzle,) = puzzles
+    picture = _picture(puzzle, "pbm")
+    lines = ["P1", f"{puzzle.width} {puzzle.height}"]
+    for row in picture.tolist():
+        text = "".join("1" if v else "0" for v in row)
+        lines.extend(text[i : i + 70] for i in range(0, len(text), 70))
+    return ("\n".join(lines) + "\n").encode("ascii")
+
+
+def write_pbm_raw(puzzles: Sequence[Puzzle]) -> bytes:
+    """Raw (P4) PBM: rows packed 8 pixels a byte, most significant bit first."""
+    (puzzle,) = puzzles
+    picture = _picture(puzzle, "pbm4")
+    header = f"P4\n{puzzle.width} {puzzle.height}\n".encode("ascii")
+    return header + np.packbits(picture, axis=1).tobytes()
+
+
+def sniff_pbm(data: bytes) -> bool:
+    return data[:2] in (b"P1", b"P4") and data[2:3].isspace()
+
+
+def read_image(data: bytes, source: str) -> list[Puzzle]:
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            width, height = image.size
+            check_header(width, height, source, None)  # before the pixels are decoded
+            image.load()
+            rgba = image.convert("RGBA")
+    except FormatError:
+        raise
+    except Exception as exc:  # Pillow raises many types (OSError, SyntaxError, ...)
+        raise FormatError(f"not a readable image: {type(exc).__name__}: {exc}", source) from None
+    pixels = np.asarray(rgba, dtype=np.int32)
+    luminance = (pixels[..., 0] * 299 + pixels[..., 1] * 587 + pixels[..., 2] * 114) // 1000
+    picture = (luminance < 128) & (pixels[..., 3] >= 128)
+    return [puzzle_from_picture(as_row_strings(picture), source, None)]
+
+
+def _image_writer(pil_format: str, name: str) -> Callable[[Sequence[Puzzle]], bytes]:
+    def write(puzzles: Sequence[Puzzle]) -> bytes:
+        from PIL import Image
+
+        (puzzle,) = puzzles
+        picture = _picture(puzzle, name)
+        image = Image.fromarray(np.where(picture, 0, 255).astype(np.uint8), mode="L")
+        buffer = io.BytesIO()
+        image.convert("1").save(buffer, format=pil_format)
+        return buffer.getvalue()
+
+    return write
+
+
+def _sniffer(*magics: bytes) -> Callable[[bytes], bool]:
+    return lambda data: data.startswith(magics)
+
+
+PBM_SPEC = FormatSpec(
+    name="pbm",
+    description="PBM picture of the solution (reads P1 and P4, writes P1)",
+    suffixes=(".pbm",),
+    reader=read_pbm,
+    writer=write_pbm,
+    sniff=sniff_pbm,
+    binary=True,
+)
+PBM_RAW_SPEC = FormatSpec(
+    name="pbm4",
+    description="PBM picture of the solution, written as raw P4",
+    suffixes=(),
+    reader=read_pbm,
+    writer=write_pbm_raw,
+    binary=True,
+)
+PNG_SPEC = FormatSpec(
+    name="png",
+    description="PNG picture of the solution (dark pixel = filled cell)",
+    suffixes=(".png",),
+    reader=read_image,
+    writer=_image_writer("PNG", "png"),
+    sniff=_sniffer(b"\x89PNG\r\n\x1a\n"),
+    binary=True,
+)
+GIF_SPEC = FormatSpec(
+    name="gif",
+    description="GIF picture of the solution (dark pixel = filled cell)",
+    suffixes=(".gif",),
+    reader=read_image,
+    writer=_image_writer("GIF", "gif"),
+    sniff=_sniffer(b"GIF87a", b"GIF89a"),
+    binary=True,
+)
+BMP_SPEC = FormatSpec(
+    name="bmp",
+    description="BMP picture of the solution (dark pixel = filled cell)",
+    suffixes=(".bmp",),
+    reader=read_image,
+    writer=_image_writer("BMP", "bmp"),
+    sniff=_sniffer(b"BM"),
+    binary=True,
+)

@@ -1,0 +1,199 @@
+"""webpbn / pbnsolve XML (parsed with defusedxml: no entities, no external references).
+
+::
+
+    <puzzleset>
+      <puzzle type="grid" defaultcolor="black">
+        <source>webpbn.com</source> <id>#1</id> <title>..</title> <author>..</author>
+        <copyright>..</copyright>
+        <clues type="columns"><line><count>2</count><count>1</count></line>...</clues>
+        <clues type="rows">...</clues>
+        <solution type="goal"><image>|.XX..|...</image></solution>
+      </puzzle>
+    </puzzleset>
+
+Colour puzzles are recognised and refused. A ``<note>`` of the form ``license: X``
+carries the licence, which the DTD has no element for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from xml.etree.ElementTree import Element, ParseError
+from xml.sax.saxutils import escape
+
+import defusedxml
+import defusedxml.ElementTree as safe_tree
+
+from grader.errors import FormatError
+from grader.formats._base import (
+    FormatSpec,
+    build_puzzle,
+    check_count,
+    check_header,
+    head_text,
+    parse_number,
+)
+from grader.model import Clue, Metadata, Puzzle
+
+LICENSE_NOTE = "license: "
+_COLOUR_MESSAGE = "colour puzzles are not supported (only black and white)"
+
+
+def _parse_xml(data: bytes, source: str) -> Element:
+    try:
+        root: Element = safe_tree.fromstring(data, forbid_dtd=False, forbid_entities=True,
+                                             forbid_external=True)
+    except defusedxml.DefusedXmlException as exc:
+        raise FormatError(f"refused unsafe XML ({type(exc).__name__})", source) from None
+    except ParseError as exc:
+        line = exc.position[0] if getattr(exc, "position", None) else None
+        raise FormatError(f"not well-formed XML: {exc}", source, line) from None
+    except (ValueError, RecursionError, UnicodeError) as exc:
+        raise FormatError(f"not well-formed XML: {exc}", source) from None
+    return root
+
+
+def _text(element: Element | None) -> str:
+    return "".join(element.itertext()).strip() if element is not None else ""
+
+
+def read(data: bytes, source: str) -> list[Puzzle]:
+    root = _parse_xml(data, source)
+    if root.tag == "puzzle":
+        elements = [root]
+    elif root.tag == "puzzleset":
+        elements = root.findall("puzzle")
+    else:
+        raise FormatError(f"expected <puzzleset> or <puzzle>, found <{root.tag}>", source)
+    if not elements:
+        raise FormatError("no <puzzle> in the <puzzleset>", source)
+    return [_puzzle(element, source, i) for i, element in enumerate(elements, 1)]
+
+
+def _puzzle(element: Element, source: str, number: int) -> Puzzle:
+    where = f"puzzle {number}: "
+    kind = element.get("type", "grid")
+    if kind != "grid":
+        raise FormatError(f"{where}only grid puzzles are supported, not {kind!r}", source)
+    default = element.get("defaultcolor", "black")
+    colours = {c.get("name", "") for c in element.findall("color")}
+    background = element.get("backgroundcolor", "white")
+    if colours - {default, background, ""}:
+        raise FormatError(where + _COLOUR_MESSAGE, source)
+    clues: dict[str, list[Clue]] = {}
+    for block in element.findall("clues"):
+        kind = block.get("type", "")
+        if kind not in ("rows", "columns"):
+            raise FormatError(f"{where}<clues type={kind!r}> is not rows or columns", source)
+        lines = block.findall("line")
+        check_count(len(lines), kind, source, None)
+        clues[kind] = [_line(line, default, source, where) for line in lines]
+    for kind in ("rows", "columns"):
+        if kind not in clues:
+            raise FormatError(f"{where}no <clues type=\"{kind}\">", source)
+    check_header(len(clues["columns"]), len(clues["rows"]), source, None)
+    meta = _meta(element)
+    solution = _solution(element, len(clues["columns"]), len(clues["rows"]), source, where)
+    return build_puzzle(clues["rows"], clues["columns"], source, None,
+                        solution=solution, meta=meta)
+
+
+def _line(line: Element, default: str, source: str, where: str) -> Clue:
+    numbers = []
+    for count in line.findall("count"):
+        if count.get("color", default) != default:
+            raise FormatError(where + _COLOUR_MESSAGE, source)
+        numbers.append(parse_number(_text(count), source, None, "count"))
+    if numbers == [0]:
+        return ()
+    return tuple(numbers)
+
+
+def _meta(element: Element) -> Metadata:
+    source = " ".join(x for x in (_text(element.find("source")), _text(element.find("id"))) if x)
+    license_ = ""
+    for note in element.findall("note"):
+        text = _text(note)
+        if text.lower().startswith(LICENSE_NOTE):
+            license_ = text[len(LICENSE_NOTE):].strip()
+    return Metadata(
+        title=_text(element.find("title")),
+        author=_text(element.find("author")),
+        copyright=_text(element.find("copyright")),
+        license=license_,
+        source=source,
+    )
+
+
+def _solution(
+    element: Element, width: int, height: int, source: str, where: str
+) -> list[str] | None:
+    for solution in element.findall("solution"):
+        if solution.get("type", "goal") != "goal":
+            continue
+        image = _text(solution.find("image"))
+        rows = [r.strip().strip("|") for r in image.splitlines() if r.strip()]
+        if len(rows) != height or any(len(r) != width for r in rows):
+            raise FormatError(f"{where}the solution image is not {width}x{height}", source)
+        empty = _background_char(element)
+        return ["".join("." if c == empty else "#" for c in r) for r in rows]
+    return None
+
+
+def _background_char(element: Element) -> str:
+    background = element.get("backgroundcolor", "white")
+    for colour in element.findall("color"):
+        if colour.get("name") == background:
+            return colour.get("char", ".")
+    return "."
+
+
+def _puzzle_xml(puzzle: Puzzle) -> list[str]:
+    meta = puzzle.meta
+    out = ['<puzzle type="grid" defaultcolor="black">']
+    for tag, value in (("source", meta.source), ("title", meta.title),
+                       ("author", meta.author), ("copyright", meta.copyright)):
+        if value:
+            out.append(f"<{tag}>{escape(value)}</{tag}>")
+    out.append('<color name="white" char=".">fff</color>')
+    out.append('<color name="black" char="X">000</color>')
+    for kind, clues in (("columns", puzzle.columns), ("rows", puzzle.rows)):
+        out.append(f'<clues type="{kind}">')
+        for clue in clues:
+            counts = "".join(f"<count>{n}</count>" for n in clue)
+            out.append(f"<line>{counts}</line>")
+        out.append("</clues>")
+    if puzzle.solution is not None:
+        out.append('<solution type="goal"><image>')
+        out.extend("|" + row.replace("#", "X") + "|" for row in puzzle.solution)
+        out.append("</image></solution>")
+    if meta.license:
+        out.append(f"<note>{escape(LICENSE_NOTE + meta.license)}</note>")
+    out.append("</puzzle>")
+    return out
+
+
+def write(puzzles: Sequence[Puzzle]) -> bytes:
+    lines: list[Any] = ['<?xml version="1.0" encoding="UTF-8"?>', "<puzzleset>"]
+    for puzzle in puzzles:
+        lines.extend(_puzzle_xml(puzzle))
+    lines.append("</puzzleset>")
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def sniff(data: bytes) -> bool:
+    start = head_text(data, 1024).lstrip()
+    return start.startswith("<") and ("<puzzle" in head_text(data) or start.startswith("<?xml"))
+
+
+SPEC = FormatSpec(
+    name="xml",
+    description="webpbn / pbnsolve XML (<puzzleset> of <puzzle>)",
+    suffixes=(".xml", ".pbn"),
+    reader=read,
+    writer=write,
+    holds_many=True,
+    sniff=sniff,
+)
