@@ -1,0 +1,148 @@
+"""Grade a puzzle: run the ladder, take the solver's verdict, score the step log."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from grader import scoring
+from grader.engine import Engine
+from grader.errors import BudgetExceeded, Contradiction
+from grader.model import Grid, Puzzle
+from grader.results import Budget, Verdict
+from grader.techniques import recursion
+from grader.techniques.base import RUNGS, Step, rung_index
+
+__all__ = ["LEVELS", "RUNGS", "Grade", "grade"]
+
+LEVELS: tuple[str, ...] = (
+    "easy",
+    "medium",
+    "hard",
+    "fiendish",
+    "needs-guessing",
+    "ambiguous",
+    "contradictory",
+)
+
+
+@dataclass(frozen=True)
+class Grade:
+    """The grade of one puzzle.
+
+    ``verdict`` comes from the complete solver (or, without it, from the ladder's own
+    search); ``level`` is one of LEVELS, or "undecided" when the budget ran out first.
+    ``solved`` tells whether the allowed rungs finished the grid.
+    """
+
+    verdict: Verdict
+    level: str
+    score: float
+    stars: int
+    rungs: dict[str, int]
+    steps: tuple[Step, ...]
+    grid: Grid
+    time_s: float
+    title: str = ""
+    size: str = ""
+    solved: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "title": self.title,
+            "size": self.size,
+            "verdict": self.verdict,
+            "level": self.level,
+            "score": self.score,
+            "stars": self.stars,
+            "rungs": dict(self.rungs),
+            "steps": len(self.steps),
+            "solved": self.solved,
+            "time_s": round(self.time_s, 4),
+            "grid": self.grid.to_rows(),
+        }
+
+
+def _solver_verdict(puzzle: Puzzle, budget: Budget) -> Verdict | None:
+    """The complete solver's verdict, when that solver is installed and decides."""
+    try:
+        from grader.solver import solve  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return None
+    verdict: Verdict = solve(puzzle, budget=budget).verdict
+    return None if verdict == "undecided" else verdict
+
+
+def _search_verdict(puzzle: Puzzle, grid: Grid, deadline: float | None) -> Verdict:
+    """Count solutions below a grid the restricted ladder could not finish."""
+    try:
+        found = recursion.search(puzzle, grid.cells, limit=2, deadline=deadline)
+    except BudgetExceeded:
+        return "undecided"
+    return ("none", "unique", "multiple")[min(len(found.solutions), 2)]  # type: ignore[return-value]
+
+
+def grade(puzzle: Puzzle, *, max_rung: str | None = None, budget: Budget | None = None) -> Grade:
+    """Grade ``puzzle`` with the ladder (up to ``max_rung``) within ``budget``."""
+    if max_rung is not None:
+        rung_index(max_rung)  # ValueError for an unknown name, before any work
+    budget = budget or Budget()
+    started = time.perf_counter()
+    deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
+    top = rung_index(max_rung) if max_rung is not None else len(RUNGS) - 1
+    # Recursion only runs once the solver has ruled out several solutions (its search is
+    # far faster at telling an ambiguous puzzle than guessing in Python).
+    engine = Engine(
+        puzzle, max_rung=RUNGS[min(top, rung_index("cell-branching"))], deadline=deadline
+    )
+    verdict: Verdict | None = None
+    outcome: str
+    try:
+        outcome = engine.run().outcome
+        if outcome == "stuck":
+            verdict = _solver_verdict(puzzle, budget)
+            if verdict in (None, "unique") and top == len(RUNGS) - 1:
+                engine.rungs = RUNGS
+                outcome = engine.run().outcome
+        if verdict is None:
+            if outcome == "solved":
+                verdict = "unique"
+            elif outcome == "multiple":
+                verdict = "multiple"
+            else:
+                verdict = _search_verdict(puzzle, engine.grid, deadline)
+    except Contradiction:
+        outcome, verdict = "contradiction", "none"
+    except BudgetExceeded:
+        outcome = "budget"
+        verdict = verdict or "undecided"
+
+    steps = tuple(engine.steps)
+    weights = scoring.default_weights()
+    solved = outcome == "solved"
+    if verdict == "multiple":
+        level = "ambiguous"
+    elif verdict == "none":
+        level = "contradictory"
+    elif verdict == "undecided" or outcome == "budget":
+        level = "undecided"
+    elif solved:
+        level = scoring.ladder_level(steps, weights)
+    else:  # unique, but beyond the allowed ladder: at least as hard as the next rung up
+        assert max_rung is not None
+        level = weights.levels[RUNGS[min(rung_index(max_rung) + 1, len(RUNGS) - 1)]]
+    value = scoring.score(level, scoring.work(steps, puzzle.width, puzzle.height, weights))
+    return Grade(
+        verdict=verdict,
+        level=level,
+        score=value,
+        stars=scoring.stars(value, weights),
+        rungs=scoring.rung_counts(steps),
+        steps=steps,
+        grid=engine.grid,
+        time_s=time.perf_counter() - started,
+        title=puzzle.title,
+        size=puzzle.size,
+        solved=solved,
+    )

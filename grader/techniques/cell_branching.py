@@ -1,0 +1,62 @@
+"""Rung 5, cell branching: suppose an unknown cell filled, then empty, and propagate.
+
+A supposition that breaks a line decides the cell the other way; cells both suppositions
+agree on are decided as well.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from grader.errors import BudgetExceeded, Contradiction
+from grader.model import CellArray, Puzzle
+from grader.techniques.base import EMPTY, FILLED, UNKNOWN, Step
+from grader.techniques.propagation import propagate
+
+RUNG = "cell-branching"
+
+
+def _suppose(puzzle: Puzzle, cells: CellArray, r: int, c: int, state: int) -> tuple[Any, Any]:
+    """(grid after propagating the supposition, None) or (None, line that broke)."""
+    trial = cells.copy()
+    trial[r, c] = state
+    broken = propagate(puzzle, trial, (r,), (c,))
+    return (None, broken) if broken is not None else (trial, None)
+
+
+def probe(puzzle: Puzzle, cells: CellArray, r: int, c: int) -> Step | None:
+    """The deduction from branching on cell (r, c), if any."""
+    filled, filled_broke = _suppose(puzzle, cells, r, c, FILLED)
+    empty, empty_broke = _suppose(puzzle, cells, r, c, EMPTY)
+    if filled is None and empty is None:
+        raise Contradiction(f"cell ({r + 1}, {c + 1}) can be neither filled nor empty")
+    if filled is None or empty is None:
+        keep = EMPTY if filled is None else FILLED
+        broke = filled_broke if filled is None else empty_broke
+        facts = {"supposed": FILLED if keep == EMPTY else EMPTY, "broken_line": broke}
+        return Step(RUNG, "contradiction", ((r, c, keep),), cell=(r, c), facts=facts)
+    agree = (filled == empty) & (cells == UNKNOWN) & (filled != UNKNOWN)
+    if not agree.any():
+        return None
+    rows, cols = np.nonzero(agree)
+    changes = tuple(
+        (int(i), int(j), int(filled[i, j]))
+        for i, j in zip(rows.tolist(), cols.tolist(), strict=False)
+    )
+    return Step(RUNG, "both-ways", changes, cell=(r, c), facts={})
+
+
+def find(puzzle: Puzzle, cells: CellArray, deadline: float | None = None) -> list[Step]:
+    """Probe every unknown cell both ways (row by row); every productive probe is a Step."""
+    found: list[Step] = []
+    rows, cols = np.nonzero(cells == UNKNOWN)
+    for r, c in zip(rows.tolist(), cols.tolist(), strict=False):
+        if deadline is not None and time.monotonic() > deadline:
+            raise BudgetExceeded("cell branching ran out of time")
+        step = probe(puzzle, cells, r, c)
+        if step is not None:
+            found.append(step)
+    return found

@@ -1,0 +1,22 @@
+"""Rung 2, extreme owners: the first and last block that could own each filled run.
+
+Blocks before a run's first possible owner lie wholly left of it, blocks after its last
+wholly right; the first owner cannot lie wholly right of the run, nor the last wholly
+left of it. The narrowed ranges give boxes and spaces as in rung 1 (this covers the
+classic "forcing", "glue" and "mercury" moves).
+"""
+
+from __future__ import annotations
+
+from grader.model import Clue
+from grader.techniques.base import LineCells, LineDeduction
+from grader.techniques.ranges import Ranges, deductions_from_ranges, narrow
+
+RUNG = "extreme-owners"
+
+
+def find(clue: Clue, cells: LineCells) -> list[LineDeduction]:
+    """Every deduction of rungs 1 and 2 together on one line."""
+    ranges = Ranges.initial(clue, len(cells))
+    narrow(clue, cells, ranges, owners=True)
+    return deductions_from_ranges(clue, cells, ranges, "extreme-owners", "extreme-owners")

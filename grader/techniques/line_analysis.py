@@ -1,0 +1,31 @@
+"""Rung 4, full line analysis: everything one line implies on its own.
+
+This is the complete line solve; rungs 1-3 are the parts of it a person names.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from grader.errors import Contradiction
+from grader.lines import solve_line
+from grader.model import Clue, format_clue
+from grader.techniques.base import LineCells, LineDeduction, changes_between
+
+RUNG = "line-analysis"
+
+
+@lru_cache(maxsize=1 << 17)
+def cached_line_solve(clue: Clue, cells: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The complete line solve, memoised by clue and cell states (lines repeat a lot)."""
+    result = solve_line(clue, cells)
+    return None if result is None else tuple(result)
+
+
+def find(clue: Clue, cells: LineCells) -> list[LineDeduction]:
+    """One deduction with every cell the line decides, or nothing."""
+    result = cached_line_solve(clue, tuple(cells))
+    if result is None:
+        raise Contradiction(f"no arrangement of {format_clue(clue)} fits the line")
+    changes = changes_between(cells, result)
+    return [LineDeduction(RUNG, changes, {})] if changes else []

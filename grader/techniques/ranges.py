@@ -1,0 +1,239 @@
+"""Block ranges: the stretch of cells each block of a clue can still occupy.
+
+Shared by rungs 1-3. ``lo[j]`` is the first cell block ``j`` can start at, ``hi[j]`` the last
+cell it can reach. Ranges only ever shrink; a block left with no room is a Contradiction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from grader.errors import Contradiction
+from grader.model import Clue, format_clue
+from grader.techniques.base import EMPTY, FILLED, UNKNOWN, LineCells, LineDeduction, filled_runs
+
+
+@dataclass
+class Ranges:
+    """Mutable working ranges of one line, with why owner rules narrowed them."""
+
+    lo: list[int]
+    hi: list[int]
+    owner_notes: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+
+    @classmethod
+    def initial(cls, clue: Clue, length: int) -> Ranges:
+        """Ranges from the clue alone: every block pushed fully left, then fully right."""
+        lo, hi = [], []
+        position = 0
+        for block in clue:
+            lo.append(position)
+            position += block + 1
+        position = length - 1
+        for block in reversed(clue):
+            hi.append(position)
+            position -= block + 1
+        hi.reverse()
+        return cls(lo, hi)
+
+    def copy(self) -> Ranges:
+        return Ranges(list(self.lo), list(self.hi), dict(self.owner_notes))
+
+
+def _fits(cells: LineCells, start: int, length: int) -> bool:
+    """Block of ``length`` can sit at ``start`` on its own: no empty cell under it, no
+    filled cell touching either end (that would make a longer run)."""
+    end = start + length
+    if start < 0 or end > len(cells):
+        return False
+    if start > 0 and cells[start - 1] == FILLED:
+        return False
+    if end < len(cells) and cells[end] == FILLED:
+        return False
+    return all(cells[c] != EMPTY for c in range(start, end))
+
+
+def _no_room(clue: Clue, j: int) -> Contradiction:
+    return Contradiction(f"block {j + 1} (the {clue[j]}) of {format_clue(clue)} has no room")
+
+
+def narrow_simple(clue: Clue, cells: LineCells, ranges: Ranges) -> bool:
+    """Rung 1: empty cells cut ranges, neighbours push them, touching runs exclude starts.
+
+    Narrows ``ranges`` in place to a fixpoint; True when anything changed.
+    """
+    lo, hi = ranges.lo, ranges.hi
+    changed_any = False
+    while True:
+        changed = False
+        for j, block in enumerate(clue):
+            start = lo[j]
+            if j > 0:
+                start = max(start, lo[j - 1] + clue[j - 1] + 1)
+            while start + block - 1 <= hi[j] and not _fits(cells, start, block):
+                start += 1
+            if start + block - 1 > hi[j]:
+                raise _no_room(clue, j)
+            if start != lo[j]:
+                lo[j] = start
+                changed = True
+        for j in range(len(clue) - 1, -1, -1):
+            block = clue[j]
+            end = hi[j]
+            if j < len(clue) - 1:
+                end = min(end, hi[j + 1] - clue[j + 1] - 1)
+            while end - block + 1 >= lo[j] and not _fits(cells, end - block + 1, block):
+                end -= 1
+            if end - block + 1 < lo[j]:
+                raise _no_room(clue, j)
+            if end != hi[j]:
+                hi[j] = end
+                changed = True
+        if not changed:
+            return changed_any
+        changed_any = True
+
+
+def possible_owners(
+    clue: Clue, ranges: Ranges, runs: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """(first, last) block that could own each filled run, in order.
+
+    Owners never go backwards along the line, so each run's first owner is at least the
+    previous run's, and its last at most the next run's.
+    """
+    owners: list[tuple[int, int]] = []
+    for start, end in runs:
+        candidates = [
+            j
+            for j, block in enumerate(clue)
+            if ranges.lo[j] <= start and end <= ranges.hi[j] and block >= end - start + 1
+        ]
+        if not candidates:
+            raise Contradiction(f"no block of {format_clue(clue)} can hold cells {start}-{end}")
+        owners.append((candidates[0], candidates[-1]))
+    for i in range(1, len(owners)):
+        owners[i] = (max(owners[i][0], owners[i - 1][0]), owners[i][1])
+    for i in range(len(owners) - 2, -1, -1):
+        owners[i] = (owners[i][0], min(owners[i][1], owners[i + 1][1]))
+    for (start, end), (first, last) in zip(runs, owners, strict=False):
+        if first > last:
+            raise Contradiction(f"no block of {format_clue(clue)} can hold cells {start}-{end}")
+    return owners
+
+
+def narrow_owners(clue: Clue, cells: LineCells, ranges: Ranges) -> bool:
+    """Rung 2: extreme owners of each filled run narrow the ranges; True on change.
+
+    Blocks before the first possible owner lie wholly left of the run, blocks after the
+    last wholly right; the first owner cannot lie wholly right of it and the last not
+    wholly left, so each either covers the run or keeps clear on its own side.
+    """
+    runs = filled_runs(cells)
+    if not runs:
+        return False
+    owners = possible_owners(clue, ranges, runs)
+    lo, hi = ranges.lo, ranges.hi
+    changed = False
+
+    def cap_hi(j: int, value: int, run: tuple[int, int]) -> None:
+        nonlocal changed
+        if value < hi[j]:
+            hi[j] = value
+            ranges.owner_notes[run] = owners[runs.index(run)]
+            changed = True
+
+    def raise_lo(j: int, value: int, run: tuple[int, int]) -> None:
+        nonlocal changed
+        if value > lo[j]:
+            lo[j] = value
+            ranges.owner_notes[run] = owners[runs.index(run)]
+            changed = True
+
+    for run, (first, last) in zip(runs, owners, strict=False):
+        start, end = run
+        for j in range(first):
+            cap_hi(j, start - 2, run)
+        cap_hi(first, start + clue[first] - 1, run)
+        raise_lo(last, end - clue[last] + 1, run)
+        for j in range(last + 1, len(clue)):
+            raise_lo(j, end + 2, run)
+    for j, block in enumerate(clue):
+        if hi[j] - lo[j] + 1 < block:
+            raise _no_room(clue, j)
+    return changed
+
+
+def narrow(clue: Clue, cells: LineCells, ranges: Ranges, *, owners: bool) -> None:
+    """Narrow to the fixpoint of rung 1, or of rungs 1 and 2 together."""
+    narrow_simple(clue, cells, ranges)
+    while owners and narrow_owners(clue, cells, ranges):
+        narrow_simple(clue, cells, ranges)
+
+
+def deductions_from_ranges(
+    clue: Clue, cells: LineCells, ranges: Ranges, boxes: str, spaces: str
+) -> list[LineDeduction]:
+    """Overlaps of each block's extreme positions are filled; cells in no range empty."""
+    found: list[LineDeduction] = []
+    lo, hi = ranges.lo, ranges.hi
+    notes = _notes_by_block(clue, ranges)
+    for j, block in enumerate(clue):
+        first, last = hi[j] - block + 1, lo[j] + block - 1
+        changes = tuple((c, FILLED) for c in range(first, last + 1) if cells[c] == UNKNOWN)
+        if changes:
+            facts: dict[str, Any] = {
+                "block": j,
+                "length": block,
+                "range": (lo[j], hi[j]),
+                "covers": (first, last),
+            }
+            if j in notes:
+                facts["owners"] = notes[j]
+            found.append(LineDeduction(boxes, changes, facts))
+    covered = [False] * len(cells)
+    for j in range(len(clue)):
+        for c in range(lo[j], hi[j] + 1):
+            covered[c] = True
+    position = 0
+    while position < len(cells):
+        if covered[position]:
+            position += 1
+            continue
+        start = position
+        while position < len(cells) and not covered[position]:
+            if cells[position] == FILLED:
+                raise Contradiction(
+                    f"cell {position + 1} is filled but no block of {format_clue(clue)} reaches it"
+                )
+            position += 1
+        changes = tuple((c, EMPTY) for c in range(start, position) if cells[c] == UNKNOWN)
+        if changes:
+            before = sum(1 for j in range(len(clue)) if hi[j] < start)
+            facts = {"stretch": (start, position - 1), "after_block": before - 1}
+            if before < len(clue):
+                facts["before_block"] = before
+            found.append(LineDeduction(spaces, changes, facts))
+    return found
+
+
+def _notes_by_block(clue: Clue, ranges: Ranges) -> dict[int, list[dict[str, Any]]]:
+    """For each block, the runs it might own whose extreme owners narrowed the line."""
+    result: dict[int, list[dict[str, Any]]] = {}
+    for (start, end), (first, last) in sorted(ranges.owner_notes.items()):
+        for j in range(first, last + 1):
+            result.setdefault(j, []).append({"run": (start, end), "first": first, "last": last})
+    return result
+
+
+def apply_line(cells: LineCells, deductions: list[LineDeduction]) -> list[int]:
+    """The line with every deduction applied; Contradiction when two disagree."""
+    result = list(cells)
+    for deduction in deductions:
+        for position, state in deduction.changes:
+            merged = result[position] & state
+            if not merged:
+                raise Contradiction(f"cell {position + 1} would be both filled and empty")
+            result[position] = merged
+    return result

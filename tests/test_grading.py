@@ -1,0 +1,103 @@
+"""grade(): verdicts, levels in disjoint bands, stars, JSON shape, restricted ladders."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from grader.grading import LEVELS, RUNGS, grade
+from grader.model import Puzzle
+from grader.results import Budget
+from grader.scoring import default_weights
+
+SMALL = Puzzle.from_picture([".##..", "#####", ".#.#.", "##.##", "#...#"])
+# Found by grading random pictures: each needs exactly the rung its name says.
+MEDIUM = Puzzle.from_picture(["....#", ".####", "##.#.", "....#", ".##.#"])
+HARD = Puzzle.from_picture(
+    ["##.##..", "...#..#", "###....", "#...###", "..#..#.", ".#####.", "..#..##", "#..#..#"]
+)
+FIENDISH = Puzzle.from_picture(
+    [".##.#.#", "#...###", "###.###", "...##..", ".#####.", "#####.#", "#..#..#"]
+)
+TWO_SOLUTIONS = Puzzle.from_picture(["#.", ".#"])
+IMPOSSIBLE = Puzzle(rows=((2,), ()), columns=((1,), (), (1,)))
+
+
+def test_easy_puzzle_is_solved_unique_and_easy() -> None:
+    result = grade(SMALL)
+    assert result.verdict == "unique"
+    assert result.solved
+    assert result.level == "easy"
+    assert result.grid.to_rows() == list(SMALL.solution or ())
+    assert 0 <= result.score < 1
+    assert result.stars == 1
+    assert sum(result.rungs.values()) == len(result.steps)
+
+
+def test_several_solutions_are_ambiguous_whatever_the_ladder_did() -> None:
+    result = grade(TWO_SOLUTIONS)
+    assert result.verdict == "multiple"
+    assert result.level == "ambiguous"
+    assert not result.solved
+
+
+def test_impossible_clues_are_contradictory() -> None:
+    result = grade(IMPOSSIBLE)
+    assert result.verdict == "none"
+    assert result.level == "contradictory"
+
+
+def test_json_has_the_documented_keys() -> None:
+    data = grade(SMALL).to_json()
+    for key in ("title", "verdict", "level", "score", "stars", "rungs", "steps", "time_s", "grid"):
+        assert key in data
+    assert data["grid"] == list(SMALL.solution or ())
+    assert data["steps"] == sum(data["rungs"].values())
+    assert set(data["rungs"]) <= set(RUNGS)
+
+
+def test_grading_is_deterministic() -> None:
+    first, second = grade(SMALL), grade(SMALL)
+    assert (first.score, first.rungs, first.steps) == (second.score, second.rungs, second.steps)
+
+
+def test_max_rung_restricts_the_ladder() -> None:
+    assert grade(MEDIUM).level == "medium"
+    restricted = grade(MEDIUM, max_rung="simple-boxes")
+    assert set(restricted.rungs) == {"simple-boxes"}
+    assert not restricted.solved
+    assert restricted.verdict == "unique"
+    assert restricted.level == "medium"  # at least as hard as the first rung not allowed
+    assert "?" in "".join(restricted.grid.to_rows())
+
+
+@pytest.mark.parametrize(
+    ("puzzle", "level"),
+    [(SMALL, "easy"), (MEDIUM, "medium"), (HARD, "hard"), (FIENDISH, "fiendish")],
+)
+def test_level_is_named_after_the_hardest_rung(puzzle: Puzzle, level: str) -> None:
+    result = grade(puzzle)
+    assert result.level == level
+    assert result.solved
+    assert result.grid.to_rows() == list(puzzle.solution or ())
+    band = default_weights().bands[level]
+    assert band <= result.score < band + 1
+
+
+def test_unknown_rung_name_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown rung"):
+        grade(SMALL, max_rung="telepathy")
+
+
+def test_levels_occupy_disjoint_bands_in_ladder_order() -> None:
+    bands = default_weights().bands
+    ordered = [bands[level] for level in LEVELS]
+    assert ordered == sorted(ordered)
+    assert all(b - a >= 1 for a, b in itertools.pairwise(ordered))
+
+
+def test_an_exhausted_budget_gives_undecided_not_a_hang() -> None:
+    result = grade(FIENDISH, budget=Budget(seconds=0.0))
+    assert result.level == "undecided"
+    assert not result.solved
