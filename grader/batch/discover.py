@@ -1,0 +1,116 @@
+"""Find the puzzle files under the paths a batch is given, and read them into Tasks.
+
+Folders are walked (sorted, hidden entries skipped, symlinked folders not followed) for
+files whose suffix a format of the registry knows; files named on the command line are
+read whatever their suffix. A file that cannot be read becomes a ``failed`` row keyed by
+a hash of its bytes, so a rerun does not retry it until the file changes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader.batch.rows import ResultRow, Task, utc_now
+from grader.errors import NonopressError
+
+UNREADABLE_PREFIX = "unreadable-"
+
+
+def known_suffixes() -> frozenset[str]:
+    """Lower-case suffixes (with the dot) of every format in the registry."""
+    from grader.formats import FORMATS
+
+    suffixes: set[str] = set()
+    for fmt in FORMATS.values():
+        suffixes.update(s.lower() for s in fmt.suffixes)
+    return frozenset(suffixes)
+
+
+def find_puzzle_files(paths: Sequence[str | Path], suffixes: Iterable[str]) -> list[Path]:
+    """Every file to read, in a stable order, each once; an error for a path that is missing."""
+    wanted = {s.lower() for s in suffixes}
+    found: list[Path] = []
+    seen: set[Path] = set()
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            candidates = _walk(path, wanted)
+        elif path.is_file():
+            candidates = [path]
+        else:
+            raise NonopressError(f"{path}: no such file or folder")
+        for candidate in candidates:
+            resolved = candidate.resolve()
+            if resolved not in seen:
+                seen.add(resolved)
+                found.append(candidate)
+    return found
+
+
+def _walk(folder: Path, suffixes: set[str]) -> list[Path]:
+    files: list[Path] = []
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(names):
+            if not name.startswith(".") and Path(name).suffix.lower() in suffixes:
+                files.append(Path(root, name))
+    return files
+
+
+@dataclass
+class Discovery:
+    """What reading the files produced: puzzles to grade and files that failed."""
+
+    tasks: list[Task] = field(default_factory=list)
+    unreadable: list[ResultRow] = field(default_factory=list)
+    readable_files: list[str] = field(default_factory=list)
+    duplicates: int = 0  # puzzles whose clues already appeared earlier in the batch
+
+
+def read_tasks(files: Iterable[Path], timeout_s: float) -> Discovery:
+    """Read every file; one Task per distinct puzzle (bundles give one per puzzle)."""
+    from grader.formats import read
+
+    result = Discovery()
+    keys: set[str] = set()
+    for path in files:
+        name = str(path)
+        try:
+            puzzles = read(path)
+        except (NonopressError, OSError, UnicodeDecodeError) as exc:
+            result.unreadable.append(_unreadable_row(path, exc))
+            continue
+        result.readable_files.append(name)
+        for index, puzzle in enumerate(puzzles, start=1):
+            key = puzzle.key()
+            if key in keys:
+                result.duplicates += 1
+                continue
+            keys.add(key)
+            result.tasks.append(Task(key, name, index, puzzle.title, puzzle, timeout_s))
+    return result
+
+
+def _unreadable_row(path: Path, exc: BaseException) -> ResultRow:
+    # The path and the bytes: a fixed (or replaced) file gets a fresh key and is read again.
+    digest = hashlib.sha256(str(path).encode() + b"\0")
+    with contextlib.suppress(OSError):
+        digest.update(path.read_bytes())
+    return ResultRow(
+        key=UNREADABLE_PREFIX + digest.hexdigest()[:24],
+        file=str(path),
+        index=0,
+        title="",
+        status="failed",
+        error=f"cannot read: {exc}",
+        finished_at=utc_now(),
+    )
+
+
+def iter_new_tasks(tasks: Iterable[Task], done: set[str]) -> Iterator[Task]:
+    return (task for task in tasks if task.key not in done)

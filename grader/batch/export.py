@@ -1,0 +1,59 @@
+"""Rows of a results database as CSV and JSON, in the report's order.
+
+The order puts what needs a person's attention first: failed puzzles, puzzles with
+several solutions or none, undecided ones; then the graded puzzles, hardest first.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Sequence
+
+from grader.batch.rows import ResultRow
+
+#: Columns of the CSV export (the JSON export has these plus the solution rows).
+CSV_FIELDS = (
+    "key", "file", "index", "title", "width", "height", "status", "verdict", "level",
+    "score", "stars", "rungs", "steps", "time_s", "error", "finished_at",
+)  # fmt: skip
+
+_ATTENTION = {"failed": 0, "multiple": 1, "none": 2, "undecided": 3}
+
+
+def attention_rank(row: ResultRow) -> int:
+    """0 for the rows to look at first; graded puzzles with one solution come last."""
+    if row.status == "failed":
+        return _ATTENTION["failed"]
+    return _ATTENTION.get(row.verdict or "undecided", len(_ATTENTION))
+
+
+def report_order(rows: Iterable[ResultRow]) -> list[ResultRow]:
+    """Problems first, then by score, highest first; ties by file and position."""
+    return sorted(
+        rows,
+        key=lambda r: (
+            attention_rank(r),
+            -(r.score if r.score is not None else float("-inf")),
+            r.file,
+            r.index,
+        ),
+    )
+
+
+def to_json(rows: Sequence[ResultRow]) -> str:
+    """A JSON array with one object per puzzle (keys as in the database, plus ``solution``)."""
+    return json.dumps([row.as_dict() for row in rows], indent=1, ensure_ascii=False) + "\n"
+
+
+def to_csv(rows: Sequence[ResultRow]) -> str:
+    """CSV with a header row; ``rungs`` is a JSON object in one cell."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_FIELDS)
+    for row in rows:
+        data = row.as_dict()
+        data["rungs"] = json.dumps(row.rungs, sort_keys=True)
+        writer.writerow(["" if data[name] is None else data[name] for name in CSV_FIELDS])
+    return buffer.getvalue()

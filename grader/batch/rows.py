@@ -1,0 +1,103 @@
+"""What a batch sends to a worker (a Task) and what comes back (a ResultRow).
+
+Both are small frozen dataclasses so that they pickle cheaply to worker processes
+and to Dask workers; the database and the reports only ever see ResultRows.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from grader.model import Puzzle
+
+Status = Literal["graded", "failed", "undecided"]
+STATUSES: tuple[Status, ...] = ("graded", "failed", "undecided")
+
+
+@dataclass(frozen=True)
+class Task:
+    """One puzzle to grade: where it came from and how long it may take."""
+
+    key: str  # Puzzle.key(): a content hash, the database key
+    file: str
+    index: int  # 1-based position in its file (bundles hold many puzzles)
+    title: str
+    puzzle: Puzzle
+    timeout_s: float
+
+    @property
+    def label(self) -> str:
+        return f"{self.file}#{self.index}"
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One row of the results database: one puzzle, or one file that could not be read."""
+
+    key: str
+    file: str
+    index: int
+    title: str
+    status: Status
+    width: int | None = None
+    height: int | None = None
+    verdict: str | None = None
+    level: str | None = None  # one of grader.grading.LEVELS, or "undecided"
+    score: float | None = None
+    stars: int | None = None
+    rungs: dict[str, int] = field(default_factory=dict)
+    steps: int | None = None
+    time_s: float = 0.0
+    error: str = ""
+    solution: tuple[str, ...] | None = None  # row strings of '#', '.', '?' for thumbnails
+    finished_at: str = ""
+
+    @property
+    def label(self) -> str:
+        """``file#N``; just ``file`` for a file that could not be read (index 0)."""
+        return f"{self.file}#{self.index}" if self.index else self.file
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["solution"] = list(self.solution) if self.solution is not None else None
+        return data
+
+
+def utc_now() -> str:
+    """A sortable UTC timestamp, e.g. ``2026-01-31T12:00:00Z``."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def failed_row(task: Task, error: str, *, time_s: float = 0.0) -> ResultRow:
+    """The row recorded for a puzzle whose grading raised or whose worker died."""
+    return ResultRow(
+        key=task.key,
+        file=task.file,
+        index=task.index,
+        title=task.title,
+        status="failed",
+        width=task.puzzle.width,
+        height=task.puzzle.height,
+        time_s=time_s,
+        error=error,
+        finished_at=utc_now(),
+    )
+
+
+def out_of_time_row(task: Task, error: str, *, time_s: float) -> ResultRow:
+    """The row recorded for a puzzle whose worker was stopped at the hard time limit."""
+    return ResultRow(
+        key=task.key,
+        file=task.file,
+        index=task.index,
+        title=task.title,
+        status="undecided",
+        width=task.puzzle.width,
+        height=task.puzzle.height,
+        verdict="undecided",
+        time_s=time_s,
+        error=error,
+        finished_at=utc_now(),
+    )

@@ -1,0 +1,135 @@
+"""A whole batch: find and read puzzles, skip what the database holds, grade the rest.
+
+The parent process is the only writer of the database; every row is committed as soon
+as it arrives, whichever runner (process pool or Dask) produced it.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from grader.batch.discover import find_puzzle_files, known_suffixes, read_tasks
+from grader.batch.pool import ResultCallback, WorkFunction, run_pool
+from grader.batch.progress import Progress, format_duration
+from grader.batch.rows import ResultRow, Task
+from grader.batch.store import ResultStore
+from grader.batch.worker import grade_one
+from grader.errors import NonopressError
+
+DEFAULT_TIMEOUT_S = 60.0
+
+
+def hard_limit_for(timeout_s: float) -> float:
+    """When a worker that ignores its budget is stopped: twice the budget plus a margin."""
+    return 2 * timeout_s + 30.0
+
+
+@dataclass(frozen=True)
+class BatchOptions:
+    paths: tuple[str, ...]
+    out: Path
+    jobs: int = 0  # 0: every core
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    scheduler: str | None = None  # a Dask scheduler address, "local", or None for processes
+    retry_failed: bool = False  # grade again puzzles recorded as failed or undecided
+    dask_processes: bool = True  # LocalCluster with worker processes (threads when False)
+
+    def worker_count(self) -> int:
+        return self.jobs if self.jobs > 0 else (os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class BatchSummary:
+    found: int  # distinct puzzles read (plus unreadable files)
+    skipped: int  # already in the database
+    graded_now: int  # finished in this run
+    database: Path
+
+    @property
+    def total(self) -> int:
+        return self.found
+
+
+def run_batch(
+    options: BatchOptions,
+    *,
+    work: WorkFunction = grade_one,
+    log: TextIO | None = None,
+    tty: bool | None = None,
+) -> BatchSummary:
+    stream = log if log is not None else sys.stderr
+    if not 0 < options.timeout_s < math.inf:
+        raise NonopressError(
+            f"--timeout must be a positive number of seconds, got {options.timeout_s:g}"
+        )
+    if options.scheduler is not None:
+        from grader.batch.dask_runner import require_distributed
+
+        require_distributed()  # fail before any work when the extra is missing
+    files = find_puzzle_files(options.paths, known_suffixes())
+    if not files:
+        raise NonopressError(f"no puzzle files found in {', '.join(options.paths)}")
+    found = read_tasks(files, options.timeout_s)
+
+    with ResultStore.create(options.out) as store:
+        for file in found.readable_files:
+            stale = store.unreadable_keys_for(file)
+            if stale:
+                store.forget(stale)
+        done = store.keys(
+            ("graded",) if options.retry_failed else ("graded", "failed", "undecided")
+        )
+        unreadable = [row for row in found.unreadable if row.key not in done]
+        todo = [task for task in found.tasks if task.key not in done]
+        total_found = len(found.tasks) + len(found.unreadable)
+        skipped = total_found - len(todo) - len(unreadable)
+        duplicates = f", {found.duplicates} duplicates ignored" if found.duplicates else ""
+        stream.write(
+            f"{total_found} puzzles in {len(files)} files{duplicates}; "
+            f"{skipped} already done, {len(todo)} to grade\n"
+        )
+        progress = Progress(len(todo) + len(unreadable), stream, tty=tty)
+
+        def record(row: ResultRow) -> None:
+            store.record(row)
+            progress.update(row)
+
+        try:
+            for row in unreadable:
+                record(row)
+            if todo:
+                _run(todo, record, options, work)
+        finally:
+            progress.finish()
+        stream.write(_closing_line(progress, store.path) + "\n")
+    return BatchSummary(total_found, skipped, progress.done, store.path)
+
+
+def _run(
+    tasks: list[Task], record: ResultCallback, options: BatchOptions, work: WorkFunction
+) -> None:
+    limit = hard_limit_for(options.timeout_s)
+    if options.scheduler is None:
+        run_pool(tasks, record, jobs=options.worker_count(), work=work, hard_limit_s=limit)
+        return
+    from grader.batch.dask_runner import connect, run_on_client
+
+    with connect(
+        options.scheduler, jobs=options.worker_count(), processes=options.dask_processes
+    ) as client:
+        run_on_client(client, tasks, record, work=work, hard_limit_s=limit)
+
+
+def _closing_line(progress: Progress, database: Path) -> str:
+    verdicts = ", ".join(f"{n} {v}" for v, n in sorted(progress.by_verdict.items()))
+    statuses = ", ".join(f"{n} {s}" for s, n in sorted(progress.by_status.items()))
+    detail = f" ({statuses}; verdicts: {verdicts})" if verdicts else ""
+    return (
+        f"finished {progress.done} puzzles in {format_duration(progress.elapsed_s)}{detail}; "
+        f"results in {database}"
+    )

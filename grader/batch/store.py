@@ -1,0 +1,182 @@
+"""The results database: SQLite in WAL mode, one row per puzzle keyed by its content hash.
+
+Only the parent process of a batch writes, one transaction per finished puzzle, so a
+crash at any moment leaves every committed row intact and loses only the puzzles that
+were in flight. ``synchronous=FULL`` makes each commit survive a power loss too.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from grader.batch.rows import STATUSES, ResultRow
+from grader.errors import NonopressError
+
+DATABASE_NAME = "results.sqlite"
+SCHEMA_VERSION = "1"
+
+_COLUMNS = (
+    "key", "file", "idx", "title", "width", "height", "status", "verdict", "level", "score",
+    "stars", "rungs", "steps", "time_s", "error", "solution", "finished_at",
+)  # fmt: skip
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS results (
+    key TEXT PRIMARY KEY,
+    file TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    title TEXT NOT NULL,
+    width INTEGER,
+    height INTEGER,
+    status TEXT NOT NULL CHECK (status IN ({", ".join(repr(s) for s in STATUSES)})),
+    verdict TEXT,
+    level TEXT,
+    score REAL,
+    stars INTEGER,
+    rungs TEXT NOT NULL,
+    steps INTEGER,
+    time_s REAL NOT NULL,
+    error TEXT NOT NULL,
+    solution TEXT,
+    finished_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+def database_path(location: str | Path) -> Path:
+    """``results/`` -> ``results/results.sqlite``; a path to a file is taken as it is."""
+    path = Path(location)
+    return path if path.suffix in (".sqlite", ".db") else path / DATABASE_NAME
+
+
+class ResultStore:
+    """Read and write the rows of one results database."""
+
+    def __init__(self, connection: sqlite3.Connection, path: Path):
+        self._db = connection
+        self.path = path
+
+    @classmethod
+    def create(cls, location: str | Path) -> ResultStore:
+        """Open for writing, creating the folder and the database when missing."""
+        path = database_path(location)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(path, isolation_level=None, timeout=30)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.executescript(_SCHEMA)
+            db.execute(
+                "INSERT OR IGNORE INTO meta(name, value) VALUES ('schema', ?)", (SCHEMA_VERSION,)
+            )
+        except (OSError, sqlite3.Error) as exc:
+            raise NonopressError(f"{path}: cannot open the results database: {exc}") from None
+        return cls(db, path)
+
+    @classmethod
+    def open_existing(cls, location: str | Path) -> ResultStore:
+        """Open a database a batch wrote, read-only; a clear error when there is none."""
+        path = database_path(location)
+        if not path.is_file():
+            raise NonopressError(f"{path}: no results database here (run `nonopress batch` first)")
+        try:
+            db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+            db.execute("SELECT count(*) FROM results").fetchone()
+        except sqlite3.Error as exc:
+            raise NonopressError(f"{path}: not a results database: {exc}") from None
+        return cls(db, path)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> ResultStore:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- writing ---------------------------------------------------------------------------
+    def record(self, row: ResultRow) -> None:
+        """Store one finished puzzle in its own transaction (replacing an earlier attempt)."""
+        values = _to_sql(row)
+        placeholders = ", ".join("?" for _ in _COLUMNS)
+        with self._db:  # BEGIN ... COMMIT, or ROLLBACK on error
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(
+                f"INSERT OR REPLACE INTO results ({', '.join(_COLUMNS)}) VALUES ({placeholders})",
+                values,
+            )
+
+    def forget(self, keys: Iterable[str]) -> None:
+        """Delete rows, e.g. a file's 'unreadable' row once the file reads fine."""
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.executemany("DELETE FROM results WHERE key = ?", [(k,) for k in keys])
+
+    # -- reading ---------------------------------------------------------------------------
+    def keys(self, statuses: Iterable[str] = STATUSES) -> set[str]:
+        wanted = list(statuses)
+        marks = ", ".join("?" for _ in wanted)
+        query = f"SELECT key FROM results WHERE status IN ({marks})"
+        return {key for (key,) in self._db.execute(query, wanted)}
+
+    def unreadable_keys_for(self, file: str) -> list[str]:
+        query = "SELECT key FROM results WHERE file = ? AND key LIKE 'unreadable-%'"
+        return [key for (key,) in self._db.execute(query, (file,))]
+
+    def rows(self) -> Iterator[ResultRow]:
+        query = f"SELECT {', '.join(_COLUMNS)} FROM results ORDER BY file, idx"
+        for values in self._db.execute(query):
+            yield _from_sql(values)
+
+    def count(self) -> int:
+        (total,) = self._db.execute("SELECT count(*) FROM results").fetchone()
+        return int(total)
+
+    def integrity_ok(self) -> bool:
+        (answer,) = self._db.execute("PRAGMA integrity_check").fetchone()
+        return bool(answer == "ok")
+
+
+def _to_sql(row: ResultRow) -> tuple[Any, ...]:
+    return (
+        row.key, row.file, row.index, row.title, row.width, row.height, row.status,
+        row.verdict, row.level, row.score, row.stars, json.dumps(row.rungs, sort_keys=True),
+        row.steps, row.time_s, row.error,
+        "\n".join(row.solution) if row.solution is not None else None, row.finished_at,
+    )  # fmt: skip
+
+
+def _from_sql(values: tuple[Any, ...]) -> ResultRow:
+    data = dict(zip(_COLUMNS, values, strict=True))
+    solution = data["solution"]
+    return ResultRow(
+        key=data["key"],
+        file=data["file"],
+        index=data["idx"],
+        title=data["title"],
+        status=data["status"],
+        width=data["width"],
+        height=data["height"],
+        verdict=data["verdict"],
+        level=data["level"],
+        score=data["score"],
+        stars=data["stars"],
+        rungs={str(k): int(v) for k, v in json.loads(data["rungs"]).items()},
+        steps=data["steps"],
+        time_s=data["time_s"],
+        error=data["error"],
+        solution=tuple(solution.split("\n")) if solution else None,
+        finished_at=data["finished_at"],
+    )

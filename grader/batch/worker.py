@@ -1,0 +1,58 @@
+"""The function every worker runs: grade one puzzle and turn the outcome into a row.
+
+It never raises for a puzzle: an exception becomes a ``failed`` row, a budget that runs
+out an ``undecided`` one, so one bad puzzle cannot stop a batch. It must stay a plain
+module-level function so that worker processes and Dask workers can import it.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from typing import TYPE_CHECKING
+
+from grader.batch.rows import ResultRow, Task, failed_row, utc_now
+from grader.results import Budget
+
+if TYPE_CHECKING:
+    from grader.grading import Grade
+
+
+def grade_one(task: Task) -> ResultRow:
+    """Grade and check ``task.puzzle`` within ``task.timeout_s`` seconds."""
+    start = time.perf_counter()
+    try:
+        from grader.grading import grade
+
+        outcome = grade(task.puzzle, budget=Budget(seconds=task.timeout_s))
+        return row_from_grade(task, outcome, time.perf_counter() - start)
+    except Exception as exc:  # any bug or bad puzzle is recorded, never fatal to the batch
+        where = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
+        at = f" (at {where[0].filename.rsplit('/', 1)[-1]}:{where[0].lineno})" if where else ""
+        message = f"{type(exc).__name__}: {exc}{at}"
+        return failed_row(task, message, time_s=time.perf_counter() - start)
+
+
+def row_from_grade(task: Task, outcome: Grade, elapsed_s: float) -> ResultRow:
+    """The database row for a finished grade (``undecided`` when the budget ran out)."""
+    undecided = outcome.verdict == "undecided"
+    grid = outcome.grid
+    return ResultRow(
+        key=task.key,
+        file=task.file,
+        index=task.index,
+        title=task.title,
+        status="undecided" if undecided else "graded",
+        width=task.puzzle.width,
+        height=task.puzzle.height,
+        verdict=outcome.verdict,
+        level=outcome.level,
+        score=outcome.score,
+        stars=outcome.stars,
+        rungs={str(name): int(count) for name, count in outcome.rungs.items()},
+        steps=len(outcome.steps),
+        time_s=elapsed_s,
+        error="ran out of its time budget" if undecided else "",
+        solution=tuple(grid.to_rows()) if grid is not None else None,
+        finished_at=utc_now(),
+    )

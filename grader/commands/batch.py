@@ -1,0 +1,67 @@
+"""``nonopress batch``: grade and check every puzzle under some folders, resumably."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+HELP = "grade and check whole archives in parallel into a resumable results database"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from grader.batch.run import DEFAULT_TIMEOUT_S
+
+    parser.add_argument(
+        "paths", nargs="+", metavar="DIR_OR_FILE", help="folders to search and files to read"
+    )
+    parser.add_argument(
+        "--out",
+        required=True,
+        metavar="DIR",
+        help="folder for results.sqlite (rerunning the same command resumes)",
+    )
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=0,
+        metavar="N",
+        help="worker processes (default: all cores)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT_S,
+        metavar="S",
+        help=f"budget per puzzle in seconds (default {DEFAULT_TIMEOUT_S:g}); "
+        "a puzzle that runs out is recorded as undecided",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on a Dask cluster: a scheduler address (tcp://host:8786) or 'local' "
+        "(needs the extra nonopress[dask])",
+    )
+    parser.add_argument(
+        "--retry-failed",
+        action="store_true",
+        help="grade again the puzzles recorded as failed or undecided",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from grader.batch.run import BatchOptions, run_batch
+    from grader.errors import NonopressError
+
+    if args.jobs < 0:
+        raise NonopressError(f"--jobs must be 0 (all cores) or more, got {args.jobs}")
+    options = BatchOptions(
+        paths=tuple(args.paths),
+        out=Path(args.out),
+        jobs=args.jobs,
+        timeout_s=args.timeout,
+        scheduler=args.scheduler,
+        retry_failed=args.retry_failed,
+    )
+    run_batch(options)
+    return 0

@@ -1,0 +1,346 @@
+"""``nonopress batch``: every puzzle graded once, resumable after kill -9, crashes recorded."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from grader import formats
+from grader.batch.discover import find_puzzle_files, known_suffixes, read_tasks
+from grader.batch.pool import run_pool
+from grader.batch.rows import ResultRow, Task
+from grader.batch.run import BatchOptions, run_batch
+from grader.batch.store import ResultStore
+from grader.batch.worker import grade_one
+from grader.cli import main
+from grader.model import Metadata, Puzzle
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def random_puzzles(count: int, size: int, seed: int) -> list[Puzzle]:
+    rng = np.random.default_rng(seed)
+    return [
+        Puzzle.from_picture(rng.random((size, size)) < 0.6, Metadata(title=f"random {seed}-{i}"))
+        for i in range(count)
+    ]
+
+
+def write_archive(folder: Path, *, singles: int = 6, bundle: int = 4, size: int = 8) -> set[str]:
+    """Single-puzzle .non files, one .yaml bundle and a README; the puzzles' keys."""
+    folder.mkdir(parents=True, exist_ok=True)
+    puzzles = random_puzzles(singles + bundle, size, seed=size)
+    for i, puzzle in enumerate(puzzles[:singles]):
+        (folder / f"p{i:03d}.non").write_bytes(formats.write([puzzle], "non"))
+    if bundle:
+        (folder / "sub").mkdir(exist_ok=True)
+        (folder / "sub" / "bundle.yaml").write_bytes(formats.write(puzzles[singles:], "yaml"))
+    (folder / "README.md").write_text("not a puzzle\n")
+    return {p.key() for p in puzzles}
+
+
+def stored(out: Path) -> list[ResultRow]:
+    with ResultStore.open_existing(out) as store:
+        assert store.integrity_ok()
+        return list(store.rows())
+
+
+def run_quietly(options: BatchOptions, **kwargs: object) -> str:
+    log = io.StringIO()
+    run_batch(options, log=log, tty=False, **kwargs)  # type: ignore[arg-type]
+    return log.getvalue()
+
+
+# -- discovery ---------------------------------------------------------------------------
+
+
+def test_discovery_finds_puzzle_files_by_suffix_and_skips_the_rest(tmp_path: Path) -> None:
+    write_archive(tmp_path, singles=2, bundle=3)
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "x.non").write_bytes((tmp_path / "p000.non").read_bytes())
+    files = find_puzzle_files([tmp_path, tmp_path / "p000.non"], known_suffixes())
+    assert [f.relative_to(tmp_path).as_posix() for f in files] == [
+        "p000.non",
+        "p001.non",
+        "sub/bundle.yaml",
+    ]
+    found = read_tasks(files, timeout_s=5)
+    assert [(Path(t.file).name, t.index) for t in found.tasks] == [
+        ("p000.non", 1),
+        ("p001.non", 1),
+        ("bundle.yaml", 1),
+        ("bundle.yaml", 2),
+        ("bundle.yaml", 3),
+    ]
+
+
+def test_a_missing_path_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "nowhere"
+    assert main(["batch", str(missing), "--out", str(tmp_path / "out")]) == 2
+    assert f"{missing}: no such file or folder" in capsys.readouterr().err
+
+
+def test_a_folder_without_puzzles_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "notes.md").write_text("nothing here\n")
+    assert main(["batch", str(tmp_path), "--out", str(tmp_path / "out")]) == 2
+    assert "no puzzle files found" in capsys.readouterr().err
+
+
+# -- grading, resume, failures -----------------------------------------------------------
+
+
+def test_batch_grades_every_puzzle_once_and_a_rerun_skips_them(tmp_path: Path) -> None:
+    keys = write_archive(tmp_path / "in")
+    (tmp_path / "in" / "broken.non").write_text("width 3\nheight x\n")
+    options = BatchOptions(paths=(str(tmp_path / "in"),), out=tmp_path / "out", jobs=2)
+    log = run_quietly(options)
+    assert "11 puzzles in 8 files; 0 already done, 10 to grade" in log
+
+    rows = {row.key: row for row in stored(tmp_path / "out")}
+    assert set(rows) - keys == {next(k for k in rows if k.startswith("unreadable-"))}
+    broken = next(r for r in rows.values() if r.file.endswith("broken.non"))
+    assert broken.status == "failed"
+    assert "broken.non:2" in broken.error
+    for key in keys:
+        row = rows[key]
+        assert row.status == "graded", row
+        assert row.verdict in ("unique", "multiple")
+        assert row.level and row.score is not None and row.stars is not None
+        assert row.solution is not None and len(row.solution) == 8
+        if row.verdict == "unique":  # a unique puzzle's grid is its picture
+            assert set("".join(row.solution)) <= {"#", "."}
+
+    again = run_quietly(options)
+    assert "11 already done, 0 to grade" in again
+    assert len(stored(tmp_path / "out")) == len(rows)
+
+
+def test_a_fixed_file_is_read_again_and_its_failure_forgotten(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "p.non").write_text("width 3\nheight x\n")
+    options = BatchOptions(paths=(str(folder),), out=tmp_path / "out", jobs=1)
+    run_quietly(options)
+    assert [r.status for r in stored(tmp_path / "out")] == ["failed"]
+
+    (puzzle,) = random_puzzles(1, 6, seed=3)
+    (folder / "p.non").write_bytes(formats.write([puzzle], "non"))
+    run_quietly(options)
+    (row,) = stored(tmp_path / "out")
+    assert (row.key, row.status) == (puzzle.key(), "graded")
+
+
+def _boom(task: Task) -> ResultRow:
+    if task.index == 2:
+        raise RuntimeError("grader bug")
+    return grade_one(task)
+
+
+def test_a_puzzle_that_raises_is_recorded_failed_and_retried_on_request(tmp_path: Path) -> None:
+    write_archive(tmp_path / "in", singles=1, bundle=3)
+    options = BatchOptions(paths=(str(tmp_path / "in"),), out=tmp_path / "out", jobs=2)
+    run_quietly(options, work=_boom)
+    statuses = {(Path(r.file).name, r.index): (r.status, r.error) for r in stored(options.out)}
+    assert statuses[("bundle.yaml", 2)] == ("failed", "RuntimeError: grader bug")
+    assert statuses[("bundle.yaml", 1)][0] == "graded"
+
+    assert "4 already done" in run_quietly(options)  # failures count as done ...
+    log = run_quietly(BatchOptions(**{**options.__dict__, "retry_failed": True}))
+    assert "3 already done, 1 to grade" in log  # ... unless asked to retry them
+    assert {r.status for r in stored(options.out)} == {"graded"}
+
+
+def test_grade_one_turns_an_exception_into_a_failed_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    import grader.grading
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ValueError("no luck")
+
+    monkeypatch.setattr(grader.grading, "grade", broken)
+    (puzzle,) = random_puzzles(1, 5, seed=1)
+    row = grade_one(Task(puzzle.key(), "f.non", 1, "", puzzle, 5.0))
+    assert row.status == "failed"
+    assert row.error.startswith("ValueError: no luck")
+    assert (row.width, row.height) == (5, 5)
+
+
+def _tasks(count: int) -> list[Task]:
+    return [
+        Task(p.key(), "x.yaml", i, "", p, 5.0) for i, p in enumerate(random_puzzles(count, 6, 9))
+    ]
+
+
+def _crash_on_second(task: Task) -> ResultRow:
+    if task.index == 1:
+        os._exit(3)
+    return grade_one(task)
+
+
+def test_a_worker_that_dies_is_recorded_against_its_puzzle_and_replaced() -> None:
+    rows: list[ResultRow] = []
+    run_pool(_tasks(6), rows.append, jobs=2, work=_crash_on_second, hard_limit_s=60)
+    by_index = {row.index: row for row in rows}
+    assert sorted(by_index) == list(range(6))
+    assert by_index[1].status == "failed"
+    assert by_index[1].error == "worker process exited with status 3"
+    assert all(by_index[i].status == "graded" for i in (0, 2, 3, 4, 5))
+
+
+def _hang_on_third(task: Task) -> ResultRow:
+    if task.index == 2:
+        time.sleep(3600)  # ignores every budget: only the hard limit can stop it
+    return grade_one(task)
+
+
+def test_a_worker_past_the_hard_limit_is_stopped_and_recorded_undecided() -> None:
+    rows: list[ResultRow] = []
+    started = time.monotonic()
+    run_pool(_tasks(5), rows.append, jobs=2, work=_hang_on_third, hard_limit_s=1.5)
+    assert time.monotonic() - started < 60
+    by_index = {row.index: row for row in rows}
+    assert sorted(by_index) == list(range(5))
+    assert by_index[2].status == "undecided"
+    assert "hard limit of 1.5 s" in by_index[2].error
+    assert all(by_index[i].status == "graded" for i in (0, 1, 3, 4))
+
+
+# -- kill -9 in the middle of a run --------------------------------------------------------
+
+
+def _count_rows(database: Path) -> int:
+    if not database.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True, timeout=5) as db:
+            return int(db.execute("SELECT count(*) FROM results").fetchone()[0])
+    except sqlite3.Error:
+        return 0  # created but no table yet
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        text = (task / "children").read_text() if (task / "children").exists() else ""
+        found.extend(int(child) for child in text.split())
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+    return "State:\tZ" not in status
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc and SIGKILL")
+def test_sigkill_mid_run_loses_only_puzzles_in_flight_and_a_rerun_completes(
+    tmp_path: Path,
+) -> None:
+    total = 40
+    keys = write_archive(tmp_path / "in", singles=total - 20, bundle=20, size=15)
+    out = tmp_path / "out"
+    database = out / "results.sqlite"
+    command = [sys.executable, "-m", "grader", "batch", str(tmp_path / "in"), "--out", str(out)]
+    command += ["--jobs", "2", "--timeout", "20"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 240
+    while _count_rows(database) < 5 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    workers = _children(process.pid)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    partial = _count_rows(database)
+    assert 5 <= partial < total, f"the batch finished {partial} puzzles before the kill"
+
+    # Workers die with their parent: nothing keeps grading (or holds the database) after.
+    assert workers
+    for pid in workers:
+        for _ in range(100):
+            if not _alive(pid):
+                break
+            time.sleep(0.05)
+        assert not _alive(pid), f"worker {pid} outlived its killed parent"
+
+    with sqlite3.connect(database) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+    rerun = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"{total} puzzles in 21 files; {partial} already done, {total - partial} to grade" in (
+        rerun.stderr
+    )
+    with sqlite3.connect(database) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        rows = db.execute("SELECT key, status, verdict, score FROM results").fetchall()
+    assert sorted(key for key, *_ in rows) == sorted(keys)  # each puzzle exactly once
+    assert all(
+        status == "graded" and verdict and score is not None for _, status, verdict, score in rows
+    )
+
+
+# -- Dask ----------------------------------------------------------------------------------
+
+
+def test_a_dask_local_cluster_gives_the_same_results_as_the_process_pool(tmp_path: Path) -> None:
+    pytest.importorskip("distributed", reason="Dask distributed is not installed (extra: dask)")
+    write_archive(tmp_path / "in", singles=5, bundle=5, size=10)
+    paths = (str(tmp_path / "in"),)
+    run_quietly(BatchOptions(paths=paths, out=tmp_path / "local", jobs=2))
+    log = run_quietly(
+        BatchOptions(
+            paths=paths, out=tmp_path / "dask", jobs=2, scheduler="local", dask_processes=False
+        )
+    )
+    assert "10 to grade" in log
+
+    def comparable(out: Path) -> dict[str, tuple[object, ...]]:
+        return {
+            r.key: (
+                r.file,
+                r.index,
+                r.status,
+                r.verdict,
+                r.level,
+                r.score,
+                r.stars,
+                r.rungs,
+                r.steps,
+                r.solution,
+            )
+            for r in stored(out)
+        }
+
+    local, dask = comparable(tmp_path / "local"), comparable(tmp_path / "dask")
+    assert len(local) == 10
+    assert dask == local
+    # ... and the same resume behaviour.
+    again = run_quietly(
+        BatchOptions(paths=paths, out=tmp_path / "dask", scheduler="local", dask_processes=False)
+    )
+    assert "10 already done, 0 to grade" in again
+
+
+def test_without_dask_the_scheduler_option_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_archive(tmp_path / "in", singles=1, bundle=0)
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    argv = ["batch", str(tmp_path / "in"), "--out", str(tmp_path / "out"), "--scheduler", "local"]
+    assert main(argv) == 2
+    assert "pip install 'nonopress[dask]'" in capsys.readouterr().err
