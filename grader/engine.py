@@ -14,7 +14,7 @@ from typing import Literal
 from grader.errors import BudgetExceeded, Contradiction
 from grader.lines import is_solved_line
 from grader.model import UNKNOWN, Clue, Grid, Puzzle
-from grader.techniques import GRID_FINDERS, LINE_FINDERS, RUNGS, rung_index
+from grader.techniques import GRID_FINDERS, LINE_FINDERS, RUNGS, cell_branching, rung_index
 from grader.techniques.base import LineDeduction, LineRef, Step
 
 Outcome = Literal["solved", "stuck", "multiple"]
@@ -141,6 +141,8 @@ class Engine:
                     break
             if chosen is None:
                 return EngineResult(steps, self.grid, "stuck")
+            if chosen.rung == cell_branching.RUNG:
+                chosen = cell_branching.describe(self.puzzle, self.grid.cells, chosen)
             steps.append(chosen)
             if chosen.technique == "several-solutions":
                 examples = chosen.facts.get("examples", ())

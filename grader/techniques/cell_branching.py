@@ -7,36 +7,51 @@ agree on are decided as well.
 from __future__ import annotations
 
 import time
-from typing import Any
+from dataclasses import replace
 
 import numpy as np
 
 from grader.errors import BudgetExceeded, Contradiction
 from grader.model import CellArray, Puzzle
 from grader.techniques.base import EMPTY, FILLED, UNKNOWN, Step
-from grader.techniques.propagation import propagate
+from grader.techniques.propagation import propagate, settle_from
 
 RUNG = "cell-branching"
 
 
-def _suppose(puzzle: Puzzle, cells: CellArray, r: int, c: int, state: int) -> tuple[Any, Any]:
-    """(grid after propagating the supposition, None) or (None, line that broke)."""
+def _suppose(puzzle: Puzzle, cells: CellArray, r: int, c: int, state: int) -> CellArray | None:
+    """The grid after propagating the supposition, or None when it breaks a line."""
     trial = cells.copy()
     trial[r, c] = state
+    return settle_from(puzzle, trial, r, c)
+
+
+def describe(puzzle: Puzzle, cells: CellArray, step: Step) -> Step:
+    """The step with the facts its sentence needs that finding it did not compute.
+
+    For a failed supposition: the first line it breaks and how many cells it had decided
+    by then (replayed with the reference propagation, once, for the chosen step only).
+    """
+    if step.technique != "contradiction" or step.cell is None:
+        return step
+    r, c = step.cell
+    trial = cells.copy()
+    trial[r, c] = step.facts["supposed"]
     broken = propagate(puzzle, trial, (r,), (c,))
-    return (None, broken) if broken is not None else (trial, None)
+    facts = dict(step.facts, broken_line=broken)
+    return replace(step, facts=facts)
 
 
 def probe(puzzle: Puzzle, cells: CellArray, r: int, c: int) -> Step | None:
     """The deduction from branching on cell (r, c), if any."""
-    filled, filled_broke = _suppose(puzzle, cells, r, c, FILLED)
-    empty, empty_broke = _suppose(puzzle, cells, r, c, EMPTY)
+    filled = _suppose(puzzle, cells, r, c, FILLED)
+    empty = _suppose(puzzle, cells, r, c, EMPTY)
     if filled is None and empty is None:
         raise Contradiction(f"cell ({r + 1}, {c + 1}) can be neither filled nor empty")
     if filled is None or empty is None:
         keep = EMPTY if filled is None else FILLED
-        broke = filled_broke if filled is None else empty_broke
-        facts = {"supposed": FILLED if keep == EMPTY else EMPTY, "broken_line": broke}
+        supposed = FILLED if keep == EMPTY else EMPTY
+        facts = {"supposed": supposed}
         return Step(RUNG, "contradiction", ((r, c, keep),), cell=(r, c), facts=facts)
     agree = (filled == empty) & (cells == UNKNOWN) & (filled != UNKNOWN)
     if not agree.any():

@@ -13,7 +13,7 @@ import numpy as np
 from grader.errors import BudgetExceeded, Contradiction
 from grader.model import CellArray, Puzzle
 from grader.techniques.base import EMPTY, FILLED, UNKNOWN, Step
-from grader.techniques.propagation import propagate, propagate_all
+from grader.techniques.propagation import settle, settle_from
 
 RUNG = "recursion"
 
@@ -50,8 +50,8 @@ def search(
     Raises BudgetExceeded when the deadline or node budget runs out before an answer.
     """
     result = SearchResult()
-    start = cells.copy()
-    if propagate_all(puzzle, start) is not None:
+    start = settle(puzzle, cells)
+    if start is None:
         return result
     stack = [start]
     while stack:
@@ -72,8 +72,9 @@ def search(
         for state in (EMPTY, FILLED):  # FILLED popped first
             child = current.copy()
             child[r, c] = state
-            if propagate(puzzle, child, (r,), (c,)) is None:
-                stack.append(child)
+            settled = settle_from(puzzle, child, r, c)
+            if settled is not None:
+                stack.append(settled)
     return result
 
 
