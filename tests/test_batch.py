@@ -67,16 +67,21 @@ def test_discovery_finds_puzzle_files_by_suffix_and_skips_the_rest(tmp_path: Pat
     write_archive(tmp_path, singles=2, bundle=3)
     (tmp_path / ".hidden").mkdir()
     (tmp_path / ".hidden" / "x.non").write_bytes((tmp_path / "p000.non").read_bytes())
+    (tmp_path / "notes.txt").write_text("Some notes about these puzzles.\n")
+    (puzzle,) = random_puzzles(1, 5, seed=2)
+    (tmp_path / "taai.txt").write_bytes(formats.write([puzzle], "taai"))  # .txt: sniffed
     files = find_puzzle_files([tmp_path, tmp_path / "p000.non"], known_suffixes())
     assert [f.relative_to(tmp_path).as_posix() for f in files] == [
         "p000.non",
         "p001.non",
+        "taai.txt",
         "sub/bundle.yaml",
     ]
     found = read_tasks(files, timeout_s=5)
     assert [(Path(t.file).name, t.index) for t in found.tasks] == [
         ("p000.non", 1),
         ("p001.non", 1),
+        ("taai.txt", 1),
         ("bundle.yaml", 1),
         ("bundle.yaml", 2),
         ("bundle.yaml", 3),

@@ -1,9 +1,11 @@
 """Find the puzzle files under the paths a batch is given, and read them into Tasks.
 
 Folders are walked (sorted, hidden entries skipped, symlinked folders not followed) for
-files whose suffix a format of the registry knows; files named on the command line are
-read whatever their suffix. A file that cannot be read becomes a ``failed`` row keyed by
-a hash of its bytes, so a rerun does not retry it until the file changes.
+files whose suffix a format of the registry knows, and for ``.txt`` files whose content
+looks like a puzzle format (several formats use .txt, and so do READMEs); files named on
+the command line are read whatever their suffix. A file that cannot be read becomes a
+``failed`` row keyed by a hash of its path and bytes, so a rerun does not retry it until
+the file changes.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from grader.batch.rows import ResultRow, Task, utc_now
 from grader.errors import NonopressError
 
 UNREADABLE_PREFIX = "unreadable-"
+#: Suffixes that no format claims but puzzle files often have: the content decides.
+SNIFFED_SUFFIXES = frozenset({".txt"})
+_SNIFF_BYTES = 64 * 1024
 
 
 def known_suffixes() -> frozenset[str]:
@@ -57,9 +62,26 @@ def _walk(folder: Path, suffixes: set[str]) -> list[Path]:
     for root, dirs, names in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(names):
-            if not name.startswith(".") and Path(name).suffix.lower() in suffixes:
-                files.append(Path(root, name))
+            if name.startswith("."):
+                continue
+            suffix = Path(name).suffix.lower()
+            path = Path(root, name)
+            if suffix in suffixes or (suffix in SNIFFED_SUFFIXES and looks_like_puzzle(path)):
+                files.append(path)
     return files
+
+
+def looks_like_puzzle(path: Path) -> bool:
+    """Whether the start of a file's content matches a format the registry can read."""
+    from grader.formats import detect
+
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_SNIFF_BYTES)
+        detect(head)
+    except (NonopressError, OSError):
+        return False
+    return True
 
 
 @dataclass

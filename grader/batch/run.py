@@ -126,10 +126,13 @@ def _run(
 
 
 def _closing_line(progress: Progress, database: Path) -> str:
-    verdicts = ", ".join(f"{n} {v}" for v, n in sorted(progress.by_verdict.items()))
     statuses = ", ".join(f"{n} {s}" for s, n in sorted(progress.by_status.items()))
-    detail = f" ({statuses}; verdicts: {verdicts})" if verdicts else ""
+    verdicts = ", ".join(f"{n} {v}" for v, n in sorted(progress.by_verdict.items()))
+    detail = f" ({statuses}{'; verdicts: ' + verdicts if verdicts else ''})" if statuses else ""
+    retry = ""
+    if progress.by_status["failed"] or progress.by_status["undecided"]:
+        retry = "; --retry-failed grades the failed and undecided ones again"
     return (
         f"finished {progress.done} puzzles in {format_duration(progress.elapsed_s)}{detail}; "
-        f"results in {database}"
+        f"results in {database}{retry}"
     )
