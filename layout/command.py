@@ -1,0 +1,114 @@
+"""``nonopress issue``: build a magazine issue from a manifest, as PDF and/or LaTeX."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+HELP = "typeset the puzzles of an issue manifest as a print-ready PDF and/or LaTeX"
+CACHE_NAME = "nonopress-grades.json"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("manifest", metavar="MANIFEST", help="the issue's YAML manifest")
+    parser.add_argument("-o", "--output", metavar="FILE.pdf", help="write the PDF here")
+    parser.add_argument(
+        "--latex",
+        metavar="FILE.tex",
+        help="also write the issue as LaTeX (TikZ); compiled to FILE.pdf when latexmk or "
+        "pdflatex is installed",
+    )
+    parser.add_argument(
+        "--no-compile", action="store_true", help="write the LaTeX source without compiling it"
+    )
+    parser.add_argument(
+        "--booklet",
+        action="store_true",
+        help="saddle-stitch booklet: pad the page count to a multiple of 4",
+    )
+    parser.add_argument(
+        "--grey", action="store_true", help="grey and black only (pure K ink in CMYK)"
+    )
+    cache = parser.add_mutually_exclusive_group()
+    cache.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help=f"keep computed grades in DIR/{CACHE_NAME} (default: beside the output)",
+    )
+    cache.add_argument("--no-cache", action="store_true", help="grade every puzzle afresh")
+    parser.add_argument(
+        "--grade-seconds",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="time budget for grading each puzzle (default 30)",
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="print warnings only")
+
+
+def run(args: argparse.Namespace) -> int:
+    from grader.atomic import atomic_write
+    from grader.errors import NonopressError
+    from grader.results import Budget
+    from layout.build import build_issue
+    from layout.gradecache import GradeCache
+    from layout.latex import compile_latex, latex_compiler, render_latex
+    from layout.manifest import load_manifest
+    from layout.pdf import render_pdf
+    from layout.plan import plan_issue
+
+    if not args.output and not args.latex:
+        raise NonopressError("say where to write the issue: -o FILE.pdf and/or --latex FILE.tex")
+    if args.grade_seconds <= 0:
+        raise NonopressError("--grade-seconds must be positive")
+    compiled_pdf = Path(args.latex).with_suffix(".pdf") if args.latex else None
+    if (
+        compiled_pdf is not None
+        and args.output
+        and not args.no_compile
+        and compiled_pdf.resolve() == Path(args.output).resolve()
+    ):
+        raise NonopressError(
+            f"--latex {args.latex} compiles to {compiled_pdf}, the same file as -o: "
+            "choose another name for one of them"
+        )
+    manifest = load_manifest(args.manifest)
+    manifest = replace(
+        manifest, grey=manifest.grey or args.grey, booklet=manifest.booklet or args.booklet
+    )
+    if args.no_cache:
+        cache = GradeCache(None)
+    else:
+        folder = Path(args.cache_dir) if args.cache_dir else Path(args.output or args.latex).parent
+        folder.mkdir(parents=True, exist_ok=True)
+        cache = GradeCache(folder / CACHE_NAME)
+
+    def say(message: str) -> None:
+        if not args.quiet:
+            print(message, file=sys.stderr)
+
+    issue = build_issue(
+        manifest, cache=cache, budget=Budget(seconds=args.grade_seconds), progress=say
+    )
+    cache.save()
+    plan = plan_issue(issue)
+    for warning in plan.warnings:
+        print(f"nonopress issue: warning: {warning}", file=sys.stderr)
+    summary = f"{len(plan.pages)} pages, {len(issue.entries)} puzzles"
+    if args.output:
+        atomic_write(args.output, render_pdf(issue, plan))
+        say(f"wrote {args.output}: {summary}")
+    if args.latex:
+        tex = render_latex(issue, plan, jobname=Path(args.latex).stem)
+        atomic_write(args.latex, tex)
+        command = latex_compiler()
+        if args.no_compile or command is None:
+            say(f"wrote {args.latex}; compile it with: latexmk -pdf -no-shell-escape "
+                f"{args.latex}  (or pdflatex -no-shell-escape {args.latex})")
+        else:
+            assert compiled_pdf is not None
+            atomic_write(compiled_pdf, compile_latex(tex, jobname=Path(args.latex).stem))
+            say(f"wrote {args.latex} and compiled it to {compiled_pdf}: {summary}")
+    return 0

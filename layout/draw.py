@@ -1,0 +1,221 @@
+"""A page as a display list: filled rectangles, line paths, text and stars, in points.
+
+The plan builds these once; the PDF and LaTeX back ends only translate them, so both print
+the same issue. Coordinates are PDF space: origin at the bottom-left of the trimmed page.
+Colours are roles (``ink``, ``tint``, ``accent``, ``paper``), mapped to RGB or to pure K ink
+by the back end.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from grader.model import BoolArray, Puzzle
+from layout.geometry import BlockGeometry
+
+Role = Literal["ink", "tint", "accent", "paper", "rule"]
+Anchor = Literal["left", "center", "right"]
+Rect = tuple[float, float, float, float]  # x, y (bottom-left), width, height
+Segment = tuple[float, float, float, float]  # x1, y1, x2, y2
+
+
+@dataclass
+class Rects:
+    """Filled rectangles drawn as one path."""
+
+    role: Role
+    rects: list[Rect]
+
+
+@dataclass
+class Lines:
+    """Stroked segments of one line style, drawn as one path."""
+
+    role: Role
+    width: float
+    segments: list[Segment]
+
+
+@dataclass
+class Text:
+    """A line of text; ``y`` is the baseline."""
+
+    x: float
+    y: float
+    text: str
+    size: float
+    bold: bool = False
+    anchor: Anchor = "left"
+    role: Role = "ink"
+
+
+@dataclass
+class ClueText:
+    """All clue numbers of one puzzle at one size, centred on their (x, y): one text object."""
+
+    size: float
+    items: list[tuple[float, float, str]]
+
+
+@dataclass
+class Polygons:
+    role: Role
+    fill: bool
+    width: float
+    polygons: list[list[tuple[float, float]]]
+
+
+@dataclass
+class Bookmark:
+    title: str
+    level: int = 0
+
+
+Op = Rects | Lines | Text | ClueText | Polygons
+
+
+@dataclass(frozen=True)
+class Block:
+    """Where a puzzle block was placed: lets tests (and readers) find every cell."""
+
+    number: int
+    x: float
+    top: float
+    cell: float
+    geometry: BlockGeometry
+    solution_shown: bool
+
+    def cell_centre(self, row: int, column: int) -> tuple[float, float]:
+        grid_x = self.x + self.geometry.row_slots * self.cell
+        grid_top = self.top - self.geometry.col_slots * self.cell
+        return grid_x + (column + 0.5) * self.cell, grid_top - (row + 0.5) * self.cell
+
+
+@dataclass
+class Page:
+    """One trimmed page: its size, what is drawn on it and the bookmarks that point at it."""
+
+    width: float
+    height: float
+    kind: str
+    ops: list[Op] = field(default_factory=list)
+    bookmarks: list[Bookmark] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+    number: int = 0  # folio, 1-based, set when the issue is paginated
+
+
+def line_widths(cell: float) -> tuple[float, float, float]:
+    """Thin, thick (every 5 cells) and border line widths for a cell size."""
+    thin = min(max(0.045 * cell, 0.2), 0.6)
+    return thin, 2.4 * thin, 3.4 * thin
+
+
+def filled_runs(picture: BoolArray) -> list[tuple[int, int, int]]:
+    """(row, first column, length) of every horizontal run of filled cells."""
+    runs: list[tuple[int, int, int]] = []
+    padded = np.zeros((picture.shape[0], picture.shape[1] + 2), dtype=np.int8)
+    padded[:, 1:-1] = picture
+    edges = np.diff(padded, axis=1)
+    for row in range(picture.shape[0]):
+        starts = np.flatnonzero(edges[row] == 1)
+        ends = np.flatnonzero(edges[row] == -1)
+        runs.extend((row, int(s), int(e - s)) for s, e in zip(starts, ends, strict=True))
+    return runs
+
+
+def puzzle_ops(
+    puzzle: Puzzle,
+    geometry: BlockGeometry,
+    x: float,
+    top: float,
+    cell: float,
+    solution: BoolArray | None = None,
+) -> list[Op]:
+    """A puzzle block with its top-left corner at (x, top): clues (if the geometry has clue
+    slots), grid rules and, when ``solution`` is given, its filled cells merged into runs."""
+    grid_x = x + geometry.row_slots * cell
+    grid_top = top - geometry.col_slots * cell
+    grid_w = geometry.width * cell
+    grid_h = geometry.height * cell
+    grid_bottom = grid_top - grid_h
+    has_clues = geometry.row_slots > 0
+    ops: list[Op] = []
+    clue_areas: list[Rect] = []
+    if has_clues:
+        clue_areas = [
+            (grid_x, grid_top, grid_w, geometry.col_slots * cell),
+            (x, grid_bottom, geometry.row_slots * cell, grid_h),
+        ]
+        ops.append(Rects("tint", clue_areas))
+    if solution is not None:
+        ops.append(
+            Rects(
+                "ink",
+                [
+                    (grid_x + c * cell, grid_top - (r + 1) * cell, n * cell, cell)
+                    for r, c, n in filled_runs(solution)
+                ],
+            )
+        )
+    thin_w, thick_w, border_w = line_widths(cell)
+    thin: list[Segment] = []
+    thick: list[Segment] = []
+    # Vertical rules run up through the column clues, horizontal ones left through the row
+    # clues: the thick ones every 5 cells counted from the top-left.
+    for j in range(1, geometry.width):
+        xj = grid_x + j * cell
+        (thick if j % 5 == 0 else thin).append((xj, grid_bottom, xj, top))
+    for i in range(1, geometry.height):
+        yi = grid_top - i * cell
+        (thick if i % 5 == 0 else thin).append((x, yi, grid_x + grid_w, yi))
+    for ax, ay, aw, ah in clue_areas:
+        thick.extend(_outline(ax, ay, aw, ah))
+    if thin:
+        ops.append(Lines("rule", thin_w, thin))
+    if thick:
+        ops.append(Lines("ink", thick_w, thick))
+    ops.append(Lines("ink", border_w, _outline(grid_x, grid_bottom, grid_w, grid_h)))
+    if has_clues:
+        ops.append(
+            ClueText(
+                geometry.digit_ratio * cell, list(geometry.clue_centres(puzzle, x, top, cell))
+            )
+        )
+    return ops
+
+
+def _outline(x: float, y: float, w: float, h: float) -> list[Segment]:
+    return [(x, y, x + w, y), (x + w, y, x + w, y + h), (x + w, y + h, x, y + h), (x, y + h, x, y)]
+
+
+def star(cx: float, cy: float, radius: float) -> list[tuple[float, float]]:
+    """A five-pointed star's ten corners, point up."""
+    points = []
+    for k in range(10):
+        r = radius if k % 2 == 0 else radius * 0.45
+        angle = math.pi / 2 + k * math.pi / 5
+        points.append((cx + r * math.cos(angle), cy + r * math.sin(angle)))
+    return points
+
+
+def star_ops(x: float, y: float, size: float, stars: int, total: int = 5) -> list[Op]:
+    """``total`` stars of height ``size`` from (x, baseline y), the first ``stars`` filled."""
+    radius = size / 2
+    centres = [(x + radius + k * size * 1.1, y + radius * 0.9) for k in range(total)]
+    filled = [star(cx, cy, radius) for cx, cy in centres[:stars]]
+    hollow = [star(cx, cy, radius) for cx, cy in centres[stars:]]
+    ops: list[Op] = []
+    if filled:
+        ops.append(Polygons("accent", True, 0.4, filled))
+    if hollow:
+        ops.append(Polygons("accent", False, 0.4, hollow))
+    return ops
+
+
+def stars_width(size: float, total: int = 5) -> float:
+    return size * (1.1 * (total - 1) + 1)
+

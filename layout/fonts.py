@@ -1,0 +1,52 @@
+"""The embedded sans-serif font (Bitstream Vera, shipped with reportlab) and text widths.
+
+Registering a TrueType font makes reportlab embed (a subset of) it; no base-14 font is used.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import reportlab
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+REGULAR = "NonopressSans"
+BOLD = "NonopressSans-Bold"
+_FILES = {REGULAR: "Vera.ttf", BOLD: "VeraBd.ttf"}
+
+#: Height of a digit above the baseline, in ems (Vera's cap height): used to centre digits.
+DIGIT_HEIGHT = 0.729
+
+
+def font_dir() -> Path:
+    return Path(reportlab.__file__).resolve().parent / "fonts"
+
+
+@functools.cache
+def register_fonts() -> tuple[str, str]:
+    """Register the regular and bold faces with reportlab (once) and return their names."""
+    for name, file in _FILES.items():
+        pdfmetrics.registerFont(TTFont(name, str(font_dir() / file)))
+    return REGULAR, BOLD
+
+
+@functools.lru_cache(maxsize=4096)
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    register_fonts()
+    return float(pdfmetrics.stringWidth(text, BOLD if bold else REGULAR, size))
+
+
+def digit_width() -> float:
+    """The advance width of one digit at size 1 (Vera digits are all the same width)."""
+    return text_width("0", 1.0)
+
+
+def fit_text(text: str, size: float, width: float, bold: bool = False) -> str:
+    """``text`` cut with an ellipsis so that it fits ``width`` at ``size``."""
+    if text_width(text, size, bold) <= width:
+        return text
+    while text and text_width(text + "...", size, bold) > width:
+        text = text[:-1]
+    return (text.rstrip() + "...") if text else ""

@@ -1,0 +1,84 @@
+"""Grades remembered between builds, keyed by the puzzle's content hash and grader version.
+
+A JSON file; a missing or unreadable cache is simply empty (a warning says so), and it is
+written atomically so an interrupted build never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from grader import __version__
+from grader.atomic import atomic_write
+from layout.issue import GradeInfo
+
+FILE_VERSION = 1
+MAX_STEPS = 400  # step lines kept for worked solutions
+
+
+def grader_version() -> str:
+    """The package version plus a hash of the scoring table: new weights, new grades."""
+    try:
+        table = resources.files("grader").joinpath("scoring.yaml").read_bytes()
+    except (FileNotFoundError, OSError):
+        table = b""
+    return f"{__version__}+{hashlib.sha256(table).hexdigest()[:8]}"
+
+
+class GradeCache:
+    def __init__(self, path: Path | None):
+        self.path = path
+        self.version = grader_version()
+        self.entries: dict[str, dict[str, Any]] = {}
+        self.changed = False
+        self.warning = ""
+        if path is not None and path.exists():
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                if data.get("format") == FILE_VERSION and isinstance(data.get("grades"), dict):
+                    self.entries = data["grades"]
+            except (OSError, ValueError, AttributeError) as exc:
+                self.warning = f"{path}: grade cache ignored ({exc})"
+
+    def _key(self, puzzle_key: str) -> str:
+        return f"{puzzle_key}@{self.version}"
+
+    def get(self, puzzle_key: str) -> GradeInfo | None:
+        record = self.entries.get(self._key(puzzle_key))
+        if not isinstance(record, dict):
+            return None
+        try:
+            return GradeInfo(
+                level=str(record["level"]),
+                score=float(record["score"]),
+                stars=int(record["stars"]),
+                verdict=str(record["verdict"]),
+                rungs={str(k): int(v) for k, v in record["rungs"].items()},
+                time_s=float(record["time_s"]),
+                steps=tuple(str(s) for s in record["steps"]),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+
+    def put(self, puzzle_key: str, grade: GradeInfo) -> None:
+        self.entries[self._key(puzzle_key)] = {
+            "level": grade.level,
+            "score": grade.score,
+            "stars": grade.stars,
+            "verdict": grade.verdict,
+            "rungs": dict(grade.rungs),
+            "time_s": grade.time_s,
+            "steps": list(grade.steps[:MAX_STEPS]),
+        }
+        self.changed = True
+
+    def save(self) -> None:
+        if self.path is None or not self.changed:
+            return
+        payload = {"format": FILE_VERSION, "grades": self.entries}
+        atomic_write(self.path, json.dumps(payload, indent=1, sort_keys=True) + "\n")
+        self.changed = False

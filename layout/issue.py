@@ -1,0 +1,74 @@
+"""What an issue holds once its puzzles are loaded and graded: the input of both back ends."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from grader.model import BoolArray, Puzzle
+from layout.manifest import Manifest
+
+LEVELS = ("easy", "medium", "hard", "fiendish", "needs-guessing", "ambiguous", "contradictory")
+
+
+@dataclass(frozen=True)
+class GradeInfo:
+    """The part of a grade an issue prints (and caches)."""
+
+    level: str
+    score: float
+    stars: int
+    verdict: str = "unique"
+    rungs: dict[str, int] = field(default_factory=dict)
+    time_s: float = 0.0
+    steps: tuple[str, ...] = ()  # one line per deduction, when the grader explains itself
+
+
+@dataclass(frozen=True, eq=False)
+class IssueEntry:
+    """One puzzle of the issue, numbered, with its grade and solution picture."""
+
+    number: int
+    puzzle: Puzzle
+    grade: GradeInfo
+    solution: BoolArray
+    title: str = ""
+    note: str = ""
+    hide_title: bool = True
+    worked: bool = False
+
+    @property
+    def size(self) -> str:
+        return f"{self.puzzle.width}x{self.puzzle.height}"
+
+    @property
+    def shown_title(self) -> str:
+        """The title printed with the puzzle: empty when it would give the picture away."""
+        return "" if self.hide_title else self.title
+
+    @property
+    def label(self) -> str:
+        """A short name that never spoils the picture: for headers, contents and bookmarks."""
+        text = f"No. {self.number} \u00b7 {self.size}"
+        return f"{text} \u00b7 {self.shown_title}" if self.shown_title else text
+
+    def credit(self) -> str:
+        meta = self.puzzle.meta
+        parts = [f"by {meta.author}" if meta.author else "", meta.copyright, meta.license]
+        return ", ".join(p for p in parts if p)
+
+
+@dataclass(frozen=True)
+class Issue:
+    manifest: Manifest
+    entries: tuple[IssueEntry, ...]
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def heading(self) -> str:
+        """Title, issue label and date, as one line."""
+        parts = [self.manifest.title]
+        if self.manifest.issue:
+            parts.append(f"Issue {self.manifest.issue}")
+        if self.manifest.date:
+            parts.append(self.manifest.date)
+        return " \u00b7 ".join(parts)

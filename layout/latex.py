@@ -1,0 +1,222 @@
+"""The LaTeX back end: the issue plan as plain TikZ from a jinja2 template, and compiling it.
+
+Every user string goes through :func:`tex_escape`; the template uses ``<< >>`` and
+``<% %>`` delimiters so TeX's braces and ``#`` never meet jinja2's. Compiling never enables
+shell escape and refuses to let TeX read or write files outside the build folder.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from grader import __version__
+from grader.errors import NonopressError
+from layout.draw import ClueText, Lines, Op, Page, Polygons, Rects, Role, Text
+from layout.issue import Issue
+from layout.pdf import GREY_OF, RGB_OF
+from layout.plan import IssuePlan, crop_marks, media_for
+
+_TEX_SPECIALS = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "$": r"\$",
+    "&": r"\&",
+    "#": r"\#",
+    "^": r"\textasciicircum{}",
+    "_": r"\_",
+    "~": r"\textasciitilde{}",
+    "%": r"\%",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
+    "\u00b7": r"\textperiodcentered{}",
+    "-": "-{}",  # no en/em dash ligatures: print what was written
+    "`": r"\`{}",
+    "'": r"\textquotesingle{}",
+    '"': r"\textquotedbl{}",
+    " ": "\\ ",  # every space counts, also at the start of a box
+}
+_OUTLINE_SAFE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,:;!?+=/-")
+COMPILE_TIMEOUT_S = 600
+
+
+def tex_escape(text: str) -> str:
+    """``text`` as LaTeX that prints it literally (Latin-1 letters kept, others become ?)."""
+    out = []
+    for ch in text:
+        if ch in _TEX_SPECIALS:
+            out.append(_TEX_SPECIALS[ch])
+        elif ch in "\t\r\n":
+            out.append(" ")
+        elif ord(ch) < 32 or 127 <= ord(ch) < 160 or ord(ch) > 255:
+            out.append("?")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def outline_text(text: str) -> str:
+    """A bookmark title pdfTeX can write as is: plain ASCII, no TeX or PDF specials."""
+    text = text.replace("\u00b7", "-")
+    return "".join(ch if ch in _OUTLINE_SAFE else "?" for ch in text)
+
+
+def pdf_hex_string(text: str) -> str:
+    """A PDF text string in hex UTF-16: nothing in it means anything to TeX."""
+    return "<FEFF" + text.encode("utf-16-be").hex().upper() + ">"
+
+
+def template_source(name: str) -> str:
+    """A template's text: package data ``layout.templates`` when installed (wheel or
+    editable), else the ``templates/`` folder beside ``layout/`` in a source checkout."""
+    try:
+        folder: Any = resources.files("layout.templates")
+    except ModuleNotFoundError:
+        folder = Path(__file__).resolve().parent.parent / "templates"
+    try:
+        return str(folder.joinpath(name).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise NonopressError(f"template {name} is missing from the installation") from None
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FunctionLoader(template_source),
+        block_start_string="<%",
+        block_end_string="%>",
+        variable_start_string="<<",
+        variable_end_string=">>",
+        comment_start_string="<#",
+        comment_end_string="#>",
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,  # LaTeX: user strings go through the tex filter
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    env.filters["tex"] = tex_escape
+    env.filters["outline"] = outline_text
+    return env
+
+
+def _n(value: float) -> str:
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _colour(role: Role) -> str:
+    return f"np-{role}"
+
+
+_ANCHORS = {"left": "left,base", "right": "right,base", "center": "base"}
+
+
+def _op(op: Op) -> dict[str, Any]:
+    if isinstance(op, Rects):
+        return {"kind": "rects", "colour": _colour(op.role),
+                "rects": [tuple(map(_n, r)) for r in op.rects]}
+    if isinstance(op, Lines):
+        return {"kind": "lines", "colour": _colour(op.role), "width": _n(op.width),
+                "segments": [tuple(map(_n, s)) for s in op.segments]}
+    if isinstance(op, Polygons):
+        return {"kind": "polygons", "colour": _colour(op.role), "fill": op.fill,
+                "width": _n(op.width),
+                "polygons": [[(_n(x), _n(y)) for x, y in poly] for poly in op.polygons]}
+    if isinstance(op, ClueText):
+        return {"kind": "clues", "size": _n(op.size),
+                "numbers": [(_n(x), _n(y), s) for x, y, s in op.items]}
+    assert isinstance(op, Text)
+    return {"kind": "text", "anchor": _ANCHORS[op.anchor], "x": _n(op.x), "y": _n(op.y),
+            "size": _n(op.size), "bold": op.bold, "colour": _colour(op.role), "text": op.text}
+
+
+def _page(page: Page, issue: Issue, index: int) -> dict[str, Any]:
+    media = media_for(page, issue.manifest)
+    ops = list(page.ops)
+    if issue.manifest.crop_marks:
+        ops.append(crop_marks(page, issue.manifest))
+    return {
+        "number": page.number,
+        "kind": page.kind,
+        "media_w": _n(media.width),
+        "media_h": _n(media.height),
+        "offset": _n(media.offset),
+        "trim": " ".join(map(_n, media.trim)),
+        "bleed": " ".join(map(_n, media.bleed)),
+        "dest": f"np-page-{index + 1}" if page.bookmarks else "",
+        "outlines": [(b.title, b.level) for b in page.bookmarks],
+        "ops": [_op(op) for op in ops],
+    }
+
+
+def render_latex(issue: Issue, plan: IssuePlan, jobname: str = "issue") -> str:
+    manifest = issue.manifest
+    if manifest.grey:
+        colours = [(_colour(r), "cmyk", f"0,0,0,{_n(g)}") for r, g in GREY_OF.items()]
+    else:
+        colours = [(_colour(r), "rgb", ",".join(map(_n, c))) for r, c in RGB_OF.items()]
+    info = {
+        "title": pdf_hex_string(issue.heading),
+        "author": pdf_hex_string(manifest.author or "Nonopress"),
+        "subject": pdf_hex_string(f"{len(issue.entries)} nonogram puzzles"),
+        "creator": pdf_hex_string(f"nonopress {__version__} (LaTeX)"),
+    }
+    template = _environment().get_template("issue.tex.j2")
+    return template.render(
+        banner=f"Generated by nonopress {__version__}",
+        jobname=outline_text(jobname).replace(" ", "_"),
+        info=info,
+        colours=colours,
+        pages=[_page(p, issue, i) for i, p in enumerate(plan.pages)],
+    )
+
+
+def latex_compiler() -> list[str] | None:
+    """The command that compiles a .tex file here, or None when TeX is not installed."""
+    if shutil.which("latexmk") and shutil.which("pdflatex"):
+        return ["latexmk", "-norc", "-pdf", "-no-shell-escape", "-interaction=nonstopmode",
+                "-halt-on-error", "-quiet"]
+    if shutil.which("pdflatex"):
+        return ["pdflatex", "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error"]
+    return None
+
+
+def compile_latex(tex: str, jobname: str = "issue") -> bytes:
+    """Compile ``tex`` in a scratch folder and return the PDF's bytes."""
+    command = latex_compiler()
+    if command is None:
+        raise NonopressError("no LaTeX found (install latexmk and pdflatex)")
+    # Paranoid file access: TeX may open only files below the build folder.
+    env = dict(os.environ, openin_any="p", openout_any="p", shell_escape="f")
+    with tempfile.TemporaryDirectory(prefix="nonopress-tex-") as folder:
+        source = Path(folder) / f"{jobname}.tex"
+        source.write_text(tex, encoding="utf-8")
+        try:
+            run = subprocess.run(
+                [*command, source.name],
+                cwd=folder,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=COMPILE_TIMEOUT_S,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise NonopressError(f"LaTeX took longer than {COMPILE_TIMEOUT_S} s") from None
+        output = Path(folder) / f"{jobname}.pdf"
+        if run.returncode != 0 or not output.exists():
+            log = (Path(folder) / f"{jobname}.log")
+            text = log.read_text(errors="replace") if log.exists() else run.stdout.decode()
+            errors = [line for line in text.splitlines() if line.startswith("!")]
+            reason = errors[0] if errors else f"exit status {run.returncode}"
+            raise NonopressError(f"LaTeX failed: {reason}")
+        return output.read_bytes()

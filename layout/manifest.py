@@ -1,0 +1,239 @@
+"""The issue manifest: a short YAML file naming the puzzles of an issue and how to print it.
+
+Parsed with ``yaml.safe_load``; every key is checked, and an unknown key or a missing puzzle
+file is a :class:`FormatError` naming the manifest, the line and the key or file.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+from grader.errors import FormatError, NonopressError
+from layout.units import MM, PageSize, parse_length, parse_page_size
+
+TOP_KEYS = (
+    "title", "issue", "date", "author", "page", "margins", "bleed", "crop_marks", "per_page",
+    "solutions", "worked", "puzzles", "hide_titles", "ink", "booklet",
+)
+PUZZLE_KEYS = ("file", "title", "note", "hide_title", "index")
+MARGIN_SIDES = ("top", "bottom", "left", "right")
+MAX_PER_PAGE = 12
+
+
+@dataclass(frozen=True)
+class Margins:
+    top: float
+    bottom: float
+    left: float
+    right: float
+
+
+@dataclass(frozen=True)
+class PuzzleRef:
+    """One item of the manifest's ``puzzles`` list, its path resolved against the manifest."""
+
+    path: Path
+    title: str | None = None
+    note: str = ""
+    hide_title: bool = True
+    index: int | None = None  # 1-based position in a file holding several puzzles
+    line: int | None = None  # where the item is in the manifest, for error messages
+
+
+@dataclass(frozen=True)
+class Manifest:
+    source: Path
+    puzzles: tuple[PuzzleRef, ...]
+    title: str = "Nonograms"
+    issue: str = ""
+    date: str = ""
+    author: str = ""
+    page: PageSize = field(default_factory=lambda: parse_page_size("A4"))
+    margins: Margins = Margins(15 * MM, 15 * MM, 15 * MM, 15 * MM)
+    bleed: float = 0.0
+    crop_marks: bool = False
+    per_page: int | None = None  # None = auto
+    solutions: bool = True
+    #: issue numbers (1-based) that get worked-solution pages, or "all"
+    worked: tuple[int, ...] | Literal["all"] = ()
+    grey: bool = False
+    booklet: bool = False
+
+
+def _key_lines(text: str) -> tuple[dict[str, int], list[int]]:
+    """1-based lines of the top-level keys and of the items of ``puzzles``."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return {}, []
+    keys: dict[str, int] = {}
+    items: list[int] = []
+    if isinstance(root, yaml.MappingNode):
+        for key_node, value_node in root.value:
+            keys[str(key_node.value)] = key_node.start_mark.line + 1
+            if key_node.value == "puzzles" and isinstance(value_node, yaml.SequenceNode):
+                items = [item.start_mark.line + 1 for item in value_node.value]
+    return keys, items
+
+
+def load_manifest(path: str | Path) -> Manifest:
+    source = Path(path)
+    try:
+        text = source.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FormatError("manifest not found", str(source)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FormatError(f"cannot read the manifest: {exc}", str(source)) from None
+    return parse_manifest(text, source)
+
+
+def parse_manifest(text: str, source: Path) -> Manifest:
+    name = str(source)
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        raise FormatError(f"not valid YAML: {getattr(exc, 'problem', exc)}", name, line) from None
+    if not isinstance(data, dict):
+        raise FormatError("a manifest is a YAML mapping with at least a 'puzzles' list", name)
+    key_lines, item_lines = _key_lines(text)
+
+    def fail(message: str, key: str | None = None, line: int | None = None) -> FormatError:
+        return FormatError(message, name, line if line is not None else key_lines.get(key or ""))
+
+    for key in data:
+        if key not in TOP_KEYS:
+            raise fail(f"unknown key {key!r} (known keys: {', '.join(TOP_KEYS)})", str(key))
+
+    def value(key: str, convert: Any, default: Any) -> Any:
+        if key not in data or data[key] is None:
+            return default
+        try:
+            return convert(data[key])
+        except NonopressError as exc:
+            raise fail(str(exc), key) from None
+
+    if "puzzles" not in data or not isinstance(data["puzzles"], list) or not data["puzzles"]:
+        raise fail("'puzzles' must be a non-empty list of puzzle files", "puzzles")
+    hide_default = value("hide_titles", lambda v: _boolean(v, "hide_titles"), True)
+    refs = tuple(
+        _puzzle_ref(
+            item, source.parent, fail, item_lines[i] if i < len(item_lines) else None, hide_default
+        )
+        for i, item in enumerate(data["puzzles"])
+    )
+    ink = value("ink", _ink, "colour")
+    return Manifest(
+        source=source,
+        puzzles=refs,
+        title=value("title", _text, "Nonograms"),
+        issue=value("issue", _text, ""),
+        date=value("date", _date, ""),
+        author=value("author", _text, ""),
+        page=value("page", parse_page_size, parse_page_size("A4")),
+        margins=value("margins", _margins, Margins(15 * MM, 15 * MM, 15 * MM, 15 * MM)),
+        bleed=value("bleed", lambda v: parse_length(v, "bleed"), 0.0),
+        crop_marks=value("crop_marks", lambda v: _boolean(v, "crop_marks"), False),
+        per_page=value("per_page", _per_page, None),
+        solutions=value("solutions", lambda v: _boolean(v, "solutions"), True),
+        worked=value("worked", _worked, ()),
+        grey=ink == "grey",
+        booklet=value("booklet", lambda v: _boolean(v, "booklet"), False),
+    )
+
+
+def _puzzle_ref(
+    item: object, base: Path, fail: Any, line: int | None, hide_default: bool
+) -> PuzzleRef:
+    if isinstance(item, str):
+        item = {"file": item}
+    if not isinstance(item, dict):
+        raise fail("a puzzles item is a file path or a mapping with 'file'", line=line)
+    for key in item:
+        if key not in PUZZLE_KEYS:
+            raise fail(
+                f"unknown puzzle key {key!r} (known keys: {', '.join(PUZZLE_KEYS)})", line=line
+            )
+    file = item.get("file")
+    if not isinstance(file, str) or not file.strip():
+        raise fail("a puzzles item needs 'file': the path of a puzzle file", line=line)
+    path = (base / file).resolve() if not Path(file).is_absolute() else Path(file)
+    if not path.is_file():
+        raise fail(f"puzzle file not found: {file}", line=line)
+    index = item.get("index")
+    if index is not None and (isinstance(index, bool) or not isinstance(index, int) or index < 1):
+        raise fail(f"index must be a whole number from 1, got {index!r}", line=line)
+    title = item.get("title")
+    try:
+        return PuzzleRef(
+            path=path,
+            title=_text(title) if title is not None else None,
+            note=_text(item.get("note") or ""),
+            hide_title=_boolean(item.get("hide_title", hide_default), "hide_title"),
+            index=index,
+            line=line,
+        )
+    except NonopressError as exc:
+        raise fail(str(exc), line=line) from None
+
+
+def _text(value: object) -> str:
+    if isinstance(value, (dict, list)):
+        raise NonopressError(f"expected text, got {type(value).__name__}")
+    return str(value).strip()
+
+
+def _date(value: object) -> str:
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    return _text(value)
+
+
+def _boolean(value: object, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise NonopressError(f"{what}: expected true or false, got {value!r}")
+    return value
+
+
+def _ink(value: object) -> str:
+    if value not in ("grey", "gray", "colour", "color"):
+        raise NonopressError(f"ink: expected grey or colour, got {value!r}")
+    return "grey" if value in ("grey", "gray") else "colour"
+
+
+def _per_page(value: object) -> int | None:
+    if value == "auto":
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_PER_PAGE:
+        raise NonopressError(f"per_page: expected auto or a number from 1 to {MAX_PER_PAGE}")
+    return value
+
+
+def _margins(value: object) -> Margins:
+    if isinstance(value, Mapping):
+        unknown = set(value) - set(MARGIN_SIDES)
+        if unknown:
+            raise NonopressError(f"margins: unknown side {sorted(map(str, unknown))[0]!r}")
+        sides = {s: parse_length(value.get(s, 15), f"margins.{s}") for s in MARGIN_SIDES}
+        return Margins(**sides)
+    size = parse_length(value, "margins")
+    return Margins(size, size, size, size)
+
+
+def _worked(value: object) -> tuple[int, ...] | Literal["all"]:
+    if value is True or value == "all":
+        return "all"
+    if value is False:
+        return ()
+    numbers = value if isinstance(value, list) else [value]
+    for number in numbers:
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise NonopressError(f"worked: {number!r} is not a puzzle number (1, 2, ...) or all")
+    return tuple(sorted(set(numbers)))

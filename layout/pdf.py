@@ -1,0 +1,148 @@
+"""The PDF back end: draws an issue plan on a reportlab canvas.
+
+Every font is the embedded TrueType face (``initialFontName`` keeps reportlab from
+referencing Helvetica); ``invariant=1`` makes the bytes reproducible; with ``grey`` every
+colour is pure K ink in CMYK.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+
+from reportlab.pdfgen.canvas import Canvas
+
+from grader import __version__
+from layout.draw import ClueText, Lines, Op, Page, Polygons, Rects, Role, Text
+from layout.fonts import DIGIT_HEIGHT, register_fonts, text_width
+from layout.issue import Issue
+from layout.plan import IssuePlan, crop_marks, media_for
+
+#: Grey level (0 = white, 1 = black) of each colour role.
+GREY_OF: dict[Role, float] = {"ink": 1.0, "tint": 0.12, "accent": 1.0, "paper": 0.0, "rule": 0.6}
+#: RGB for screen-friendly colour output; the accent is a dark blue.
+RGB_OF: dict[Role, tuple[float, float, float]] = {
+    "ink": (0.0, 0.0, 0.0),
+    "tint": (0.88, 0.88, 0.88),
+    "accent": (0.08, 0.22, 0.5),
+    "paper": (1.0, 1.0, 1.0),
+    "rule": (0.4, 0.4, 0.4),
+}
+
+
+class _Painter:
+    def __init__(self, canvas: Canvas, grey: bool):
+        self.canvas = canvas
+        self.grey = grey
+        self.regular, self.bold = register_fonts()
+
+    def _colour(self, role: Role, set_cmyk: Callable[..., None], set_rgb: Callable[..., None]
+                ) -> None:
+        if self.grey:
+            set_cmyk(0, 0, 0, GREY_OF[role])
+        else:
+            set_rgb(*RGB_OF[role])
+
+    def fill(self, role: Role) -> None:
+        self._colour(role, self.canvas.setFillColorCMYK, self.canvas.setFillColorRGB)
+
+    def stroke(self, role: Role) -> None:
+        self._colour(role, self.canvas.setStrokeColorCMYK, self.canvas.setStrokeColorRGB)
+
+    def draw(self, op: Op) -> None:
+        c = self.canvas
+        if isinstance(op, Rects):
+            if not op.rects:
+                return
+            self.fill(op.role)
+            path = c.beginPath()
+            for x, y, w, h in op.rects:
+                path.rect(x, y, w, h)
+            c.drawPath(path, stroke=0, fill=1)
+        elif isinstance(op, Lines):
+            self.stroke(op.role)
+            c.setLineWidth(op.width)
+            path = c.beginPath()
+            for x1, y1, x2, y2 in op.segments:
+                path.moveTo(x1, y1)
+                path.lineTo(x2, y2)
+            c.drawPath(path, stroke=1, fill=0)
+        elif isinstance(op, ClueText):
+            self.fill("ink")
+            text = c.beginText()
+            text.setFont(self.regular, op.size)
+            lift = DIGIT_HEIGHT * op.size / 2
+            for x, y, s in op.items:
+                text.setTextOrigin(x - text_width(s, op.size) / 2, y - lift)
+                text.textOut(s)
+            c.drawText(text)
+        elif isinstance(op, Text):
+            self.fill(op.role)
+            font = self.bold if op.bold else self.regular
+            c.setFont(font, op.size)
+            if op.anchor == "left":
+                c.drawString(op.x, op.y, op.text)
+            elif op.anchor == "right":
+                c.drawRightString(op.x, op.y, op.text)
+            else:
+                c.drawCentredString(op.x, op.y, op.text)
+        elif isinstance(op, Polygons):
+            if op.fill:
+                self.fill(op.role)
+            self.stroke(op.role)
+            c.setLineWidth(op.width)
+            path = c.beginPath()
+            for polygon in op.polygons:
+                path.moveTo(*polygon[0])
+                for point in polygon[1:]:
+                    path.lineTo(*point)
+                path.close()
+            c.drawPath(path, stroke=1, fill=1 if op.fill else 0)
+
+
+def render_pdf(issue: Issue, plan: IssuePlan) -> bytes:
+    """The issue as PDF bytes, the same bytes for the same input."""
+    manifest = issue.manifest
+    regular, _ = register_fonts()
+    buffer = io.BytesIO()
+    canvas = Canvas(
+        buffer,
+        invariant=1,
+        pageCompression=1,
+        initialFontName=regular,
+        initialFontSize=10,
+    )
+    canvas.setTitle(issue.heading)
+    canvas.setAuthor(manifest.author or "Nonopress")
+    canvas.setSubject(
+        f"{len(issue.entries)} nonogram puzzles" + (" with solutions" if manifest.solutions else "")
+    )
+    canvas.setCreator(f"nonopress {__version__} (reportlab)")
+    canvas.setKeywords("nonogram, puzzles")
+    painter = _Painter(canvas, manifest.grey)
+    for index, page in enumerate(plan.pages):
+        _draw_page(canvas, painter, page, issue, index)
+    canvas.showOutline()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _draw_page(canvas: Canvas, painter: _Painter, page: Page, issue: Issue, index: int) -> None:
+    media = media_for(page, issue.manifest)
+    canvas.setPageSize((media.width, media.height))
+    canvas.setTrimBox(media.trim)
+    canvas.setBleedBox(media.bleed)
+    canvas.setCropBox((0, 0, media.width, media.height))
+    canvas.setArtBox(media.trim)
+    for k, bookmark in enumerate(page.bookmarks):
+        key = f"p{index}-{k}"
+        canvas.bookmarkPage(key)
+        canvas.addOutlineEntry(bookmark.title, key, level=bookmark.level)
+    canvas.saveState()
+    canvas.translate(media.offset, media.offset)
+    for op in page.ops:
+        painter.draw(op)
+    if issue.manifest.crop_marks:
+        painter.draw(crop_marks(page, issue.manifest))
+    canvas.restoreState()
+    canvas.showPage()

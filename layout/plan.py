@@ -1,0 +1,426 @@
+"""Paginate an issue: contents, puzzle pages, solutions, worked solutions, as display lists.
+
+Both back ends draw the same plan. Sizes are chosen here: cells between MIN_CELL and
+MAX_CELL, several puzzles a page when they stay legible, a puzzle too big for the page at
+MIN_CELL gets a larger page (and a warning).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from grader.errors import NonopressError
+from layout.draw import Block, Bookmark, Lines, Op, Page, Text, puzzle_ops, star_ops, stars_width
+from layout.fonts import fit_text, text_width
+from layout.geometry import BlockGeometry
+from layout.issue import Issue, IssueEntry
+from layout.manifest import Manifest
+from layout.units import MM, PageSize
+
+MIN_CELL = 3.5 * MM  # below this clue digits are too small to read
+AUTO_CELL = 5.0 * MM  # per_page: auto puts several puzzles on a page while cells stay this big
+MAX_CELL = 7.0 * MM
+SOLUTION_CELL = 1.6 * MM
+SOLUTION_MIN_BOX = 22 * MM
+GAP = 8 * MM
+HEADER = 16.0  # puzzle header band: number, size, stars
+NOTE = 11.0
+RUNNING_HEAD = 18.0
+FOLIO = 16.0
+CROP_MARK = 8 * MM  # room outside the bleed for crop marks
+AUTO_COUNTS = (12, 9, 8, 6, 4, 3, 2, 1)
+
+
+@dataclass(frozen=True)
+class Area:
+    left: float
+    bottom: float
+    width: float
+    height: float
+
+    @property
+    def top(self) -> float:
+        return self.bottom + self.height
+
+    @property
+    def right(self) -> float:
+        return self.left + self.width
+
+
+@dataclass(frozen=True)
+class Media:
+    """The sheet around a trimmed page: bleed and crop-mark room, in points."""
+
+    width: float
+    height: float
+    offset: float  # from the sheet's corner to the trim box's corner
+    trim: tuple[float, float, float, float]  # x0, y0, x1, y1 on the sheet
+    bleed: tuple[float, float, float, float]
+
+
+def media_for(page: Page, manifest: Manifest) -> Media:
+    slug = CROP_MARK if manifest.crop_marks else 0.0
+    offset = manifest.bleed + slug
+    w, h = page.width, page.height
+    b = manifest.bleed
+    return Media(
+        width=w + 2 * offset,
+        height=h + 2 * offset,
+        offset=offset,
+        trim=(offset, offset, offset + w, offset + h),
+        bleed=(offset - b, offset - b, offset + w + b, offset + h + b),
+    )
+
+
+def crop_marks(page: Page, manifest: Manifest) -> Lines:
+    """Hairlines at the trim corners, kept clear of the bleed (in trimmed-page space)."""
+    start = manifest.bleed + 2.0
+    end = manifest.bleed + CROP_MARK - 1.0
+    segments = []
+    for cx in (0.0, page.width):
+        sx = -1 if cx == 0 else 1
+        for cy in (0.0, page.height):
+            sy = -1 if cy == 0 else 1
+            segments.append((cx + sx * start, cy, cx + sx * end, cy))
+            segments.append((cx, cy + sy * start, cx, cy + sy * end))
+    return Lines("ink", 0.25, segments)
+
+
+@dataclass
+class IssuePlan:
+    pages: list[Page]
+    warnings: list[str] = field(default_factory=list)
+
+
+def content_area(size: PageSize, manifest: Manifest) -> Area:
+    m = manifest.margins
+    bottom = m.bottom + FOLIO
+    top = size.height - m.top - RUNNING_HEAD
+    return Area(m.left, bottom, size.width - m.left - m.right, top - bottom)
+
+
+def _header_height(entry: IssueEntry) -> float:
+    return HEADER + (NOTE if entry.note else 0.0)
+
+
+def _fit(entry: IssueEntry, width: float, height: float) -> float:
+    geometry = BlockGeometry.of(entry.puzzle)
+    return min(MAX_CELL, geometry.fit_cell(width, height - _header_height(entry)))
+
+
+def _arrangements(count: int) -> list[tuple[int, int]]:
+    """(columns, rows) grids that hold ``count`` slots without an empty row or column."""
+    return [
+        (c, math.ceil(count / c))
+        for c in range(1, count + 1)
+        if (c - 1) * math.ceil(count / c) < count and c * (math.ceil(count / c) - 1) < count
+    ]
+
+
+def _slots(area: Area, columns: int, rows: int) -> list[Area]:
+    w = (area.width - (columns - 1) * GAP) / columns
+    h = (area.height - (rows - 1) * GAP) / rows
+    return [
+        Area(area.left + c * (w + GAP), area.top - (r + 1) * h - r * GAP, w, h)
+        for r in range(rows)
+        for c in range(columns)
+    ]
+
+
+def _best_arrangement(entries: Sequence[IssueEntry], area: Area) -> tuple[list[Area], float]:
+    """The slot grid that gives the smallest of these puzzles the largest cells."""
+    best: tuple[list[Area], float] = ([], -1.0)
+    for columns, rows in _arrangements(len(entries)):
+        slots = _slots(area, columns, rows)
+        cell = min(_fit(e, s.width, s.height) for e, s in zip(entries, slots, strict=False))
+        if cell > best[1]:
+            best = (slots, cell)
+    return best
+
+
+def _bigger_page(entry: IssueEntry, manifest: Manifest) -> PageSize | None:
+    """A page scaled by powers of sqrt 2 (A4 -> A3 -> A2 ...) on which ``entry`` fits."""
+    for step in range(1, 9):
+        size = manifest.page.scaled(math.sqrt(2) ** step, f"{manifest.page.name} x{step}")
+        area = content_area(size, manifest)
+        if _fit(entry, area.width, area.height) >= MIN_CELL:
+            return size
+    return None
+
+
+class Planner:
+    def __init__(self, issue: Issue):
+        self.issue = issue
+        self.manifest = issue.manifest
+        self.area = content_area(self.manifest.page, self.manifest)
+        self.warnings: list[str] = []
+
+    def page(self, kind: str, size: PageSize | None = None) -> Page:
+        size = size or self.manifest.page
+        return Page(size.width, size.height, kind)
+
+    # -- puzzles ---------------------------------------------------------------------------
+    def puzzle_pages(self) -> list[Page]:
+        pages: list[Page] = []
+        entries = list(self.issue.entries)
+        i = 0
+        while i < len(entries):
+            group, slots = self._next_group(entries[i:])
+            if not group:  # too big even alone on the page
+                entry = entries[i]
+                size = _bigger_page(entry, self.manifest)
+                if size is None:
+                    raise NonopressError(f"puzzle {entry.number} ({entry.size}) is too big")
+                self.warnings.append(
+                    f"puzzle {entry.number} ({entry.size}) does not fit a {self.manifest.page.name}"
+                    f" page with {MIN_CELL / MM:.1f} mm cells: printed on a larger page of "
+                    f"{size.width / MM:.0f} x {size.height / MM:.0f} mm"
+                )
+                area = content_area(size, self.manifest)
+                group, slots = [entry], [area]
+                page = self.page("puzzles", size)
+            else:
+                page = self.page("puzzles")
+            # One cell size for the whole page: puzzles side by side look alike.
+            cell = min(_fit(e, s.width, s.height) for e, s in zip(group, slots, strict=False))
+            for entry, slot in zip(group, slots, strict=False):
+                self._place_puzzle(page, entry, slot, cell)
+            pages.append(page)
+            i += len(group)
+        return pages
+
+    def _next_group(self, rest: list[IssueEntry]) -> tuple[list[IssueEntry], list[Area]]:
+        fixed = self.manifest.per_page
+        counts = [fixed] if fixed else list(AUTO_COUNTS)
+        threshold = MIN_CELL if fixed else AUTO_CELL
+        for count in counts:
+            group = rest[:count]
+            slots, cell = _best_arrangement(group, self.area)
+            if cell >= threshold:
+                return group, slots
+        # Fewer per page than asked, or the lone puzzle at a smaller cell: whatever fits.
+        for count in range(min(len(rest), fixed or 1), 0, -1):
+            slots, cell = _best_arrangement(rest[:count], self.area)
+            if cell >= MIN_CELL:
+                return rest[:count], slots
+        return [], []
+
+    def _place_puzzle(self, page: Page, entry: IssueEntry, slot: Area, cell: float) -> None:
+        geometry = BlockGeometry.of(entry.puzzle)
+        header = _header_height(entry)
+        block_w = geometry.total_width * cell
+        box_w = max(block_w, min(slot.width, 150.0))
+        box_x = slot.left + (slot.width - box_w) / 2
+        page.ops.extend(self._header(entry, box_x, slot.top, box_w))
+        if entry.note:
+            page.ops.append(
+                Text(box_x, slot.top - HEADER - 7, fit_text(entry.note, 8, box_w), 8)
+            )
+        x = box_x + (box_w - block_w) / 2
+        top = slot.top - header
+        page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell))
+        page.blocks.append(Block(entry.number, x, top, cell, geometry, False))
+        page.bookmarks.append(Bookmark(entry.label))
+
+    def _header(self, entry: IssueEntry, x: float, top: float, width: float) -> list[Op]:
+        baseline = top - 11
+        star_size = 8.0
+        stars_w = stars_width(star_size)
+        number = f"No. {entry.number}"
+        ops: list[Op] = [Text(x, baseline, number, 10, bold=True, role="accent")]
+        rest = f"  {entry.size}"
+        if entry.shown_title:
+            rest += f"  {entry.shown_title}"
+        room = width - text_width(number, 10, True) - stars_w - 6
+        ops.append(Text(x + text_width(number, 10, True), baseline, fit_text(rest, 10, room), 10))
+        ops.extend(star_ops(x + width - stars_w, baseline, star_size, entry.grade.stars))
+        return ops
+
+    # -- solutions -------------------------------------------------------------------------
+    def solution_pages(self) -> list[Page]:
+        area = self.area
+        pages = [self.page("solutions")]
+        page = pages[0]
+        page.ops.append(Text(area.left, area.top - 14, "Solutions", 14, bold=True))
+        page.bookmarks.append(Bookmark("Solutions"))
+        x, shelf_top, shelf_h = area.left, area.top - 24, 0.0
+        caption_h = 10.0
+        for entry in self.issue.entries:
+            geometry = BlockGeometry.of(entry.puzzle, clues=False)
+            cell = min(
+                SOLUTION_CELL,
+                area.width / geometry.width,
+                (area.height - 24 - caption_h) / geometry.height,
+            )
+            grid_w, grid_h = geometry.width * cell, geometry.height * cell
+            box_w, box_h = max(grid_w, SOLUTION_MIN_BOX), grid_h + caption_h
+            if x + box_w > area.right + 0.01:
+                x, shelf_top, shelf_h = area.left, shelf_top - shelf_h - GAP / 2, 0.0
+            if shelf_top - box_h < area.bottom - 0.01:
+                page = self.page("solutions")
+                pages.append(page)
+                x, shelf_top, shelf_h = area.left, area.top, 0.0
+            caption = f"{entry.number}. {entry.title}" if entry.title else f"{entry.number}."
+            page.ops.append(Text(x, shelf_top - 7, fit_text(caption, 7, box_w), 7))
+            grid_top = shelf_top - caption_h
+            page.ops.extend(
+                puzzle_ops(entry.puzzle, geometry, x, grid_top, cell, solution=entry.solution)
+            )
+            page.blocks.append(Block(entry.number, x, grid_top, cell, geometry, True))
+            x += box_w + GAP / 2
+            shelf_h = max(shelf_h, box_h)
+        return pages
+
+    # -- worked solutions ------------------------------------------------------------------
+    def worked_page(self, entry: IssueEntry) -> Page:
+        area = self.area
+        page = self.page("worked")
+        heading = f"Worked solution: {entry.label}"
+        if entry.title and entry.hide_title:
+            heading += f" \u00b7 {entry.title}"
+        page.ops.append(Text(area.left, area.top - 14, fit_text(heading, 13, area.width, True),
+                             13, bold=True))
+        page.bookmarks.append(Bookmark(f"Worked solution No. {entry.number}"))
+        geometry = BlockGeometry.of(entry.puzzle)
+        cell = min(MAX_CELL, geometry.fit_cell(area.width, area.height * 0.55))
+        top = area.top - 26
+        x = area.left + (area.width - geometry.total_width * cell) / 2
+        page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, solution=entry.solution))
+        page.blocks.append(Block(entry.number, x, top, cell, geometry, True))
+        y = top - geometry.total_height * cell - 18
+        grade = entry.grade
+        line = f"Level: {grade.level}   score {grade.score:.1f}   "
+        page.ops.append(Text(area.left, y, line, 10))
+        page.ops.extend(star_ops(area.left + text_width(line, 10), y, 8, grade.stars))
+        rungs = ", ".join(f"{name} {count}" for name, count in grade.rungs.items() if count)
+        lines = [f"Techniques used: {rungs or 'none recorded'}", ""]
+        if grade.steps:
+            lines.append("Step by step:")
+            lines.extend(grade.steps)
+        y -= 16
+        for k, text in enumerate(lines):
+            if y < area.bottom + 10 and k < len(lines) - 1:
+                more = len(lines) - k
+                page.ops.append(Text(area.left, y, f"... and {more} more steps", 8))
+                break
+            page.ops.append(Text(area.left, y, fit_text(text, 8, area.width), 8))
+            y -= 10
+        return page
+
+
+
+def plan_issue(issue: Issue) -> IssuePlan:
+    planner = Planner(issue)
+    puzzles = planner.puzzle_pages()
+    solutions = planner.solution_pages() if issue.manifest.solutions else []
+    worked = [planner.worked_page(e) for e in issue.entries if e.worked]
+    rows = _contents_rows(issue, bool(solutions), bool(worked))
+    # Page numbers depend on how many contents pages there are, which does not depend on
+    # the numbers: lay the contents out once to count them.
+    contents_count = len(_contents_pages(planner, rows, {}, {}))
+    first = contents_count + 1
+    puzzle_page_of: dict[int, int] = {}
+    for k, page in enumerate(puzzles):
+        for block in page.blocks:
+            puzzle_page_of[block.number] = first + k
+    starts = {
+        "Solutions": first + len(puzzles),
+        "Worked solutions": first + len(puzzles) + len(solutions),
+    }
+    contents = _contents_pages(planner, rows, puzzle_page_of, starts)
+    pages = contents + puzzles + solutions + worked
+    if issue.manifest.booklet:
+        while len(pages) % 4:
+            pages.append(planner.page("blank"))
+    for number, page in enumerate(pages, start=1):
+        page.number = number
+        if page.kind != "blank":
+            _frame(page, issue, planner)
+    return IssuePlan(pages, list(issue.warnings) + planner.warnings)
+
+
+ContentsRow = tuple[str, IssueEntry | None]  # (kind, entry): kind is "puzzle", a section, a credit
+
+
+def _contents_rows(issue: Issue, solutions: bool, worked: bool) -> list[ContentsRow]:
+    rows: list[ContentsRow] = [("puzzle", e) for e in issue.entries]
+    if solutions:
+        rows.append(("Solutions", None))
+    if worked:
+        rows.append(("Worked solutions", None))
+    credited = [e for e in issue.entries if e.credit()]
+    if credited:
+        rows.append(("Credits", None))
+        rows.extend(("credit", e) for e in credited)
+    return rows
+
+
+ROW_HEIGHT = 14.0
+
+
+def _contents_pages(
+    planner: Planner, rows: list[ContentsRow], page_of: dict[int, int], starts: dict[str, int]
+) -> list[Page]:
+    """The contents; ``page_of`` and ``starts`` may be empty when only counting pages."""
+    area = planner.area
+    issue = planner.issue
+    first = planner.page("contents")
+    pages = [first]
+    first.bookmarks.append(Bookmark("Contents"))
+    first.ops.append(
+        Text(area.left, area.top - 22, fit_text(issue.manifest.title, 22, area.width, True), 22,
+             bold=True)
+    )
+    sub = " \u00b7 ".join(
+        p for p in (f"Issue {issue.manifest.issue}" if issue.manifest.issue else "",
+                    issue.manifest.date, issue.manifest.author) if p
+    )
+    if sub:
+        first.ops.append(Text(area.left, area.top - 40, fit_text(sub, 11, area.width), 11))
+    y, page = area.top - 4 * ROW_HEIGHT, first
+    col_size = area.left + area.width * 0.45
+    col_level = area.left + area.width * 0.58
+    col_stars = area.left + area.width * 0.76
+    col_page = area.right
+    for kind, entry in rows:
+        if y < area.bottom + 4:
+            page = planner.page("contents")
+            pages.append(page)
+            y = area.top - ROW_HEIGHT
+        if kind == "puzzle" and entry is not None:
+            page.ops.append(Text(area.left + 28, y, f"{entry.number}", 10, bold=True,
+                                 anchor="right"))
+            name = fit_text(entry.shown_title, 10, col_size - area.left - 44)
+            page.ops.append(Text(area.left + 36, y, name, 10))
+            page.ops.append(Text(col_size, y, entry.size, 10))
+            page.ops.append(Text(col_level, y, entry.grade.level, 10))
+            page.ops.extend(star_ops(col_stars, y, 8, entry.grade.stars))
+            folio = str(page_of.get(entry.number, ""))
+            page.ops.append(Text(col_page, y, folio, 10, anchor="right"))
+        elif kind == "credit" and entry is not None:
+            text = f"No. {entry.number}: {entry.credit()}"
+            page.ops.append(Text(area.left + 36, y, fit_text(text, 8, area.width - 36), 8))
+        else:
+            y -= 4
+            page.ops.append(Text(area.left, y, kind, 11, bold=True))
+            if kind in starts:
+                page.ops.append(Text(col_page, y, str(starts.get(kind, "")), 10, anchor="right"))
+        y -= ROW_HEIGHT
+    return pages
+
+
+def _frame(page: Page, issue: Issue, planner: Planner) -> None:
+    """Running head and folio on every page but the first."""
+    m = issue.manifest.margins
+    top = page.height - m.top - 9
+    if page.number > 1:
+        right = page.width - m.right
+        page.ops.append(
+            Text(m.left, top, fit_text(issue.heading, 8, (right - m.left) * 0.7), 8, role="rule")
+        )
+        label = {"puzzles": "Puzzles", "solutions": "Solutions", "worked": "Worked solutions",
+                 "contents": "Contents"}.get(page.kind, "")
+        page.ops.append(Text(right, top, label, 8, anchor="right", role="rule"))
+    page.ops.append(Text(page.width / 2, m.bottom, str(page.number), 9, anchor="center"))

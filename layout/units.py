@@ -1,0 +1,60 @@
+"""Lengths and page sizes, in PostScript points (1/72 in), parsed from manifest values."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from grader.errors import NonopressError
+
+MM = 72 / 25.4
+CM = 10 * MM
+INCH = 72.0
+
+_UNITS = {"mm": MM, "cm": CM, "in": INCH, "pt": 1.0}
+_LENGTH = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(mm|cm|in|pt)?\s*$")
+
+
+@dataclass(frozen=True)
+class PageSize:
+    """A trimmed page: the size of the sheet after cutting."""
+
+    name: str
+    width: float
+    height: float
+
+    def scaled(self, factor: float, name: str) -> PageSize:
+        return PageSize(name, self.width * factor, self.height * factor)
+
+
+PAGE_SIZES: dict[str, PageSize] = {
+    "a4": PageSize("A4", 210 * MM, 297 * MM),
+    "letter": PageSize("Letter", 8.5 * INCH, 11 * INCH),
+    "a5": PageSize("A5", 148 * MM, 210 * MM),
+    "6x9in": PageSize("6x9in", 6 * INCH, 9 * INCH),
+}
+
+
+def parse_length(value: object, what: str) -> float:
+    """A length like ``15mm``, ``0.5in``, ``36pt``, ``1.2cm``; a bare number means millimetres."""
+    if isinstance(value, bool):
+        raise NonopressError(f"{what}: expected a length such as 15mm, got {value!r}")
+    if isinstance(value, (int, float)):
+        number, unit = float(value), "mm"
+    elif isinstance(value, str) and (match := _LENGTH.match(value)):
+        number, unit = float(match.group(1)), match.group(2) or "mm"
+    else:
+        raise NonopressError(f"{what}: expected a length such as 15mm or 0.5in, got {value!r}")
+    if number < 0:
+        raise NonopressError(f"{what}: a length cannot be negative")
+    return number * _UNITS[unit]
+
+
+def parse_page_size(value: object) -> PageSize:
+    key = str(value).strip().lower().replace(" ", "")
+    aliases = {"6x9": "6x9in", "us-letter": "letter", "usletter": "letter"}
+    key = aliases.get(key, key)
+    if key not in PAGE_SIZES:
+        names = ", ".join(p.name for p in PAGE_SIZES.values())
+        raise NonopressError(f"page: unknown page size {value!r} (choose one of {names})")
+    return PAGE_SIZES[key]

@@ -1,0 +1,159 @@
+"""Puzzles from 5x5 to 100x100 lay out without clipped clues, overlapping numbers or
+overlapping puzzles; big ones get a page of their own or a larger page with a warning."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from grader.model import Metadata, Puzzle
+from layout.draw import Block, ClueText, Page, Text
+from layout.fonts import DIGIT_HEIGHT, text_width
+from layout.geometry import BlockGeometry, shown_clue
+from layout.manifest import Manifest
+from layout.plan import MIN_CELL, content_area, plan_issue
+from layout.synthetic import issue_of, random_puzzle
+from layout.units import MM, PageSize, parse_page_size
+
+
+def awkward_100() -> Puzzle:
+    """100x100 with a full row (a three-digit clue) and alternating rows (50-number clues)."""
+    rng = np.random.default_rng(7)
+    picture = rng.random((100, 100)) < 0.5
+    picture[0, :] = True
+    picture[1, :] = np.arange(100) % 2 == 0
+    picture[:, 3] = np.arange(100) % 2 == 1
+    return Puzzle.from_picture(picture, Metadata(title="awkward"))
+
+
+PUZZLES = [random_puzzle(s, s, seed=s) for s in (5, 10, 15, 20, 30, 50)] + [
+    random_puzzle(30, 5, seed=1),
+    random_puzzle(8, 40, seed=2),
+    awkward_100(),
+]
+
+
+def block_rect(block: Block) -> tuple[float, float, float, float]:
+    g = block.geometry
+    return (block.x, block.top - g.total_height * block.cell,
+            block.x + g.total_width * block.cell, block.top)
+
+
+def overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] - 1e-6 and b[0] < a[2] - 1e-6 and a[1] < b[3] - 1e-6 and b[1] < a[3] - 1e-6
+
+
+def check_clues(page: Page) -> int:
+    """Every clue number inside its own clue cell, with air around it; returns the count."""
+    clue_ops = [op for op in page.ops if isinstance(op, ClueText)]
+    blocks = [b for b in page.blocks if not b.solution_shown]
+    assert len(clue_ops) == len(blocks)
+    checked = 0
+    for op, block in zip(clue_ops, blocks, strict=True):
+        g, c = block.geometry, block.cell
+        grid_x = block.x + g.row_slots * c
+        grid_top = block.top - g.col_slots * c
+        used: Counter[tuple[int, int]] = Counter()
+        for x, y, number in op.items:
+            half_w = text_width(number, op.size) / 2
+            half_h = DIGIT_HEIGHT * op.size / 2
+            col = int((x - block.x) // c)
+            row = int((block.top - y) // c)
+            used[(row, col)] += 1
+            left, right = block.x + col * c, block.x + (col + 1) * c
+            top, bottom = block.top - row * c, block.top - (row + 1) * c
+            # inside its cell with at least 5 % of the cell free on each side
+            assert left + 0.05 * c <= x - half_w and x + half_w <= right - 0.05 * c, number
+            assert bottom + 0.05 * c <= y - half_h and y + half_h <= top - 0.05 * c, number
+            in_column_clues = x > grid_x and y > grid_top
+            in_row_clues = x < grid_x and y < grid_top
+            assert in_column_clues or in_row_clues, (number, x, y)
+            checked += 1
+        assert max(used.values()) == 1, "two numbers share a cell"
+        assert 0.45 <= op.size / c <= 0.70
+    return checked
+
+
+def test_every_size_lays_out_without_overlaps() -> None:
+    issue = issue_of(PUZZLES)
+    plan = plan_issue(issue)
+    numbers = 0
+    for page in plan.pages:
+        numbers += check_clues(page)
+        rects = [block_rect(b) for b in page.blocks]
+        for i, a in enumerate(rects):
+            assert a[0] >= 0 and a[2] <= page.width and a[1] >= 0 and a[3] <= page.height
+            for b in rects[i + 1:]:
+                assert not overlaps(a, b)
+        for op in page.ops:
+            if isinstance(op, Text):
+                width = text_width(op.text, op.size, op.bold)
+                start = {"left": op.x, "right": op.x - width, "center": op.x - width / 2}
+                assert start[op.anchor] >= 0 and start[op.anchor] + width <= page.width + 0.01
+        for block in page.blocks:
+            if not block.solution_shown:
+                assert block.cell >= MIN_CELL - 1e-9
+    expected = sum(len(shown_clue(c)) for p in PUZZLES for c in p.rows + p.columns)
+    assert numbers == expected
+
+
+def test_a_100x100_gets_a_larger_page_with_a_warning() -> None:
+    plan = plan_issue(issue_of([random_puzzle(10, 10, 1), awkward_100()]))
+    puzzle_pages = [p for p in plan.pages if p.kind == "puzzles"]
+    big = [p for p in puzzle_pages if any(b.number == 2 for b in p.blocks)]
+    assert len(big) == 1 and len(big[0].blocks) == 1
+    a4 = parse_page_size("A4")
+    assert big[0].width > a4.width and big[0].height > a4.height
+    assert any("puzzle 2 (100x100)" in w and "larger page" in w for w in plan.warnings)
+
+
+def test_a_40x40_gets_its_own_page_at_a4() -> None:
+    coarse = np.random.default_rng(5).random((10, 10)) < 0.6
+    blocky = Puzzle.from_picture(np.kron(coarse, np.ones((4, 4), dtype=bool)))  # few clues
+    plan = plan_issue(issue_of([random_puzzle(10, 10, 1), blocky, random_puzzle(10, 10, 2)]))
+    pages = [p for p in plan.pages if p.kind == "puzzles"]
+    alone = [p for p in pages if [b.number for b in p.blocks] == [2]]
+    assert alone and alone[0].width == pytest.approx(parse_page_size("A4").width)
+    assert not plan.warnings
+
+
+@pytest.mark.parametrize("per_page", [1, 2, 4, 6])
+def test_fixed_per_page(per_page: int) -> None:
+    manifest = Manifest(source=Path("m.yaml"), puzzles=(), per_page=per_page)
+    plan = plan_issue(issue_of([random_puzzle(10, 10, k) for k in range(12)], manifest))
+    counts = [len(p.blocks) for p in plan.pages if p.kind == "puzzles"]
+    assert counts == [per_page] * (12 // per_page)
+
+
+def test_auto_puts_small_puzzles_together_and_keeps_cells_legible() -> None:
+    plan = plan_issue(issue_of([random_puzzle(10, 10, k) for k in range(8)]))
+    pages = [p for p in plan.pages if p.kind == "puzzles"]
+    assert len(pages) < 8
+    for page in pages:
+        cells = {round(b.cell, 6) for b in page.blocks}
+        assert len(cells) == 1  # one cell size per page
+        assert min(cells) >= 5 * MM - 1e-6
+
+
+def test_clue_digits_follow_the_print_conventions() -> None:
+    one = BlockGeometry.of(Puzzle.from_picture(["#.#", "###", "..."]))
+    two = BlockGeometry.of(random_puzzle(12, 12, 3, density=0.95))
+    assert 0.55 <= one.digit_ratio <= 0.70
+    assert two.max_digits == 2 and 0.45 <= two.digit_ratio <= 0.55
+
+
+def test_solutions_are_small_and_many_per_page() -> None:
+    plan = plan_issue(issue_of([random_puzzle(15, 15, k) for k in range(20)]))
+    solution_pages = [p for p in plan.pages if p.kind == "solutions"]
+    assert len(solution_pages) == 1
+    blocks = solution_pages[0].blocks
+    assert len(blocks) == 20 and all(b.solution_shown for b in blocks)
+    rects = [block_rect(b) for b in blocks]
+    assert not any(overlaps(a, b) for i, a in enumerate(rects) for b in rects[i + 1:])
+    area = content_area(PageSize("A4", solution_pages[0].width, solution_pages[0].height),
+                        issue_of([]).manifest)
+    assert all(area.left - 1e-6 <= r[0] and r[2] <= area.right + 1e-6 for r in rects)
+    assert all(r[1] >= area.bottom - 1e-6 for r in rects)

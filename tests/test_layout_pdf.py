@@ -1,0 +1,220 @@
+"""The PDF back end, read back: structure with pypdf, pixels with poppler's pdftoppm."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import subprocess
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+
+from grader.model import Metadata, Puzzle
+from layout.draw import Page
+from layout.issue import Issue
+from layout.manifest import Manifest
+from layout.pdf import render_pdf
+from layout.plan import IssuePlan, media_for, plan_issue
+from layout.synthetic import issue_of, random_puzzle
+from layout.units import MM
+
+BASE_14 = {"Helvetica", "Times-Roman", "Courier", "Symbol", "ZapfDingbats"}
+
+HEART = Puzzle.from_picture(
+    [".##.##.", "#######", "#######", ".#####.", "..###..", "...#..."],
+    Metadata(title="Heart", author="Ann Author", license="CC0"),
+)
+
+
+def sample_issue(**settings: object) -> Issue:
+    manifest = Manifest(
+        source=Path("issue.yaml"),
+        puzzles=(),
+        title="Puzzle Monthly",
+        issue="7",
+        date="2026-11-21",
+        author="The Editors",
+        **settings,  # type: ignore[arg-type]
+    )
+    puzzles = [HEART, random_puzzle(10, 10, 1), random_puzzle(15, 15, 2), random_puzzle(20, 12, 3)]
+    issue = issue_of(puzzles, manifest)
+    entries = list(issue.entries)
+    entries[0] = replace(entries[0], hide_title=False, worked=True)
+    return replace(issue, entries=tuple(entries))
+
+
+def render(issue: Issue) -> tuple[IssuePlan, bytes]:
+    plan = plan_issue(issue)
+    return plan, render_pdf(issue, plan)
+
+
+def outline_titles(reader: PdfReader) -> list[str]:
+    titles: list[str] = []
+    for item in reader.outline:
+        assert not isinstance(item, list)  # flat outline
+        titles.append(item.title)
+    return titles
+
+
+def test_structure_bookmarks_metadata_and_boxes() -> None:
+    issue = sample_issue(bleed=3 * MM, crop_marks=True)
+    plan, data = render(issue)
+    reader = PdfReader(io.BytesIO(data))
+    assert len(reader.pages) == len(plan.pages) >= 4
+    titles = outline_titles(reader)
+    assert titles[0] == "Contents"
+    assert [t for t in titles if t.startswith("No. ")] == [e.label for e in issue.entries]
+    assert "No. 1 \u00b7 7x6 \u00b7 Heart" in titles and "Solutions" in titles
+    assert "Worked solution No. 1" in titles
+    meta = reader.metadata
+    assert meta is not None
+    assert meta.title == "Puzzle Monthly \u00b7 Issue 7 \u00b7 2026-11-21"
+    assert meta.author == "The Editors"
+    assert "4 nonogram puzzles" in (meta.subject or "")
+    assert (meta.creator or "").startswith("nonopress")
+    for page, planned in zip(reader.pages, plan.pages, strict=True):
+        media = media_for(planned, issue.manifest)
+        offset = 3 * MM + 8 * MM  # bleed + room for the crop marks
+        assert float(page.mediabox.width) == pytest.approx(planned.width + 2 * offset, abs=0.01)
+        trim = [float(v) for v in page.trimbox]
+        bleed = [float(v) for v in page.bleedbox]
+        assert trim == pytest.approx(list(media.trim), abs=0.01)
+        assert trim == pytest.approx(
+            [offset, offset, offset + planned.width, offset + planned.height], abs=0.01
+        )
+        assert bleed == pytest.approx(
+            [trim[0] - 3 * MM, trim[1] - 3 * MM, trim[2] + 3 * MM, trim[3] + 3 * MM], abs=0.01
+        )
+
+
+def test_every_font_is_an_embedded_truetype_subset() -> None:
+    _, data = render(sample_issue())
+    reader = PdfReader(io.BytesIO(data))
+    seen = set()
+    for page in reader.pages:
+        fonts = page["/Resources"]["/Font"]
+        for ref in fonts.values():
+            font = ref.get_object()
+            name = str(font["/BaseFont"]).lstrip("/")
+            seen.add(name.split("+")[-1])
+            assert name.split("+")[-1] not in BASE_14
+            assert "/FontFile2" in font["/FontDescriptor"].get_object()
+    assert seen == {"BitstreamVeraSans-Roman", "BitstreamVeraSans-Bold"}
+
+
+@pytest.mark.skipif(shutil.which("pdffonts") is None, reason="poppler's pdffonts not installed")
+def test_pdffonts_reports_everything_embedded(tmp_path: Path) -> None:
+    path = tmp_path / "issue.pdf"
+    path.write_bytes(render(sample_issue())[1])
+    out = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True)
+    rows = out.stdout.splitlines()[2:]
+    assert rows
+    for row in rows:
+        assert re.search(r"\byes\s+yes\s+yes\b", row), row  # emb, sub, uni
+
+
+def test_clue_numbers_read_back_in_order() -> None:
+    issue = sample_issue(per_page=1)
+    plan, data = render(issue)
+    reader = PdfReader(io.BytesIO(data))
+    for index, page in enumerate(plan.pages):
+        if page.kind != "puzzles":
+            continue
+        (block,) = page.blocks
+        puzzle = issue.entries[block.number - 1].puzzle
+        expected = [n for clue in puzzle.columns + puzzle.rows for n in (clue or (0,))]
+        found = [int(t) for t in re.findall(r"\d+", reader.pages[index].extract_text())]
+        windows = [found[i:i + len(expected)] for i in range(len(found) - len(expected) + 1)]
+        assert expected in windows, f"page {index + 1}: clues of No. {block.number} not in order"
+
+
+def test_same_input_same_bytes() -> None:
+    assert render(sample_issue())[1] == render(sample_issue())[1]
+
+
+def content_streams(data: bytes) -> str:
+    reader = PdfReader(io.BytesIO(data))
+    return "\n".join(page.get_contents().get_data().decode("latin-1") for page in reader.pages)
+
+
+def test_grey_ink_is_pure_k() -> None:
+    colour = content_streams(render(sample_issue())[1])
+    grey = content_streams(render(sample_issue(grey=True))[1])
+    rgb = re.compile(r"(?:[\d.]+\s+){3}(?:rg|RG)\b")
+    gray = re.compile(r"[\d.]+\s+(?:g|G)\b")
+    assert rgb.search(colour)  # the colour version does use RGB
+    assert not rgb.search(grey) and not gray.search(grey)
+    assert not re.search(r"\b(?:cs|CS|sc|SC|scn|SCN)\b", grey)
+    cmyk = re.findall(r"([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) (?:k|K)\b", grey)
+    assert cmyk and all(c == m == y == "0" for c, m, y, _ in cmyk)
+
+
+def test_booklet_pads_to_a_multiple_of_four() -> None:
+    plan, data = render(sample_issue(booklet=True))
+    pages = len(PdfReader(io.BytesIO(data)).pages)
+    assert pages % 4 == 0 and pages == len(plan.pages)
+    assert plan.pages[-1].kind == "blank"
+    plain = plan_issue(sample_issue())
+    assert len(plain.pages) % 4 != 0  # the padding is really needed here
+
+
+def render_png(data: bytes, page: int, dpi: int, tmp_path: Path) -> Image.Image:
+    path = tmp_path / "issue.pdf"
+    path.write_bytes(data)
+    prefix = tmp_path / "page"
+    subprocess.run(
+        ["pdftoppm", "-r", str(dpi), "-f", str(page), "-l", str(page), "-gray", "-png",
+         str(path), str(prefix)],
+        check=True,
+        capture_output=True,
+    )
+    (png,) = tmp_path.glob("page-*.png")
+    image = Image.open(png).convert("L")
+    png.unlink()
+    return image
+
+
+def cell_shades(image: Image.Image, page: Page, issue: Issue, dpi: int
+                ) -> dict[int, np.ndarray]:
+    """Grey level at the centre of every grid cell of every block on the page."""
+    pixels = np.asarray(image)
+    media = media_for(page, issue.manifest)
+    scale = dpi / 72
+    shades = {}
+    for block in page.blocks:
+        g = block.geometry
+        values = np.zeros((g.height, g.width))
+        for r in range(g.height):
+            for c in range(g.width):
+                x, y = block.cell_centre(r, c)
+                px = int((x + media.offset) * scale)
+                py = int((media.height - (y + media.offset)) * scale)
+                values[r, c] = pixels[py, px]
+        shades[block.number] = values
+    return shades
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler's pdftoppm not installed")
+def test_rendered_grids_and_solutions_are_where_the_puzzle_says(tmp_path: Path) -> None:
+    issue = sample_issue(bleed=3 * MM)
+    plan, data = render(issue)
+    dpi = 150
+    kinds = {"puzzles": 0, "solutions": 0, "worked": 0}
+    for index, page in enumerate(plan.pages):
+        if page.kind not in kinds:
+            continue
+        image = render_png(data, index + 1, dpi, tmp_path)
+        for number, shades in cell_shades(image, page, issue, dpi).items():
+            entry = issue.entries[number - 1]
+            if page.kind == "puzzles":
+                assert (shades > 230).all(), "an unsolved grid must be blank"
+            else:
+                assert (shades[entry.solution] < 60).all(), f"No. {number}: filled cells"
+                assert (shades[~entry.solution] > 230).all(), f"No. {number}: empty cells"
+            kinds[page.kind] += 1
+    assert kinds == {"puzzles": 4, "solutions": 4, "worked": 1}
