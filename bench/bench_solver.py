@@ -1,0 +1,128 @@
+"""Time the complete solver (and optionally the SAT peer) on puzzle files.
+
+    python bench/bench_solver.py FILES_OR_DIRS... [--vs sat] [--repeat N] [--timeout S]
+        [--sample N --seed S] [--sat-timeout S]
+
+Per puzzle: verdict and median CPU time (time.process_time, the machines are shared) over
+``--repeat`` runs; with ``--vs sat`` the SAT peer's count and time on the same puzzle in the
+same run, and the ratio. Totals and medians at the end. The numba cache is warmed on a tiny
+puzzle first so compile time is not counted (it is reported separately).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from grader import formats
+from grader.errors import NonopressError
+from grader.model import Puzzle
+from grader.results import Budget
+
+SKIP_SUFFIXES = {".md", ".json", ".png", ".mk"}
+
+
+def collect(paths: list[str]) -> list[tuple[str, Puzzle]]:
+    """Every readable puzzle under the given files and folders, labelled path or path#N."""
+    files: list[Path] = []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            files.extend(p for p in sorted(path.rglob("*")) if p.is_file())
+        else:
+            files.append(path)
+    puzzles: list[tuple[str, Puzzle]] = []
+    for file in files:
+        if file.suffix.lower() in SKIP_SUFFIXES:
+            continue
+        try:
+            found = formats.read(file)
+        except NonopressError as exc:
+            print(f"skip {file}: {exc}", file=sys.stderr)
+            continue
+        for index, puzzle in enumerate(found, 1):
+            label = f"{file}#{index}" if len(found) > 1 else str(file)
+            puzzles.append((label, puzzle))
+    return puzzles
+
+
+def time_solver(puzzle: Puzzle, repeat: int, timeout: float) -> tuple[str, float]:
+    from grader.solver import solve
+
+    times = []
+    verdict = ""
+    for _ in range(repeat):
+        start = time.process_time()
+        result = solve(puzzle, limit=2, budget=Budget(seconds=timeout))
+        times.append(time.process_time() - start)
+        verdict = result.verdict
+    return verdict, statistics.median(times)
+
+
+def time_sat(puzzle: Puzzle) -> tuple[str, float]:
+    from grader.solver.sat_peer import count_solutions
+
+    start = time.process_time()
+    count, _ = count_solutions(puzzle, limit=2)
+    return {0: "none", 1: "unique"}.get(count, "multiple"), time.process_time() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("paths", nargs="+", metavar="FILES_OR_DIRS")
+    parser.add_argument("--vs", choices=["sat"], help="also run this peer, same puzzles")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per puzzle (median)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="solver budget, seconds")
+    parser.add_argument("--sample", type=int, help="a random sample of this many puzzles")
+    parser.add_argument("--seed", type=int, default=0, help="seed of --sample")
+    parser.add_argument("--first", type=int, help="only the first N puzzles")
+    args = parser.parse_args(argv)
+
+    start = time.process_time()
+    from grader.solver import solve
+
+    solve(Puzzle.from_picture(["#.", ".#"]))
+    print(f"# import + first solve (numba compile or cache load): "
+          f"{time.process_time() - start:.2f} s CPU")
+
+    puzzles = collect(args.paths)
+    if args.sample is not None and args.sample < len(puzzles):
+        puzzles = sorted(random.Random(args.seed).sample(puzzles, args.sample))
+    if args.first is not None:
+        puzzles = puzzles[: args.first]
+    ours: list[float] = []
+    theirs: list[float] = []
+    disagreements = 0
+    for label, puzzle in puzzles:
+        verdict, seconds = time_solver(puzzle, args.repeat, args.timeout)
+        ours.append(seconds)
+        line = f"{label}\t{puzzle.size}\t{verdict}\t{seconds:.4f}"
+        if args.vs == "sat":
+            sat_verdict, sat_seconds = time_sat(puzzle)
+            theirs.append(sat_seconds)
+            ratio = sat_seconds / max(seconds, 1e-6)
+            line += f"\tsat {sat_verdict}\t{sat_seconds:.4f}\tx{ratio:.1f}"
+            if sat_verdict != verdict and verdict != "undecided":
+                disagreements += 1
+                line += "\tDISAGREE"
+        print(line, flush=True)
+    if not ours:
+        print("no puzzles")
+        return 1
+    print(f"# {len(ours)} puzzles: total {sum(ours):.2f} s, median {statistics.median(ours):.4f}"
+          f" s, max {max(ours):.3f} s")
+    if theirs:
+        print(f"# sat: total {sum(theirs):.2f} s, median {statistics.median(theirs):.4f} s, "
+              f"max {max(theirs):.3f} s")
+        print(f"# ratio sat/ours: total x{sum(theirs) / max(sum(ours), 1e-9):.1f}, "
+              f"median x{statistics.median(theirs) / max(statistics.median(ours), 1e-9):.1f};"
+              f" disagreements {disagreements}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""``nonopress check FILE...``: is each puzzle's solution unique? One line per puzzle."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from grader.commands.common import (
+    LoadedPuzzle,
+    add_input_arguments,
+    iter_puzzles,
+    print_json_line,
+    puzzle_summary,
+)
+from grader.errors import NonopressError
+from grader.results import Budget, SolveResult
+
+HELP = "check that each puzzle has exactly one solution (unique / multiple / none / undecided)"
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+
+
+def positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
+    return value
+
+
+def add_budget_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--timeout", type=positive_float, default=60.0, metavar="S",
+        help="seconds per puzzle before the verdict is 'undecided' (default 60)",
+    )
+    parser.add_argument(
+        "--nodes", type=positive_int, default=None, metavar="N",
+        help="search nodes per puzzle before the verdict is 'undecided' (default: no limit)",
+    )
+
+
+def budget_from(args: argparse.Namespace) -> Budget:
+    return Budget(seconds=args.timeout, nodes=args.nodes)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_input_arguments(parser)
+    add_budget_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
+
+
+def result_record(loaded: LoadedPuzzle, result: SolveResult) -> dict[str, Any]:
+    """The ``--json`` record of one checked puzzle."""
+    record = puzzle_summary(loaded)
+    record["verdict"] = result.verdict
+    record["time_s"] = round(result.time_s, 6)
+    record["nodes"] = result.nodes
+    if result.verdict in ("unique", "multiple"):
+        record["solutions"] = result.solution_rows()[:2]
+        record["differing_cells"] = [list(cell) for cell in result.differing_cells]
+    if result.reason:
+        record["reason"] = result.reason
+    return record
+
+
+def result_line(loaded: LoadedPuzzle, result: SolveResult) -> str:
+    title = loaded.puzzle.title or "-"
+    line = f"{loaded.label}\t{title}\t{result.verdict}\t{result.time_s:.3f} s"
+    if result.verdict == "multiple":
+        line += f"\t{len(result.differing_cells)} cells differ"
+    elif result.verdict == "undecided":
+        line += f"\t{result.reason}"
+    return line
+
+
+def run(args: argparse.Namespace) -> int:
+    from grader.solver import solve
+
+    status = EXIT_OK
+    budget = budget_from(args)
+    for path in args.files:
+        try:
+            for loaded in iter_puzzles([path], args.input_format):
+                result = solve(loaded.puzzle, limit=2, budget=budget)
+                if args.json:
+                    print_json_line(result_record(loaded, result))
+                else:
+                    print(result_line(loaded, result), flush=True)
+        except NonopressError as exc:
+            # report and go on with the other files; the exit status says something failed
+            print(f"nonopress check: {exc}", file=sys.stderr)
+            status = EXIT_BAD_INPUT
+    return status

@@ -1,0 +1,98 @@
+"""``nonopress solve FILE``: print the solution(s); ``--out`` writes them to a file."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from grader import formats
+from grader.atomic import atomic_write
+from grader.commands.check import add_budget_arguments, budget_from, positive_int
+from grader.commands.common import LoadedPuzzle, add_input_arguments, iter_puzzles
+from grader.errors import FormatError
+from grader.model import Puzzle, as_row_strings
+from grader.results import SolveResult
+
+HELP = "solve puzzles and print the solution; two solutions and their differences if not unique"
+
+#: how many solutions --all lists unless --limit says otherwise
+DEFAULT_ALL_LIMIT = 100
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_input_arguments(parser, many=False)
+    add_budget_arguments(parser)
+    parser.add_argument("--all", action="store_true", help="list every solution (up to --limit)")
+    parser.add_argument(
+        "--limit", type=positive_int, default=None, metavar="N",
+        help=f"most solutions to look for (default 2, or {DEFAULT_ALL_LIMIT} with --all)",
+    )
+    parser.add_argument(
+        "--out", metavar="PATH",
+        help="write the solved puzzle(s) there, format from the suffix (.pbm, .png, .non, ...)",
+    )
+    parser.add_argument("--to", dest="output_format", metavar="FORMAT",
+                        choices=sorted(formats.FORMATS), help="format of --out")
+
+
+def marked_pair(first: tuple[str, ...], second: tuple[str, ...]) -> list[str]:
+    """Two solutions side by side and a third grid with '!' where they differ."""
+    column = max(len(first[0]), len("solution 1"))
+    lines = [f"{'solution 1':<{column}}  {'solution 2':<{column}}  differ"]
+    for a, b in zip(first, second, strict=True):
+        marks = "".join("!" if x != y else "." for x, y in zip(a, b, strict=True))
+        lines.append(f"{a:<{column}}  {b:<{column}}  {marks}")
+    return lines
+
+
+def describe(loaded: LoadedPuzzle, result: SolveResult, list_all: bool) -> list[str]:
+    title = f" ({loaded.puzzle.title})" if loaded.puzzle.title else ""
+    header = f"{loaded.label}{title}: {result.verdict}, {result.time_s:.3f} s"
+    grids = [as_row_strings(s) for s in result.solutions]
+    if result.verdict == "multiple" and list_all:
+        more = "" if result.complete else " (stopped at the limit; there may be more)"
+        header += f", {len(grids)} solutions{more}"
+    elif result.verdict == "undecided":
+        header += f" ({result.reason})"
+    lines = [header]
+    if result.verdict == "unique" or (result.verdict == "undecided" and grids):
+        lines.extend(grids[0])
+    elif result.verdict == "multiple" and not list_all:
+        lines.append(f"{len(result.differing_cells)} cells differ between these two:")
+        lines.extend(marked_pair(grids[0], grids[1]))
+    elif result.verdict == "multiple":
+        for number, grid in enumerate(grids, 1):
+            lines.append(f"solution {number}:")
+            lines.extend(grid)
+    return lines
+
+
+def write_solutions(path: str, format_name: str | None, solved: list[Puzzle]) -> None:
+    if not solved:
+        raise FormatError("no solution to write", path)
+    if format_name is None:
+        spec = formats.format_for_path(path)
+        if spec is None:
+            raise FormatError("cannot tell the output format from the suffix; use --to", path)
+        format_name = spec.name
+    try:
+        data = formats.write(solved, format_name)
+    except FormatError as exc:
+        raise exc.located(path) from None
+    atomic_write(Path(path), data)
+
+
+def run(args: argparse.Namespace) -> int:
+    from grader.solver import solve
+
+    limit = args.limit or (DEFAULT_ALL_LIMIT if args.all else 2)
+    budget = budget_from(args)
+    solved: list[Puzzle] = []
+    for loaded in iter_puzzles([args.files], args.input_format):
+        result = solve(loaded.puzzle, limit=limit, budget=budget)
+        print("\n".join(describe(loaded, result, args.all)), flush=True)
+        if result.verdict in ("unique", "multiple"):
+            solved.append(loaded.puzzle.with_solution(result.solutions[0]))
+    if args.out:
+        write_solutions(args.out, args.output_format, solved)
+    return 0
