@@ -1,0 +1,163 @@
+"""``nonopress issue`` end to end: manifest in, PDF (and LaTeX) out, errors as exit 2."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from pypdf import PdfReader
+
+from grader import formats
+from grader.cli import main
+from grader.model import Metadata, Puzzle
+from layout.build import build_issue
+from layout.manifest import load_manifest
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "puzzles" / "sample-issue.yaml"
+HAVE_TEX = shutil.which("latexmk") is not None and shutil.which("pdflatex") is not None
+
+PICTURES = {
+    "plus": ["..#..", "..#..", "#####", "..#..", "..#.."],
+    "heart": [".##.##.", "#######", "#######", ".#####.", "..###..", "...#..."],
+    "arrow": ["...#....", "...##...", "########", "########", "...##...", "...#...."],
+}
+
+
+def library(folder: Path, *, with_solutions: bool = True) -> None:
+    for name, picture in PICTURES.items():
+        puzzle = Puzzle.from_picture(picture, Metadata(title=name.title(), author="Ann"))
+        if not with_solutions:
+            puzzle = puzzle.with_solution(None)
+        (folder / f"{name}.yaml").write_bytes(formats.write([puzzle], "yaml"))
+
+
+def manifest(folder: Path, body: str = "") -> Path:
+    library(folder)
+    path = folder / "issue.yaml"
+    path.write_text(
+        "title: Test Weekly\nissue: 3\ndate: 2026-11-21\nworked: [2]\n" + body
+        + "puzzles:\n  - plus.yaml\n  - {file: heart.yaml, note: A classic}\n"
+        "  - {file: arrow.yaml, hide_title: false}\n"
+    )
+    return path
+
+
+def test_builds_an_issue_and_caches_grades(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = manifest(tmp_path)
+    out = tmp_path / "issue.pdf"
+    assert main(["issue", str(path), "-o", str(out)]) == 0
+    reader = PdfReader(io.BytesIO(out.read_bytes()))
+    titles = [item.title for item in reader.outline if not isinstance(item, list)]
+    assert titles == ["Contents", "No. 1 \u00b7 5x5", "No. 2 \u00b7 7x6",
+                      "No. 3 \u00b7 8x6 \u00b7 Arrow", "Solutions", "Worked solution No. 2"]
+    assert "wrote" in capsys.readouterr().err
+    cache = json.loads((tmp_path / "nonopress-grades.json").read_text())
+    assert len(cache["grades"]) == 3
+    levels = {record["level"] for record in cache["grades"].values()}
+    assert levels <= {"easy", "medium", "hard", "fiendish"}
+
+    # A second build takes every grade from the cache: the grader is never called.
+    def no_grading(*args: object, **kwargs: object) -> None:
+        raise AssertionError("graded again despite the cache")
+
+    monkeypatch.setattr("layout.build.grade_with_ladder", no_grading)
+    again = tmp_path / "again.pdf"
+    assert main(["issue", str(path), "-o", str(again), "-q"]) == 0
+    assert again.read_bytes() == out.read_bytes()
+
+
+def test_booklet_and_grey_flags(tmp_path: Path) -> None:
+    path = manifest(tmp_path)
+    out = tmp_path / "issue.pdf"
+    assert main(["issue", str(path), "-o", str(out), "--booklet", "--grey", "-q"]) == 0
+    reader = PdfReader(io.BytesIO(out.read_bytes()))
+    assert len(reader.pages) % 4 == 0
+    streams = "".join(p.get_contents().get_data().decode("latin-1") for p in reader.pages)
+    assert " rg" not in streams and "0 0 0 1 k" in streams
+
+
+def test_latex_without_compiling_says_how(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = manifest(tmp_path)
+    tex = tmp_path / "issue.tex"
+    assert main(["issue", str(path), "--latex", str(tex), "--no-compile"]) == 0
+    assert "\\begin{tikzpicture}" in tex.read_text()
+    assert not (tmp_path / "issue.pdf").exists()
+    assert "latexmk -pdf -no-shell-escape" in capsys.readouterr().err
+
+
+def test_solutions_come_from_the_solver_when_files_have_none(tmp_path: Path) -> None:
+    library(tmp_path, with_solutions=False)
+    path = tmp_path / "issue.yaml"
+    path.write_text("puzzles: [plus.yaml, heart.yaml]\n")
+    issue = build_issue(load_manifest(path))
+    for entry, name in zip(issue.entries, ("plus", "heart"), strict=True):
+        assert entry.puzzle.solution is None
+        expected = np.array([[ch == "#" for ch in row] for row in PICTURES[name]])
+        assert np.array_equal(entry.solution, expected)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("colour: red\n", "unknown key 'colour'"),
+        ("worked: [9]\n", "worked: no puzzle number 9"),
+    ],
+)
+def test_manifest_mistakes_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str, expected: str
+) -> None:
+    path = manifest(tmp_path, body)
+    assert main(["issue", str(path), "-o", str(tmp_path / "x.pdf")]) == 2
+    err = capsys.readouterr().err
+    assert expected in err and str(path) in err
+    assert "Traceback" not in err and not (tmp_path / "x.pdf").exists()
+
+
+def test_unreadable_and_unprintable_puzzles_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "broken.non").write_text("width 5\nheight 5\nrows\n1\n")
+    (tmp_path / "twins.yaml").write_text("rows: [[1], [1]]\ncolumns: [[1], [1]]\n")
+    for name, expected in (("broken.non", "broken.non"), ("twins.yaml", "several solutions")):
+        path = tmp_path / f"{name}.issue.yaml"
+        path.write_text(f"puzzles: [{name}]\n")
+        assert main(["issue", str(path), "-o", str(tmp_path / "x.pdf"), "--no-cache"]) == 2
+        err = capsys.readouterr().err
+        assert expected in err and "Traceback" not in err
+
+
+def test_output_names_that_collide_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = manifest(tmp_path)
+    code = main(["issue", str(path), "-o", str(tmp_path / "a.pdf"), "--latex",
+                 str(tmp_path / "a.tex")])
+    assert code == 2 and "same file" in capsys.readouterr().err
+    assert main(["issue", str(path)]) == 2
+    assert "-o FILE.pdf" in capsys.readouterr().err
+
+
+def test_the_sample_issue_builds_as_pdf_and_compiles_as_latex(tmp_path: Path) -> None:
+    if not SAMPLE.exists():
+        pytest.skip(f"{SAMPLE} is not there")
+    manifest_data = load_manifest(SAMPLE)
+    assert len(manifest_data.puzzles) >= 6
+    out, tex = tmp_path / "issue.pdf", tmp_path / "issue-tex.tex"
+    args = ["issue", str(SAMPLE), "-o", str(out), "--cache-dir", str(tmp_path), "-q"]
+    if HAVE_TEX:
+        args += ["--latex", str(tex)]
+    assert main(args) == 0
+    pages = len(PdfReader(io.BytesIO(out.read_bytes())).pages)
+    if not HAVE_TEX:
+        pytest.skip("latexmk/pdflatex not installed: the LaTeX output was not compiled")
+    compiled = PdfReader(io.BytesIO(tex.with_suffix(".pdf").read_bytes()))
+    assert len(compiled.pages) == pages
