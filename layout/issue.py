@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from grader.model import BoolArray, Puzzle
+from layout.geometry import BlockGeometry
 from layout.manifest import Manifest
 
 LEVELS = ("easy", "medium", "hard", "fiendish", "needs-guessing", "ambiguous", "contradictory")
@@ -39,6 +41,11 @@ class IssueEntry:
     @property
     def size(self) -> str:
         return f"{self.puzzle.width}x{self.puzzle.height}"
+
+    @cached_property
+    def geometry(self) -> BlockGeometry:
+        """The puzzle block's shape in cells (computed once: pagination asks often)."""
+        return BlockGeometry.of(self.puzzle)
 
     @property
     def shown_title(self) -> str:

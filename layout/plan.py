@@ -106,8 +106,7 @@ def _header_height(entry: IssueEntry) -> float:
 
 
 def _fit(entry: IssueEntry, width: float, height: float) -> float:
-    geometry = BlockGeometry.of(entry.puzzle)
-    return min(MAX_CELL, geometry.fit_cell(width, height - _header_height(entry)))
+    return min(MAX_CELL, entry.geometry.fit_cell(width, height - _header_height(entry)))
 
 
 def _arrangements(count: int) -> list[tuple[int, int]]:
@@ -208,7 +207,7 @@ class Planner:
         return [], []
 
     def _place_puzzle(self, page: Page, entry: IssueEntry, slot: Area, cell: float) -> None:
-        geometry = BlockGeometry.of(entry.puzzle)
+        geometry = entry.geometry
         header = _header_height(entry)
         block_w = geometry.total_width * cell
         box_w = max(block_w, min(slot.width, 150.0))
