@@ -17,6 +17,7 @@ import pytest
 from grader import formats
 from grader.batch.discover import find_puzzle_files, known_suffixes, read_tasks
 from grader.batch.pool import run_pool
+from grader.batch.progress import Progress
 from grader.batch.rows import ResultRow, Task
 from grader.batch.run import BatchOptions, run_batch
 from grader.batch.store import ResultStore
@@ -349,3 +350,34 @@ def test_without_dask_the_scheduler_option_is_a_clear_error(
     argv = ["batch", str(tmp_path / "in"), "--out", str(tmp_path / "out"), "--scheduler", "local"]
     assert main(argv) == 2
     assert "pip install 'nonopress[dask]'" in capsys.readouterr().err
+
+
+# -- progress ------------------------------------------------------------------------------
+
+
+def _row(status: str, verdict: str | None) -> ResultRow:
+    return ResultRow("k", "f.non", 1, "", status, verdict=verdict, error="boom")  # type: ignore[arg-type]
+
+
+def test_progress_draws_a_bar_with_count_rate_and_eta_on_a_terminal() -> None:
+    stream = io.StringIO()
+    progress = Progress(4, stream, tty=True)
+    progress.started -= 10  # as if the first two puzzles took ten seconds
+    progress.update(_row("graded", "unique"))
+    progress.update(_row("failed", None))
+    progress.finish()
+    text = stream.getvalue()
+    assert "\r[##############--------------] 2/4 puzzles, 0.20/s" in text
+    assert "ETA 0:10" in text
+    assert "failed: f.non#1: boom\n" in text  # printed above the bar, not into it
+    assert text.endswith("\n")
+
+
+def test_progress_logs_sparse_lines_when_not_on_a_terminal() -> None:
+    stream = io.StringIO()
+    progress = Progress(3, stream, tty=False, log_every_s=3600)
+    for _ in range(3):
+        progress.update(_row("graded", "unique"))
+    progress.finish()
+    assert stream.getvalue() == ""  # nothing to say within the hour, and no bar
+    assert progress.by_verdict == {"unique": 3}

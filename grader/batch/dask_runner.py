@@ -21,6 +21,7 @@ LOCAL = "local"
 #: a future must not sit queued behind others (and millions of puzzles never flood the
 #: scheduler).
 _IN_FLIGHT_PER_THREAD = 1
+_WAIT_FOR_WORKERS_S = 120.0
 
 
 def require_distributed() -> Any:
@@ -72,6 +73,12 @@ def run_on_client(
 ) -> None:
     """Submit ``tasks`` to ``client`` a window at a time; ``on_result`` gets every row."""
     distributed = require_distributed()
+    try:
+        client.wait_for_workers(1, timeout=_WAIT_FOR_WORKERS_S)
+    except TimeoutError:
+        raise NonopressError(
+            f"no Dask worker joined the scheduler within {_WAIT_FOR_WORKERS_S:g} s"
+        ) from None
     threads = max(1, sum(client.nthreads().values()))
     window = threads * _IN_FLIGHT_PER_THREAD
     queue = iter(tasks)
@@ -93,7 +100,7 @@ def run_on_client(
             for future in _wait_batch(completed, 1.0):
                 if future in running:
                     _finish(future, running.pop(future), on_result)
-            _expire(running, on_result, hard_limit_s)
+            _expire(client, running, on_result, hard_limit_s)
             submit_more()
     finally:
         for future in running:
@@ -121,13 +128,22 @@ def _finish(future: Any, started: tuple[Task, float], on_result: ResultCallback)
 
 
 def _expire(
-    running: dict[Any, tuple[Task, float]], on_result: ResultCallback, limit: float
+    client: Any, running: dict[Any, tuple[Task, float]], on_result: ResultCallback, limit: float
 ) -> None:
-    # A Dask worker thread cannot be killed; the future is dropped and its row recorded.
+    """Drop futures past the hard limit (a Dask worker thread cannot be killed)."""
     now = time.monotonic()
-    for future, (task, start) in list(running.items()):
-        if now - start > limit:
-            del running[future]
-            future.cancel()
-            message = f"no answer within the hard limit of {limit:g} s; task cancelled"
-            on_result(out_of_time_row(task, message, time_s=now - start))
+    overdue = [future for future, (_, start) in running.items() if now - start > limit]
+    if not overdue:
+        return
+    # The clock runs from submission; a future still queued (no worker free, workers
+    # restarting) has not started, so its clock starts again instead.
+    processing = {key for keys in client.processing().values() for key in keys}
+    for future in overdue:
+        task, start = running[future]
+        if future.key not in processing:
+            running[future] = (task, now)
+            continue
+        del running[future]
+        future.cancel()
+        message = f"no answer within the hard limit of {limit:g} s; task cancelled"
+        on_result(out_of_time_row(task, message, time_s=now - start))

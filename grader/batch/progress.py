@@ -39,7 +39,8 @@ class Progress:
         self.by_status: Counter[str] = Counter()
         self.by_verdict: Counter[str] = Counter()
         self.started = time.monotonic()
-        self._last_output = self.started
+        # A bar appears at the first puzzle; log lines only after log_every_s.
+        self._last_output = 0.0 if self.tty else self.started
         self._bar_shown = False
 
     @property

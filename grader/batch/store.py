@@ -111,12 +111,16 @@ class ResultStore:
         """Store one finished puzzle in its own transaction (replacing an earlier attempt)."""
         values = _to_sql(row)
         placeholders = ", ".join("?" for _ in _COLUMNS)
-        with self._db:  # BEGIN ... COMMIT, or ROLLBACK on error
-            self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute(
-                f"INSERT OR REPLACE INTO results ({', '.join(_COLUMNS)}) VALUES ({placeholders})",
-                values,
-            )
+        try:
+            with self._db:  # BEGIN ... COMMIT, or ROLLBACK on error
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute(
+                    f"INSERT OR REPLACE INTO results ({', '.join(_COLUMNS)}) "
+                    f"VALUES ({placeholders})",
+                    values,
+                )
+        except sqlite3.Error as exc:  # disk full, database locked for too long, ...
+            raise NonopressError(f"{self.path}: cannot record {row.label}: {exc}") from None
 
     def forget(self, keys: Iterable[str]) -> None:
         """Delete rows, e.g. a file's 'unreadable' row once the file reads fine."""
