@@ -189,10 +189,15 @@ def _tasks(count: int) -> list[Task]:
     ]
 
 
+def _quick(task: Task) -> ResultRow:
+    """A stand-in for grading: these tests are about the pool, not the grader."""
+    return ResultRow(task.key, task.file, task.index, task.title, "graded", verdict="unique")
+
+
 def _crash_on_second(task: Task) -> ResultRow:
     if task.index == 1:
         os._exit(3)
-    return grade_one(task)
+    return _quick(task)
 
 
 def test_a_worker_that_dies_is_recorded_against_its_puzzle_and_replaced() -> None:
@@ -208,18 +213,18 @@ def test_a_worker_that_dies_is_recorded_against_its_puzzle_and_replaced() -> Non
 def _hang_on_third(task: Task) -> ResultRow:
     if task.index == 2:
         time.sleep(3600)  # ignores every budget: only the hard limit can stop it
-    return grade_one(task)
+    return _quick(task)
 
 
 def test_a_worker_past_the_hard_limit_is_stopped_and_recorded_undecided() -> None:
     rows: list[ResultRow] = []
     started = time.monotonic()
-    run_pool(_tasks(5), rows.append, jobs=2, work=_hang_on_third, hard_limit_s=1.5)
+    run_pool(_tasks(5), rows.append, jobs=2, work=_hang_on_third, hard_limit_s=3)
     assert time.monotonic() - started < 60
     by_index = {row.index: row for row in rows}
     assert sorted(by_index) == list(range(5))
     assert by_index[2].status == "undecided"
-    assert "hard limit of 1.5 s" in by_index[2].error
+    assert "hard limit of 3 s" in by_index[2].error
     assert all(by_index[i].status == "graded" for i in (0, 1, 3, 4))
 
 
