@@ -62,6 +62,14 @@ class Canvas:
     def ellipse(self, cx: float, cy: float, rx: float, ry: float, value: bool = True) -> Canvas:
         return self.paint(((self.x - cx) / rx) ** 2 + ((self.y - cy) / ry) ** 2 <= 1.0, value)
 
+    def leaf(
+        self, cx: float, cy: float, angle: float, half_length: float, half_width: float
+    ) -> Canvas:
+        """An ellipse whose long axis points along ``angle`` (radians)."""
+        u = (self.x - cx) * math.cos(angle) + (self.y - cy) * math.sin(angle)
+        v = -(self.x - cx) * math.sin(angle) + (self.y - cy) * math.cos(angle)
+        return self.paint((u / half_length) ** 2 + (v / half_width) ** 2 <= 1.0)
+
     def disc(self, cx: float, cy: float, r: float, value: bool = True) -> Canvas:
         return self.ellipse(cx, cy, r, r, value)
 
@@ -226,16 +234,25 @@ def mug() -> np.ndarray:
 
 @picture("umbrella", "Umbrella")
 def umbrella() -> np.ndarray:
-    c = Canvas(15, 15)
-    c.ellipse(7.5, 7.5, 7.5, 6.5)
-    c.rect(0, 7, 15, 15, value=False)
-    for x in (2.5, 7.5, 12.5):  # scalloped hem
-        c.ellipse(x, 7.6, 2.2, 1.2, value=False)
-    c.rect(7, 1, 8, 13)
-    c.rect(0, 0, 15, 1, value=False)
-    c.text(4, 12, "#..#\n.##.")
-    c.rect(7, 0, 8, 1)
-    return c.ink
+    return art(
+        """
+.......#.......
+.....#####.....
+...#########...
+..###########..
+.#############.
+.#############.
+###############
+#.###.###.###.#
+.....#.#.#.....
+.......#.......
+.......#.......
+.......#.......
+.......#.......
+....#..#.......
+.....##........
+"""
+    )
 
 
 @picture("lighthouse", "Lighthouse")
@@ -420,7 +437,6 @@ def turtle() -> np.ndarray:
         c.line(x0, y0, x1, y1, 1.0, value=False)
     for x0, y0 in hexagon:
         c.line(x0, y0, 17.5 + (x0 - 17.5) * 2.2, 18.0 + (y0 - 18.0) * 2.3, 1.0, value=False)
-    c.ring(17.5, 18.0, 0, 0)
     return c.ink
 
 
@@ -429,8 +445,8 @@ def sunflower() -> np.ndarray:
     c = Canvas(40, 40)
     cx, cy = 20.0, 14.0
     for k in range(12):
-        a = k * math.pi / 6
-        c.ellipse(cx + 9.0 * math.cos(a), cy + 9.0 * math.sin(a), 3.0, 3.0)
+        a = k * math.pi / 6 + 0.2
+        c.leaf(cx + 9.5 * math.cos(a), cy + 9.5 * math.sin(a), a, 4.0, 1.9)
     c.disc(cx, cy, 7.5, value=False)
     c.disc(cx, cy, 6.5)
     for k in range(12):  # seeds spiralling out from the middle
@@ -438,9 +454,8 @@ def sunflower() -> np.ndarray:
         r = 1.0 + 0.45 * k
         x, y = int(cx + r * math.cos(a)), int(cy + r * math.sin(a))
         c.ink[y, x] = False
-    c.rect(19, 24, 21, 40)
-    c.polygon([(19, 32), (10, 27), (6, 29), (12, 33)])
-    c.polygon([(21, 29), (30, 24), (34, 26), (28, 30)])
+    c.rect(19, 25, 21, 40)
+    c.leaf(13.5, 30.0, 0.5, 6.0, 2.0).leaf(26.5, 27.0, -0.5, 6.0, 2.0)
     c.rect(0, 39, 40, 40)
     return c.ink
 
