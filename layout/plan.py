@@ -340,19 +340,39 @@ def plan_issue(issue: Issue) -> IssuePlan:
     return IssuePlan(pages, list(issue.warnings) + planner.warnings)
 
 
-ContentsRow = tuple[str, IssueEntry | None]  # (kind, entry): kind is "puzzle", a section, a credit
+#: (kind, entry, text): kind is "puzzle", a section heading or "credit"
+ContentsRow = tuple[str, IssueEntry | None, str]
+
+
+def number_ranges(numbers: Sequence[int]) -> str:
+    """1, 2, 3, 5, 7, 8 -> '1-3, 5, 7-8'."""
+    parts: list[str] = []
+    start = previous = numbers[0]
+    for n in [*numbers[1:], None]:
+        if n is not None and n == previous + 1:
+            previous = n
+            continue
+        parts.append(str(start) if start == previous else f"{start}-{previous}")
+        if n is not None:
+            start = previous = n
+    return ", ".join(parts)
 
 
 def _contents_rows(issue: Issue, solutions: bool, worked: bool) -> list[ContentsRow]:
-    rows: list[ContentsRow] = [("puzzle", e) for e in issue.entries]
+    rows: list[ContentsRow] = [("puzzle", e, "") for e in issue.entries]
     if solutions:
-        rows.append(("Solutions", None))
+        rows.append(("Solutions", None, ""))
     if worked:
-        rows.append(("Worked solutions", None))
-    credited = [e for e in issue.entries if e.credit()]
-    if credited:
-        rows.append(("Credits", None))
-        rows.extend(("credit", e) for e in credited)
+        rows.append(("Worked solutions", None, ""))
+    credits: dict[str, list[int]] = {}
+    for entry in issue.entries:
+        if entry.credit():
+            credits.setdefault(entry.credit(), []).append(entry.number)
+    if credits:
+        rows.append(("Credits", None, ""))
+        for credit, numbers in credits.items():
+            label = "No." if len(numbers) == 1 else "Nos."
+            rows.append(("credit", None, f"{label} {number_ranges(numbers)}: {credit}"))
     return rows
 
 
@@ -383,7 +403,7 @@ def _contents_pages(
     col_level = area.left + area.width * 0.58
     col_stars = area.left + area.width * 0.76
     col_page = area.right
-    for kind, entry in rows:
+    for kind, entry, text in rows:
         if y < area.bottom + 4:
             page = planner.page("contents")
             pages.append(page)
@@ -398,8 +418,7 @@ def _contents_pages(
             page.ops.extend(star_ops(col_stars, y, 8, entry.grade.stars))
             folio = str(page_of.get(entry.number, ""))
             page.ops.append(Text(col_page, y, folio, 10, anchor="right"))
-        elif kind == "credit" and entry is not None:
-            text = f"No. {entry.number}: {entry.credit()}"
+        elif kind == "credit":
             page.ops.append(Text(area.left + 36, y, fit_text(text, 8, area.width - 36), 8))
         else:
             y -= 4

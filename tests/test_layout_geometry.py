@@ -14,7 +14,7 @@ from layout.draw import Block, ClueText, Page, Text
 from layout.fonts import DIGIT_HEIGHT, text_width
 from layout.geometry import BlockGeometry, shown_clue
 from layout.manifest import Manifest
-from layout.plan import MIN_CELL, content_area, plan_issue
+from layout.plan import MIN_CELL, content_area, number_ranges, plan_issue
 from layout.synthetic import issue_of, random_puzzle
 from layout.units import MM, PageSize, parse_page_size
 
@@ -157,3 +157,8 @@ def test_solutions_are_small_and_many_per_page() -> None:
                         issue_of([]).manifest)
     assert all(area.left - 1e-6 <= r[0] and r[2] <= area.right + 1e-6 for r in rects)
     assert all(r[1] >= area.bottom - 1e-6 for r in rects)
+
+
+def test_number_ranges_for_credits() -> None:
+    assert number_ranges([1, 2, 3, 5, 7, 8]) == "1-3, 5, 7-8"
+    assert number_ranges([4]) == "4"
