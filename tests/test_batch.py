@@ -386,3 +386,20 @@ def test_progress_logs_sparse_lines_when_not_on_a_terminal() -> None:
     progress.finish()
     assert stream.getvalue() == ""  # nothing to say within the hour, and no bar
     assert progress.by_verdict == {"unique": 3}
+
+
+def test_a_grade_that_ran_out_of_time_is_undecided_but_keeps_the_proved_verdict() -> None:
+    from grader.batch.worker import row_from_grade
+    from grader.grading import Grade
+    from grader.model import Grid
+
+    (puzzle,) = random_puzzles(1, 4, seed=4)
+    task = Task(puzzle.key(), "f.non", 1, "", puzzle, 5.0)
+    grid = Grid.from_rows(["#?..", "????", "....", "#..#"])
+    outcome = Grade("unique", "undecided", 4.0, 5, {"simple-boxes": 3}, (), grid, 5.0)
+    row = row_from_grade(task, outcome, 5.1)
+    assert (row.status, row.verdict, row.level) == ("undecided", "unique", "undecided")
+    assert row.solution == ("#?..", "????", "....", "#..#")
+    assert row.error == "ran out of its time budget"
+    finished = row_from_grade(task, Grade("unique", "easy", 0.4, 1, {}, (), grid, 0.1), 0.1)
+    assert (finished.status, finished.error) == ("graded", "")

@@ -190,3 +190,9 @@ def test_html_report_runs_in_headless_chromium(results: Path, tmp_path: Path) ->
     black = (image.sum(axis=2) < 40).sum()
     assert bar_blue > 2000
     assert black > 500
+
+
+def test_a_unique_puzzle_whose_grade_ran_out_of_time_comes_before_graded_ones() -> None:
+    proved = ResultRow("k-proved", "d.non", 1, "", "undecided", verdict="unique", level="undecided")
+    graded = sample_rows()[1]
+    assert [r.key for r in report_order([graded, proved])] == ["k-proved", "k-hard"]

@@ -26,7 +26,9 @@ def attention_rank(row: ResultRow) -> int:
     """0 for the rows to look at first; graded puzzles with one solution come last."""
     if row.status == "failed":
         return _ATTENTION["failed"]
-    return _ATTENTION.get(row.verdict or "undecided", len(_ATTENTION))
+    if row.verdict in _ATTENTION:
+        return _ATTENTION[row.verdict]
+    return _ATTENTION["undecided"] if row.status == "undecided" else len(_ATTENTION)
 
 
 def report_order(rows: Iterable[ResultRow]) -> list[ResultRow]:

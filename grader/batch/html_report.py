@@ -49,11 +49,11 @@ tr.attention-undecided { background: #eee; }
 </head>
 <body>
 <h1>{{ title }}</h1>
-<p class="summary">
-<span>{{ rows|length }} puzzles</span>
-{% for name, count in statuses %}<span>{{ name }}: {{ count }}</span>{% endfor %}
-{% for name, count in verdicts %}<span>{{ name }}: {{ count }}</span>{% endfor %}
-</p>
+<p class="summary"><span>{{ rows|length }} puzzles</span>
+<span>status: {% for name, count in statuses %}{{ name }} {{ count }}{{ ", " if not loop.last }}
+{%- endfor %}</span>
+<span>verdict: {% for name, count in verdicts %}{{ name }} {{ count }}{{ ", " if not loop.last }}
+{%- endfor %}</span></p>
 <div class="charts">{{ level_chart }}{{ score_chart }}</div>
 <p>Failed, ambiguous and undecided puzzles are listed first. Click a heading to sort.</p>
 <table id="results">
@@ -78,7 +78,7 @@ tr.attention-undecided { background: #eee; }
 {%- if row.width %}{{ row.width }}&times;{{ row.height }}{% endif %}</td>
 <td>{{ row.status }}</td>
 <td>{{ row.verdict or "" }}</td>
-<td class="num" data-value="{{ level_rank.get(row.level, -1) }}">{{ row.level or "" }}</td>
+<td data-value="{{ level_rank.get(row.level, -1) }}">{{ row.level or "" }}</td>
 <td class="num" data-value="{{ num(row.score) }}">
 {%- if row.score is not none %}{{ "%.1f"|format(row.score) }}{% endif %}</td>
 <td class="num" data-value="{{ num(row.stars) }}">{{ "" if row.stars is none else row.stars }}</td>

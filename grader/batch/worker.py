@@ -34,8 +34,13 @@ def grade_one(task: Task) -> ResultRow:
 
 
 def row_from_grade(task: Task, outcome: Grade, elapsed_s: float) -> ResultRow:
-    """The database row for a finished grade (``undecided`` when the budget ran out)."""
-    undecided = outcome.verdict == "undecided"
+    """The database row for a finished grade (``undecided`` when the budget ran out).
+
+    The verdict is kept even when only the level is undecided: the solver may have
+    proved uniqueness while the human-technique ladder was still working.
+    """
+    # Out of budget either before the verdict or before the ladder finished the grade.
+    undecided = outcome.verdict == "undecided" or outcome.level == "undecided"
     grid = outcome.grid
     return ResultRow(
         key=task.key,
