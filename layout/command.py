@@ -74,6 +74,9 @@ def run(args: argparse.Namespace) -> int:
             f"--latex {args.latex} compiles to {compiled_pdf}, the same file as -o: "
             "choose another name for one of them"
         )
+    for target in (args.output, args.latex):
+        if target and not Path(target).resolve().parent.is_dir():
+            raise NonopressError(f"{target}: the folder {Path(target).parent} does not exist")
     manifest = load_manifest(args.manifest)
     manifest = replace(
         manifest, grey=manifest.grey or args.grey, booklet=manifest.booklet or args.booklet
@@ -82,8 +85,17 @@ def run(args: argparse.Namespace) -> int:
         cache = GradeCache(None)
     else:
         folder = Path(args.cache_dir) if args.cache_dir else Path(args.output or args.latex).parent
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise NonopressError(f"--cache-dir {folder}: {exc.strerror or exc}") from None
         cache = GradeCache(folder / CACHE_NAME)
+
+    def write(path: str, data: bytes | str) -> None:
+        try:
+            atomic_write(path, data)
+        except OSError as exc:
+            raise NonopressError(f"cannot write {path}: {exc.strerror or exc}") from None
 
     def say(message: str) -> None:
         if not args.quiet:
@@ -92,23 +104,26 @@ def run(args: argparse.Namespace) -> int:
     issue = build_issue(
         manifest, cache=cache, budget=Budget(seconds=args.grade_seconds), progress=say
     )
-    cache.save()
+    try:
+        cache.save()
+    except OSError as exc:  # a cache that cannot be written costs time, not the issue
+        print(f"nonopress issue: warning: grade cache not saved: {exc}", file=sys.stderr)
     plan = plan_issue(issue)
     for warning in plan.warnings:
         print(f"nonopress issue: warning: {warning}", file=sys.stderr)
     summary = f"{len(plan.pages)} pages, {len(issue.entries)} puzzles"
     if args.output:
-        atomic_write(args.output, render_pdf(issue, plan))
+        write(args.output, render_pdf(issue, plan))
         say(f"wrote {args.output}: {summary}")
     if args.latex:
         tex = render_latex(issue, plan, jobname=Path(args.latex).stem)
-        atomic_write(args.latex, tex)
+        write(args.latex, tex)
         command = latex_compiler()
         if args.no_compile or command is None:
             say(f"wrote {args.latex}; compile it with: latexmk -pdf -no-shell-escape "
                 f"{args.latex}  (or pdflatex -no-shell-escape {args.latex})")
         else:
             assert compiled_pdf is not None
-            atomic_write(compiled_pdf, compile_latex(tex, jobname=Path(args.latex).stem))
+            write(str(compiled_pdf), compile_latex(tex, jobname=Path(args.latex).stem))
             say(f"wrote {args.latex} and compiled it to {compiled_pdf}: {summary}")
     return 0

@@ -35,7 +35,7 @@ def register_fonts() -> tuple[str, str]:
 @functools.lru_cache(maxsize=4096)
 def text_width(text: str, size: float, bold: bool = False) -> float:
     register_fonts()
-    return float(pdfmetrics.stringWidth(text, BOLD if bold else REGULAR, size))
+    return float(pdfmetrics.stringWidth(printable(text), BOLD if bold else REGULAR, size))
 
 
 def digit_width() -> float:
@@ -50,3 +50,18 @@ def fit_text(text: str, size: float, width: float, bold: bool = False) -> str:
     while text and text_width(text + "...", size, bold) > width:
         text = text[:-1]
     return (text.rstrip() + "...") if text else ""
+
+
+@functools.lru_cache(maxsize=1)
+def _covered() -> frozenset[int]:
+    register_fonts()
+    font = pdfmetrics.getFont(REGULAR)
+    return frozenset(font.face.charToGlyph)
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters as spaces and characters the font lacks as '?'."""
+    covered = _covered()
+    return "".join(
+        " " if ord(ch) < 32 else ch if ord(ch) in covered else "?" for ch in text
+    )

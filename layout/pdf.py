@@ -14,7 +14,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from grader import __version__
 from layout.draw import ClueText, Lines, Op, Page, Polygons, Rects, Role, Text
-from layout.fonts import DIGIT_HEIGHT, register_fonts, text_width
+from layout.fonts import DIGIT_HEIGHT, printable, register_fonts, text_width
 from layout.issue import Issue
 from layout.plan import IssuePlan, crop_marks, media_for
 
@@ -80,12 +80,13 @@ class _Painter:
             self.fill(op.role)
             font = self.bold if op.bold else self.regular
             c.setFont(font, op.size)
+            text = printable(op.text)
             if op.anchor == "left":
-                c.drawString(op.x, op.y, op.text)
+                c.drawString(op.x, op.y, text)
             elif op.anchor == "right":
-                c.drawRightString(op.x, op.y, op.text)
+                c.drawRightString(op.x, op.y, text)
             else:
-                c.drawCentredString(op.x, op.y, op.text)
+                c.drawCentredString(op.x, op.y, text)
         elif isinstance(op, Polygons):
             if op.fill:
                 self.fill(op.role)

@@ -165,3 +165,10 @@ def test_the_sample_issue_builds_as_pdf_and_compiles_as_latex(tmp_path: Path) ->
         pytest.skip("latexmk/pdflatex not installed: the LaTeX output was not compiled")
     compiled = PdfReader(io.BytesIO(tex.with_suffix(".pdf").read_bytes()))
     assert len(compiled.pages) == pages
+
+
+def test_missing_output_folder_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = manifest(tmp_path)
+    assert main(["issue", str(path), "-o", str(tmp_path / "nowhere" / "x.pdf")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert not (tmp_path / "nowhere").exists()
