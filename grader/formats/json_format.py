@@ -7,6 +7,7 @@ Lines (one object per line). Writes JSON Lines: one compact object per puzzle pe
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -76,8 +77,7 @@ def write(puzzles: Sequence[Puzzle]) -> bytes:
 
 
 def sniff(data: bytes) -> bool:
-    start = head_text(data).lstrip()
-    return start.startswith(("{", "["))
+    return re.match(r"\s*(\{|\[\s*[{\]])", head_text(data, 256)) is not None
 
 
 SPEC = FormatSpec(

@@ -59,11 +59,16 @@ def write(puzzles: Sequence[Puzzle]) -> bytes:
 
 
 def sniff(data: bytes) -> bool:
-    lines = head_text(data).splitlines()
+    """A ``W H`` line followed by at least W + H lines of numbers."""
+    lines = head_text(data, 1 << 16).splitlines()
     if not lines or not _HEADER.match(lines[0]):
         return False
     words = lines[0].split()
-    return all(w.isdigit() for w in words) and all(_NUMBERS.match(x) for x in lines[1:-1])
+    if not all(w.isdigit() and len(w) < 6 for w in words):
+        return False
+    needed = int(words[0]) + int(words[1])
+    body = lines[1 : needed + 1]
+    return "0" not in words and len(body) == needed and all(_NUMBERS.match(x) for x in body)
 
 
 SPEC = FormatSpec(

@@ -52,10 +52,11 @@ def read_g(data: bytes, source: str) -> list[Puzzle]:
             header_line = header_line or number
             sections.append([])
             continue
-        if line.startswith("#d"):
+        if raw.startswith("#d"):
             raise FormatError(_COLOUR_MESSAGE, source, number)
         if not sections:
-            if line and not line.startswith("#") and not title:
+            # Comments start in the first column; an indented '#' belongs to a title.
+            if line and not raw.startswith("#") and not title:
                 title = line
             continue
         if not line or line.startswith("#"):
@@ -73,8 +74,8 @@ def read_g(data: bytes, source: str) -> list[Puzzle]:
 
 def write_g(puzzles: Sequence[Puzzle]) -> bytes:
     (puzzle,) = puzzles
-    title = single_line(puzzle.title).lstrip(":#")
-    lines = [title] if title else []
+    title = single_line(puzzle.title)
+    lines = [" " + title if title.startswith((":", "#")) else title] if title else []
     lines.append(": rows")
     lines += [clue_words(c) for c in puzzle.rows]
     lines.append(": columns")
@@ -133,9 +134,8 @@ def write_mk(puzzles: Sequence[Puzzle]) -> bytes:
 
 def sniff_mk(data: bytes) -> bool:
     lines = head_text(data).splitlines()
-    return bool(lines) and re.fullmatch(r"\s*\d+\s+\d+\s*", lines[0]) is not None and any(
-        x.strip() == "#" for x in lines
-    )
+    header = bool(lines) and re.fullmatch(r"\s*\d+\s+\d+\s*", lines[0]) is not None
+    return header and re.search(rb"(?m)^[ \t]*#[ \t]*\r?$", data) is not None
 
 
 G_SPEC = FormatSpec(

@@ -22,8 +22,6 @@ from grader.formats._base import (
 )
 from grader.model import BoolArray, Puzzle, as_row_strings, rows_to_array
 
-_PBM_TOKEN = re.compile(rb"\s*(?:#[^\n]*\n\s*)*(\S+)")
-
 
 class _Cursor:
     """Reads PBM header tokens, skipping whitespace and comments, tracking the line."""
@@ -122,8 +120,17 @@ def write_pbm_raw(puzzles: Sequence[Puzzle]) -> bytes:
     return header + np.packbits(picture, axis=1).tobytes()
 
 
+_PBM_HEADER = re.compile(rb"P[14](?:\s|#[^\n]*\n)+\d+(?:\s|#[^\n]*\n)+\d+\s")
+
+
 def sniff_pbm(data: bytes) -> bool:
-    return data[:2] in (b"P1", b"P4") and data[2:3].isspace()
+    return _PBM_HEADER.match(data) is not None
+
+
+def sniff_bmp(data: bytes) -> bool:
+    """``BM``, then a DIB header of one of the known sizes at offset 14."""
+    return data[:2] == b"BM" and int.from_bytes(data[14:18], "little") in (12, 40, 52, 56,
+                                                                           64, 108, 124)
 
 
 def read_image(data: bytes, source: str) -> list[Puzzle]:
@@ -204,6 +211,6 @@ BMP_SPEC = FormatSpec(
     suffixes=(".bmp",),
     reader=read_image,
     writer=_image_writer("BMP", "bmp"),
-    sniff=_sniffer(b"BM"),
+    sniff=sniff_bmp,
     binary=True,
 )

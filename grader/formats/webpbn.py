@@ -185,7 +185,7 @@ def write(puzzles: Sequence[Puzzle]) -> bytes:
 
 def sniff(data: bytes) -> bool:
     start = head_text(data, 1024).lstrip()
-    return start.startswith("<") and ("<puzzle" in head_text(data) or start.startswith("<?xml"))
+    return start.startswith(("<?xml", "<!DOCTYPE", "<puzzle"))
 
 
 SPEC = FormatSpec(

@@ -20,11 +20,15 @@ from grader.model import Puzzle
 
 FILE_KEYS = frozenset(("puzzles", "notes"))
 
+# The C build of the same safe loader when libyaml is present: identical safety (no
+# arbitrary objects), several times faster on the 1,000-puzzle tournament sets.
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 def read(data: bytes, source: str) -> list[Puzzle]:
     text = decode_text(data, source)
     try:
-        document = yaml.safe_load(text)
+        document = yaml.load(text, Loader=_SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -90,7 +94,20 @@ def _scalar(value: str) -> str:
                 return value
         except yaml.YAMLError:
             pass
-    return json.dumps(value, ensure_ascii=False)
+    quoted = json.dumps(value, ensure_ascii=False)
+    return "".join(c if _yaml_printable(c) else f"\\u{ord(c):04x}" for c in quoted)
+
+
+def _yaml_printable(char: str) -> bool:
+    """Characters YAML allows unescaped in a double-quoted scalar."""
+    code = ord(char)
+    return (
+        code in (0x09, 0x0A, 0x0D, 0x85)
+        or 0x20 <= code <= 0x7E
+        or 0xA0 <= code <= 0xD7FF
+        or 0xE000 <= code <= 0xFFFD
+        or 0x10000 <= code <= 0x10FFFF
+    )
 
 
 def _puzzle_lines(puzzle: Puzzle) -> list[str]:
