@@ -689,9 +689,11 @@ Sizes are width x height. `difficulty` was measured, not guessed, by
 - **ambiguous**: the clues allow two or more solutions (a defect a checker must report;
   `expected: {{solutions: 2}}` means "two or more").
 
-The solution count comes from an independent SAT encoding (python-sat), checked again by
-`tests/test_library.py`. `sample-issue.yaml` is not part of the library: it is the layout's
-sample issue.
+These levels come from one fixed measure, independent of the grader; `nonopress grade` uses
+the finer technique ladder of the design notes and may name a puzzle's level differently.
+The solution count comes from the SAT peer (`grader.solver.sat_peer`, python-sat) and is
+checked again by `tests/test_library.py` (SAT, and a plain backtracking count on the small
+puzzles). `sample-issue.yaml` is not part of the library: it is the layout's sample issue.
 
 {table}
 
