@@ -1,0 +1,114 @@
+"""The complete solver's verdicts against the SAT peer, and its budget behaviour."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from grader.model import Puzzle, clues_of_picture
+from grader.results import Budget
+from grader.solver import solve
+
+pytest.importorskip("pysat", reason="the SAT peer needs python-sat")
+from grader.solver.sat_peer import count_solutions
+
+EXPECTED = {0: "none", 1: "unique", 2: "multiple"}
+
+
+def random_puzzle(rng: random.Random, max_side: int) -> Puzzle:
+    """A random picture's clues; a third get their row clues shuffled (often no solution)."""
+    height, width = rng.randint(2, max_side), rng.randint(2, max_side)
+    density = rng.uniform(0.2, 0.8)
+    picture = np.array([[rng.random() < density for _ in range(width)] for _ in range(height)])
+    rows, columns = clues_of_picture(picture)
+    if rng.random() < 1 / 3:
+        shuffled = list(rows)
+        rng.shuffle(shuffled)
+        rows = tuple(shuffled)
+    return Puzzle(rows, columns)
+
+
+def assert_solutions_valid(puzzle: Puzzle, solutions: tuple[np.ndarray, ...]) -> None:
+    """Every reported solution satisfies every clue, checked without the solver."""
+    for solution in solutions:
+        assert clues_of_picture(solution) == (puzzle.rows, puzzle.columns)
+    if len(solutions) == 2:
+        assert not np.array_equal(solutions[0], solutions[1])
+
+
+@pytest.mark.parametrize(
+    ("seed", "count", "max_side"),
+    [(0, 1500, 8), (1, 1500, 12), (2, 400, 20), (3, 60, 30)],
+)
+def test_verdicts_agree_with_sat(seed: int, count: int, max_side: int) -> None:
+    rng = random.Random(seed)
+    seen = {"none": 0, "unique": 0, "multiple": 0}
+    for _ in range(count):
+        puzzle = random_puzzle(rng, max_side)
+        found, _ = count_solutions(puzzle, limit=2)
+        result = solve(puzzle, budget=Budget(seconds=60))
+        assert result.verdict == EXPECTED[found], (puzzle.rows, puzzle.columns)
+        assert result.complete or result.verdict == "multiple"
+        assert_solutions_valid(puzzle, result.solutions)
+        seen[result.verdict] += 1
+    if count >= 400:  # the mix really covers every verdict
+        assert min(seen.values()) > count // 50, seen
+
+
+def test_enumerates_every_solution_to_the_limit() -> None:
+    # one filled cell in every row and column of a 4x4: the 24 permutation matrices
+    puzzle = Puzzle(((1,),) * 4, ((1,),) * 4)
+    everything = solve(puzzle, limit=100)
+    assert everything.verdict == "multiple" and everything.complete
+    assert len(everything.solutions) == 24
+    assert len({s.tobytes() for s in everything.solutions}) == 24
+    assert_solutions_valid(puzzle, everything.solutions[:2])
+    some = solve(puzzle, limit=5)
+    assert len(some.solutions) == 5 and not some.complete
+
+
+# A 10x10 with one solution that line logic alone cannot finish (found by a seeded random
+# search): probing has to decide the rest.
+HARD_UNIQUE = (
+    "#####.####", ".##.#....#", ".###.#....", "..#.#....#", "##..##.##.",
+    "#.##.###..", ".....##.#.", "####.##.##", "..##...#..", "#...#..##.",
+)
+
+
+def test_probing_decides_what_line_logic_cannot() -> None:
+    from grader.solver import propagate
+
+    puzzle = Puzzle.from_picture(HARD_UNIQUE)
+    lines_only = propagate(puzzle, np.full((10, 10), 3, dtype=np.uint8))
+    assert lines_only is not None and (lines_only == 3).any()
+    result = solve(puzzle)
+    assert result.verdict == "unique"
+    assert [("".join("#" if v else "." for v in row)) for row in result.solutions[0]] == list(
+        HARD_UNIQUE
+    )
+
+
+def test_tiny_budget_is_undecided_never_wrong() -> None:
+    # 5 disjoint 2x2 diagonals on the diagonal of a 10x10: 32 solutions, needs branching
+    picture = np.zeros((10, 10), dtype=bool)
+    for i in range(5):
+        picture[2 * i, 2 * i] = picture[2 * i + 1, 2 * i + 1] = True
+    puzzle = Puzzle.from_picture(picture)
+    assert solve(puzzle, budget=Budget(seconds=None, nodes=1)).verdict == "undecided"
+    timed_out = solve(puzzle, budget=Budget(seconds=1e-9))
+    assert timed_out.verdict == "undecided" and not timed_out.complete
+    assert timed_out.reason
+    assert solve(puzzle).verdict == "multiple"
+
+
+def test_hard_puzzle_with_small_budget(corpus_dir: object) -> None:
+    from pathlib import Path
+
+    from grader import formats
+
+    path = Path(str(corpus_dir)) / "domino" / "dom-7-Dom.non"
+    puzzle = formats.read(path)[0]
+    assert solve(puzzle, budget=Budget(seconds=None, nodes=3)).verdict == "undecided"
+    assert solve(puzzle, budget=Budget(seconds=0.001)).verdict == "undecided"
