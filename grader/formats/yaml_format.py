@@ -40,7 +40,10 @@ def read(data: bytes, source: str) -> list[Puzzle]:
         if isinstance(document, dict) and "puzzles" in document:
             for key in document:
                 if key not in FILE_KEYS:
-                    raise SchemaError(f"unknown key {key!r} beside 'puzzles'", (str(key),))
+                    hint = " (an issue manifest? use 'nonopress issue')" if _is_manifest(
+                        document) else ""
+                    raise SchemaError(f"unknown key {key!r} beside 'puzzles'{hint}",
+                                      (str(key),))
             items = document["puzzles"]
             if not isinstance(items, list) or not items:
                 raise SchemaError("'puzzles' must be a non-empty list", ("puzzles",))
@@ -48,6 +51,14 @@ def read(data: bytes, source: str) -> list[Puzzle]:
         return [puzzle_from_mapping(document)]
     except SchemaError as exc:
         raise FormatError(_describe(exc), source, _line_of(text, exc.path)) from None
+
+
+def _is_manifest(document: dict[Any, Any]) -> bool:
+    """Issue manifests list puzzle files, not puzzles."""
+    items = document.get("puzzles")
+    return isinstance(items, list) and any(
+        isinstance(item, str) or (isinstance(item, dict) and "file" in item) for item in items
+    )
 
 
 def _describe(exc: SchemaError) -> str:

@@ -1,0 +1,85 @@
+"""``nonopress convert IN OUT``: rewrite puzzles in another file format."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from grader import formats
+from grader.atomic import atomic_write
+from grader.commands.common import STDIN, read_input
+from grader.errors import FormatError
+
+HELP = "convert puzzle files between formats (the format comes from OUT's suffix or --to)"
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    writable = sorted(name for name, spec in formats.FORMATS.items() if spec.can_write)
+    parser.add_argument("input", metavar="IN", help="puzzle file to read ('-' for stdin)")
+    parser.add_argument("output", metavar="OUT", help="file to write ('-' for stdout)")
+    parser.add_argument(
+        "--to", metavar="FORMAT", choices=writable,
+        help=f"output format (default: from OUT's suffix); one of {', '.join(writable)}",
+    )
+    parser.add_argument(
+        "--from", dest="input_format", metavar="FORMAT", choices=sorted(formats.FORMATS),
+        help="read IN as FORMAT instead of detecting it",
+    )
+    parser.add_argument(
+        "--index", type=positive_int, metavar="N",
+        help="convert only the N-th puzzle of IN (1-based)",
+    )
+
+
+def output_format(args: argparse.Namespace) -> formats.FormatSpec:
+    if args.to:
+        return formats.get_format(args.to)
+    if args.output == STDIN:
+        raise FormatError("writing to standard output: say which format with --to")
+    spec = formats.format_for_path(args.output)
+    if spec is None or not spec.can_write:
+        raise FormatError(
+            "cannot tell the output format from the file name; say which with --to",
+            args.output,
+        )
+    return spec
+
+
+def run(args: argparse.Namespace) -> int:
+    spec = output_format(args)
+    puzzles = read_input(args.input, args.input_format)
+    source = "<stdin>" if args.input == STDIN else args.input
+    if args.index is not None:
+        if args.index > len(puzzles):
+            raise FormatError(
+                f"--index {args.index}, but the file holds {len(puzzles)} puzzle(s)", source
+            )
+        puzzles = [puzzles[args.index - 1]]
+    if len(puzzles) > 1 and not spec.holds_many:
+        many = ", ".join(sorted(n for n, s in formats.FORMATS.items()
+                                if s.holds_many and s.can_write))
+        raise FormatError(
+            f"holds {len(puzzles)} puzzles but the {spec.name} format holds one: pick one "
+            f"with --index N, or write a format that holds many ({many})",
+            source,
+        )
+    data = formats.write(puzzles, spec.name)
+    if args.output == STDIN:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return 0
+    try:
+        atomic_write(args.output, data)
+    except OSError as exc:
+        raise FormatError(f"cannot write: {exc.strerror or exc}", args.output) from None
+    return 0

@@ -1,0 +1,145 @@
+"""``nonopress info FILE...``: size, clue statistics and metadata of each puzzle."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from grader.commands.common import (
+    LoadedPuzzle,
+    add_input_arguments,
+    iter_puzzles,
+    print_json_line,
+    puzzle_summary,
+)
+from grader.errors import NonopressError
+from grader.model import Puzzle
+
+HELP = "show each puzzle's size, clue statistics and metadata"
+
+EXIT_BAD_INPUT = 2
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_input_arguments(parser)
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object per puzzle per line (file, index, title, width, height, rows, "
+        "columns, metadata, statistics)",
+    )
+
+
+@dataclass(frozen=True)
+class ClueStats:
+    """What the clues alone say about a puzzle."""
+
+    blocks: int  #: numbers in the row clues (blocks of the picture)
+    column_blocks: int
+    filled: int  #: filled cells
+    density: float  #: filled / all cells
+    largest_clue: int
+    empty_lines: int  #: rows and columns with no block
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> ClueStats:
+        clues = (*puzzle.rows, *puzzle.columns)
+        filled = sum(map(sum, puzzle.rows))
+        return cls(
+            blocks=sum(map(len, puzzle.rows)),
+            column_blocks=sum(map(len, puzzle.columns)),
+            filled=filled,
+            density=filled / (puzzle.width * puzzle.height),
+            largest_clue=max((max(c) for c in clues if c), default=0),
+            empty_lines=sum(1 for c in clues if not c),
+        )
+
+
+def info_record(loaded: LoadedPuzzle) -> dict[str, Any]:
+    """The ``--json`` object for one puzzle."""
+    puzzle = loaded.puzzle
+    stats = ClueStats.of(puzzle)
+    record = puzzle_summary(loaded)
+    record.update(
+        {
+            "author": puzzle.meta.author,
+            "copyright": puzzle.meta.copyright,
+            "license": puzzle.meta.license,
+            "source": puzzle.meta.source,
+            "rows": [list(c) for c in puzzle.rows],
+            "columns": [list(c) for c in puzzle.columns],
+            "has_solution": puzzle.solution is not None,
+            "blocks": stats.blocks,
+            "column_blocks": stats.column_blocks,
+            "filled": stats.filled,
+            "density": round(stats.density, 4),
+            "largest_clue": stats.largest_clue,
+            "empty_lines": stats.empty_lines,
+            "key": puzzle.key(),
+        }
+    )
+    return record
+
+
+COLUMNS = ("puzzle", "title", "size", "blocks", "filled", "density", "largest", "author",
+           "licence")
+
+
+def table_row(loaded: LoadedPuzzle) -> tuple[str, ...]:
+    puzzle = loaded.puzzle
+    stats = ClueStats.of(puzzle)
+    return (
+        loaded.label,
+        _short(puzzle.title or "-", 32),
+        puzzle.size,
+        str(stats.blocks),
+        str(stats.filled),
+        f"{stats.density:.0%}",
+        str(stats.largest_clue),
+        _short(puzzle.meta.author or "-", 24),
+        _short(puzzle.meta.license or "-", 16),
+    )
+
+
+def _short(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def format_table(rows: Sequence[tuple[str, ...]]) -> str:
+    """Columns padded to their widest cell; numbers right-aligned."""
+    numeric = {3, 4, 5, 6}
+    table = [COLUMNS, *rows]
+    widths = [max(len(r[i]) for r in table) for i in range(len(COLUMNS))]
+    lines = []
+    for row in table:
+        cells = [
+            cell.rjust(widths[i]) if i in numeric else cell.ljust(widths[i])
+            for i, cell in enumerate(row)
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Report every readable file; an unreadable one gets its error line and exit status 2."""
+    failed = False
+    rows: list[tuple[str, ...]] = []
+    for path in args.files:
+        try:
+            loaded_puzzles = list(iter_puzzles([path], args.input_format))
+        except NonopressError as exc:
+            print(f"nonopress info: {exc}", file=sys.stderr)
+            failed = True
+            continue
+        for loaded in loaded_puzzles:
+            if args.json:
+                print_json_line(info_record(loaded))
+            else:
+                rows.append(table_row(loaded))
+    if not args.json and rows:
+        print(format_table(rows))
+    return EXIT_BAD_INPUT if failed else 0
