@@ -29,6 +29,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="saddle-stitch booklet: pad the page count to a multiple of 4",
     )
     parser.add_argument(
+        "--impose",
+        action="store_true",
+        help="saddle-stitch imposition: pad to a multiple of 4 pages and print each sheet "
+        "side with two pages in folding order (implies --booklet)",
+    )
+    parser.add_argument(
         "--grey", action="store_true", help="grey and black only (pure K ink in CMYK)"
     )
     cache = parser.add_mutually_exclusive_group()
@@ -79,7 +85,10 @@ def run(args: argparse.Namespace) -> int:
             raise NonopressError(f"{target}: the folder {Path(target).parent} does not exist")
     manifest = load_manifest(args.manifest)
     manifest = replace(
-        manifest, grey=manifest.grey or args.grey, booklet=manifest.booklet or args.booklet
+        manifest,
+        grey=manifest.grey or args.grey,
+        booklet=manifest.booklet or args.booklet or args.impose,
+        impose=manifest.impose or args.impose,
     )
     if args.no_cache:
         cache = GradeCache(None)

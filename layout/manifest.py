@@ -63,7 +63,8 @@ class Manifest:
     #: issue numbers (1-based) that get worked-solution pages, or "all"
     worked: tuple[int, ...] | Literal["all"] = ()
     grey: bool = False
-    booklet: bool = False
+    booklet: bool = False  # pad the page count to a multiple of 4
+    impose: bool = False  # and print sheet sides of two pages in saddle-stitch order
 
 
 def _key_lines(text: str) -> tuple[dict[str, int], list[int]]:
@@ -130,6 +131,7 @@ def parse_manifest(text: str, source: Path) -> Manifest:
         for i, item in enumerate(data["puzzles"])
     )
     ink = value("ink", _ink, "colour")
+    booklet = value("booklet", _booklet, "no")
     return Manifest(
         source=source,
         puzzles=refs,
@@ -145,7 +147,8 @@ def parse_manifest(text: str, source: Path) -> Manifest:
         solutions=value("solutions", lambda v: _boolean(v, "solutions"), True),
         worked=value("worked", _worked, ()),
         grey=ink == "grey",
-        booklet=value("booklet", lambda v: _boolean(v, "booklet"), False),
+        booklet=booklet != "no",
+        impose=booklet == "impose",
     )
 
 
@@ -206,6 +209,12 @@ def _ink(value: object) -> str:
     if value not in ("grey", "gray", "colour", "color"):
         raise NonopressError(f"ink: expected grey or colour, got {value!r}")
     return "grey" if value in ("grey", "gray") else "colour"
+
+
+def _booklet(value: object) -> str:
+    if value == "impose":
+        return "impose"
+    return "yes" if _boolean(value, "booklet (true, false or impose)") else "no"
 
 
 def _per_page(value: object) -> int | None:

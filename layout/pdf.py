@@ -13,10 +13,11 @@ from collections.abc import Callable
 from reportlab.pdfgen.canvas import Canvas
 
 from grader import __version__
-from layout.draw import ClueText, Lines, Op, Page, Polygons, Rects, Role, Text
+from layout.draw import ClueText, Lines, Op, Polygons, Rects, Role, Text
 from layout.fonts import DIGIT_HEIGHT, printable, register_fonts, text_width
 from layout.issue import Issue
-from layout.plan import IssuePlan, crop_marks, media_for
+from layout.plan import IssuePlan
+from layout.sheets import Sheet, crop_marks, media_for, saddle_stitch, single_sheets
 
 #: Grey level (0 = white, 1 = black) of each colour role.
 GREY_OF: dict[Role, float] = {"ink": 1.0, "tint": 0.12, "accent": 1.0, "paper": 0.0, "rule": 0.6}
@@ -121,29 +122,43 @@ def render_pdf(issue: Issue, plan: IssuePlan) -> bytes:
     canvas.setCreator(f"nonopress {__version__} (reportlab)")
     canvas.setKeywords("nonogram, puzzles")
     painter = _Painter(canvas, manifest.grey)
-    for index, page in enumerate(plan.pages):
-        _draw_page(canvas, painter, page, issue, index)
+    sheets = saddle_stitch(plan.pages) if manifest.impose else single_sheets(plan.pages)
+    outline: list[tuple[int, int, str, str, int]] = []
+    for index, sheet in enumerate(sheets):
+        outline.extend(_draw_sheet(canvas, painter, sheet, issue, index))
+    # Bookmarks in reading order, also when imposition shuffled the pages.
+    for _, _, key, title, level in sorted(outline):
+        canvas.addOutlineEntry(title, key, level=level)
     canvas.showOutline()
     canvas.save()
     return buffer.getvalue()
 
 
-def _draw_page(canvas: Canvas, painter: _Painter, page: Page, issue: Issue, index: int) -> None:
-    media = media_for(page, issue.manifest)
+def _draw_sheet(
+    canvas: Canvas, painter: _Painter, sheet: Sheet, issue: Issue, index: int
+) -> list[tuple[int, int, str, str, int]]:
+    media = media_for(sheet, issue.manifest)
     canvas.setPageSize((media.width, media.height))
     canvas.setTrimBox(media.trim)
     canvas.setBleedBox(media.bleed)
     canvas.setCropBox((0, 0, media.width, media.height))
     canvas.setArtBox(media.trim)
-    for k, bookmark in enumerate(page.bookmarks):
-        key = f"p{index}-{k}"
-        canvas.bookmarkPage(key)
-        canvas.addOutlineEntry(bookmark.title, key, level=bookmark.level)
-    canvas.saveState()
-    canvas.translate(media.offset, media.offset)
-    for op in page.ops:
-        painter.draw(op)
+    outline = []
+    for page, _ in sheet.pages:
+        for k, bookmark in enumerate(page.bookmarks):
+            key = f"s{index}-p{page.number}-{k}"
+            canvas.bookmarkPage(key)
+            outline.append((page.number, k, key, bookmark.title, bookmark.level))
+    for page, dx in sheet.pages:
+        canvas.saveState()
+        canvas.translate(media.offset + dx, media.offset)
+        for op in page.ops:
+            painter.draw(op)
+        canvas.restoreState()
     if issue.manifest.crop_marks:
-        painter.draw(crop_marks(page, issue.manifest))
-    canvas.restoreState()
+        canvas.saveState()
+        canvas.translate(media.offset, media.offset)
+        painter.draw(crop_marks(sheet, issue.manifest))
+        canvas.restoreState()
     canvas.showPage()
+    return outline

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from grader.errors import NonopressError
-from layout.draw import Block, Bookmark, Lines, Op, Page, Text, puzzle_ops, star_ops, stars_width
+from layout.draw import Block, Bookmark, Op, Page, Text, puzzle_ops, star_ops, stars_width
 from layout.fonts import fit_text, text_width
 from layout.geometry import BlockGeometry
 from layout.issue import Issue, IssueEntry
@@ -29,7 +29,6 @@ HEADER = 16.0  # puzzle header band: number, size, stars
 NOTE = 11.0
 RUNNING_HEAD = 18.0
 FOLIO = 16.0
-CROP_MARK = 8 * MM  # room outside the bleed for crop marks
 AUTO_COUNTS = (12, 9, 8, 6, 4, 3, 2, 1)
 
 
@@ -47,45 +46,6 @@ class Area:
     @property
     def right(self) -> float:
         return self.left + self.width
-
-
-@dataclass(frozen=True)
-class Media:
-    """The sheet around a trimmed page: bleed and crop-mark room, in points."""
-
-    width: float
-    height: float
-    offset: float  # from the sheet's corner to the trim box's corner
-    trim: tuple[float, float, float, float]  # x0, y0, x1, y1 on the sheet
-    bleed: tuple[float, float, float, float]
-
-
-def media_for(page: Page, manifest: Manifest) -> Media:
-    slug = CROP_MARK if manifest.crop_marks else 0.0
-    offset = manifest.bleed + slug
-    w, h = page.width, page.height
-    b = manifest.bleed
-    return Media(
-        width=w + 2 * offset,
-        height=h + 2 * offset,
-        offset=offset,
-        trim=(offset, offset, offset + w, offset + h),
-        bleed=(offset - b, offset - b, offset + w + b, offset + h + b),
-    )
-
-
-def crop_marks(page: Page, manifest: Manifest) -> Lines:
-    """Hairlines at the trim corners, kept clear of the bleed (in trimmed-page space)."""
-    start = manifest.bleed + 2.0
-    end = manifest.bleed + CROP_MARK - 1.0
-    segments = []
-    for cx in (0.0, page.width):
-        sx = -1 if cx == 0 else 1
-        for cy in (0.0, page.height):
-            sy = -1 if cy == 0 else 1
-            segments.append((cx + sx * start, cy, cx + sx * end, cy))
-            segments.append((cx, cy + sy * start, cx, cy + sy * end))
-    return Lines("ink", 0.25, segments)
 
 
 @dataclass

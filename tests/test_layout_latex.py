@@ -85,18 +85,20 @@ def test_pdf_back_end_prints_hostile_strings_literally() -> None:
 
 @needs_tex
 def test_latex_back_end_compiles_and_prints_hostile_strings_literally(tmp_path: Path) -> None:
-    issue = hostile_issue(bleed=3 * MM, grey=True)
+    issue = hostile_issue(bleed=3 * MM, grey=True, booklet=True, impose=True)
     plan = plan_issue(issue)
     data = compile_latex(render_latex(issue, plan))
     reader = PdfReader(io.BytesIO(data))
-    assert len(reader.pages) == len(plan.pages)
+    assert len(reader.pages) * 2 == len(plan.pages)  # two pages a sheet side
     assert reader.metadata is not None and reader.metadata.author == HOSTILE
     titles = [item.title for item in reader.outline if not isinstance(item, list)]
     assert titles == [outline_text(b.title) for p in plan.pages for b in p.bookmarks]
     page = reader.pages[1]
     trim = [float(v) for v in page.trimbox]
-    assert trim[0] == pytest.approx(3 * MM, abs=0.02)
-    assert float(page.mediabox.width) == pytest.approx(plan.pages[1].width + 6 * MM, abs=0.02)
+    bleed = [float(v) for v in page.bleedbox]
+    assert trim[0] == pytest.approx(3 * MM, abs=0.02) and bleed[0] == pytest.approx(0, abs=0.02)
+    assert trim[2] - trim[0] == pytest.approx(2 * plan.pages[1].width, abs=0.02)
+    assert float(page.mediabox.width) == pytest.approx(2 * plan.pages[1].width + 6 * MM, abs=0.02)
     path = tmp_path / "issue.pdf"
     path.write_bytes(data)
     if shutil.which("pdftotext"):

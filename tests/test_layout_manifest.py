@@ -36,7 +36,7 @@ per_page: 4
 solutions: false
 worked: [2]
 ink: grey
-booklet: true
+booklet: impose
 hide_titles: false
 puzzles:
   - plus.yaml
@@ -55,7 +55,7 @@ puzzles:
     assert manifest.margins.right == pytest.approx(36)
     assert manifest.bleed == pytest.approx(3 * MM) and manifest.crop_marks
     assert manifest.per_page == 4 and not manifest.solutions and manifest.worked == (2,)
-    assert manifest.grey and manifest.booklet
+    assert manifest.grey and manifest.booklet and manifest.impose
     first, second = manifest.puzzles
     assert first.path == (tmp_path / "plus.yaml").resolve() and not first.hide_title
     assert second.path == (tmp_path / "sub" / "two.yaml").resolve()
@@ -67,6 +67,7 @@ def test_defaults(tmp_path: Path) -> None:
     manifest = load_manifest(write(tmp_path, "puzzles: [plus.yaml]\n"))
     assert manifest.page.name == "A4" and manifest.per_page is None
     assert manifest.solutions and not manifest.crop_marks and manifest.bleed == 0
+    assert not manifest.booklet and not manifest.impose
     assert manifest.puzzles[0].hide_title  # titles would give the picture away
     auto = load_manifest(write(tmp_path, "per_page: auto\nworked: all\npuzzles: [plus.yaml]\n"))
     assert auto.per_page is None and auto.worked == "all"
@@ -85,6 +86,7 @@ def test_defaults(tmp_path: Path) -> None:
         ("margins: {inside: 5mm}\npuzzles: [plus.yaml]\n", "unknown side 'inside'", 1),
         ("crop_marks: maybe\npuzzles: [plus.yaml]\n", "crop_marks", 1),
         ("worked: [first]\npuzzles: [plus.yaml]\n", "worked", 1),
+        ("booklet: stapled\npuzzles: [plus.yaml]\n", "booklet", 1),
         ("title: x\n", "'puzzles'", None),
         ("puzzles: [plus.yaml\n", "not valid YAML", 2),
         ("- just\n- a list\n", "a manifest is a YAML mapping", None),

@@ -14,12 +14,14 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
+from grader.errors import NonopressError
 from grader.model import Metadata, Puzzle
 from layout.draw import Page
 from layout.issue import Issue
 from layout.manifest import Manifest
 from layout.pdf import render_pdf
-from layout.plan import IssuePlan, media_for, plan_issue
+from layout.plan import IssuePlan, plan_issue
+from layout.sheets import media_for, saddle_stitch
 from layout.synthetic import issue_of, random_puzzle
 from layout.units import MM
 
@@ -218,3 +220,31 @@ def test_rendered_grids_and_solutions_are_where_the_puzzle_says(tmp_path: Path) 
                 assert (shades[~entry.solution] > 230).all(), f"No. {number}: empty cells"
             kinds[page.kind] += 1
     assert kinds == {"puzzles": 4, "solutions": 4, "worked": 1}
+
+
+def test_saddle_stitch_imposition_pairs_pages_for_folding() -> None:
+    pages = [Page(100, 200, "puzzles", number=n) for n in range(1, 9)]
+    sheets = saddle_stitch(pages)
+    assert [[p.number for p, _ in s.pages] for s in sheets] == [[8, 1], [2, 7], [6, 3], [4, 5]]
+    assert all(s.width == 200 and [dx for _, dx in s.pages] == [0, 100] for s in sheets)
+    with pytest.raises(NonopressError, match="multiple of 4"):
+        saddle_stitch(pages[:6])
+    with pytest.raises(NonopressError, match="one page size"):
+        saddle_stitch([*pages[:7], Page(150, 300, "puzzles", number=8)])
+
+
+def test_imposed_pdf_has_two_pages_a_sheet_and_bookmarks_in_reading_order() -> None:
+    issue = sample_issue(booklet=True, impose=True, bleed=3 * MM)
+    plan, data = render(issue)
+    reader = PdfReader(io.BytesIO(data))
+    assert len(reader.pages) * 2 == len(plan.pages)
+    width = plan.pages[0].width
+    trim = [float(v) for v in reader.pages[0].trimbox]
+    assert trim[2] - trim[0] == pytest.approx(2 * width, abs=0.01)
+    titles = outline_titles(reader)
+    assert titles == [b.title for p in plan.pages for b in p.bookmarks]
+    # Sheet side 1 carries the last page (a blank) and the contents; side 2 pages 2 and 7.
+    assert plan.pages[-1].kind == "blank" and plan.pages[1].kind == "puzzles"
+    first, second = (reader.pages[k].extract_text() for k in (0, 1))
+    assert "Credits" in first and "7x6" in first
+    assert "No. 1" in second and "Credits" not in second
