@@ -153,7 +153,7 @@ def _sheet(sheet: Sheet, issue: Issue) -> dict[str, Any]:
         for page, dx in sheet.pages
     ]
     if issue.manifest.crop_marks:
-        marks = crop_marks(sheet, issue.manifest)
+        marks = crop_marks(sheet, issue.manifest, sheet.fold)
         parts.append({"number": "", "kind": "crop marks", "x": _n(media.offset),
                       "y": _n(media.offset), "ops": [_op(marks)]})
     return {

@@ -158,7 +158,7 @@ def _draw_sheet(
     if issue.manifest.crop_marks:
         canvas.saveState()
         canvas.translate(media.offset, media.offset)
-        painter.draw(crop_marks(sheet, issue.manifest))
+        painter.draw(crop_marks(sheet, issue.manifest, sheet.fold))
         canvas.restoreState()
     canvas.showPage()
     return outline

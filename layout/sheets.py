@@ -31,6 +31,11 @@ class Sheet:
     height: float
     pages: tuple[tuple[Page, float], ...]
 
+    @property
+    def fold(self) -> float | None:
+        """Where a spread folds (between its two pages), if it is one."""
+        return self.pages[1][1] if len(self.pages) > 1 else None
+
 
 @dataclass(frozen=True)
 class Media:
@@ -57,11 +62,15 @@ def media_for(trimmed: Sized, manifest: Manifest) -> Media:
     )
 
 
-def crop_marks(trimmed: Sized, manifest: Manifest) -> Lines:
-    """Hairlines at the trim corners, kept clear of the bleed (in trimmed-area space)."""
+def crop_marks(trimmed: Sized, manifest: Manifest, fold: float | None = None) -> Lines:
+    """Hairlines at the trim corners (and at ``fold``, the spine of a spread), kept clear of
+    the bleed; in trimmed-area space."""
     start = manifest.bleed + 2.0
     end = manifest.bleed + CROP_MARK - 1.0
     segments = []
+    if fold is not None:
+        segments.append((fold, -start, fold, -end))
+        segments.append((fold, trimmed.height + start, fold, trimmed.height + end))
     for cx in (0.0, trimmed.width):
         sx = -1 if cx == 0 else 1
         for cy in (0.0, trimmed.height):

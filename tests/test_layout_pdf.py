@@ -248,3 +248,21 @@ def test_imposed_pdf_has_two_pages_a_sheet_and_bookmarks_in_reading_order() -> N
     first, second = (reader.pages[k].extract_text() for k in (0, 1))
     assert "Credits" in first and "7x6" in first
     assert "No. 1" in second and "Credits" not in second
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler's pdftoppm not installed")
+def test_crop_marks_sit_outside_the_bleed(tmp_path: Path) -> None:
+    dpi = 200
+    scale = dpi / 72
+    issue = sample_issue(bleed=3 * MM, crop_marks=True)
+    plan, data = render(issue)
+    media = media_for(plan.pages[0], issue.manifest)
+    pixels = np.asarray(render_png(data, 1, dpi, tmp_path))
+    x0, y0 = media.trim[0], media.height - media.trim[1]  # bottom-left trim corner
+    assert x0 > 3 * MM + 8
+    # along the bottom trim line, left of the corner: a mark beyond the bleed, none inside it
+    row = int(y0 * scale)
+    outside = pixels[row - 2:row + 3, int((x0 - 3 * MM - 5) * scale)]
+    inside = pixels[row - 2:row + 3, int((x0 - 1.5 * MM) * scale)]
+    assert outside.min() < 160
+    assert inside.min() > 230
