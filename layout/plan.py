@@ -242,8 +242,11 @@ class Planner:
         page.ops.append(Text(area.left, area.top - 14, fit_text(heading, 13, area.width, True),
                              13, bold=True))
         page.bookmarks.append(Bookmark(f"Worked solution No. {entry.number}"))
-        geometry = BlockGeometry.of(entry.puzzle)
+        geometry = entry.geometry
         cell = min(MAX_CELL, geometry.fit_cell(area.width, area.height * 0.55))
+        if cell < MIN_CELL:  # clues would be unreadable: the solved grid alone
+            geometry = BlockGeometry.of(entry.puzzle, clues=False)
+            cell = min(MAX_CELL, geometry.fit_cell(area.width, area.height * 0.55))
         top = area.top - 26
         x = area.left + (area.width - geometry.total_width * cell) / 2
         page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, solution=entry.solution))

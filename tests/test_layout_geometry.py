@@ -4,6 +4,7 @@ overlapping puzzles; big ones get a page of their own or a larger page with a wa
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -162,3 +163,15 @@ def test_solutions_are_small_and_many_per_page() -> None:
 def test_number_ranges_for_credits() -> None:
     assert number_ranges([1, 2, 3, 5, 7, 8]) == "1-3, 5, 7-8"
     assert number_ranges([4]) == "4"
+
+
+def test_worked_pages_drop_clues_that_would_be_unreadable() -> None:
+    issue = issue_of([random_puzzle(10, 10, 1), awkward_100()])
+    issue = replace(issue, entries=tuple(replace(e, worked=True) for e in issue.entries))
+    plan = plan_issue(issue)
+    small_page, big_page = (p for p in plan.pages if p.kind == "worked")
+    small, big = small_page.blocks[0], big_page.blocks[0]
+    assert small.geometry.row_slots > 0 and small.cell >= MIN_CELL
+    assert any(isinstance(op, ClueText) for op in small_page.ops)
+    assert big.geometry.row_slots == 0 and big.geometry.col_slots == 0
+    assert not any(isinstance(op, ClueText) for op in big_page.ops)
