@@ -144,6 +144,8 @@ def read_image(data: bytes, source: str) -> list[Puzzle]:
             rgba = image.convert("RGBA")
     except FormatError:
         raise
+    except Image.UnidentifiedImageError:
+        raise FormatError("not a readable image (unknown or broken header)", source) from None
     except Exception as exc:  # Pillow raises many types (OSError, SyntaxError, ...)
         raise FormatError(f"not a readable image: {type(exc).__name__}: {exc}", source) from None
     pixels = np.asarray(rgba, dtype=np.int32)

@@ -50,7 +50,7 @@ def _parse_xml(data: bytes, source: str) -> Element:
     except ParseError as exc:
         line = exc.position[0] if getattr(exc, "position", None) else None
         raise FormatError(f"not well-formed XML: {exc}", source, line) from None
-    except (ValueError, RecursionError, UnicodeError) as exc:
+    except (ValueError, LookupError, RecursionError, UnicodeError) as exc:
         raise FormatError(f"not well-formed XML: {exc}", source) from None
     return root
 

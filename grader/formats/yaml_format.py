@@ -36,6 +36,8 @@ def read(data: bytes, source: str) -> list[Puzzle]:
         raise FormatError(f"not valid YAML: {problem}", source, line) from None
     except RecursionError:
         raise FormatError("YAML nested too deeply", source) from None
+    except (ValueError, OverflowError) as exc:  # e.g. an integer with thousands of digits
+        raise FormatError(f"not valid YAML: {str(exc)[:80]}", source) from None
     try:
         if isinstance(document, dict) and "puzzles" in document:
             for key in document:
