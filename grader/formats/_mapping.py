@@ -85,8 +85,11 @@ def _clue(item: Any, path: tuple[str | int, ...]) -> Clue:
         raise SchemaError("a clue must be a list of whole numbers", path)
     if len(item) > MAX_SIDE:
         raise SchemaError(f"clue with more than {MAX_SIDE} numbers", path)
+    what = "clue"
+    if len(path) >= 2 and isinstance(path[-1], int):
+        what = f"{'row' if path[-2] == 'rows' else 'column'} {path[-1] + 1}"
     try:
-        return normalise_clue(item, f"clue {path[-1] if path else ''}".strip())
+        return normalise_clue(item, what)
     except PuzzleError as exc:
         raise SchemaError(str(exc), path) from None
 

@@ -69,7 +69,7 @@ def _describe(exc: SchemaError) -> str:
         where = f"puzzle {int(exc.path[1]) + 1}"
         where += f", {keys[1]}" if len(keys) > 1 else ""
         return f"{where}: {exc.message}"
-    if keys and not exc.message.startswith("unknown key"):
+    if keys and keys[0] not in ("rows", "columns") and not exc.message.startswith("unknown"):
         return f"{keys[0]}: {exc.message}"
     return exc.message
 
