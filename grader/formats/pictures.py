@@ -134,7 +134,7 @@ def sniff_bmp(data: bytes) -> bool:
 
 
 def read_image(data: bytes, source: str) -> list[Puzzle]:
-    from PIL import Image
+    from PIL import Image, UnidentifiedImageError
 
     try:
         with Image.open(io.BytesIO(data)) as image:
@@ -144,7 +144,7 @@ def read_image(data: bytes, source: str) -> list[Puzzle]:
             rgba = image.convert("RGBA")
     except FormatError:
         raise
-    except Image.UnidentifiedImageError:
+    except UnidentifiedImageError:
         raise FormatError("not a readable image (unknown or broken header)", source) from None
     except Exception as exc:  # Pillow raises many types (OSError, SyntaxError, ...)
         raise FormatError(f"not a readable image: {type(exc).__name__}: {exc}", source) from None
