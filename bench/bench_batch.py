@@ -64,6 +64,8 @@ def one_run(
         "statuses": Counter(r.status for r in rows),
         "verdicts": {r.key: r.verdict for r in puzzles},
         "slowest": sorted(puzzles, key=lambda r: -r.time_s)[:5],
+        "failed": [r for r in rows if r.status == "failed"],
+        "labels": {r.key: r.label for r in puzzles},
     }
 
 
@@ -87,6 +89,8 @@ def main() -> int:
             f"{run['rate']:.2f} puzzles/s; grading time summed over puzzles "
             f"{run['work_s']:.1f} s ({statuses})"
         )
+        for row in run["failed"]:  # type: ignore[attr-defined]
+            print(f"    failed: {row.label}: {row.error}")
         for row in run["slowest"]:  # type: ignore[attr-defined]
             print(
                 f"    slowest: {row.label} {row.width}x{row.height} {row.time_s:.2f} s {row.status}"
@@ -95,6 +99,10 @@ def main() -> int:
     for run in runs[1:]:
         speedup = float(base["wall_s"]) / float(run["wall_s"])  # type: ignore[arg-type]
         same = run["verdicts"] == base["verdicts"]
+        for key, verdict in sorted(base["verdicts"].items()):  # type: ignore[attr-defined]
+            other = run["verdicts"].get(key)  # type: ignore[attr-defined]
+            if other != verdict:  # puzzles near the budget can end either way
+                print(f"    verdict differs: {run['labels'][key]}: {verdict} vs {other}")  # type: ignore[index]
         print(
             f"speed-up jobs={run['jobs']} over jobs={base['jobs']}: {speedup:.2f}x "
             f"(verdicts {'identical' if same else 'DIFFER'})"

@@ -69,10 +69,10 @@ tr.attention-undecided { background: #eee; }
 <tr class="attention-{{ item.attention }}">
 <td class="num" data-value="{{ loop.index }}">{{ loop.index }}</td>
 <td class="thumb" data-value="">{% if item.thumbnail -%}
-<img src="{{ item.thumbnail }}" alt="solution of {{ row.label }}"
+<img src="{{ item.thumbnail }}" alt="solution of {{ item.label }}"
  width="{{ item.thumb_w }}" height="{{ item.thumb_h }}">
 {%- else %}&ndash;{% endif %}</td>
-<td data-value="{{ row.file }} {{ '%08d' % row.index }}">{{ row.label }}</td>
+<td data-value="{{ row.file }} {{ '%08d' % row.index }}">{{ item.label }}</td>
 <td>{{ row.title }}</td>
 <td class="num" data-value="{{ (row.width or 0) * (row.height or 0) }}">
 {%- if row.width %}{{ row.width }}&times;{{ row.height }}{% endif %}</td>
@@ -150,6 +150,9 @@ def render_html(rows: Sequence[ResultRow], *, title: str = "Nonopress batch repo
     """The report page for ``rows`` (already in report order)."""
     environment = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
     template = environment.from_string(_TEMPLATE)
+    # "file#N" only for files holding several puzzles.
+    per_file = Counter(row.file for row in rows)
+    bundles = {file for file, count in per_file.items() if count > 1}
     levels = Counter(row.level for row in rows if row.level is not None)
     order = level_order(levels)
     scores = [row.score for row in rows if row.score is not None]
@@ -162,7 +165,7 @@ def render_html(rows: Sequence[ResultRow], *, title: str = "Nonopress batch repo
     return template.render(
         title=title,
         rows=rows,
-        items=[_item(row) for row in rows],
+        items=[_item(row, bundles) for row in rows],
         statuses=sorted(Counter(row.status for row in rows).items()),
         verdicts=sorted(Counter(row.verdict for row in rows if row.verdict).items()),
         level_chart=Markup(level_chart),  # built from numbers and escaped labels only
@@ -173,7 +176,7 @@ def render_html(rows: Sequence[ResultRow], *, title: str = "Nonopress batch repo
     )
 
 
-def _item(row: ResultRow) -> dict[str, object]:
+def _item(row: ResultRow, bundles: set[str]) -> dict[str, object]:
     thumbnail = thumbnail_data_uri(row.solution) if row.solution else ""
     width = len(row.solution[0]) if row.solution else 0
     height = len(row.solution) if row.solution else 0
@@ -182,6 +185,7 @@ def _item(row: ResultRow) -> dict[str, object]:
     factor = _THUMB_MAX_PX // longest if longest <= _THUMB_MAX_PX else _THUMB_MAX_PX / longest
     return {
         "row": row,
+        "label": row.label if row.file in bundles or row.index > 1 else row.file,
         "attention": _ATTENTION_NAMES[attention_rank(row)],
         "thumbnail": thumbnail,
         "thumb_w": max(1, round(width * factor)),
