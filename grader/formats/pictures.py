@@ -160,7 +160,7 @@ def _image_writer(pil_format: str, name: str) -> Callable[[Sequence[Puzzle]], by
 
         (puzzle,) = puzzles
         picture = _picture(puzzle, name)
-        image = Image.fromarray(np.where(picture, 0, 255).astype(np.uint8), mode="L")
+        image = Image.fromarray(np.where(picture, 0, 255).astype(np.uint8))  # 8-bit grey
         buffer = io.BytesIO()
         image.convert("1").save(buffer, format=pil_format)
         return buffer.getvalue()

@@ -18,6 +18,7 @@ carries the licence, which the DTD has no element for.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 from xml.etree.ElementTree import Element, ParseError
@@ -150,13 +151,21 @@ def _background_char(element: Element) -> str:
     return "."
 
 
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml_text(value: str) -> str:
+    """Escaped text without the control characters XML 1.0 cannot hold."""
+    return escape(_NOT_XML.sub("", value))
+
+
 def _puzzle_xml(puzzle: Puzzle) -> list[str]:
     meta = puzzle.meta
     out = ['<puzzle type="grid" defaultcolor="black">']
     for tag, value in (("source", meta.source), ("title", meta.title),
                        ("author", meta.author), ("copyright", meta.copyright)):
         if value:
-            out.append(f"<{tag}>{escape(value)}</{tag}>")
+            out.append(f"<{tag}>{_xml_text(value)}</{tag}>")
     out.append('<color name="white" char=".">fff</color>')
     out.append('<color name="black" char="X">000</color>')
     for kind, clues in (("columns", puzzle.columns), ("rows", puzzle.rows)):
@@ -170,7 +179,7 @@ def _puzzle_xml(puzzle: Puzzle) -> list[str]:
         out.extend("|" + row.replace("#", "X") + "|" for row in puzzle.solution)
         out.append("</image></solution>")
     if meta.license:
-        out.append(f"<note>{escape(LICENSE_NOTE + meta.license)}</note>")
+        out.append(f"<note>{_xml_text(LICENSE_NOTE + meta.license)}</note>")
     out.append("</puzzle>")
     return out
 
