@@ -40,6 +40,18 @@ def describe_step(step: Any) -> str:
     return f"{where}: {technique}" + (f" -> {result}" if result else "")
 
 
+def explain_step(step: Any, puzzle: Puzzle) -> str:
+    """The grader's own sentence for a step when it has one, else :func:`describe_step`."""
+    try:
+        from grader.explain import sentence  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return describe_step(step)
+    try:
+        return str(sentence(step, puzzle))
+    except Exception:  # an explanation must never stop the issue: say less instead
+        return describe_step(step)
+
+
 def grade_with_ladder(puzzle: Puzzle, budget: Budget) -> GradeInfo:
     """Grade with the toolkit's grader (imported late: it is the slow, heavy part)."""
     from grader.grading import grade
@@ -52,7 +64,7 @@ def grade_with_ladder(puzzle: Puzzle, budget: Budget) -> GradeInfo:
         verdict=str(result.verdict),
         rungs={str(k): int(v) for k, v in result.rungs.items()},
         time_s=float(result.time_s),
-        steps=tuple(describe_step(s) for s in result.steps[:MAX_STEPS]),
+        steps=tuple(explain_step(s, puzzle) for s in result.steps[:MAX_STEPS]),
     )
 
 

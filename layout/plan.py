@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from grader.errors import NonopressError
 from layout.draw import Block, Bookmark, Op, Page, Text, puzzle_ops, star_ops, stars_width
-from layout.fonts import fit_text, text_width
+from layout.fonts import fit_text, text_width, wrap_text
 from layout.geometry import BlockGeometry
 from layout.issue import Issue, IssueEntry
 from layout.manifest import Manifest
@@ -257,20 +257,23 @@ class Planner:
         page.ops.append(Text(area.left, y, line, 10))
         page.ops.extend(star_ops(area.left + text_width(line, 10), y, 8, grade.stars))
         rungs = ", ".join(f"{name} {count}" for name, count in grade.rungs.items() if count)
-        lines = [f"Techniques used: {rungs or 'none recorded'}", ""]
+        paragraphs = [(f"Techniques used: {rungs or 'none recorded'}", False)]
         if grade.steps:
-            lines.append("Step by step:")
-            lines.extend(grade.steps)
+            paragraphs.append(("Step by step:", False))
+            paragraphs.extend((f"{k}. {s}", True) for k, s in enumerate(grade.steps, start=1))
         y -= 16
-        for k, text in enumerate(lines):
-            if y < area.bottom + 10 and k < len(lines) - 1:
-                more = len(lines) - k
+        for k, (paragraph, _) in enumerate(paragraphs):
+            lines = wrap_text(paragraph, 8, area.width)
+            if y - 10 * len(lines) < area.bottom + 10:  # keep a line for the ellipsis
+                more = sum(1 for _, is_step in paragraphs[k:] if is_step)
                 page.ops.append(Text(area.left, y, f"... and {more} more steps", 8))
                 break
-            page.ops.append(Text(area.left, y, fit_text(text, 8, area.width), 8))
-            y -= 10
+            for line in lines:
+                page.ops.append(Text(area.left, y, line, 8))
+                y -= 10
+            if k == 0:
+                y -= 6
         return page
-
 
 
 def plan_issue(issue: Issue) -> IssuePlan:
