@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -59,6 +60,9 @@ def test_builds_an_issue_and_caches_grades(
     assert titles == ["Contents", "No. 1 \u00b7 5x5", "No. 2 \u00b7 7x6",
                       "No. 3 \u00b7 8x6 \u00b7 Arrow", "Solutions", "Worked solution No. 2"]
     assert "wrote" in capsys.readouterr().err
+    worked = reader.pages[-1].extract_text()
+    assert "Worked solution: No. 2" in worked and "Heart" in worked
+    assert "Techniques used:" in worked and re.search(r"(?m)^1\. \S", worked)
     cache = json.loads((tmp_path / "nonopress-grades.json").read_text())
     assert len(cache["grades"]) == 3
     levels = {record["level"] for record in cache["grades"].values()}
