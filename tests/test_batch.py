@@ -273,6 +273,7 @@ def test_sigkill_mid_run_loses_only_puzzles_in_flight_and_a_rerun_completes(
     deadline = time.monotonic() + 240
     while _count_rows(database) < 5 and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)
+    children_listed = Path(f"/proc/{process.pid}/task/{process.pid}/children").exists()
     workers = _children(process.pid)
     process.send_signal(signal.SIGKILL)
     process.wait()
@@ -280,7 +281,8 @@ def test_sigkill_mid_run_loses_only_puzzles_in_flight_and_a_rerun_completes(
     assert 5 <= partial < total, f"the batch finished {partial} puzzles before the kill"
 
     # Workers die with their parent: nothing keeps grading (or holds the database) after.
-    assert workers
+    if children_listed:  # kernels built without CONFIG_PROC_CHILDREN cannot tell
+        assert workers
     for pid in workers:
         for _ in range(100):
             if not _alive(pid):
