@@ -88,10 +88,13 @@ def _slots(area: Area, columns: int, rows: int) -> list[Area]:
     ]
 
 
-def _best_arrangement(entries: Sequence[IssueEntry], area: Area) -> tuple[list[Area], float]:
-    """The slot grid that gives the smallest of these puzzles the largest cells."""
+def _best_arrangement(
+    entries: Sequence[IssueEntry], area: Area, count: int | None = None
+) -> tuple[list[Area], float]:
+    """The grid of ``count`` slots (default: one per puzzle) that gives the smallest of
+    these puzzles the largest cells."""
     best: tuple[list[Area], float] = ([], -1.0)
-    for columns, rows in _arrangements(len(entries)):
+    for columns, rows in _arrangements(max(count or 0, len(entries))):
         slots = _slots(area, columns, rows)
         cell = min(_fit(e, s.width, s.height) for e, s in zip(entries, slots, strict=False))
         if cell > best[1]:
@@ -156,13 +159,20 @@ class Planner:
         threshold = MIN_CELL if fixed else AUTO_CELL
         for count in counts:
             group = rest[:count]
-            slots, cell = _best_arrangement(group, self.area)
+            # A fixed count keeps its slot grid on the last, partly filled page too.
+            slots, cell = _best_arrangement(group, self.area, fixed)
             if cell >= threshold:
                 return group, slots
         # Fewer per page than asked, or the lone puzzle at a smaller cell: whatever fits.
         for count in range(min(len(rest), fixed or 1), 0, -1):
             slots, cell = _best_arrangement(rest[:count], self.area)
             if cell >= MIN_CELL:
+                if fixed:
+                    numbers = number_ranges([e.number for e in rest[:count]])
+                    self.warnings.append(
+                        f"per_page {fixed}: puzzle(s) {numbers} printed {count} to a page, "
+                        f"so that cells stay at least {MIN_CELL / MM:.1f} mm"
+                    )
                 return rest[:count], slots
         return [], []
 

@@ -15,6 +15,7 @@ from pypdf import PdfReader
 
 from grader import formats
 from grader.cli import main
+from grader.errors import FormatError
 from grader.model import Metadata, Puzzle
 from layout.build import build_issue
 from layout.manifest import load_manifest
@@ -176,3 +177,29 @@ def test_missing_output_folder_exits_2(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["issue", str(path), "-o", str(tmp_path / "nowhere" / "x.pdf")]) == 2
     assert "does not exist" in capsys.readouterr().err
     assert not (tmp_path / "nowhere").exists()
+
+
+def test_files_with_several_puzzles_and_index(tmp_path: Path) -> None:
+    puzzles = [Puzzle.from_picture(PICTURES[name], Metadata(title=name)) for name in PICTURES]
+    (tmp_path / "three.yaml").write_bytes(formats.write(puzzles, "yaml"))
+    path = tmp_path / "issue.yaml"
+    path.write_text("puzzles:\n  - three.yaml\n  - {file: three.yaml, index: 2, title: Again}\n")
+    issue = build_issue(load_manifest(path))
+    assert [e.title for e in issue.entries] == ["plus", "heart", "arrow", "Again"]
+    assert [e.number for e in issue.entries] == [1, 2, 3, 4]
+    assert issue.entries[3].puzzle == puzzles[1].with_meta(title="heart")
+    path.write_text("puzzles:\n  - three.yaml\n  - {file: three.yaml, index: 4}\n")
+    with pytest.raises(FormatError, match=r"index 4: three\.yaml holds only 3") as caught:
+        build_issue(load_manifest(path))
+    assert caught.value.line == 3
+
+
+def test_a_damaged_cache_is_ignored_with_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = manifest(tmp_path)
+    (tmp_path / "nonopress-grades.json").write_text("{not json")
+    assert main(["issue", str(path), "-o", str(tmp_path / "issue.pdf"), "-q"]) == 0
+    assert "grade cache ignored" in capsys.readouterr().err
+    cache = json.loads((tmp_path / "nonopress-grades.json").read_text())
+    assert len(cache["grades"]) == 3  # rewritten whole

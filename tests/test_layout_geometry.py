@@ -192,3 +192,31 @@ def test_worked_steps_wrap_and_stop_at_the_margin() -> None:
     assert texts[-1].text == f"... and {300 - shown} more steps"
     assert shown > 5 and len(texts) > 2 * shown  # every sentence took several lines
     assert all(t.y >= area.bottom and text_width(t.text, 8) <= area.width for t in texts)
+
+
+def test_fixed_per_page_keeps_its_grid_and_warns_when_it_cannot() -> None:
+    manifest = Manifest(source=Path("m.yaml"), puzzles=(), per_page=4)
+    plan = plan_issue(issue_of([random_puzzle(10, 10, k) for k in range(6)], manifest))
+    first, last = (p for p in plan.pages if p.kind == "puzzles")
+    assert len(first.blocks) == 4 and len(last.blocks) == 2
+    assert last.blocks[0].cell == pytest.approx(first.blocks[0].cell)
+    assert not plan.warnings
+    crowded = Manifest(source=Path("m.yaml"), puzzles=(), per_page=6)
+    plan = plan_issue(issue_of([random_puzzle(30, 30, k) for k in range(3)], crowded))
+    assert any(w.startswith("per_page 6: puzzle(s) 1") for w in plan.warnings)
+    assert all(b.cell >= MIN_CELL for p in plan.pages for b in p.blocks if not b.solution_shown)
+
+
+def test_contents_lists_the_page_of_every_puzzle() -> None:
+    plan = plan_issue(issue_of([random_puzzle(12, 12, k) for k in range(70)]))
+    contents = [p for p in plan.pages if p.kind == "contents"]
+    assert len(contents) >= 2
+    page_of = {b.number: p.number for p in plan.pages if p.kind == "puzzles" for b in p.blocks}
+    listed = {}
+    for page in contents:
+        numbers = {op.y: int(op.text) for op in page.ops
+                   if isinstance(op, Text) and op.bold and op.anchor == "right"}
+        folios = {op.y: int(op.text) for op in page.ops if isinstance(op, Text)
+                  and not op.bold and op.anchor == "right" and op.role == "ink" and op.text}
+        listed.update({numbers[y]: folios[y] for y in numbers})
+    assert listed == page_of
