@@ -117,6 +117,11 @@ class Planner:
         self.issue = issue
         self.manifest = issue.manifest
         self.area = content_area(self.manifest.page, self.manifest)
+        if self.area.width < 144 or self.area.height < 144:  # two inches
+            raise NonopressError(
+                f"{self.manifest.source}: the margins leave too little room on the "
+                f"{self.manifest.page.name} page"
+            )
         self.warnings: list[str] = []
 
     def page(self, kind: str, size: PageSize | None = None) -> Page:
@@ -136,7 +141,7 @@ class Planner:
                 if size is None:
                     raise NonopressError(f"puzzle {entry.number} ({entry.size}) is too big")
                 self.warnings.append(
-                    f"puzzle {entry.number} ({entry.size}) does not fit a {self.manifest.page.name}"
+                    f"puzzle {entry.number} ({entry.size}) does not fit the {self.manifest.page.name}"
                     f" page with {MIN_CELL / MM:.1f} mm cells: printed on a larger page of "
                     f"{size.width / MM:.0f} x {size.height / MM:.0f} mm"
                 )

@@ -220,3 +220,13 @@ def test_contents_lists_the_page_of_every_puzzle() -> None:
                   and not op.bold and op.anchor == "right" and op.role == "ink" and op.text}
         listed.update({numbers[y]: folios[y] for y in numbers})
     assert listed == page_of
+
+
+def test_margins_that_leave_no_room_are_an_error() -> None:
+    from grader.errors import NonopressError
+    from layout.manifest import Margins
+
+    wide = Manifest(source=Path("m.yaml"), puzzles=(), page=parse_page_size("A5"),
+                    margins=Margins(20 * MM, 20 * MM, 70 * MM, 70 * MM))
+    with pytest.raises(NonopressError, match="margins leave too little room on the A5 page"):
+        plan_issue(issue_of([random_puzzle(5, 5, 1)], wide))
