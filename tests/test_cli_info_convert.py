@@ -165,3 +165,16 @@ def test_convert_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFix
 def test_convert_unwritable_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["convert", str(HEART), str(tmp_path / "missing" / "x.non")], capsys)
     assert code == 2 and "cannot write" in err
+
+
+def test_info_skips_an_issue_manifest_with_a_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    manifest = tmp_path / "issue.yaml"
+    manifest.write_text("title: Monthly\npuzzles:\n  - heart.yaml\n  - file: cat.yaml\n")
+    code, out, err = run(["info", str(manifest), str(HEART)], capsys)
+    assert code == 0 and "Heart" in out
+    assert err == f"nonopress info: {manifest}: an issue manifest (for 'nonopress issue'), " \
+                  "not puzzles; skipped\n"
+    code, _, err = run(["convert", str(manifest), str(tmp_path / "x.non")], capsys)
+    assert code == 2 and "an issue manifest?" in err
