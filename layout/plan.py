@@ -142,7 +142,8 @@ class Planner:
                     raise NonopressError(f"puzzle {entry.number} ({entry.size}) is too big")
                 self.warnings.append(
                     f"puzzle {entry.number} ({entry.size}) does not fit the "
-                    f"{self.manifest.page.name} page with {MIN_CELL / MM:.1f} mm cells: printed on a larger page of "
+                    f"{self.manifest.page.name} page with {MIN_CELL / MM:.1f} mm cells: "
+                    "printed on a larger page of "
                     f"{size.width / MM:.0f} x {size.height / MM:.0f} mm"
                 )
                 area = content_area(size, self.manifest)
