@@ -138,13 +138,69 @@ def clear_queue(queue, in_queue, qstate):
     qstate[0] = 0
 
 
+#: longest line the cache packs: 32 cells in one key word, 20 more beside the line number
+CACHE_MAX_LENGTH = 52
+
+
+@njit(cache=True, nogil=True)
+def _pack(cells, start, stop):
+    packed = np.uint64(0)
+    for x in range(start, stop):
+        packed = (packed << np.uint64(2)) | np.uint64(cells[x])
+    return packed
+
+
+@njit(cache=True, nogil=True)
+def _unpack(packed, out, start, stop):
+    for x in range(stop - 1, start - 1, -1):
+        out[x] = np.uint8(packed & np.uint64(3))
+        packed = packed >> np.uint64(2)
+
+
+@njit(cache=True, nogil=True)
+def cached_solve(line, clue, k, line_in, n, line_out, fwd, bwd, empties, marks, counters,
+                 cache_keys, cache_vals):
+    """solve_line_into behind a hash table keyed by line number and cell states.
+
+    A key is two words: cells 0-31 at 2 bits each, and the line number beside cells 32-51,
+    so a hit is exact (never a collision). A slot's value packs the result the same way, a
+    first word of 0 meaning "contradiction". Longer lines, or a one-slot table, go uncached.
+    """
+    counters[0] += 1
+    size = cache_keys.shape[0]
+    if n > CACHE_MAX_LENGTH or size < 2:
+        return solve_line_into(clue, k, line_in, n, line_out, fwd, bwd, empties, marks)
+    split = min(n, 32)
+    key_low = _pack(line_in, 0, split)
+    key_high = (np.uint64(line) << np.uint64(40)) | _pack(line_in, split, n)
+    mixed = key_low * np.uint64(0x9E3779B97F4A7C15) + key_high * np.uint64(0xC2B2AE3D27D4EB4F)
+    slot = np.int64(mixed >> np.uint64(40)) & (size - 1)
+    if cache_keys[slot, 0] == key_low and cache_keys[slot, 1] == key_high:
+        counters[1] += 1
+        if cache_vals[slot, 0] == np.uint64(0):
+            return False
+        _unpack(cache_vals[slot, 0], line_out, 0, split)
+        _unpack(cache_vals[slot, 1], line_out, split, n)
+        return True
+    ok = solve_line_into(clue, k, line_in, n, line_out, fwd, bwd, empties, marks)
+    cache_keys[slot, 0] = key_low
+    cache_keys[slot, 1] = key_high
+    if ok:
+        cache_vals[slot, 0] = _pack(line_out, 0, split)
+        cache_vals[slot, 1] = _pack(line_out, split, n)
+    else:
+        cache_vals[slot, 0] = np.uint64(0)
+    return ok
+
+
 @njit(cache=True, nogil=True)
 def propagate_queue(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
-                    fwd, bwd, empties, marks, counters):
+                    fwd, bwd, empties, marks, counters, cache_keys, cache_vals):
     """Line-solve queued lines until none changes; returns cells decided or CONTRADICTION.
 
     A line is re-queued only when a crossing cell changed. ``counters[0]`` counts line
-    solves (the work measure the callers budget with). The queue is empty on return.
+    solves (the work measure the callers budget with), ``counters[1]`` cache hits. The
+    queue is empty on return.
     """
     h = grid.shape[0]
     w = grid.shape[1]
@@ -170,8 +226,8 @@ def propagate_queue(grid, clues, nclues, queue, in_queue, qstate, line_in, line_
                 line_in[r] = grid[r, line - h]
                 if line_in[r] == UNKNOWN:
                     unknown += 1
-        counters[0] += 1
-        ok = solve_line_into(clues[line], k, line_in, n, line_out, fwd, bwd, empties, marks)
+        ok = cached_solve(line, clues[line], k, line_in, n, line_out, fwd, bwd, empties,
+                          marks, counters, cache_keys, cache_vals)
         if not ok:
             clear_queue(queue, in_queue, qstate)
             return CONTRADICTION
@@ -192,13 +248,13 @@ def propagate_queue(grid, clues, nclues, queue, in_queue, qstate, line_in, line_
 
 @njit(cache=True, nogil=True)
 def propagate_all(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
-                  fwd, bwd, empties, marks, counters):
+                  fwd, bwd, empties, marks, counters, cache_keys, cache_vals):
     """Queue every line, then propagate (the start of a solve)."""
     clear_queue(queue, in_queue, qstate)
     for line in range(nclues.shape[0]):
         enqueue(line, queue, in_queue, qstate)
     return propagate_queue(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
-                           fwd, bwd, empties, marks, counters)
+                           fwd, bwd, empties, marks, counters, cache_keys, cache_vals)
 
 
 #: probe_fixpoint() outcomes
@@ -206,6 +262,7 @@ SOLVED = 0
 INCONSISTENT = 1
 BRANCH = 2
 OUT_OF_WORK = 3
+FOUND = 4
 
 # probe state slots (an int64 array kept by the caller between calls)
 CURSOR = 0
@@ -214,7 +271,8 @@ BEST_CELL = 2
 BEST_SCORE = 3
 BEST_FILLED = 4
 BEST_EMPTY = 5
-STATE_SIZE = 6
+FOUND_COUNT = 6
+STATE_SIZE = 7
 
 
 @njit(cache=True, nogil=True)
@@ -225,27 +283,30 @@ def reset_probe_state(state):
     state[BEST_SCORE] = -1
     state[BEST_FILLED] = 0
     state[BEST_EMPTY] = 0
+    state[FOUND_COUNT] = 0
 
 
 @njit(cache=True, nogil=True)
 def probe_fixpoint(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
-                   fwd, bwd, empties, marks, counters, trial_filled, trial_empty,
-                   state, work_limit):
+                   fwd, bwd, empties, marks, counters, cache_keys, cache_vals,
+                   trial_filled, trial_empty, found, state, work_limit):
     """Propagate queued lines, then probe every unknown cell both ways until nothing changes.
 
     Probing a cell: suppose it filled and propagate, then suppose it empty and propagate.
     Both contradict: the grid has no solution. One contradicts: the cell takes the other
     value. Neither: cells both suppositions agree on are decided. When a whole cycle over
     the cells decides nothing, the cell whose probes decided most (product of the two
-    counts) is the branching cell. Resumable: stops with OUT_OF_WORK once ``counters[0]``
-    (line solves) reaches ``work_limit``, keeping its place in ``state``.
+    counts) is the branching cell. A supposition that completes the grid is a solution:
+    it is copied to ``found`` and the call returns FOUND (the caller collects it, resets
+    ``state[FOUND_COUNT]`` and calls again). Resumable: stops with OUT_OF_WORK once
+    ``counters[0]`` (line solves) reaches ``work_limit``, keeping its place in ``state``.
     """
     h = grid.shape[0]
     w = grid.shape[1]
     total = h * w
     if qstate[1] > 0:
         d = propagate_queue(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
-                            fwd, bwd, empties, marks, counters)
+                            fwd, bwd, empties, marks, counters, cache_keys, cache_vals)
         if d < 0:
             return INCONSISTENT
         if d > 0:
@@ -253,6 +314,8 @@ def probe_fixpoint(grid, clues, nclues, queue, in_queue, qstate, line_in, line_o
             state[BEST_CELL] = -1
             state[BEST_SCORE] = -1
     while True:
+        if state[FOUND_COUNT] > 0:
+            return FOUND
         if state[SINCE_CHANGE] >= total:
             if state[BEST_CELL] < 0:
                 return SOLVED
@@ -270,12 +333,14 @@ def probe_fixpoint(grid, clues, nclues, queue, in_queue, qstate, line_in, line_o
         trial_filled[r, c] = FILLED
         enqueue_cell(r, c, h, queue, in_queue, qstate)
         d_filled = propagate_queue(trial_filled, clues, nclues, queue, in_queue, qstate,
-                                   line_in, line_out, fwd, bwd, empties, marks, counters)
+                                   line_in, line_out, fwd, bwd, empties, marks, counters,
+                                   cache_keys, cache_vals)
         trial_empty[:, :] = grid
         trial_empty[r, c] = EMPTY
         enqueue_cell(r, c, h, queue, in_queue, qstate)
         d_empty = propagate_queue(trial_empty, clues, nclues, queue, in_queue, qstate,
-                                  line_in, line_out, fwd, bwd, empties, marks, counters)
+                                  line_in, line_out, fwd, bwd, empties, marks, counters,
+                                  cache_keys, cache_vals)
         if d_filled < 0 and d_empty < 0:
             return INCONSISTENT
         if d_filled < 0 or d_empty < 0:
@@ -289,16 +354,30 @@ def probe_fixpoint(grid, clues, nclues, queue, in_queue, qstate, line_in, line_o
             state[BEST_SCORE] = -1
             continue
         agreed = 0
+        open_filled = 0
+        open_empty = 0
         for rr in range(h):
             for cc in range(w):
-                if (grid[rr, cc] == UNKNOWN and trial_filled[rr, cc] == trial_empty[rr, cc]
-                        and trial_filled[rr, cc] != UNKNOWN):
-                    grid[rr, cc] = trial_filled[rr, cc]
+                a = trial_filled[rr, cc]
+                b = trial_empty[rr, cc]
+                if a == UNKNOWN:
+                    open_filled += 1
+                if b == UNKNOWN:
+                    open_empty += 1
+                if grid[rr, cc] == UNKNOWN and a == b and a != UNKNOWN:
+                    grid[rr, cc] = a
                     enqueue_cell(rr, cc, h, queue, in_queue, qstate)
                     agreed += 1
+        if open_filled == 0:
+            found[state[FOUND_COUNT]] = trial_filled
+            state[FOUND_COUNT] += 1
+        if open_empty == 0:
+            found[state[FOUND_COUNT]] = trial_empty
+            state[FOUND_COUNT] += 1
         if agreed > 0:
             d = propagate_queue(grid, clues, nclues, queue, in_queue, qstate, line_in,
-                                line_out, fwd, bwd, empties, marks, counters)
+                                line_out, fwd, bwd, empties, marks, counters, cache_keys,
+                                cache_vals)
             if d < 0:
                 return INCONSISTENT
             state[SINCE_CHANGE] = 0

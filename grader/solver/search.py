@@ -2,7 +2,8 @@
 
 The compiled kernel does the work of a node (propagation, then probing every unknown cell
 both ways to a fixed point, choosing the branching cell); this Python loop only keeps the
-stack of open nodes and the budget, so the clock is read between bounded chunks of work.
+stack of open nodes, the solutions found and the budget, so the clock is read between
+bounded chunks of work.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ class _OutOfBudget(Exception):
         self.reason = reason
 
 
+class _EnoughSolutions(Exception):
+    pass
+
+
 @dataclass
 class _Clock:
     budget: Budget
@@ -41,21 +46,42 @@ class _Clock:
             raise _OutOfBudget(f"time budget of {seconds:g} s spent")
 
 
-def _node(ws: Workspace, grid: CellArray, clock: _Clock, nodes: int) -> int:
+@dataclass
+class _Solutions:
+    """Distinct solutions in the order found (probes and branches may meet the same one)."""
+
+    puzzle: Puzzle
+    target: int
+    found: dict[bytes, BoolArray] = field(default_factory=dict)
+
+    def add(self, grid: CellArray) -> None:
+        picture = grid == FILLED
+        key = picture.tobytes()
+        if key in self.found:
+            return
+        # a solution the kernels report must satisfy every clue; anything else is a bug
+        if clues_of_picture(picture) != (self.puzzle.rows, self.puzzle.columns):
+            raise RuntimeError("solver bug: a reported solution does not satisfy the clues")
+        self.found[key] = picture
+        if len(self.found) >= self.target:
+            raise _EnoughSolutions
+
+
+def _node(ws: Workspace, grid: CellArray, clock: _Clock, nodes: int,
+          solutions: _Solutions) -> int:
     """Run one node's propagation and probing to its end, looking at the clock in between."""
     kernels.reset_probe_state(ws.probe_state)
     while True:
         status = ws.probe(grid, ws.line_solves + WORK_CHUNK)
-        if status != kernels.OUT_OF_WORK:
+        if status == kernels.FOUND:
+            count = int(ws.probe_state[kernels.FOUND_COUNT])
+            ws.probe_state[kernels.FOUND_COUNT] = 0
+            for index in range(count):
+                solutions.add(ws.found[index])
+        elif status == kernels.OUT_OF_WORK:
+            clock.check(nodes)
+        else:
             return status
-        clock.check(nodes)
-
-
-def _check_solution(puzzle: Puzzle, picture: BoolArray) -> None:
-    """A solution the kernels report must satisfy every clue; anything else is a bug."""
-    rows, columns = clues_of_picture(picture)
-    if rows != puzzle.rows or columns != puzzle.columns:
-        raise RuntimeError("solver bug: a reported solution does not satisfy the clues")
 
 
 def solve(puzzle: Puzzle, limit: int = 2, budget: Budget | None = None) -> SolveResult:
@@ -67,14 +93,14 @@ def solve(puzzle: Puzzle, limit: int = 2, budget: Budget | None = None) -> Solve
     """
     if limit < 1:
         raise ValueError("limit must be at least 1")
-    target = max(limit, 2)  # one solution alone proves nothing about uniqueness
     budget = budget if budget is not None else Budget()
     clock = _Clock(budget)
     ws = Workspace(puzzle)
-    solutions: list[BoolArray] = []
+    # one solution alone proves nothing about uniqueness: always look for a second
+    solutions = _Solutions(puzzle, max(limit, 2))
     nodes = 0
     branches = 0
-    # each open node: a grid and the lines to propagate first (-1: all of them)
+    # each open node: a grid and the cell just set (-1: propagate every line first)
     stack: list[tuple[CellArray, int]] = [(ws.blank(), -1)]
     reason = ""
     complete = True
@@ -88,18 +114,11 @@ def solve(puzzle: Puzzle, limit: int = 2, budget: Budget | None = None) -> Solve
                 ws.enqueue_all()
             else:
                 ws.enqueue_cell(cell // ws.width, cell % ws.width)
-            status = _node(ws, grid, clock, nodes)
+            status = _node(ws, grid, clock, nodes, solutions)
             if status == kernels.INCONSISTENT:
                 continue
             if status == kernels.SOLVED:
-                picture = grid == FILLED
-                _check_solution(puzzle, picture)
-                solutions.append(picture)
-                if len(solutions) >= target:
-                    complete = not stack
-                    if not complete:
-                        reason = f"stopped at the limit of {target} solutions"
-                    break
+                solutions.add(grid)
                 continue
             branches += 1
             best = int(ws.probe_state[kernels.BEST_CELL])
@@ -109,22 +128,28 @@ def solve(puzzle: Puzzle, limit: int = 2, budget: Budget | None = None) -> Solve
             grid[row, column] = kernels.FILLED
             stack.append((other, best))
             stack.append((grid, best))
+    except _EnoughSolutions:
+        complete = False
+        reason = f"stopped at the limit of {solutions.target} solutions"
     except _OutOfBudget as exc:
         reason = exc.reason
         complete = False
+    found = list(solutions.found.values())
     verdict: Verdict
-    if len(solutions) >= 2:
+    if len(found) >= 2:
         verdict = "multiple"
     elif not complete:
         verdict = "undecided"
     else:
-        verdict = "unique" if solutions else "none"
+        verdict = "unique" if found else "none"
     return SolveResult(
         verdict=verdict,
-        solutions=tuple(solutions[: max(limit, 2)]),
+        solutions=tuple(found[: max(limit, 2)]),
         time_s=clock.elapsed(),
         nodes=nodes,
         complete=complete,
         reason=reason,
-        stats={"line_solves": ws.line_solves, "branches": branches},
+        stats={
+            "line_solves": ws.line_solves, "cache_hits": ws.cache_hits, "branches": branches
+        },
     )

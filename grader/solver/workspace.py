@@ -24,6 +24,11 @@ def clue_table(clues: Sequence[Sequence[int]]) -> tuple[IntArray, IntArray]:
     return table, counts
 
 
+def cache_slots(cells: int) -> int:
+    """A power of two near 64 slots a cell, from 4,096 to 2**20 (32 MB at most)."""
+    return int(min(max(4096, 1 << (64 * cells - 1).bit_length()), 1 << 20))
+
+
 class Workspace:
     """Everything the kernels need for one puzzle; not thread-safe (buffers are shared)."""
 
@@ -44,9 +49,13 @@ class Workspace:
         self.bwd = np.zeros((blocks + 1, longest + 1), dtype=np.uint8)
         self.empties = np.zeros(longest + 1, dtype=np.int64)
         self.marks = np.zeros(longest + 1, dtype=np.int64)
-        self.counters = np.zeros(1, dtype=np.int64)
+        self.counters = np.zeros(2, dtype=np.int64)  # line solves, cache hits
+        slots = cache_slots(self.height * self.width) if longest <= kernels.CACHE_MAX_LENGTH else 1
+        self.cache_keys = np.zeros((slots, 2), dtype=np.uint64)
+        self.cache_vals = np.zeros((slots, 2), dtype=np.uint64)
         self.trial_filled = np.zeros((self.height, self.width), dtype=np.uint8)
         self.trial_empty = np.zeros((self.height, self.width), dtype=np.uint8)
+        self.found = np.zeros((2, self.height, self.width), dtype=np.uint8)
         self.probe_state = np.zeros(kernels.STATE_SIZE, dtype=np.int64)
 
     def blank(self) -> CellArray:
@@ -54,7 +63,12 @@ class Workspace:
 
     @property
     def line_solves(self) -> int:
+        """Line solves asked for, cache hits included."""
         return int(self.counters[0])
+
+    @property
+    def cache_hits(self) -> int:
+        return int(self.counters[1])
 
     def propagate_all(self, grid: CellArray) -> int:
         """Line logic to a fixed point from scratch; cells decided, or -1 on contradiction."""
@@ -62,7 +76,7 @@ class Workspace:
             kernels.propagate_all(
                 grid, self.clues, self.nclues, self.queue, self.in_queue, self.qstate,
                 self.line_in, self.line_out, self.fwd, self.bwd, self.empties, self.marks,
-                self.counters,
+                self.counters, self.cache_keys, self.cache_vals,
             )
         )
 
@@ -82,7 +96,7 @@ class Workspace:
             kernels.probe_fixpoint(
                 grid, self.clues, self.nclues, self.queue, self.in_queue, self.qstate,
                 self.line_in, self.line_out, self.fwd, self.bwd, self.empties, self.marks,
-                self.counters, self.trial_filled, self.trial_empty, self.probe_state,
-                work_limit,
+                self.counters, self.cache_keys, self.cache_vals, self.trial_filled,
+                self.trial_empty, self.found, self.probe_state, work_limit,
             )
         )
