@@ -277,3 +277,18 @@ def test_webpbn_xml() -> None:
     error = error_of(WEBPBN.replace("<line></line></clues>\n<solution", "</clues>\n<solution"),
                      "xml")
     assert "row clues fill 1 cells" in error.message or "not 2x1" in error.message
+
+
+def test_verdict_keys_match_file_and_index() -> None:
+    """``verdicts.json`` keys are ``path`` or ``path#N`` (1-based), as LoadedPuzzle labels."""
+    verdicts = json.loads(corpus("verdicts.json").read_text())
+    counts: dict[str, int] = {}
+    for key in verdicts:
+        path, _, index = key.partition("#")
+        if path not in counts:
+            counts[path] = len(formats.read_file(CORPUS / path))
+        if index:
+            assert counts[path] > 1 and 1 <= int(index) <= counts[path], key
+        else:
+            assert counts[path] == 1, key
+    assert counts["tournaments/question/taai2011.txt"] == 1000
