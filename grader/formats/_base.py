@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from grader.errors import FormatError, PuzzleError
-from grader.model import Clue, Metadata, Puzzle, check_size
+from grader.model import MAX_SIDE, Clue, Metadata, Puzzle, check_size
 
 #: ``reader(data, source) -> puzzles``; ``source`` names the input in error messages.
 Reader = Callable[[bytes, str], list[Puzzle]]
@@ -31,7 +31,8 @@ class FormatSpec:
     writer: Writer | None = None
     holds_many: bool = False
     sniff: Sniffer | None = None
-    binary: bool = False
+    binary: bool = False  #: the content is binary, not text
+
 
     @property
     def can_read(self) -> bool:
@@ -89,8 +90,6 @@ def check_header(width: int, height: int, source: str, line: int | None) -> None
 
 def check_count(count: int, what: str, source: str, line: int | None) -> None:
     """Refuse more lines of clues than any puzzle may have, before collecting them all."""
-    from grader.model import MAX_SIDE
-
     if count > MAX_SIDE:
         raise FormatError(f"more than {MAX_SIDE} {what}", source, line)
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 from xml.etree.ElementTree import Element, ParseError
 from xml.sax.saxutils import escape
 
@@ -185,7 +184,7 @@ def _puzzle_xml(puzzle: Puzzle) -> list[str]:
 
 
 def write(puzzles: Sequence[Puzzle]) -> bytes:
-    lines: list[Any] = ['<?xml version="1.0" encoding="UTF-8"?>', "<puzzleset>"]
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<puzzleset>"]
     for puzzle in puzzles:
         lines.extend(_puzzle_xml(puzzle))
     lines.append("</puzzleset>")
