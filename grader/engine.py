@@ -8,13 +8,20 @@ grid, and it raises Contradiction when a deduction disagrees with the grid.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from grader.errors import BudgetExceeded, Contradiction
 from grader.lines import is_solved_line
-from grader.model import UNKNOWN, Clue, Grid, Puzzle
-from grader.techniques import GRID_FINDERS, LINE_FINDERS, RUNGS, cell_branching, rung_index
+from grader.model import UNKNOWN, CellArray, Clue, Grid, Puzzle
+from grader.techniques import (
+    GRID_FINDERS,
+    LINE_FINDERS,
+    RUNGS,
+    cell_branching,
+    recursion,
+    rung_index,
+)
 from grader.techniques.base import LineDeduction, LineRef, Step
 
 Outcome = Literal["solved", "stuck", "multiple"]
@@ -57,6 +64,12 @@ class Engine:
         self._cache: dict[tuple[str, int], tuple[int, list[LineDeduction]]] = {}
         #: the steps taken so far (kept when a Contradiction or the budget stops the run)
         self.steps: list[Step] = []
+        #: the unique solution and the search nodes that proved it, when the complete
+        #: solver has run: recursion then guesses from it instead of searching again
+        self.known_solution: tuple[CellArray, int] | None = None
+        # Cell-branching deductions stay true as the grid fills in, so those found in one
+        # scan are offered again (restricted to cells still open) before probing anew.
+        self._pending: list[Step] = []
 
     # -- reading the grid -----------------------------------------------------------------
     def line_cells(self, number: int) -> list[int]:
@@ -77,6 +90,14 @@ class Engine:
 
     def available(self, rung: str) -> list[Step]:
         """Every deduction ``rung`` can make now (the engine's openings at that rung)."""
+        if rung == cell_branching.RUNG:
+            self._pending = [s for s in map(self._still_open, self._pending) if s is not None]
+            if not self._pending:
+                self._pending = cell_branching.find(self.puzzle, self.grid.cells, self.deadline)
+            return self._pending
+        if rung == recursion.RUNG and self.known_solution is not None:
+            solution, nodes = self.known_solution
+            return [recursion.guess_from_solution(self.grid.cells, solution, nodes)]
         if rung in GRID_FINDERS:
             return GRID_FINDERS[rung](self.puzzle, self.grid.cells, self.deadline)
         steps = []
@@ -94,6 +115,14 @@ class Engine:
                     )
                 )
         return steps
+
+    def _still_open(self, step: Step) -> Step | None:
+        """A pending step restricted to the cells still unknown, or None if none is."""
+        cells = self.grid.cells
+        changes = tuple(change for change in step.changes if cells[change[0], change[1]] == UNKNOWN)
+        if not changes:
+            return None
+        return step if len(changes) == len(step.changes) else replace(step, changes=changes)
 
     # -- changing the grid ----------------------------------------------------------------
     def apply(self, step: Step) -> int:
@@ -128,20 +157,12 @@ class Engine:
                 if found:
                     best = min(range(len(found)), key=lambda i: (_preference(found[i]), i))
                     chosen = found[best]
-                    chosen = Step(
-                        chosen.rung,
-                        chosen.technique,
-                        chosen.changes,
-                        chosen.line,
-                        chosen.clue,
-                        chosen.cell,
-                        chosen.facts,
-                        openings=len(found),
-                    )
+                    chosen = replace(chosen, openings=len(found))
                     break
             if chosen is None:
                 return EngineResult(steps, self.grid, "stuck")
             if chosen.rung == cell_branching.RUNG:
+                self._pending.remove(found[best])
                 chosen = cell_branching.describe(self.puzzle, self.grid.cells, chosen)
             steps.append(chosen)
             if chosen.technique == "several-solutions":

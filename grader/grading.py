@@ -6,11 +6,13 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from grader import scoring
 from grader.engine import Engine
 from grader.errors import BudgetExceeded, Contradiction
-from grader.model import Grid, Puzzle
-from grader.results import Budget, Verdict
+from grader.model import EMPTY, FILLED, Grid, Puzzle
+from grader.results import Budget, SolveResult, Verdict
 from grader.techniques import recursion
 from grader.techniques.base import RUNGS, Step, rung_index
 
@@ -64,14 +66,13 @@ class Grade:
         }
 
 
-def _solver_verdict(puzzle: Puzzle, budget: Budget) -> Verdict | None:
-    """The complete solver's verdict, when that solver is installed and decides."""
-    try:
-        from grader.solver import solve  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return None
-    verdict: Verdict = solve(puzzle, budget=budget).verdict
-    return None if verdict == "undecided" else verdict
+def _solver_result(puzzle: Puzzle, deadline: float | None) -> SolveResult | None:
+    """What the complete solver proves within the time left (None if it cannot decide)."""
+    from grader.solver import solve
+
+    seconds = None if deadline is None else max(deadline - time.monotonic(), 0.001)
+    result = solve(puzzle, budget=Budget(seconds=seconds))
+    return None if result.verdict == "undecided" else result
 
 
 def _search_verdict(puzzle: Puzzle, grid: Grid, deadline: float | None) -> Verdict:
@@ -101,8 +102,12 @@ def grade(puzzle: Puzzle, *, max_rung: str | None = None, budget: Budget | None 
     try:
         outcome = engine.run().outcome
         if outcome == "stuck":
-            verdict = _solver_verdict(puzzle, budget)
+            proof = _solver_result(puzzle, deadline)
+            verdict = None if proof is None else proof.verdict
             if verdict in (None, "unique") and top == len(RUNGS) - 1:
+                if proof is not None:
+                    solution = np.where(proof.solutions[0], FILLED, EMPTY).astype(np.uint8)
+                    engine.known_solution = (solution, proof.nodes)
                 engine.rungs = RUNGS
                 outcome = engine.run().outcome
         if verdict is None:

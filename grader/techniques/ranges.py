@@ -214,6 +214,14 @@ def deductions_from_ranges(
             facts = {"stretch": (start, position - 1), "after_block": before - 1}
             if before < len(clue):
                 facts["before_block"] = before
+            if ranges.owner_notes:
+                facts["owners"] = [
+                    n
+                    for notes in _notes_by_block(clue, ranges).values()
+                    for n in notes
+                    if n not in facts.get("owners", [])
+                ]
+                facts["owners"] = _unique(facts["owners"])
             found.append(LineDeduction(spaces, changes, facts))
     return found
 
@@ -224,6 +232,14 @@ def _notes_by_block(clue: Clue, ranges: Ranges) -> dict[int, list[dict[str, Any]
     for (start, end), (first, last) in sorted(ranges.owner_notes.items()):
         for j in range(first, last + 1):
             result.setdefault(j, []).append({"run": (start, end), "first": first, "last": last})
+    return result
+
+
+def _unique(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    result: list[dict[str, Any]] = []
+    for note in notes:
+        if note not in result:
+            result.append(note)
     return result
 
 

@@ -78,6 +78,18 @@ def search(
     return result
 
 
+def guess_from_solution(cells: CellArray, solution: CellArray, nodes: int) -> Step:
+    """The guess step when the complete solver has already proved ``solution`` unique.
+
+    The cell guessed is the one the search would branch on (fewest options); the value
+    is the solution's, since the other value leads to no solution.
+    """
+    r, c = _choose(cells)
+    state = int(solution[r, c])
+    facts = {"supposed": FILLED if state == EMPTY else EMPTY, "nodes": nodes}
+    return Step(RUNG, "guess", ((r, c, state),), cell=(r, c), facts=facts)
+
+
 def find(puzzle: Puzzle, cells: CellArray, deadline: float | None = None) -> list[Step]:
     """One Step: either a cell decided because the other guess has no solution, or the
     report that the puzzle has several solutions (no changes, facts["solutions"] >= 2)."""
