@@ -178,3 +178,12 @@ def test_info_skips_an_issue_manifest_with_a_note(
                   "not puzzles; skipped\n"
     code, _, err = run(["convert", str(manifest), str(tmp_path / "x.non")], capsys)
     assert code == 2 and "an issue manifest?" in err
+
+
+def test_convert_with_from(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ids = tmp_path / "ids.txt"
+    ids.write_text("1x1:1/1\n2x1:1/1/2\n")
+    code, out, err = run(["convert", str(ids), "-", "--from", "tatham", "--to", "picross"],
+                         capsys)
+    assert code == 0, err
+    assert out == "GRID\nROWS\n[ 1 ]\nCOLUMNS\n[ 1 ]\n\nGRID\nROWS\n[ 2 ]\nCOLUMNS\n[ 1 ]\n[ 1 ]\n"

@@ -292,3 +292,25 @@ def test_verdict_keys_match_file_and_index() -> None:
         else:
             assert counts[path] == 1, key
     assert counts["tournaments/question/taai2011.txt"] == 1000
+
+
+def test_yaml_writer_is_readable() -> None:
+    heart = formats.read_file(DATA / "heart.yaml")[0]
+    assert formats.write(heart, "yaml").decode() == (
+        "title: Heart\nauthor: Nonopress\nlicense: MIT\n"
+        "rows:\n  - [2, 2]\n  - [7]\n  - [5]\n  - [3]\n  - [1]\n"
+        "columns:\n  - [1]\n  - [3]\n  - [4]\n  - [4]\n  - [4]\n  - [3]\n  - [1]\n"
+        "solution: |\n  .##.##.\n  #######\n  .#####.\n  ..###..\n  ...#...\n"
+    )
+    odd = heart.with_meta(title="null", author="#1: a 'quote'", source="")
+    text = formats.write(odd, "yaml").decode()
+    assert 'title: "null"' in text
+    assert formats.read(text.encode(), format="yaml")[0] == odd
+
+
+def test_non_writer_output() -> None:
+    heart = formats.read_file(DATA / "heart.yaml")[0].with_meta(copyright='"A" & B')
+    text = formats.write(heart, "non").decode()
+    assert text.startswith('title "Heart"\nby "Nonopress"\ncopyright "&quot;A&quot; &amp; B"\n'
+                           "license MIT\nwidth 7\nheight 5\n\nrows\n2,2\n7\n")
+    assert 'goal "01101101111111011111000111000001000"' in text
