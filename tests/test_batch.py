@@ -348,6 +348,26 @@ def test_a_dask_local_cluster_gives_the_same_results_as_the_process_pool(tmp_pat
     assert "10 already done, 0 to grade" in again
 
 
+def _slow_first(task: Task) -> ResultRow:
+    if task.index == 0:
+        time.sleep(4.5)  # a Dask worker thread cannot be stopped: it sleeps on regardless
+    return _quick(task)
+
+
+def test_dask_futures_past_the_hard_limit_are_recorded_and_queued_ones_wait() -> None:
+    pytest.importorskip("distributed", reason="Dask distributed is not installed (extra: dask)")
+    from grader.batch.dask_runner import connect, run_on_client
+
+    rows: list[ResultRow] = []
+    with connect("local", jobs=1, processes=False) as client:
+        # One worker thread: the second task queues behind the first and must not time out.
+        run_on_client(client, _tasks(2), rows.append, work=_slow_first, hard_limit_s=1.5)
+    by_index = {row.index: row for row in rows}
+    assert by_index[0].status == "undecided"
+    assert "hard limit of 1.5 s; task cancelled" in by_index[0].error
+    assert by_index[1].status == "graded"
+
+
 def test_without_dask_the_scheduler_option_is_a_clear_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

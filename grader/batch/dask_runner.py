@@ -8,6 +8,7 @@ Dask is an optional extra and is imported only here, only when asked for.
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -47,6 +48,7 @@ def connect(scheduler: str, *, jobs: int, processes: bool = True) -> Iterator[An
                 threads_per_worker=1,
                 processes=processes,
                 dashboard_address=None,
+                silence_logs=logging.ERROR,  # restarts of stuck workers are expected
             )
             client = distributed.Client(cluster)
         else:
@@ -130,20 +132,41 @@ def _finish(future: Any, started: tuple[Task, float], on_result: ResultCallback)
 def _expire(
     client: Any, running: dict[Any, tuple[Task, float]], on_result: ResultCallback, limit: float
 ) -> None:
-    """Drop futures past the hard limit (a Dask worker thread cannot be killed)."""
+    """Record futures that have run past the hard limit, and restart the workers running them."""
     now = time.monotonic()
     overdue = [future for future, (_, start) in running.items() if now - start > limit]
     if not overdue:
         return
-    # The clock runs from submission; a future still queued (no worker free, workers
-    # restarting) has not started, so its clock starts again instead.
-    processing = {key for keys in client.processing().values() for key in keys}
+    executing = _executing(client)
+    stuck_workers: set[str] = set()
     for future in overdue:
         task, start = running[future]
-        if future.key not in processing:
+        if future.key not in executing:
+            # Still waiting for a thread (behind a stuck task, or a restarting worker):
+            # its clock starts again from now.
             running[future] = (task, now)
             continue
         del running[future]
         future.cancel()
+        stuck_workers.add(executing[future.key])
         message = f"no answer within the hard limit of {limit:g} s; task cancelled"
         on_result(out_of_time_row(task, message, time_s=now - start))
+    # A thread cannot be stopped, a worker process can; the nanny starts a fresh one and
+    # Dask reruns whatever else that worker held. Workers without a nanny keep the thread.
+    with contextlib.suppress(Exception):
+        client.restart_workers(sorted(stuck_workers), raise_for_error=False)
+
+
+def _executing(client: Any) -> dict[str, str]:
+    """Key -> worker address of every task running right now (not merely assigned)."""
+    per_worker = client.run(_executing_keys, on_error="ignore")
+    return {
+        key: address
+        for address, keys in per_worker.items()
+        if isinstance(keys, list)
+        for key in keys
+    }
+
+
+def _executing_keys(dask_worker: Any) -> list[str]:
+    return [str(task.key) for task in dask_worker.state.executing]
