@@ -208,10 +208,17 @@ columns: [*e]
 """
 
 
+ALIASED_CLUES = (
+    b"rows: [&a [" + b"1, " * 2047 + b"1], " + b", ".join([b"*a"] * 2047) + b"]\n"
+    b"columns: [" + b", ".join([b"[1]"] * 2048) + b"]\n"
+)
+
+
 @pytest.mark.parametrize(
     "data",
     [
         YAML_LAUGHS,
+        ALIASED_CLUES,
         b"!!python/object/apply:os.system ['echo hi']\n",
         b"rows: " + b"[" * 20_000 + b"]" * 20_000 + b"\ncolumns: [[1]]\n",
         b"rows: [[1]]\ncolumns: [[1]]\nsolution: 42\n",

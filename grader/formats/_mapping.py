@@ -12,7 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 from grader.errors import PuzzleError
-from grader.model import MAX_SIDE, Clue, Metadata, Puzzle, as_row_strings, normalise_clue
+from grader.model import (
+    MAX_SIDE,
+    Clue,
+    Metadata,
+    Puzzle,
+    as_row_strings,
+    check_size,
+    normalise_clue,
+)
 
 META_KEYS = ("title", "author", "copyright", "license", "source")
 CLUE_KEYS = ("rows", "columns")
@@ -48,9 +56,10 @@ def puzzle_from_mapping(data: Any, path: tuple[str | int, ...] = ()) -> Puzzle:
         meta[key] = str(value)
     solution = _solution(data.get("solution"), (*path, "solution"))
     clues: dict[str, tuple[Clue, ...]] = {}
+    line_lengths = _line_lengths(data, solution, path)
     for key in CLUE_KEYS:
         if data.get(key) is not None:
-            clues[key] = _clue_list(data[key], (*path, key))
+            clues[key] = _clue_list(data[key], (*path, key), line_lengths.get(key))
         elif solution is None:
             raise SchemaError(f"{key} missing (give {key}, or a solution)", path)
     try:
@@ -65,11 +74,39 @@ def puzzle_from_mapping(data: Any, path: tuple[str | int, ...] = ()) -> Puzzle:
         raise SchemaError(str(exc), path) from None
 
 
-def _clue_list(value: Any, path: tuple[str | int, ...]) -> tuple[Clue, ...]:
+def _line_lengths(
+    data: dict[Any, Any], solution: tuple[str, ...] | None, path: tuple[str | int, ...]
+) -> dict[str, int]:
+    """How long rows and columns are, when known before the clues are looked at.
+
+    Knowing it lets a clue with more numbers than its line can hold be refused before
+    its numbers are read (aliases in YAML can make a small file hold huge lists).
+    """
+    rows, columns = data.get("rows"), data.get("columns")
+    if isinstance(rows, list) and isinstance(columns, list):
+        height, width = len(rows), len(columns)
+    elif solution is not None:
+        height, width = len(solution), len(solution[0])
+    else:
+        return {}
+    try:
+        check_size(width, height)
+    except PuzzleError as exc:
+        raise SchemaError(str(exc), path) from None
+    return {"rows": width, "columns": height}
+
+
+def _clue_list(
+    value: Any, path: tuple[str | int, ...], line_length: int | None = None
+) -> tuple[Clue, ...]:
     if not isinstance(value, list):
         raise SchemaError("must be a list of clues", path)
     if len(value) > MAX_SIDE:
         raise SchemaError(f"more than {MAX_SIDE} clues", path)
+    most = MAX_SIDE if line_length is None else (line_length + 1) // 2
+    for i, item in enumerate(value):
+        if isinstance(item, list) and len(item) > most:
+            raise SchemaError(f"a clue of {len(item)} numbers cannot fit its line", (*path, i))
     return tuple(_clue(item, (*path, i)) for i, item in enumerate(value))
 
 

@@ -1,4 +1,4 @@
-"""The project's own readable format (YAML, read with ``yaml.safe_load`` only).
+"""The project's own readable format: YAML, read with the safe loader only.
 
 One puzzle per file, or ``puzzles: [...]`` for several; the keys are described in
 :mod:`grader.formats._mapping`. The writer emits flow-style clue lists, one per line,
