@@ -1,0 +1,209 @@
+"""The technique rungs: regression cases per technique, and properties against the
+complete line solve (rungs 1-4) and against every solution (cell branching)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import product
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from grader.engine import Engine
+from grader.errors import Contradiction
+from grader.lines import solve_line
+from grader.model import EMPTY, FILLED, UNKNOWN, Clue, Puzzle, clue_of
+from grader.techniques import cell_branching, extreme, line_analysis, owner_branching, simple
+from grader.techniques.base import LineDeduction
+from grader.techniques.ranges import apply_line
+
+DATA = Path(__file__).parent / "data" / "techniques"
+FINDERS: dict[str, Callable[[Clue, list[int]], list[LineDeduction]]] = {
+    "simple": simple.find,
+    "extreme": extreme.find,
+    "owner_branching": owner_branching.find,
+    "line_analysis": line_analysis.find,
+}
+CHAR = {"#": FILLED, ".": EMPTY, "?": UNKNOWN}
+TEXT = {FILLED: "#", EMPTY: ".", UNKNOWN: "?"}
+
+
+def _cases() -> list[tuple[str, Clue, str, str]]:
+    cases = []
+    for name in FINDERS:
+        for number, raw in enumerate((DATA / f"{name}.txt").read_text().splitlines(), 1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            clue_text, before, after = (part.strip() for part in line.split("|"))
+            clue = () if clue_text == "0" else tuple(int(x) for x in clue_text.split())
+            cases.append(pytest.param(name, clue, before, after, id=f"{name}:{number}"))
+    return cases
+
+
+def _apply(name: str, clue: Clue, before: str) -> str:
+    cells = [CHAR[ch] for ch in before]
+    try:
+        return "".join(TEXT[s] for s in apply_line(cells, FINDERS[name](clue, cells)))
+    except Contradiction:
+        return "contradiction"
+
+
+@pytest.mark.parametrize(("name", "clue", "before", "after"), _cases())
+def test_regression_case(name: str, clue: Clue, before: str, after: str) -> None:
+    assert _apply(name, clue, before) == after
+
+
+def test_every_data_file_has_cases_where_the_technique_must_not_fire() -> None:
+    for name in FINDERS:
+        quiet = [c for c in _cases() if c.values[0] == name and c.values[2] == c.values[3]]
+        assert quiet, name
+
+
+# -- properties ------------------------------------------------------------------------
+
+
+@st.composite
+def consistent_lines(draw: st.DrawFn) -> tuple[Clue, list[int]]:
+    """A clue from a random picture line, with some of its cells revealed."""
+    picture = draw(st.lists(st.booleans(), min_size=1, max_size=14))
+    revealed = draw(st.lists(st.booleans(), min_size=len(picture), max_size=len(picture)))
+    cells = [
+        (FILLED if filled else EMPTY) if shown else UNKNOWN
+        for filled, shown in zip(picture, revealed, strict=True)
+    ]
+    return clue_of(picture), cells
+
+
+@st.composite
+def any_lines(draw: st.DrawFn) -> tuple[Clue, list[int]]:
+    """Any clue that fits, with any cell states: often a line that cannot be solved."""
+    length = draw(st.integers(1, 12))
+    clue = clue_of(draw(st.lists(st.booleans(), min_size=length, max_size=length)))
+    cells = draw(
+        st.lists(
+            st.sampled_from([EMPTY, FILLED, UNKNOWN, UNKNOWN]), min_size=length, max_size=length
+        )
+    )
+    return clue, cells
+
+
+@settings(max_examples=400, deadline=None)
+@given(consistent_lines() | any_lines())
+def test_every_line_deduction_is_implied_by_the_complete_line_solve(
+    case: tuple[Clue, list[int]],
+) -> None:
+    clue, cells = case
+    complete = solve_line(clue, cells)
+    for name, find in FINDERS.items():
+        try:
+            found = find(clue, cells)
+        except Contradiction:
+            assert complete is None, f"{name} saw a contradiction that is not there"
+            continue
+        if complete is None:
+            continue  # a weaker rung may miss a contradiction; rung 4 may not
+        for deduction in found:
+            for position, state in deduction.changes:
+                assert cells[position] == UNKNOWN
+                assert complete[position] == state, (name, deduction)
+    if complete is None:
+        with pytest.raises(Contradiction):
+            line_analysis.find(clue, cells)
+
+
+def _ladder_on_line(clue: Clue, cells: list[int]) -> list[int]:
+    """Rungs 1-4 on one line, cheapest first, restarting after progress, as the engine does."""
+    current = list(cells)
+    while True:
+        for find in FINDERS.values():
+            found = find(clue, current)
+            if found:
+                current = apply_line(current, found[:1])
+                break
+        else:
+            return current
+
+
+@settings(max_examples=300, deadline=None)
+@given(consistent_lines())
+def test_rungs_one_to_four_together_reach_exactly_the_complete_line_solve(
+    case: tuple[Clue, list[int]],
+) -> None:
+    clue, cells = case
+    assert _ladder_on_line(clue, cells) == solve_line(clue, cells)
+
+
+@settings(max_examples=300, deadline=None)
+@given(consistent_lines())
+def test_rungs_one_to_three_never_go_beyond_the_line_solve(
+    case: tuple[Clue, list[int]],
+) -> None:
+    clue, cells = case
+    current = list(cells)
+    for _ in range(len(cells) + 1):
+        found = [
+            d
+            for name in ("simple", "extreme", "owner_branching")
+            for d in FINDERS[name](clue, current)
+        ]
+        if not found:
+            break
+        current = apply_line(current, found)
+    complete = solve_line(clue, cells)
+    assert complete is not None
+    assert all(c in (UNKNOWN, s) for c, s in zip(current, complete, strict=True))
+
+
+def _all_solutions(puzzle: Puzzle) -> list[np.ndarray]:
+    width, height = puzzle.width, puzzle.height
+    solutions = []
+    for bits in product((False, True), repeat=width * height):
+        picture = np.array(bits, dtype=bool).reshape(height, width)
+        if all(
+            clue_of(row) == clue for row, clue in zip(picture.tolist(), puzzle.rows, strict=True)
+        ) and all(
+            clue_of(col) == clue
+            for col, clue in zip(picture.T.tolist(), puzzle.columns, strict=True)
+        ):
+            solutions.append(picture)
+    return solutions
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(2, 4).flatmap(
+        lambda h: st.integers(2, 4).flatmap(
+            lambda w: st.lists(
+                st.lists(st.booleans(), min_size=w, max_size=w), min_size=h, max_size=h
+            )
+        )
+    )
+)
+def test_cell_branching_deductions_hold_in_every_solution(picture: list[list[bool]]) -> None:
+    puzzle = Puzzle.from_picture(np.array(picture, dtype=bool))
+    solutions = _all_solutions(puzzle)
+    engine = Engine(puzzle, max_rung="line-analysis")
+    engine.run()  # the grid cell branching starts from: line logic exhausted
+    steps = cell_branching.find(puzzle, engine.grid.cells)
+    for step in steps:
+        for r, c, state in step.changes:
+            assert all(bool(s[r, c]) == (state == FILLED) for s in solutions), step
+
+
+def test_cell_branching_finds_the_contradiction_of_a_fiendish_puzzle() -> None:
+    puzzle = Puzzle.from_picture(
+        [".##.#.#", "#...###", "###.###", "...##..", ".#####.", "#####.#", "#..#..#"]
+    )
+    engine = Engine(puzzle, max_rung="line-analysis")
+    assert engine.run().outcome == "stuck"
+    steps = cell_branching.find(puzzle, engine.grid.cells)
+    assert steps
+    solution = puzzle.solution_array()
+    assert solution is not None
+    for step in steps:
+        for r, c, state in step.changes:
+            assert bool(solution[r, c]) == (state == FILLED)
