@@ -118,10 +118,10 @@ def build_issue(
             number = len(entries) + 1
             label = f"{ref.path.name}" + (f" #{k + 1}" if len(puzzles) > 1 else "")
             label += f" (puzzle {number} of the issue)"
-            if progress:
-                progress(f"grading {label}")
             grade = cache.get(puzzle.key()) if cache else None
             if grade is None:
+                if progress:
+                    progress(f"grading {label}")
                 grade = grade_puzzle(puzzle)
                 if cache:
                     cache.put(puzzle.key(), grade)
