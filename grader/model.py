@@ -275,7 +275,8 @@ class Grid:
 
     def picture(self) -> BoolArray:
         """Filled cells as a bool array (unknown counts as not filled)."""
-        return self.cells == FILLED
+        picture: BoolArray = self.cells == FILLED
+        return picture
 
     def to_rows(self) -> list[str]:
         """Row strings of '#' (filled), '.' (empty) and '?' (unknown)."""
