@@ -693,7 +693,7 @@ These levels come from one fixed measure, independent of the grader; `nonopress 
 the finer technique ladder of the design notes and may name a puzzle's level differently.
 The solution count comes from the SAT peer (`grader.solver.sat_peer`, python-sat) and is
 checked again by `tests/test_library.py` (SAT, and a plain backtracking count on the small
-puzzles). `sample-issue.yaml` is not part of the library: it is the layout's sample issue.
+puzzles). `issues/sample.yaml` is not part of the library: it is the layout's sample issue.
 
 {table}
 

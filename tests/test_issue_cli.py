@@ -21,7 +21,7 @@ from layout.build import build_issue
 from layout.manifest import load_manifest
 
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLE = ROOT / "puzzles" / "sample-issue.yaml"
+SAMPLE = ROOT / "puzzles" / "issues" / "sample.yaml"
 HAVE_TEX = shutil.which("latexmk") is not None and shutil.which("pdflatex") is not None
 
 PICTURES = {
