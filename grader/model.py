@@ -185,7 +185,9 @@ class Puzzle:
         return replace(self, solution=as_row_strings(picture))
 
     @classmethod
-    def from_picture(cls, picture: BoolArray | Sequence[str], meta: Metadata | None = None) -> Puzzle:
+    def from_picture(
+        cls, picture: BoolArray | Sequence[str], meta: Metadata | None = None
+    ) -> Puzzle:
         """The puzzle whose unique intended picture is ``picture`` (True or '#' = filled)."""
         array = picture if isinstance(picture, np.ndarray) else rows_to_array(picture)
         if array.ndim != 2:

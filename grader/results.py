@@ -47,7 +47,7 @@ class SolveResult:
         if len(self.solutions) < 2:
             return []
         rows, cols = np.nonzero(self.solutions[0] != self.solutions[1])
-        return list(zip(rows.tolist(), cols.tolist()))
+        return list(zip(rows.tolist(), cols.tolist(), strict=True))
 
     def solution_rows(self) -> list[list[str]]:
         return [list(as_row_strings(s)) for s in self.solutions]

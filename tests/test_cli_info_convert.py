@@ -167,15 +167,15 @@ def test_convert_unwritable_output(tmp_path: Path, capsys: pytest.CaptureFixture
     assert code == 2 and "cannot write" in err
 
 
-def test_info_skips_an_issue_manifest_with_a_note(
+def test_an_issue_manifest_is_not_a_puzzle_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     manifest = tmp_path / "issue.yaml"
     manifest.write_text("title: Monthly\npuzzles:\n  - heart.yaml\n  - file: cat.yaml\n")
     code, out, err = run(["info", str(manifest), str(HEART)], capsys)
-    assert code == 0 and "Heart" in out
-    assert err == f"nonopress info: {manifest}: an issue manifest (for 'nonopress issue'), " \
-                  "not puzzles; skipped\n"
+    assert code == 2 and "Heart" in out  # the other files are still reported
+    assert err.startswith(f"nonopress info: {manifest}:1: ")
+    assert "an issue manifest? use 'nonopress issue'" in err and err.count("\n") == 1
     code, _, err = run(["convert", str(manifest), str(tmp_path / "x.non")], capsys)
     assert code == 2 and "an issue manifest?" in err
 

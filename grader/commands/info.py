@@ -6,7 +6,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from grader.commands.common import (
@@ -17,7 +16,6 @@ from grader.commands.common import (
     puzzle_summary,
 )
 from grader.errors import NonopressError
-from grader.formats import yaml_format
 from grader.model import Puzzle
 
 HELP = "show each puzzle's size, clue statistics and metadata"
@@ -126,16 +124,6 @@ def format_table(rows: Sequence[tuple[str, ...]]) -> str:
     return "\n".join(lines)
 
 
-def _is_issue_manifest(path: str) -> bool:
-    if not path.endswith((".yaml", ".yml")):
-        return False
-    try:
-        data = Path(path).read_bytes()
-    except OSError:
-        return False
-    return yaml_format.is_issue_manifest(data)
-
-
 def run(args: argparse.Namespace) -> int:
     """Report every readable file; an unreadable one gets its error line and exit status 2."""
     failed = False
@@ -144,10 +132,6 @@ def run(args: argparse.Namespace) -> int:
         try:
             loaded_puzzles = list(iter_puzzles([path], args.input_format))
         except NonopressError as exc:
-            if _is_issue_manifest(path):  # a project file, just not a puzzle file
-                print(f"nonopress info: {path}: an issue manifest (for 'nonopress issue'), "
-                      "not puzzles; skipped", file=sys.stderr)
-                continue
             print(f"nonopress info: {exc}", file=sys.stderr)
             failed = True
             continue
