@@ -73,7 +73,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("paths", nargs="*", help="files or folders (default: the corpus)")
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--timeout", type=float, default=10.0, help="budget per puzzle (s)")
+    parser.add_argument("--timeout", type=float, default=5.0, help="budget per puzzle (s)")
     parser.add_argument("--scheduler", help="a Dask scheduler address or 'local'")
     args = parser.parse_args()
     paths = args.paths or default_paths()
