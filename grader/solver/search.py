@@ -1,9 +1,9 @@
-"""Complete search: probing at every node, depth-first branching, counting to a limit.
+"""Complete search: probing at the root, then conflict-driven search, counting to a limit.
 
-The compiled kernel does the work of a node (propagation, then probing every unknown cell
-both ways to a fixed point, choosing the branching cell); this Python loop only keeps the
-stack of open nodes, the solutions found and the budget, so the clock is read between
-bounded chunks of work.
+The root gets line logic and probing to a fixed point (kernels.probe_fixpoint): most
+published puzzles end there. What is left goes to the conflict-driven search
+(grader.solver.cdcl), which learns a clause from every dead end. Both are compiled; this
+Python loop only collects solutions and reads the clock between bounded chunks of work.
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 
 from grader.model import FILLED, BoolArray, CellArray, Puzzle, clues_of_picture
 from grader.results import Budget, SolveResult, Verdict
+from grader.solver import cdcl as learning
 from grader.solver import kernels
+from grader.solver.learning import ConflictSearch
 from grader.solver.workspace import Workspace
 
 #: line solves between two looks at the clock (a few milliseconds of work)
@@ -84,6 +86,19 @@ def _node(ws: Workspace, grid: CellArray, clock: _Clock, nodes: int,
             return status
 
 
+def _search(search: ConflictSearch, clock: _Clock, solutions: _Solutions) -> None:
+    """Conflict-driven search below the probed root until every solution is seen."""
+    while True:
+        status = search.step(search.ws.line_solves + WORK_CHUNK)
+        if status in (learning.FOUND, learning.GAVE_UP_FOUND):
+            solutions.add(search.found)
+        if status == learning.EXHAUSTED:
+            return
+        if status in (learning.GAVE_UP, learning.GAVE_UP_FOUND):
+            raise _OutOfBudget("the store of learned clauses is full")
+        clock.check(search.decisions)
+
+
 def solve(puzzle: Puzzle, limit: int = 2, budget: Budget | None = None) -> SolveResult:
     """Count the solutions of ``puzzle`` up to ``limit`` (at least 2 are looked for).
 
@@ -98,36 +113,24 @@ def solve(puzzle: Puzzle, limit: int = 2, budget: Budget | None = None) -> Solve
     ws = Workspace(puzzle)
     # one solution alone proves nothing about uniqueness: always look for a second
     solutions = _Solutions(puzzle, max(limit, 2))
-    nodes = 0
-    branches = 0
-    # each open node: a grid and the cell just set (-1: propagate every line first)
-    stack: list[tuple[CellArray, int]] = [(ws.blank(), -1)]
+    nodes = 1
+    conflicts = 0
     reason = ""
     complete = True
+    grid = ws.blank()
     try:
-        while stack:
-            grid, cell = stack.pop()
-            nodes += 1
-            clock.check(nodes)
-            ws.clear_queue()
-            if cell < 0:
-                ws.enqueue_all()
-            else:
-                ws.enqueue_cell(cell // ws.width, cell % ws.width)
-            status = _node(ws, grid, clock, nodes, solutions)
-            if status == kernels.INCONSISTENT:
-                continue
-            if status == kernels.SOLVED:
-                solutions.add(grid)
-                continue
-            branches += 1
-            best = int(ws.probe_state[kernels.BEST_CELL])
-            row, column = divmod(best, ws.width)
-            other = grid.copy()
-            other[row, column] = kernels.EMPTY
-            grid[row, column] = kernels.FILLED
-            stack.append((other, best))
-            stack.append((grid, best))
+        ws.clear_queue()
+        ws.enqueue_all()
+        status = _node(ws, grid, clock, nodes, solutions)
+        if status == kernels.SOLVED:
+            solutions.add(grid)
+        elif status == kernels.BRANCH:
+            search = ConflictSearch(ws, grid)
+            try:
+                _search(search, clock, solutions)
+            finally:
+                nodes += search.decisions
+                conflicts = search.conflicts
     except _EnoughSolutions:
         complete = False
         reason = f"stopped at the limit of {solutions.target} solutions"
@@ -150,6 +153,6 @@ def solve(puzzle: Puzzle, limit: int = 2, budget: Budget | None = None) -> Solve
         complete=complete,
         reason=reason,
         stats={
-            "line_solves": ws.line_solves, "cache_hits": ws.cache_hits, "branches": branches
+            "line_solves": ws.line_solves, "cache_hits": ws.cache_hits, "conflicts": conflicts
         },
     )

@@ -1,0 +1,553 @@
+# mypy: allow-untyped-defs
+"""Conflict-driven search with the line solver as propagator, compiled.
+
+Cells are variables (v = row * width + column); a literal says a cell is EMPTY
+(``2v``) or FILLED (``2v + 1``). Propagation alternates learned clauses (two watched
+literals) with complete line solves. Every assignment remembers its reason, so a conflict
+can be explained: a line's deduction by the cells of that line known when it was solved, a
+clause's by its other literals. First-UIP analysis learns a clause, the search jumps back
+and asserts it (Marques-Silva and Sakallah's CDCL, with the line solve as a global
+constraint: the "explanation by known cells" scheme of SAT-based nonogram solvers).
+Decisions follow activity (VSIDS) with saved phases; Luby restarts. A solution found adds
+a clause blocking its decisions, so the search goes on to count the next one.
+
+All state lives in arrays (see :class:`CdclState`), so :func:`run` can stop after a
+bounded amount of work and resume where it stopped.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from grader.solver.kernels import EMPTY, UNKNOWN, cached_solve, enqueue
+
+# run() outcomes
+EXHAUSTED = 0  # no (further) solution exists
+FOUND = 1  # a solution is in ``found``; call again for the next
+OUT_OF_WORK = 2  # budget chunk spent; call again to go on
+GAVE_UP = 3  # the clause store is full of clauses it may not forget
+GAVE_UP_FOUND = 4  # a solution is in ``found``, and then GAVE_UP
+
+# reason codes besides line numbers (>= 0) and clause ids (>= lines)
+DECISION = -1
+FACT = -2
+
+# scalar slots in ``st``
+S_LEVEL = 0
+S_TRAIL = 1
+S_CLAUSE_HEAD = 2  # trail index up to which clauses have been propagated
+S_NCLAUSES = 3
+S_NLITS = 4
+S_CONFLICTS = 5
+S_DONE = 6
+S_RESTART_AT = 8
+S_LUBY_INDEX = 9
+S_DECISIONS = 10
+S_FORGETS = 11
+S_SIZE = 12
+
+RESTART_UNIT = 64
+
+
+@njit(cache=True, nogil=True)
+def _luby(i):
+    """The i-th term (1-based) of the Luby sequence 1 1 2 1 1 2 4 ..."""
+    size = 1
+    seq = 0
+    while size < i + 1:
+        seq += 1
+        size = 2 * size + 1
+    x = i - 1
+    while size - 1 != x:
+        size = (size - 1) >> 1
+        seq -= 1
+        x = x % size
+    return 1 << seq
+
+
+@njit(cache=True, nogil=True)
+def _assign(v, value, reason, rpos, grid, w, h, level, reasons, reason_pos, trail, trail_pos,
+            st, queue, in_queue, qstate, phase):
+    r = v // w
+    c = v - r * w
+    grid[r, c] = value
+    level[v] = st[S_LEVEL]
+    reasons[v] = reason
+    reason_pos[v] = rpos
+    trail_pos[v] = st[S_TRAIL]
+    trail[st[S_TRAIL]] = v
+    st[S_TRAIL] += 1
+    phase[v] = value
+    enqueue(r, queue, in_queue, qstate)
+    enqueue(h + c, queue, in_queue, qstate)
+
+
+@njit(cache=True, nogil=True)
+def _lit_value(lit, grid, w):
+    """1 true, 0 false, -1 unassigned."""
+    v = lit >> 1
+    r = v // w
+    cell = grid[r, v - r * w]
+    if cell == UNKNOWN:
+        return -1
+    return 1 if cell == (lit & 1) + 1 else 0
+
+
+@njit(cache=True, nogil=True)
+def _watch(clause, slot, lit, watch_head, watch_next):
+    node = 2 * clause + slot
+    watch_next[node] = watch_head[lit]
+    watch_head[lit] = node
+
+
+@njit(cache=True, nogil=True)
+def _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos, st, queue,
+                       in_queue, qstate, phase, lits, cinfo, watch_head, watch_next,
+                       nlines):
+    """Unit propagation over learned clauses for the trail not yet seen; -1 or a clause."""
+    while st[S_CLAUSE_HEAD] < st[S_TRAIL]:
+        v = trail[st[S_CLAUSE_HEAD]]
+        st[S_CLAUSE_HEAD] += 1
+        r = v // w
+        value = grid[r, v - r * w]
+        false_lit = 2 * v + (1 if value == EMPTY else 0)  # the literal now false
+        prev = -1
+        node = watch_head[false_lit]
+        while node >= 0:
+            nxt = watch_next[node]
+            clause = node >> 1
+            start = cinfo[clause, 0]
+            length = cinfo[clause, 1]
+            # keep the false literal in position 1
+            if lits[start] == false_lit:
+                lits[start] = lits[start + 1]
+                lits[start + 1] = false_lit
+                # the node for position 0 is now for position 1: swap node roles
+            first = lits[start]
+            if _lit_value(first, grid, w) == 1:
+                prev = node
+                node = nxt
+                continue
+            moved = False
+            for k in range(2, length):
+                candidate = lits[start + k]
+                if _lit_value(candidate, grid, w) != 0:
+                    lits[start + 1] = candidate
+                    lits[start + k] = false_lit
+                    # unlink node from this list, link it to the candidate's
+                    if prev < 0:
+                        watch_head[false_lit] = nxt
+                    else:
+                        watch_next[prev] = nxt
+                    watch_next[node] = watch_head[candidate]
+                    watch_head[candidate] = node
+                    moved = True
+                    break
+            if moved:
+                node = nxt
+                continue
+            if _lit_value(first, grid, w) == 0:
+                return clause
+            # unit: the first literal must hold
+            _assign(first >> 1, (first & 1) + 1, nlines + clause, 0, grid, w, h, level,
+                    reasons, reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase)
+            prev = node
+            node = nxt
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bwd,
+               empties, marks, counters, cache_keys, cache_vals, level, reasons, reason_pos,
+               trail, trail_pos, st, phase, lits, cinfo, watch_head, watch_next):
+    """Clauses, then one queued line at a time, to a fixed point; returns a conflict code.
+
+    -1: no conflict; 0 <= code < lines: that line cannot be solved; code >= lines: the
+    clause code - lines is false.
+    """
+    h = grid.shape[0]
+    w = grid.shape[1]
+    nlines = h + w
+    size = queue.shape[0]
+    while True:
+        clause = _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos,
+                                    st, queue, in_queue, qstate, phase, lits, cinfo,
+                                    watch_head, watch_next, nlines)
+        if clause >= 0:
+            return nlines + clause
+        if qstate[1] == 0:
+            return -1
+        line = queue[qstate[0]]
+        qstate[0] = (qstate[0] + 1) % size
+        qstate[1] -= 1
+        in_queue[line] = 0
+        if line < h:
+            n = w
+            for x in range(n):
+                line_in[x] = grid[line, x]
+        else:
+            n = h
+            for x in range(n):
+                line_in[x] = grid[x, line - h]
+        ok = cached_solve(line, clues[line], nclues[line], line_in, n, line_out, fwd, bwd,
+                          empties, marks, counters, cache_keys, cache_vals)
+        if not ok:
+            return line
+        rpos = st[S_TRAIL]
+        for x in range(n):
+            if line_out[x] != line_in[x]:
+                v = _line_cells(line, h, w, x)
+                _assign(v, line_out[x], line, rpos, grid, w, h, level, reasons, reason_pos,
+                        trail, trail_pos, st, queue, in_queue, qstate, phase)
+
+
+@njit(cache=True, nogil=True)
+def _line_cells(line, h, w, i):
+    """The variable of the i-th cell of a line."""
+    if line < h:
+        return line * w + i
+    return i * w + (line - h)
+
+
+@njit(cache=True, nogil=True)
+def _backjump(target, grid, w, level, trail, st, queue, in_queue, qstate):
+    """Undo every assignment above decision level ``target``."""
+    keep = st[S_TRAIL]
+    while keep > 0:
+        v = trail[keep - 1]
+        if level[v] <= target:
+            break
+        r = v // w
+        grid[r, v - r * w] = UNKNOWN
+        keep -= 1
+    st[S_TRAIL] = keep
+    if st[S_CLAUSE_HEAD] > keep:
+        st[S_CLAUSE_HEAD] = keep
+    st[S_LEVEL] = target
+    # the queue may hold lines from the abandoned levels; nothing in it is needed now
+    size = queue.shape[0]
+    while qstate[1] > 0:
+        in_queue[queue[qstate[0]]] = 0
+        qstate[0] = (qstate[0] + 1) % size
+        qstate[1] -= 1
+    qstate[0] = 0
+
+
+@njit(cache=True, nogil=True)
+def _add_clause(learned, count, permanent, st, lits, cinfo, watch_head, watch_next):
+    """Store a clause (position 0 asserted, position 1 the deepest other); its id or -1."""
+    if st[S_NCLAUSES] >= cinfo.shape[0] or st[S_NLITS] + count > lits.shape[0]:
+        return -1
+    clause = st[S_NCLAUSES]
+    start = st[S_NLITS]
+    for k in range(count):
+        lits[start + k] = learned[k]
+    cinfo[clause, 0] = start
+    cinfo[clause, 1] = count
+    cinfo[clause, 2] = permanent
+    st[S_NCLAUSES] += 1
+    st[S_NLITS] += count
+    if count >= 2:
+        _watch(clause, 0, lits[start], watch_head, watch_next)
+        _watch(clause, 1, lits[start + 1], watch_head, watch_next)
+    return clause
+
+
+@njit(cache=True, nogil=True)
+def _forget_learned(st, lits, cinfo, watch_head, watch_next):
+    """Drop every learned clause, keep the blocking ones (call at decision level 0)."""
+    for i in range(watch_head.shape[0]):
+        watch_head[i] = -1
+    kept = 0
+    used = 0
+    for clause in range(st[S_NCLAUSES]):
+        if not cinfo[clause, 2]:
+            continue
+        start = cinfo[clause, 0]
+        length = cinfo[clause, 1]
+        for k in range(length):
+            lits[used + k] = lits[start + k]
+        cinfo[kept, 0] = used
+        cinfo[kept, 1] = length
+        cinfo[kept, 2] = 1
+        if length >= 2:
+            _watch(kept, 0, lits[used], watch_head, watch_next)
+            _watch(kept, 1, lits[used + 1], watch_head, watch_next)
+        kept += 1
+        used += length
+    freed = st[S_NCLAUSES] - kept
+    st[S_NCLAUSES] = kept
+    st[S_NLITS] = used
+    st[S_FORGETS] += 1
+    return freed
+
+
+@njit(cache=True, nogil=True)
+def _analyze(conflict, grid, h, w, nlines, level, reasons, reason_pos, trail, trail_pos, st,
+             lits, cinfo, seen, learned, activity, bump, lw, order):
+    """First-UIP learning; fills ``learned`` (asserting literal first); returns its length.
+
+    The caller picks the jump-back level: the deepest level among the other literals.
+    """
+    current = st[S_LEVEL]
+    count = 1  # slot 0 is kept for the asserting literal
+    pending = 0
+    # premises of the conflict
+    pending, count = _add_premises(conflict, -1, grid, h, w, nlines, level, reasons,
+                                   reason_pos, trail_pos, lits, cinfo, seen, learned,
+                                   count, pending, current, activity, bump, lw, order)
+    if pending == 0:
+        return 0  # cannot happen: a conflict always rests on the current level
+    index = st[S_TRAIL] - 1
+    uip = -1
+    while True:
+        while not seen[trail[index]]:
+            index -= 1
+        v = trail[index]
+        seen[v] = 0
+        pending -= 1
+        if pending == 0:
+            uip = v
+            break
+        pending, count = _add_premises(reasons[v], v, grid, h, w, nlines, level, reasons,
+                                       reason_pos, trail_pos, lits, cinfo, seen,
+                                       learned, count, pending, current, activity, bump,
+                                       lw, order)
+        index -= 1
+    r = uip // w
+    value = grid[r, uip - r * w]
+    learned[0] = 2 * uip + (1 if value == EMPTY else 0)
+    for k in range(1, count):
+        seen[learned[k] >> 1] = 0
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order):
+    """The cells of ``line`` a deduction (of cell v; v < 0: a conflict) really needs.
+
+    Starts from every cell known when the line was solved and drops, latest first, each
+    one without which the line solve still makes the deduction (still fails, for a
+    conflict). Leaves the needed cells known in ``line_in`` (lw[2]); returns the count.
+    Shorter explanations make shorter learned clauses and longer jumps back.
+    """
+    clues, nclues, line_in, line_out, fwd, bwd, empties, marks, counters, ckeys, cvals = lw
+    n = w if line < h else h
+    limit = reason_pos[v] if v >= 0 else 1 << 62
+    target = -1
+    known = 0
+    for i in range(n):
+        x = _line_cells(line, h, w, i)
+        r = x // w
+        cell = grid[r, x - r * w]
+        if x == v:
+            target = i
+            line_in[i] = UNKNOWN
+        elif cell == UNKNOWN or trail_pos[x] >= limit:
+            line_in[i] = UNKNOWN
+        else:
+            line_in[i] = cell
+            # insertion by trail position, latest first
+            j = known
+            while j > 0 and trail_pos[_line_cells(line, h, w, order[j - 1])] < trail_pos[x]:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = i
+            known += 1
+    wanted = UNKNOWN
+    if v >= 0:
+        r = v // w
+        wanted = grid[r, v - r * w]
+    k = nclues[line]
+    for j in range(known):
+        i = order[j]
+        saved = line_in[i]
+        line_in[i] = UNKNOWN
+        ok = cached_solve(line, clues[line], k, line_in, n, line_out, fwd, bwd, empties,
+                          marks, counters, ckeys, cvals)
+        still = (not ok) if v < 0 else (not ok or line_out[target] == wanted)
+        if not still:
+            line_in[i] = saved
+    return known
+
+
+@njit(cache=True, nogil=True)
+def _add_premises(reason, v, grid, h, w, nlines, level, reasons, reason_pos, trail_pos, lits,
+                  cinfo, seen, learned, count, pending, current, activity, bump, lw, order):
+    """Mark the cells that ``reason`` rests on (for cell v, or for a conflict when v < 0)."""
+    if reason < nlines:
+        line = reason
+        n = w if line < h else h
+        _explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order)
+        line_in = lw[2]
+        for i in range(n):
+            if line_in[i] == UNKNOWN:
+                continue
+            x = _line_cells(line, h, w, i)
+            pending, count = _mark(x, grid, w, level, seen, learned, count, pending, current,
+                                   activity, bump)
+    else:
+        clause = reason - nlines
+        start = cinfo[clause, 0]
+        for k in range(cinfo[clause, 1]):
+            x = lits[start + k] >> 1
+            if x == v:
+                continue
+            pending, count = _mark(x, grid, w, level, seen, learned, count, pending, current,
+                                   activity, bump)
+    return pending, count
+
+
+@njit(cache=True, nogil=True)
+def _mark(x, grid, w, level, seen, learned, count, pending, current, activity, bump):
+    if seen[x] or level[x] == 0:
+        return pending, count
+    seen[x] = 1
+    activity[x] += bump[0]
+    if level[x] == current:
+        pending += 1
+    else:
+        r = x // w
+        value = grid[r, x - r * w]
+        learned[count] = 2 * x + (1 if value == EMPTY else 0)
+        count += 1
+    return pending, count
+
+
+@njit(cache=True, nogil=True)
+def run(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bwd, empties,
+        marks, counters, cache_keys, cache_vals, level, reasons, reason_pos, trail, trail_pos,
+        st, phase, lits, cinfo, watch_head, watch_next, seen, learned, activity, bump,
+        found, order, work_limit):
+    """Search on from the current state until a solution, exhaustion or the work limit."""
+    lw = (clues, nclues, line_in, line_out, fwd, bwd, empties, marks, counters, cache_keys,
+          cache_vals)
+    h = grid.shape[0]
+    w = grid.shape[1]
+    nlines = h + w
+    cells = h * w
+    if st[S_DONE]:
+        return EXHAUSTED
+    while True:
+        conflict = _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
+                              fwd, bwd, empties, marks, counters, cache_keys, cache_vals, level,
+                              reasons, reason_pos, trail, trail_pos, st, phase, lits, cinfo,
+                              watch_head, watch_next)
+        if conflict >= 0:
+            if st[S_LEVEL] == 0:
+                st[S_DONE] = 1
+                return EXHAUSTED
+            st[S_CONFLICTS] += 1
+            count = _analyze(conflict, grid, h, w, nlines, level, reasons, reason_pos, trail,
+                             trail_pos, st, lits, cinfo, seen, learned, activity, bump, lw,
+                             order)
+            if count == 0:
+                return GAVE_UP
+            # jump back to the deepest level among the other literals
+            target = 0
+            deepest = 1
+            for k in range(1, count):
+                lv = level[learned[k] >> 1]
+                if lv > target:
+                    target = lv
+                    deepest = k
+            if count > 1:
+                tmp = learned[1]
+                learned[1] = learned[deepest]
+                learned[deepest] = tmp
+            bump[0] *= 1.0 / 0.95
+            if bump[0] > 1e100:
+                for i in range(cells):
+                    activity[i] *= 1e-100
+                bump[0] *= 1e-100
+            _backjump(target, grid, w, level, trail, st, queue, in_queue, qstate)
+            asserted = learned[0]
+            if count == 1:
+                _backjump(0, grid, w, level, trail, st, queue, in_queue, qstate)
+                _assign(asserted >> 1, (asserted & 1) + 1, FACT, 0, grid, w, h, level,
+                        reasons, reason_pos, trail, trail_pos, st, queue, in_queue, qstate,
+                        phase)
+                continue
+            clause = _add_clause(learned, count, 0, st, lits, cinfo, watch_head, watch_next)
+            if clause < 0:
+                # the clause store is full: forget what was learned, restart, learn again
+                _backjump(0, grid, w, level, trail, st, queue, in_queue, qstate)
+                st[S_CLAUSE_HEAD] = 0
+                if _forget_learned(st, lits, cinfo, watch_head, watch_next) == 0:
+                    return GAVE_UP
+                continue
+            _assign(asserted >> 1, (asserted & 1) + 1, nlines + clause, 0, grid, w, h, level,
+                    reasons, reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase)
+            if st[S_CONFLICTS] >= st[S_RESTART_AT]:
+                st[S_LUBY_INDEX] += 1
+                st[S_RESTART_AT] = st[S_CONFLICTS] + RESTART_UNIT * _luby(st[S_LUBY_INDEX])
+                _backjump(0, grid, w, level, trail, st, queue, in_queue, qstate)
+                st[S_CLAUSE_HEAD] = 0
+            continue
+        if counters[0] >= work_limit:
+            return OUT_OF_WORK
+        # decide: the unknown cell of highest activity, its saved phase
+        best = -1
+        best_activity = -1.0
+        for v in range(cells):
+            r = v // w
+            if grid[r, v - r * w] == UNKNOWN and activity[v] > best_activity:
+                best = v
+                best_activity = activity[v]
+        if best < 0:
+            found[:, :] = grid
+            if st[S_LEVEL] == 0:
+                st[S_DONE] = 1
+                return FOUND
+            # block this solution: some decision must differ
+            count = 0
+            for i in range(st[S_TRAIL] - 1, -1, -1):
+                v = trail[i]
+                if reasons[v] == DECISION:
+                    r = v // w
+                    value = grid[r, v - r * w]
+                    learned[count] = 2 * v + (1 if value == EMPTY else 0)
+                    count += 1
+            # learned[0] is the deepest decision (last on the trail), learned[1] the next
+            target = level[learned[1] >> 1] if count > 1 else 0
+            _backjump(target, grid, w, level, trail, st, queue, in_queue, qstate)
+            asserted = learned[0]
+            if count == 1:
+                _assign(asserted >> 1, (asserted & 1) + 1, FACT, 0, grid, w, h, level,
+                        reasons, reason_pos, trail, trail_pos, st, queue, in_queue, qstate,
+                        phase)
+                return FOUND
+            clause = _add_clause(learned, count, 1, st, lits, cinfo, watch_head, watch_next)
+            if clause < 0:
+                _backjump(0, grid, w, level, trail, st, queue, in_queue, qstate)
+                st[S_CLAUSE_HEAD] = 0
+                _forget_learned(st, lits, cinfo, watch_head, watch_next)
+                clause = _add_clause(learned, count, 1, st, lits, cinfo, watch_head,
+                                     watch_next)
+                if clause < 0:
+                    return GAVE_UP_FOUND
+                # at level 0 now: the clause is watched; propagation will assert it
+                return FOUND
+            _assign(asserted >> 1, (asserted & 1) + 1, nlines + clause, 0, grid, w, h, level,
+                    reasons, reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase)
+            return FOUND
+        st[S_DECISIONS] += 1
+        st[S_LEVEL] += 1
+        _assign(best, phase[best], DECISION, 0, grid, w, h, level, reasons, reason_pos,
+                trail, trail_pos, st, queue, in_queue, qstate, phase)
+
+
+@njit(cache=True, nogil=True)
+def start_from(grid, level, reasons, trail, trail_pos, st):
+    """Take every known cell of a propagated grid as a fact at decision level 0."""
+    w = grid.shape[1]
+    st[:] = 0
+    st[S_RESTART_AT] = RESTART_UNIT
+    for v in range(grid.shape[0] * w):
+        r = v // w
+        if grid[r, v - r * w] != UNKNOWN:
+            level[v] = 0
+            reasons[v] = FACT
+            trail_pos[v] = st[S_TRAIL]
+            trail[st[S_TRAIL]] = v
+            st[S_TRAIL] += 1

@@ -1,0 +1,64 @@
+"""Python side of the conflict-driven search: its arrays, and one resumable step."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from grader.model import CellArray
+from grader.solver import cdcl
+from grader.solver.workspace import Workspace
+
+#: clause store: literals and clauses kept before learned clauses are forgotten
+MAX_LITERALS = 4_000_000
+MAX_CLAUSES = 200_000
+
+
+class ConflictSearch:
+    """Search below a propagated grid whose known cells are taken as facts."""
+
+    def __init__(self, ws: Workspace, grid: CellArray):
+        self.ws = ws
+        self.grid = grid
+        cells = ws.height * ws.width
+        self.level = np.zeros(cells, dtype=np.int64)
+        self.reasons = np.zeros(cells, dtype=np.int64)
+        self.reason_pos = np.zeros(cells, dtype=np.int64)
+        self.trail = np.zeros(cells, dtype=np.int64)
+        self.trail_pos = np.zeros(cells, dtype=np.int64)
+        self.state = np.zeros(cdcl.S_SIZE, dtype=np.int64)
+        self.phase = np.full(cells, cdcl.EMPTY, dtype=np.uint8)
+        literals = min(MAX_LITERALS, max(100_000, 400 * cells))
+        self.lits = np.zeros(literals, dtype=np.int64)
+        self.cinfo = np.zeros((min(MAX_CLAUSES, literals // 4), 3), dtype=np.int64)
+        self.watch_head = np.full(2 * cells, -1, dtype=np.int64)
+        self.watch_next = np.full(2 * self.cinfo.shape[0], -1, dtype=np.int64)
+        self.seen = np.zeros(cells, dtype=np.uint8)
+        self.learned = np.zeros(cells + 1, dtype=np.int64)
+        self.activity = np.zeros(cells, dtype=np.float64)
+        self.bump = np.ones(1, dtype=np.float64)
+        self.found = np.zeros((ws.height, ws.width), dtype=np.uint8)
+        self.order = np.zeros(max(ws.height, ws.width), dtype=np.int64)
+        ws.clear_queue()
+        cdcl.start_from(grid, self.level, self.reasons, self.trail, self.trail_pos, self.state)
+
+    @property
+    def conflicts(self) -> int:
+        return int(self.state[cdcl.S_CONFLICTS])
+
+    @property
+    def decisions(self) -> int:
+        return int(self.state[cdcl.S_DECISIONS])
+
+    def step(self, work_limit: int) -> int:
+        """Search on until a solution (FOUND), the end (EXHAUSTED) or ``work_limit``."""
+        ws = self.ws
+        return int(
+            cdcl.run(
+                self.grid, ws.clues, ws.nclues, ws.queue, ws.in_queue, ws.qstate, ws.line_in,
+                ws.line_out, ws.fwd, ws.bwd, ws.empties, ws.marks, ws.counters, ws.cache_keys,
+                ws.cache_vals, self.level, self.reasons, self.reason_pos, self.trail,
+                self.trail_pos, self.state, self.phase, self.lits, self.cinfo, self.watch_head,
+                self.watch_next, self.seen, self.learned, self.activity, self.bump, self.found,
+                self.order, work_limit,
+            )
+        )
