@@ -11,6 +11,8 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+import numpy as np
+
 from grader.errors import BudgetExceeded, Contradiction
 from grader.lines import is_solved_line
 from grader.model import UNKNOWN, CellArray, Clue, Grid, Puzzle
@@ -60,8 +62,16 @@ class Engine:
         self.lines: list[tuple[LineRef, Clue]] = [
             (LineRef("row", i), clue) for i, clue in enumerate(puzzle.rows)
         ] + [(LineRef("column", j), clue) for j, clue in enumerate(puzzle.columns)]
-        self._version = [0] * len(self.lines)
-        self._cache: dict[tuple[str, int], tuple[int, list[LineDeduction]]] = {}
+        # Per line rung: each line's steps, the size of its biggest, and the lines whose
+        # cells changed since (only those are searched again: big grids stay fast).
+        count = len(self.lines)
+        self._line_steps: dict[str, list[list[Step]]] = {
+            rung: [[] for _ in range(count)] for rung in LINE_FINDERS
+        }
+        self._line_best = {rung: np.zeros(count, dtype=np.int64) for rung in LINE_FINDERS}
+        self._line_total = dict.fromkeys(LINE_FINDERS, 0)
+        self._dirty: dict[str, set[int]] = {rung: set(range(count)) for rung in LINE_FINDERS}
+        self._unknown = self.grid.unknown_count()
         #: the steps taken so far (kept when a Contradiction or the budget stops the run)
         self.steps: list[Step] = []
         #: the unique solution and the search nodes that proved it, when the complete
@@ -78,15 +88,32 @@ class Engine:
         view = cells[ref.index] if ref.axis == "row" else cells[:, ref.index]
         return [int(v) for v in view.tolist()]
 
-    def _line_deductions(self, rung: str, number: int) -> list[LineDeduction]:
-        key = (rung, number)
-        cached = self._cache.get(key)
-        if cached is not None and cached[0] == self._version[number]:
-            return cached[1]
-        cells = self.line_cells(number)
-        found = [] if UNKNOWN not in cells else LINE_FINDERS[rung](self.lines[number][1], cells)
-        self._cache[key] = (self._version[number], found)
-        return found
+    def _refresh(self, rung: str) -> None:
+        """Search again the lines of ``rung`` whose cells changed."""
+        steps, best = self._line_steps[rung], self._line_best[rung]
+        for number in sorted(self._dirty[rung]):
+            ref, clue = self.lines[number]
+            cells = self.line_cells(number)
+            found = [] if UNKNOWN not in cells else LINE_FINDERS[rung](clue, cells)
+            self._line_total[rung] += len(found) - len(steps[number])
+            steps[number] = [self._place(rung, ref, clue, d) for d in found]
+            best[number] = max((len(d.changes) for d in found), default=0)
+        self._dirty[rung].clear()
+
+    @staticmethod
+    def _place(rung: str, ref: LineRef, clue: Clue, deduction: LineDeduction) -> Step:
+        changes = tuple((*ref.cell(p), state) for p, state in deduction.changes)
+        return Step(rung, deduction.technique, changes, line=ref, clue=clue, facts=deduction.facts)
+
+    def _choose_line_step(self, rung: str) -> Step | None:
+        """The step of ``rung`` deciding most cells (first line on ties), with openings."""
+        self._refresh(rung)
+        if not self._line_total[rung]:
+            return None
+        number = int(np.argmax(self._line_best[rung]))
+        candidates: list[Step] = self._line_steps[rung][number]
+        best = max(range(len(candidates)), key=lambda i: (len(candidates[i].changes), -i))
+        return replace(candidates[best], openings=self._line_total[rung])
 
     def available(self, rung: str) -> list[Step]:
         """Every deduction ``rung`` can make now (the engine's openings at that rung)."""
@@ -100,24 +127,11 @@ class Engine:
             return [recursion.guess_from_solution(self.grid.cells, solution, nodes)]
         if rung in GRID_FINDERS:
             return GRID_FINDERS[rung](self.puzzle, self.grid.cells, self.deadline)
-        steps = []
-        for number, (ref, clue) in enumerate(self.lines):
-            for deduction in self._line_deductions(rung, number):
-                changes = tuple((*ref.cell(p), state) for p, state in deduction.changes)
-                steps.append(
-                    Step(
-                        rung,
-                        deduction.technique,
-                        changes,
-                        line=ref,
-                        clue=clue,
-                        facts=deduction.facts,
-                    )
-                )
-        return steps
+        self._refresh(rung)
+        return [step for line in self._line_steps[rung] for step in line]
 
     def _still_open(self, step: Step) -> Step | None:
-        """A pending step restricted to the cells still unknown, or None if none is."""
+        """A step restricted to the cells still unknown, or None if none is."""
         cells = self.grid.cells
         changes = tuple(change for change in step.changes if cells[change[0], change[1]] == UNKNOWN)
         if not changes:
@@ -139,8 +153,10 @@ class Engine:
                 )
             if new != old:
                 cells[r, c] = new
-                self._version[r] += 1
-                self._version[height + c] += 1
+                self._unknown -= 1
+                for dirty in self._dirty.values():
+                    dirty.add(r)
+                    dirty.add(height + c)
                 changed += 1
         return changed
 
@@ -148,32 +164,59 @@ class Engine:
     def run(self) -> EngineResult:
         """Solve as far as the allowed rungs go."""
         steps = self.steps
-        while not self.grid.is_complete():
+        while self._unknown:
             if self.deadline is not None and time.monotonic() > self.deadline:
                 raise BudgetExceeded(f"the ladder ran out of time after {len(steps)} steps")
-            chosen = None
-            for rung in self.rungs:
-                found = self.available(rung)
-                if found:
-                    best = min(range(len(found)), key=lambda i: (_preference(found[i]), i))
-                    chosen = found[best]
-                    chosen = replace(chosen, openings=len(found))
-                    break
-            if chosen is None:
+            batch = self._next_steps()
+            if not batch:
                 return EngineResult(steps, self.grid, "stuck")
-            if chosen.rung == cell_branching.RUNG:
-                self._pending.remove(found[best])
-                chosen = cell_branching.describe(self.puzzle, self.grid.cells, chosen)
-            steps.append(chosen)
-            if chosen.technique == "several-solutions":
-                examples = chosen.facts.get("examples", ())
+            if batch[0].technique == "several-solutions":
+                steps.append(batch[0])
+                examples = batch[0].facts.get("examples", ())
                 return EngineResult(
                     steps, self.grid, "multiple", tuple(Grid(e.copy()) for e in examples)
                 )
-            if not self.apply(chosen):
-                raise AssertionError(f"{chosen.technique} made no progress")  # pragma: no cover
+            for index, candidate in enumerate(batch):
+                chosen = self._still_open(candidate)
+                if chosen is None:
+                    continue  # an earlier step of the batch decided its cells already
+                if len(batch) > 1:
+                    chosen = replace(chosen, openings=len(batch) - index)
+                steps.append(chosen)
+                self.apply(chosen)
         self._check_solution()
         return EngineResult(steps, self.grid, "solved")
+
+    def _next_steps(self) -> list[Step]:
+        """The step of the cheapest rung that makes progress ([] when all are idle).
+
+        Simple boxes come as a batch, biggest first: every one of them is a fact that
+        stays true, and after any of them the ladder would restart at this same rung, so
+        taking them together (each on the cells still open) changes no rung's count
+        and spares re-searching hundreds of crossing lines after each one.
+        """
+        for rung in self.rungs:
+            if rung == RUNGS[0]:
+                found = self.available(rung)
+                order = sorted(range(len(found)), key=lambda i: (-len(found[i].changes), i))
+                if found:
+                    return [found[i] for i in order]
+                continue
+            if rung in LINE_FINDERS:
+                step = self._choose_line_step(rung)
+                if step is not None:
+                    return [step]
+                continue
+            found = self.available(rung)
+            if not found:
+                continue
+            best = min(range(len(found)), key=lambda i: (_preference(found[i]), i))
+            step = replace(found[best], openings=len(found))
+            if rung == cell_branching.RUNG:
+                del self._pending[best]  # found is the pending list itself
+                step = cell_branching.describe(self.puzzle, self.grid.cells, step)
+            return [step]
+        return []
 
     def _check_solution(self) -> None:
         for number, (ref, clue) in enumerate(self.lines):

@@ -41,7 +41,15 @@ class Ranges:
         return Ranges(list(self.lo), list(self.hi), dict(self.owner_notes))
 
 
-def _fits(cells: LineCells, start: int, length: int) -> bool:
+def _empty_counts(cells: LineCells) -> list[int]:
+    """counts[i] = how many of cells[0:i] are EMPTY."""
+    counts = [0]
+    for state in cells:
+        counts.append(counts[-1] + (state == EMPTY))
+    return counts
+
+
+def _fits(cells: LineCells, empties: list[int], start: int, length: int) -> bool:
     """Block of ``length`` can sit at ``start`` on its own: no empty cell under it, no
     filled cell touching either end (that would make a longer run)."""
     end = start + length
@@ -51,7 +59,7 @@ def _fits(cells: LineCells, start: int, length: int) -> bool:
         return False
     if end < len(cells) and cells[end] == FILLED:
         return False
-    return all(cells[c] != EMPTY for c in range(start, end))
+    return empties[end] == empties[start]
 
 
 def _no_room(clue: Clue, j: int) -> Contradiction:
@@ -64,6 +72,7 @@ def narrow_simple(clue: Clue, cells: LineCells, ranges: Ranges) -> bool:
     Narrows ``ranges`` in place to a fixpoint; True when anything changed.
     """
     lo, hi = ranges.lo, ranges.hi
+    empties = _empty_counts(cells)
     changed_any = False
     while True:
         changed = False
@@ -71,7 +80,7 @@ def narrow_simple(clue: Clue, cells: LineCells, ranges: Ranges) -> bool:
             start = lo[j]
             if j > 0:
                 start = max(start, lo[j - 1] + clue[j - 1] + 1)
-            while start + block - 1 <= hi[j] and not _fits(cells, start, block):
+            while start + block - 1 <= hi[j] and not _fits(cells, empties, start, block):
                 start += 1
             if start + block - 1 > hi[j]:
                 raise _no_room(clue, j)
@@ -83,7 +92,7 @@ def narrow_simple(clue: Clue, cells: LineCells, ranges: Ranges) -> bool:
             end = hi[j]
             if j < len(clue) - 1:
                 end = min(end, hi[j + 1] - clue[j + 1] - 1)
-            while end - block + 1 >= lo[j] and not _fits(cells, end - block + 1, block):
+            while end - block + 1 >= lo[j] and not _fits(cells, empties, end - block + 1, block):
                 end -= 1
             if end - block + 1 < lo[j]:
                 raise _no_room(clue, j)
@@ -192,37 +201,30 @@ def deductions_from_ranges(
             if j in notes:
                 facts["owners"] = notes[j]
             found.append(LineDeduction(boxes, changes, facts))
-    covered = [False] * len(cells)
-    for j in range(len(clue)):
-        for c in range(lo[j], hi[j] + 1):
-            covered[c] = True
-    position = 0
-    while position < len(cells):
-        if covered[position]:
-            position += 1
-            continue
-        start = position
-        while position < len(cells) and not covered[position]:
-            if cells[position] == FILLED:
-                raise Contradiction(
-                    f"cell {position + 1} is filled but no block of {format_clue(clue)} reaches it"
-                )
-            position += 1
-        changes = tuple((c, EMPTY) for c in range(start, position) if cells[c] == UNKNOWN)
-        if changes:
-            before = sum(1 for j in range(len(clue)) if hi[j] < start)
-            facts = {"stretch": (start, position - 1), "after_block": before - 1}
-            if before < len(clue):
-                facts["before_block"] = before
-            if ranges.owner_notes:
-                facts["owners"] = [
-                    n
-                    for notes in _notes_by_block(clue, ranges).values()
-                    for n in notes
-                    if n not in facts.get("owners", [])
-                ]
-                facts["owners"] = _unique(facts["owners"])
-            found.append(LineDeduction(spaces, changes, facts))
+    # Ranges keep the blocks' order, so the cells in no range are the gaps between the
+    # running end of the ranges so far and the next range's start.
+    all_notes = _unique([n for block_notes in notes.values() for n in block_notes]) if notes else []
+    reach = -1
+    for j in range(len(clue) + 1):
+        start = reach + 1
+        stop = lo[j] if j < len(clue) else len(cells)
+        if start < stop:
+            for position in range(start, stop):
+                if cells[position] == FILLED:
+                    raise Contradiction(
+                        f"cell {position + 1} is filled but no block of {format_clue(clue)} "
+                        "reaches it"
+                    )
+            changes = tuple((c, EMPTY) for c in range(start, stop) if cells[c] == UNKNOWN)
+            if changes:
+                facts = {"stretch": (start, stop - 1), "after_block": j - 1}
+                if j < len(clue):
+                    facts["before_block"] = j
+                if all_notes:
+                    facts["owners"] = all_notes
+                found.append(LineDeduction(spaces, changes, facts))
+        if j < len(clue):
+            reach = max(reach, hi[j])
     return found
 
 

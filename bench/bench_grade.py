@@ -1,0 +1,90 @@
+"""Median grading time per puzzle, by group of the public corpus.
+
+    python bench/bench_grade.py [--repeat 3] [--seconds 120]
+
+Groups: the 30x30 magazine puzzles (jwilk, target: median under 0.5 s), the puzzles that
+need cell branching (jwilk's eight, domino/, webpbn #6574 "Forever"; target: seconds), and
+the other webpbn puzzles. Each puzzle is graded ``--repeat`` times in this process after
+one warm-up grade (numba compiles or loads its cache once per process, not per puzzle), and
+its median is kept; the table gives the median and the maximum of those per group.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from grader import formats  # noqa: E402
+from grader.grading import grade  # noqa: E402
+from grader.model import Puzzle  # noqa: E402
+from grader.results import Budget  # noqa: E402
+
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+def load(key: str) -> Puzzle:
+    path, _, index = key.partition("#")
+    return formats.read(CORPUS / path)[int(index or 1) - 1]
+
+
+def groups() -> dict[str, list[str]]:
+    verdicts = json.loads((CORPUS / "verdicts.json").read_text())
+    magazine, branching, webpbn = [], [], []
+    for key, info in sorted(verdicts.items()):
+        if info.get("solutions") != 1:
+            continue
+        if key.startswith("jwilk/"):
+            puzzle = load(key)
+            if info.get("pbnsolve") == "lookahead":
+                branching.append(key)
+            elif puzzle.width == 30 and puzzle.height == 30:
+                magazine.append(key)
+        elif key.startswith("domino/") or key.endswith("06574-forever.non"):
+            branching.append(key)
+        elif key.startswith("webpbn/"):
+            webpbn.append(key)
+    return {"30x30 magazine": magazine, "cell branching": branching, "webpbn": webpbn}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=120.0, help="budget per grade")
+    args = parser.parse_args(argv)
+    if not CORPUS.is_dir():
+        print(f"the corpus is not at {CORPUS}", file=sys.stderr)
+        return 2
+    budget = Budget(seconds=args.seconds)
+    grade(load("webpbn/1.non"), budget=budget)  # warm-up
+    print(f"{'group':16s} {'puzzles':>7s} {'median s':>9s} {'max s':>8s}  slowest")
+    for name, keys in groups().items():
+        medians: list[tuple[float, str, str]] = []
+        for key in keys:
+            puzzle = load(key)
+            times = []
+            level = ""
+            for _ in range(args.repeat):
+                started = time.perf_counter()
+                level = grade(puzzle, budget=budget).level
+                times.append(time.perf_counter() - started)
+            medians.append((statistics.median(times), key, level))
+        if not medians:
+            continue
+        values = [m[0] for m in medians]
+        slowest = max(medians)
+        print(
+            f"{name:16s} {len(values):7d} {statistics.median(values):9.3f} {max(values):8.2f}"
+            f"  {slowest[1]} ({slowest[2]})"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
