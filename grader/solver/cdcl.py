@@ -44,9 +44,15 @@ S_RESTART_AT = 8
 S_LUBY_INDEX = 9
 S_DECISIONS = 10
 S_FORGETS = 11
-S_SIZE = 12
+S_KEPT = 12  # clauses kept by the last clean-up
+S_CLEAN_AT = 13  # clean up when this many clauses were learned since
+S_SIZE = 14
 
-RESTART_UNIT = 64
+RESTART_UNIT = 256
+#: learned clauses whose literals span at most this many decision levels are kept for good
+GLUE = 3
+FIRST_CLEAN = 2000
+CLEAN_STEP = 1000
 
 
 @njit(cache=True, nogil=True)
@@ -234,7 +240,7 @@ def _backjump(target, grid, w, level, trail, st, queue, in_queue, qstate):
 
 
 @njit(cache=True, nogil=True)
-def _add_clause(learned, count, permanent, st, lits, cinfo, watch_head, watch_next):
+def _add_clause(learned, count, permanent, lbd, st, lits, cinfo, watch_head, watch_next):
     """Store a clause (position 0 asserted, position 1 the deepest other); its id or -1."""
     if st[S_NCLAUSES] >= cinfo.shape[0] or st[S_NLITS] + count > lits.shape[0]:
         return -1
@@ -245,6 +251,7 @@ def _add_clause(learned, count, permanent, st, lits, cinfo, watch_head, watch_ne
     cinfo[clause, 0] = start
     cinfo[clause, 1] = count
     cinfo[clause, 2] = permanent
+    cinfo[clause, 3] = lbd
     st[S_NCLAUSES] += 1
     st[S_NLITS] += count
     if count >= 2:
@@ -254,14 +261,17 @@ def _add_clause(learned, count, permanent, st, lits, cinfo, watch_head, watch_ne
 
 
 @njit(cache=True, nogil=True)
-def _forget_learned(st, lits, cinfo, watch_head, watch_next):
-    """Drop every learned clause, keep the blocking ones (call at decision level 0)."""
+def _forget_learned(st, lits, cinfo, watch_head, watch_next, keep_glue):
+    """Drop learned clauses, keep the blocking ones (call at decision level 0).
+
+    With ``keep_glue``, clauses over at most GLUE decision levels are kept too.
+    """
     for i in range(watch_head.shape[0]):
         watch_head[i] = -1
     kept = 0
     used = 0
     for clause in range(st[S_NCLAUSES]):
-        if not cinfo[clause, 2]:
+        if not (cinfo[clause, 2] or (keep_glue and cinfo[clause, 3] <= GLUE)):
             continue
         start = cinfo[clause, 0]
         length = cinfo[clause, 1]
@@ -269,7 +279,8 @@ def _forget_learned(st, lits, cinfo, watch_head, watch_next):
             lits[used + k] = lits[start + k]
         cinfo[kept, 0] = used
         cinfo[kept, 1] = length
-        cinfo[kept, 2] = 1
+        cinfo[kept, 2] = cinfo[clause, 2]
+        cinfo[kept, 3] = cinfo[clause, 3]
         if length >= 2:
             _watch(kept, 0, lits[used], watch_head, watch_next)
             _watch(kept, 1, lits[used + 1], watch_head, watch_next)
@@ -279,6 +290,7 @@ def _forget_learned(st, lits, cinfo, watch_head, watch_next):
     st[S_NCLAUSES] = kept
     st[S_NLITS] = used
     st[S_FORGETS] += 1
+    st[S_KEPT] = kept
     return freed
 
 
@@ -359,15 +371,30 @@ def _explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order):
         r = v // w
         wanted = grid[r, v - r * w]
     k = nclues[line]
-    for j in range(known):
-        i = order[j]
-        saved = line_in[i]
-        line_in[i] = UNKNOWN
+    # drop chunks of premises, latest first; a chunk that is needed is halved, down to
+    # single cells (few solves when, as usual, most known cells do not matter)
+    j = 0
+    size = max(1, known // 2)
+    while j < known:
+        size = min(size, known - j)
+        for q in range(j, j + size):
+            line_in[order[q]] = UNKNOWN
+        counters[2] += 1
         ok = cached_solve(line, clues[line], k, line_in, n, line_out, fwd, bwd, empties,
                           marks, counters, ckeys, cvals)
         still = (not ok) if v < 0 else (not ok or line_out[target] == wanted)
-        if not still:
-            line_in[i] = saved
+        if still:
+            j += size
+            size *= 2
+            continue
+        for q in range(j, j + size):
+            x = _line_cells(line, h, w, order[q])
+            r = x // w
+            line_in[order[q]] = grid[r, x - r * w]
+        if size == 1:
+            j += 1
+        else:
+            size //= 2
     return known
 
 
@@ -455,6 +482,19 @@ def run(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bw
                 tmp = learned[1]
                 learned[1] = learned[deepest]
                 learned[deepest] = tmp
+            # literal block distance: how many decision levels the clause spans (capped)
+            lbd = 0
+            for k in range(count):
+                lv = level[learned[k] >> 1]
+                fresh = True
+                for j in range(k):
+                    if level[learned[j] >> 1] == lv:
+                        fresh = False
+                        break
+                if fresh:
+                    lbd += 1
+                    if lbd > 2 * GLUE:
+                        break
             bump[0] *= 1.0 / 0.95
             if bump[0] > 1e100:
                 for i in range(cells):
@@ -468,12 +508,13 @@ def run(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bw
                         reasons, reason_pos, trail, trail_pos, st, queue, in_queue, qstate,
                         phase)
                 continue
-            clause = _add_clause(learned, count, 0, st, lits, cinfo, watch_head, watch_next)
+            clause = _add_clause(learned, count, 0, lbd, st, lits, cinfo, watch_head,
+                                 watch_next)
             if clause < 0:
                 # the clause store is full: forget what was learned, restart, learn again
                 _backjump(0, grid, w, level, trail, st, queue, in_queue, qstate)
                 st[S_CLAUSE_HEAD] = 0
-                if _forget_learned(st, lits, cinfo, watch_head, watch_next) == 0:
+                if _forget_learned(st, lits, cinfo, watch_head, watch_next, False) == 0:
                     return GAVE_UP
                 continue
             _assign(asserted >> 1, (asserted & 1) + 1, nlines + clause, 0, grid, w, h, level,
@@ -483,6 +524,9 @@ def run(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bw
                 st[S_RESTART_AT] = st[S_CONFLICTS] + RESTART_UNIT * _luby(st[S_LUBY_INDEX])
                 _backjump(0, grid, w, level, trail, st, queue, in_queue, qstate)
                 st[S_CLAUSE_HEAD] = 0
+                if st[S_NCLAUSES] - st[S_KEPT] > st[S_CLEAN_AT]:
+                    _forget_learned(st, lits, cinfo, watch_head, watch_next, True)
+                    st[S_CLEAN_AT] += CLEAN_STEP
             continue
         if counters[0] >= work_limit:
             return OUT_OF_WORK
@@ -517,12 +561,13 @@ def run(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bw
                         reasons, reason_pos, trail, trail_pos, st, queue, in_queue, qstate,
                         phase)
                 return FOUND
-            clause = _add_clause(learned, count, 1, st, lits, cinfo, watch_head, watch_next)
+            clause = _add_clause(learned, count, 1, 0, st, lits, cinfo, watch_head,
+                                 watch_next)
             if clause < 0:
                 _backjump(0, grid, w, level, trail, st, queue, in_queue, qstate)
                 st[S_CLAUSE_HEAD] = 0
-                _forget_learned(st, lits, cinfo, watch_head, watch_next)
-                clause = _add_clause(learned, count, 1, st, lits, cinfo, watch_head,
+                _forget_learned(st, lits, cinfo, watch_head, watch_next, False)
+                clause = _add_clause(learned, count, 1, 0, st, lits, cinfo, watch_head,
                                      watch_next)
                 if clause < 0:
                     return GAVE_UP_FOUND
@@ -543,6 +588,7 @@ def start_from(grid, level, reasons, trail, trail_pos, st):
     w = grid.shape[1]
     st[:] = 0
     st[S_RESTART_AT] = RESTART_UNIT
+    st[S_CLEAN_AT] = FIRST_CLEAN
     for v in range(grid.shape[0] * w):
         r = v // w
         if grid[r, v - r * w] != UNKNOWN:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from grader.model import EMPTY, CellArray
+from grader.model import FILLED, CellArray
 from grader.solver import cdcl
 from grader.solver.workspace import Workspace
 
@@ -26,10 +26,10 @@ class ConflictSearch:
         self.trail = np.zeros(cells, dtype=np.int64)
         self.trail_pos = np.zeros(cells, dtype=np.int64)
         self.state = np.zeros(cdcl.S_SIZE, dtype=np.int64)
-        self.phase = np.full(cells, EMPTY, dtype=np.uint8)
+        self.phase = np.full(cells, FILLED, dtype=np.uint8)
         literals = min(MAX_LITERALS, max(100_000, 400 * cells))
         self.lits = np.zeros(literals, dtype=np.int64)
-        self.cinfo = np.zeros((min(MAX_CLAUSES, literals // 4), 3), dtype=np.int64)
+        self.cinfo = np.zeros((min(MAX_CLAUSES, literals // 4), 4), dtype=np.int64)
         self.watch_head = np.full(2 * cells, -1, dtype=np.int64)
         self.watch_next = np.full(2 * self.cinfo.shape[0], -1, dtype=np.int64)
         self.seen = np.zeros(cells, dtype=np.uint8)

@@ -86,17 +86,78 @@ def _node(ws: Workspace, grid: CellArray, clock: _Clock, nodes: int,
             return status
 
 
-def _search(search: ConflictSearch, clock: _Clock, solutions: _Solutions) -> None:
-    """Conflict-driven search below the probed root until every solution is seen."""
-    while True:
-        status = search.step(search.ws.line_solves + WORK_CHUNK)
-        if status in (learning.FOUND, learning.GAVE_UP_FOUND):
-            solutions.add(search.found)
-        if status == learning.EXHAUSTED:
-            return
-        if status in (learning.GAVE_UP, learning.GAVE_UP_FOUND):
-            raise _OutOfBudget("the store of learned clauses is full")
-        clock.check(search.decisions)
+class _ProbingSearch:
+    """Depth-first search that probes every unknown cell at every node (LalaFrogKK style).
+
+    Strong where conflicts teach little (random puzzles with many solutions); the
+    conflict-driven search is strong where they teach much. solve() runs both in turns.
+    """
+
+    def __init__(self, ws: Workspace, root: CellArray):
+        # ws.probe_state still describes the root's probing: branch on its best cell
+        self.ws = ws
+        self.nodes = 0
+        self.stack: list[tuple[CellArray, int]] = []
+        self._branch(root)
+
+    def _branch(self, grid: CellArray) -> None:
+        best = int(self.ws.probe_state[kernels.BEST_CELL])
+        row, column = divmod(best, self.ws.width)
+        other = grid.copy()
+        other[row, column] = kernels.EMPTY
+        grid[row, column] = kernels.FILLED
+        self.stack.append((other, best))
+        self.stack.append((grid, best))
+
+    def step(self, clock: _Clock, solutions: _Solutions) -> bool:
+        """Search one node; True when no node is left."""
+        if not self.stack:
+            return True
+        grid, cell = self.stack.pop()
+        self.nodes += 1
+        self.ws.clear_queue()
+        self.ws.enqueue_cell(cell // self.ws.width, cell % self.ws.width)
+        status = _node(self.ws, grid, clock, self.nodes, solutions)
+        if status == kernels.SOLVED:
+            solutions.add(grid)
+        elif status == kernels.BRANCH:
+            self._branch(grid)
+        return not self.stack
+
+
+def _search(puzzle: Puzzle, ws: Workspace, root: CellArray, clock: _Clock,
+            solutions: _Solutions, counts: dict[str, int]) -> None:
+    """Both searches below the probed root, in turns of equal work (line solves).
+
+    Either one finishing has seen every solution (each is complete on its own); the
+    solutions of both are pooled, duplicates dropped, so counting stays exact.
+    """
+    learner = ConflictSearch(Workspace(puzzle), root.copy())
+    prober = _ProbingSearch(ws, root)
+    learner_work = prober_work = 0
+    learner_alive = True
+    try:
+        while True:
+            if learner_alive and learner_work <= prober_work:
+                before = learner.ws.line_solves
+                status = learner.step(before + WORK_CHUNK)
+                learner_work += learner.ws.line_solves - before
+                if status in (learning.FOUND, learning.GAVE_UP_FOUND):
+                    solutions.add(learner.found)
+                if status == learning.EXHAUSTED:
+                    return
+                if status in (learning.GAVE_UP, learning.GAVE_UP_FOUND):
+                    learner_alive = False  # its clause store is full: the prober goes on
+            else:
+                before = ws.line_solves
+                if prober.step(clock, solutions):
+                    return
+                prober_work += ws.line_solves - before
+            clock.check(1 + learner.decisions + prober.nodes)
+    finally:
+        counts["nodes"] = 1 + learner.decisions + prober.nodes
+        counts["conflicts"] = learner.conflicts
+        counts["learner_line_solves"] = learner.ws.line_solves
 
 
 def solve(puzzle: Puzzle, limit: int = 2, budget: Budget | None = None) -> SolveResult:
@@ -113,24 +174,18 @@ def solve(puzzle: Puzzle, limit: int = 2, budget: Budget | None = None) -> Solve
     ws = Workspace(puzzle)
     # one solution alone proves nothing about uniqueness: always look for a second
     solutions = _Solutions(puzzle, max(limit, 2))
-    nodes = 1
-    conflicts = 0
+    counts = {"nodes": 1}
     reason = ""
     complete = True
     grid = ws.blank()
     try:
         ws.clear_queue()
         ws.enqueue_all()
-        status = _node(ws, grid, clock, nodes, solutions)
+        status = _node(ws, grid, clock, 1, solutions)
         if status == kernels.SOLVED:
             solutions.add(grid)
         elif status == kernels.BRANCH:
-            search = ConflictSearch(ws, grid)
-            try:
-                _search(search, clock, solutions)
-            finally:
-                nodes += search.decisions
-                conflicts = search.conflicts
+            _search(puzzle, ws, grid, clock, solutions, counts)
     except _EnoughSolutions:
         complete = False
         reason = f"stopped at the limit of {solutions.target} solutions"
@@ -149,10 +204,8 @@ def solve(puzzle: Puzzle, limit: int = 2, budget: Budget | None = None) -> Solve
         verdict=verdict,
         solutions=tuple(found[: max(limit, 2)]),
         time_s=clock.elapsed(),
-        nodes=nodes,
+        nodes=counts.pop("nodes"),
         complete=complete,
         reason=reason,
-        stats={
-            "line_solves": ws.line_solves, "cache_hits": ws.cache_hits, "conflicts": conflicts
-        },
+        stats={"line_solves": ws.line_solves, "cache_hits": ws.cache_hits, **counts},
     )
