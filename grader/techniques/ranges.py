@@ -6,6 +6,7 @@ cell it can reach. Ranges only ever shrink; a block left with no room is a Contr
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,13 +67,16 @@ def _no_room(clue: Clue, j: int) -> Contradiction:
     return Contradiction(f"block {j + 1} (the {clue[j]}) of {format_clue(clue)} has no room")
 
 
-def narrow_simple(clue: Clue, cells: LineCells, ranges: Ranges) -> bool:
+def narrow_simple(
+    clue: Clue, cells: LineCells, ranges: Ranges, empties: list[int] | None = None
+) -> bool:
     """Rung 1: empty cells cut ranges, neighbours push them, touching runs exclude starts.
 
     Narrows ``ranges`` in place to a fixpoint; True when anything changed.
     """
     lo, hi = ranges.lo, ranges.hi
-    empties = _empty_counts(cells)
+    if empties is None:
+        empties = _empty_counts(cells)
     changed_any = False
     while True:
         changed = False
@@ -114,14 +118,17 @@ def possible_owners(
     """
     owners: list[tuple[int, int]] = []
     for start, end in runs:
-        candidates = [
-            j
-            for j, block in enumerate(clue)
-            if ranges.lo[j] <= start and end <= ranges.hi[j] and block >= end - start + 1
-        ]
-        if not candidates:
+        # Ranges keep the blocks' order: the blocks reaching the run are one stretch.
+        low = bisect_left(ranges.hi, end)
+        high = bisect_right(ranges.lo, start) - 1
+        length = end - start + 1
+        while low <= high and clue[low] < length:
+            low += 1
+        while high >= low and clue[high] < length:
+            high -= 1
+        if low > high:
             raise Contradiction(f"no block of {format_clue(clue)} can hold cells {start}-{end}")
-        owners.append((candidates[0], candidates[-1]))
+        owners.append((low, high))
     for i in range(1, len(owners)):
         owners[i] = (max(owners[i][0], owners[i - 1][0]), owners[i][1])
     for i in range(len(owners) - 2, -1, -1):
@@ -132,42 +139,43 @@ def possible_owners(
     return owners
 
 
-def narrow_owners(clue: Clue, cells: LineCells, ranges: Ranges) -> bool:
+def narrow_owners(
+    clue: Clue, cells: LineCells, ranges: Ranges, runs: list[tuple[int, int]] | None = None
+) -> bool:
     """Rung 2: extreme owners of each filled run narrow the ranges; True on change.
 
     Blocks before the first possible owner lie wholly left of the run, blocks after the
     last wholly right; the first owner cannot lie wholly right of it and the last not
     wholly left, so each either covers the run or keeps clear on its own side.
     """
-    runs = filled_runs(cells)
+    if runs is None:
+        runs = filled_runs(cells)
     if not runs:
         return False
     owners = possible_owners(clue, ranges, runs)
     lo, hi = ranges.lo, ranges.hi
     changed = False
 
-    def cap_hi(j: int, value: int, run: tuple[int, int]) -> None:
-        nonlocal changed
-        if value < hi[j]:
-            hi[j] = value
-            ranges.owner_notes[run] = owners[runs.index(run)]
-            changed = True
-
-    def raise_lo(j: int, value: int, run: tuple[int, int]) -> None:
-        nonlocal changed
-        if value > lo[j]:
-            lo[j] = value
-            ranges.owner_notes[run] = owners[runs.index(run)]
-            changed = True
-
-    for run, (first, last) in zip(runs, owners, strict=False):
+    for run, (first, last) in zip(runs, owners, strict=True):
         start, end = run
-        for j in range(first):
-            cap_hi(j, start - 2, run)
-        cap_hi(first, start + clue[first] - 1, run)
-        raise_lo(last, end - clue[last] + 1, run)
-        for j in range(last + 1, len(clue)):
-            raise_lo(j, end + 2, run)
+        # Only the neighbours of the extreme owners are pushed here: rung 1's neighbour
+        # rule carries the push on to the blocks beyond them.
+        caps = [(first, start + clue[first] - 1)]
+        if first > 0:
+            caps.append((first - 1, start - 2))
+        floors = [(last, end - clue[last] + 1)]
+        if last < len(clue) - 1:
+            floors.append((last + 1, end + 2))
+        for j, value in caps:
+            if value < hi[j]:
+                hi[j] = value
+                ranges.owner_notes[run] = (first, last)
+                changed = True
+        for j, value in floors:
+            if value > lo[j]:
+                lo[j] = value
+                ranges.owner_notes[run] = (first, last)
+                changed = True
     for j, block in enumerate(clue):
         if hi[j] - lo[j] + 1 < block:
             raise _no_room(clue, j)
@@ -176,9 +184,13 @@ def narrow_owners(clue: Clue, cells: LineCells, ranges: Ranges) -> bool:
 
 def narrow(clue: Clue, cells: LineCells, ranges: Ranges, *, owners: bool) -> None:
     """Narrow to the fixpoint of rung 1, or of rungs 1 and 2 together."""
-    narrow_simple(clue, cells, ranges)
-    while owners and narrow_owners(clue, cells, ranges):
-        narrow_simple(clue, cells, ranges)
+    empties = _empty_counts(cells)
+    narrow_simple(clue, cells, ranges, empties)
+    if not owners:
+        return
+    runs = filled_runs(cells)
+    while narrow_owners(clue, cells, ranges, runs):
+        narrow_simple(clue, cells, ranges, empties)
 
 
 def deductions_from_ranges(
