@@ -158,8 +158,9 @@ def _grid_sentence(step: Step) -> str:
         supposed = STATE_WORDS[facts["supposed"]]
         actual = STATE_WORDS[step.changes[0][2]]
         return (
-            f"{cell_label(step.cell)}: guessing it {supposed} and searching on "
-            f"({facts['nodes']} positions tried) finds no solution; so it is {actual}"
+            f"{cell_label(step.cell)}: nothing above decides a cell; guessing and backtracking "
+            f"({facts['nodes']} positions searched) shows that {supposed} leads to no "
+            f"solution; so it is {actual}"
         )
     if step.technique == "several-solutions":
         differ = facts.get("differ", [])
@@ -175,7 +176,7 @@ def _cells_2d(cells: Sequence[tuple[int, int]]) -> str:
     shown = ", ".join(f"({r + 1}, {c + 1})" for r, c in cells[:8])
     more = f" and {len(cells) - 8} more" if len(cells) > 8 else ""
     noun = "cell" if len(cells) == 1 else "cells"
-    return f"{noun} {shown}{more}"
+    return f"{noun} (row, column) {shown}{more}"
 
 
 def replay(puzzle: Puzzle, steps: Sequence[Step]) -> Iterator[tuple[Step, Grid]]:

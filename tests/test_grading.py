@@ -101,3 +101,44 @@ def test_an_exhausted_budget_gives_undecided_not_a_hang() -> None:
     result = grade(FIENDISH, budget=Budget(seconds=0.0))
     assert result.level == "undecided"
     assert not result.solved
+
+
+def test_explain_sentence_for_an_overlap_names_block_cells_and_range() -> None:
+    from grader.explain import sentence
+    from grader.model import UNKNOWN
+    from grader.techniques import simple
+    from grader.techniques.base import LineRef, Step
+
+    clue = (3, 1, 4)
+    found = simple.find(clue, [UNKNOWN] * 11)
+    ref = LineRef("row", 6)
+    texts = [
+        sentence(
+            Step(
+                "simple-boxes",
+                d.technique,
+                tuple((6, p, s) for p, s in d.changes),
+                line=ref,
+                clue=clue,
+                facts=d.facts,
+            )
+        )
+        for d in found
+    ]
+    assert texts == [
+        "Row 7 (3 1 4): the 3 must cover cells 2-3 wherever it lies "
+        "(it fits only within cells 1-4)",
+        "Row 7 (3 1 4): the 4 must cover cells 8-10 wherever it lies "
+        "(it fits only within cells 7-11)",
+    ]
+
+
+def test_explain_text_numbers_steps_and_ends_with_the_solved_grid() -> None:
+    from grader.explain import explain_text
+
+    result = grade(HARD)
+    text = explain_text(HARD, result.steps)
+    numbered = [line for line in text.splitlines() if line.strip()[:1].isdigit()]
+    assert len(numbered) == len(result.steps)
+    assert any("[owner-branching]" in line and "belong" in line for line in numbered)
+    assert text.rstrip().endswith("\n".join("      " + row for row in HARD.solution or ()))
