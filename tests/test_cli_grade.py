@@ -68,7 +68,7 @@ def test_table_names_level_stars_and_rungs(
     assert lines[0].split()[:5] == ["puzzle", "size", "level", "score", "stars"]
     assert "easy" in lines[1] and "*...." in lines[1] and "simple-boxes:" in lines[1]
     assert lines[2].startswith('Medium <b>"&"</b>')
-    assert "medium" in lines[2] and "extreme-owners:" in lines[2]
+    assert " easy " in lines[2] and "extreme-owners:" in lines[2]
 
 
 def test_max_rung_stops_the_ladder(

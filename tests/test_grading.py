@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
 
@@ -13,8 +14,8 @@ from grader.scoring import default_weights
 
 SMALL = Puzzle.from_picture([".##..", "#####", ".#.#.", "##.##", "#...#"])
 # Found by grading random pictures: each needs exactly the rung its name says.
-MEDIUM = Puzzle.from_picture(["....#", ".####", "##.#.", "....#", ".##.#"])
-HARD = Puzzle.from_picture(
+EXTREME = Puzzle.from_picture(["....#", ".####", "##.#.", "....#", ".##.#"])
+OWNERS = Puzzle.from_picture(
     ["##.##..", "...#..#", "###....", "#...###", "..#..#.", ".#####.", "..#..##", "#..#..#"]
 )
 FIENDISH = Puzzle.from_picture(
@@ -63,9 +64,9 @@ def test_grading_is_deterministic() -> None:
 
 
 def test_max_rung_restricts_the_ladder() -> None:
-    assert grade(MEDIUM).level == "medium"
-    restricted = grade(MEDIUM, max_rung="simple-boxes")
-    assert set(restricted.rungs) == {"simple-boxes"}
+    assert grade(OWNERS).level == "medium"
+    restricted = grade(OWNERS, max_rung="extreme-owners")
+    assert set(restricted.rungs) <= {"simple-boxes", "extreme-owners"}
     assert not restricted.solved
     assert restricted.verdict == "unique"
     assert restricted.level == "medium"  # at least as hard as the first rung not allowed
@@ -74,10 +75,12 @@ def test_max_rung_restricts_the_ladder() -> None:
 
 @pytest.mark.parametrize(
     ("puzzle", "level"),
-    [(SMALL, "easy"), (MEDIUM, "medium"), (HARD, "hard"), (FIENDISH, "fiendish")],
+    [(SMALL, "easy"), (EXTREME, "easy"), (OWNERS, "medium"), (FIENDISH, "fiendish")],
 )
 def test_level_is_named_after_the_hardest_rung(puzzle: Puzzle, level: str) -> None:
     result = grade(puzzle)
+    rung = max(result.rungs, key=RUNGS.index)
+    assert default_weights().levels[rung] == level
     assert result.level == level
     assert result.solved
     assert result.grid.to_rows() == list(puzzle.solution or ())
@@ -136,9 +139,19 @@ def test_explain_sentence_for_an_overlap_names_block_cells_and_range() -> None:
 def test_explain_text_numbers_steps_and_ends_with_the_solved_grid() -> None:
     from grader.explain import explain_text
 
-    result = grade(HARD)
-    text = explain_text(HARD, result.steps)
+    result = grade(OWNERS)
+    text = explain_text(OWNERS, result.steps)
     numbered = [line for line in text.splitlines() if line.strip()[:1].isdigit()]
     assert len(numbered) == len(result.steps)
     assert any("[owner-branching]" in line and "belong" in line for line in numbered)
-    assert text.rstrip().endswith("\n".join("      " + row for row in HARD.solution or ()))
+    assert text.rstrip().endswith("\n".join("      " + row for row in OWNERS.solution or ()))
+
+
+def test_a_puzzle_needing_full_line_analysis_is_hard(corpus_dir: Path) -> None:
+    from grader import formats
+
+    (puzzle,) = formats.read(corpus_dir / "pynogram" / "einstein.txt")
+    result = grade(puzzle)
+    assert result.level == "hard"
+    assert "line-analysis" in result.rungs
+    assert "cell-branching" not in result.rungs
