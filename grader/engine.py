@@ -176,12 +176,13 @@ class Engine:
                 return EngineResult(
                     steps, self.grid, "multiple", tuple(Grid(e.copy()) for e in examples)
                 )
-            for index, candidate in enumerate(batch):
+            for candidate in batch:
                 chosen = self._still_open(candidate)
                 if chosen is None:
                     continue  # an earlier step of the batch decided its cells already
                 if len(batch) > 1:
-                    chosen = replace(chosen, openings=len(batch) - index)
+                    # all of them were open when the batch was found
+                    chosen = replace(chosen, openings=len(batch))
                 steps.append(chosen)
                 self.apply(chosen)
         self._check_solution()
