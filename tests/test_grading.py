@@ -155,3 +155,37 @@ def test_a_puzzle_needing_full_line_analysis_is_hard(corpus_dir: Path) -> None:
     assert result.level == "hard"
     assert "line-analysis" in result.rungs
     assert "cell-branching" not in result.rungs
+
+
+def test_fewer_openings_make_the_same_work_weigh_more() -> None:
+    from grader.scoring import work
+    from grader.techniques.base import Step
+
+    many = [Step("simple-boxes", "t", ((0, 0, 2),), openings=10)] * 20
+    few = [Step("simple-boxes", "t", ((0, 0, 2),), openings=1)] * 20
+    assert work(few, 10, 10) > work(many, 10, 10)
+    harder = [Step("cell-branching", "t", ((0, 0, 2),), openings=10)] * 20
+    assert work(harder, 10, 10) > work(many, 10, 10)
+
+
+def test_score_rises_with_work_but_never_leaves_its_band() -> None:
+    from grader.scoring import score
+
+    values = [score("medium", w) for w in (0.0, 1.0, 10.0, 1e9)]
+    assert values == sorted(values)
+    assert values[0] == 1.0 and values[-1] < 2.0
+
+
+def test_weights_table_must_name_every_rung() -> None:
+    import yaml
+
+    from grader.scoring import Weights
+
+    with pytest.raises(ValueError, match="lack rungs"):
+        Weights.from_mapping(
+            yaml.safe_load(
+                "levels: {simple-boxes: easy}\nbands: {easy: 0}\n"
+                "step_weights: {simple-boxes: 1}\nscarcity: 1\nhalf_work: 5\n"
+                "stars: [1, 2, 3, 4]\n"
+            )
+        )
