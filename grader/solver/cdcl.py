@@ -335,12 +335,14 @@ def _analyze(conflict, grid, h, w, nlines, level, reasons, reason_pos, trail, tr
 
 
 @njit(cache=True, nogil=True)
-def _explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order):
+def _explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order, level, seen):
     """The cells of ``line`` a deduction (of cell v; v < 0: a conflict) really needs.
 
     Starts from every cell known when the line was solved and drops, latest first, each
     one without which the line solve still makes the deduction (still fails, for a
-    conflict). Leaves the needed cells known in ``line_in`` (lw[2]); returns the count.
+    conflict). Cells that cost nothing in the learned clause (facts of level 0, cells
+    already in it) are never dropped. Leaves the needed cells known in ``line_in``
+    (lw[2]); returns the count.
     Shorter explanations make shorter learned clauses and longer jumps back.
     """
     clues, nclues, line_in, line_out, fwd, bwd, empties, marks, counters, ckeys, cvals = lw
@@ -359,6 +361,8 @@ def _explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order):
             line_in[i] = UNKNOWN
         else:
             line_in[i] = cell
+            if level[x] == 0 or seen[x]:
+                continue
             # insertion by trail position, latest first
             j = known
             while j > 0 and trail_pos[_line_cells(line, h, w, order[j - 1])] < trail_pos[x]:
@@ -405,7 +409,7 @@ def _add_premises(reason, v, grid, h, w, nlines, level, reasons, reason_pos, tra
     if reason < nlines:
         line = reason
         n = w if line < h else h
-        _explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order)
+        _explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order, level, seen)
         line_in = lw[2]
         for i in range(n):
             if line_in[i] == UNKNOWN:

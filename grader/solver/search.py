@@ -20,6 +20,8 @@ from grader.solver.workspace import Workspace
 
 #: line solves between two looks at the clock (a few milliseconds of work)
 WORK_CHUNK = 5_000
+#: work of the conflict-driven search for each unit of the probing search's
+LEARNER_SHARE = 4.0
 
 
 class _OutOfBudget(Exception):
@@ -138,7 +140,7 @@ def _search(puzzle: Puzzle, ws: Workspace, root: CellArray, clock: _Clock,
     learner_alive = True
     try:
         while True:
-            if learner_alive and learner_work <= prober_work:
+            if learner_alive and learner_work <= LEARNER_SHARE * prober_work:
                 before = learner.ws.line_solves
                 status = learner.step(before + WORK_CHUNK)
                 learner_work += learner.ws.line_solves - before
