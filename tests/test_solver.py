@@ -112,3 +112,14 @@ def test_hard_puzzle_with_small_budget(corpus_dir: object) -> None:
     puzzle = formats.read(path)[0]
     assert solve(puzzle, budget=Budget(seconds=None, nodes=3)).verdict == "undecided"
     assert solve(puzzle, budget=Budget(seconds=0.001)).verdict == "undecided"
+
+
+def test_sat_peer_counts_independently() -> None:
+    from grader.solver.sat_peer import iter_solutions
+
+    # one filled cell in every row and column of a 3x3: the 6 permutation matrices
+    puzzle = Puzzle(((1,),) * 3, ((1,),) * 3)
+    solutions = list(iter_solutions(puzzle))
+    assert len(solutions) == 6
+    assert all(s.sum(axis=0).tolist() == [1, 1, 1] for s in solutions)
+    assert count_solutions(Puzzle(((1, 1), (1, 1)), ((1,), (2,), (1,))))[0] == 0

@@ -449,8 +449,8 @@ def _mark(x, grid, w, level, seen, learned, count, pending, current, activity, b
 def run(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bwd, empties,
         marks, counters, cache_keys, cache_vals, level, reasons, reason_pos, trail, trail_pos,
         st, phase, lits, cinfo, watch_head, watch_next, seen, learned, activity, bump,
-        found, order, work_limit):
-    """Search on from the current state until a solution, exhaustion or the work limit."""
+        found, order, work_limit, decision_limit):
+    """Search on until a solution, exhaustion, or the work or decision limit is reached."""
     lw = (clues, nclues, line_in, line_out, fwd, bwd, empties, marks, counters, cache_keys,
           cache_vals)
     h = grid.shape[0]
@@ -532,7 +532,7 @@ def run(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bw
                     _forget_learned(st, lits, cinfo, watch_head, watch_next, True)
                     st[S_CLEAN_AT] += CLEAN_STEP
             continue
-        if counters[0] >= work_limit:
+        if counters[0] >= work_limit or st[S_DECISIONS] >= decision_limit:
             return OUT_OF_WORK
         # decide: the unknown cell of highest activity, its saved phase
         best = -1

@@ -49,8 +49,9 @@ class ConflictSearch:
     def decisions(self) -> int:
         return int(self.state[cdcl.S_DECISIONS])
 
-    def step(self, work_limit: int) -> int:
-        """Search on until a solution (FOUND), the end (EXHAUSTED) or ``work_limit``."""
+    def step(self, work_limit: int, decision_limit: int = 1 << 62) -> int:
+        """Search on until a solution (FOUND), the end (EXHAUSTED) or a limit: line solves
+        (counted in the workspace) or decisions (counted here), whichever comes first."""
         ws = self.ws
         return int(
             cdcl.run(
@@ -59,6 +60,6 @@ class ConflictSearch:
                 ws.cache_vals, self.level, self.reasons, self.reason_pos, self.trail,
                 self.trail_pos, self.state, self.phase, self.lits, self.cinfo, self.watch_head,
                 self.watch_next, self.seen, self.learned, self.activity, self.bump, self.found,
-                self.order, work_limit,
+                self.order, work_limit, decision_limit,
             )
         )

@@ -42,6 +42,12 @@ class _Clock:
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
 
+    def nodes_left(self, used: int) -> int:
+        """A decision limit that keeps a node budget, from ``used`` decisions so far."""
+        if self.budget.nodes is None:
+            return 1 << 62
+        return used + max(self.budget.nodes, 1)
+
     def check(self, nodes: int) -> None:
         seconds, max_nodes = self.budget.seconds, self.budget.nodes
         if max_nodes is not None and nodes > max_nodes:
@@ -142,7 +148,7 @@ def _search(puzzle: Puzzle, ws: Workspace, root: CellArray, clock: _Clock,
         while True:
             if learner_alive and learner_work <= LEARNER_SHARE * prober_work:
                 before = learner.ws.line_solves
-                status = learner.step(before + WORK_CHUNK)
+                status = learner.step(before + WORK_CHUNK, clock.nodes_left(learner.decisions))
                 learner_work += learner.ws.line_solves - before
                 if status in (learning.FOUND, learning.GAVE_UP_FOUND):
                     solutions.add(learner.found)
