@@ -14,7 +14,7 @@ import numpy as np
 from grader.errors import BudgetExceeded, Contradiction
 from grader.model import CellArray, Puzzle
 from grader.techniques.base import EMPTY, FILLED, UNKNOWN, Step
-from grader.techniques.propagation import propagate, settle_from
+from grader.techniques.propagation import propagate, settle
 
 RUNG = "cell-branching"
 
@@ -23,7 +23,7 @@ def _suppose(puzzle: Puzzle, cells: CellArray, r: int, c: int, state: int) -> Ce
     """The grid after propagating the supposition, or None when it breaks a line."""
     trial = cells.copy()
     trial[r, c] = state
-    return settle_from(puzzle, trial, r, c)
+    return settle(puzzle, trial)
 
 
 def describe(puzzle: Puzzle, cells: CellArray, step: Step) -> Step:

@@ -1,7 +1,9 @@
 """Line logic over the whole grid: solve changed lines until nothing changes.
 
 Rungs 5 and 6 propagate their suppositions with the complete line solve (rungs 1-4 together
-reach exactly it, so only the deductions they keep need explaining).
+reach exactly it, so only the deductions they keep need explaining). :func:`settle` is the
+fast compiled way; :func:`propagate` is the readable one that also names the line where a
+contradiction shows (for explanations).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from grader.model import CellArray, Clue, Puzzle
+from grader.solver import propagate as compiled_propagate
 from grader.techniques.base import LineRef
 from grader.techniques.line_analysis import cached_line_solve
 
@@ -57,30 +60,7 @@ def propagate(
 def settle(puzzle: Puzzle, cells: CellArray) -> CellArray | None:
     """Everything line logic implies from ``cells``, on a copy; None on a contradiction.
 
-    Uses the compiled solver's propagation (the same complete line solve, about ten
-    times faster than driving the reference one from Python).
+    Uses the compiled solver's propagation (the same complete line solve, tens of
+    microseconds a call): probes and searches call it thousands of times.
     """
-    return _compiled_propagate(puzzle, cells)
-
-
-def _python_settle(puzzle: Puzzle, cells: CellArray) -> CellArray | None:
-    trial = cells.copy()
-    return None if propagate_all(puzzle, trial) is not None else trial
-
-
-def settle_from(puzzle: Puzzle, cells: CellArray, row: int, column: int) -> CellArray | None:
-    """Line logic after one changed cell at (row, column); None on a contradiction.
-
-    Goes through the solver's public propagation (every line once, then the lines that
-    change): a few tens of microseconds a call, compiled.
-    """
-    del row, column  # the public propagation starts from every line
-    return _compiled_propagate(puzzle, cells)
-
-
-from grader.solver import propagate as _compiled_propagate  # noqa: E402
-
-
-def propagate_all(puzzle: Puzzle, cells: CellArray) -> LineRef | None:
-    """Propagate from every line."""
-    return propagate(puzzle, cells, range(puzzle.height), range(puzzle.width))
+    return compiled_propagate(puzzle, cells)

@@ -13,7 +13,7 @@ import numpy as np
 from grader.errors import BudgetExceeded, Contradiction
 from grader.model import CellArray, Puzzle
 from grader.techniques.base import EMPTY, FILLED, UNKNOWN, Step
-from grader.techniques.propagation import settle, settle_from
+from grader.techniques.propagation import settle
 
 RUNG = "recursion"
 
@@ -72,7 +72,7 @@ def search(
         for state in (EMPTY, FILLED):  # FILLED popped first
             child = current.copy()
             child[r, c] = state
-            settled = settle_from(puzzle, child, r, c)
+            settled = settle(puzzle, child)
             if settled is not None:
                 stack.append(settled)
     return result
