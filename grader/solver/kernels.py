@@ -29,18 +29,34 @@ def solve_line_into(clue, k, cells, n, out, fwd, bwd, empties, marks):
 
     fwd[j, i]: blocks 0..j-1 fit in cells[0:i] (cell i-1 empty or the end of block j-1).
     bwd[j, i]: blocks j..k-1 fit in cells[i:n] (cell i empty or the start of block j).
+    Each table row is computed only in the window where it can matter (the line's slack
+    wide): below it the value is 0, above it no placement of the other blocks fits, and
+    the rows are zeroed first so reads outside a window see 0. ``marks`` holds 2(n+1).
     """
+    total = 0
+    for j in range(k):
+        total += clue[j]
+    if k > 0 and total + k - 1 > n:
+        return False
+    fwd[: k + 1, : n + 1] = 0
+    bwd[: k + 1, : n + 1] = 0
     empties[0] = 0
     for i in range(n):
         empties[i + 1] = empties[i] + (1 if cells[i] == EMPTY else 0)
-    # forward
+    # forward; a row's window starts where blocks 0..j-1 with their gaps end at the earliest
+    hi = n if k == 0 else n - (total + k - 1)
     fwd[0, 0] = 1
-    for i in range(1, n + 1):
+    for i in range(1, hi + 1):
         fwd[0, i] = fwd[0, i - 1] and cells[i - 1] != FILLED
+    prefix = 0
+    suffix = total
     for j in range(1, k + 1):
         length = clue[j - 1]
-        fwd[j, 0] = 0
-        for i in range(1, n + 1):
+        prefix += length + (1 if j > 1 else 0)
+        suffix -= length
+        lo = prefix
+        hi = n if j == k else n - (suffix + k - j)
+        for i in range(max(lo, 1), hi + 1):
             value = 0
             if cells[i - 1] != FILLED and fwd[j, i - 1]:
                 value = 1
@@ -54,14 +70,20 @@ def solve_line_into(clue, k, cells, n, out, fwd, bwd, empties, marks):
             fwd[j, i] = value
     if not fwd[k, n]:
         return False
-    # backward
+    # backward; a row's window starts where blocks 0..j-1 (and a gap, but for j = k) end
     bwd[k, n] = 1
-    for i in range(n - 1, -1, -1):
+    stop = total + k - 1 if k > 0 else 0
+    for i in range(n - 1, stop - 1, -1):
         bwd[k, i] = bwd[k, i + 1] and cells[i] != FILLED
+    prefix = total
+    suffix = 0
     for j in range(k - 1, -1, -1):
         length = clue[j]
-        bwd[j, n] = 0
-        for i in range(n - 1, -1, -1):
+        prefix -= length  # blocks 0..j-1
+        suffix += length  # blocks j..k-1
+        lo = prefix + j
+        hi = n - (suffix + k - j - 1)
+        for i in range(min(hi, n - 1), lo - 1, -1):
             value = 0
             if cells[i] != FILLED and bwd[j, i + 1]:
                 value = 1
@@ -73,12 +95,29 @@ def solve_line_into(clue, k, cells, n, out, fwd, bwd, empties, marks):
                     elif end < n and cells[end] != FILLED:
                         value = bwd[j + 1, end + 1]
             bwd[j, i] = value
-    # blocks: mark every cell some valid placement fills
-    for i in range(n + 1):
+    # cells some placement leaves empty (second half of marks), and filled (first half)
+    for i in range(2 * (n + 1)):
         marks[i] = 0
+    base = n + 1
+    prefix = 0
+    suffix = total
+    for j in range(k + 1):
+        if j > 0:
+            prefix += clue[j - 1] + (1 if j > 1 else 0)
+            suffix -= clue[j - 1]
+        hi = n - 1 if j == k else (n - (total + k - 1) - 1 if j == 0 else n - (suffix + k - j))
+        for c in range(prefix, min(hi, n - 1) + 1):
+            if fwd[j, c] and bwd[j, c + 1] and cells[c] != FILLED:
+                marks[base + c] = 1
+    prefix = 0
+    suffix = total
     for j in range(k):
         length = clue[j]
-        for start in range(n - length + 1):
+        suffix -= length  # blocks j+1..k-1
+        first = prefix + j
+        last = n - length - (suffix + k - j - 1)
+        prefix += length
+        for start in range(first, last + 1):
             end = start + length
             if empties[end] != empties[start]:
                 continue
@@ -97,14 +136,9 @@ def solve_line_into(clue, k, cells, n, out, fwd, bwd, empties, marks):
     running = 0
     for c in range(n):
         running += marks[c]
-        state = 0
+        state = marks[base + c]
         if running > 0:
-            state = 2
-        if cells[c] != FILLED:
-            for j in range(k + 1):
-                if fwd[j, c] and bwd[j, c + 1]:
-                    state |= 1
-                    break
+            state |= 2
         if state == 0:
             return False
         out[c] = state
