@@ -233,7 +233,9 @@ def deductions_from_ranges(
                 if j < len(clue):
                     facts["before_block"] = j
                 if all_notes:
-                    facts["owners"] = all_notes
+                    # the runs whose owners are the blocks on either side of the gap
+                    near = [n for n in all_notes if n["first"] <= j and n["last"] >= j - 1]
+                    facts["owners"] = near or all_notes
                 found.append(LineDeduction(spaces, changes, facts))
         if j < len(clue):
             reach = max(reach, hi[j])
