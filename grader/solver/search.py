@@ -1,9 +1,11 @@
 """Complete search: probing at the root, then conflict-driven search, counting to a limit.
 
 The root gets line logic and probing to a fixed point (kernels.probe_fixpoint): most
-published puzzles end there. What is left goes to the conflict-driven search
-(grader.solver.cdcl), which learns a clause from every dead end. Both are compiled; this
-Python loop only collects solutions and reads the clock between bounded chunks of work.
+published puzzles end there. What is left goes to two complete searches run in turns: the
+conflict-driven search (grader.solver.cdcl), which learns a clause from every dead end, and
+a depth-first search that probes every cell at every node. Each is strong where the other
+is weak; the first to finish decides. The work is compiled; this Python loop only pools
+solutions and reads the clock between bounded chunks of work.
 """
 
 from __future__ import annotations
