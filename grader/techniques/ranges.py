@@ -68,15 +68,22 @@ def _no_room(clue: Clue, j: int) -> Contradiction:
 
 
 def narrow_simple(
-    clue: Clue, cells: LineCells, ranges: Ranges, empties: list[int] | None = None
+    clue: Clue,
+    cells: LineCells,
+    ranges: Ranges,
+    empties: list[int] | None = None,
+    checked: tuple[list[int], list[int]] | None = None,
 ) -> bool:
     """Rung 1: empty cells cut ranges, neighbours push them, touching runs exclude starts.
 
-    Narrows ``ranges`` in place to a fixpoint; True when anything changed.
+    Narrows ``ranges`` in place to a fixpoint; True when anything changed. ``checked``
+    remembers, for the same cells, the extreme positions already found to fit, so that
+    repeated calls (between owner rules) only test blocks that moved.
     """
     lo, hi = ranges.lo, ranges.hi
     if empties is None:
         empties = _empty_counts(cells)
+    fit_lo, fit_hi = checked if checked is not None else ([-1] * len(clue), [-1] * len(clue))
     changed_any = False
     while True:
         changed = False
@@ -84,8 +91,10 @@ def narrow_simple(
             start = lo[j]
             if j > 0:
                 start = max(start, lo[j - 1] + clue[j - 1] + 1)
-            while start + block - 1 <= hi[j] and not _fits(cells, empties, start, block):
-                start += 1
+            if start != fit_lo[j]:
+                while start + block - 1 <= hi[j] and not _fits(cells, empties, start, block):
+                    start += 1
+                fit_lo[j] = start
             if start + block - 1 > hi[j]:
                 raise _no_room(clue, j)
             if start != lo[j]:
@@ -96,8 +105,12 @@ def narrow_simple(
             end = hi[j]
             if j < len(clue) - 1:
                 end = min(end, hi[j + 1] - clue[j + 1] - 1)
-            while end - block + 1 >= lo[j] and not _fits(cells, empties, end - block + 1, block):
-                end -= 1
+            if end != fit_hi[j]:
+                while end - block + 1 >= lo[j] and not _fits(
+                    cells, empties, end - block + 1, block
+                ):
+                    end -= 1
+                fit_hi[j] = end
             if end - block + 1 < lo[j]:
                 raise _no_room(clue, j)
             if end != hi[j]:
@@ -185,12 +198,13 @@ def narrow_owners(
 def narrow(clue: Clue, cells: LineCells, ranges: Ranges, *, owners: bool) -> None:
     """Narrow to the fixpoint of rung 1, or of rungs 1 and 2 together."""
     empties = _empty_counts(cells)
-    narrow_simple(clue, cells, ranges, empties)
+    checked = ([-1] * len(clue), [-1] * len(clue))
+    narrow_simple(clue, cells, ranges, empties, checked)
     if not owners:
         return
     runs = filled_runs(cells)
     while narrow_owners(clue, cells, ranges, runs):
-        narrow_simple(clue, cells, ranges, empties)
+        narrow_simple(clue, cells, ranges, empties, checked)
 
 
 def deductions_from_ranges(
