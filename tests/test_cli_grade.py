@@ -133,3 +133,21 @@ def test_explain_html_replays_with_escaped_strings(
 
 def test_html_needs_explain(files: dict[str, Path], tmp_path: Path) -> None:
     assert main(["grade", "--html", str(tmp_path / "x.html"), str(files["easy"])]) == 2
+
+
+def test_the_command_offers_exactly_the_ladder_rungs() -> None:
+    from grader.commands.grade import RUNG_NAMES
+    from grader.grading import RUNGS
+
+    assert RUNG_NAMES == RUNGS
+
+
+def test_several_files_and_json_lines_stay_in_order(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    paths = [str(files["two"]), str(files["easy"]), str(files["medium"])]
+    assert main(["grade", "--json", *paths]) == 0
+    records = _records(capsys.readouterr().out)
+    assert [r["file"] for r in records] == paths
+    assert [r["level"] for r in records] == ["ambiguous", "easy", "easy"]
+    assert records[2]["title"] == 'Medium <b>"&"</b>'
