@@ -25,7 +25,7 @@ class Weights:
     bands: Mapping[str, float]
     step_weights: Mapping[str, float]
     scarcity: float
-    half_work: float
+    half_work: Mapping[str, float]
     stars: tuple[float, ...]
 
     @classmethod
@@ -35,15 +35,19 @@ class Weights:
         missing = [r for r in RUNGS if r not in levels or r not in weights]
         if missing:
             raise ValueError(f"scoring weights lack rungs: {', '.join(missing)}")
+        bands = {str(k): float(v) for k, v in data["bands"].items()}
+        half_work = {str(k): float(v) for k, v in data["half_work"].items()}
+        if set(half_work) != set(bands) or min(half_work.values()) <= 0:
+            raise ValueError("half_work needs a positive value for every level with a band")
         stars = tuple(float(v) for v in data["stars"])
         if len(stars) != 4 or list(stars) != sorted(stars):
             raise ValueError("stars must be four increasing thresholds")
         return cls(
             levels=levels,
-            bands={str(k): float(v) for k, v in data["bands"].items()},
+            bands=bands,
             step_weights=weights,
             scarcity=float(data["scarcity"]),
-            half_work=float(data["half_work"]),
+            half_work=half_work,
             stars=stars,
         )
 
@@ -87,7 +91,7 @@ def work(steps: Iterable[Step], width: int, height: int, weights: Weights | None
 def score(level: str, per_line_work: float, weights: Weights | None = None) -> float:
     """A score in the level's band [base, base + 1), rising with the work."""
     weights = weights or default_weights()
-    fraction = per_line_work / (per_line_work + weights.half_work)
+    fraction = per_line_work / (per_line_work + weights.half_work[level])
     return round(weights.bands[level] + min(fraction, 0.999), 3)
 
 

@@ -185,7 +185,7 @@ def test_weights_table_must_name_every_rung() -> None:
         Weights.from_mapping(
             yaml.safe_load(
                 "levels: {simple-boxes: easy}\nbands: {easy: 0}\n"
-                "step_weights: {simple-boxes: 1}\nscarcity: 1\nhalf_work: 5\n"
+                "step_weights: {simple-boxes: 1}\nscarcity: 1\nhalf_work: {easy: 5}\n"
                 "stars: [1, 2, 3, 4]\n"
             )
         )
