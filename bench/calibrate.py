@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from grader import formats  # noqa: E402
+from grader.atomic import atomic_write  # noqa: E402
 from grader.grading import LEVELS, RUNGS, grade  # noqa: E402
 from grader.model import UNKNOWN, Puzzle  # noqa: E402
 from grader.results import Budget  # noqa: E402
@@ -217,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         rows = grade_corpus(args.seconds, args.tournaments)
         if args.save:
-            args.save.write_text("".join(json.dumps(r) + "\n" for r in rows))
+            atomic_write(args.save, "".join(json.dumps(r) + "\n" for r in rows))
     report(rows)
     return 0
 
