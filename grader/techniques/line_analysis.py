@@ -1,15 +1,18 @@
 """Rung 4, full line analysis: everything one line implies on its own.
 
-This is the complete line solve; rungs 1-3 are the parts of it a person names.
+This is the complete line solve (the solver's compiled one; the tests hold it to the
+reference :func:`grader.lines.solve_line`); rungs 1-3 are the parts of it a person names.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
+import numpy as np
+
 from grader.errors import Contradiction
-from grader.lines import solve_line
 from grader.model import Clue, format_clue
+from grader.solver import line_solve
 from grader.techniques.base import LineCells, LineDeduction, changes_between
 
 RUNG = "line-analysis"
@@ -18,8 +21,8 @@ RUNG = "line-analysis"
 @lru_cache(maxsize=1 << 17)
 def cached_line_solve(clue: Clue, cells: tuple[int, ...]) -> tuple[int, ...] | None:
     """The complete line solve, memoised by clue and cell states (lines repeat a lot)."""
-    result = solve_line(clue, cells)
-    return None if result is None else tuple(result)
+    result = line_solve(clue, np.array(cells, dtype=np.uint8))
+    return None if result is None else tuple(result.tolist())
 
 
 def find(clue: Clue, cells: LineCells) -> list[LineDeduction]:
