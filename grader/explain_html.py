@@ -36,8 +36,8 @@ def _record(item: GradedPuzzle) -> dict[str, Any]:
         "rows": [format_clue(c) for c in puzzle.rows],
         "columns": [format_clue(c) for c in puzzle.columns],
         "summary": (
-            f"{puzzle.size}, {grade.level}, score {grade.score:.3f}, {grade.stars} stars, "
-            f"verdict {grade.verdict}"
+            f"{puzzle.size}, {grade.level}, score {grade.score:.3f}, "
+            f"{grade.stars} star{'s' * (grade.stars != 1)}, verdict {grade.verdict}"
         ),
         "steps": [
             {

@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
             name = puzzle.title or loaded.label
             heading = (
                 f"{name}: {puzzle.size}, {result.level}, score {result.score:.3f}, "
-                f"{result.stars} stars, verdict {result.verdict}"
+                f"{result.stars} star{'s' * (result.stars != 1)}, verdict {result.verdict}"
             )
             print(explain_text(puzzle, result.steps, heading), flush=True)
             print(flush=True)
