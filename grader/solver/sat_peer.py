@@ -96,48 +96,26 @@ class _Encoder:
         return self.clauses
 
 
-class SatTimeout(NonopressError):
-    """The SAT peer ran out of its time budget."""
+def iter_solutions(puzzle: Puzzle, solver_name: str = "cadical153") -> Iterator[BoolArray]:
+    """Every solution of ``puzzle``, one at a time.
 
-
-def iter_solutions(
-    puzzle: Puzzle, solver_name: str = "cadical153", seconds: float | None = None
-) -> Iterator[BoolArray]:
-    """Every solution of ``puzzle``, one at a time; SatTimeout after ``seconds`` of solving."""
-    import threading
-
+    There is no time limit: python-sat's CaDiCaL bindings cannot be interrupted.
+    """
     solver_class = _pysat()[0]
     clauses = _Encoder(puzzle).encode()
     cells = puzzle.height * puzzle.width
     with solver_class(name=solver_name, bootstrap_with=clauses) as solver:
-        timer = threading.Timer(seconds, solver.interrupt) if seconds is not None else None
-        if timer is not None:
-            timer.start()
-        try:
-            while True:
-                outcome = solver.solve_limited(expect_interrupt=timer is not None)
-                if outcome is None:
-                    raise SatTimeout(f"the SAT peer did not finish in {seconds:g} s")
-                if not outcome:
-                    return
-                model = solver.get_model()
-                values = np.array([model[v] > 0 for v in range(cells)], dtype=bool)
-                yield values.reshape(puzzle.height, puzzle.width)
-                solver.add_clause([-(v + 1) if values[v] else v + 1 for v in range(cells)])
-        finally:
-            if timer is not None:
-                timer.cancel()
+        while solver.solve():
+            model = solver.get_model()
+            values = np.array([model[v] > 0 for v in range(cells)], dtype=bool)
+            yield values.reshape(puzzle.height, puzzle.width)
+            solver.add_clause([-(v + 1) if values[v] else v + 1 for v in range(cells)])
 
 
-def count_solutions(
-    puzzle: Puzzle, limit: int = 2, seconds: float | None = None
-) -> tuple[int, list[BoolArray]]:
-    """(number of solutions found, capped at ``limit``; the solutions themselves).
-
-    Raises SatTimeout when ``seconds`` of solving are not enough.
-    """
+def count_solutions(puzzle: Puzzle, limit: int = 2) -> tuple[int, list[BoolArray]]:
+    """(number of solutions found, capped at ``limit``; the solutions themselves)."""
     found: list[BoolArray] = []
-    for solution in iter_solutions(puzzle, seconds=seconds):
+    for solution in iter_solutions(puzzle):
         found.append(solution)
         if len(found) >= limit:
             break
