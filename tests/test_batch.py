@@ -71,6 +71,8 @@ def test_discovery_finds_puzzle_files_by_suffix_and_skips_the_rest(tmp_path: Pat
     (tmp_path / "notes.txt").write_text("Some notes about these puzzles.\n")
     (puzzle,) = random_puzzles(1, 5, seed=2)
     (tmp_path / "taai.txt").write_bytes(formats.write([puzzle], "taai"))  # .txt: sniffed
+    manifest = tmp_path / "issue.yaml"  # lists puzzle files: not a puzzle file itself
+    manifest.write_text("title: Monthly\npuzzles:\n  - p000.non\n  - file: p001.non\n")
     files = find_puzzle_files([tmp_path, tmp_path / "p000.non"], known_suffixes())
     assert [f.relative_to(tmp_path).as_posix() for f in files] == [
         "p000.non",
@@ -87,6 +89,9 @@ def test_discovery_finds_puzzle_files_by_suffix_and_skips_the_rest(tmp_path: Pat
         ("bundle.yaml", 2),
         ("bundle.yaml", 3),
     ]
+    # Named on the command line, a manifest is read, and fails with the reader's hint.
+    (failed,) = read_tasks(find_puzzle_files([manifest], known_suffixes()), 5).unreadable
+    assert "an issue manifest?" in (failed.error or "")
 
 
 def test_a_missing_path_is_a_clear_error(

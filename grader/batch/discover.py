@@ -2,8 +2,9 @@
 
 Folders are walked (sorted, hidden entries skipped, symlinked folders not followed) for
 files whose suffix a format of the registry knows, and for ``.txt`` files whose content
-looks like a puzzle format (several formats use .txt, and so do READMEs); files named on
-the command line are read whatever their suffix. A file that cannot be read becomes a
+looks like a puzzle format (several formats use .txt, and so do READMEs); YAML issue
+manifests (which list puzzle files) are passed over. Files named on the command line are
+read whatever their suffix. A file that cannot be read becomes a
 ``failed`` row keyed by a hash of its path and bytes, so a rerun does not retry it until
 the file changes.
 """
@@ -23,6 +24,8 @@ from grader.errors import NonopressError
 UNREADABLE_PREFIX = "unreadable-"
 #: Suffixes that no format claims but puzzle files often have: the content decides.
 SNIFFED_SUFFIXES = frozenset({".txt"})
+#: Suffixes shared by puzzle files and issue manifests.
+YAML_SUFFIXES = frozenset({".yaml", ".yml"})
 _SNIFF_BYTES = 64 * 1024
 
 
@@ -66,9 +69,21 @@ def _walk(folder: Path, suffixes: set[str]) -> list[Path]:
                 continue
             suffix = Path(name).suffix.lower()
             path = Path(root, name)
+            if suffix in YAML_SUFFIXES and is_issue_manifest(path):
+                continue
             if suffix in suffixes or (suffix in SNIFFED_SUFFIXES and looks_like_puzzle(path)):
                 files.append(path)
     return files
+
+
+def is_issue_manifest(path: Path) -> bool:
+    """Whether a YAML file is an issue manifest rather than puzzles."""
+    from grader.formats.yaml_format import is_issue_manifest as manifest_data
+
+    try:
+        return manifest_data(path.read_bytes())
+    except OSError:
+        return False
 
 
 def looks_like_puzzle(path: Path) -> bool:

@@ -55,6 +55,15 @@ def read(data: bytes, source: str) -> list[Puzzle]:
         raise FormatError(_describe(exc), source, _line_of(text, exc.path)) from None
 
 
+def is_issue_manifest(data: bytes) -> bool:
+    """Whether ``data`` is an issue manifest (for ``nonopress issue``) rather than puzzles."""
+    try:
+        document = yaml.load(data.decode("utf-8-sig"), Loader=_SafeLoader)
+    except (yaml.YAMLError, UnicodeError, ValueError, RecursionError):
+        return False
+    return isinstance(document, dict) and _is_manifest(document)
+
+
 def _is_manifest(document: dict[Any, Any]) -> bool:
     """Issue manifests list puzzle files, not puzzles."""
     items = document.get("puzzles")
