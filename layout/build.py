@@ -3,13 +3,15 @@ solution, number it. Puzzles that cannot be printed (several solutions, none) ar
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from grader.errors import FormatError, NonopressError
-from grader.model import EMPTY, FILLED, BoolArray, Puzzle, format_clue
+from grader.explain import sentence
+from grader.model import BoolArray, Puzzle
 from grader.results import Budget
+from grader.techniques.base import Step
 from layout.gradecache import MAX_STEPS, GradeCache
 from layout.issue import GradeInfo, Issue, IssueEntry
 from layout.manifest import Manifest, PuzzleRef
@@ -17,39 +19,44 @@ from layout.manifest import Manifest, PuzzleRef
 Grader = Callable[[Puzzle], GradeInfo]
 
 
-def describe_step(step: Any) -> str:
-    """One line for a worked solution: where, which technique, what it decided."""
-    technique = str(getattr(step, "technique", "") or getattr(step, "rung", "deduction"))
-    changes = tuple(getattr(step, "changes", ()))
-    filled = sum(1 for change in changes if change[2] == FILLED)
-    empty = sum(1 for change in changes if change[2] == EMPTY)
-    where = ""
-    line = getattr(step, "line", None)
-    cell = getattr(step, "cell", None)
-    if line is not None:
-        where = str(getattr(line, "label", line))
-        clue = getattr(step, "clue", None)
-        if clue is not None:
-            where += f" (clue {format_clue(tuple(clue))})"
-    elif cell is not None:
-        where = f"Cell r{cell[0] + 1} c{cell[1] + 1}"
-    result = ", ".join(
-        part for part in (f"{filled} filled" if filled else "", f"{empty} empty" if empty else "")
-        if part
-    )
-    return f"{where}: {technique}" + (f" -> {result}" if result else "")
+#: Rungs whose steps a worked solution may summarise: the routine line logic.
+ROUTINE_RUNGS = ("simple-boxes", "extreme-owners")
+#: Solves this short are worked through step by step in full.
+FULL_WORKED_STEPS = 40
+#: How many routine steps open a long solve in full, to show how it starts.
+OPENING_STEPS = 12
 
 
-def explain_step(step: Any, puzzle: Puzzle) -> str:
-    """The grader's own sentence for a step when it has one, else :func:`describe_step`."""
-    try:
-        from grader.explain import sentence  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return describe_step(step)
-    try:
-        return str(sentence(step, puzzle))
-    except Exception:  # an explanation must never stop the issue: say less instead
-        return describe_step(step)
+def worked_lines(steps: Sequence[Step], puzzle: Puzzle) -> tuple[str, ...]:
+    """Numbered lines for a worked solution.
+
+    A short solve is given in full. In a long one, the steps a reader needs to see (owner
+    branching and harder) stay in full, while runs of routine steps are summarised in one
+    line each, after the first few that show how the solve starts.
+    """
+    if len(steps) <= FULL_WORKED_STEPS:
+        return tuple(f"{k}. {sentence(s, puzzle)}" for k, s in enumerate(steps, start=1))
+    lines: list[str] = []
+    run: list[int] = []  # step numbers of the current routine run
+    run_rungs: Counter[str] = Counter()
+
+    def close_run() -> None:
+        if run:
+            counts = ", ".join(f"{name} {n}" for name, n in run_rungs.items())
+            span = f"Step {run[0]}" if len(run) == 1 else f"Steps {run[0]}-{run[-1]}"
+            lines.append(f"{span}: routine line logic ({counts}).")
+            run.clear()
+            run_rungs.clear()
+
+    for k, step in enumerate(steps, start=1):
+        if step.rung in ROUTINE_RUNGS and k > OPENING_STEPS:
+            run.append(k)
+            run_rungs[step.rung.replace("-", " ")] += 1
+            continue
+        close_run()
+        lines.append(f"{k}. {sentence(step, puzzle)}")
+    close_run()
+    return tuple(lines[:MAX_STEPS])
 
 
 def grade_with_ladder(puzzle: Puzzle, budget: Budget) -> GradeInfo:
@@ -64,7 +71,7 @@ def grade_with_ladder(puzzle: Puzzle, budget: Budget) -> GradeInfo:
         verdict=str(result.verdict),
         rungs={str(k): int(v) for k, v in result.rungs.items()},
         time_s=float(result.time_s),
-        steps=tuple(explain_step(s, puzzle) for s in result.steps[:MAX_STEPS]),
+        steps=worked_lines(result.steps, puzzle),
     )
 
 

@@ -16,7 +16,7 @@ from grader import __version__
 from grader.atomic import atomic_write
 from layout.issue import GradeInfo
 
-FILE_VERSION = 1
+FILE_VERSION = 2  # 2: steps are numbered worked-solution lines
 MAX_STEPS = 400  # step lines kept for worked solutions
 
 

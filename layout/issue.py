@@ -22,7 +22,7 @@ class GradeInfo:
     verdict: str = "unique"
     rungs: dict[str, int] = field(default_factory=dict)
     time_s: float = 0.0
-    steps: tuple[str, ...] = ()  # one line per deduction, when the grader explains itself
+    steps: tuple[str, ...] = ()  # numbered worked-solution lines (see build.worked_lines)
 
 
 @dataclass(frozen=True, eq=False)

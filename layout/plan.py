@@ -276,13 +276,13 @@ class Planner:
         paragraphs = [(f"Techniques used: {rungs or 'none recorded'}", False)]
         if grade.steps:
             paragraphs.append(("Step by step:", False))
-            paragraphs.extend((f"{k}. {s}", True) for k, s in enumerate(grade.steps, start=1))
+            paragraphs.extend((line, True) for line in grade.steps)
         y -= 16
         for k, (paragraph, _) in enumerate(paragraphs):
             lines = wrap_text(paragraph, 8, area.width)
             if y - 10 * len(lines) < area.bottom + 10:  # keep a line for the ellipsis
                 more = sum(1 for _, is_step in paragraphs[k:] if is_step)
-                page.ops.append(Text(area.left, y, f"... and {more} more steps", 8))
+                page.ops.append(Text(area.left, y, f"... and {more} more lines", 8))
                 break
             for line in lines:
                 page.ops.append(Text(area.left, y, line, 8))
