@@ -31,17 +31,8 @@ EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 
 
-def _available_commands() -> dict[str, ModuleType]:
-    modules = {}
-    for name, module_name in COMMANDS.items():
-        try:
-            modules[name] = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            # A command whose module is not built yet (or an optional extra) is left out.
-            if exc.name and module_name.startswith(exc.name):
-                continue
-            raise
-    return modules
+def _command_modules() -> dict[str, ModuleType]:
+    return {name: importlib.import_module(module) for name, module in COMMANDS.items()}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"nonopress {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name, module in _available_commands().items():
+    for name, module in _command_modules().items():
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(command)
         command.set_defaults(_run=module.run)

@@ -72,31 +72,26 @@ def utc_now() -> str:
 
 def failed_row(task: Task, error: str, *, time_s: float = 0.0) -> ResultRow:
     """The row recorded for a puzzle whose grading raised or whose worker died."""
-    return ResultRow(
-        key=task.key,
-        file=task.file,
-        index=task.index,
-        title=task.title,
-        status="failed",
-        width=task.puzzle.width,
-        height=task.puzzle.height,
-        time_s=time_s,
-        error=error,
-        finished_at=utc_now(),
-    )
+    return _unfinished_row(task, "failed", None, error, time_s)
 
 
 def out_of_time_row(task: Task, error: str, *, time_s: float) -> ResultRow:
     """The row recorded for a puzzle whose worker was stopped at the hard time limit."""
+    return _unfinished_row(task, "undecided", "undecided", error, time_s)
+
+
+def _unfinished_row(
+    task: Task, status: Status, verdict: str | None, error: str, time_s: float
+) -> ResultRow:
     return ResultRow(
         key=task.key,
         file=task.file,
         index=task.index,
         title=task.title,
-        status="undecided",
+        status=status,
         width=task.puzzle.width,
         height=task.puzzle.height,
-        verdict="undecided",
+        verdict=verdict,
         time_s=time_s,
         error=error,
         finished_at=utc_now(),
