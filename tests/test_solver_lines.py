@@ -29,6 +29,35 @@ def test_compiled_agrees_with_reference(seed: int) -> None:
     assert 200 < contradictions < 4_800
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_bit_parallel_solve_agrees_with_reference(seed: int) -> None:
+    # lines of up to 64 cells: the bit-parallel solve below 63, the table above it
+    rng = random.Random(2000 + seed)
+    lengths: set[int] = set()
+    for _ in range(5_000):
+        clue, cells = random_line(rng, 64)
+        lengths.add(len(cells))
+        expected = solve_line(clue, cells)
+        got = line_solve(clue, np.array(cells, dtype=np.uint8))
+        if expected is None:
+            assert got is None, (clue, cells)
+        else:
+            assert got is not None and got.tolist() == expected, (clue, cells)
+    assert {1, 62, 63} <= lengths
+
+
+def test_bit_parallel_solve_at_its_longest_line() -> None:
+    # 62 cells fill the word but for its sign bit: one block over the whole line
+    whole = line_solve((62,), np.full(62, UNKNOWN, dtype=np.uint8))
+    assert whole is not None and (whole == FILLED).all()
+    ends = np.full(62, UNKNOWN, dtype=np.uint8)
+    ends[0] = ends[61] = FILLED
+    got = line_solve((1, 1), ends)
+    assert got is not None
+    assert got.tolist() == [FILLED] + [EMPTY] * 60 + [FILLED]
+    assert line_solve((31, 31), np.full(62, UNKNOWN, dtype=np.uint8)) is None
+
+
 def test_line_solve_leaves_input_alone() -> None:
     cells = np.full(5, UNKNOWN, dtype=np.uint8)
     result = line_solve((4,), cells)

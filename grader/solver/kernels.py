@@ -23,9 +23,170 @@ UNKNOWN = np.uint8(3)
 CONTRADICTION = -1
 
 
+#: longest line the bit-parallel line solve takes: positions 0..n in one int64, sign bit spare
+BITS_MAX_LENGTH = 62
+
+
+@njit(cache=True, nogil=True)
+def _fill_up(seeds, passable):
+    """Positions reachable from ``seeds`` by steps i -> i+1 onto ``passable`` bits.
+
+    Kogge-Stone fill: six doubling steps cover any distance below 64.
+    """
+    g = seeds
+    p = passable
+    g |= p & (g << 1)
+    p &= p << 1
+    g |= p & (g << 2)
+    p &= p << 2
+    g |= p & (g << 4)
+    p &= p << 4
+    g |= p & (g << 8)
+    p &= p << 8
+    g |= p & (g << 16)
+    p &= p << 16
+    g |= p & (g << 32)
+    return g
+
+
+@njit(cache=True, nogil=True)
+def _fill_down(seeds, passable):
+    """Positions reachable from ``seeds`` by steps i -> i-1 onto ``passable`` bits."""
+    g = seeds
+    p = passable
+    g |= p & (g >> 1)
+    p &= p >> 1
+    g |= p & (g >> 2)
+    p &= p >> 2
+    g |= p & (g >> 4)
+    p &= p >> 4
+    g |= p & (g >> 8)
+    p &= p >> 8
+    g |= p & (g >> 16)
+    p &= p >> 16
+    g |= p & (g >> 32)
+    return g
+
+
+@njit(cache=True, nogil=True)
+def _runs_from(bits, length):
+    """Starts s whose ``length`` bits s..s+length-1 are all set in ``bits`` (non-negative)."""
+    result = bits
+    have = 1  # result: runs of ``have`` set bits
+    run = bits  # runs of ``step`` set bits
+    step = 1
+    remaining = length - 1
+    # add the missing length by doubling runs, lowest binary digits first
+    while remaining > 0:
+        if remaining & 1:
+            result &= run >> have
+            have += step
+        run &= run >> step
+        step <<= 1
+        remaining >>= 1
+    return result
+
+
+@njit(cache=True, nogil=True)
+def _spread(starts, length):
+    """Cells s..s+length-1 for every start s in ``starts``."""
+    result = starts
+    have = 1
+    run = starts
+    step = 1
+    remaining = length - 1
+    while remaining > 0:
+        if remaining & 1:
+            result |= run << have
+            have += step
+        run |= run << step
+        step <<= 1
+        remaining >>= 1
+    return result
+
+
+@njit(cache=True, nogil=True)
+def _starts_after(fwd, j, not_filled, position_mask):
+    """Where block j may start after blocks 0..j-1: position fwd[j] plus an empty gap."""
+    if j == 0:
+        return fwd[0]
+    return ((fwd[j] & not_filled) << 1) & position_mask
+
+
+@njit(cache=True, nogil=True)
+def solve_line_bits(clue, k, cells, n, out, fwd, bwd, fits):
+    """solve_line_into for lines of at most BITS_MAX_LENGTH cells, on bit sets.
+
+    Bit i of a position set stands for position i (0..n), of a cell set for cell i.
+    fwd[j]: positions i where blocks 0..j-1 fit in cells[0:i] (cell i-1 empty or the end
+    of block j-1); bwd[j]: positions i where blocks j..k-1 fit in cells[i:n]; fits[j]:
+    starts where block j lies on no EMPTY cell. The same recurrences as the table
+    version, a word at a time: a table row is one fill, so a solve is O(k log n).
+    """
+    cell_mask = (np.int64(1) << n) - 1
+    position_mask = (np.int64(1) << (n + 1)) - 1
+    filled = np.int64(0)
+    empty = np.int64(0)
+    for i in range(n):
+        if cells[i] == FILLED:
+            filled |= np.int64(1) << i
+        elif cells[i] == EMPTY:
+            empty |= np.int64(1) << i
+    not_filled = cell_mask & ~filled
+    not_empty = cell_mask & ~empty
+    # a step i -> i+1 (forward) passes cell i; i+1 -> i (backward) passes cell i too
+    pass_up = (not_filled << 1) & position_mask
+    fwd[0] = _fill_up(np.int64(1), pass_up)
+    for j in range(k):
+        length = clue[j]
+        fit = _runs_from(not_empty, length)
+        fits[j] = fit
+        starts = _starts_after(fwd, j, not_filled, position_mask)
+        ends = ((starts & fit) << length) & position_mask
+        fwd[j + 1] = _fill_up(ends, pass_up)
+    if not (fwd[k] >> n) & 1:
+        return False
+    bwd[k] = _fill_down(np.int64(1) << n, not_filled)
+    can_empty = fwd[k] & (bwd[k] >> 1) & not_filled
+    can_fill = np.int64(0)
+    for j in range(k - 1, -1, -1):
+        length = clue[j]
+        after = bwd[k] if j == k - 1 else (bwd[j + 1] >> 1) & not_filled
+        starts = (after >> length) & fits[j]
+        bwd[j] = _fill_down(starts, not_filled)
+        # a start both ways: block j can lie there; cells around it may be empty
+        before = _starts_after(fwd, j, not_filled, position_mask)
+        can_fill |= _spread(before & starts, length)
+        can_empty |= fwd[j] & (bwd[j] >> 1) & not_filled
+    can_fill &= cell_mask
+    for i in range(n):
+        state = ((can_empty >> i) & 1) | (((can_fill >> i) & 1) << 1)
+        if state == 0:
+            return False
+        out[i] = state
+    return True
+
+
 @njit(cache=True, nogil=True)
 def solve_line_into(clue, k, cells, n, out, fwd, bwd, empties, marks):
     """Narrow ``cells[:n]`` for ``clue[:k]`` into ``out[:n]``; False when nothing fits.
+
+    Lines of up to BITS_MAX_LENGTH cells go to the bit-parallel solve, longer ones to the
+    table. ``fwd``/``bwd`` hold (k+1, n+1), ``empties`` n+1 and ``marks`` 2(n+1) entries.
+    """
+    total = 0
+    for j in range(k):
+        total += clue[j]
+    if k > 0 and total + k - 1 > n:
+        return False
+    if n <= BITS_MAX_LENGTH:
+        return solve_line_bits(clue, k, cells, n, out, marks[: n + 1], marks[n + 1:], empties)
+    return solve_line_table(clue, k, cells, n, out, fwd, bwd, empties, marks)
+
+
+@njit(cache=True, nogil=True)
+def solve_line_table(clue, k, cells, n, out, fwd, bwd, empties, marks):
+    """The dynamic programme over tables, for lines of any length.
 
     fwd[j, i]: blocks 0..j-1 fit in cells[0:i] (cell i-1 empty or the end of block j-1).
     bwd[j, i]: blocks j..k-1 fit in cells[i:n] (cell i empty or the start of block j).
