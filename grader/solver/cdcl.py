@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from grader.solver.kernels import EMPTY, UNKNOWN, cached_solve, enqueue
+from grader.solver.kernels import EMPTY, UNKNOWN, cached_solve, enqueue, line_cell
+from grader.solver.reasons import explain_line
 
 # run() outcomes
 EXHAUSTED = 0  # no (further) solution exists
@@ -202,17 +203,9 @@ def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, 
         rpos = st[S_TRAIL]
         for x in range(n):
             if line_out[x] != line_in[x]:
-                v = _line_cells(line, h, w, x)
+                v = line_cell(line, h, w, x)
                 _assign(v, line_out[x], line, rpos, grid, w, h, level, reasons, reason_pos,
                         trail, trail_pos, st, queue, in_queue, qstate, phase)
-
-
-@njit(cache=True, nogil=True)
-def _line_cells(line, h, w, i):
-    """The variable of the i-th cell of a line."""
-    if line < h:
-        return line * w + i
-    return i * w + (line - h)
 
 
 @njit(cache=True, nogil=True)
@@ -335,86 +328,18 @@ def _analyze(conflict, grid, h, w, nlines, level, reasons, reason_pos, trail, tr
 
 
 @njit(cache=True, nogil=True)
-def _explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order, level, seen):
-    """The cells of ``line`` a deduction (of cell v; v < 0: a conflict) really needs.
-
-    Starts from every cell known when the line was solved and drops, latest first, each
-    one without which the line solve still makes the deduction (still fails, for a
-    conflict). Cells that cost nothing in the learned clause (facts of level 0, cells
-    already in it) are never dropped. Leaves the needed cells known in ``line_in``
-    (lw[2]); returns the count.
-    Shorter explanations make shorter learned clauses and longer jumps back.
-    """
-    clues, nclues, line_in, line_out, fwd, bwd, empties, marks, counters, ckeys, cvals = lw
-    n = w if line < h else h
-    limit = reason_pos[v] if v >= 0 else 1 << 62
-    target = -1
-    known = 0
-    for i in range(n):
-        x = _line_cells(line, h, w, i)
-        r = x // w
-        cell = grid[r, x - r * w]
-        if x == v:
-            target = i
-            line_in[i] = UNKNOWN
-        elif cell == UNKNOWN or trail_pos[x] >= limit:
-            line_in[i] = UNKNOWN
-        else:
-            line_in[i] = cell
-            if level[x] == 0 or seen[x]:
-                continue
-            # insertion by trail position, latest first
-            j = known
-            while j > 0 and trail_pos[_line_cells(line, h, w, order[j - 1])] < trail_pos[x]:
-                order[j] = order[j - 1]
-                j -= 1
-            order[j] = i
-            known += 1
-    wanted = UNKNOWN
-    if v >= 0:
-        r = v // w
-        wanted = grid[r, v - r * w]
-    k = nclues[line]
-    # drop chunks of premises, latest first; a chunk that is needed is halved, down to
-    # single cells (few solves when, as usual, most known cells do not matter)
-    j = 0
-    size = max(1, known // 2)
-    while j < known:
-        size = min(size, known - j)
-        for q in range(j, j + size):
-            line_in[order[q]] = UNKNOWN
-        counters[2] += 1
-        ok = cached_solve(line, clues[line], k, line_in, n, line_out, fwd, bwd, empties,
-                          marks, counters, ckeys, cvals)
-        still = (not ok) if v < 0 else (not ok or line_out[target] == wanted)
-        if still:
-            j += size
-            size *= 2
-            continue
-        for q in range(j, j + size):
-            x = _line_cells(line, h, w, order[q])
-            r = x // w
-            line_in[order[q]] = grid[r, x - r * w]
-        if size == 1:
-            j += 1
-        else:
-            size //= 2
-    return known
-
-
-@njit(cache=True, nogil=True)
 def _add_premises(reason, v, grid, h, w, nlines, level, reasons, reason_pos, trail_pos, lits,
                   cinfo, seen, learned, count, pending, current, activity, bump, lw, order):
     """Mark the cells that ``reason`` rests on (for cell v, or for a conflict when v < 0)."""
     if reason < nlines:
         line = reason
         n = w if line < h else h
-        _explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order, level, seen)
+        explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order, level, seen)
         line_in = lw[2]
         for i in range(n):
             if line_in[i] == UNKNOWN:
                 continue
-            x = _line_cells(line, h, w, i)
+            x = line_cell(line, h, w, i)
             pending, count = _mark(x, grid, w, level, seen, learned, count, pending, current,
                                    activity, bump)
     else:

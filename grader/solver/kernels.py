@@ -585,3 +585,11 @@ def probe_fixpoint(grid, clues, nclues, queue, in_queue, qstate, line_in, line_o
             state[BEST_CELL] = cell
             state[BEST_FILLED] = d_filled
             state[BEST_EMPTY] = d_empty
+
+
+@njit(cache=True, nogil=True)
+def line_cell(line, h, w, i):
+    """The cell number (row * width + column) of the i-th cell of a line."""
+    if line < h:
+        return line * w + i
+    return i * w + (line - h)
