@@ -13,6 +13,8 @@ MAX_LITERALS = 4_000_000
 MAX_CLAUSES = 200_000
 #: scale of the random initial activities: below one bump, so any conflict outranks them
 TIE_BREAK = 1e-3
+#: seed of those random activities (fixed: the same puzzle always takes the same path)
+TIE_BREAK_SEED = 0
 
 
 class ConflictSearch:
@@ -38,9 +40,8 @@ class ConflictSearch:
         self.learned = np.zeros(cells + 1, dtype=np.int64)
         # Random tie-break before the first conflicts: all-zero activities mean deciding
         # cells in reading order, which makes long, heavy-tailed runs on random puzzles
-        # (TAAI #395: 278k conflicts vs 19k-100k with random orders). Fixed seed: the
-        # same puzzle always takes the same path.
-        rng = np.random.default_rng(0)
+        # (TAAI #395: 278k conflicts vs 19k-100k with random orders).
+        rng = np.random.default_rng(TIE_BREAK_SEED)
         self.activity = rng.random(cells) * TIE_BREAK
         self.bump = np.ones(1, dtype=np.float64)
         self.found = np.zeros((ws.height, ws.width), dtype=np.uint8)
