@@ -9,8 +9,15 @@ Public API (stable; other parts of the toolkit rely on these signatures):
 
 from __future__ import annotations
 
-from grader.solver.linesolve import line_solve
-from grader.solver.propagation import propagate
-from grader.solver.search import solve
+from pathlib import Path
+
+from grader.solver.jit_cache import drop_stale_entries
+
+# before any compiled module is imported, so numba never loads code older than its callees
+drop_stale_entries(Path(__file__).resolve().parent)
+
+from grader.solver.linesolve import line_solve  # noqa: E402
+from grader.solver.propagation import propagate  # noqa: E402
+from grader.solver.search import solve  # noqa: E402
 
 __all__ = ["line_solve", "propagate", "solve"]
