@@ -1,13 +1,14 @@
 """Time the complete solver (and optionally the SAT peer) on puzzle files.
 
     python bench/bench_solver.py FILES_OR_DIRS... [--vs sat] [--repeat N] [--timeout S]
-        [--sample N --seed S] [--first N]
+        [--sample N --seed S] [--first N] [--shard K/N]
 
 Per puzzle: verdict and median CPU time (time.process_time, the machines are shared) over
 ``--repeat`` runs; with ``--vs sat`` the SAT peer's count and time on the same puzzle in the
 same run, and the ratio (the peer has no time limit: leave out files it cannot finish).
-Totals and medians at the end. The numba cache is warmed on a tiny puzzle first so compile
-time is not counted (it is reported separately).
+Totals and medians at the end; ``--shard K/N`` takes every N-th puzzle from the K-th (1-based),
+so N processes can share a long run (add up their totals). The numba cache is warmed on a tiny
+puzzle first so compile time is not counted (it is reported separately).
 """
 
 from __future__ import annotations
@@ -73,6 +74,17 @@ def time_sat(puzzle: Puzzle) -> tuple[str, float]:
     return {0: "none", 1: "unique"}.get(count, "multiple"), time.process_time() - start
 
 
+def _shard(text: str) -> tuple[int, int]:
+    part, _, parts = text.partition("/")
+    try:
+        k, n = int(part), int(parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected K/N, got {text!r}") from None
+    if not 1 <= k <= n:
+        raise argparse.ArgumentTypeError(f"expected 1 <= K <= N, got {text!r}")
+    return k, n
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("paths", nargs="+", metavar="FILES_OR_DIRS")
@@ -82,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, help="a random sample of this many puzzles")
     parser.add_argument("--seed", type=int, default=0, help="seed of --sample")
     parser.add_argument("--first", type=int, help="only the first N puzzles")
+    parser.add_argument("--shard", type=_shard, help="K/N: the K-th of N interleaved parts")
     args = parser.parse_args(argv)
 
     start = time.process_time()
@@ -96,6 +109,9 @@ def main(argv: list[str] | None = None) -> int:
         puzzles = sorted(random.Random(args.seed).sample(puzzles, args.sample))
     if args.first is not None:
         puzzles = puzzles[: args.first]
+    if args.shard is not None:
+        part, parts = args.shard
+        puzzles = puzzles[part - 1 :: parts]
     ours: list[float] = []
     theirs: list[float] = []
     disagreements = 0
