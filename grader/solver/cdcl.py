@@ -8,7 +8,9 @@ can be explained: a line's deduction by the cells of that line known when it was
 clause's by its other literals. First-UIP analysis learns a clause, the search jumps back
 and asserts it (Marques-Silva and Sakallah's CDCL, with the line solve as a global
 constraint: the "explanation by known cells" scheme of SAT-based nonogram solvers).
-Decisions follow activity (VSIDS) with saved phases; Luby restarts. A solution found adds
+Decisions follow activity (VSIDS); a decided cell takes its target phase (its value in
+the longest conflict-free trail since the last restart, CaDiCaL's and Kissat's "target
+phase"), else its saved phase; Luby restarts. A solution found adds
 a clause blocking its decisions, so the search goes on to count the next one.
 
 All state lives in arrays (see :class:`CdclState`), so :func:`run` can stop after a
@@ -47,7 +49,9 @@ S_DECISIONS = 10
 S_FORGETS = 11
 S_KEPT = 12  # clauses kept by the last clean-up
 S_CLEAN_AT = 13  # clean up when this many clauses were learned since
-S_SIZE = 14
+S_NO_CONFLICT = 14  # trail size after the last propagation without conflict
+S_TARGET_SIZE = 15  # size of the trail the target phases were taken from
+S_SIZE = 16
 
 RESTART_UNIT = 256
 #: learned clauses whose literals span at most this many decision levels are kept for good
@@ -222,6 +226,8 @@ def _backjump(target, grid, w, level, trail, st, queue, in_queue, qstate):
     st[S_TRAIL] = keep
     if st[S_CLAUSE_HEAD] > keep:
         st[S_CLAUSE_HEAD] = keep
+    if st[S_NO_CONFLICT] > keep:
+        st[S_NO_CONFLICT] = keep
     st[S_LEVEL] = target
     # the queue may hold lines from the abandoned levels; nothing in it is needed now
     size = queue.shape[0]
@@ -371,10 +377,28 @@ def _mark(x, grid, w, level, seen, learned, count, pending, current, activity, b
 
 
 @njit(cache=True, nogil=True)
+def _update_target(st, trail, grid, w, target):
+    """At a conflict: keep the values of the longest conflict-free trail as target phases.
+
+    Deciding toward them steers the search back to the largest consistent partial
+    assignment seen since the restart, which finds solutions of satisfiable searches much
+    sooner (TAAI #395 over 5 tie-break seeds: 19k-233k conflicts -> 14k-99k).
+    """
+    size = st[S_NO_CONFLICT]
+    if size <= st[S_TARGET_SIZE]:
+        return
+    st[S_TARGET_SIZE] = size
+    for i in range(size):
+        v = trail[i]
+        r = v // w
+        target[v] = grid[r, v - r * w]
+
+
+@njit(cache=True, nogil=True)
 def run(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bwd, empties,
         marks, counters, cache_keys, cache_vals, level, reasons, reason_pos, trail, trail_pos,
-        st, phase, lits, cinfo, watch_head, watch_next, seen, learned, activity, bump,
-        found, order, work_limit, decision_limit):
+        st, phase, target, lits, cinfo, watch_head, watch_next, seen, learned, activity,
+        bump, found, order, work_limit, decision_limit):
     """Search on until a solution, exhaustion, or the work or decision limit is reached."""
     lw = (clues, nclues, line_in, line_out, fwd, bwd, empties, marks, counters, cache_keys,
           cache_vals)
@@ -400,12 +424,12 @@ def run(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bw
             if count == 0:
                 return GAVE_UP
             # jump back to the deepest level among the other literals
-            target = 0
+            jump = 0
             deepest = 1
             for k in range(1, count):
                 lv = level[learned[k] >> 1]
-                if lv > target:
-                    target = lv
+                if lv > jump:
+                    jump = lv
                     deepest = k
             if count > 1:
                 tmp = learned[1]
@@ -424,12 +448,13 @@ def run(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bw
                     lbd += 1
                     if lbd > 2 * GLUE:
                         break
+            _update_target(st, trail, grid, w, target)
             bump[0] *= 1.0 / 0.95
             if bump[0] > 1e100:
                 for i in range(cells):
                     activity[i] *= 1e-100
                 bump[0] *= 1e-100
-            _backjump(target, grid, w, level, trail, st, queue, in_queue, qstate)
+            _backjump(jump, grid, w, level, trail, st, queue, in_queue, qstate)
             asserted = learned[0]
             if count == 1:
                 _backjump(0, grid, w, level, trail, st, queue, in_queue, qstate)
@@ -451,15 +476,17 @@ def run(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bw
             if st[S_CONFLICTS] >= st[S_RESTART_AT]:
                 st[S_LUBY_INDEX] += 1
                 st[S_RESTART_AT] = st[S_CONFLICTS] + RESTART_UNIT * _luby(st[S_LUBY_INDEX])
+                st[S_TARGET_SIZE] = 0
                 _backjump(0, grid, w, level, trail, st, queue, in_queue, qstate)
                 st[S_CLAUSE_HEAD] = 0
                 if st[S_NCLAUSES] - st[S_KEPT] > st[S_CLEAN_AT]:
                     _forget_learned(st, lits, cinfo, watch_head, watch_next, True)
                     st[S_CLEAN_AT] += CLEAN_STEP
             continue
+        st[S_NO_CONFLICT] = st[S_TRAIL]
         if counters[0] >= work_limit or st[S_DECISIONS] >= decision_limit:
             return OUT_OF_WORK
-        # decide: the unknown cell of highest activity, its saved phase
+        # decide: the unknown cell of highest activity, its target phase or saved phase
         best = -1
         best_activity = -1.0
         for v in range(cells):
@@ -482,8 +509,8 @@ def run(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bw
                     learned[count] = 2 * v + (1 if value == EMPTY else 0)
                     count += 1
             # learned[0] is the deepest decision (last on the trail), learned[1] the next
-            target = level[learned[1] >> 1] if count > 1 else 0
-            _backjump(target, grid, w, level, trail, st, queue, in_queue, qstate)
+            jump = level[learned[1] >> 1] if count > 1 else 0
+            _backjump(jump, grid, w, level, trail, st, queue, in_queue, qstate)
             asserted = learned[0]
             if count == 1:
                 _assign(asserted >> 1, (asserted & 1) + 1, FACT, 0, grid, w, h, level,
@@ -507,7 +534,8 @@ def run(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bw
             return FOUND
         st[S_DECISIONS] += 1
         st[S_LEVEL] += 1
-        _assign(best, phase[best], DECISION, 0, grid, w, h, level, reasons, reason_pos,
+        value = target[best] if target[best] != 0 else phase[best]
+        _assign(best, value, DECISION, 0, grid, w, h, level, reasons, reason_pos,
                 trail, trail_pos, st, queue, in_queue, qstate, phase)
 
 

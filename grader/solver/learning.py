@@ -31,6 +31,7 @@ class ConflictSearch:
         self.trail_pos = np.zeros(cells, dtype=np.int64)
         self.state = np.zeros(cdcl.S_SIZE, dtype=np.int64)
         self.phase = np.full(cells, FILLED, dtype=np.uint8)
+        self.target = np.zeros(cells, dtype=np.uint8)  # target phases; 0: none yet
         literals = min(MAX_LITERALS, max(100_000, 400 * cells))
         self.lits = np.zeros(literals, dtype=np.int64)
         self.cinfo = np.zeros((min(MAX_CLAUSES, literals // 4), 4), dtype=np.int64)
@@ -66,8 +67,8 @@ class ConflictSearch:
                 self.grid, ws.clues, ws.nclues, ws.queue, ws.in_queue, ws.qstate, ws.line_in,
                 ws.line_out, ws.fwd, ws.bwd, ws.empties, ws.marks, ws.counters, ws.cache_keys,
                 ws.cache_vals, self.level, self.reasons, self.reason_pos, self.trail,
-                self.trail_pos, self.state, self.phase, self.lits, self.cinfo, self.watch_head,
-                self.watch_next, self.seen, self.learned, self.activity, self.bump, self.found,
-                self.order, work_limit, decision_limit,
+                self.trail_pos, self.state, self.phase, self.target, self.lits, self.cinfo,
+                self.watch_head, self.watch_next, self.seen, self.learned, self.activity,
+                self.bump, self.found, self.order, work_limit, decision_limit,
             )
         )
