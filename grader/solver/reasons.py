@@ -4,58 +4,197 @@
 Conflict analysis (grader.solver.cdcl) asks, for a cell a line solve decided or for a line
 that could not be solved, which of that line's cells known at the time are the premises.
 Fewer premises make shorter learned clauses and longer jumps back.
+
+A deduction "cell t is FILLED" is the failure of the line with t EMPTY (and the other way
+round), so every explanation is that of a failure. A clue is a small automaton over the
+line's cells (a state per cell of a block and per gap: at most n + 2 states, one bit each in
+a word for lines of up to AUTOMATON_MAX_LENGTH cells): a failure is "no state reachable
+from the start is accepting". Known cells are dropped one at a time, latest first, while
+the line still fails; a try re-runs the sweep over the states only where it changes,
+usually a few cells: no line solve at all.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
-from grader.solver.kernels import UNKNOWN, cached_solve, line_cell
+from grader.solver.kernels import EMPTY, FILLED, UNKNOWN, cached_solve, line_cell
+
+#: longest line explained by the automaton: its n + 2 states fit a word, sign bit spare
+AUTOMATON_MAX_LENGTH = 61
+
+
+@njit(cache=True, nogil=True)
+def _automaton(clue, k):
+    """The clue's states as bit masks: (block cells, last cells of blocks, gaps, accepting).
+
+    States in order: the leading gap, then for each block one state per cell followed by
+    the gap after it. A filled cell moves to the next block cell; an empty one stays in a
+    gap or leaves a block's last cell for the gap after it.
+    """
+    one = np.int64(1)
+    ones = np.int64(0)
+    lasts = np.int64(0)
+    gaps = one
+    s = 1
+    for j in range(k):
+        for _ in range(clue[j]):
+            ones |= one << s
+            s += 1
+        lasts |= one << (s - 1)
+        gaps |= one << s
+        s += 1
+    accept = one << (s - 1)
+    if k > 0:
+        accept |= one << (s - 2)
+    return ones, lasts, gaps, accept
+
+
+@njit(cache=True, nogil=True)
+def _forward(states, value, ones, lasts, gaps):
+    """States after reading a cell of ``value`` (UNKNOWN: either)."""
+    out = np.int64(0)
+    if value != EMPTY:
+        out |= (states << 1) & ones
+    if value != FILLED:
+        out |= (states & gaps) | ((states & lasts) << 1)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _backward(states, value, ones, lasts, gaps):
+    """States from which reading a cell of ``value`` (UNKNOWN: either) leads into ``states``."""
+    out = np.int64(0)
+    if value != EMPTY:
+        out |= (states & ones) >> 1
+    if value != FILLED:
+        out |= (states & gaps) | ((states >> 1) & lasts)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _explain_by_automaton(clue, k, line_in, n, target, assumed, reach, order, known):
+    """Leave in ``line_in`` only the cells the failure needs; the rest become UNKNOWN.
+
+    ``order[:known]`` lists the cells that may go, latest first; the others stay (they
+    cost nothing). Each in turn goes if the line still fails without it: the same
+    explanation as dropping them one by one and re-solving the line, but each try
+    re-runs the forward sweep only from that cell on, and only until it meets the
+    previous sweep again. ``reach`` holds 2(n + 1) words. Sound by construction: the
+    cells kept alone still make the line fail.
+    """
+    total = 0
+    for j in range(k):
+        total += clue[j]
+    if k > 0 and total + k - 1 > n:
+        # the clue does not fit at all (and its automaton might not fit a word)
+        for q in range(known):
+            line_in[order[q]] = UNKNOWN
+        return
+    ones, lasts, gaps, accept = _automaton(clue, k)
+    # reach[i]: states after cells 0..i-1 with the cells kept so far
+    states = np.int64(1)
+    reach[0] = states
+    for i in range(n):
+        value = assumed if i == target else line_in[i]
+        states = _forward(states, value, ones, lasts, gaps)
+        reach[i + 1] = states
+    if states & accept:
+        return  # no failure to explain (cannot happen): every known cell stays
+    trial = reach[n + 1:]
+    for q in range(known):
+        p = order[q]
+        # dropping cell p only widens the states from p + 1 on (never narrows them)
+        states = _forward(reach[p], UNKNOWN, ones, lasts, gaps)
+        i = p + 1
+        while i < n and states != reach[i]:
+            trial[i] = states
+            value = assumed if i == target else line_in[i]
+            states = _forward(states, value, ones, lasts, gaps)
+            i += 1
+        if i == n and states != reach[n] and states & accept:
+            continue  # needed: without it a placement fits
+        line_in[p] = UNKNOWN
+        for x in range(p + 1, i):
+            reach[x] = trial[x]
+        if i == n:
+            reach[n] = states
 
 
 @njit(cache=True, nogil=True)
 def explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order, level, seen):
     """The cells of ``line`` a deduction (of cell v; v < 0: a conflict) really needs.
 
-    Starts from every cell known when the line was solved and drops, latest first, each
-    one without which the line solve still makes the deduction (still fails, for a
-    conflict). Cells that cost nothing in the learned clause (facts of level 0, cells
-    already in it) are never dropped. Leaves the needed cells known in ``line_in``
-    (lw[2]); returns the count.
+    Starts from every cell known when the line was solved. Cells that cost nothing in the
+    learned clause (facts of level 0, cells already in it) are always kept. Leaves the
+    needed cells known in ``line_in`` (lw[2]) and the target UNKNOWN; returns the count of
+    cells that were candidates.
     Shorter explanations make shorter learned clauses and longer jumps back.
     """
-    clues, nclues, line_in, line_out, fwd, bwd, empties, marks, counters, ckeys, cvals = lw
-    n = w if line < h else h
+    clues, nclues, line_in = lw[0], lw[1], lw[2]
+    empties, marks, counters = lw[6], lw[7], lw[8]
+    if line < h:
+        n = w
+        first = line * w
+        step = 1
+    else:
+        n = h
+        first = line - h
+        step = w
     limit = reason_pos[v] if v >= 0 else 1 << 62
     target = -1
     known = 0
+    when = empties  # trail positions of the cells in ``order``
     for i in range(n):
-        x = line_cell(line, h, w, i)
-        r = x // w
-        cell = grid[r, x - r * w]
+        x = first + i * step
+        cell = grid[line, i] if line < h else grid[i, first]
         if x == v:
             target = i
             line_in[i] = UNKNOWN
-        elif cell == UNKNOWN or trail_pos[x] >= limit:
+            continue
+        at = trail_pos[x]
+        if cell == UNKNOWN or at >= limit:
             line_in[i] = UNKNOWN
-        else:
-            line_in[i] = cell
-            if level[x] == 0 or seen[x]:
-                continue
-            # insertion by trail position, latest first
-            j = known
-            while j > 0 and trail_pos[line_cell(line, h, w, order[j - 1])] < trail_pos[x]:
-                order[j] = order[j - 1]
-                j -= 1
-            order[j] = i
-            known += 1
+            continue
+        line_in[i] = cell
+        if level[x] == 0 or seen[x]:
+            continue
+        # insertion by trail position, latest first
+        j = known
+        while j > 0 and when[j - 1] < at:
+            order[j] = order[j - 1]
+            when[j] = when[j - 1]
+            j -= 1
+        order[j] = i
+        when[j] = at
+        known += 1
     wanted = UNKNOWN
     if v >= 0:
         r = v // w
         wanted = grid[r, v - r * w]
     k = nclues[line]
-    # drop chunks of premises, latest first; a chunk that is needed is halved, down to
-    # single cells (few solves when, as usual, most known cells do not matter)
+    if n <= AUTOMATON_MAX_LENGTH:
+        # about a line solve's work: counted as one (the searches share work by this count)
+        counters[0] += 1
+        counters[2] += 1
+        assumed = EMPTY if wanted == FILLED else FILLED
+        _explain_by_automaton(clues[line], k, line_in, n, target, assumed, marks, order,
+                              known)
+        return known
+    _explain_by_solves(line, clues[line], k, line_in, n, target, wanted, grid, h, w, order,
+                       known, lw)
+    return known
+
+
+@njit(cache=True, nogil=True)
+def _explain_by_solves(line, clue, k, line_in, n, target, wanted, grid, h, w, order, known, lw):
+    """The same for long lines, by line solves: drop chunks of premises, latest first.
+
+    A chunk that is needed is halved, down to single cells (few solves when, as usual,
+    most known cells do not matter).
+    """
+    line_out, fwd, bwd, empties, marks, counters, ckeys, cvals = lw[3:]
     j = 0
     size = max(1, known // 2)
     while j < known:
@@ -63,9 +202,9 @@ def explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order, level, s
         for q in range(j, j + size):
             line_in[order[q]] = UNKNOWN
         counters[2] += 1
-        ok = cached_solve(line, clues[line], k, line_in, n, line_out, fwd, bwd, empties,
+        ok = cached_solve(line, clue, k, line_in, n, line_out, fwd, bwd, empties,
                           marks, counters, ckeys, cvals)
-        still = (not ok) if v < 0 else (not ok or line_out[target] == wanted)
+        still = (not ok) if target < 0 else (not ok or line_out[target] == wanted)
         if still:
             j += size
             size *= 2
@@ -78,4 +217,3 @@ def explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order, level, s
             j += 1
         else:
             size //= 2
-    return known
