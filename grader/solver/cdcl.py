@@ -51,13 +51,17 @@ S_KEPT = 12  # clauses kept by the last clean-up
 S_CLEAN_AT = 13  # clean up when this many clauses were learned since
 S_NO_CONFLICT = 14  # trail size after the last propagation without conflict
 S_TARGET_SIZE = 15  # size of the trail the target phases were taken from
-S_SIZE = 16
+S_LAST_CLEAN = 16  # conflicts at the last clean-up
+S_SIZE = 17
 
 RESTART_UNIT = 256
 #: learned clauses whose literals span at most this many decision levels are kept for good
 GLUE = 3
 FIRST_CLEAN = 2000
 CLEAN_STEP = 1000
+#: clauses of LBD up to this are kept while used in the last TIER2_RECENT conflicts
+TIER2_GLUE = 6
+TIER2_RECENT = 10000
 
 
 @njit(cache=True, nogil=True)
@@ -251,6 +255,7 @@ def _add_clause(learned, count, permanent, lbd, st, lits, cinfo, watch_head, wat
     cinfo[clause, 1] = count
     cinfo[clause, 2] = permanent
     cinfo[clause, 3] = lbd
+    cinfo[clause, 4] = st[S_CONFLICTS]
     st[S_NCLAUSES] += 1
     st[S_NLITS] += count
     if count >= 2:
@@ -260,17 +265,30 @@ def _add_clause(learned, count, permanent, lbd, st, lits, cinfo, watch_head, wat
 
 
 @njit(cache=True, nogil=True)
+def _worth_keeping(clause, st, cinfo):
+    """Tiers of learned clauses: low LBD kept for good, mid LBD while used lately, the
+    rest while used since the last clean-up."""
+    lbd = cinfo[clause, 3]
+    used = cinfo[clause, 4]
+    if lbd <= GLUE:
+        return True
+    if lbd <= TIER2_GLUE and used >= st[S_CONFLICTS] - TIER2_RECENT:
+        return True
+    return used > st[S_LAST_CLEAN]
+
+
+@njit(cache=True, nogil=True)
 def _forget_learned(st, lits, cinfo, watch_head, watch_next, keep_glue):
     """Drop learned clauses, keep the blocking ones (call at decision level 0).
 
-    With ``keep_glue``, clauses over at most GLUE decision levels are kept too.
+    With ``keep_glue``, the learned clauses worth keeping (see _worth_keeping) stay too.
     """
     for i in range(watch_head.shape[0]):
         watch_head[i] = -1
     kept = 0
     used = 0
     for clause in range(st[S_NCLAUSES]):
-        if not (cinfo[clause, 2] or (keep_glue and cinfo[clause, 3] <= GLUE)):
+        if not (cinfo[clause, 2] or (keep_glue and _worth_keeping(clause, st, cinfo))):
             continue
         start = cinfo[clause, 0]
         length = cinfo[clause, 1]
@@ -280,6 +298,7 @@ def _forget_learned(st, lits, cinfo, watch_head, watch_next, keep_glue):
         cinfo[kept, 1] = length
         cinfo[kept, 2] = cinfo[clause, 2]
         cinfo[kept, 3] = cinfo[clause, 3]
+        cinfo[kept, 4] = cinfo[clause, 4]
         if length >= 2:
             _watch(kept, 0, lits[used], watch_head, watch_next)
             _watch(kept, 1, lits[used + 1], watch_head, watch_next)
@@ -290,6 +309,7 @@ def _forget_learned(st, lits, cinfo, watch_head, watch_next, keep_glue):
     st[S_NLITS] = used
     st[S_FORGETS] += 1
     st[S_KEPT] = kept
+    st[S_LAST_CLEAN] = st[S_CONFLICTS]
     return freed
 
 
@@ -320,6 +340,8 @@ def _analyze(conflict, grid, h, w, nlines, level, reasons, reason_pos, trail, tr
         if pending == 0:
             uip = v
             break
+        if reasons[v] >= nlines:
+            cinfo[reasons[v] - nlines, 4] = st[S_CONFLICTS]
         pending, count = _add_premises(reasons[v], v, grid, h, w, nlines, level, reasons,
                                        reason_pos, trail_pos, lits, cinfo, seen,
                                        learned, count, pending, current, activity, bump,
@@ -446,7 +468,7 @@ def run(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bw
                         break
                 if fresh:
                     lbd += 1
-                    if lbd > 2 * GLUE:
+                    if lbd > TIER2_GLUE:
                         break
             _update_target(st, trail, grid, w, target)
             bump[0] *= 1.0 / 0.95

@@ -34,7 +34,7 @@ class ConflictSearch:
         self.target = np.zeros(cells, dtype=np.uint8)  # target phases; 0: none yet
         literals = min(MAX_LITERALS, max(100_000, 400 * cells))
         self.lits = np.zeros(literals, dtype=np.int64)
-        self.cinfo = np.zeros((min(MAX_CLAUSES, literals // 4), 4), dtype=np.int64)
+        self.cinfo = np.zeros((min(MAX_CLAUSES, literals // 4), 5), dtype=np.int64)
         self.watch_head = np.full(2 * cells, -1, dtype=np.int64)
         self.watch_next = np.full(2 * self.cinfo.shape[0], -1, dtype=np.int64)
         self.seen = np.zeros(cells, dtype=np.uint8)
