@@ -14,7 +14,7 @@ import pytest
 
 from grader.lines import random_line, solve_line
 from grader.model import UNKNOWN
-from grader.solver.reasons import AUTOMATON_MAX_LENGTH, explain_line
+from grader.solver.reasons import explain_line
 from grader.solver.workspace import clue_table
 
 
@@ -121,12 +121,14 @@ def _check_one(clue: Sequence[int], cells: list[int], rng: random.Random) -> str
     return case
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_explanations_are_sound_and_minimal(seed: int) -> None:
-    # 3 x 3,000 random lines of 1-64 cells: the automaton up to 61 cells, solves beyond
+@pytest.mark.parametrize(("seed", "longest", "lines"),
+                         [(0, 64, 3_000), (1, 64, 3_000), (2, 64, 3_000), (3, 200, 600)])
+def test_explanations_are_sound_and_minimal(seed: int, longest: int, lines: int) -> None:
+    # random lines of 1-64 cells: one word of automaton states up to 61 cells, two beyond;
+    # and fewer of up to 200 cells (up to four words)
     rng = random.Random(3000 + seed)
     cases = {"conflict": 0, "deduction": 0, "nothing": 0}
-    for _ in range(3_000):
-        clue, cells = random_line(rng, AUTOMATON_MAX_LENGTH + 3)
+    for _ in range(lines):
+        clue, cells = random_line(rng, longest)
         cases[_check_one(clue, cells, rng)] += 1
-    assert cases["conflict"] > 300 and cases["deduction"] > 300, cases
+    assert cases["conflict"] > lines // 10 and cases["deduction"] > lines // 10, cases

@@ -7,11 +7,11 @@ Fewer premises make shorter learned clauses and longer jumps back.
 
 A deduction "cell t is FILLED" is the failure of the line with t EMPTY (and the other way
 round), so every explanation is that of a failure. A clue is a small automaton over the
-line's cells (a state per cell of a block and per gap: at most n + 2 states, one bit each in
-a word for lines of up to AUTOMATON_MAX_LENGTH cells): a failure is "no state reachable
-from the start is accepting". Known cells are dropped one at a time, latest first, while
-the line still fails; a try re-runs the sweep over the states only where it changes,
-usually a few cells: no line solve at all.
+line's cells (a state per cell of a block and per gap: at most n + 2 states, one bit each,
+in one word for lines of up to AUTOMATON_MAX_LENGTH cells, in several beyond): a failure is
+"no state reachable from the start is accepting". Known cells are dropped one at a time,
+latest first, while the line still fails; a try re-runs the sweep over the states only
+where it changes, usually a few cells: no line solve at all.
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from grader.solver.kernels import EMPTY, FILLED, UNKNOWN, cached_solve, line_cell
+from grader.solver.kernels import EMPTY, FILLED, UNKNOWN
 
-#: longest line explained by the automaton: its n + 2 states fit a word, sign bit spare
+#: longest line whose automaton fits one word (n + 2 states, sign bit spare); longer lines
+#: spread it over several
 AUTOMATON_MAX_LENGTH = 61
 
 
@@ -174,46 +175,111 @@ def explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order, level, s
         r = v // w
         wanted = grid[r, v - r * w]
     k = nclues[line]
+    # about a line solve's work: counted as one (the searches share work by this count)
+    counters[0] += 1
+    counters[2] += 1
+    assumed = EMPTY if wanted == FILLED else FILLED
     if n <= AUTOMATON_MAX_LENGTH:
-        # about a line solve's work: counted as one (the searches share work by this count)
-        counters[0] += 1
-        counters[2] += 1
-        assumed = EMPTY if wanted == FILLED else FILLED
         _explain_by_automaton(clues[line], k, line_in, n, target, assumed, marks, order,
                               known)
-        return known
-    _explain_by_solves(line, clues[line], k, line_in, n, target, wanted, grid, h, w, order,
-                       known, lw)
+    else:
+        _explain_wide(clues[line], k, line_in, n, target, assumed, order, known)
     return known
 
 
-@njit(cache=True, nogil=True)
-def _explain_by_solves(line, clue, k, line_in, n, target, wanted, grid, h, w, order, known, lw):
-    """The same for long lines, by line solves: drop chunks of premises, latest first.
+#: bits of a word the wide automaton uses (the sign bit and one more stay clear)
+WORD_BITS = 62
+_WORD_MASK = (1 << WORD_BITS) - 1
 
-    A chunk that is needed is halved, down to single cells (few solves when, as usual,
-    most known cells do not matter).
-    """
-    line_out, fwd, bwd, empties, marks, counters, ckeys, cvals = lw[3:]
-    j = 0
-    size = max(1, known // 2)
-    while j < known:
-        size = min(size, known - j)
-        for q in range(j, j + size):
+
+@njit(cache=True, nogil=True)
+def _wide_automaton(clue, k, words):
+    """_automaton for longer lines: each mask spread over ``words`` words of WORD_BITS."""
+    ones = np.zeros(words, dtype=np.int64)
+    lasts = np.zeros(words, dtype=np.int64)
+    gaps = np.zeros(words, dtype=np.int64)
+    accept = np.zeros(words, dtype=np.int64)
+    one = np.int64(1)
+    gaps[0] = one
+    s = 1
+    for j in range(k):
+        for _ in range(clue[j]):
+            ones[s // WORD_BITS] |= one << (s % WORD_BITS)
+            s += 1
+        lasts[(s - 1) // WORD_BITS] |= one << ((s - 1) % WORD_BITS)
+        gaps[s // WORD_BITS] |= one << (s % WORD_BITS)
+        s += 1
+    accept[(s - 1) // WORD_BITS] |= one << ((s - 1) % WORD_BITS)
+    if k > 0:
+        accept[(s - 2) // WORD_BITS] |= one << ((s - 2) % WORD_BITS)
+    return ones, lasts, gaps, accept
+
+
+@njit(cache=True, nogil=True)
+def _wide_forward(states, out, value, ones, lasts, gaps):
+    """_forward over words: ``out`` = the states after reading a cell of ``value``."""
+    carry = np.int64(0)  # top bit of the previous word of ``states``
+    carry_last = np.int64(0)  # of ``states & lasts``
+    for x in range(states.shape[0]):
+        word = states[x]
+        in_last = word & lasts[x]
+        result = np.int64(0)
+        if value != EMPTY:
+            result |= (((word << 1) & _WORD_MASK) | carry) & ones[x]
+        if value != FILLED:
+            result |= (word & gaps[x]) | ((in_last << 1) & _WORD_MASK) | carry_last
+        carry = (word >> (WORD_BITS - 1)) & 1
+        carry_last = (in_last >> (WORD_BITS - 1)) & 1
+        out[x] = result
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _same(a, b):
+    x = 0
+    while x < a.shape[0] and a[x] == b[x]:
+        x += 1
+    return x == a.shape[0]
+
+
+@njit(cache=True, nogil=True)
+def _meets(a, b):
+    x = 0
+    while x < a.shape[0] and not a[x] & b[x]:
+        x += 1
+    return x < a.shape[0]
+
+
+@njit(cache=True, nogil=True)
+def _explain_wide(clue, k, line_in, n, target, assumed, order, known):
+    """_explain_by_automaton for lines too long for one word: the same explanation."""
+    total = 0
+    for j in range(k):
+        total += clue[j]
+    if k > 0 and total + k - 1 > n:
+        for q in range(known):
             line_in[order[q]] = UNKNOWN
-        counters[2] += 1
-        ok = cached_solve(line, clue, k, line_in, n, line_out, fwd, bwd, empties,
-                          marks, counters, ckeys, cvals)
-        still = (not ok) if target < 0 else (not ok or line_out[target] == wanted)
-        if still:
-            j += size
-            size *= 2
-            continue
-        for q in range(j, j + size):
-            x = line_cell(line, h, w, order[q])
-            r = x // w
-            line_in[order[q]] = grid[r, x - r * w]
-        if size == 1:
-            j += 1
-        else:
-            size //= 2
+        return
+    words = (total + k + 1 + WORD_BITS - 1) // WORD_BITS
+    ones, lasts, gaps, accept = _wide_automaton(clue, k, words)
+    reach = np.zeros((n + 1, words), dtype=np.int64)
+    trial = np.zeros((n + 1, words), dtype=np.int64)
+    reach[0, 0] = 1
+    for i in range(n):
+        value = assumed if i == target else line_in[i]
+        _wide_forward(reach[i], reach[i + 1], value, ones, lasts, gaps)
+    if _meets(reach[n], accept):
+        return
+    for q in range(known):
+        p = order[q]
+        _wide_forward(reach[p], trial[p + 1], UNKNOWN, ones, lasts, gaps)
+        i = p + 1
+        while i < n and not _same(trial[i], reach[i]):
+            value = assumed if i == target else line_in[i]
+            _wide_forward(trial[i], trial[i + 1], value, ones, lasts, gaps)
+            i += 1
+        if i == n and not _same(trial[n], reach[n]) and _meets(trial[n], accept):
+            continue  # needed: without it a placement fits
+        line_in[p] = UNKNOWN
+        for x in range(p + 1, i + 1):
+            reach[x] = trial[x]
