@@ -113,25 +113,21 @@ def _starts_after(fwd, j, not_filled, position_mask):
     return ((fwd[j] & not_filled) << 1) & position_mask
 
 
-@njit(cache=True, nogil=True)
-def solve_line_bits(clue, k, cells, n, out, fwd, bwd, fits):
-    """solve_line_into for lines of at most BITS_MAX_LENGTH cells, on bit sets.
+# inlined where used: a tuple result across a compiled call costs a third of a solve
+@njit(cache=True, nogil=True, inline="always")
+def solve_masks(clue, k, n, filled, empty, fwd, bwd, fits):
+    """The complete line solve on bit sets: (ok, cells that may be filled, may be empty).
 
+    ``filled``/``empty``: bit i set when cell i is known FILLED/EMPTY (n <= BITS_MAX_LENGTH).
     Bit i of a position set stands for position i (0..n), of a cell set for cell i.
     fwd[j]: positions i where blocks 0..j-1 fit in cells[0:i] (cell i-1 empty or the end
     of block j-1); bwd[j]: positions i where blocks j..k-1 fit in cells[i:n]; fits[j]:
     starts where block j lies on no EMPTY cell. The same recurrences as the table
-    version, a word at a time: a table row is one fill, so a solve is O(k log n).
+    version, a word at a time: a table row is one fill, so a solve is O(k log n). When
+    ok, every cell is in one of the two sets (a placement exists).
     """
     cell_mask = (np.int64(1) << n) - 1
     position_mask = (np.int64(1) << (n + 1)) - 1
-    filled = np.int64(0)
-    empty = np.int64(0)
-    for i in range(n):
-        if cells[i] == FILLED:
-            filled |= np.int64(1) << i
-        elif cells[i] == EMPTY:
-            empty |= np.int64(1) << i
     not_filled = cell_mask & ~filled
     not_empty = cell_mask & ~empty
     # a step i -> i+1 (forward) passes cell i; i+1 -> i (backward) passes cell i too
@@ -145,7 +141,7 @@ def solve_line_bits(clue, k, cells, n, out, fwd, bwd, fits):
         ends = ((starts & fit) << length) & position_mask
         fwd[j + 1] = _fill_up(ends, pass_up)
     if not (fwd[k] >> n) & 1:
-        return False
+        return False, np.int64(0), np.int64(0)
     bwd[k] = _fill_down(np.int64(1) << n, not_filled)
     can_empty = fwd[k] & (bwd[k] >> 1) & not_filled
     can_fill = np.int64(0)
@@ -158,12 +154,31 @@ def solve_line_bits(clue, k, cells, n, out, fwd, bwd, fits):
         before = _starts_after(fwd, j, not_filled, position_mask)
         can_fill |= _spread(before & starts, length)
         can_empty |= fwd[j] & (bwd[j] >> 1) & not_filled
-    can_fill &= cell_mask
+    return True, can_fill & cell_mask, can_empty
+
+
+@njit(cache=True, nogil=True, inline="always")
+def line_masks(cells, n):
+    """(filled, empty) bit sets of ``cells[:n]``."""
+    filled = np.int64(0)
+    empty = np.int64(0)
     for i in range(n):
-        state = ((can_empty >> i) & 1) | (((can_fill >> i) & 1) << 1)
-        if state == 0:
-            return False
-        out[i] = state
+        if cells[i] == FILLED:
+            filled |= np.int64(1) << i
+        elif cells[i] == EMPTY:
+            empty |= np.int64(1) << i
+    return filled, empty
+
+
+@njit(cache=True, nogil=True)
+def solve_line_bits(clue, k, cells, n, out, fwd, bwd, fits):
+    """solve_line_into for lines of at most BITS_MAX_LENGTH cells, through solve_masks."""
+    filled, empty = line_masks(cells, n)
+    ok, can_fill, can_empty = solve_masks(clue, k, n, filled, empty, fwd, bwd, fits)
+    if not ok:
+        return False
+    for i in range(n):
+        out[i] = ((can_empty >> i) & 1) | (((can_fill >> i) & 1) << 1)
     return True
 
 
