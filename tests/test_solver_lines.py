@@ -91,3 +91,33 @@ def test_propagate_reports_contradiction() -> None:
     puzzle = Puzzle.from_picture(["#.", ".#"])
     grid = Grid.from_rows(["##", "??"]).cells
     assert propagate(puzzle, grid) is None
+
+
+def test_line_solve_on_masks_agrees_with_the_cells_version_cached_or_not() -> None:
+    from grader.solver import kernels
+
+    rng = random.Random(7)
+    keys = np.zeros((4, 3), dtype=np.int64)  # a tiny table: slots are shared and replaced
+    values = np.zeros((4, 2), dtype=np.int64)
+    counters = np.zeros(3, dtype=np.int64)
+    scratch = np.zeros((3, 64), dtype=np.int64)
+    asked = []
+    for _ in range(600):
+        clue, cells = random_line(rng, 62)
+        asked.append((clue, cells))
+    for number in range(1200):  # each line twice in a row: the second answer is the cached one
+        line = number // 2
+        clue, cells = asked[line]
+        n = len(cells)
+        blocks = np.array(clue or [0], dtype=np.int64)
+        filled, empty = kernels.line_masks(np.array(cells, dtype=np.uint8), n)
+        expected = solve_line(clue, cells)
+        got = kernels.cached_solve_masks(line, blocks, len(clue), n, filled, empty,
+                                         scratch[0], scratch[1], scratch[2], counters,
+                                         keys, values)
+        ok, can_fill, can_empty = got
+        assert ok == (expected is not None), (clue, cells)
+        if expected is not None:
+            states = [((can_empty >> i) & 1) | (((can_fill >> i) & 1) << 1) for i in range(n)]
+            assert states == expected, (clue, cells)
+    assert counters[0] == 1200 and counters[1] == 600

@@ -403,6 +403,35 @@ def cached_solve(line, clue, k, line_in, n, line_out, fwd, bwd, empties, marks, 
     return ok
 
 
+# inlined where used (a tuple result, see solve_masks)
+@njit(cache=True, nogil=True, inline="always")
+def cached_solve_masks(line, clue, k, n, filled, empty, fwd, bwd, fits, counters, mask_keys,
+                       mask_vals):
+    """solve_masks behind a hash table keyed by (line, filled, empty): exact, never a collision.
+
+    A slot holds its key in ``mask_keys[slot]`` (line + 1, filled, empty; line 0 marks a
+    free slot) and the result in ``mask_vals[slot]`` (can fill, can empty; -1 for "no
+    placement fits"). Counts like cached_solve: counters[0] solves asked, [1] hits.
+    """
+    counters[0] += 1
+    size = mask_keys.shape[0]
+    mixed = (filled * np.int64(-7046029254386353131) + empty * np.int64(-4658895280553007687)
+             + line * np.int64(0x27D4EB2F165667C5))
+    slot = (mixed >> np.int64(29)) & (size - 1)
+    if mask_keys[slot, 0] == line + 1 and mask_keys[slot, 1] == filled and \
+            mask_keys[slot, 2] == empty:
+        counters[1] += 1
+        can_fill = mask_vals[slot, 0]
+        return can_fill >= 0, can_fill, mask_vals[slot, 1]
+    ok, can_fill, can_empty = solve_masks(clue, k, n, filled, empty, fwd, bwd, fits)
+    mask_keys[slot, 0] = line + 1
+    mask_keys[slot, 1] = filled
+    mask_keys[slot, 2] = empty
+    mask_vals[slot, 0] = can_fill if ok else np.int64(-1)
+    mask_vals[slot, 1] = can_empty
+    return ok, can_fill, can_empty
+
+
 @njit(cache=True, nogil=True)
 def propagate_queue(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
                     fwd, bwd, empties, marks, counters, cache_keys, cache_vals):
