@@ -19,9 +19,19 @@ bounded amount of work and resume where it stopped.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
-from grader.solver.kernels import EMPTY, UNKNOWN, cached_solve, enqueue, line_cell
+from grader.solver.kernels import (
+    BITS_MAX_LENGTH,
+    EMPTY,
+    FILLED,
+    UNKNOWN,
+    cached_solve,
+    cached_solve_masks,
+    enqueue,
+    line_cell,
+)
 from grader.solver.reasons import explain_line
 
 # run() outcomes
@@ -174,10 +184,34 @@ def _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos,
     return -1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _line_masks(grid, line, h, w):
+    """(filled, empty) bit sets of a row or column of the grid."""
+    filled = np.int64(0)
+    empty = np.int64(0)
+    if line < h:
+        for x in range(w):
+            cell = grid[line, x]
+            if cell == FILLED:
+                filled |= np.int64(1) << x
+            elif cell == EMPTY:
+                empty |= np.int64(1) << x
+    else:
+        c = line - h
+        for x in range(h):
+            cell = grid[x, c]
+            if cell == FILLED:
+                filled |= np.int64(1) << x
+            elif cell == EMPTY:
+                empty |= np.int64(1) << x
+    return filled, empty
+
+
 @njit(cache=True, nogil=True)
 def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bwd,
-               empties, marks, counters, cache_keys, cache_vals, level, reasons, reason_pos,
-               trail, trail_pos, st, phase, lits, cinfo, watch_head, watch_next):
+               empties, marks, counters, cache_keys, cache_vals, mask_keys, mask_vals, level,
+               reasons, reason_pos, trail, trail_pos, st, phase, lits, cinfo, watch_head,
+               watch_next):
     """Clauses, then one queued line at a time, to a fixed point; returns a conflict code.
 
     -1: no conflict; 0 <= code < lines: that line cannot be solved; code >= lines: the
@@ -199,12 +233,32 @@ def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, 
         qstate[0] = (qstate[0] + 1) % size
         qstate[1] -= 1
         in_queue[line] = 0
+        n = w if line < h else h
+        if n <= BITS_MAX_LENGTH:
+            # bit sets in, bit sets out: only the cells the solve decides are visited
+            filled, empty = _line_masks(grid, line, h, w)
+            ok, can_fill, can_empty = cached_solve_masks(
+                line, clues[line], nclues[line], n, filled, empty, marks[: n + 1],
+                marks[n + 1:], empties, counters, mask_keys, mask_vals)
+            if not ok:
+                return line
+            to_fill = can_fill & ~can_empty & ~filled
+            decided = to_fill | (can_empty & ~can_fill & ~empty)
+            rpos = st[S_TRAIL]
+            x = 0
+            while decided:
+                if decided & 1:
+                    value = FILLED if (to_fill >> x) & 1 else EMPTY
+                    _assign(line_cell(line, h, w, x), value, line, rpos, grid, w, h, level,
+                            reasons, reason_pos, trail, trail_pos, st, queue, in_queue, qstate,
+                            phase)
+                decided >>= 1
+                x += 1
+            continue
         if line < h:
-            n = w
             for x in range(n):
                 line_in[x] = grid[line, x]
         else:
-            n = h
             for x in range(n):
                 line_in[x] = grid[x, line - h]
         ok = cached_solve(line, clues[line], nclues[line], line_in, n, line_out, fwd, bwd,
@@ -421,9 +475,9 @@ def _update_target(st, trail, grid, w, target):
 
 @njit(cache=True, nogil=True)
 def run(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bwd, empties,
-        marks, counters, cache_keys, cache_vals, level, reasons, reason_pos, trail, trail_pos,
-        st, phase, target, lits, cinfo, watch_head, watch_next, seen, learned, activity,
-        bump, found, order, work_limit, decision_limit):
+        marks, counters, cache_keys, cache_vals, mask_keys, mask_vals, level, reasons,
+        reason_pos, trail, trail_pos, st, phase, target, lits, cinfo, watch_head, watch_next,
+        seen, learned, activity, bump, found, order, work_limit, decision_limit):
     """Search on until a solution, exhaustion, or the work or decision limit is reached."""
     lw = (clues, nclues, line_in, line_out, fwd, bwd, empties, marks, counters, cache_keys,
           cache_vals)
@@ -435,7 +489,8 @@ def run(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bw
         return EXHAUSTED
     while True:
         conflict = _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
-                              fwd, bwd, empties, marks, counters, cache_keys, cache_vals, level,
+                              fwd, bwd, empties, marks, counters, cache_keys, cache_vals,
+                              mask_keys, mask_vals, level,
                               reasons, reason_pos, trail, trail_pos, st, phase, lits, cinfo,
                               watch_head, watch_next)
         if conflict >= 0:

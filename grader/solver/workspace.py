@@ -53,6 +53,11 @@ class Workspace:
         slots = cache_slots(self.height * self.width) if longest <= kernels.CACHE_MAX_LENGTH else 1
         self.cache_keys = np.zeros((slots, 2), dtype=np.uint64)
         self.cache_vals = np.zeros((slots, 2), dtype=np.uint64)
+        # the conflict search's cache, for lines short enough to be bit sets
+        shortest = min(self.height, self.width)
+        slots = cache_slots(self.height * self.width) if shortest <= kernels.BITS_MAX_LENGTH else 1
+        self.mask_keys = np.zeros((slots, 3), dtype=np.int64)
+        self.mask_vals = np.zeros((slots, 2), dtype=np.int64)
         self.trial_filled = np.zeros((self.height, self.width), dtype=np.uint8)
         self.trial_empty = np.zeros((self.height, self.width), dtype=np.uint8)
         self.found = np.zeros((2, self.height, self.width), dtype=np.uint8)
