@@ -26,6 +26,8 @@ WORK_CHUNK = 5_000
 #: 200 TAAI-2011 puzzles the conflict search alone was fastest (22.3 s against 24.5 s at
 #: 4:1); the probing search keeps a tenth as insurance against puzzles it suits better.
 LEARNER_SHARE = 9.0
+#: work the conflict-driven search does alone first: most searches end within it
+HEAD_START = 20 * WORK_CHUNK
 
 
 class _OutOfBudget(Exception):
@@ -139,7 +141,9 @@ class _ProbingSearch:
 
 def _search(puzzle: Puzzle, ws: Workspace, root: CellArray, clock: _Clock,
             solutions: _Solutions, counts: dict[str, int]) -> None:
-    """Both searches below the probed root, in turns of equal work (line solves).
+    """Both searches below the probed root, in turns: the conflict-driven search alone for
+    HEAD_START units of work (line solves), then LEARNER_SHARE units for each of the
+    probing search's.
 
     Either one finishing has seen every solution (each is complete on its own); the
     solutions of both are pooled, duplicates dropped, so counting stays exact.
@@ -150,7 +154,7 @@ def _search(puzzle: Puzzle, ws: Workspace, root: CellArray, clock: _Clock,
     learner_alive = True
     try:
         while True:
-            if learner_alive and learner_work <= LEARNER_SHARE * prober_work:
+            if learner_alive and learner_work <= LEARNER_SHARE * prober_work + HEAD_START:
                 before = learner.ws.line_solves
                 status = learner.step(before + WORK_CHUNK, clock.nodes_left(learner.decisions))
                 learner_work += learner.ws.line_solves - before
