@@ -121,3 +121,57 @@ def test_line_solve_on_masks_agrees_with_the_cells_version_cached_or_not() -> No
             states = [((can_empty >> i) & 1) | (((can_fill >> i) & 1) << 1) for i in range(n)]
             assert states == expected, (clue, cells)
     assert counters[0] == 1200 and counters[1] == 600
+
+
+def _line_of_about(rng: random.Random, n: int) -> tuple[tuple[int, ...], list[int]]:
+    while True:
+        clue, cells = random_line(rng, n)
+        if len(cells) >= n - 3:
+            return tuple(clue), cells
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_two_word_and_many_word_solves_agree_with_reference(seed: int) -> None:
+    # around every boundary: one word (62), two words (63-125), more (126 and up)
+    rng = random.Random(3000 + seed)
+    for n in [*range(60, 68), *range(122, 132), 189, 190, 253]:
+        for _ in range(40):
+            clue, cells = _line_of_about(rng, n)
+            expected = solve_line(clue, cells)
+            got = line_solve(clue, np.array(cells, dtype=np.uint8))
+            if expected is None:
+                assert got is None, (clue, cells)
+            else:
+                assert got is not None and got.tolist() == expected, (clue, cells)
+
+
+@pytest.mark.parametrize("n", [63, 125, 126, 200])
+def test_blocks_across_word_boundaries(n: int) -> None:
+    # a block longer than half the line overlaps itself in the middle, across the words
+    length = n - 26
+    got = line_solve((length,), np.full(n, UNKNOWN, dtype=np.uint8))
+    assert got is not None
+    assert got.tolist() == [UNKNOWN] * 26 + [FILLED] * (n - 52) + [UNKNOWN] * 26
+    ends = np.full(n, UNKNOWN, dtype=np.uint8)
+    ends[0] = ends[n - 1] = FILLED
+    both = line_solve((1, 1), ends)
+    assert both is not None and both.tolist() == [FILLED] + [EMPTY] * (n - 2) + [FILLED]
+
+
+def test_table_solve_for_callers_without_word_scratch() -> None:
+    from grader.solver import kernels
+
+    rng = random.Random(11)
+    for _ in range(300):
+        clue, cells = _line_of_about(rng, 150)
+        n, k = len(cells), len(clue)
+        out = np.zeros(n, dtype=np.uint8)
+        tables = [np.zeros((k + 1, n + 1), dtype=np.uint8) for _ in range(2)]
+        marks = np.zeros(2 * (n + 1), dtype=np.int64)  # the table's own needs only
+        ok = kernels.solve_line_table(np.array(clue or [0], dtype=np.int64), k,
+                                     np.array(cells, dtype=np.uint8), n, out, tables[0],
+                                     tables[1], np.zeros(n + 1, dtype=np.int64), marks)
+        expected = solve_line(clue, cells)
+        assert ok == (expected is not None)
+        if expected is not None:
+            assert out.tolist() == expected
