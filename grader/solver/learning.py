@@ -33,10 +33,13 @@ class ConflictSearch:
         self.phase = np.full(cells, FILLED, dtype=np.uint8)
         self.target = np.zeros(cells, dtype=np.uint8)  # target phases; 0: none yet
         literals = min(MAX_LITERALS, max(100_000, 400 * cells))
-        self.lits = np.zeros(literals, dtype=np.int64)
-        self.cinfo = np.zeros((min(MAX_CLAUSES, literals // 4), 5), dtype=np.int64)
+        # The clause store is only read where it was written (clauses added, watches
+        # linked from watch_head): left uninitialised, its pages are touched as it fills,
+        # which keeps a short search from paying for a big store.
+        self.lits = np.empty(literals, dtype=np.int64)
+        self.cinfo = np.empty((min(MAX_CLAUSES, literals // 4), 5), dtype=np.int64)
         self.watch_head = np.full(2 * cells, -1, dtype=np.int64)
-        self.watch_next = np.full(2 * self.cinfo.shape[0], -1, dtype=np.int64)
+        self.watch_next = np.empty(2 * self.cinfo.shape[0], dtype=np.int64)
         self.seen = np.zeros(cells, dtype=np.uint8)
         self.learned = np.zeros(cells + 1, dtype=np.int64)
         # Random tie-break before the first conflicts: all-zero activities mean deciding

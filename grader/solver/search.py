@@ -27,7 +27,7 @@ WORK_CHUNK = 5_000
 #: 4:1); the probing search keeps a tenth as insurance against puzzles it suits better.
 LEARNER_SHARE = 9.0
 #: work the conflict-driven search does alone first: most searches end within it
-HEAD_START = 20 * WORK_CHUNK
+HEAD_START = 50 * WORK_CHUNK
 
 
 class _OutOfBudget(Exception):
