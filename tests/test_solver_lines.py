@@ -29,6 +29,15 @@ def test_compiled_agrees_with_reference(seed: int) -> None:
     assert 200 < contradictions < 4_800
 
 
+def _assert_same_as_reference(clue: tuple[int, ...], cells: list[int]) -> None:
+    expected = solve_line(clue, cells)
+    got = line_solve(clue, np.array(cells, dtype=np.uint8))
+    if expected is None:
+        assert got is None, (clue, cells)
+    else:
+        assert got is not None and got.tolist() == expected, (clue, cells)
+
+
 @pytest.mark.parametrize("seed", range(2))
 def test_bit_parallel_solve_agrees_with_reference(seed: int) -> None:
     # lines of up to 64 cells: the bit-parallel solve below 63, the table above it
@@ -37,12 +46,7 @@ def test_bit_parallel_solve_agrees_with_reference(seed: int) -> None:
     for _ in range(5_000):
         clue, cells = random_line(rng, 64)
         lengths.add(len(cells))
-        expected = solve_line(clue, cells)
-        got = line_solve(clue, np.array(cells, dtype=np.uint8))
-        if expected is None:
-            assert got is None, (clue, cells)
-        else:
-            assert got is not None and got.tolist() == expected, (clue, cells)
+        _assert_same_as_reference(clue, cells)
     assert {1, 62, 63} <= lengths
 
 
@@ -137,12 +141,7 @@ def test_two_word_and_many_word_solves_agree_with_reference(seed: int) -> None:
     for n in [*range(60, 68), *range(122, 132), 189, 190, 253]:
         for _ in range(40):
             clue, cells = _line_of_about(rng, n)
-            expected = solve_line(clue, cells)
-            got = line_solve(clue, np.array(cells, dtype=np.uint8))
-            if expected is None:
-                assert got is None, (clue, cells)
-            else:
-                assert got is not None and got.tolist() == expected, (clue, cells)
+            _assert_same_as_reference(clue, cells)
 
 
 @pytest.mark.parametrize("n", [63, 125, 126, 200])

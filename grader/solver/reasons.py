@@ -83,16 +83,9 @@ def _explain_by_automaton(clue, k, line_in, n, target, assumed, reach, order, kn
     explanation as dropping them one by one and re-solving the line, but each try
     re-runs the forward sweep only from that cell on, and only until it meets the
     previous sweep again. ``reach`` holds 2(n + 1) words. Sound by construction: the
-    cells kept alone still make the line fail.
+    cells kept alone still make the line fail. The clue must fit in n cells (explain_line
+    sees to that).
     """
-    total = 0
-    for j in range(k):
-        total += clue[j]
-    if k > 0 and total + k - 1 > n:
-        # the clue does not fit at all (and its automaton might not fit a word)
-        for q in range(known):
-            line_in[order[q]] = UNKNOWN
-        return
     ones, lasts, gaps, accept = _automaton(clue, k)
     # reach[i]: states after cells 0..i-1 with the cells kept so far
     states = np.int64(1)
@@ -179,7 +172,14 @@ def explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order, level, s
     counters[0] += 1
     counters[2] += 1
     assumed = EMPTY if wanted == FILLED else FILLED
-    if n <= AUTOMATON_MAX_LENGTH:
+    total = 0
+    for j in range(k):
+        total += clues[line, j]
+    if k > 0 and total + k - 1 > n:
+        # the clue does not fit at all, whatever is known (its automaton might not fit)
+        for q in range(known):
+            line_in[order[q]] = UNKNOWN
+    elif n <= AUTOMATON_MAX_LENGTH:
         _explain_by_automaton(clues[line], k, line_in, n, target, assumed, marks, order,
                               known)
     else:
@@ -256,10 +256,6 @@ def _explain_wide(clue, k, line_in, n, target, assumed, order, known):
     total = 0
     for j in range(k):
         total += clue[j]
-    if k > 0 and total + k - 1 > n:
-        for q in range(known):
-            line_in[order[q]] = UNKNOWN
-        return
     words = (total + k + 1 + WORD_BITS - 1) // WORD_BITS
     ones, lasts, gaps, accept = _wide_automaton(clue, k, words)
     reach = np.zeros((n + 1, words), dtype=np.int64)
