@@ -19,7 +19,6 @@ bounded amount of work and resume where it stopped.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from grader.solver.kernels import (
@@ -31,6 +30,7 @@ from grader.solver.kernels import (
     cached_solve_masks,
     enqueue,
     line_cell,
+    line_masks,
 )
 from grader.solver.reasons import explain_line
 
@@ -184,29 +184,6 @@ def _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos,
     return -1
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _line_masks(grid, line, h, w):
-    """(filled, empty) bit sets of a row or column of the grid."""
-    filled = np.int64(0)
-    empty = np.int64(0)
-    if line < h:
-        for x in range(w):
-            cell = grid[line, x]
-            if cell == FILLED:
-                filled |= np.int64(1) << x
-            elif cell == EMPTY:
-                empty |= np.int64(1) << x
-    else:
-        c = line - h
-        for x in range(h):
-            cell = grid[x, c]
-            if cell == FILLED:
-                filled |= np.int64(1) << x
-            elif cell == EMPTY:
-                empty |= np.int64(1) << x
-    return filled, empty
-
-
 @njit(cache=True, nogil=True)
 def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bwd,
                empties, marks, counters, cache_keys, cache_vals, mask_keys, mask_vals, level,
@@ -236,7 +213,10 @@ def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, 
         n = w if line < h else h
         if n <= BITS_MAX_LENGTH:
             # bit sets in, bit sets out: only the cells the solve decides are visited
-            filled, empty = _line_masks(grid, line, h, w)
+            if line < h:
+                filled, empty = line_masks(grid[line], n)
+            else:
+                filled, empty = line_masks(grid[:, line - h], n)
             ok, can_fill, can_empty = cached_solve_masks(
                 line, clues[line], nclues[line], n, filled, empty, marks[: n + 1],
                 marks[n + 1:], empties, counters, mask_keys, mask_vals)
