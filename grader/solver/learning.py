@@ -70,9 +70,9 @@ class ConflictSearch:
                 self.grid, ws.clues, ws.nclues, ws.queue, ws.in_queue, ws.qstate, ws.line_in,
                 ws.line_out, ws.fwd, ws.bwd, ws.empties, ws.marks, ws.counters, ws.cache_keys,
                 ws.cache_vals, ws.mask_keys, ws.mask_vals, self.level, self.reasons,
-                self.reason_pos, self.trail,
-                self.trail_pos, self.state, self.phase, self.target, self.lits, self.cinfo,
-                self.watch_head, self.watch_next, self.seen, self.learned, self.activity,
-                self.bump, self.found, self.order, work_limit, decision_limit,
+                self.reason_pos, self.trail, self.trail_pos, self.state, self.phase,
+                self.target, self.lits, self.cinfo, self.watch_head, self.watch_next,
+                self.seen, self.learned, self.activity, self.bump, self.found, self.order,
+                work_limit, decision_limit,
             )
         )
