@@ -216,12 +216,14 @@ def _wide_automaton(clue, k, words):
 
 
 @njit(cache=True, nogil=True)
-def _wide_forward(states, out, value, ones, lasts, gaps):
-    """_forward over words: ``out`` = the states after reading a cell of ``value``."""
-    carry = np.int64(0)  # top bit of the previous word of ``states``
+def _wide_forward(src, i, dst, j, value, ones, lasts, gaps):
+    """_forward over words: row j of ``dst`` = the states after row i of ``src`` reads a
+    cell of ``value``. Rows by index, not by view: a view per cell costs more than the step.
+    """
+    carry = np.int64(0)  # top bit of the previous word of the states
     carry_last = np.int64(0)  # of ``states & lasts``
-    for x in range(states.shape[0]):
-        word = states[x]
+    for x in range(src.shape[1]):
+        word = src[i, x]
         in_last = word & lasts[x]
         result = np.int64(0)
         if value != EMPTY:
@@ -230,24 +232,23 @@ def _wide_forward(states, out, value, ones, lasts, gaps):
             result |= (word & gaps[x]) | ((in_last << 1) & _WORD_MASK) | carry_last
         carry = (word >> (WORD_BITS - 1)) & 1
         carry_last = (in_last >> (WORD_BITS - 1)) & 1
-        out[x] = result
-    return out
+        dst[j, x] = result
 
 
 @njit(cache=True, nogil=True)
-def _same(a, b):
+def _same_rows(a, b, i):
     x = 0
-    while x < a.shape[0] and a[x] == b[x]:
+    while x < a.shape[1] and a[i, x] == b[i, x]:
         x += 1
-    return x == a.shape[0]
+    return x == a.shape[1]
 
 
 @njit(cache=True, nogil=True)
-def _meets(a, b):
+def _meets_accept(a, i, accept):
     x = 0
-    while x < a.shape[0] and not a[x] & b[x]:
+    while x < a.shape[1] and not a[i, x] & accept[x]:
         x += 1
-    return x < a.shape[0]
+    return x < a.shape[1]
 
 
 @njit(cache=True, nogil=True)
@@ -263,19 +264,20 @@ def _explain_wide(clue, k, line_in, n, target, assumed, order, known):
     reach[0, 0] = 1
     for i in range(n):
         value = assumed if i == target else line_in[i]
-        _wide_forward(reach[i], reach[i + 1], value, ones, lasts, gaps)
-    if _meets(reach[n], accept):
+        _wide_forward(reach, i, reach, i + 1, value, ones, lasts, gaps)
+    if _meets_accept(reach, n, accept):
         return
     for q in range(known):
         p = order[q]
-        _wide_forward(reach[p], trial[p + 1], UNKNOWN, ones, lasts, gaps)
+        _wide_forward(reach, p, trial, p + 1, UNKNOWN, ones, lasts, gaps)
         i = p + 1
-        while i < n and not _same(trial[i], reach[i]):
+        while i < n and not _same_rows(trial, reach, i):
             value = assumed if i == target else line_in[i]
-            _wide_forward(trial[i], trial[i + 1], value, ones, lasts, gaps)
+            _wide_forward(trial, i, trial, i + 1, value, ones, lasts, gaps)
             i += 1
-        if i == n and not _same(trial[n], reach[n]) and _meets(trial[n], accept):
+        if i == n and not _same_rows(trial, reach, n) and _meets_accept(trial, n, accept):
             continue  # needed: without it a placement fits
         line_in[p] = UNKNOWN
         for x in range(p + 1, i + 1):
-            reach[x] = trial[x]
+            for y in range(words):
+                reach[x, y] = trial[x, y]
