@@ -135,8 +135,8 @@ def _line_of_about(rng: random.Random, n: int) -> tuple[tuple[int, ...], list[in
 
 
 @pytest.mark.parametrize("seed", range(2))
-def test_two_word_and_many_word_solves_agree_with_reference(seed: int) -> None:
-    # around every boundary: one word (62), two words (63-125), more (126 and up)
+def test_one_word_two_word_and_table_solves_agree_with_reference(seed: int) -> None:
+    # around every boundary: one word (up to 62), two words (63-125), tables (126 and up)
     rng = random.Random(3000 + seed)
     for n in [*range(60, 68), *range(122, 132), 189, 190, 253]:
         for _ in range(40):
@@ -157,7 +157,15 @@ def test_blocks_across_word_boundaries(n: int) -> None:
     assert both is not None and both.tolist() == [FILLED] + [EMPTY] * (n - 2) + [FILLED]
 
 
-def test_table_solve_for_callers_without_word_scratch() -> None:
+def test_two_word_solve_with_the_most_blocks_a_line_holds() -> None:
+    # 32 single cells in 63: the two-word solve's rows use all of its scratch
+    n = 63
+    got = line_solve((1,) * 32, np.full(n, UNKNOWN, dtype=np.uint8))
+    assert got is not None and got.tolist() == [FILLED, EMPTY] * 31 + [FILLED]
+    _assert_same_as_reference((1,) * 31, [UNKNOWN] * n)
+
+
+def test_table_solve_agrees_with_reference() -> None:
     from grader.solver import kernels
 
     rng = random.Random(11)

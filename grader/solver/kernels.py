@@ -5,9 +5,9 @@ Everything here is ``numba.njit(cache=True)`` over numpy arrays and allocates no
 its inner loops: callers pass scratch buffers (see :class:`grader.solver.workspace.Workspace`).
 The line solve is the same dynamic programme as :func:`grader.lines.solve_line` (prefix and
 suffix reachability). Its rows are bit sets, one fill each: in one word for lines of up to
-62 cells (about 0.2 us for 25 cells), in a pair of words up to 125 (0.5 us for 95 cells),
-in as many words as needed beyond. The table version (O(length x blocks), with a
-difference array for the "can be filled" marks) serves callers without word scratch.
+62 cells (about 0.2 us for 25 cells), in a pair of words up to 125 (0.5 us for 95 cells).
+Longer lines use tables (O(length x blocks), with a difference array for the "can be
+filled" marks).
 
 Lines are numbered rows first: line ``i < h`` is row ``i``, line ``h + j`` is column ``j``.
 """
@@ -184,17 +184,9 @@ def solve_line_bits(clue, k, cells, n, out, fwd, bwd, fits):
     return True
 
 
-#: bits a word of the multi-word line solve holds (the sign bit stays clear)
+#: bits a word of the two-word line solve holds (the sign bit stays clear)
 WORD_BITS = 63
 WORD_MASK = np.int64(0x7FFFFFFFFFFFFFFF)
-#: word sets of n+1 positions that solve_line_words keeps besides its three tables
-WORD_TEMPS = 12
-
-
-def word_scratch_size(n: int, k: int) -> int:
-    """int64 entries solve_line_words needs for a line of n cells and k blocks."""
-    words = n // WORD_BITS + 1
-    return (WORD_TEMPS + 3 * (k + 1)) * words
 
 
 #: longest line the two-word solve takes: positions 0..n in two words of 63 bits
@@ -279,7 +271,7 @@ def solve_line_pair(clue, k, cells, n, out, scratch):
     """solve_masks for lines of BITS_MAX_LENGTH+1 to PAIR_MAX_LENGTH cells, on word pairs.
 
     Position or cell i is bit i of ``lo`` (i < 63) or bit i - 63 of ``hi``. The fwd and fits
-    rows live in ``scratch`` (4(k+1) entries), two words each.
+    rows live in ``scratch`` (4k+2 entries), two words each.
     """
     top = (np.int64(1) << (n - WORD_BITS + 1)) - 1  # hi bits of positions up to n
     nf_lo = np.int64(0)
@@ -360,214 +352,13 @@ def solve_line_pair(clue, k, cells, n, out, scratch):
 
 
 @njit(cache=True, nogil=True)
-def _w_shift_up(src, s, dst, words, top):
-    """dst = src shifted s positions up (towards n); bits past the top word's ``top`` drop."""
-    a = s // WORD_BITS
-    b = s - a * WORD_BITS
-    for q in range(words - 1, -1, -1):
-        value = np.int64(0)
-        if q >= a:
-            value = (src[q - a] << b) & WORD_MASK
-            if b > 0 and q - a - 1 >= 0:
-                value |= src[q - a - 1] >> (WORD_BITS - b)
-        dst[q] = value
-    dst[words - 1] &= top
-
-
-@njit(cache=True, nogil=True)
-def _w_shift_down(src, s, dst, words):
-    """dst = src shifted s positions down (towards 0)."""
-    a = s // WORD_BITS
-    b = s - a * WORD_BITS
-    for q in range(words):
-        value = np.int64(0)
-        if q + a < words:
-            value = src[q + a] >> b
-            if b > 0 and q + a + 1 < words:
-                value |= (src[q + a + 1] << (WORD_BITS - b)) & WORD_MASK
-        dst[q] = value
-
-
-@njit(cache=True, nogil=True)
-def _w_fill_up(g, passable, words):
-    """_fill_up over words: within each word, then across into the next one's bit 0."""
-    carry = np.int64(0)
-    for q in range(words):
-        x = _fill_up(g[q] | (carry & passable[q] & 1), passable[q])
-        g[q] = x
-        carry = (x >> (WORD_BITS - 1)) & 1
-
-
-@njit(cache=True, nogil=True)
-def _w_fill_down(g, passable, words):
-    """_fill_down over words: within each word, then across into the previous one's top bit."""
-    carry = np.int64(0)
-    for q in range(words - 1, -1, -1):
-        top_bit = (carry & (passable[q] >> (WORD_BITS - 1)) & 1) << (WORD_BITS - 1)
-        x = _fill_down(g[q] | top_bit, passable[q])
-        g[q] = x
-        carry = x & 1
-
-
-@njit(cache=True, nogil=True)
-def _w_runs_from(bits, length, out, run, shifted, words):
-    """_runs_from over words: starts s whose cells s..s+length-1 are all in ``bits``."""
-    for q in range(words):
-        out[q] = bits[q]
-        run[q] = bits[q]
-    have = 1
-    step = 1
-    remaining = length - 1
-    while remaining > 0:
-        if remaining & 1:
-            _w_shift_down(run, have, shifted, words)
-            for q in range(words):
-                out[q] &= shifted[q]
-            have += step
-        _w_shift_down(run, step, shifted, words)
-        for q in range(words):
-            run[q] &= shifted[q]
-        step <<= 1
-        remaining >>= 1
-
-
-@njit(cache=True, nogil=True)
-def _w_spread_into(starts, length, out, run, shifted, words, top):
-    """out |= cells s..s+length-1 for every s in ``starts`` (``run``, ``shifted``: scratch)."""
-    for q in range(words):
-        out[q] |= starts[q]
-        run[q] = starts[q]
-    have = 1
-    step = 1
-    remaining = length - 1
-    while remaining > 0:
-        if remaining & 1:
-            _w_shift_up(run, have, shifted, words, top)
-            for q in range(words):
-                out[q] |= shifted[q]
-            have += step
-        _w_shift_up(run, step, shifted, words, top)
-        for q in range(words):
-            run[q] |= shifted[q]
-        step <<= 1
-        remaining >>= 1
-
-
-@njit(cache=True, nogil=True)
-def _w_starts_after(fwd, j, not_filled, dst, words, top):
-    """_starts_after over words: where block j may start, into ``dst``."""
-    row = fwd[j * words:(j + 1) * words]
-    if j == 0:
-        for q in range(words):
-            dst[q] = row[q]
-        return
-    for q in range(words):
-        dst[q] = row[q] & not_filled[q]
-    _w_shift_up(dst, 1, dst, words, top)
-
-
-@njit(cache=True, nogil=True)
-def solve_line_words(clue, k, cells, n, out, scratch):
-    """solve_line_bits for lines of any length: each bit set spread over several words.
-
-    Position i (0..n) or cell i is bit i % 63 of word i // 63. The recurrences are those of
-    solve_masks, with shifts and fills carried across words. ``scratch`` holds
-    word_scratch_size(n, k) int64 entries.
-    """
-    words = n // WORD_BITS + 1
-    top = (np.int64(1) << (n % WORD_BITS + 1)) - 1  # positions of the top word up to n
-    temps = scratch[: WORD_TEMPS * words]
-    not_filled = temps[0:words]
-    not_empty = temps[words:2 * words]
-    pass_up = temps[2 * words:3 * words]
-    starts = temps[3 * words:4 * words]
-    moved = temps[4 * words:5 * words]
-    before = temps[5 * words:6 * words]
-    can_fill = temps[6 * words:7 * words]
-    can_empty = temps[7 * words:8 * words]
-    run = temps[8 * words:9 * words]
-    shifted = temps[9 * words:10 * words]
-    fit = temps[10 * words:11 * words]
-    start = WORD_TEMPS * words
-    fwd = scratch[start:start + (k + 1) * words]
-    bwd = scratch[start + (k + 1) * words:start + 2 * (k + 1) * words]
-    fits = scratch[start + 2 * (k + 1) * words:start + 3 * (k + 1) * words]
-    for q in range(words):
-        not_filled[q] = 0
-        not_empty[q] = 0
-    for i in range(n):
-        q = i // WORD_BITS
-        bit = np.int64(1) << (i - q * WORD_BITS)
-        if cells[i] != FILLED:
-            not_filled[q] |= bit
-        if cells[i] != EMPTY:
-            not_empty[q] |= bit
-    _w_shift_up(not_filled, 1, pass_up, words, top)
-    for q in range(words):
-        fwd[q] = 0
-    fwd[0] = 1
-    _w_fill_up(fwd[0:words], pass_up, words)
-    for j in range(k):
-        length = clue[j]
-        _w_runs_from(not_empty, length, fit, run, shifted, words)
-        fits[j * words:(j + 1) * words] = fit
-        _w_starts_after(fwd, j, not_filled, starts, words, top)
-        for q in range(words):
-            starts[q] &= fit[q]
-        row = fwd[(j + 1) * words:(j + 2) * words]
-        _w_shift_up(starts, length, row, words, top)
-        _w_fill_up(row, pass_up, words)
-    last = fwd[k * words:(k + 1) * words]
-    if not (last[n // WORD_BITS] >> (n % WORD_BITS)) & 1:
-        return False
-    end = bwd[k * words:(k + 1) * words]
-    for q in range(words):
-        end[q] = 0
-    end[n // WORD_BITS] = np.int64(1) << (n % WORD_BITS)
-    _w_fill_down(end, not_filled, words)
-    _w_shift_down(end, 1, shifted, words)
-    for q in range(words):
-        can_empty[q] = last[q] & shifted[q] & not_filled[q]
-        can_fill[q] = 0
-    for j in range(k - 1, -1, -1):
-        length = clue[j]
-        after = bwd[(j + 1) * words:(j + 2) * words]
-        if j == k - 1:
-            for q in range(words):
-                moved[q] = after[q]
-        else:
-            _w_shift_down(after, 1, moved, words)
-            for q in range(words):
-                moved[q] &= not_filled[q]
-        row = bwd[j * words:(j + 1) * words]
-        _w_shift_down(moved, length, row, words)
-        for q in range(words):
-            row[q] &= fits[j * words + q]
-            starts[q] = row[q]
-        _w_fill_down(row, not_filled, words)
-        # a start both ways: block j can lie there; cells around it may be empty
-        _w_starts_after(fwd, j, not_filled, before, words, top)
-        for q in range(words):
-            before[q] &= starts[q]
-        _w_spread_into(before, length, can_fill, run, shifted, words, top)
-        _w_shift_down(row, 1, shifted, words)
-        for q in range(words):
-            can_empty[q] |= fwd[j * words + q] & shifted[q] & not_filled[q]
-    for i in range(n):
-        q = i // WORD_BITS
-        b = i - q * WORD_BITS
-        out[i] = ((can_empty[q] >> b) & 1) | (((can_fill[q] >> b) & 1) << 1)
-    return True
-
-
-@njit(cache=True, nogil=True)
 def solve_line_into(clue, k, cells, n, out, fwd, bwd, empties, marks):
     """Narrow ``cells[:n]`` for ``clue[:k]`` into ``out[:n]``; False when nothing fits.
 
-    Lines of up to BITS_MAX_LENGTH cells go to the one-word bit-parallel solve, longer ones
-    to the multi-word one when ``marks`` holds word_scratch_size(n, k) entries (the
-    Workspace allocates that), else to the table. ``fwd``/``bwd`` hold (k+1, n+1),
-    ``empties`` n+1 and ``marks`` at least 2(n+1) entries.
+    Lines of up to BITS_MAX_LENGTH cells go to the one-word bit-parallel solve, up to
+    PAIR_MAX_LENGTH to the two-word one, longer ones to the table. ``fwd``/``bwd`` hold
+    (k+1, n+1), ``empties`` n+1 and ``marks`` 2(n+2) entries (the two-word solve needs
+    4k+2 of them, and k blocks that fit in n cells number at most (n+1)/2).
     """
     total = 0
     for j in range(k):
@@ -576,10 +367,8 @@ def solve_line_into(clue, k, cells, n, out, fwd, bwd, empties, marks):
         return False
     if n <= BITS_MAX_LENGTH:
         return solve_line_bits(clue, k, cells, n, out, marks[: n + 1], marks[n + 1:], empties)
-    if n <= PAIR_MAX_LENGTH and marks.shape[0] >= 4 * (k + 1):
+    if n <= PAIR_MAX_LENGTH:
         return solve_line_pair(clue, k, cells, n, out, marks)
-    if marks.shape[0] >= (WORD_TEMPS + 3 * (k + 1)) * (n // WORD_BITS + 1):
-        return solve_line_words(clue, k, cells, n, out, marks)
     return solve_line_table(clue, k, cells, n, out, fwd, bwd, empties, marks)
 
 

@@ -27,7 +27,7 @@ def line_solve(clue: Sequence[int], cells: CellArray) -> CellArray | None:
     fwd = np.empty((k + 1, n + 1), dtype=np.uint8)
     bwd = np.empty((k + 1, n + 1), dtype=np.uint8)
     empties = np.empty(n + 1, dtype=np.int64)
-    marks = np.empty(max(2 * (n + 1), kernels.word_scratch_size(n, k)), dtype=np.int64)
+    marks = np.empty(2 * (n + 2), dtype=np.int64)
     if not kernels.solve_line_into(blocks, k, line, n, out, fwd, bwd, empties, marks):
         return None
     return out

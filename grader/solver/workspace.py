@@ -52,8 +52,7 @@ class Workspace:
         self.fwd = np.zeros((blocks + 1, longest + 1), dtype=np.uint8)
         self.bwd = np.zeros((blocks + 1, longest + 1), dtype=np.uint8)
         self.empties = np.zeros(longest + 1, dtype=np.int64)
-        scratch = max(2 * (longest + 1), kernels.word_scratch_size(longest, blocks))
-        self.marks = np.zeros(scratch, dtype=np.int64)
+        self.marks = np.zeros(2 * (longest + 2), dtype=np.int64)
         self.counters = np.zeros(3, dtype=np.int64)  # line solves, cache hits, explaining
         slots = cache_slots(self.height * self.width) if longest <= kernels.CACHE_MAX_LENGTH else 1
         self.cache_keys = np.zeros((slots, 2), dtype=np.uint64)
