@@ -8,25 +8,28 @@ grid, and it raises Contradiction when a deduction disagrees with the grid.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
 from grader.errors import BudgetExceeded, Contradiction
+from grader.ladder import Ladder, Rung, default_ladder
 from grader.lines import is_solved_line
-from grader.model import UNKNOWN, CellArray, Clue, Grid, Puzzle
-from grader.techniques import (
-    GRID_FINDERS,
-    LINE_FINDERS,
-    RUNGS,
-    cell_branching,
-    recursion,
-    rung_index,
+from grader.model import UNKNOWN, Clue, Grid, Puzzle
+from grader.results import Budget
+from grader.techniques.base import (
+    UNPLACED,
+    GridContext,
+    LineDeduction,
+    LineRef,
+    SeveralSolutions,
+    Step,
 )
-from grader.techniques.base import LineDeduction, LineRef, Step
 
 Outcome = Literal["solved", "stuck", "multiple"]
+LineFinder = Callable[[Clue, list[int]], list[LineDeduction]]
 
 
 @dataclass
@@ -45,41 +48,55 @@ def _preference(step: Step) -> tuple[int, int]:
 
 
 class Engine:
-    """Grades one puzzle; ``max_rung`` restricts the ladder, ``deadline`` is monotonic time."""
+    """Grades one puzzle with the rungs of ``ladder`` (the table's by default), cut off
+    above ``max_rung``, within ``budget`` (counted from construction)."""
 
     def __init__(
         self,
         puzzle: Puzzle,
         *,
         max_rung: str | None = None,
-        deadline: float | None = None,
+        budget: Budget | None = None,
+        ladder: Ladder | None = None,
     ):
         self.puzzle = puzzle
-        top = rung_index(max_rung) if max_rung is not None else len(RUNGS) - 1
-        self.rungs = RUNGS[: top + 1]
-        self.deadline = deadline
+        self.rungs: tuple[Rung, ...] = (ladder or default_ladder()).up_to(max_rung)
+        seconds = budget.seconds if budget is not None else None
+        #: what grid rungs share: the deadline, and the solver's proof once one asked
+        self.context = GridContext(
+            deadline=None if seconds is None else time.monotonic() + seconds,
+            nodes=budget.nodes if budget is not None else None,
+        )
         self.grid = Grid.for_puzzle(puzzle)
         self.lines: list[tuple[LineRef, Clue]] = [
             (LineRef("row", i), clue) for i, clue in enumerate(puzzle.rows)
         ] + [(LineRef("column", j), clue) for j, clue in enumerate(puzzle.columns)]
+        self._line_finders: dict[str, LineFinder] = {
+            r.name: r.finder() for r in self.rungs if r.scope == "line"
+        }
+        self._grid_modules: dict[str, Any] = {
+            r.name: r.module() for r in self.rungs if r.scope == "grid"
+        }
         # Per line rung: each line's steps, the size of its biggest, and the lines whose
         # cells changed since (only those are searched again: big grids stay fast).
         count = len(self.lines)
+        line_rungs = list(self._line_finders)
         self._line_steps: dict[str, list[list[Step]]] = {
-            rung: [[] for _ in range(count)] for rung in LINE_FINDERS
+            rung: [[] for _ in range(count)] for rung in line_rungs
         }
-        self._line_best = {rung: np.zeros(count, dtype=np.int64) for rung in LINE_FINDERS}
-        self._line_total = dict.fromkeys(LINE_FINDERS, 0)
-        self._dirty: dict[str, set[int]] = {rung: set(range(count)) for rung in LINE_FINDERS}
+        self._line_best = {rung: np.zeros(count, dtype=np.int64) for rung in line_rungs}
+        self._line_total = dict.fromkeys(line_rungs, 0)
+        self._dirty: dict[str, set[int]] = {rung: set(range(count)) for rung in line_rungs}
         self._unknown = self.grid.unknown_count()
         #: the steps taken so far (kept when a Contradiction or the budget stops the run)
         self.steps: list[Step] = []
-        #: the unique solution and the search nodes that proved it, when the complete
-        #: solver has run: recursion then guesses from it instead of searching again
-        self.known_solution: tuple[CellArray, int] | None = None
-        # Cell-branching deductions stay true as the grid fills in, so those found in one
-        # scan are offered again (restricted to cells still open) before probing anew.
-        self._pending: list[Step] = []
+        # Grid deductions stay true as the grid fills in, so those found in one scan are
+        # offered again (restricted to cells still open) before searching anew.
+        self._pending: dict[str, list[Step]] = {name: [] for name in self._grid_modules}
+
+    @property
+    def deadline(self) -> float | None:
+        return self.context.deadline
 
     # -- reading the grid -----------------------------------------------------------------
     def line_cells(self, number: int) -> list[int]:
@@ -91,10 +108,11 @@ class Engine:
     def _refresh(self, rung: str) -> None:
         """Search again the lines of ``rung`` whose cells changed."""
         steps, best = self._line_steps[rung], self._line_best[rung]
+        find = self._line_finders[rung]
         for number in sorted(self._dirty[rung]):
             ref, clue = self.lines[number]
             cells = self.line_cells(number)
-            found = [] if UNKNOWN not in cells else LINE_FINDERS[rung](clue, cells)
+            found = [] if UNKNOWN not in cells else find(clue, cells)
             self._line_total[rung] += len(found) - len(steps[number])
             steps[number] = [self._place(rung, ref, clue, d) for d in found]
             best[number] = max((len(d.changes) for d in found), default=0)
@@ -117,16 +135,13 @@ class Engine:
 
     def available(self, rung: str) -> list[Step]:
         """Every deduction ``rung`` can make now (the engine's openings at that rung)."""
-        if rung == cell_branching.RUNG:
-            self._pending = [s for s in map(self._still_open, self._pending) if s is not None]
-            if not self._pending:
-                self._pending = cell_branching.find(self.puzzle, self.grid.cells, self.deadline)
-            return self._pending
-        if rung == recursion.RUNG and self.known_solution is not None:
-            solution, nodes = self.known_solution
-            return [recursion.guess_from_solution(self.grid.cells, solution, nodes)]
-        if rung in GRID_FINDERS:
-            return GRID_FINDERS[rung](self.puzzle, self.grid.cells, self.deadline)
+        if rung in self._grid_modules:
+            pending = [s for s in map(self._still_open, self._pending[rung]) if s is not None]
+            if not pending:
+                found = self._grid_modules[rung].find(self.puzzle, self.grid.cells, self.context)
+                pending = [replace(s, rung=rung) if s.rung == UNPLACED else s for s in found]
+            self._pending[rung] = pending
+            return pending
         self._refresh(rung)
         return [step for line in self._line_steps[rung] for step in line]
 
@@ -167,15 +182,13 @@ class Engine:
         while self._unknown:
             if self.deadline is not None and time.monotonic() > self.deadline:
                 raise BudgetExceeded(f"the ladder ran out of time after {len(steps)} steps")
-            batch = self._next_steps()
+            try:
+                batch = self._next_steps()
+            except SeveralSolutions as several:
+                examples = tuple(Grid(e.copy()) for e in several.examples)
+                return EngineResult(steps, self.grid, "multiple", examples)
             if not batch:
                 return EngineResult(steps, self.grid, "stuck")
-            if batch[0].technique == "several-solutions":
-                steps.append(batch[0])
-                examples = batch[0].facts.get("examples", ())
-                return EngineResult(
-                    steps, self.grid, "multiple", tuple(Grid(e.copy()) for e in examples)
-                )
             for candidate in batch:
                 chosen = self._still_open(candidate)
                 if chosen is None:
@@ -191,19 +204,20 @@ class Engine:
     def _next_steps(self) -> list[Step]:
         """The step of the cheapest rung that makes progress ([] when all are idle).
 
-        Simple boxes come as a batch, biggest first: every one of them is a fact that
-        stays true, and after any of them the ladder would restart at this same rung, so
-        taking them together (each on the cells still open) changes no rung's count
-        and spares re-searching hundreds of crossing lines after each one.
+        The cheapest rung's steps (simple boxes) come as a batch, biggest first: every one
+        of them is a fact that stays true, and after any of them the ladder would restart
+        at this same rung, so taking them together (each on the cells still open) changes
+        no rung's count and spares re-searching hundreds of crossing lines after each one.
         """
-        for rung in self.rungs:
-            if rung == RUNGS[0]:
+        for number, row in enumerate(self.rungs):
+            rung = row.name
+            if number == 0 and row.scope == "line":
                 found = self.available(rung)
                 order = sorted(range(len(found)), key=lambda i: (-len(found[i].changes), i))
                 if found:
                     return [found[i] for i in order]
                 continue
-            if rung in LINE_FINDERS:
+            if row.scope == "line":
                 step = self._choose_line_step(rung)
                 if step is not None:
                     return [step]
@@ -213,9 +227,10 @@ class Engine:
                 continue
             best = min(range(len(found)), key=lambda i: (_preference(found[i]), i))
             step = replace(found[best], openings=len(found))
-            if rung == cell_branching.RUNG:
-                del self._pending[best]  # found is the pending list itself
-                step = cell_branching.describe(self.puzzle, self.grid.cells, step)
+            del self._pending[rung][best]  # found is the pending list itself
+            describe = getattr(self._grid_modules[rung], "describe", None)
+            if describe is not None:
+                step = describe(self.puzzle, self.grid.cells, step)
             return [step]
         return []
 
@@ -226,8 +241,7 @@ class Engine:
 
 
 def solve_with_ladder(
-    puzzle: Puzzle, *, max_rung: str | None = None, seconds: float | None = None
+    puzzle: Puzzle, *, max_rung: str | None = None, budget: Budget | None = None
 ) -> EngineResult:
-    """Run the engine with an optional time limit in seconds."""
-    deadline = None if seconds is None else time.monotonic() + seconds
-    return Engine(puzzle, max_rung=max_rung, deadline=deadline).run()
+    """Run the engine within an optional budget."""
+    return Engine(puzzle, max_rung=max_rung, budget=budget).run()

@@ -5,11 +5,12 @@ Rows, columns and cells are numbered from 1 here (the model counts from 0).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from grader.ladder import default_ladder
 from grader.model import EMPTY, FILLED, UNKNOWN, Clue, Grid, Puzzle, format_clue
 from grader.techniques.base import LineRef, Step, spans
 
@@ -84,91 +85,146 @@ def _gap_text(clue: Clue, facts: Mapping[str, Any]) -> str:
     return f"they lie beyond the reach of {block_name(clue, after)} and {block_name(clue, before)}"
 
 
+def _plural(count: int, one: str, many: str) -> str:
+    return one if count == 1 else many
+
+
+def _empty_count(step: Step) -> int:
+    return sum(1 for change in step.changes if change[2] == EMPTY)
+
+
+def _gap_bounds(step: Step) -> str:
+    first, last = step.facts["gap"]
+    before = "the border" if first == 0 else f"empty cell {first}"
+    after = "the border" if last == step.facts["line_length"] - 1 else f"empty cell {last + 2}"
+    return f"between {before} and {after}"
+
+
+def _gap_length(step: Step) -> str:
+    first, last = step.facts["gap"]
+    return _plural(last - first + 1, "1 cell", f"{last - first + 1} cells")
+
+
+def _block_list(clue: Clue, blocks: Sequence[int]) -> str:
+    names = [block_name(clue, j) for j in blocks]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _reaching(step: Step) -> str:
+    blocks = step.facts["reaching"]
+    listed = _block_list(step.clue or (), blocks)
+    return f"{listed}, the only block" if len(blocks) == 1 else f"{listed}, every block"
+
+
+def _owner_limit(step: Step) -> str:
+    clue, blocks = step.clue or (), step.facts["candidates"]
+    if len(blocks) == 1:
+        return f"{block_name(clue, blocks[0])}, the only block that could own it"
+    lengths = {clue[j] for j in blocks}
+    if len(lengths) == 1:
+        return f"every block that could own it (each a {lengths.pop()})"
+    longest = max(blocks, key=lambda j: clue[j])
+    return f"{block_name(clue, longest)}, the longest block that could own it"
+
+
+def _where(step: Step) -> str:
+    lo, hi = step.facts["range"]
+    fits = "in" if hi - lo + 1 == (step.clue or ())[step.facts["block"]] else "within"
+    return f"it fits only {fits} {_range_text(step.facts)}"
+
+
+def _run(step: Step) -> str:
+    start, end = step.facts["run"]
+    return cells_text(range(start, end + 1), "filled cell")
+
+
+def _failed(step: Step) -> str:
+    clue = step.clue or ()
+    return "".join(
+        f"; if it were {block_name(clue, f['block'])}: {f['why']}" for f in step.facts["failed"]
+    )
+
+
+def _broken_in(step: Step) -> str:
+    broken: LineRef | None = step.facts.get("broken_line")
+    return f" in {broken.label.lower()}" if broken is not None else ""
+
+
+def _both_ways(step: Step) -> str:
+    filled = [(r, c) for r, c, s in step.changes if s == FILLED]
+    empty = [(r, c) for r, c, s in step.changes if s == EMPTY]
+    parts = []
+    if filled:
+        parts.append(f"{_cells_2d(filled)} filled")
+    if empty:
+        parts.append(f"{_cells_2d(empty)} empty")
+    return " and ".join(parts)
+
+
+#: The phrases a sentence template (``explain`` in ladder.yaml) may use, each built from
+#: a step's facts. A template names only fields its technique's facts support.
+FIELDS: dict[str, Callable[[Step], str]] = {
+    # line steps
+    "block": lambda s: block_name(s.clue or (), s.facts["block"]),
+    "covers": lambda s: cells_text(range(s.facts["covers"][0], s.facts["covers"][1] + 1)),
+    "range": lambda s: _range_text(s.facts),
+    "where": _where,
+    "owners": lambda s: "; ".join(_owner_text(s.clue or (), n) for n in s.facts["owners"]),
+    "empties": lambda s: cells_text(_line_positions(s, EMPTY)),
+    "they_are": lambda s: _plural(_empty_count(s), "it is", "they are"),
+    "is_are": lambda s: _plural(_empty_count(s), "is", "are"),
+    "lie": lambda s: _plural(_empty_count(s), "lies", "lie"),
+    "gap_reason": lambda s: _gap_text(s.clue or (), s.facts),
+    "gap_length": _gap_length,
+    "gap_bounds": _gap_bounds,
+    "reaching": _reaching,
+    "run": _run,
+    "run_is": lambda s: _plural(s.facts["run"][1] - s.facts["run"][0] + 1, "is", "are"),
+    "belong": lambda s: _plural(s.facts["run"][1] - s.facts["run"][0] + 1, "belongs", "belong"),
+    "owner_limit": _owner_limit,
+    "options": lambda s: " or ".join(block_name(s.clue or (), j) for j in s.facts["candidates"]),
+    "failed": _failed,
+    "agreed": lambda s: _plural(len(s.facts["survivors"]), "that choice", "every remaining choice"),
+    "decides": lambda s: _decides(s),
+    # grid steps
+    "cell": lambda s: cell_label(s.cell or (0, 0)),
+    "supposed": lambda s: STATE_WORDS[s.facts["supposed"]],
+    "actual": lambda s: STATE_WORDS[s.changes[0][2]],
+    "broken_in": _broken_in,
+    "both_ways": _both_ways,
+    "nodes": lambda s: str(s.facts["nodes"]),
+}
+
+
+class _Phrases(Mapping[str, str]):
+    """A step's phrases, each built only when its template asks for it."""
+
+    def __init__(self, step: Step):
+        self.step = step
+
+    def __getitem__(self, name: str) -> str:
+        return FIELDS[name](self.step)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(FIELDS)
+
+    def __len__(self) -> int:
+        return len(FIELDS)
+
+
 def sentence(step: Step, puzzle: Puzzle | None = None) -> str:
-    """One step as a sentence, e.g. "Row 7 (3 1 4): the 4 must cover cells 12-13 ..."."""
+    """One step as a sentence, e.g. "Row 7 (3 1 4): the 4 must cover cells 12-13 ...".
+
+    The sentence is the technique's template in the ladder table, filled with FIELDS.
+    """
+    template = default_ladder().templates.get(step.technique)
     if step.line is not None and step.clue is not None:
-        return f"{step.line.label} ({format_clue(step.clue)}): {_line_sentence(step)}"
-    return _grid_sentence(step)
-
-
-def _line_sentence(step: Step) -> str:
-    clue, facts = step.clue or (), step.facts
-    technique = step.technique
-    if technique in ("simple-boxes", "extreme-owners") and "block" in facts:
-        block = block_name(clue, facts["block"])
-        lo, hi = facts["range"]
-        covers = cells_text(range(facts["covers"][0], facts["covers"][1] + 1))
-        where = f"it fits only within {_range_text(facts)}"
-        if hi - lo + 1 == clue[facts["block"]]:
-            where = f"it fits only in {_range_text(facts)}"
-        if technique == "extreme-owners" and facts.get("owners"):
-            why = "; ".join(_owner_text(clue, note) for note in facts["owners"])
-            return f"{why}, so {block} lies within {_range_text(facts)} and must cover {covers}"
-        return f"{block} must cover {covers} wherever it lies ({where})"
-    if technique in ("simple-spaces", "extreme-owners"):
-        empties = cells_text(_line_positions(step, EMPTY))
-        verb = "is" if len(_line_positions(step, EMPTY)) == 1 else "are"
-        reason = _gap_text(clue, facts)
-        if technique == "extreme-owners" and facts.get("owners"):
-            owners = "; ".join(_owner_text(clue, note) for note in facts["owners"])
-            pronoun = "it" if verb == "is" else "they"
-            return f"{owners}, so no block can reach {empties}: {pronoun} {verb} empty"
-        pronoun = "it" if verb == "is" else "they"
-        return f"no block can reach {empties} ({reason}), so {pronoun} {verb} empty"
-    if technique == "owner-branching":
-        start, end = facts["run"]
-        run = cells_text(range(start, end + 1), "filled cell")
-        options = " or ".join(block_name(clue, j) for j in facts["candidates"])
-        failed = "".join(
-            f"; if it were {block_name(clue, f['block'])}: {f['why']}" for f in facts["failed"]
+        text = template.format_map(_Phrases(step)) if template else (
+            f"{step.technique}: {_decides(step)}"
         )
-        survivors = facts["survivors"]
-        agreed = "that choice" if len(survivors) == 1 else "every remaining choice"
-        verb = "belongs" if start == end else "belong"
-        return f"the {run} {verb} to {options}{failed}; with {agreed}, {_decides(step)}"
-    if technique == "line-analysis":
-        return f"every arrangement of the clue that fits the line agrees: {_decides(step)}"
-    return f"{technique}: {_decides(step)}"
-
-
-def _grid_sentence(step: Step) -> str:
-    facts = step.facts
-    if step.technique == "contradiction" and step.cell is not None:
-        supposed = STATE_WORDS[facts["supposed"]]
-        actual = STATE_WORDS[step.changes[0][2]]
-        broken: LineRef | None = facts.get("broken_line")
-        where = f" in {broken.label.lower()}" if broken is not None else ""
-        return (
-            f"{cell_label(step.cell)}: supposing it {supposed}, line logic ends in a "
-            f"contradiction{where}; so it is {actual}"
-        )
-    if step.technique == "both-ways" and step.cell is not None:
-        filled = [(r, c) for r, c, s in step.changes if s == FILLED]
-        empty = [(r, c) for r, c, s in step.changes if s == EMPTY]
-        parts = []
-        if filled:
-            parts.append(f"{_cells_2d(filled)} filled")
-        if empty:
-            parts.append(f"{_cells_2d(empty)} empty")
-        return (
-            f"{cell_label(step.cell)}: filled or empty, line logic then makes "
-            f"{' and '.join(parts)} either way"
-        )
-    if step.technique == "guess" and step.cell is not None:
-        supposed = STATE_WORDS[facts["supposed"]]
-        actual = STATE_WORDS[step.changes[0][2]]
-        return (
-            f"{cell_label(step.cell)}: nothing above decides a cell; guessing and backtracking "
-            f"({facts['nodes']} positions searched) shows that {supposed} leads to no "
-            f"solution; so it is {actual}"
-        )
-    if step.technique == "several-solutions":
-        differ = facts.get("differ", [])
-        example = ", ".join(f"({r + 1}, {c + 1})" for r, c in differ[:5])
-        return (
-            f"guessing finds at least two solutions; they differ in {len(differ)} cells "
-            f"(row, column) such as {example}"
-        )
+        return f"{step.line.label} ({format_clue(step.clue)}): {text}"
+    if template and step.cell is not None:
+        return template.format_map(_Phrases(step))
     return f"{step.technique}: {len(step.changes)} cells decided"
 
 

@@ -6,17 +6,18 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from grader import scoring
 from grader.engine import Engine
 from grader.errors import BudgetExceeded, Contradiction
-from grader.model import EMPTY, FILLED, Grid, Puzzle
-from grader.results import Budget, SolveResult, Verdict
-from grader.techniques import recursion
-from grader.techniques.base import RUNGS, Step, rung_index
+from grader.ladder import Ladder, default_ladder, rung_names
+from grader.model import BoolArray, Grid, Puzzle, as_row_strings
+from grader.results import Budget, Verdict
+from grader.techniques.base import Step
 
 __all__ = ["LEVELS", "RUNGS", "Grade", "grade"]
+
+#: the rungs of the ladder table, cheapest first
+RUNGS: tuple[str, ...] = rung_names()
 
 LEVELS: tuple[str, ...] = (
     "easy",
@@ -31,11 +32,13 @@ LEVELS: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class Grade:
-    """The grade of one puzzle.
+    """The grade of one puzzle: everything the grader learned, so nothing is solved twice.
 
-    ``verdict`` comes from the complete solver (or, without it, from the ladder's own
-    search); ``level`` is one of LEVELS, or "undecided" when the budget ran out first.
-    ``solved`` tells whether the allowed rungs finished the grid.
+    ``verdict`` comes from the complete solver (or from the ladder, when it finished the
+    grid or found two solutions); ``level`` is one of LEVELS, or "undecided" when the
+    budget ran out first. ``solved`` tells whether the allowed rungs finished the grid;
+    ``solution`` is the unique solution whenever the verdict is ``unique`` (from the
+    ladder's grid or the solver's proof). ``budget`` is what the grade was allowed.
     """
 
     verdict: Verdict
@@ -49,6 +52,8 @@ class Grade:
     title: str = ""
     size: str = ""
     solved: bool = False
+    solution: BoolArray | None = None
+    budget: Budget | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -65,63 +70,53 @@ class Grade:
             "grid": self.grid.to_rows(),
         }
 
-
-def _solver_result(puzzle: Puzzle, deadline: float | None) -> SolveResult | None:
-    """What the complete solver proves within the time left (None if it cannot decide)."""
-    from grader.solver import solve
-
-    seconds = None if deadline is None else max(deadline - time.monotonic(), 0.001)
-    result = solve(puzzle, budget=Budget(seconds=seconds))
-    return None if result.verdict == "undecided" else result
+    def solution_rows(self) -> tuple[str, ...] | None:
+        """The solution as row strings of '#' and '.', when the verdict is unique."""
+        return None if self.solution is None else as_row_strings(self.solution)
 
 
-def _search_verdict(puzzle: Puzzle, grid: Grid, deadline: float | None) -> Verdict:
-    """Count solutions below a grid the restricted ladder could not finish."""
-    try:
-        found = recursion.search(puzzle, grid.cells, limit=2, deadline=deadline)
-    except BudgetExceeded:
-        return "undecided"
-    return ("none", "unique", "multiple")[min(len(found.solutions), 2)]  # type: ignore[return-value]
+def grade(
+    puzzle: Puzzle,
+    *,
+    max_rung: str | None = None,
+    budget: Budget | None = None,
+    ladder: Ladder | None = None,
+) -> Grade:
+    """Grade ``puzzle`` with the ladder (up to ``max_rung``) within ``budget``.
 
-
-def grade(puzzle: Puzzle, *, max_rung: str | None = None, budget: Budget | None = None) -> Grade:
-    """Grade ``puzzle`` with the ladder (up to ``max_rung``) within ``budget``."""
+    One pass of the engine: the complete solver runs at most once, when a rung (recursion)
+    or the verdict needs it, and its proof is shared through the engine's context.
+    """
+    ladder = ladder or default_ladder()
     if max_rung is not None:
-        rung_index(max_rung)  # ValueError for an unknown name, before any work
+        ladder.index(max_rung)  # ValueError for an unknown name, before any work
     budget = budget or Budget()
     started = time.perf_counter()
-    deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
-    top = rung_index(max_rung) if max_rung is not None else len(RUNGS) - 1
-    # Recursion only runs once the solver has ruled out several solutions (its search is
-    # far faster at telling an ambiguous puzzle than guessing in Python).
-    engine = Engine(
-        puzzle, max_rung=RUNGS[min(top, rung_index("cell-branching"))], deadline=deadline
-    )
+    engine = Engine(puzzle, max_rung=max_rung, budget=budget, ladder=ladder)
     verdict: Verdict | None = None
     outcome: str
+    solution: BoolArray | None = None
     try:
-        outcome = engine.run().outcome
-        if outcome == "stuck":
-            proof = _solver_result(puzzle, deadline)
-            verdict = None if proof is None else proof.verdict
-            if verdict in (None, "unique") and top == len(RUNGS) - 1:
-                if proof is not None:
-                    solution = np.where(proof.solutions[0], FILLED, EMPTY).astype(np.uint8)
-                    engine.known_solution = (solution, proof.nodes)
-                engine.rungs = RUNGS
-                outcome = engine.run().outcome
-        if verdict is None:
-            if outcome == "solved":
-                verdict = "unique"
-            elif outcome == "multiple":
-                verdict = "multiple"
-            else:
-                verdict = _search_verdict(puzzle, engine.grid, deadline)
+        result = engine.run()
+        outcome = result.outcome
+        if outcome == "solved":
+            verdict = "unique"
+            solution = engine.grid.picture()
+        elif outcome == "multiple":
+            verdict = "multiple"
+        else:  # the allowed rungs stopped short of the grid: the solver decides
+            proof = engine.context.prove(puzzle)
+            verdict = proof.verdict
+            if verdict == "unique":
+                solution = proof.solutions[0]
     except Contradiction:
         outcome, verdict = "contradiction", "none"
     except BudgetExceeded:
         outcome = "budget"
-        verdict = verdict or "undecided"
+        known = engine.context.proof
+        verdict = known.verdict if known is not None else "undecided"
+        if verdict == "unique" and known is not None:
+            solution = known.solutions[0]
 
     steps = tuple(engine.steps)
     weights = scoring.default_weights()
@@ -136,7 +131,8 @@ def grade(puzzle: Puzzle, *, max_rung: str | None = None, budget: Budget | None 
         level = scoring.ladder_level(steps, weights)
     else:  # unique, but beyond the allowed ladder: at least as hard as the next rung up
         assert max_rung is not None
-        level = weights.levels[RUNGS[min(rung_index(max_rung) + 1, len(RUNGS) - 1)]]
+        above = ladder.rungs[min(ladder.index(max_rung) + 1, len(ladder.rungs) - 1)]
+        level = weights.levels[above.name]
     value = scoring.score(level, scoring.work(steps, puzzle.width, puzzle.height, weights))
     return Grade(
         verdict=verdict,
@@ -150,4 +146,6 @@ def grade(puzzle: Puzzle, *, max_rung: str | None = None, budget: Budget | None 
         title=puzzle.title,
         size=puzzle.size,
         solved=solved,
+        solution=solution,
+        budget=budget,
     )

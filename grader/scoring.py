@@ -3,7 +3,8 @@
 The level is the hardest rung used, named. The score lies in that level's band (levels
 occupy disjoint bands, so a harder level always scores higher); within the band it grows
 with the weighted work of every step, heavier when few deductions were open at the time,
-per line of the puzzle. The weights are data: ``scoring.yaml``.
+per line of the puzzle. The weights are data: each rung's level and step weight are
+columns of the ladder table (``ladder.yaml``), the rest is ``scoring.yaml``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from typing import Any
 
 import yaml
 
-from grader.techniques.base import RUNGS, Step
+from grader.ladder import Ladder, default_ladder
+from grader.techniques.base import Step
 
 
 @dataclass(frozen=True)
@@ -29,16 +31,18 @@ class Weights:
     stars: tuple[float, ...]
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> Weights:
-        levels = {str(k): str(v) for k, v in data["levels"].items()}
-        weights = {str(k): float(v) for k, v in data["step_weights"].items()}
-        missing = [r for r in RUNGS if r not in levels or r not in weights]
-        if missing:
-            raise ValueError(f"scoring weights lack rungs: {', '.join(missing)}")
+    def from_mapping(cls, data: Mapping[str, Any], ladder: Ladder | None = None) -> Weights:
+        """``scoring.yaml``'s tables, with each rung's level and weight from ``ladder``."""
+        ladder = ladder or default_ladder()
+        levels = {r.name: r.level for r in ladder.rungs}
+        weights = {r.name: r.weight for r in ladder.rungs}
         bands = {str(k): float(v) for k, v in data["bands"].items()}
         half_work = {str(k): float(v) for k, v in data["half_work"].items()}
         if set(half_work) != set(bands) or min(half_work.values()) <= 0:
             raise ValueError("half_work needs a positive value for every level with a band")
+        unbanded = sorted(set(levels.values()) - set(bands))
+        if unbanded:
+            raise ValueError(f"no score band for the ladder's levels: {', '.join(unbanded)}")
         stars = tuple(float(v) for v in data["stars"])
         if len(stars) != 4 or list(stars) != sorted(stars):
             raise ValueError("stars must be four increasing thresholds")
@@ -60,7 +64,7 @@ def default_weights() -> Weights:
 
 def rung_counts(steps: Iterable[Step]) -> dict[str, int]:
     """Rung name -> number of steps, in ladder order, rungs not used left out."""
-    counts = dict.fromkeys(RUNGS, 0)
+    counts = dict.fromkeys(default_ladder().names, 0)
     for step in steps:
         counts[step.rung] += 1
     return {rung: n for rung, n in counts.items() if n}
@@ -68,7 +72,7 @@ def rung_counts(steps: Iterable[Step]) -> dict[str, int]:
 
 def hardest_rung(steps: Iterable[Step]) -> str | None:
     used = {step.rung for step in steps}
-    return max(used, key=RUNGS.index) if used else None
+    return max(used, key=default_ladder().index) if used else None
 
 
 def ladder_level(steps: Iterable[Step], weights: Weights | None = None) -> str:

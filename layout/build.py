@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from grader.errors import FormatError, NonopressError
 from grader.explain import sentence
+from grader.ladder import default_ladder
 from grader.model import BoolArray, Puzzle
 from grader.results import Budget
 from grader.techniques.base import Step
@@ -19,8 +20,9 @@ from layout.manifest import Manifest, PuzzleRef
 Grader = Callable[[Puzzle], GradeInfo]
 
 
-#: Rungs whose steps a worked solution may summarise: the routine line logic.
-ROUTINE_RUNGS = ("simple-boxes", "extreme-owners")
+#: Rungs whose steps a worked solution may summarise: the routine line logic (the rungs
+#: of the ladder table's lowest level).
+ROUTINE_RUNGS = default_ladder().routine()
 #: Solves this short are worked through step by step in full.
 FULL_WORKED_STEPS = 40
 #: How many routine steps open a long solve in full, to show how it starts.

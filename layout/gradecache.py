@@ -6,14 +6,13 @@ written atomically so an interrupted build never leaves half a file.
 
 from __future__ import annotations
 
-import hashlib
 import json
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from grader import __version__
 from grader.atomic import atomic_write
+from grader.ladder import data_digest
 from layout.issue import GradeInfo
 
 FILE_VERSION = 2  # 2: steps are numbered worked-solution lines
@@ -21,12 +20,8 @@ MAX_STEPS = 400  # step lines kept for worked solutions
 
 
 def grader_version() -> str:
-    """The package version plus a hash of the scoring table: new weights, new grades."""
-    try:
-        table = resources.files("grader").joinpath("scoring.yaml").read_bytes()
-    except (FileNotFoundError, OSError):
-        table = b""
-    return f"{__version__}+{hashlib.sha256(table).hexdigest()[:8]}"
+    """The package version plus a hash of the ladder and scoring tables: new data, new grades."""
+    return f"{__version__}+{data_digest()}"
 
 
 class GradeCache:

@@ -136,10 +136,12 @@ def test_html_needs_explain(files: dict[str, Path], tmp_path: Path) -> None:
 
 
 def test_the_command_offers_exactly_the_ladder_rungs() -> None:
-    from grader.commands.grade import RUNG_NAMES
-    from grader.grading import RUNGS
+    from grader.cli import build_parser
+    from grader.ladder import default_ladder
 
-    assert RUNG_NAMES == RUNGS
+    grade_parser = build_parser()._subparsers._group_actions[0].choices["grade"]  # type: ignore[union-attr]
+    (max_rung,) = [a for a in grade_parser._actions if a.dest == "max_rung"]
+    assert tuple(max_rung.choices or ()) == default_ladder().names
 
 
 def test_several_files_and_json_lines_stay_in_order(

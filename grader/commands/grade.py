@@ -9,17 +9,10 @@ from grader.commands.common import add_input_arguments
 
 HELP = "grade puzzles with human techniques: level, score, stars, step-by-step explanation"
 
-RUNG_NAMES = (
-    "simple-boxes",
-    "extreme-owners",
-    "owner-branching",
-    "line-analysis",
-    "cell-branching",
-    "recursion",
-)
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from grader.ladder import rung_names
+
     add_input_arguments(parser)
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
@@ -34,8 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-rung",
         metavar="NAME",
-        choices=RUNG_NAMES,
-        help=f"grade with the ladder cut off above NAME ({', '.join(RUNG_NAMES)})",
+        choices=rung_names(),
+        help=f"grade with the ladder cut off above NAME ({', '.join(rung_names())})",
     )
     parser.add_argument(
         "--seconds",

@@ -1,36 +1,12 @@
-"""The technique ladder: one module per rung family; each only finds deductions.
+"""The techniques of the ladder: one module per rung; each only finds deductions.
 
-Line rungs (1-4) expose ``find(clue, cells) -> list[LineDeduction]``; grid rungs (5-6)
-expose ``find(puzzle, cells, deadline) -> list[Step]``.
+Which module serves which rung, in what order, is the ladder table (``grader/ladder.yaml``,
+read by :mod:`grader.ladder`). Line rungs expose ``find(clue, cells) -> list[LineDeduction]``;
+grid rungs expose ``find(puzzle, cells, context) -> list[Step]`` and may expose
+``describe(puzzle, cells, step) -> Step`` to add what the chosen step's sentence needs.
+Nothing is imported here, so that ``Step`` and the table load without the compiled solver.
 """
 
-from grader.techniques import (
-    cell_branching,
-    extreme,
-    line_analysis,
-    owner_branching,
-    recursion,
-    simple,
-)
-from grader.techniques.base import RUNGS, LineDeduction, LineRef, Step, rung_index
+from grader.techniques.base import GridContext, LineDeduction, LineRef, Step
 
-LINE_FINDERS = {
-    simple.RUNG: simple.find,
-    extreme.RUNG: extreme.find,
-    owner_branching.RUNG: owner_branching.find,
-    line_analysis.RUNG: line_analysis.find,
-}
-GRID_FINDERS = {
-    cell_branching.RUNG: cell_branching.find,
-    recursion.RUNG: recursion.find,
-}
-
-__all__ = [
-    "GRID_FINDERS",
-    "LINE_FINDERS",
-    "RUNGS",
-    "LineDeduction",
-    "LineRef",
-    "Step",
-    "rung_index",
-]
+__all__ = ["GridContext", "LineDeduction", "LineRef", "Step"]

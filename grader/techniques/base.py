@@ -7,32 +7,21 @@ inside the line; the engine places them in the grid as :class:`Step` objects.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from grader.model import EMPTY, FILLED, UNKNOWN, Clue
+from grader.model import EMPTY, FILLED, UNKNOWN, CellArray, Clue, Puzzle
 
-#: the rungs of the ladder, cheapest first (names used in JSON, tables and scoring.yaml)
-RUNGS: tuple[str, ...] = (
-    "simple-boxes",
-    "extreme-owners",
-    "owner-branching",
-    "line-analysis",
-    "cell-branching",
-    "recursion",
-)
+if TYPE_CHECKING:
+    from grader.results import SolveResult
 
 Axis = Literal["row", "column"]
 LineCells = Sequence[int]
 
-
-def rung_index(name: str) -> int:
-    """Position of a rung in the ladder; ValueError names the valid rungs."""
-    try:
-        return RUNGS.index(name)
-    except ValueError:
-        raise ValueError(f"unknown rung {name!r}; choose from {', '.join(RUNGS)}") from None
+#: the rung of a Step a grid technique found: the engine fills in its own rung's name
+UNPLACED = ""
 
 
 @dataclass(frozen=True)
@@ -84,6 +73,40 @@ class Step:
         return len(self.changes)
 
 
+@dataclass
+class GridContext:
+    """What a grid rung may use besides the grid: the engine's deadline (monotonic time)
+    and the complete solver's answer for the puzzle, once some rung has asked for it
+    (the grader reads it for the verdict, so the puzzle is never solved twice)."""
+
+    deadline: float | None = None
+    nodes: int | None = None
+    proof: SolveResult | None = None
+
+    def prove(self, puzzle: Puzzle) -> SolveResult:
+        """The complete solver's answer (up to two solutions) within the time left, kept.
+
+        Its verdict may be ``undecided`` when the budget runs out first.
+        """
+        if self.proof is None:
+            from grader.results import Budget
+            from grader.solver import solve  # compiled: loaded only when a puzzle needs it
+
+            seconds = None
+            if self.deadline is not None:
+                seconds = max(self.deadline - time.monotonic(), 0.001)
+            self.proof = solve(puzzle, limit=2, budget=Budget(seconds=seconds, nodes=self.nodes))
+        return self.proof
+
+
+class SeveralSolutions(Exception):
+    """A grid rung found two solutions: the ladder cannot decide the puzzle."""
+
+    def __init__(self, examples: tuple[CellArray, CellArray]):
+        super().__init__("the puzzle has several solutions")
+        self.examples = examples
+
+
 def filled_runs(cells: LineCells) -> list[tuple[int, int]]:
     """(first, last) positions of each maximal run of FILLED cells."""
     runs: list[tuple[int, int]] = []
@@ -123,15 +146,16 @@ def spans(positions: Sequence[int]) -> list[tuple[int, int]]:
 __all__ = [
     "EMPTY",
     "FILLED",
-    "RUNGS",
     "UNKNOWN",
+    "UNPLACED",
     "Axis",
+    "GridContext",
     "LineCells",
     "LineDeduction",
     "LineRef",
+    "SeveralSolutions",
     "Step",
     "changes_between",
     "filled_runs",
-    "rung_index",
     "spans",
 ]

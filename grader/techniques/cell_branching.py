@@ -13,10 +13,8 @@ import numpy as np
 
 from grader.errors import BudgetExceeded, Contradiction
 from grader.model import CellArray, Puzzle
-from grader.techniques.base import EMPTY, FILLED, UNKNOWN, Step
+from grader.techniques.base import EMPTY, FILLED, UNKNOWN, UNPLACED, GridContext, Step
 from grader.techniques.propagation import propagate, settle
-
-RUNG = "cell-branching"
 
 
 def _suppose(puzzle: Puzzle, cells: CellArray, r: int, c: int, state: int) -> CellArray | None:
@@ -52,7 +50,7 @@ def probe(puzzle: Puzzle, cells: CellArray, r: int, c: int) -> Step | None:
         keep = EMPTY if filled is None else FILLED
         supposed = FILLED if keep == EMPTY else EMPTY
         facts = {"supposed": supposed}
-        return Step(RUNG, "contradiction", ((r, c, keep),), cell=(r, c), facts=facts)
+        return Step(UNPLACED, "contradiction", ((r, c, keep),), cell=(r, c), facts=facts)
     agree = (filled == empty) & (cells == UNKNOWN) & (filled != UNKNOWN)
     if not agree.any():
         return None
@@ -61,11 +59,12 @@ def probe(puzzle: Puzzle, cells: CellArray, r: int, c: int) -> Step | None:
         (int(i), int(j), int(filled[i, j]))
         for i, j in zip(rows.tolist(), cols.tolist(), strict=False)
     )
-    return Step(RUNG, "both-ways", changes, cell=(r, c), facts={})
+    return Step(UNPLACED, "both-ways", changes, cell=(r, c), facts={})
 
 
-def find(puzzle: Puzzle, cells: CellArray, deadline: float | None = None) -> list[Step]:
+def find(puzzle: Puzzle, cells: CellArray, context: GridContext | None = None) -> list[Step]:
     """Probe every unknown cell both ways (row by row); every productive probe is a Step."""
+    deadline = context.deadline if context is not None else None
     found: list[Step] = []
     rows, cols = np.nonzero(cells == UNKNOWN)
     for r, c in zip(rows.tolist(), cols.tolist(), strict=False):

@@ -12,11 +12,9 @@ from grader.model import Clue
 from grader.techniques.base import LineCells, LineDeduction
 from grader.techniques.ranges import Ranges, deductions_from_ranges, narrow
 
-RUNG = "extreme-owners"
-
 
 def find(clue: Clue, cells: LineCells) -> list[LineDeduction]:
     """Every deduction of rungs 1 and 2 together on one line."""
     ranges = Ranges.initial(clue, len(cells))
     narrow(clue, cells, ranges, owners=True)
-    return deductions_from_ranges(clue, cells, ranges, "extreme-owners", "extreme-owners")
+    return deductions_from_ranges(clue, cells, ranges)

@@ -15,7 +15,7 @@ from grader.model import Clue, format_clue
 from grader.solver import line_solve
 from grader.techniques.base import LineCells, LineDeduction, changes_between
 
-RUNG = "line-analysis"
+TECHNIQUE = "line-analysis"
 
 
 @lru_cache(maxsize=1 << 17)
@@ -31,4 +31,4 @@ def find(clue: Clue, cells: LineCells) -> list[LineDeduction]:
     if result is None:
         raise Contradiction(f"no arrangement of {format_clue(clue)} fits the line")
     changes = changes_between(cells, result)
-    return [LineDeduction(RUNG, changes, {})] if changes else []
+    return [LineDeduction(TECHNIQUE, changes, {})] if changes else []

@@ -19,7 +19,7 @@ from grader.techniques.ranges import (
     possible_owners,
 )
 
-RUNG = "owner-branching"
+TECHNIQUE = "owner-branching"
 
 
 def line_fixpoint(clue: Clue, cells: LineCells, ranges: Ranges) -> list[int]:
@@ -27,7 +27,7 @@ def line_fixpoint(clue: Clue, cells: LineCells, ranges: Ranges) -> list[int]:
     current = list(cells)
     while True:
         narrow(clue, current, ranges, owners=True)
-        found = deductions_from_ranges(clue, current, ranges, "", "")
+        found = deductions_from_ranges(clue, current, ranges)
         if not found:
             return current
         current = apply_line(current, found)
@@ -83,5 +83,5 @@ def find(clue: Clue, cells: LineCells) -> list[LineDeduction]:
                 "failed": failed,
                 "survivors": [owner for owner, _ in survivors],
             }
-            found.append(LineDeduction(RUNG, tuple(changes), facts))
+            found.append(LineDeduction(TECHNIQUE, tuple(changes), facts))
     return found

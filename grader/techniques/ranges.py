@@ -207,10 +207,12 @@ def narrow(clue: Clue, cells: LineCells, ranges: Ranges, *, owners: bool) -> Non
         narrow_simple(clue, cells, ranges, empties, checked)
 
 
-def deductions_from_ranges(
-    clue: Clue, cells: LineCells, ranges: Ranges, boxes: str, spaces: str
-) -> list[LineDeduction]:
-    """Overlaps of each block's extreme positions are filled; cells in no range empty."""
+def deductions_from_ranges(clue: Clue, cells: LineCells, ranges: Ranges) -> list[LineDeduction]:
+    """Overlaps of each block's extreme positions are filled; cells in no range empty.
+
+    The techniques are ``simple-boxes`` and ``simple-spaces``, or ``owner-boxes`` and
+    ``owner-spaces`` when extreme owners narrowed the ranges that decide them.
+    """
     found: list[LineDeduction] = []
     lo, hi = ranges.lo, ranges.hi
     notes = _notes_by_block(clue, ranges)
@@ -226,6 +228,7 @@ def deductions_from_ranges(
             }
             if j in notes:
                 facts["owners"] = notes[j]
+            boxes = "owner-boxes" if j in notes else "simple-boxes"
             found.append(LineDeduction(boxes, changes, facts))
     # Ranges keep the blocks' order, so the cells in no range are the gaps between the
     # running end of the ranges so far and the next range's start.
@@ -250,6 +253,7 @@ def deductions_from_ranges(
                     # the runs whose owners are the blocks on either side of the gap
                     near = [n for n in all_notes if n["first"] <= j and n["last"] >= j - 1]
                     facts["owners"] = near or all_notes
+                spaces = "owner-spaces" if all_notes else "simple-spaces"
                 found.append(LineDeduction(spaces, changes, facts))
         if j < len(clue):
             reach = max(reach, hi[j])

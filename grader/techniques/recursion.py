@@ -1,28 +1,19 @@
-"""Rung 6, recursion: guess and backtrack, counting solutions up to a limit.
+"""Rung 6, recursion: guess and backtrack.
 
-Only a defective puzzle needs it: one that needs guessing, or has several solutions.
+Only a defective puzzle needs it: one that needs guessing, or has several solutions. The
+guessing is the complete solver's search (compiled, with learning: the one complete
+search of the toolkit); a person's guess is then told from its answer: the cell guessed
+is the one a person would try first (in the line with the fewest unknowns), and the other
+value is the one that leads to no solution.
 """
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from grader.errors import BudgetExceeded, Contradiction
-from grader.model import CellArray, Puzzle
-from grader.techniques.base import EMPTY, FILLED, UNKNOWN, Step
-from grader.techniques.propagation import settle
-
-RUNG = "recursion"
-
-
-@dataclass
-class SearchResult:
-    solutions: list[CellArray] = field(default_factory=list)
-    nodes: int = 0
-    first_choice: tuple[int, int] | None = None
+from grader.model import EMPTY, FILLED, UNKNOWN, CellArray, Puzzle
+from grader.techniques.base import UNPLACED, GridContext, SeveralSolutions, Step
 
 
 def _choose(cells: CellArray) -> tuple[int, int]:
@@ -37,80 +28,21 @@ def _choose(cells: CellArray) -> tuple[int, int]:
     return int(np.argmax(unknown[:, col_best])), col_best
 
 
-def search(
-    puzzle: Puzzle,
-    cells: CellArray,
-    *,
-    limit: int = 2,
-    deadline: float | None = None,
-    max_nodes: int | None = None,
-) -> SearchResult:
-    """Depth-first search for up to ``limit`` solutions below ``cells`` (not changed).
+def find(puzzle: Puzzle, cells: CellArray, context: GridContext | None = None) -> list[Step]:
+    """One Step: a cell decided because the other guess has no solution.
 
-    Raises BudgetExceeded when the deadline or node budget runs out before an answer.
+    Raises SeveralSolutions (with two of them) when guessing finds more than one,
+    Contradiction when it finds none, BudgetExceeded when the time left runs out.
     """
-    result = SearchResult()
-    start = settle(puzzle, cells)
-    if start is None:
-        return result
-    stack = [start]
-    while stack:
-        current = stack.pop()
-        result.nodes += 1
-        if (max_nodes is not None and result.nodes > max_nodes) or (
-            deadline is not None and time.monotonic() > deadline
-        ):
-            raise BudgetExceeded(f"search stopped after {result.nodes} nodes")
-        if not (current == UNKNOWN).any():
-            result.solutions.append(current)
-            if len(result.solutions) >= limit:
-                return result
-            continue
-        r, c = _choose(current)
-        if result.first_choice is None:
-            result.first_choice = (r, c)
-        for state in (EMPTY, FILLED):  # FILLED popped first
-            child = current.copy()
-            child[r, c] = state
-            settled = settle(puzzle, child)
-            if settled is not None:
-                stack.append(settled)
-    return result
-
-
-def guess_from_solution(cells: CellArray, solution: CellArray, nodes: int) -> Step:
-    """The guess step when the complete solver has already proved ``solution`` unique.
-
-    The cell guessed is the one the search would branch on (fewest options); the value
-    is the solution's, since the other value leads to no solution.
-    """
-    r, c = _choose(cells)
-    state = int(solution[r, c])
-    facts = {"supposed": FILLED if state == EMPTY else EMPTY, "nodes": nodes}
-    return Step(RUNG, "guess", ((r, c, state),), cell=(r, c), facts=facts)
-
-
-def find(puzzle: Puzzle, cells: CellArray, deadline: float | None = None) -> list[Step]:
-    """One Step: either a cell decided because the other guess has no solution, or the
-    report that the puzzle has several solutions (no changes, facts["solutions"] >= 2)."""
-    result = search(puzzle, cells, limit=2, deadline=deadline)
-    if not result.solutions:
+    proof = (context if context is not None else GridContext()).prove(puzzle)
+    if proof.verdict == "undecided":
+        raise BudgetExceeded(f"the search ran out of its budget ({proof.reason})")
+    if proof.verdict == "none":
         raise Contradiction("no solution: every guess ends in a contradiction")
-    if len(result.solutions) >= 2:
-        first, second = result.solutions[0], result.solutions[1]
-        differ = [tuple(map(int, rc)) for rc in np.argwhere(first != second).tolist()]
-        facts = {
-            "solutions": 2,
-            "nodes": result.nodes,
-            "differ": differ[:50],
-            "examples": (first, second),
-        }
-        return [Step(RUNG, "several-solutions", (), facts=facts)]
-    solution = result.solutions[0]
-    if result.first_choice is not None:
-        r, c = result.first_choice
-    else:  # line logic alone finished it: decide the first open cell
-        r, c = (int(v) for v in np.argwhere(cells == UNKNOWN)[0])
-    state = int(solution[r, c])
-    facts = {"supposed": FILLED if state == EMPTY else EMPTY, "nodes": result.nodes}
-    return [Step(RUNG, "guess", ((r, c, state),), cell=(r, c), facts=facts)]
+    if proof.verdict == "multiple":
+        first, second = (np.where(s, FILLED, EMPTY).astype(np.uint8) for s in proof.solutions[:2])
+        raise SeveralSolutions((first, second))
+    r, c = _choose(cells)
+    state = FILLED if proof.solutions[0][r, c] else EMPTY
+    facts = {"supposed": FILLED if state == EMPTY else EMPTY, "nodes": proof.nodes}
+    return [Step(UNPLACED, "guess", ((r, c, state),), cell=(r, c), facts=facts)]

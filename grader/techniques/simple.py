@@ -11,11 +11,9 @@ from grader.model import Clue
 from grader.techniques.base import LineCells, LineDeduction
 from grader.techniques.ranges import Ranges, deductions_from_ranges, narrow
 
-RUNG = "simple-boxes"
-
 
 def find(clue: Clue, cells: LineCells) -> list[LineDeduction]:
     """Every simple box and simple space of one line (Contradiction if it cannot fit)."""
     ranges = Ranges.initial(clue, len(cells))
     narrow(clue, cells, ranges, owners=False)
-    return deductions_from_ranges(clue, cells, ranges, "simple-boxes", "simple-spaces")
+    return deductions_from_ranges(clue, cells, ranges)

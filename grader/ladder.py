@@ -1,0 +1,160 @@
+"""The technique ladder as data: one row per rung, cheapest first (``ladder.yaml``).
+
+Everything that needs to know the rungs reads them here: the engine (order, finders,
+which are enabled), scoring (level and weight), the explanations (sentence templates),
+``grade --max-rung`` and the layout's worked solutions. Loading the table imports no
+technique: a finder module is imported when :meth:`Rung.finder` is first called, so this
+module (like scoring and explain) works without the compiled solver.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from importlib import resources
+from types import ModuleType
+from typing import Any, Literal
+
+import yaml
+
+Scope = Literal["line", "grid"]
+TABLE_FILE = "ladder.yaml"
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One row of the ladder table (see the comments at the top of ``ladder.yaml``)."""
+
+    name: str
+    family: int
+    scope: Scope
+    level: str
+    weight: float
+    enabled: bool
+    finder_module: str
+    templates: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_mapping(cls, row: Mapping[str, Any]) -> Rung:
+        where = f"ladder row {row.get('name', '?')!r}"
+        missing = [
+            key
+            for key in ("name", "family", "scope", "level", "weight", "finder")
+            if key not in row
+        ]
+        if missing:
+            raise ValueError(f"{where} lacks {', '.join(missing)}")
+        if row["scope"] not in ("line", "grid"):
+            raise ValueError(f"{where}: scope must be line or grid, not {row['scope']!r}")
+        templates = row.get("explain") or {}
+        if not isinstance(templates, Mapping):
+            raise ValueError(f"{where}: explain must map technique names to sentences")
+        return cls(
+            name=str(row["name"]),
+            family=int(row["family"]),
+            scope=row["scope"],
+            level=str(row["level"]),
+            weight=float(row["weight"]),
+            enabled=bool(row.get("enabled", True)),
+            finder_module=str(row["finder"]),
+            templates={str(k): " ".join(str(v).split()) for k, v in templates.items()},
+        )
+
+    def module(self) -> ModuleType:
+        """The technique module (imported on first use: rung 4 and up load the solver)."""
+        return importlib.import_module(self.finder_module)
+
+    def finder(self) -> Any:
+        """The module's ``find``: ``find(clue, cells)`` for a line rung,
+        ``find(puzzle, cells, context)`` for a grid rung."""
+        return self.module().find
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """The rows of the table in ladder order, with lookups by name and by technique."""
+
+    rungs: tuple[Rung, ...]
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> Ladder:
+        rows = data.get("rungs")
+        if not isinstance(rows, Sequence) or not rows:
+            raise ValueError("the ladder table needs a non-empty list of rungs")
+        rungs = tuple(Rung.from_mapping(row) for row in rows)
+        names = [r.name for r in rungs]
+        if len(set(names)) != len(names):
+            raise ValueError("the ladder table names a rung twice")
+        families = [r.family for r in rungs]
+        if families != sorted(families):
+            raise ValueError("ladder rows must come in family order (cheapest first)")
+        scopes = [r.scope for r in rungs]
+        if "grid" in scopes and "line" in scopes[scopes.index("grid") :]:
+            raise ValueError("line rungs come before grid rungs")
+        techniques = [t for r in rungs for t in r.templates]
+        if len(set(techniques)) != len(techniques):
+            raise ValueError("two ladder rows explain the same technique")
+        return cls(rungs)
+
+    @cached_property
+    def names(self) -> tuple[str, ...]:
+        return tuple(r.name for r in self.rungs)
+
+    @cached_property
+    def templates(self) -> dict[str, str]:
+        """Technique name -> sentence template, over every row."""
+        return {t: text for r in self.rungs for t, text in r.templates.items()}
+
+    def __getitem__(self, name: str) -> Rung:
+        return self.rungs[self.index(name)]
+
+    def index(self, name: str) -> int:
+        """Position of a rung in the ladder; ValueError names the valid rungs."""
+        try:
+            return self.names.index(name)
+        except ValueError:
+            raise ValueError(
+                f"unknown rung {name!r}; choose from {', '.join(self.names)}"
+            ) from None
+
+    def up_to(self, name: str | None) -> tuple[Rung, ...]:
+        """The enabled rungs, cut off above ``name`` (None: the whole ladder)."""
+        top = len(self.rungs) - 1 if name is None else self.index(name)
+        return tuple(r for r in self.rungs[: top + 1] if r.enabled)
+
+    def routine(self) -> tuple[str, ...]:
+        """Rungs of the lowest level: the routine line logic a worked solution may summarise."""
+        first = self.rungs[0].level
+        return tuple(r.name for r in self.rungs if r.level == first)
+
+
+def table_text() -> str:
+    return resources.files("grader").joinpath(TABLE_FILE).read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def default_ladder() -> Ladder:
+    """The ladder of ``grader/ladder.yaml``."""
+    return Ladder.from_mapping(yaml.safe_load(table_text()))
+
+
+def data_digest() -> str:
+    """A short hash of the ladder table and the scoring weights: new data, new grades."""
+    digest = hashlib.sha256()
+    for name in (TABLE_FILE, "scoring.yaml"):
+        try:
+            digest.update(resources.files("grader").joinpath(name).read_bytes())
+        except (FileNotFoundError, OSError):
+            digest.update(b"-")
+    return digest.hexdigest()[:8]
+
+
+def rung_names() -> tuple[str, ...]:
+    """Every rung's name, cheapest first."""
+    return default_ladder().names
+
+
+__all__ = ["Ladder", "Rung", "data_digest", "default_ladder", "rung_names"]

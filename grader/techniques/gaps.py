@@ -1,0 +1,47 @@
+"""Rung 1 family, simple gaps: a gap too short for every block that could reach it.
+
+A gap is a stretch of cells between two empty cells (or an empty cell and the border)
+with no filled cell in it. If every block whose range, narrowed as in rung 1, reaches the
+gap is longer than the gap, no block can sit there: its cells are empty. Rung 1 already
+empties the cells no block reaches; this rule is for gaps inside a block's range.
+"""
+
+from __future__ import annotations
+
+from grader.model import Clue
+from grader.techniques.base import EMPTY, FILLED, UNKNOWN, LineCells, LineDeduction
+from grader.techniques.ranges import Ranges, narrow
+
+TECHNIQUE = "simple-gaps"
+
+
+def gaps(cells: LineCells) -> list[tuple[int, int]]:
+    """(first, last) of each maximal stretch of unknown cells between empty cells or the
+    border, with no filled cell in it."""
+    found: list[tuple[int, int]] = []
+    start = 0
+    for position in range(len(cells) + 1):
+        if position == len(cells) or cells[position] == EMPTY:
+            stretch = cells[start:position]
+            if stretch and FILLED not in stretch:
+                found.append((start, position - 1))
+            start = position + 1
+    return found
+
+
+def find(clue: Clue, cells: LineCells) -> list[LineDeduction]:
+    """One deduction per gap that every block able to reach it is too long for."""
+    ranges = Ranges.initial(clue, len(cells))
+    narrow(clue, cells, ranges, owners=False)
+    found: list[LineDeduction] = []
+    for first, last in gaps(cells):
+        reaching = [
+            j for j in range(len(clue)) if ranges.lo[j] <= last and ranges.hi[j] >= first
+        ]
+        length = last - first + 1
+        if not reaching or any(clue[j] <= length for j in reaching):
+            continue  # no block reaches it (rung 1's simple spaces), or one may fit
+        changes = tuple((p, EMPTY) for p in range(first, last + 1) if cells[p] == UNKNOWN)
+        facts = {"gap": (first, last), "line_length": len(cells), "reaching": reaching}
+        found.append(LineDeduction(TECHNIQUE, changes, facts))
+    return found

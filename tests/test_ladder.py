@@ -1,0 +1,117 @@
+"""The ladder table: one row per rung, read by the engine, scoring and the explanations."""
+
+from __future__ import annotations
+
+import string
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+
+from grader.engine import Engine
+from grader.explain import FIELDS, sentence
+from grader.ladder import Ladder, default_ladder
+from grader.model import UNKNOWN, Puzzle
+from grader.scoring import default_weights
+from grader.techniques.base import LineRef, Step
+
+LADDER = default_ladder()
+
+
+def _line_sentences(rung: str, clue: tuple[int, ...], line: str) -> list[str]:
+    cells = [{"#": 2, ".": 1, "?": UNKNOWN}[ch] for ch in line]
+    ref = LineRef("row", 2)
+    return [
+        sentence(
+            Step(rung, d.technique, tuple((2, p, s) for p, s in d.changes), ref, clue, None,
+                 d.facts)
+        )
+        for d in LADDER[rung].finder()(clue, cells)
+    ]
+
+
+def test_every_template_uses_known_phrases_only() -> None:
+    for technique, template in LADDER.templates.items():
+        fields = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+        assert fields <= set(FIELDS), (technique, fields - set(FIELDS))
+
+
+def test_scoring_reads_level_and_weight_from_the_table() -> None:
+    weights = default_weights()
+    for rung in LADDER.rungs:
+        assert weights.levels[rung.name] == rung.level
+        assert weights.step_weights[rung.name] == rung.weight
+        assert rung.level in weights.bands
+
+
+def test_the_gap_rule_explains_itself() -> None:
+    assert _line_sentences("simple-gaps", (3,), "???.?.???") == [
+        "Row 3 (3): cell 5 lies in a gap of 1 cell (between empty cell 4 and empty cell 6), "
+        "shorter than the 3, the only block that could reach it: it is empty"
+    ]
+    assert _line_sentences("simple-gaps", (2, 2), "?????.?.?????") == [
+        "Row 3 (2 2): cell 7 lies in a gap of 1 cell (between empty cell 6 and empty cell 8), "
+        "shorter than the first 2 and the second 2, every block that could reach it: it is empty"
+    ]
+
+
+def test_the_cap_rule_explains_itself() -> None:
+    assert _line_sentences("capped-runs", (1, 1, 1), "???#?????") == [
+        "Row 3 (1 1 1): the filled cell 4 is as long as every block that could own it "
+        "(each a 1), so cells 3, 5 beside it are empty"
+    ]
+    assert _line_sentences("capped-runs", (2, 1), "??##????") == [
+        "Row 3 (2 1): the filled cells 3-4 are as long as the 2, the only block that could "
+        "own it, so cells 2, 5 beside it are empty"
+    ]
+
+
+def test_a_disabled_rung_is_never_taken() -> None:
+    capped = Puzzle.from_picture(
+        ["##.##..", "...#..#", "###....", "#...###", "..#..#.", ".#####.", "..#..##", "#..#..#"]
+    )
+    assert "capped-runs" in {s.rung for s in Engine(capped).run().steps}
+    rows = tuple(replace(r, enabled=r.name != "capped-runs") for r in LADDER.rungs)
+    result = Engine(capped, ladder=Ladder(rows)).run()
+    assert result.outcome == "solved"
+    assert "capped-runs" not in {s.rung for s in result.steps}
+
+
+def test_rows_must_come_cheapest_family_first() -> None:
+    rows = [
+        {"name": "b", "family": 2, "scope": "line", "level": "easy", "weight": 1, "finder": "m"},
+        {"name": "a", "family": 1, "scope": "line", "level": "easy", "weight": 1, "finder": "m"},
+    ]
+    with pytest.raises(ValueError, match="family order"):
+        Ladder.from_mapping({"rungs": rows})
+
+
+BLOCK_NUMBA = """
+import importlib.abc, sys
+
+class NoNumba(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == "numba" or name.startswith("numba."):
+            raise ImportError("numba is blocked in this test")
+        return None
+
+sys.meta_path.insert(0, NoNumba())
+import grader.explain, grader.grading, grader.ladder, grader.model, grader.scoring
+import grader.techniques, grader.techniques.base, grader.engine
+import layout.build, layout.plan
+grader.ladder.default_ladder()
+grader.scoring.default_weights()
+assert not any(m == "numba" or m.startswith("grader.solver") for m in sys.modules), sorted(
+    m for m in sys.modules if m.startswith(("numba", "grader.solver"))
+)
+print("ok")
+"""
+
+
+def test_the_core_imports_without_numba() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", BLOCK_NUMBA], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
