@@ -24,6 +24,12 @@ class Budget:
     def unlimited(cls) -> Budget:
         return cls(seconds=None, nodes=None)
 
+    def key(self) -> str:
+        """A stable text for cache keys: a grade that ran out of one budget is not the
+        answer for a larger one."""
+        seconds = "none" if self.seconds is None else format(self.seconds, "g")
+        return f"seconds={seconds},nodes={self.nodes}"
+
 
 @dataclass(frozen=True)
 class SolveResult:

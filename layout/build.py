@@ -10,7 +10,7 @@ from dataclasses import replace
 from grader.errors import FormatError, NonopressError
 from grader.explain import sentence
 from grader.ladder import default_ladder
-from grader.model import BoolArray, Puzzle
+from grader.model import BoolArray, Puzzle, rows_to_array
 from grader.results import Budget
 from grader.techniques.base import Step
 from layout.gradecache import MAX_STEPS, GradeCache
@@ -74,13 +74,19 @@ def grade_with_ladder(puzzle: Puzzle, budget: Budget) -> GradeInfo:
         rungs={str(k): int(v) for k, v in result.rungs.items()},
         time_s=float(result.time_s),
         steps=worked_lines(result.steps, puzzle),
+        solution=result.solution_rows(),
     )
 
 
-def solution_of(puzzle: Puzzle, budget: Budget, label: str) -> BoolArray:
+def solution_of(puzzle: Puzzle, grade: GradeInfo, budget: Budget, label: str) -> BoolArray:
+    """The picture printed with the solutions: the file's own, else the one the grade
+    proved (the grader never solves a puzzle twice), else the solver's (for grades made
+    by another grader)."""
     known = puzzle.solution_array()
     if known is not None:
         return known
+    if grade.solution is not None:
+        return rows_to_array(grade.solution)
     from grader.solver import solve
 
     result = solve(puzzle, budget=budget)
@@ -127,13 +133,13 @@ def build_issue(
             number = len(entries) + 1
             label = f"{ref.path.name}" + (f" #{k + 1}" if len(puzzles) > 1 else "")
             label += f" (puzzle {number} of the issue)"
-            grade = cache.get(puzzle.key()) if cache else None
+            grade = cache.get(puzzle.key(), budget) if cache else None
             if grade is None:
                 if progress:
                     progress(f"grading {label}")
                 grade = grade_puzzle(puzzle)
                 if cache:
-                    cache.put(puzzle.key(), grade)
+                    cache.put(puzzle.key(), budget, grade)
             _check_printable(grade, label, warnings)
             title = ref.title if ref.title is not None else puzzle.title
             entries.append(
@@ -141,7 +147,7 @@ def build_issue(
                     number=number,
                     puzzle=puzzle,
                     grade=grade,
-                    solution=solution_of(puzzle, budget, label),
+                    solution=solution_of(puzzle, grade, budget, label),
                     title=title,
                     note=ref.note,
                     hide_title=ref.hide_title,

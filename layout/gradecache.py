@@ -1,4 +1,6 @@
-"""Grades remembered between builds, keyed by the puzzle's content hash and grader version.
+"""Grades remembered between builds, keyed by the puzzle's content hash, the grader version
+(package and data tables) and the budget: a grade that ran out of time is tried again when
+the issue is built with more.
 
 A JSON file; a missing or unreadable cache is simply empty (a warning says so), and it is
 written atomically so an interrupted build never leaves half a file.
@@ -13,9 +15,10 @@ from typing import Any
 from grader import __version__
 from grader.atomic import atomic_write
 from grader.ladder import data_digest
+from grader.results import Budget
 from layout.issue import GradeInfo
 
-FILE_VERSION = 2  # 2: steps are numbered worked-solution lines
+FILE_VERSION = 3  # 2: steps are numbered worked-solution lines; 3: budget in keys, solution
 MAX_STEPS = 400  # step lines kept for worked solutions
 
 
@@ -39,15 +42,17 @@ class GradeCache:
             except (OSError, ValueError, AttributeError) as exc:
                 self.warning = f"{path}: grade cache ignored ({exc})"
 
-    def _key(self, puzzle_key: str) -> str:
-        return f"{puzzle_key}@{self.version}"
+    def _key(self, puzzle_key: str, budget: Budget) -> str:
+        return f"{puzzle_key}@{self.version}/{budget.key()}"
 
-    def get(self, puzzle_key: str) -> GradeInfo | None:
-        record = self.entries.get(self._key(puzzle_key))
+    def get(self, puzzle_key: str, budget: Budget) -> GradeInfo | None:
+        record = self.entries.get(self._key(puzzle_key, budget))
         if not isinstance(record, dict):
             return None
         try:
+            solution = record.get("solution")
             return GradeInfo(
+                solution=None if solution is None else tuple(str(row) for row in solution),
                 level=str(record["level"]),
                 score=float(record["score"]),
                 stars=int(record["stars"]),
@@ -59,8 +64,8 @@ class GradeCache:
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
 
-    def put(self, puzzle_key: str, grade: GradeInfo) -> None:
-        self.entries[self._key(puzzle_key)] = {
+    def put(self, puzzle_key: str, budget: Budget, grade: GradeInfo) -> None:
+        self.entries[self._key(puzzle_key, budget)] = {
             "level": grade.level,
             "score": grade.score,
             "stars": grade.stars,
@@ -68,6 +73,7 @@ class GradeCache:
             "rungs": dict(grade.rungs),
             "time_s": grade.time_s,
             "steps": list(grade.steps[:MAX_STEPS]),
+            "solution": None if grade.solution is None else list(grade.solution),
         }
         self.changed = True
 

@@ -23,6 +23,7 @@ class GradeInfo:
     rungs: dict[str, int] = field(default_factory=dict)
     time_s: float = 0.0
     steps: tuple[str, ...] = ()  # numbered worked-solution lines (see build.worked_lines)
+    solution: tuple[str, ...] | None = None  # rows of '#' and '.', when the grade proved it
 
 
 @dataclass(frozen=True, eq=False)

@@ -100,6 +100,44 @@ def test_latex_without_compiling_says_how(
     assert "latexmk -pdf -no-shell-escape" in capsys.readouterr().err
 
 
+def test_layout_never_solves_a_graded_puzzle_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import grader.solver
+
+    library(tmp_path, with_solutions=False)
+    (guessing,) = formats.read(ROOT / "puzzles" / "television.yaml")  # needs the solver
+    (tmp_path / "tv.yaml").write_bytes(formats.write([guessing.with_solution(None)], "yaml"))
+    path = tmp_path / "issue.yaml"
+    path.write_text("puzzles: [plus.yaml, heart.yaml, tv.yaml]\n")
+    calls: list[str] = []
+    solve = grader.solver.solve
+
+    def counting_solve(puzzle: Puzzle, *args: object, **kwargs: object) -> object:
+        calls.append(puzzle.title)
+        return solve(puzzle, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(grader.solver, "solve", counting_solve)
+    issue = build_issue(load_manifest(path))
+    # the ladder proves the easy ones alone; the grader's one search serves grade and print
+    assert calls == [guessing.title]
+    assert issue.entries[2].grade.level == "needs-guessing"
+    assert np.array_equal(issue.entries[2].solution, guessing.solution_array())
+
+
+def test_a_grade_that_ran_out_of_time_is_retried_with_more(tmp_path: Path) -> None:
+    from grader.results import Budget
+    from layout.gradecache import GradeCache
+
+    path = manifest(tmp_path)
+    cache = GradeCache(tmp_path / "grades.json")
+    short = build_issue(load_manifest(path), cache=cache, budget=Budget(seconds=1e-9))
+    assert {e.grade.level for e in short.entries} == {"undecided"}
+    longer = build_issue(load_manifest(path), cache=cache, budget=Budget(seconds=30))
+    assert "undecided" not in {e.grade.level for e in longer.entries}
+    assert len(cache.entries) == 6  # one grade per puzzle and budget
+
+
 def test_solutions_come_from_the_solver_when_files_have_none(tmp_path: Path) -> None:
     library(tmp_path, with_solutions=False)
     path = tmp_path / "issue.yaml"

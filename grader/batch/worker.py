@@ -41,7 +41,10 @@ def row_from_grade(task: Task, outcome: Grade, elapsed_s: float) -> ResultRow:
     """
     # Out of budget either before the verdict or before the ladder finished the grade.
     undecided = outcome.verdict == "undecided" or outcome.level == "undecided"
-    grid = outcome.grid
+    # the proved solution when there is one, else as far as the ladder got
+    solution = outcome.solution_rows()
+    if solution is None and outcome.grid is not None:
+        solution = tuple(outcome.grid.to_rows())
     return ResultRow(
         key=task.key,
         file=task.file,
@@ -58,6 +61,6 @@ def row_from_grade(task: Task, outcome: Grade, elapsed_s: float) -> ResultRow:
         steps=len(outcome.steps),
         time_s=elapsed_s,
         error="ran out of its time budget" if undecided else "",
-        solution=tuple(grid.to_rows()) if grid is not None else None,
+        solution=solution,
         finished_at=utc_now(),
     )
