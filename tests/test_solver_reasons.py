@@ -14,6 +14,7 @@ import pytest
 
 from grader.lines import random_line, solve_line
 from grader.model import UNKNOWN
+from grader.solver.bundles import LineWork
 from grader.solver.reasons import explain_line
 from grader.solver.workspace import clue_table
 
@@ -58,17 +59,18 @@ def _explain(clue: Sequence[int], cells: Sequence[int], target: int,
         trail_pos[target] = reason_pos[target] = len(known_cells)
         level[target] = 1 + len(known_cells) // 3
     blocks = max(len(clue), 1)
-    lw = (
+    lw = LineWork(
         clues, nclues, np.zeros(n, dtype=np.uint8), np.zeros(n, dtype=np.uint8),
         np.zeros((blocks + 1, n + 1), dtype=np.uint8),
         np.zeros((blocks + 1, n + 1), dtype=np.uint8), np.zeros(n + 1, dtype=np.int64),
         np.zeros(2 * (n + 1), dtype=np.int64), np.zeros(3, dtype=np.int64),
         np.zeros((1, 2), dtype=np.uint64), np.zeros((1, 2), dtype=np.uint64),
+        np.zeros((1, 3), dtype=np.int64), np.zeros((1, 2), dtype=np.int64),
     )
     order = np.zeros(n, dtype=np.int64)
     explain_line(0, target, grid, 1, n, reason_pos, trail_pos, lw, order, level, seen)
     costly = [i for i in reversed(known_cells) if i not in free]
-    return Explained(lw[2][:n].tolist(), free, costly)
+    return Explained(lw.line_in[:n].tolist(), free, costly)
 
 
 def _forces(clue: Sequence[int], line: list[int], target: int, value: int) -> bool:

@@ -10,6 +10,22 @@ Longer lines use tables (O(length x blocks), with a difference array for the "ca
 filled" marks).
 
 Lines are numbered rows first: line ``i < h`` is row ``i``, line ``h + j`` is column ``j``.
+
+Kernel arguments keep one name for one thing in every kernel:
+
+* ``clue`` (int64 blocks of one line, possibly zero-padded), ``k`` (how many blocks count),
+  ``n`` (the line's length), ``line`` (a line number), ``h`` and ``w`` (grid height, width);
+* ``cells``, ``line_in`` (uint8 states of one line, read), ``out``, ``line_out`` (written);
+* ``filled``, ``empty`` (bit sets of a line's known cells, bit x = cell x), ``fits``,
+  ``scratch`` (scratch words of the bit-set solves);
+* ``grid`` (the (h, w) uint8 grid, changed in place) and ``trial_filled``,
+  ``trial_empty`` (probe copies of it), ``found`` ((2, h, w): solutions met while probing);
+* ``state`` / ``probe_state`` (the probing fixpoint's slots CURSOR ... FOUND_COUNT, so a
+  call can resume), ``work_limit`` (stop once ``counters[0]``, the line solves, reaches it);
+* the shared buffers ``clues``, ``nclues``, ``fwd``, ``bwd``, ``empties``, ``marks``,
+  ``counters``, ``cache_keys``, ``cache_vals``, ``mask_keys``, ``mask_vals`` (the fields
+  of :class:`grader.solver.bundles.LineWork`) and ``queue``, ``in_queue``, ``qstate``
+  (:class:`grader.solver.bundles.Queue`), documented there.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ import numpy as np
 
 from grader.model import FILLED, CellArray
 from grader.solver import cdcl
+from grader.solver.bundles import Clauses, Learning, Trail
 from grader.solver.workspace import Workspace
 
 #: clause store: literals and clauses kept before learned clauses are forgotten
@@ -24,42 +25,54 @@ class ConflictSearch:
         self.ws = ws
         self.grid = grid
         cells = ws.height * ws.width
-        self.level = np.zeros(cells, dtype=np.int64)
-        self.reasons = np.zeros(cells, dtype=np.int64)
-        self.reason_pos = np.zeros(cells, dtype=np.int64)
-        self.trail = np.zeros(cells, dtype=np.int64)
-        self.trail_pos = np.zeros(cells, dtype=np.int64)
-        self.state = np.zeros(cdcl.S_SIZE, dtype=np.int64)
-        self.phase = np.full(cells, FILLED, dtype=np.uint8)
-        self.target = np.zeros(cells, dtype=np.uint8)  # target phases; 0: none yet
         literals = min(MAX_LITERALS, max(100_000, 400 * cells))
+        self.trail = Trail(
+            level=np.zeros(cells, dtype=np.int64),
+            reasons=np.zeros(cells, dtype=np.int64),
+            reason_pos=np.zeros(cells, dtype=np.int64),
+            trail=np.zeros(cells, dtype=np.int64),
+            trail_pos=np.zeros(cells, dtype=np.int64),
+            st=np.zeros(cdcl.S_SIZE, dtype=np.int64),
+            phase=np.full(cells, FILLED, dtype=np.uint8),
+            target=np.zeros(cells, dtype=np.uint8),  # target phases; 0: none yet
+        )
         # The clause store is only read where it was written (clauses added, watches
         # linked from watch_head): left uninitialised, its pages are touched as it fills,
         # which keeps a short search from paying for a big store.
-        self.lits = np.empty(literals, dtype=np.int64)
-        self.cinfo = np.empty((min(MAX_CLAUSES, literals // 4), 5), dtype=np.int64)
-        self.watch_head = np.full(2 * cells, -1, dtype=np.int64)
-        self.watch_next = np.empty(2 * self.cinfo.shape[0], dtype=np.int64)
-        self.seen = np.zeros(cells, dtype=np.uint8)
-        self.learned = np.zeros(cells + 1, dtype=np.int64)
+        clauses = min(MAX_CLAUSES, literals // 4)
+        self.clauses = Clauses(
+            lits=np.empty(literals, dtype=np.int64),
+            cinfo=np.empty((clauses, 5), dtype=np.int64),
+            watch_head=np.full(2 * cells, -1, dtype=np.int64),
+            watch_next=np.empty(2 * clauses, dtype=np.int64),
+        )
         # Random tie-break before the first conflicts: all-zero activities mean deciding
         # cells in reading order, which makes long, heavy-tailed runs on random puzzles
         # (TAAI #395: 278k conflicts vs 19k-100k with random orders).
         rng = np.random.default_rng(TIE_BREAK_SEED)
-        self.activity = rng.random(cells) * TIE_BREAK
-        self.bump = np.ones(1, dtype=np.float64)
-        self.found = np.zeros((ws.height, ws.width), dtype=np.uint8)
-        self.order = np.zeros(max(ws.height, ws.width), dtype=np.int64)
+        self.learning = Learning(
+            seen=np.zeros(cells, dtype=np.uint8),
+            learned=np.zeros(cells + 1, dtype=np.int64),
+            activity=rng.random(cells) * TIE_BREAK,
+            bump=np.ones(1, dtype=np.float64),
+            order=np.zeros(max(ws.height, ws.width), dtype=np.int64),
+            found=np.zeros((ws.height, ws.width), dtype=np.uint8),
+        )
         ws.clear_queue()
-        cdcl.start_from(grid, self.level, self.reasons, self.trail, self.trail_pos, self.state)
+        cdcl.start_from(grid, self.trail)
+
+    @property
+    def found(self) -> CellArray:
+        """The last solution found (valid after FOUND or GAVE_UP_FOUND)."""
+        return self.learning.found
 
     @property
     def conflicts(self) -> int:
-        return int(self.state[cdcl.S_CONFLICTS])
+        return int(self.trail.st[cdcl.S_CONFLICTS])
 
     @property
     def decisions(self) -> int:
-        return int(self.state[cdcl.S_DECISIONS])
+        return int(self.trail.st[cdcl.S_DECISIONS])
 
     def step(self, work_limit: int, decision_limit: int = 1 << 62) -> int:
         """Search on until a solution (FOUND), the end (EXHAUSTED) or a limit: line solves
@@ -67,12 +80,7 @@ class ConflictSearch:
         ws = self.ws
         return int(
             cdcl.run(
-                self.grid, ws.clues, ws.nclues, ws.queue, ws.in_queue, ws.qstate, ws.line_in,
-                ws.line_out, ws.fwd, ws.bwd, ws.empties, ws.marks, ws.counters, ws.cache_keys,
-                ws.cache_vals, ws.mask_keys, ws.mask_vals, self.level, self.reasons,
-                self.reason_pos, self.trail, self.trail_pos, self.state, self.phase,
-                self.target, self.lits, self.cinfo, self.watch_head, self.watch_next,
-                self.seen, self.learned, self.activity, self.bump, self.found, self.order,
-                work_limit, decision_limit,
+                self.grid, ws.line_work, ws.lines_queued, self.trail, self.clauses,
+                self.learning, work_limit, decision_limit,
             )
         )

@@ -64,17 +64,6 @@ def _forward(states, value, ones, lasts, gaps):
 
 
 @njit(cache=True, nogil=True)
-def _backward(states, value, ones, lasts, gaps):
-    """States from which reading a cell of ``value`` (UNKNOWN: either) leads into ``states``."""
-    out = np.int64(0)
-    if value != EMPTY:
-        out |= (states & ones) >> 1
-    if value != FILLED:
-        out |= (states & gaps) | ((states >> 1) & lasts)
-    return out
-
-
-@njit(cache=True, nogil=True)
 def _explain_by_automaton(clue, k, line_in, n, target, assumed, reach, order, known):
     """Leave in ``line_in`` only the cells the failure needs; the rest become UNKNOWN.
 
@@ -122,12 +111,18 @@ def explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order, level, s
 
     Starts from every cell known when the line was solved. Cells that cost nothing in the
     learned clause (facts of level 0, cells already in it) are always kept. Leaves the
-    needed cells known in ``line_in`` (lw[2]) and the target UNKNOWN; returns the count of
+    needed cells known in ``lw.line_in`` and the target UNKNOWN; returns the count of
     cells that were candidates.
     Shorter explanations make shorter learned clauses and longer jumps back.
+
+    ``line``: row (< h) or column (h + column); ``v``: the cell explained, -1 for a
+    conflict; ``grid``: (h, w) cells; ``reason_pos``, ``trail_pos``, ``level``: the
+    Trail's arrays; ``lw``: the LineWork bundle (line_in receives the premises; empties
+    and marks are scratch; counters[2] counts explanations); ``order``: (longest,)
+    scratch; ``seen``: cells already in the learned clause (they cost nothing).
     """
-    clues, nclues, line_in = lw[0], lw[1], lw[2]
-    empties, marks, counters = lw[6], lw[7], lw[8]
+    clues, nclues, line_in = lw.clues, lw.nclues, lw.line_in
+    empties, marks, counters = lw.empties, lw.marks, lw.counters
     if line < h:
         n = w
         first = line * w

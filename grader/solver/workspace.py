@@ -9,6 +9,7 @@ import numpy.typing as npt
 
 from grader.model import UNKNOWN, CellArray, Puzzle
 from grader.solver import kernels
+from grader.solver.bundles import LineWork, Queue
 
 IntArray = npt.NDArray[np.int64]
 
@@ -66,6 +67,13 @@ class Workspace:
         self.trial_empty = np.zeros((self.height, self.width), dtype=np.uint8)
         self.found = np.zeros((2, self.height, self.width), dtype=np.uint8)
         self.probe_state = np.zeros(kernels.STATE_SIZE, dtype=np.int64)
+        #: the same arrays, bundled for the conflict search (grader.solver.bundles)
+        self.line_work = LineWork(
+            self.clues, self.nclues, self.line_in, self.line_out, self.fwd, self.bwd,
+            self.empties, self.marks, self.counters, self.cache_keys, self.cache_vals,
+            self.mask_keys, self.mask_vals,
+        )
+        self.lines_queued = Queue(self.queue, self.in_queue, self.qstate)
 
     def blank(self) -> CellArray:
         return np.full((self.height, self.width), UNKNOWN, dtype=np.uint8)
