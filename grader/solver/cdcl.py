@@ -15,8 +15,10 @@ a clause blocking its decisions, so the search goes on to count the next one.
 
 All state lives in arrays, grouped into the bundles of :mod:`grader.solver.bundles`
 (``lw`` LineWork, ``q`` Queue, ``tr`` Trail, ``cl`` Clauses, ``le`` Learning, whose fields
-document every argument), so :func:`run` can stop after a bounded amount of work and
-resume where it stopped. :func:`run` is the loop; each of its steps is a named function:
+document every argument of the same name), so :func:`run` can stop after a bounded amount
+of work and resume where it stopped. The helpers called once per line solve or per cell
+take the arrays one by one (passing bundles there cost 10-15% on hard puzzles).
+:func:`run` is the loop; each of its steps is a named function:
 propagate, learn from a conflict (analyse, jump back, assert, restart), decide, record a
 solution.
 """
@@ -98,24 +100,22 @@ def _luby(i):
 
 
 @njit(cache=True, nogil=True)
-def _assign(v, value, reason, rpos, grid, tr, q):
+def _assign(v, value, reason, rpos, grid, w, h, level, reasons, reason_pos, trail, trail_pos,
+            st, queue, in_queue, qstate, phase):
     """Put cell v on the trail with ``value``, its reason (see Trail.reasons) and the
     trail size ``rpos`` its premises are read at; queue its row and column."""
-    h = grid.shape[0]
-    w = grid.shape[1]
-    st = tr.st
     r = v // w
     c = v - r * w
     grid[r, c] = value
-    tr.level[v] = st[S_LEVEL]
-    tr.reasons[v] = reason
-    tr.reason_pos[v] = rpos
-    tr.trail_pos[v] = st[S_TRAIL]
-    tr.trail[st[S_TRAIL]] = v
+    level[v] = st[S_LEVEL]
+    reasons[v] = reason
+    reason_pos[v] = rpos
+    trail_pos[v] = st[S_TRAIL]
+    trail[st[S_TRAIL]] = v
     st[S_TRAIL] += 1
-    tr.phase[v] = value
-    enqueue(r, q.queue, q.in_queue, q.qstate)
-    enqueue(h + c, q.queue, q.in_queue, q.qstate)
+    phase[v] = value
+    enqueue(r, queue, in_queue, qstate)
+    enqueue(h + c, queue, in_queue, qstate)
 
 
 @njit(cache=True, nogil=True)
@@ -137,11 +137,10 @@ def _watch(clause, slot, lit, watch_head, watch_next):
 
 
 @njit(cache=True, nogil=True)
-def _propagate_clauses(grid, tr, q, cl, nlines):
+def _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos, st, queue,
+                       in_queue, qstate, phase, lits, cinfo, watch_head, watch_next,
+                       nlines):
     """Unit propagation over learned clauses for the trail not yet seen; -1 or a clause."""
-    w = grid.shape[1]
-    st, trail = tr.st, tr.trail
-    lits, cinfo, watch_head, watch_next = cl.lits, cl.cinfo, cl.watch_head, cl.watch_next
     while st[S_CLAUSE_HEAD] < st[S_TRAIL]:
         v = trail[st[S_CLAUSE_HEAD]]
         st[S_CLAUSE_HEAD] += 1
@@ -186,14 +185,18 @@ def _propagate_clauses(grid, tr, q, cl, nlines):
             if _lit_value(first, grid, w) == 0:
                 return clause
             # unit: the first literal must hold
-            _assign(first >> 1, (first & 1) + 1, nlines + clause, 0, grid, tr, q)
+            _assign(first >> 1, (first & 1) + 1, nlines + clause, 0, grid, w, h, level,
+                    reasons, reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase)
             prev = node
             node = nxt
     return -1
 
 
 @njit(cache=True, nogil=True)
-def _propagate(grid, lw, q, tr, cl):
+def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bwd,
+               empties, marks, counters, cache_keys, cache_vals, mask_keys, mask_vals, level,
+               reasons, reason_pos, trail, trail_pos, st, phase, lits, cinfo, watch_head,
+               watch_next):
     """Clauses, then one queued line at a time, to a fixed point; returns a conflict code.
 
     -1: no conflict; 0 <= code < lines: that line cannot be solved; code >= lines: the
@@ -202,12 +205,11 @@ def _propagate(grid, lw, q, tr, cl):
     h = grid.shape[0]
     w = grid.shape[1]
     nlines = h + w
-    st = tr.st
-    queue, in_queue, qstate = q.queue, q.in_queue, q.qstate
-    line_in, line_out, marks = lw.line_in, lw.line_out, lw.marks
     size = queue.shape[0]
     while True:
-        clause = _propagate_clauses(grid, tr, q, cl, nlines)
+        clause = _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos,
+                                    st, queue, in_queue, qstate, phase, lits, cinfo,
+                                    watch_head, watch_next, nlines)
         if clause >= 0:
             return nlines + clause
         if qstate[1] == 0:
@@ -224,8 +226,8 @@ def _propagate(grid, lw, q, tr, cl):
             else:
                 filled, empty = line_masks(grid[:, line - h], n)
             ok, can_fill, can_empty = cached_solve_masks(
-                line, lw.clues[line], lw.nclues[line], n, filled, empty, marks[: n + 1],
-                marks[n + 1:], lw.empties, lw.counters, lw.mask_keys, lw.mask_vals)
+                line, clues[line], nclues[line], n, filled, empty, marks[: n + 1],
+                marks[n + 1:], empties, counters, mask_keys, mask_vals)
             if not ok:
                 return line
             to_fill = can_fill & ~can_empty & ~filled
@@ -235,7 +237,9 @@ def _propagate(grid, lw, q, tr, cl):
             while decided:
                 if decided & 1:
                     value = FILLED if (to_fill >> x) & 1 else EMPTY
-                    _assign(line_cell(line, h, w, x), value, line, rpos, grid, tr, q)
+                    _assign(line_cell(line, h, w, x), value, line, rpos, grid, w, h, level,
+                            reasons, reason_pos, trail, trail_pos, st, queue, in_queue, qstate,
+                            phase)
                 decided >>= 1
                 x += 1
             continue
@@ -245,21 +249,21 @@ def _propagate(grid, lw, q, tr, cl):
         else:
             for x in range(n):
                 line_in[x] = grid[x, line - h]
-        ok = cached_solve(line, lw.clues[line], lw.nclues[line], line_in, n, line_out, lw.fwd,
-                          lw.bwd, lw.empties, marks, lw.counters, lw.cache_keys, lw.cache_vals)
+        ok = cached_solve(line, clues[line], nclues[line], line_in, n, line_out, fwd, bwd,
+                          empties, marks, counters, cache_keys, cache_vals)
         if not ok:
             return line
         rpos = st[S_TRAIL]
         for x in range(n):
             if line_out[x] != line_in[x]:
-                _assign(line_cell(line, h, w, x), line_out[x], line, rpos, grid, tr, q)
+                v = line_cell(line, h, w, x)
+                _assign(v, line_out[x], line, rpos, grid, w, h, level, reasons, reason_pos,
+                        trail, trail_pos, st, queue, in_queue, qstate, phase)
 
 
 @njit(cache=True, nogil=True)
-def _backjump(target, grid, tr, q):
+def _backjump(target, grid, w, level, trail, st, queue, in_queue, qstate):
     """Undo every assignment above decision level ``target``."""
-    w = grid.shape[1]
-    st, trail, level = tr.st, tr.trail, tr.level
     keep = st[S_TRAIL]
     while keep > 0:
         v = trail[keep - 1]
@@ -275,7 +279,6 @@ def _backjump(target, grid, tr, q):
         st[S_NO_CONFLICT] = keep
     st[S_LEVEL] = target
     # the queue may hold lines from the abandoned levels; nothing in it is needed now
-    queue, in_queue, qstate = q.queue, q.in_queue, q.qstate
     size = queue.shape[0]
     while qstate[1] > 0:
         in_queue[queue[qstate[0]]] = 0
@@ -285,9 +288,8 @@ def _backjump(target, grid, tr, q):
 
 
 @njit(cache=True, nogil=True)
-def _add_clause(learned, count, permanent, lbd, st, cl):
+def _add_clause(learned, count, permanent, lbd, st, lits, cinfo, watch_head, watch_next):
     """Store a clause (position 0 asserted, position 1 the deepest other); its id or -1."""
-    lits, cinfo = cl.lits, cl.cinfo
     if st[S_NCLAUSES] >= cinfo.shape[0] or st[S_NLITS] + count > lits.shape[0]:
         return -1
     clause = st[S_NCLAUSES]
@@ -302,8 +304,8 @@ def _add_clause(learned, count, permanent, lbd, st, cl):
     st[S_NCLAUSES] += 1
     st[S_NLITS] += count
     if count >= 2:
-        _watch(clause, 0, lits[start], cl.watch_head, cl.watch_next)
-        _watch(clause, 1, lits[start + 1], cl.watch_head, cl.watch_next)
+        _watch(clause, 0, lits[start], watch_head, watch_next)
+        _watch(clause, 1, lits[start + 1], watch_head, watch_next)
     return clause
 
 
@@ -321,13 +323,12 @@ def _worth_keeping(clause, st, cinfo):
 
 
 @njit(cache=True, nogil=True)
-def _forget_learned(st, cl, keep_glue):
+def _forget_learned(st, lits, cinfo, watch_head, watch_next, keep_glue):
     """Drop learned clauses, keep the blocking ones (call at decision level 0); returns
     how many were dropped.
 
     With ``keep_glue``, the learned clauses worth keeping (see _worth_keeping) stay too.
     """
-    lits, cinfo, watch_head, watch_next = cl.lits, cl.cinfo, cl.watch_head, cl.watch_next
     for i in range(watch_head.shape[0]):
         watch_head[i] = -1
     kept = 0
@@ -358,21 +359,19 @@ def _forget_learned(st, cl, keep_glue):
 
 
 @njit(cache=True, nogil=True)
-def _analyze(conflict, grid, lw, tr, cl, le):
-    """First-UIP learning; fills ``le.learned`` (asserting literal first); its length.
+def _analyze(conflict, grid, h, w, nlines, level, reasons, reason_pos, trail, trail_pos, st,
+             lits, cinfo, seen, learned, activity, bump, lw, order):
+    """First-UIP learning; fills ``learned`` (asserting literal first); returns its length.
 
     The caller picks the jump-back level: the deepest level among the other literals.
     """
-    w = grid.shape[1]
-    nlines = grid.shape[0] + w
-    st, trail, reasons = tr.st, tr.trail, tr.reasons
-    seen, learned = le.seen, le.learned
     current = st[S_LEVEL]
     count = 1  # slot 0 is kept for the asserting literal
     pending = 0
     # premises of the conflict
-    pending, count = _add_premises(conflict, -1, grid, lw, tr, cl, le, count, pending,
-                                   current)
+    pending, count = _add_premises(conflict, -1, grid, h, w, nlines, level, reasons,
+                                   reason_pos, trail_pos, lits, cinfo, seen, learned,
+                                   count, pending, current, activity, bump, lw, order)
     if pending == 0:
         return 0  # cannot happen: a conflict always rests on the current level
     index = st[S_TRAIL] - 1
@@ -387,9 +386,11 @@ def _analyze(conflict, grid, lw, tr, cl, le):
             uip = v
             break
         if reasons[v] >= nlines:
-            cl.cinfo[reasons[v] - nlines, 4] = st[S_CONFLICTS]
-        pending, count = _add_premises(reasons[v], v, grid, lw, tr, cl, le, count, pending,
-                                       current)
+            cinfo[reasons[v] - nlines, 4] = st[S_CONFLICTS]
+        pending, count = _add_premises(reasons[v], v, grid, h, w, nlines, level, reasons,
+                                       reason_pos, trail_pos, lits, cinfo, seen,
+                                       learned, count, pending, current, activity, bump,
+                                       lw, order)
         index -= 1
     r = uip // w
     value = grid[r, uip - r * w]
@@ -400,60 +401,57 @@ def _analyze(conflict, grid, lw, tr, cl, le):
 
 
 @njit(cache=True, nogil=True)
-def _add_premises(reason, v, grid, lw, tr, cl, le, count, pending, current):
+def _add_premises(reason, v, grid, h, w, nlines, level, reasons, reason_pos, trail_pos, lits,
+                  cinfo, seen, learned, count, pending, current, activity, bump, lw, order):
     """Mark the cells that ``reason`` rests on (for cell v, or for a conflict when v < 0)."""
-    h = grid.shape[0]
-    w = grid.shape[1]
-    nlines = h + w
     if reason < nlines:
         line = reason
         n = w if line < h else h
-        explain_line(line, v, grid, h, w, tr.reason_pos, tr.trail_pos, lw, le.order, tr.level,
-                     le.seen)
-        line_in = lw.line_in
+        explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order, level, seen)
+        line_in = lw[2]
         for i in range(n):
             if line_in[i] == UNKNOWN:
                 continue
             x = line_cell(line, h, w, i)
-            pending, count = _mark(x, grid, tr.level, le, count, pending, current)
+            pending, count = _mark(x, grid, w, level, seen, learned, count, pending, current,
+                                   activity, bump)
     else:
         clause = reason - nlines
-        start = cl.cinfo[clause, 0]
-        for k in range(cl.cinfo[clause, 1]):
-            x = cl.lits[start + k] >> 1
+        start = cinfo[clause, 0]
+        for k in range(cinfo[clause, 1]):
+            x = lits[start + k] >> 1
             if x == v:
                 continue
-            pending, count = _mark(x, grid, tr.level, le, count, pending, current)
+            pending, count = _mark(x, grid, w, level, seen, learned, count, pending, current,
+                                   activity, bump)
     return pending, count
 
 
 @njit(cache=True, nogil=True)
-def _mark(x, grid, level, le, count, pending, current):
+def _mark(x, grid, w, level, seen, learned, count, pending, current, activity, bump):
     """Cell x is a premise: bump it; count it if on the current level, else learn it."""
-    if le.seen[x] or level[x] == 0:
+    if seen[x] or level[x] == 0:
         return pending, count
-    le.seen[x] = 1
-    le.activity[x] += le.bump[0]
+    seen[x] = 1
+    activity[x] += bump[0]
     if level[x] == current:
         pending += 1
     else:
-        w = grid.shape[1]
         r = x // w
         value = grid[r, x - r * w]
-        le.learned[count] = 2 * x + (1 if value == EMPTY else 0)
+        learned[count] = 2 * x + (1 if value == EMPTY else 0)
         count += 1
     return pending, count
 
 
 @njit(cache=True, nogil=True)
-def _update_target(st, trail, grid, target):
+def _update_target(st, trail, grid, w, target):
     """At a conflict: keep the values of the longest conflict-free trail as target phases.
 
     Deciding toward them steers the search back to the largest consistent partial
     assignment seen since the restart, which finds solutions of satisfiable searches much
     sooner (TAAI #395 over 5 tie-break seeds: 19k-233k conflicts -> 14k-99k).
     """
-    w = grid.shape[1]
     size = st[S_NO_CONFLICT]
     if size <= st[S_TARGET_SIZE]:
         return
@@ -462,6 +460,10 @@ def _update_target(st, trail, grid, target):
         v = trail[i]
         r = v // w
         target[v] = grid[r, v - r * w]
+
+
+# -- the steps of run(), on the bundles (each called once per conflict or decision; the
+# helpers above take the arrays one by one, which keeps the per-line-solve calls cheap) --
 
 
 @njit(cache=True, nogil=True)
@@ -501,29 +503,31 @@ def _glue(learned, count, level):
 
 
 @njit(cache=True, nogil=True)
-def _decay_activities(le):
+def _decay_activities(activity, bump):
     """VSIDS: later bumps weigh more (rescaled before they overflow)."""
-    le.bump[0] *= 1.0 / DECAY
-    if le.bump[0] > 1e100:
-        activity = le.activity
+    bump[0] *= 1.0 / DECAY
+    if bump[0] > 1e100:
         for i in range(activity.shape[0]):
             activity[i] *= 1e-100
-        le.bump[0] *= 1e-100
+        bump[0] *= 1e-100
 
 
 @njit(cache=True, nogil=True)
-def _restart_if_due(grid, tr, q, cl):
+def _restart_if_due(grid, q, tr, cl):
     """Luby restarts; at each, learned clauses are cleaned up when enough piled up."""
-    st = tr.st
+    w = grid.shape[1]
+    level, _, _, trail, _, st, _, _ = tr
+    queue, in_queue, qstate = q
+    lits, cinfo, watch_head, watch_next = cl
     if st[S_CONFLICTS] < st[S_RESTART_AT]:
         return
     st[S_LUBY_INDEX] += 1
     st[S_RESTART_AT] = st[S_CONFLICTS] + RESTART_UNIT * _luby(st[S_LUBY_INDEX])
     st[S_TARGET_SIZE] = 0
-    _backjump(0, grid, tr, q)
+    _backjump(0, grid, w, level, trail, st, queue, in_queue, qstate)
     st[S_CLAUSE_HEAD] = 0
     if st[S_NCLAUSES] - st[S_KEPT] > st[S_CLEAN_AT]:
-        _forget_learned(st, cl, True)
+        _forget_learned(st, lits, cinfo, watch_head, watch_next, True)
         st[S_CLEAN_AT] += CLEAN_STEP
 
 
@@ -531,35 +535,43 @@ def _restart_if_due(grid, tr, q, cl):
 def _learn_from_conflict(conflict, grid, lw, q, tr, cl, le):
     """Analyse a conflict, jump back and assert the learned clause; KEEP_GOING, or
     EXHAUSTED (a conflict at level 0) or GAVE_UP."""
-    nlines = grid.shape[0] + grid.shape[1]
-    st, learned = tr.st, le.learned
+    h = grid.shape[0]
+    w = grid.shape[1]
+    nlines = h + w
+    level, reasons, reason_pos, trail, trail_pos, st, phase, target = tr
+    queue, in_queue, qstate = q
+    lits, cinfo, watch_head, watch_next = cl
+    seen, learned, activity, bump, order, _ = le
     if st[S_LEVEL] == 0:
         st[S_DONE] = 1
         return EXHAUSTED
     st[S_CONFLICTS] += 1
-    count = _analyze(conflict, grid, lw, tr, cl, le)
+    count = _analyze(conflict, grid, h, w, nlines, level, reasons, reason_pos, trail,
+                     trail_pos, st, lits, cinfo, seen, learned, activity, bump, lw, order)
     if count == 0:
         return GAVE_UP
-    jump = _jump_level(learned, count, tr.level)
-    lbd = _glue(learned, count, tr.level)
-    _update_target(st, tr.trail, grid, tr.target)
-    _decay_activities(le)
-    _backjump(jump, grid, tr, q)
+    jump = _jump_level(learned, count, level)
+    lbd = _glue(learned, count, level)
+    _update_target(st, trail, grid, w, target)
+    _decay_activities(activity, bump)
+    _backjump(jump, grid, w, level, trail, st, queue, in_queue, qstate)
     asserted = learned[0]
     if count == 1:
-        _backjump(0, grid, tr, q)
-        _assign(asserted >> 1, (asserted & 1) + 1, FACT, 0, grid, tr, q)
+        _backjump(0, grid, w, level, trail, st, queue, in_queue, qstate)
+        _assign(asserted >> 1, (asserted & 1) + 1, FACT, 0, grid, w, h, level, reasons,
+                reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase)
         return KEEP_GOING
-    clause = _add_clause(learned, count, 0, lbd, st, cl)
+    clause = _add_clause(learned, count, 0, lbd, st, lits, cinfo, watch_head, watch_next)
     if clause < 0:
         # the clause store is full: forget what was learned, restart, learn again
-        _backjump(0, grid, tr, q)
+        _backjump(0, grid, w, level, trail, st, queue, in_queue, qstate)
         st[S_CLAUSE_HEAD] = 0
-        if _forget_learned(st, cl, False) == 0:
+        if _forget_learned(st, lits, cinfo, watch_head, watch_next, False) == 0:
             return GAVE_UP
         return KEEP_GOING
-    _assign(asserted >> 1, (asserted & 1) + 1, nlines + clause, 0, grid, tr, q)
-    _restart_if_due(grid, tr, q, cl)
+    _assign(asserted >> 1, (asserted & 1) + 1, nlines + clause, 0, grid, w, h, level,
+            reasons, reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase)
+    _restart_if_due(grid, q, tr, cl)
     return KEEP_GOING
 
 
@@ -581,9 +593,13 @@ def _most_active_unknown(grid, activity):
 def _record_solution(grid, q, tr, cl, le):
     """Copy the full grid to ``le.found`` and block it (some decision must differ), so
     the search goes on to the next solution; FOUND or GAVE_UP_FOUND."""
+    h = grid.shape[0]
     w = grid.shape[1]
-    nlines = grid.shape[0] + w
-    st, trail, reasons, learned = tr.st, tr.trail, tr.reasons, le.learned
+    nlines = h + w
+    level, reasons, reason_pos, trail, trail_pos, st, phase, _ = tr
+    queue, in_queue, qstate = q
+    lits, cinfo, watch_head, watch_next = cl
+    learned = le.learned
     le.found[:, :] = grid
     if st[S_LEVEL] == 0:
         st[S_DONE] = 1
@@ -597,34 +613,40 @@ def _record_solution(grid, q, tr, cl, le):
             learned[count] = 2 * v + (1 if value == EMPTY else 0)
             count += 1
     # learned[0] is the deepest decision (last on the trail), learned[1] the next
-    jump = tr.level[learned[1] >> 1] if count > 1 else 0
-    _backjump(jump, grid, tr, q)
+    jump = level[learned[1] >> 1] if count > 1 else 0
+    _backjump(jump, grid, w, level, trail, st, queue, in_queue, qstate)
     asserted = learned[0]
     if count == 1:
-        _assign(asserted >> 1, (asserted & 1) + 1, FACT, 0, grid, tr, q)
+        _assign(asserted >> 1, (asserted & 1) + 1, FACT, 0, grid, w, h, level, reasons,
+                reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase)
         return FOUND
-    clause = _add_clause(learned, count, 1, 0, st, cl)
+    clause = _add_clause(learned, count, 1, 0, st, lits, cinfo, watch_head, watch_next)
     if clause < 0:
-        _backjump(0, grid, tr, q)
+        _backjump(0, grid, w, level, trail, st, queue, in_queue, qstate)
         st[S_CLAUSE_HEAD] = 0
-        _forget_learned(st, cl, False)
-        clause = _add_clause(learned, count, 1, 0, st, cl)
+        _forget_learned(st, lits, cinfo, watch_head, watch_next, False)
+        clause = _add_clause(learned, count, 1, 0, st, lits, cinfo, watch_head, watch_next)
         if clause < 0:
             return GAVE_UP_FOUND
         # at level 0 now: the clause is watched; propagation will assert it
         return FOUND
-    _assign(asserted >> 1, (asserted & 1) + 1, nlines + clause, 0, grid, tr, q)
+    _assign(asserted >> 1, (asserted & 1) + 1, nlines + clause, 0, grid, w, h, level,
+            reasons, reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase)
     return FOUND
 
 
 @njit(cache=True, nogil=True)
-def _decide(v, grid, tr, q):
+def _decide(v, grid, q, tr):
     """A new decision level: cell v takes its target phase, else its saved phase."""
-    st = tr.st
+    h = grid.shape[0]
+    w = grid.shape[1]
+    level, reasons, reason_pos, trail, trail_pos, st, phase, target = tr
+    queue, in_queue, qstate = q
     st[S_DECISIONS] += 1
     st[S_LEVEL] += 1
-    value = tr.target[v] if tr.target[v] != 0 else tr.phase[v]
-    _assign(v, value, DECISION, 0, grid, tr, q)
+    value = target[v] if target[v] != 0 else phase[v]
+    _assign(v, value, DECISION, 0, grid, w, h, level, reasons, reason_pos, trail, trail_pos,
+            st, queue, in_queue, qstate, phase)
 
 
 @njit(cache=True, nogil=True)
@@ -636,38 +658,45 @@ def run(grid, lw, q, tr, cl, le, work_limit, decision_limit):
     solves) reaches it; ``decision_limit``: stop once the decisions reach it. Returns
     EXHAUSTED, FOUND (the solution in ``le.found``), OUT_OF_WORK, GAVE_UP or GAVE_UP_FOUND.
     """
-    st = tr.st
+    (clues, nclues, line_in, line_out, fwd, bwd, empties, marks, counters, cache_keys,
+     cache_vals, mask_keys, mask_vals) = lw
+    queue, in_queue, qstate = q
+    level, reasons, reason_pos, trail, trail_pos, st, phase, _ = tr
+    lits, cinfo, watch_head, watch_next = cl
     if st[S_DONE]:
         return EXHAUSTED
     while True:
-        conflict = _propagate(grid, lw, q, tr, cl)
+        conflict = _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
+                              fwd, bwd, empties, marks, counters, cache_keys, cache_vals,
+                              mask_keys, mask_vals, level, reasons, reason_pos, trail,
+                              trail_pos, st, phase, lits, cinfo, watch_head, watch_next)
         if conflict >= 0:
             outcome = _learn_from_conflict(conflict, grid, lw, q, tr, cl, le)
             if outcome != KEEP_GOING:
                 return outcome
             continue
         st[S_NO_CONFLICT] = st[S_TRAIL]
-        if lw.counters[0] >= work_limit or st[S_DECISIONS] >= decision_limit:
+        if counters[0] >= work_limit or st[S_DECISIONS] >= decision_limit:
             return OUT_OF_WORK
         best = _most_active_unknown(grid, le.activity)
         if best < 0:
             return _record_solution(grid, q, tr, cl, le)
-        _decide(best, grid, tr, q)
+        _decide(best, grid, q, tr)
 
 
 @njit(cache=True, nogil=True)
 def start_from(grid, tr):
     """Take every known cell of a propagated grid as a fact at decision level 0."""
     w = grid.shape[1]
-    st = tr.st
+    level, reasons, _, trail, trail_pos, st, _, _ = tr
     st[:] = 0
     st[S_RESTART_AT] = RESTART_UNIT
     st[S_CLEAN_AT] = FIRST_CLEAN
     for v in range(grid.shape[0] * w):
         r = v // w
         if grid[r, v - r * w] != UNKNOWN:
-            tr.level[v] = 0
-            tr.reasons[v] = FACT
-            tr.trail_pos[v] = st[S_TRAIL]
-            tr.trail[st[S_TRAIL]] = v
+            level[v] = 0
+            reasons[v] = FACT
+            trail_pos[v] = st[S_TRAIL]
+            trail[st[S_TRAIL]] = v
             st[S_TRAIL] += 1

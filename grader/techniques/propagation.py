@@ -1,9 +1,9 @@
 """Line logic over the whole grid: solve changed lines until nothing changes.
 
-Rungs 5 and 6 propagate their suppositions with the complete line solve (rungs 1-4 together
-reach exactly it, so only the deductions they keep need explaining). :func:`settle` is the
-fast compiled way; :func:`propagate` is the readable one that also names the line where a
-contradiction shows (for explanations).
+Cell branching (rung 5) propagates its suppositions with the complete line solve (rungs 1-4
+together reach exactly it, so only the deductions it keeps need explaining). :func:`settle`
+is the fast compiled way; :func:`propagate` is the readable one that also names the line
+where a contradiction shows, run once for the step an explanation describes.
 """
 
 from __future__ import annotations
