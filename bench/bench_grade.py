@@ -29,6 +29,7 @@ from grader.grading import grade  # noqa: E402
 from grader.model import Puzzle  # noqa: E402
 from grader.results import Budget  # noqa: E402
 from grader.techniques.line_analysis import cached_line_solve  # noqa: E402
+from grader.techniques.ranges import _narrowed  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 
@@ -86,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
             level = ""
             for _ in range(args.repeat):
                 cached_line_solve.cache_clear()  # time a first grade, not a replay
+                _narrowed.cache_clear()
                 started = time.perf_counter()
                 level = grade(puzzle, budget=budget).level
                 times.append(time.perf_counter() - started)

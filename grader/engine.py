@@ -88,6 +88,7 @@ class Engine:
         self._line_total = dict.fromkeys(line_rungs, 0)
         self._dirty: dict[str, set[int]] = {rung: set(range(count)) for rung in line_rungs}
         self._unknown = self.grid.unknown_count()
+        self._cells: dict[int, list[int]] = {}
         #: the steps taken so far (kept when a Contradiction or the budget stops the run)
         self.steps: list[Step] = []
         # Grid deductions stay true as the grid fills in, so those found in one scan are
@@ -100,10 +101,15 @@ class Engine:
 
     # -- reading the grid -----------------------------------------------------------------
     def line_cells(self, number: int) -> list[int]:
-        ref = self.lines[number][0]
-        cells = self.grid.cells
-        view = cells[ref.index] if ref.axis == "row" else cells[:, ref.index]
-        return [int(v) for v in view.tolist()]
+        """The cells of line ``number`` (kept until the line changes: every line rung
+        reads the same lines after a step)."""
+        cells = self._cells.get(number)
+        if cells is None:
+            ref = self.lines[number][0]
+            grid = self.grid.cells
+            view = grid[ref.index] if ref.axis == "row" else grid[:, ref.index]
+            cells = self._cells[number] = view.tolist()
+        return cells
 
     def _refresh(self, rung: str) -> None:
         """Search again the lines of ``rung`` whose cells changed."""
@@ -172,6 +178,8 @@ class Engine:
                 for dirty in self._dirty.values():
                     dirty.add(r)
                     dirty.add(height + c)
+                self._cells.pop(r, None)
+                self._cells.pop(height + c, None)
                 changed += 1
         return changed
 

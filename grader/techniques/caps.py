@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from grader.model import Clue
 from grader.techniques.base import EMPTY, UNKNOWN, LineCells, LineDeduction, filled_runs
-from grader.techniques.ranges import Ranges, narrow
+from grader.techniques.ranges import Ranges, narrowed
 
 TECHNIQUE = "capped-runs"
 
@@ -27,10 +27,19 @@ def owners(clue: Clue, ranges: Ranges, run: tuple[int, int]) -> list[int]:
 
 def find(clue: Clue, cells: LineCells) -> list[LineDeduction]:
     """One deduction per filled run with an open neighbour that its owners cap."""
-    ranges = Ranges.initial(clue, len(cells))
-    narrow(clue, cells, ranges, owners=True)
+    lengths = set(clue)
+    runs = [
+        (start, end)
+        for start, end in filled_runs(cells)
+        if end - start + 1 in lengths
+        and ((start > 0 and cells[start - 1] == UNKNOWN)
+             or (end + 1 < len(cells) and cells[end + 1] == UNKNOWN))
+    ]
+    if not runs:
+        return []  # no open run as long as some block: no need to narrow the ranges
+    ranges = narrowed(clue, cells, owners=True)
     found: list[LineDeduction] = []
-    for start, end in filled_runs(cells):
+    for start, end in runs:
         candidates = owners(clue, ranges, (start, end))
         if not candidates or max(clue[j] for j in candidates) != end - start + 1:
             continue

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from grader.model import Clue
 from grader.techniques.base import LineCells, LineDeduction
-from grader.techniques.ranges import Ranges, deductions_from_ranges, narrow
+from grader.techniques.ranges import deductions_from_ranges, narrowed
 
 
 def find(clue: Clue, cells: LineCells) -> list[LineDeduction]:
     """Every deduction of rungs 1 and 2 together on one line."""
-    ranges = Ranges.initial(clue, len(cells))
-    narrow(clue, cells, ranges, owners=True)
+    ranges = narrowed(clue, cells, owners=True)
     return deductions_from_ranges(clue, cells, ranges)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from grader.model import Clue
 from grader.techniques.base import EMPTY, FILLED, UNKNOWN, LineCells, LineDeduction
-from grader.techniques.ranges import Ranges, narrow
+from grader.techniques.ranges import narrowed
 
 TECHNIQUE = "simple-gaps"
 
@@ -31,10 +31,15 @@ def gaps(cells: LineCells) -> list[tuple[int, int]]:
 
 def find(clue: Clue, cells: LineCells) -> list[LineDeduction]:
     """One deduction per gap that every block able to reach it is too long for."""
-    ranges = Ranges.initial(clue, len(cells))
-    narrow(clue, cells, ranges, owners=False)
+    if EMPTY not in cells:
+        return []  # the one gap is the whole line, where the clue fits
+    longest = max(clue, default=0)
+    short = [gap for gap in gaps(cells) if gap[1] - gap[0] + 1 < longest]
+    if not short:
+        return []  # every gap fits the longest block: no need to narrow the ranges
+    ranges = narrowed(clue, cells, owners=False)
     found: list[LineDeduction] = []
-    for first, last in gaps(cells):
+    for first, last in short:
         reaching = [
             j for j in range(len(clue)) if ranges.lo[j] <= last and ranges.hi[j] >= first
         ]

@@ -16,6 +16,7 @@ from grader.techniques.ranges import (
     apply_line,
     deductions_from_ranges,
     narrow,
+    narrowed,
     possible_owners,
 )
 
@@ -51,8 +52,7 @@ def _assume_owner(clue: Clue, ranges: Ranges, run: tuple[int, int], owner: int) 
 
 def find(clue: Clue, cells: LineCells) -> list[LineDeduction]:
     """One deduction per filled run whose owner branches agree on some unknown cell."""
-    base = Ranges.initial(clue, len(cells))
-    narrow(clue, cells, base, owners=True)
+    base = narrowed(clue, cells, owners=True)
     runs = filled_runs(cells)
     found: list[LineDeduction] = []
     for run, (first, last) in zip(runs, possible_owners(clue, base, runs), strict=False):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from grader.errors import Contradiction
@@ -205,6 +206,22 @@ def narrow(clue: Clue, cells: LineCells, ranges: Ranges, *, owners: bool) -> Non
     runs = filled_runs(cells)
     while narrow_owners(clue, cells, ranges, runs):
         narrow_simple(clue, cells, ranges, empties, checked)
+
+
+@lru_cache(maxsize=1 << 15)
+def _narrowed(
+    clue: Clue, cells: tuple[int, ...], owners: bool
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[tuple[int, int], tuple[int, int]], ...]]:
+    ranges = Ranges.initial(clue, len(cells))
+    narrow(clue, cells, ranges, owners=owners)
+    return tuple(ranges.lo), tuple(ranges.hi), tuple(ranges.owner_notes.items())
+
+
+def narrowed(clue: Clue, cells: LineCells, *, owners: bool) -> Ranges:
+    """Fresh ranges narrowed to the fixpoint of rung 1 (or of rungs 1 and 2), memoised by
+    clue and cells: several rungs start from the same narrowing of the same line."""
+    lo, hi, notes = _narrowed(clue, tuple(cells), owners)
+    return Ranges(list(lo), list(hi), dict(notes))
 
 
 def deductions_from_ranges(clue: Clue, cells: LineCells, ranges: Ranges) -> list[LineDeduction]:

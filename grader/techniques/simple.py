@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from grader.model import Clue
 from grader.techniques.base import LineCells, LineDeduction
-from grader.techniques.ranges import Ranges, deductions_from_ranges, narrow
+from grader.techniques.ranges import deductions_from_ranges, narrowed
 
 
 def find(clue: Clue, cells: LineCells) -> list[LineDeduction]:
     """Every simple box and simple space of one line (Contradiction if it cannot fit)."""
-    ranges = Ranges.initial(clue, len(cells))
-    narrow(clue, cells, ranges, owners=False)
+    ranges = narrowed(clue, cells, owners=False)
     return deductions_from_ranges(clue, cells, ranges)
