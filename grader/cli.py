@@ -8,12 +8,14 @@ happen inside ``run`` so that ``--help`` stays fast.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
 from collections.abc import Sequence
 from types import ModuleType
 
 from grader.errors import NonopressError
+from grader.text import error_line
 
 #: subcommand -> module implementing it
 COMMANDS: dict[str, str] = {
@@ -52,7 +54,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _tolerant_streams() -> None:
+    """Characters the terminal cannot encode are escaped, never a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _tolerant_streams()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -61,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args._run(args))
     except NonopressError as exc:
-        print(f"nonopress {args.command}: {exc}", file=sys.stderr)
+        print(error_line(f"nonopress {args.command}: ", str(exc)), file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print(f"nonopress {args.command}: interrupted", file=sys.stderr)

@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from grader.errors import PuzzleError
+from grader.text import clean
 
 EMPTY = 1
 FILLED = 2
@@ -94,6 +95,12 @@ class Metadata:
     copyright: str = ""
     license: str = ""
     source: str = ""  # catalogue or source id, e.g. "webpbn.com #1"
+
+    def __post_init__(self) -> None:
+        # lone surrogates from JSON escapes would break every later print or write
+        for name, value in self.__dict__.items():
+            if isinstance(value, str):
+                object.__setattr__(self, name, clean(value))
 
     def as_dict(self) -> dict[str, str]:
         return {k: v for k, v in self.__dict__.items() if v}

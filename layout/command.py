@@ -58,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from grader.atomic import atomic_write
     from grader.errors import NonopressError
     from grader.results import Budget
+    from grader.text import shown
     from layout.build import build_issue
     from layout.gradecache import GradeCache
     from layout.latex import compile_latex, latex_compiler, render_latex
@@ -108,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
 
     def say(message: str) -> None:
         if not args.quiet:
-            print(message, file=sys.stderr)
+            print(shown(message), file=sys.stderr)
 
     issue = build_issue(
         manifest, cache=cache, budget=Budget(seconds=args.grade_seconds), progress=say
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"nonopress issue: warning: grade cache not saved: {exc}", file=sys.stderr)
     plan = plan_issue(issue)
     for warning in plan.warnings:
-        print(f"nonopress issue: warning: {warning}", file=sys.stderr)
+        print(shown(f"nonopress issue: warning: {warning}"), file=sys.stderr)
     summary = f"{len(plan.pages)} pages, {len(issue.entries)} puzzles"
     if args.output:
         write(args.output, render_pdf(issue, plan))

@@ -74,7 +74,8 @@ def run_batch(
     files = find_puzzle_files(options.paths, known_suffixes())
     if not files:
         raise NonopressError(f"no puzzle files found in {', '.join(options.paths)}")
-    found = read_tasks(files, options.timeout_s)
+    named = frozenset(Path(p) for p in options.paths if not Path(p).is_dir())
+    found = read_tasks(files, options.timeout_s, named)
 
     with ResultStore.create(options.out) as store:
         for file in found.readable_files:

@@ -15,10 +15,13 @@ from grader.commands.common import (
 )
 from grader.errors import NonopressError
 from grader.results import Budget, SolveResult
+from grader.text import error_line, shown
 
 HELP = "check that each puzzle has exactly one solution (unique / multiple / none / undecided)"
 
 EXIT_OK = 0
+#: titles longer than this are cut in the one-line-per-puzzle output
+TITLE_WIDTH = 60
 EXIT_BAD_INPUT = 2
 
 
@@ -72,8 +75,8 @@ def result_record(loaded: LoadedPuzzle, result: SolveResult) -> dict[str, Any]:
 
 
 def result_line(loaded: LoadedPuzzle, result: SolveResult) -> str:
-    title = loaded.puzzle.title or "-"
-    line = f"{loaded.label}\t{title}\t{result.verdict}\t{result.time_s:.3f} s"
+    title = shown(loaded.puzzle.title, TITLE_WIDTH) or "-"
+    line = f"{shown(loaded.label)}\t{title}\t{result.verdict}\t{result.time_s:.3f} s"
     if result.verdict == "multiple":
         line += f"\t{len(result.differing_cells)} cells differ"
     elif result.verdict == "undecided":
@@ -96,6 +99,6 @@ def run(args: argparse.Namespace) -> int:
                     print(result_line(loaded, result), flush=True)
         except NonopressError as exc:
             # report and go on with the other files; the exit status says something failed
-            print(f"nonopress check: {exc}", file=sys.stderr)
+            print(error_line("nonopress check: ", str(exc)), file=sys.stderr)
             status = EXIT_BAD_INPUT
     return status

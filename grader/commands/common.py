@@ -11,6 +11,7 @@ from typing import Any
 
 from grader import formats
 from grader.errors import FormatError
+from grader.inputs import read_capped
 from grader.model import Puzzle
 
 STDIN = "-"
@@ -35,7 +36,7 @@ def read_input(path: str, format: str | None = None) -> list[Puzzle]:
     """The puzzles in ``path`` ('-' reads stdin, detected by content)."""
     if path == STDIN:
         try:
-            data = sys.stdin.buffer.read()
+            data = read_capped(sys.stdin.buffer, "<stdin>")
         except OSError as exc:
             raise FormatError(f"cannot read: {exc}", "<stdin>") from None
         return formats.read(data, format=format, name="<stdin>")

@@ -72,11 +72,13 @@ def _table(rows: list[dict[str, Any]]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from grader.commands.check import TITLE_WIDTH
     from grader.commands.common import iter_puzzles, print_json_line, puzzle_summary
     from grader.errors import NonopressError
     from grader.explain import explain_text
     from grader.grading import grade
     from grader.results import Budget
+    from grader.text import shown
 
     if args.html and not args.explain:
         raise NonopressError("--html OUT goes with --explain")
@@ -94,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
             record["title"] = puzzle.title
             print_json_line(record)
         elif args.explain:
-            name = puzzle.title or loaded.label
+            name = shown(puzzle.title or loaded.label, TITLE_WIDTH)
             heading = (
                 f"{name}: {puzzle.size}, {result.level}, score {result.score:.3f}, "
                 f"{result.stars} star{'s' * (result.stars != 1)}, verdict {result.verdict}"
@@ -107,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
                 pages.append(GradedPuzzle(loaded.label, puzzle, result))
         else:
             row = result.to_json()
-            row["name"] = puzzle.title or loaded.label
+            row["name"] = shown(puzzle.title or loaded.label, TITLE_WIDTH)
             rows.append(row)
     if rows:
         print(_table(rows))

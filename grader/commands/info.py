@@ -17,6 +17,7 @@ from grader.commands.common import (
 )
 from grader.errors import NonopressError
 from grader.model import Puzzle
+from grader.text import error_line, shown
 
 HELP = "show each puzzle's size, clue statistics and metadata"
 
@@ -92,7 +93,7 @@ def table_row(loaded: LoadedPuzzle) -> tuple[str, ...]:
     puzzle = loaded.puzzle
     stats = ClueStats.of(puzzle)
     return (
-        loaded.label,
+        shown(loaded.label),
         _short(puzzle.title or "-", 32),
         puzzle.size,
         str(stats.blocks),
@@ -105,8 +106,7 @@ def table_row(loaded: LoadedPuzzle) -> tuple[str, ...]:
 
 
 def _short(text: str, width: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return shown(" ".join(text.split()), width)
 
 
 def format_table(rows: Sequence[tuple[str, ...]]) -> str:
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             loaded_puzzles = list(iter_puzzles([path], args.input_format))
         except NonopressError as exc:
-            print(f"nonopress info: {exc}", file=sys.stderr)
+            print(error_line("nonopress info: ", str(exc)), file=sys.stderr)
             failed = True
             continue
         for loaded in loaded_puzzles:

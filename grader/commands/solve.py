@@ -7,11 +7,17 @@ from pathlib import Path
 
 from grader import formats
 from grader.atomic import atomic_write
-from grader.commands.check import add_budget_arguments, budget_from, positive_int
+from grader.commands.check import (
+    TITLE_WIDTH,
+    add_budget_arguments,
+    budget_from,
+    positive_int,
+)
 from grader.commands.common import LoadedPuzzle, add_input_arguments, iter_puzzles
 from grader.errors import FormatError
 from grader.model import Puzzle, as_row_strings
 from grader.results import SolveResult
+from grader.text import shown
 
 HELP = "solve puzzles and print the solution; two solutions and their differences if not unique"
 
@@ -46,8 +52,8 @@ def marked_pair(first: tuple[str, ...], second: tuple[str, ...]) -> list[str]:
 
 
 def describe(loaded: LoadedPuzzle, result: SolveResult, list_all: bool) -> list[str]:
-    title = f" ({loaded.puzzle.title})" if loaded.puzzle.title else ""
-    header = f"{loaded.label}{title}: {result.verdict}, {result.time_s:.3f} s"
+    title = f" ({shown(loaded.puzzle.title, TITLE_WIDTH)})" if loaded.puzzle.title else ""
+    header = f"{shown(loaded.label)}{title}: {result.verdict}, {result.time_s:.3f} s"
     grids = [as_row_strings(s) for s in result.solutions]
     if result.verdict == "multiple" and list_all:
         more = "" if result.complete else " (stopped at the limit; there may be more)"
