@@ -43,6 +43,13 @@ class FormatError(NonopressError, ValueError):
         )
 
 
+class OutputError(NonopressError, OSError):
+    """An output that cannot be written (an OSError too, for callers that expect one)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "cannot write"
+
+
 class Contradiction(NonopressError):
     """Deductions that disagree: the clues (plus assumptions) admit no solution."""
 

@@ -67,8 +67,11 @@ def clue_of(line: Iterable[bool]) -> Clue:
 
 def normalise_clue(numbers: Iterable[Any], what: str = "clue") -> Clue:
     """Validate one clue's numbers; a lone 0 (the usual way to write a blank line) means ()."""
+    given = list(numbers)
+    if set(map(type, given)) <= {int} and (not given or min(given) > 0):
+        return tuple(given)  # the common case, checked at C speed
     values: list[int] = []
-    for number in numbers:
+    for number in given:
         if isinstance(number, bool) or not isinstance(number, (int, np.integer)):
             raise PuzzleError(f"{what}: {number!r} is not a whole number")
         if number < 0:

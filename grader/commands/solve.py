@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from grader import formats
@@ -23,6 +24,15 @@ HELP = "solve puzzles and print the solution; two solutions and their difference
 
 #: how many solutions --all lists unless --limit says otherwise
 DEFAULT_ALL_LIMIT = 100
+#: the most --limit may ask for (the solver also caps what it keeps by memory)
+MAX_LIMIT = 100_000
+
+
+def limit_number(text: str) -> int:
+    value = positive_int(text)
+    if value > MAX_LIMIT:
+        raise argparse.ArgumentTypeError(f"at most {MAX_LIMIT:,}, got {text}")
+    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_budget_arguments(parser)
     parser.add_argument("--all", action="store_true", help="list every solution (up to --limit)")
     parser.add_argument(
-        "--limit", type=positive_int, default=None, metavar="N",
+        "--limit", type=limit_number, default=None, metavar="N",
         help=f"most solutions to look for (default 2, or {DEFAULT_ALL_LIMIT} with --all)",
     )
     parser.add_argument(
@@ -96,7 +106,9 @@ def run(args: argparse.Namespace) -> int:
     solved: list[Puzzle] = []
     for loaded in iter_puzzles([args.files], args.input_format):
         result = solve(loaded.puzzle, limit=limit, budget=budget)
-        print("\n".join(describe(loaded, result, args.all)), flush=True)
+        for line in describe(loaded, result, args.all):
+            print(line)
+        sys.stdout.flush()
         if result.verdict in ("unique", "multiple"):
             solved.append(loaded.puzzle.with_solution(result.solutions[0]))
     if args.out:
