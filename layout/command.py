@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -130,8 +131,10 @@ def run(args: argparse.Namespace) -> int:
         write(args.latex, tex)
         command = latex_compiler()
         if args.no_compile or command is None:
+            quoted = shlex.quote(args.latex if args.latex.startswith("/") else
+                                 f"./{args.latex}")
             say(f"wrote {args.latex}; compile it with: latexmk -pdf -no-shell-escape "
-                f"{args.latex}  (or pdflatex -no-shell-escape {args.latex})")
+                f"{quoted}  (or pdflatex -no-shell-escape {quoted})")
         else:
             assert compiled_pdf is not None
             write(str(compiled_pdf), compile_latex(tex, jobname=Path(args.latex).stem))
