@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 from grader.errors import OutputError
+from grader.text import clean
 
 STDOUT = "-"
 
@@ -34,7 +35,7 @@ def _ordinary_mode(target: Path) -> int:
 def atomic_write(path: str | os.PathLike[str], data: bytes | str) -> None:
     """Write ``data`` to ``path``: via a temporary file and a rename when ``path`` is (or
     will be) a regular file; directly to standard output, a FIFO or a device."""
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    payload = clean(data).encode("utf-8") if isinstance(data, str) else data
     if os.fspath(path) == STDOUT:
         sys.stdout.flush()
         sys.stdout.buffer.write(payload)

@@ -140,9 +140,22 @@ class ResultStore:
         return [key for (key,) in self._db.execute(query, (file,))]
 
     def rows(self) -> Iterator[ResultRow]:
+        """Every row; a damaged database or row is a NonopressError naming the database."""
         query = f"SELECT {', '.join(_COLUMNS)} FROM results ORDER BY file, idx"
-        for values in self._db.execute(query):
-            yield _from_sql(values)
+        try:
+            cursor = self._db.execute(query)
+            for values in cursor:
+                try:
+                    row = _from_sql(values)
+                except (ValueError, TypeError, AttributeError, KeyError) as exc:
+                    raise NonopressError(
+                        f"{self.path}: damaged row {str(values[0])[:40]!r} in the results "
+                        f"database ({type(exc).__name__}: {str(exc)[:80]})"
+                    ) from None
+                yield row
+        except sqlite3.Error as exc:
+            raise NonopressError(f"{self.path}: the results database is damaged: {exc}") \
+                from None
 
     def count(self) -> int:
         (total,) = self._db.execute("SELECT count(*) FROM results").fetchone()
