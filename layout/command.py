@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import sys
 from dataclasses import replace
@@ -76,14 +77,14 @@ def run(args: argparse.Namespace) -> int:
         compiled_pdf is not None
         and args.output
         and not args.no_compile
-        and compiled_pdf.resolve() == Path(args.output).resolve()
+        and os.path.realpath(compiled_pdf) == os.path.realpath(args.output)
     ):
         raise NonopressError(
             f"--latex {args.latex} compiles to {compiled_pdf}, the same file as -o: "
             "choose another name for one of them"
         )
     for target in (args.output, args.latex):
-        if target and not Path(target).resolve().parent.is_dir():
+        if target and not Path(os.path.realpath(target)).parent.is_dir():
             raise NonopressError(f"{target}: the folder {Path(target).parent} does not exist")
     manifest = load_manifest(args.manifest)
     manifest = replace(

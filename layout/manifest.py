@@ -8,6 +8,7 @@ file is a :class:`FormatError` naming the manifest, the line and the key or file
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -179,8 +180,9 @@ def _puzzle_ref(
     file = item.get("file")
     if not isinstance(file, str) or not file.strip():
         raise fail("a puzzles item needs 'file': the path of a puzzle file", line=line)
-    path = (base / file).resolve() if not Path(file).is_absolute() else Path(file)
-    if not path.is_file():
+    # realpath, not resolve(): a symlink loop must be a message, not a RuntimeError
+    path = Path(os.path.realpath(base / file))
+    if not path.exists():
         raise fail(f"puzzle file not found: {file}", line=line)
     index = item.get("index")
     if index is not None and (isinstance(index, bool) or not isinstance(index, int) or index < 1):

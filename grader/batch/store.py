@@ -8,6 +8,7 @@ were in flight. ``synchronous=FULL`` makes each commit survive a power loss too.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -86,7 +87,8 @@ class ResultStore:
         if not path.is_file():
             raise NonopressError(f"{path}: no results database here (run `nonopress batch` first)")
         try:
-            db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+            uri = Path(os.path.realpath(path)).as_uri()  # realpath: no error on a loop
+            db = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30)
             db.execute("SELECT count(*) FROM results").fetchone()
         except sqlite3.Error as exc:
             raise NonopressError(f"{path}: not a results database: {exc}") from None
