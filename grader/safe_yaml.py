@@ -37,6 +37,11 @@ class ShapeError(ValueError):
         self.line = line
 
 
+def _line(event: yaml.Event) -> int | None:
+    mark = event.start_mark
+    return None if mark is None else int(mark.line) + 1
+
+
 def check_shape(text: str) -> None:
     """Raise ShapeError for a document too deep or too inflated (yaml.YAMLError if invalid)."""
     depth = 0
@@ -51,7 +56,7 @@ def check_shape(text: str) -> None:
             depth += 1
             if depth > MAX_DEPTH:
                 raise ShapeError(f"nested more than {MAX_DEPTH} levels deep",
-                                 event.start_mark.line + 1)
+                                 _line(event))
             open_anchors.append((event.anchor, own + expanded - 1))
         elif isinstance(event, _CLOSING):
             depth -= 1
@@ -65,7 +70,7 @@ def check_shape(text: str) -> None:
             if expanded > MAX_ALIAS_NODES:
                 raise ShapeError(
                     f"aliases expand to more than {MAX_ALIAS_NODES:,} nodes "
-                    "(a YAML bomb?)", event.start_mark.line + 1)
+                    "(a YAML bomb?)", _line(event))
 
 
 # "\ud83d\ude00": how json.dump (ensure_ascii) writes an emoji. JSON is YAML, but YAML

@@ -139,14 +139,13 @@ def read_tasks(
     """
     from grader.formats import read
 
-    named_files = named
     result = Discovery()
     keys: set[str] = set()
     for path in files:
         name = str(path)
-        named = path in named_files
         try:
-            puzzles = read(read_input_bytes(path, name, named=named), name=name)
+            data = read_input_bytes(path, name, named=path in named)
+            puzzles = read(data, name=name)
         except (NonopressError, OSError, UnicodeDecodeError) as exc:
             result.unreadable.append(_unreadable_row(path, exc))
             continue
