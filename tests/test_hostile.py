@@ -482,3 +482,28 @@ def test_main_leaves_no_signal_handlers_behind() -> None:
         main(["info", "/nonexistent.non"])
     assert signal.getsignal(signal.SIGHUP) == before
     assert sys.stdout is not None
+
+
+def test_the_ladder_keeps_its_budget_inside_a_long_refresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first refresh of a 1000x1000 grid is 2,000 line searches: grading with
+    --seconds 1 took 16 s before the deadline was looked at between lines."""
+    from grader import engine as engine_module
+    from grader.errors import BudgetExceeded
+
+    puzzle = big_random_puzzle(40)
+    ladder = engine_module.Engine(puzzle, deadline=time.monotonic() + 3600)
+    rung = next(iter(engine_module.LINE_FINDERS))
+    searched: list[int] = []
+    real = engine_module.LINE_FINDERS[rung]
+
+    def expire_after_one(clue, cells):  # type: ignore[no-untyped-def]
+        searched.append(1)
+        ladder.deadline = time.monotonic() - 1  # the budget runs out during the refresh
+        return real(clue, cells)
+
+    monkeypatch.setitem(engine_module.LINE_FINDERS, rung, expire_after_one)
+    with pytest.raises(BudgetExceeded):
+        ladder.run()
+    assert len(searched) == 1  # not the other 79 lines
