@@ -146,7 +146,7 @@ def _sheet(sheet: Sheet, issue: Issue) -> dict[str, Any]:
         {
             "number": page.number,
             "kind": page.kind,
-            "x": _n(media.offset + dx),
+            "x": _n(media.left + dx),
             "y": _n(media.offset),
             "ops": [_op(op) for op in page.ops],
         }
