@@ -55,19 +55,22 @@ def output_intent(pdf: pikepdf.Pdf, condition: str) -> pikepdf.Dictionary:
 
 def make_pdfx(data: bytes, issue: Issue) -> bytes:
     """``data`` (a reportlab PDF drawn in CMYK or grey) as PDF/X-1a:2001."""
-    profile = issue.manifest.profile
+    return to_pdfx(data, title=issue.heading, date=issue_date(issue),
+                   condition=issue.manifest.profile.output_condition)
+
+
+def to_pdfx(data: bytes, *, title: str, date: dt.datetime, condition: str) -> bytes:
+    """Add what PDF/X-1a:2001 asks of the file (not of the drawing) to the PDF ``data``."""
     with pikepdf.open(io.BytesIO(data)) as pdf:
-        pdf.Root.OutputIntents = pikepdf.Array(
-            [pdf.make_indirect(output_intent(pdf, profile.output_condition))]
-        )
+        pdf.Root.OutputIntents = pikepdf.Array([pdf.make_indirect(output_intent(pdf, condition))])
         for page in pdf.pages:  # PDF/X: a TrimBox or an ArtBox, never both
             if "/ArtBox" in page.obj and "/TrimBox" in page.obj:
                 del page.obj.ArtBox
         info = pdf.docinfo
-        date = pdf_date(issue_date(issue))
-        info.Title = pikepdf.String(issue.heading)
-        info.CreationDate = pikepdf.String(date)
-        info.ModDate = pikepdf.String(date)
+        stamp = pdf_date(date)
+        info.Title = pikepdf.String(title)
+        info.CreationDate = pikepdf.String(stamp)
+        info.ModDate = pikepdf.String(stamp)
         info.Trapped = pikepdf.Name("/False")
         info.GTS_PDFXVersion = pikepdf.String(PDFX_VERSION)
         info.GTS_PDFXConformance = pikepdf.String(PDFX_CONFORMANCE)

@@ -218,7 +218,7 @@ def no_bookmarks(doc: Document) -> RuleResult:
     outlines = doc.pdf.Root.get("/Outlines")
     if outlines is not None and "/First" in outlines:
         count = 0
-        item = outlines.First
+        item: Any = outlines.First
         while item is not None and count < 10000:
             count += 1
             item = item.get("/Next")

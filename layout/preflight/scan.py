@@ -192,14 +192,14 @@ def _font_info(font: Any) -> FontInfo:
     name = _name(font.get("/BaseFont", font.get("/Name", "unnamed")))
     if subtype == "Type3":
         matrix = font.get("/FontMatrix", [0.001, 0, 0, 0.001, 0, 0])
-        widths = _simple_widths(font)
-        return FontInfo(name, subtype, True, False, widths, 0.0, abs(_number(matrix[0])))
+        return FontInfo(name, subtype, True, False, _simple_widths(font), 0.0,
+                        abs(_number(matrix[0])))
     if subtype == "Type0":
         descendants = font.get("/DescendantFonts", [])
         cid = descendants[0] if len(descendants) else pikepdf.Dictionary()
         descriptor = cid.get("/FontDescriptor", pikepdf.Dictionary())
         widths: dict[int, float] = {}
-        w = cid.get("/W", [])
+        w: Any = cid.get("/W", [])
         k = 0
         while k < len(w) and len(widths) < 70000:
             first = int(_number(w[k]))
