@@ -306,9 +306,12 @@ ALLOWED_SPACES = ("DeviceGray", "DeviceCMYK", "Separation", "DeviceN", "Pattern"
 
 def pdfx_version(doc: Document) -> RuleResult:
     result = RuleResult("pdf-version", "PDF 1.3 (PDF/X-1a:2001)")
-    version = doc.pdf.pdf_version
-    if version != "1.3":
-        result.add(None, f"the file is PDF {version}; PDF/X-1a:2001 asks for PDF 1.3")
+    header = doc.pdf.pdf_version
+    if header != "1.3":
+        result.add(None, f"the header says PDF {header}; PDF/X-1a:2001 asks for PDF 1.3")
+    catalog = str(doc.pdf.Root.get("/Version", "")).lstrip("/")
+    if catalog and catalog != "1.3":  # the catalog's Version overrides the header
+        result.add(None, f"the catalog says PDF {catalog}; PDF/X-1a:2001 asks for PDF 1.3")
     return result
 
 

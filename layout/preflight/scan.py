@@ -356,6 +356,8 @@ class _Scanner:
                         self.mark(Mark("fill", box, state.fill, f"filled {shape} ({at})"))
                     if op in ("S", "s", "B", "B*", "b", "b*"):
                         width = state.line_width * min_scale(state.ctm)
+                        half = max(width, 0.01) / 2  # the ink reaches half a width out
+                        box = (box[0] - half, box[1] - half, box[2] + half, box[3] + half)
                         self.mark(Mark("stroke", box, state.stroke,
                                        f"stroked {shape}, {width:.2f} pt wide ({at})",
                                        line_width=width))
