@@ -251,7 +251,7 @@ class Planner:
         digits = entry.geometry.digit_ratio_for(self.profile.large_print) * need
         page = self.manifest.page
         return NonopressError(
-            f"puzzle {entry.number} ({entry.size}, {entry.puzzle.title or 'untitled'}) cannot "
+            f"puzzle {entry.number} ({entry.size}, {entry.title or 'untitled'}) cannot "
             f"be printed on the {page.name} page under the {self.profile.describe()} profile: "
             f"its clue digits need cells of at least {need / MM:.1f} mm ({digits:.1f} pt digits), "
             f"and the largest grid that fits with clues as long as its own "

@@ -203,6 +203,19 @@ def test_a_puzzle_too_big_for_large_print_exits_2_and_writes_nothing(
     assert "18x25" in line  # 8 mm cells: 23 cells across, 5 of them for row clues
 
 
+def test_issue_exits_1_when_its_pdf_would_be_refused(
+    tmp_path: Path, cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "issue.pdf"
+    code = main(["issue", str(SAMPLE), "-o", str(out), "--cache-dir", str(cache),
+                 "--profile", "kdp", "--page", "8.5x11in"])
+    err = capsys.readouterr().err
+    assert code == 1 and out.exists()  # kept, to be looked at
+    assert "KDP prints paperbacks of 24 pages or more" in err  # the layout's warning
+    assert "fails 1 rule(s)" in err and "FAIL  page-count" in err
+    assert "PASS  text-size" in err and "PASS  line-widths" in err
+
+
 @pytest.mark.skipif(not HAVE_TEX, reason="latexmk/pdflatex not installed")
 def test_latex_back_end_follows_the_profile(tmp_path: Path, cache: Path) -> None:
     tex = tmp_path / "issue-tex.tex"

@@ -67,6 +67,8 @@ class Document:
     pdf: pikepdf.Pdf
     pages: Sequence[PageScan]
     large_print: bool
+    #: page index -> its inked marks (several rules ask)
+    inked: dict[int, list[Mark]] = field(default_factory=dict, compare=False)
 
     def box(self, index: int, name: str) -> Box | None:
         """A page box as (x0, y0, x1, y1), or None when the page does not set it."""
@@ -106,8 +108,11 @@ def _overlaps(a: Box, b: Box) -> bool:
 
 def _inked(doc: Document, index: int) -> list[Mark]:
     """The marks of a page that put ink inside its media."""
-    media = doc.box(index, "MediaBox") or doc.trim(index)
-    return [m for m in doc.pages[index].marks if not m.blank and _overlaps(m.bbox, media)]
+    if index not in doc.inked:
+        media = doc.box(index, "MediaBox") or doc.trim(index)
+        doc.inked[index] = [m for m in doc.pages[index].marks
+                            if not m.blank and _overlaps(m.bbox, media)]
+    return doc.inked[index]
 
 
 # -- rules for every profile -------------------------------------------------------------------
