@@ -50,6 +50,9 @@ NOTE = 11.0
 RUNNING_HEAD = 18.0
 FOLIO = 16.0
 AUTO_COUNTS = (12, 9, 8, 6, 4, 3, 2, 1)
+#: What a margin under a print profile keeps free of the edge for half a rule's width and
+#: a descender: a printer measures the ink, not the centre of the line.
+INK_ALLOWANCE = 3.0
 #: Solution pictures under a print profile: big enough that its heavier rules stay clear.
 PRINT_SOLUTION_CELL = 2.4 * MM
 
@@ -436,11 +439,12 @@ def kdp_margins(manifest: Manifest, pages: int) -> Margins:
     the inside (gutter) and ``right`` the outside; versos mirror them. The manifest's
     margins are kept where they are wider than KDP's least ones."""
     m = manifest.margins
-    least = KDP_OUTSIDE_BLEED if manifest.bleed > 0 else KDP_OUTSIDE
+    # Rules are centred on the area's edge and text has descenders: keep their ink inside.
+    least = (KDP_OUTSIDE_BLEED if manifest.bleed > 0 else KDP_OUTSIDE) + INK_ALLOWANCE
     return Margins(
         top=max(m.top, least),
         bottom=max(m.bottom, least),
-        left=max(m.left, kdp_gutter(pages)),
+        left=max(m.left, kdp_gutter(pages) + INK_ALLOWANCE),
         right=max(m.right, least),
     )
 
@@ -626,5 +630,7 @@ def _frame(page: Page, issue: Issue, planner: Planner) -> None:
         label = {"puzzles": "Puzzles", "solutions": "Solutions", "worked": "Worked solutions",
                  "contents": "Contents", "notes": "Notes"}.get(page.kind, "")
         page.ops.append(Text(right, top, label, head, anchor="right", role="rule"))
-    page.ops.append(Text(page.width / 2 + (m.left - m.right) / 2, m.bottom, str(page.number),
-                         sizes.pt(9), anchor="center"))
+    folio = sizes.pt(9)
+    lift = 0.25 * folio if planner.profile.is_print else 0.0  # the digits' box, not baseline
+    page.ops.append(Text(page.width / 2 + (m.left - m.right) / 2, m.bottom + lift,
+                         str(page.number), folio, anchor="center"))

@@ -77,11 +77,35 @@ class PreflightReport:
         out = [f"{self.path}: {self.pages} pages, {profile}: {verdict}"]
         for result in self.results:
             out.append(f"  {result.status.upper():4}  {result.rule:15} {result.title}")
-            for finding in result.findings[:limit]:
-                out.append(f"        {finding.describe()}")
-            if len(result.findings) > limit:
-                out.append(f"        ... and {len(result.findings) - limit} more")
+            grouped = _grouped(result.findings)
+            out.extend(f"        {line}" for line in grouped[:limit])
+            if len(grouped) > limit:
+                out.append(f"        ... and {len(grouped) - limit} more")
         return out
+
+
+def _grouped(findings: list[Finding]) -> list[str]:
+    """Findings as lines, the same message on several pages said once: 'pages 1-3, 7: ...'."""
+    pages: dict[str, list[int]] = {}
+    for finding in findings:
+        pages.setdefault(finding.message, []).extend([finding.page] if finding.page else [])
+    lines = []
+    for message, numbers in pages.items():
+        if not numbers:
+            lines.append(message)
+            continue
+        spans: list[str] = []
+        start = end = numbers[0]
+        for n in [*numbers[1:], None]:
+            if n is not None and n == end + 1:
+                end = n
+                continue
+            spans.append(str(start) if start == end else f"{start}-{end}")
+            if n is not None:
+                start = end = n
+        label = "page" if len(numbers) == 1 else "pages"
+        lines.append(f"{label} {', '.join(spans)}: {message}")
+    return lines
 
 
 def preflight(path: str | os.PathLike[str], profile: str,
