@@ -217,13 +217,22 @@ def test_issue_exits_1_when_its_pdf_would_be_refused(
 
 
 @pytest.mark.skipif(not HAVE_TEX, reason="latexmk/pdflatex not installed")
-def test_latex_back_end_follows_the_profile(tmp_path: Path, cache: Path) -> None:
+@pytest.mark.parametrize("flags", [["--profile", "pdfx"],
+                                   ["--profile", "kdp", "--page", "8.5x11in", "--pad"]])
+def test_latex_back_end_follows_the_profile(tmp_path: Path, cache: Path, flags: list[str]
+                                            ) -> None:
     tex = tmp_path / "issue-tex.tex"
     assert main(["issue", str(SAMPLE), "--latex", str(tex), "--cache-dir", str(cache), "-q",
-                 "--profile", "pdfx"]) == 0
+                 *flags]) == 0
     compiled = tex.with_suffix(".pdf")
-    assert preflight(compiled, "pdfx").passed
-    assert "GTS_PDFXVersion" in tex.read_text()
+    profile = flags[1]
+    report = preflight(compiled, profile)
+    assert report.passed, report.lines()
+    pages = list(read_pages(compiled.read_bytes()))
+    assert min(w for p in pages for w in p.strokes) >= (0.75 if profile == "kdp" else 0.25)
+    source = tex.read_text()
+    assert ("GTS_PDFXVersion" in source) == (profile == "pdfx")
+    assert ("\\pdfoutline" in source) == (profile == "pdfx")  # KDP: no bookmarks
 
 
 # -- profiles in the manifest and the layout ---------------------------------------------------
