@@ -298,3 +298,34 @@ def test_kdp_gutter_grows_with_the_page_count_and_mirrors() -> None:
     assert _ink_extent(first)[0] < 0.5 * INCH  # under 150 pages the gutter is 0.375 in
     assert any("KDP prints paperbacks of 24 pages or more" in w for w in
                plan_issue(issue_of(puzzles[:5], manifest)).warnings)
+
+
+@pytest.mark.parametrize("page", ["5x8in", "6x9in", "8.5x11in", "A4"])
+@pytest.mark.parametrize("large_print", [False, True])
+def test_every_plan_meets_its_profile_or_says_which_puzzle_cannot(
+    page: str, large_print: bool
+) -> None:
+    """Under KDP every character is at least 7 pt (14 pt in large print) and every line at
+    least 0.75 pt; a puzzle that cannot be set so is refused, by number, with what fits."""
+    puzzles = [random_puzzle(w, h, seed=w * h) for w, h in
+               ((5, 5), (10, 10), (15, 10), (20, 20), (25, 30), (40, 40))]
+    manifest = Manifest(source=Path("m.yaml"), puzzles=(), page=parse_page_size(page),
+                        profile=Profile("kdp", large_print=large_print))
+    least = 14.0 if large_print else 7.0
+    fitted = 0
+    for k, puzzle in enumerate(puzzles, start=1):
+        try:
+            plan = plan_issue(issue_of([puzzle], manifest))
+        except NonopressError as error:
+            assert f"puzzle 1 ({puzzle.width}x{puzzle.height}" in str(error)
+            assert "largest grid that fits" in str(error)
+            assert k > 1  # a 5x5 always fits
+            continue
+        fitted += 1
+        for p in plan.pages:
+            for op in p.ops:
+                if isinstance(op, (Text, ClueText)):
+                    assert op.size >= least - 1e-9, (page, op)
+                if isinstance(op, Lines):
+                    assert op.width >= 0.85 - 1e-9
+    assert fitted >= 1  # large print on a 5x8 in page holds little more than a 5x5
