@@ -507,3 +507,25 @@ def test_the_ladder_keeps_its_budget_inside_a_long_refresh(
     with pytest.raises(BudgetExceeded):
         ladder.run()
     assert len(searched) == 1  # not the other 79 lines
+
+
+@pytest.mark.skipif(
+    not (Path("/usr/bin/latexmk").exists() and Path("/usr/bin/pdftotext").exists()),
+    reason="needs latexmk and poppler",
+)
+def test_double_quotes_in_title_author_and_note_compile_in_latex(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Item 8: ``\\textquotedbl`` is unavailable in OT1; the template uses T1."""
+    (tmp_path / "heart.yaml").write_bytes(HEART_YAML)
+    manifest = tmp_path / "issue.yaml"
+    manifest.write_text(
+        'title: The "Quoted" Issue\nauthor: Ann "Nonny" Gram\npuzzles:\n'
+        '  - {file: heart.yaml, title: A "heart", note: Say "hi", hide_title: false}\n'
+    )
+    tex = tmp_path / "issue.tex"
+    assert main(["issue", str(manifest), "--latex", str(tex), "--no-cache", "-q"]) == 0
+    text = subprocess.run(["pdftotext", str(tex.with_suffix(".pdf")), "-"],
+                          capture_output=True, text=True, check=True).stdout
+    for quoted in ('The "Quoted" Issue', 'Ann "Nonny" Gram', 'Say "hi"'):
+        assert quoted in text, text[:500]

@@ -135,6 +135,7 @@ def calls_for(case: str, name: str) -> list[list[str]]:
     calls.append(["convert", name, "out.yaml"])
     calls.append(["issue", "manifest.yaml", "-o", "out.pdf", "--no-cache", "-q"])
     calls.append(["issue", name, "-o", "out.pdf", "--no-cache", "-q"])  # as the manifest
+    calls.append(["preflight", name, "--profile", "kdp"])  # as a PDF
     if case in _SMALL:  # every reader, forced: the size cases would only repeat the cap
         calls.extend(["info", "--from", reader, name] for reader in READERS)
     return calls

@@ -314,7 +314,7 @@ def solve(
     except _EnoughSolutions:
         complete = False
         reason = f"stopped at the limit of {solutions.target} solutions"
-        if solutions.target < limit:
+        if solutions.target == cap < limit:
             reason += f" (at most {cap} of {puzzle.size} fit the memory cap)"
     except _OutOfBudget as exc:
         reason = exc.reason
