@@ -71,15 +71,31 @@ def read_input_bytes(
     if stat.S_ISREG(info.st_mode):
         if info.st_size > MAX_INPUT_BYTES:
             raise too_large(info.st_size, label)
-        try:
-            with open(path, "rb") as handle:
-                return read_capped(handle, label)
-        except OSError as exc:
-            raise FormatError(f"cannot read: {exc.strerror or exc}", label) from None
+        return _read_regular(path, label, named)
     kind = describe_kind(info.st_mode)
     if stat.S_ISDIR(info.st_mode) or stat.S_ISSOCK(info.st_mode) or not named:
         raise FormatError(f"cannot read: {kind}, not a regular file", label)
     return _read_special(path, label, kind)
+
+
+def _read_regular(path: str | os.PathLike[str], label: str, named: bool) -> bytes:
+    """Open without blocking and look again: the file may have been swapped for a FIFO."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise FormatError(f"cannot read: {exc.strerror or exc}", label) from None
+    with os.fdopen(fd, "rb") as handle:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            if not named:
+                raise FormatError(f"cannot read: {describe_kind(mode)}, not a regular file",
+                                  label)
+            return _drain(fd, label, describe_kind(mode))
+        os.set_blocking(fd, True)
+        try:
+            return read_capped(handle, label)
+        except OSError as exc:
+            raise FormatError(f"cannot read: {exc.strerror or exc}", label) from None
 
 
 def read_capped(handle: BinaryIO, label: str) -> bytes:
