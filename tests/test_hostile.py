@@ -529,3 +529,14 @@ def test_double_quotes_in_title_author_and_note_compile_in_latex(
                           capture_output=True, text=True, check=True).stdout
     for quoted in ('The "Quoted" Issue', 'Ann "Nonny" Gram', 'Say "hi"'):
         assert quoted in text, text[:500]
+
+
+def test_a_big_puzzle_with_many_solutions_is_graded_ambiguous_not_undecided() -> None:
+    """The trivial 200x200 case: the ladder's cell branching over 40,000 cells outlasted the
+    default budget; above 10,000 cells the solver's verdict comes first."""
+    from grader.grading import SOLVER_FIRST_CELLS, grade
+
+    side = 120
+    assert side * side > SOLVER_FIRST_CELLS
+    result = grade(Puzzle(((1,),) * side, ((1,),) * side))
+    assert result.verdict == "multiple" and result.level == "ambiguous"
