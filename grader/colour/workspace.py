@@ -62,6 +62,9 @@ class ColourWorkspace:
             self.qstate, self.table, self.pref, self.diff, self.line_in, self.line_out,
             self.counters))
 
+    def clear_queue(self) -> None:
+        kernels.clear_queue(self.inq, self.qstate)
+
     def enqueue_all(self) -> None:
         kernels.enqueue_all(self.queue, self.inq, self.qstate)
 
