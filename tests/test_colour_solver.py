@@ -127,6 +127,7 @@ def test_unique_solution_is_the_picture() -> None:
     assert np.array_equal(result.solutions[0], picture)
     status, grid = line_logic(puzzle)
     assert status >= 0
+    assert grid.shape == (3, 3)
 
 
 def test_node_budget_gives_undecided() -> None:

@@ -62,9 +62,9 @@ def solve_line(cells, n, lens, cols, k, ncol, table, pref, diff, out):
                 free[i + 1, j] = 1
             if j < k:
                 end = i + lens[j]
-                if end <= n and pref[cols[j], end] == pref[cols[j], i]:
-                    if free[i, j] != 0 or (ended[i, j] != 0 and cols[j - 1] != cols[j]):
-                        ended[end, j + 1] = 1
+                if (end <= n and pref[cols[j], end] == pref[cols[j], i]
+                        and (free[i, j] != 0 or cols[j - 1] != cols[j])):
+                    ended[end, j + 1] = 1
     afree[n, k] = 1
     aend[n, k] = 1
     for i in range(n - 1, -1, -1):

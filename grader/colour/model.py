@@ -9,6 +9,7 @@ readers hand such files to the black-and-white code, which stays as fast as it w
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -44,7 +45,7 @@ def clue_of_line(line: Iterable[int]) -> ColourClue:
 
 def colour_clue_length(clue: ColourClue) -> int:
     """The fewest cells a clue needs: blocks, and a gap only between same-colour neighbours."""
-    gaps = sum(1 for a, b in zip(clue, clue[1:], strict=False) if a[1] == b[1])
+    gaps = sum(1 for a, b in itertools.pairwise(clue) if a[1] == b[1])
     return sum(length for length, _ in clue) + gaps
 
 
