@@ -125,3 +125,17 @@ def test_bad_colour_file_is_one_line_and_status_2(tmp_path: Path,
     assert main(["check", str(bad)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("nonopress check:") and "bad.g:4" in err and "'q'" in err
+
+
+def test_grade_colour_table_json_and_explain(files: dict[str, Path],
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["grade", "--json", str(files["unique"])]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["verdict"] == "unique" and record["level"] == "easy"
+    assert record["colours"] == 2
+    assert main(["grade", "--explain", str(files["unique"])]) == 0
+    text = capsys.readouterr().out
+    assert "2 colours (red, blue)" in text and "1 red, 1 blue" in text
+    assert main(["grade", str(files["unique"]), str(files["two"])]) == 0
+    table = capsys.readouterr().out
+    assert "easy" in table and "ambiguous" in table

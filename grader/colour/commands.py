@@ -179,3 +179,32 @@ def table_row(loaded: LoadedColourPuzzle) -> tuple[str, ...]:
         _short(puzzle.meta.author or "-", 24),
         _short(puzzle.meta.license or "-", 16),
     )
+
+
+# -- grade ---------------------------------------------------------------------------------
+def grade_one(loaded: LoadedColourPuzzle, args: argparse.Namespace, budget: Budget
+              ) -> dict[str, Any] | None:
+    """Grade one colour puzzle for ``nonopress grade``: print its JSON record or its
+    explanation, or return its row for the table. (--html pages show black and white only.)"""
+    from grader.colour.grading import explain_colour, grade_colour
+    from grader.commands.common import print_json_line
+
+    puzzle = loaded.puzzle
+    result = grade_colour(puzzle, max_rung=args.max_rung, budget=budget)
+    if args.json:
+        record = summary(loaded)
+        record.update(result.to_json())
+        print_json_line(record)
+        return None
+    if args.explain:
+        name = puzzle.title or loaded.label
+        colours = ", ".join(puzzle.palette.names())
+        heading = (f"{name}: {puzzle.size}, {puzzle.palette.size} colours ({colours}), "
+                   f"{result.level}, score {result.score:.3f}, {result.stars} "
+                   f"star{'s' * (result.stars != 1)}, verdict {result.verdict}")
+        print(explain_colour(puzzle, result, heading), flush=True)
+        print(flush=True)
+        return None
+    row = result.to_json()
+    row["name"] = puzzle.title or loaded.label
+    return row
