@@ -33,7 +33,7 @@ def test_techniques_never_remove_a_possible_value() -> None:
         cells = [full_mask(k) if rng.random() < 0.7 else rng.randint(1, full_mask(k))
                  for _ in range(n)]
         exact = solve_line(clue, cells)
-        for find in (lambda c, x: techniques.colour_absent(c, x, k), techniques.colour_overlap,
+        for find in (lambda c, x, k=k: techniques.colour_absent(c, x, k), techniques.colour_overlap,
                      techniques.colour_reach, techniques.colour_line_analysis):
             try:
                 deduction = find(clue, cells)
