@@ -249,10 +249,25 @@ def _cells(positions: list[int]) -> str:
     return ("cell " if len(positions) == 1 else "cells ") + ", ".join(words)
 
 
+def _either(names: list[str]) -> str:
+    """``red``, ``red or blue``, ``red, blue or green``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
 def _values(mask: int, puzzle: ColourPuzzle) -> str:
-    names = [puzzle.palette[v].name for v in range(puzzle.palette.size + 1) if mask >> v & 1]
-    names = ["empty" if n == puzzle.palette.background.name else n for n in names]
-    return " or ".join(names)
+    names = [puzzle.palette[v].name for v in range(1, puzzle.palette.size + 1) if mask >> v & 1]
+    if mask & 1:
+        names.insert(0, "empty")
+    return _either(names) if names else "nothing"
+
+
+def _by_value(step: Step, positions: list[int], puzzle: ColourPuzzle) -> str:
+    """"cells 4, 8-9 are empty; cell 3 is red or blue": changes grouped by what they leave."""
+    groups: dict[int, list[int]] = {}
+    for position, (_, _, value) in zip(positions, step.changes, strict=True):
+        groups.setdefault(value, []).append(position)
+    return "; ".join(f"{_cells(cells)} {'is' if len(cells) == 1 else 'are'} "
+                     f"{_values(value, puzzle)}" for value, cells in groups.items())
 
 
 def sentence(step: Step, puzzle: ColourPuzzle) -> str:
@@ -267,7 +282,7 @@ def sentence(step: Step, puzzle: ColourPuzzle) -> str:
         if step.technique == "colour-absent":
             absent = step.facts.get("absent", [])
             assert isinstance(absent, list)
-            names = " or ".join(palette[c].name for c in absent)
+            names = _either([palette[c].name for c in absent])
             return head + f"no {names} block, so {_cells(positions)} cannot be {names}"
         if step.technique == "colour-overlap":
             parts = []
@@ -279,14 +294,8 @@ def sentence(step: Step, puzzle: ColourPuzzle) -> str:
                      "neighbours keep a gap)") if step.facts.get("touching") else ""
             return head + "; ".join(parts) + extra
         if step.technique == "colour-reach":
-            summary = "; ".join(f"{_cells([p])} is {_values(v, puzzle)}"
-                                for p, v in zip(positions, (c[2] for c in step.changes),
-                                                strict=True))
-            return head + f"no block of the missing colours reaches them: {summary}"
-        summary = "; ".join(f"{_cells([p])} is {_values(v, puzzle)}"
-                            for p, v in zip(positions, (c[2] for c in step.changes),
-                                            strict=True))
-        return head + f"every way to place the clue agrees: {summary}"
+            return head + _reach_words(step, positions, puzzle)
+        return head + f"every way to place the clue agrees: {_by_value(step, positions, puzzle)}"
     assert step.cell is not None
     row, column = step.cell
     value = step.facts.get("value", 0)
@@ -297,6 +306,24 @@ def sentence(step: Step, puzzle: ColourPuzzle) -> str:
         return (f"{where}: suppose it is {name}; following the lines leads to a "
                 f"contradiction, so it is {_values(step.changes[0][2], puzzle)}")
     return f"{where}: nothing else works here; guess {name} (the puzzle has one solution)"
+
+
+def _reach_words(step: Step, positions: list[int], puzzle: ColourPuzzle) -> str:
+    """"no red block reaches cells 1-2; no block at all reaches cell 9, so it is empty"."""
+    removed = step.facts.get("removed", {})
+    assert isinstance(removed, dict)
+    groups: dict[tuple[int, bool], list[int]] = {}
+    for position, (_, _, value) in zip(positions, step.changes, strict=True):
+        groups.setdefault((removed.get(position, 0), value == 1), []).append(position)
+    parts = []
+    for (mask, empty), cells in groups.items():
+        if empty:
+            parts.append(f"no block reaches {_cells(cells)}, so "
+                         f"{'it is' if len(cells) == 1 else 'they are'} empty")
+        else:
+            names = _values(mask, puzzle)
+            parts.append(f"no {names} block reaches {_cells(cells)}")
+    return "; ".join(parts)
 
 
 def explain_colour(puzzle: ColourPuzzle, result: ColourGrade, heading: str) -> str:

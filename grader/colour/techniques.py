@@ -135,7 +135,8 @@ def colour_reach(clue: ColourClue, cells: Sequence[int]) -> ColourDeduction | No
     changes = _changed(cells, after)
     if not changes:
         return None
-    return ColourDeduction("colour-reach", changes, {})
+    removed = {position: cells[position] & ~value for position, value in changes}
+    return ColourDeduction("colour-reach", changes, {"removed": removed})
 
 
 def colour_line_analysis(clue: ColourClue, cells: Sequence[int]) -> ColourDeduction | None:
