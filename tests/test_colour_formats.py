@@ -152,3 +152,29 @@ def test_bad_colour_input_is_one_clear_error(fmt: str, text: str, message: str) 
 def test_triangle_colours_are_refused() -> None:
     with pytest.raises(FormatError, match="triangle"):
         read_any(corpus_file("olsak/alladin.g"))
+
+
+LIBRARY = Path(__file__).resolve().parents[1] / "puzzles" / "colour"
+
+
+@pytest.mark.parametrize("path", sorted(LIBRARY.glob("*.yaml")), ids=lambda p: p.stem)
+def test_bundled_colour_puzzles_are_unique_and_round_trip(path: Path) -> None:
+    pytest.importorskip("pysat")
+    from grader.colour.sat_peer import count_colour_solutions
+
+    (puzzle,) = read_any(path)
+    assert isinstance(puzzle, ColourPuzzle) and puzzle.solution is not None
+    assert count_colour_solutions(puzzle, 2)[0] == 1
+    result = solve_colour(puzzle)
+    assert result.verdict == "unique"
+    assert np.array_equal(result.solutions[0], puzzle.solution_array())
+    for fmt in ("xml", "yaml", "json"):
+        (again,) = read_any(write_any(puzzle, fmt), format=fmt)
+        assert again == puzzle
+    for fmt in ("g", "pynogram"):
+        (again,) = read_any(write_any(puzzle, fmt), format=fmt)
+        assert isinstance(again, ColourPuzzle)
+        assert (again.rows, again.columns) == (puzzle.rows, puzzle.columns)
+    (picture,) = read_any(write_any(puzzle, "png"), format="png", colours=puzzle.colours)
+    assert isinstance(picture, ColourPuzzle)
+    assert solve_colour(picture).verdict == "unique"
