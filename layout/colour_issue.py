@@ -304,6 +304,20 @@ def solution_pages(entries: Sequence[ColourEntry], manifest: Manifest, first: in
     return pages
 
 
+def unsupported_options(manifest: Manifest) -> list[str]:
+    """Manifest options the colour layout does not honour yet (said as warnings)."""
+    ignored = []
+    if manifest.worked:
+        ignored.append("worked (worked-solution pages)")
+    if manifest.impose:
+        ignored.append("impose (sheet imposition)")
+    if manifest.crop_marks:
+        ignored.append("crop_marks")
+    if manifest.per_page not in (None, 1):
+        ignored.append("per_page (colour puzzles print one to a page)")
+    return ignored
+
+
 def plan_colour_issue(entries: Sequence[ColourEntry], manifest: Manifest) -> list[ColourPage]:
     pages = [puzzle_page(entry, manifest, n) for n, entry in enumerate(entries, 1)]
     if manifest.solutions:
@@ -343,6 +357,12 @@ def render_colour_pdf(pages: Sequence[ColourPage], manifest: Manifest) -> bytes:
             canvas.setStrokeColorRGB(0, 0, 0)
 
     for page in pages:
+        if page.kind == "puzzle" or (page.kind == "solutions" and
+                                     page is next(p for p in pages if p.kind == "solutions")):
+            key = f"page{page.number}"
+            canvas.bookmarkPage(key)
+            title = f"No. {page.number}" if page.kind == "puzzle" else "Solutions"
+            canvas.addOutlineEntry(title, key, level=0)
         canvas.setPageSize((width, height))
         trim = (bleed, bleed, bleed + manifest.page.width, bleed + manifest.page.height)
         canvas.setTrimBox(trim)
@@ -371,6 +391,7 @@ def render_colour_pdf(pages: Sequence[ColourPage], manifest: Manifest) -> bytes:
                 else:
                     canvas.drawString(op.x, y, op.text)
         canvas.showPage()
+    canvas.showOutline()
     canvas.save()
     return buffer.getvalue()
 

@@ -156,6 +156,7 @@ def _run_colour(args: argparse.Namespace, manifest: Manifest) -> int:
         plan_colour_issue,
         render_colour_latex,
         render_colour_pdf,
+        unsupported_options,
     )
     from layout.latex import compile_latex, latex_compiler
 
@@ -169,6 +170,8 @@ def _run_colour(args: argparse.Namespace, manifest: Manifest) -> int:
         except OSError as exc:
             raise NonopressError(f"cannot write {path}: {exc.strerror or exc}") from None
 
+    for option in unsupported_options(manifest):
+        print(f"nonopress issue: warning: colour issues ignore {option}", file=sys.stderr)
     entries = build_colour_issue(manifest, Budget(seconds=args.grade_seconds), say)
     pages = plan_colour_issue(entries, manifest)
     summary = f"{len(pages)} pages, {len(entries)} puzzles (colour)"

@@ -68,6 +68,9 @@ def read_any(source: str | os.PathLike[str] | bytes, *, format: str | None = Non
         raise FormatError(str(exc), label) from None
     except RecursionError:
         raise FormatError(f"{spec.name}: input nested too deeply", label) from None
+    except Exception as exc:  # a reader bug must not become a traceback
+        raise FormatError(f"cannot read as colour {spec.name} (reader failed: "
+                          f"{type(exc).__name__}: {exc})", label) from exc
     if not puzzles:
         raise FormatError(f"no puzzle found (read as {spec.name})", label)
     return [_one_colour_is_plain(p) for p in puzzles]
