@@ -190,18 +190,21 @@ def _legend(ops: list[Op], palette: Palette, grey: bool, x: float, y: float,
 
 def _grid_lines(ops: list[Op], x0: float, y_top: float, cell: float, width: int,
                 height: int, left_extent: float, top_extent: float) -> None:
-    """Thin rules between cells, thick every 5 (carried into the clue area), heavy border."""
+    """Thin rules between cells, thick every 5 (carried into the clue area), heavy border,
+    with the widths the black-and-white layout uses for the same cell size."""
+    from layout.draw import line_widths
+
+    thin_w, thick_w, border_w = line_widths(cell)
     for c in range(width + 1):
-        heavy = c in (0, width)
         thick = c % 5 == 0
         ops.append(Segment(x0 + c * cell, y_top + (top_extent if thick else 0), x0 + c * cell,
-                           y_top - height * cell, 1.6 if heavy else 1.0 if thick else 0.35))
+                           y_top - height * cell,
+                           border_w if c in (0, width) else thick_w if thick else thin_w))
     for r in range(height + 1):
-        heavy = r in (0, height)
         thick = r % 5 == 0
         ops.append(Segment(x0 - (left_extent if thick else 0), y_top - r * cell,
                            x0 + width * cell, y_top - r * cell,
-                           1.6 if heavy else 1.0 if thick else 0.35))
+                           border_w if r in (0, height) else thick_w if thick else thin_w))
 
 
 def _clue_square(ops: list[Op], x: float, y: float, cell: float, length: int, colour: int,
