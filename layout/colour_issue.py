@@ -17,12 +17,11 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from grader import __version__
-from grader.colour.grading import ColourGrade, grade_colour
 from grader.colour.io import read_any
 from grader.colour.model import ColourArray, ColourPuzzle
 from grader.colour.palette import RGB, Palette, luminance
@@ -31,6 +30,9 @@ from grader.model import Puzzle
 from grader.results import Budget
 from layout.manifest import Manifest, PuzzleRef
 from layout.units import MM
+
+if TYPE_CHECKING:
+    from grader.colour.grading import ColourGrade
 
 Anchor = Literal["left", "center", "right"]
 WHITE_RGB: RGB = (255, 255, 255)
@@ -120,6 +122,8 @@ def manifest_has_colour(manifest: Manifest) -> bool:
 
 def build_colour_issue(manifest: Manifest, budget: Budget,
                        progress: Callable[[str], None] = lambda _: None) -> list[ColourEntry]:
+    from grader.colour.grading import grade_colour  # the compiled solver: only when printing
+
     entries = []
     for number, ref in enumerate(manifest.puzzles, 1):
         read = _read_ref(ref)

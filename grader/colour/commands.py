@@ -15,7 +15,7 @@ from typing import Any
 
 from grader.colour.io import read_any
 from grader.colour.model import ColourPuzzle, format_colour_clue
-from grader.colour.solver import ColourSolveResult
+from grader.colour.results import ColourSolveResult
 from grader.commands.common import STDIN, LoadedPuzzle
 from grader.errors import FormatError
 from grader.model import Puzzle

@@ -19,39 +19,14 @@ from grader.colour.model import (
     ColourArray,
     ColourPuzzle,
     clues_of_colour_picture,
-    colour_array_to_rows,
 )
 from grader.colour.palette import Colour, Palette
+from grader.colour.results import ColourSolveResult
 from grader.colour.workspace import ColourWorkspace, MaskArray, decided_picture
 from grader.results import Budget, Verdict
 
 #: line solves between two looks at the clock (a few milliseconds of work)
 WORK_CHUNK = 5_000
-
-
-@dataclass(frozen=True)
-class ColourSolveResult:
-    """What the complete solver proved about a colour puzzle (never a wrong verdict:
-    ``undecided`` when the budget ran out first)."""
-
-    verdict: Verdict
-    solutions: tuple[ColourArray, ...] = ()
-    time_s: float = 0.0
-    nodes: int = 0
-    complete: bool = True
-    reason: str = ""
-    stats: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def differing_cells(self) -> list[tuple[int, int]]:
-        """(row, column) cells, 0-based, where the first two solutions differ."""
-        if len(self.solutions) < 2:
-            return []
-        rows, cols = np.nonzero(self.solutions[0] != self.solutions[1])
-        return list(zip(rows.tolist(), cols.tolist(), strict=True))
-
-    def solution_rows(self, palette: Palette) -> list[list[str]]:
-        return [list(colour_array_to_rows(s, palette)) for s in self.solutions]
 
 
 class _OutOfBudget(Exception):
