@@ -139,3 +139,38 @@ def test_grade_colour_table_json_and_explain(files: dict[str, Path],
     assert main(["grade", str(files["unique"]), str(files["two"])]) == 0
     table = capsys.readouterr().out
     assert "easy" in table and "ambiguous" in table
+
+
+def test_checking_a_small_colour_puzzle_loads_no_numba(files: dict[str, Path]) -> None:
+    import subprocess
+    import sys
+
+    script = ("import sys; from grader.cli import main; code = main(['check', "
+              f"{str(files['unique'])!r}]); print('numba' in sys.modules, file=sys.stderr); "
+              "sys.exit(code)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and "unique" in done.stdout
+    assert done.stderr.strip() == "False"
+
+
+def test_quick_line_logic_agrees_with_the_solver() -> None:
+    from grader.colour.palette import Colour, Palette
+    from grader.colour.quick import prove_colour_by_line_logic
+    from grader.colour.solver import solve_colour
+    from grader.results import Budget
+
+    palette = Palette((Colour("red", (255, 0, 0), "r"), Colour("blue", (0, 0, 255), "b")))
+    rng = np.random.default_rng(3)
+    answered = 0
+    for _ in range(200):
+        picture = rng.integers(0, 3, size=(int(rng.integers(2, 9)), int(rng.integers(2, 9))))
+        puzzle = ColourPuzzle.from_picture(picture.astype(np.uint8), palette)
+        quick = prove_colour_by_line_logic(puzzle, Budget())
+        if quick is None:
+            continue
+        answered += 1
+        full = solve_colour(puzzle)
+        assert full.verdict == "unique"
+        assert np.array_equal(quick.solutions[0], full.solutions[0])
+    assert answered > 20
