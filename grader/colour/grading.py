@@ -2,7 +2,8 @@
 as black and white.
 
 Rungs used: simple-boxes (colour absent from a line / colour at the intersection,
-overlap per colour with touching blocks of different colours, reach), line-analysis
+overlap per colour with touching blocks of different colours, reach), extreme-owners
+(block ranges over the placements that cover every known colour), line-analysis
 (the complete line solve), cell-branching (suppose each colour a cell may take, follow
 line logic across the grid; a contradiction rules it out), recursion (a guess, taken
 from the solver's proven solution). Each sweep finds every deduction of the cheapest rung
@@ -35,9 +36,11 @@ LineTechnique = Callable[[ColourClue, list[int]], ColourDeduction | None]
 #: rung -> line techniques tried in order (cell-branching and recursion work on the grid)
 LINE_RUNGS: dict[str, tuple[str, ...]] = {
     "simple-boxes": ("colour-absent", "colour-overlap", "colour-reach"),
+    "extreme-owners": ("colour-extreme-owners",),
     "line-analysis": ("colour-line-analysis",),
 }
-USED_RUNGS = ("simple-boxes", "line-analysis", "cell-branching", "recursion")
+USED_RUNGS = ("simple-boxes", "extreme-owners", "line-analysis", "cell-branching",
+              "recursion")
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,7 @@ class _Grader:
         functions: dict[str, LineTechnique] = {
             "colour-overlap": techniques.colour_overlap,
             "colour-reach": techniques.colour_reach,
+            "colour-extreme-owners": techniques.colour_extreme_owners,
             "colour-line-analysis": techniques.colour_line_analysis,
         }
         return functions[name]
@@ -295,6 +299,23 @@ def sentence(step: Step, puzzle: ColourPuzzle) -> str:
             return head + "; ".join(parts) + extra
         if step.technique == "colour-reach":
             return head + _reach_words(step, positions, puzzle)
+        if step.technique == "colour-extreme-owners":
+            parts = []
+            covered: set[int] = set()
+            for block in step.facts.get("blocks", []):  # type: ignore[attr-defined]
+                first, last = block["range"]
+                a, b = block["cells"]
+                covered.update(range(a, b + 1))
+                parts.append(f"the {block['length']} {palette[block['colour']].name} lies in "
+                             f"{_cells(list(range(first, last + 1)))}, so "
+                             f"{_cells(list(range(a, b + 1)))} "
+                             f"{'is' if a == b else 'are'} {palette[block['colour']].name}")
+            rest = [i for i, p in enumerate(positions) if p not in covered]
+            if rest:
+                others = Step(step.rung, step.technique, tuple(step.changes[i] for i in rest))
+                parts.append(_by_value(others, [positions[i] for i in rest], puzzle))
+            return (head + "pushing the blocks left and right while they cover the colours "
+                    f"already known: {'; '.join(parts)}")
         return head + f"every way to place the clue agrees: {_by_value(step, positions, puzzle)}"
     assert step.cell is not None
     row, column = step.cell

@@ -30,6 +30,30 @@ def full_mask(colours: int) -> int:
 def solve_line(clue: ColourClue, cells: Sequence[int]) -> list[int] | None:
     """Every value each cell can still take in some placement of ``clue`` over ``cells``
     (bit sets); None when no placement fits."""
+    placed = _placements(clue, cells)
+    if placed is None:
+        return None
+    background, starts = placed
+    result = [BACKGROUND_BIT if b else 0 for b in background]
+    for j, (length, colour) in enumerate(clue):
+        for start in starts[j]:
+            for c in range(start, start + length):
+                result[c] |= bit(colour)
+    return result
+
+
+def block_ranges(clue: ColourClue, cells: Sequence[int]) -> list[tuple[int, int]] | None:
+    """Each block's first and last possible start over every full placement; None if none."""
+    placed = _placements(clue, cells)
+    if placed is None:
+        return None
+    return [(min(starts), max(starts)) for starts in placed[1]]
+
+
+def _placements(clue: ColourClue, cells: Sequence[int]
+                ) -> tuple[list[bool], list[list[int]]] | None:
+    """(which cells may be background, each block's possible starts) over every full
+    placement of the clue; None when no placement fits."""
     n, k = len(cells), len(clue)
     lengths = [length for length, _ in clue]
     colours = [colour for _, colour in clue]
@@ -62,22 +86,22 @@ def solve_line(clue: ColourClue, cells: Sequence[int]) -> list[int] | None:
     after_free[n][k] = after_end[n][k] = True
     for i in range(n - 1, -1, -1):
         for j in range(k, -1, -1):
-            background = can_bg[i] and after_free[i + 1][j]
+            empty = can_bg[i] and after_free[i + 1][j]
             place = j < k and fits(j, i) and after_end[i + lengths[j]][j + 1]
-            after_free[i][j] = background or place
-            after_end[i][j] = background or (place and touch_ok(j))
+            after_free[i][j] = empty or place
+            after_end[i][j] = empty or (place and touch_ok(j))
     if not after_free[0][0]:
         return None
-    result = [0] * n
+    background = [False] * n
+    starts: list[list[int]] = [[] for _ in range(k)]
     for i in range(n + 1):
         for j in range(k + 1):
             if i < n and (free[i][j] or ended[i][j]) and can_bg[i] and after_free[i + 1][j]:
-                result[i] |= BACKGROUND_BIT
+                background[i] = True
             if (j < k and (free[i][j] or (ended[i][j] and touch_ok(j))) and fits(j, i)
                     and after_end[i + lengths[j]][j + 1]):
-                for c in range(i, i + lengths[j]):
-                    result[c] |= bit(colours[j])
-    return result
+                starts[j].append(i)
+    return background, starts
 
 
 def brute_force_line(clue: ColourClue, cells: Sequence[int], colours: int

@@ -11,6 +11,10 @@ colour puzzles:
   may touch); where the two overlap the block's colour is certain.
 * ``colour-reach`` (simple-boxes): a cell no block of colour c can reach is not c; a cell
   no block reaches at all is background.
+* ``colour-extreme-owners`` (extreme-owners): push the blocks as far left and as far right
+  as they go while every cell already known to be coloured is covered by a block of its
+  colour; each block's overlap between the two is certain, cells no block of a colour
+  reaches lose that colour.
 * ``colour-line-analysis`` (line-analysis): everything the line implies on its own.
 """
 
@@ -19,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from grader.colour.lines import BACKGROUND_BIT, bit, solve_line
+from grader.colour.lines import BACKGROUND_BIT, bit, block_ranges, solve_line
 from grader.colour.model import ColourClue
 from grader.errors import Contradiction
 
@@ -147,3 +151,30 @@ def colour_line_analysis(clue: ColourClue, cells: Sequence[int]) -> ColourDeduct
     if not changes:
         return None
     return ColourDeduction("colour-line-analysis", changes, {})
+
+
+def colour_extreme_owners(clue: ColourClue, cells: Sequence[int]) -> ColourDeduction | None:
+    """Each block between its leftmost and rightmost start over the placements that cover
+    every known coloured cell: the overlap gets the block's colour, the rest of the line
+    keeps only the colours of the blocks that reach it."""
+    ranges = block_ranges(clue, cells)
+    if ranges is None:
+        raise Contradiction("no placement of the clue fits the line")
+    reach = [BACKGROUND_BIT] * len(cells)
+    for (first, last), (length, colour) in zip(ranges, clue, strict=True):
+        for i in range(first, last + length):
+            reach[i] |= bit(colour)
+    after = [v & r for v, r in zip(cells, reach, strict=True)]
+    blocks = []
+    for j, ((first, last), (length, colour)) in enumerate(zip(ranges, clue, strict=True)):
+        overlap = range(last, first + length)
+        if any(after[i] != bit(colour) for i in overlap):
+            blocks.append({"block": j, "length": length, "colour": colour,
+                           "range": (first, last + length - 1),
+                           "cells": (overlap.start, overlap.stop - 1)})
+        for i in overlap:
+            after[i] = bit(colour)
+    changes = _changed(cells, after)
+    if not changes:
+        return None
+    return ColourDeduction("colour-extreme-owners", changes, {"blocks": blocks})
