@@ -42,6 +42,8 @@ CLUE_TINT: RGB = (232, 232, 232)  # the clue area, about 10 % grey
 GREY_TINTS = (0.12, 0.30, 0.45, 0.22, 0.38, 0.06, 0.52)
 SOLUTIONS_PER_PAGE = 6
 MAX_CELL = 8 * MM
+AUTO_CELL = 5 * MM  # several puzzles share a page only while their cells stay this big
+MAX_PER_PAGE = 4
 HEADER = 14 * MM  # header and legend above each puzzle
 
 
@@ -225,11 +227,18 @@ def _clue_square(ops: list[Op], x: float, y: float, cell: float, length: int, co
                          cell * 0.3, digit_colour(fill), "center"))
 
 
-def puzzle_page(entry: ColourEntry, manifest: Manifest, page_number: int) -> ColourPage:
-    frame = _frame(manifest)
+def _cell_size(entry: ColourEntry, frame: _Frame) -> float:
+    puzzle = entry.puzzle
+    row_depth = max(1, max(len(c) for c in puzzle.rows))
+    col_depth = max(1, max(len(c) for c in puzzle.columns))
+    usable_h = frame.height - HEADER - (8 * MM if entry.note else 0)
+    return min(MAX_CELL, frame.width / (row_depth + puzzle.width),
+               usable_h / (col_depth + puzzle.height))
+
+
+def draw_puzzle(ops: list[Op], entry: ColourEntry, manifest: Manifest, frame: _Frame) -> None:
+    """Header, legend, clues and grid of one puzzle, centred in ``frame``."""
     puzzle, palette, grey = entry.puzzle, entry.puzzle.palette, manifest.grey
-    page = ColourPage(page_number, "puzzle")
-    ops = page.ops
     top = frame.bottom + frame.height
     header = f"No. {entry.number}"
     if entry.title and not any(ref.hide_title for ref in manifest.puzzles[entry.number - 1:
@@ -242,9 +251,7 @@ def puzzle_page(entry: ColourEntry, manifest: Manifest, page_number: int) -> Col
     _legend(ops, palette, grey, frame.left, top - 11 * MM, 3.2 * MM)
     row_depth = max(1, max(len(c) for c in puzzle.rows))
     col_depth = max(1, max(len(c) for c in puzzle.columns))
-    usable_h = frame.height - HEADER - (8 * MM if entry.note else 0)
-    cell = min(MAX_CELL, frame.width / (row_depth + puzzle.width),
-               usable_h / (col_depth + puzzle.height))
+    cell = _cell_size(entry, frame)
     total_w = (row_depth + puzzle.width) * cell
     x0 = frame.left + (frame.width - total_w) / 2 + row_depth * cell  # grid's left edge
     y_top = top - HEADER - col_depth * cell  # grid's top edge
@@ -263,9 +270,56 @@ def puzzle_page(entry: ColourEntry, manifest: Manifest, page_number: int) -> Col
     _grid_lines(ops, x0, y_top, cell, puzzle.width, puzzle.height, row_depth * cell,
                 col_depth * cell)
     if entry.note:
-        ops.append(Label(frame.left, frame.bottom + 2 * MM, entry.note, 10))
-    ops.append(Label(frame.left + frame.width / 2, frame.bottom - 6 * MM, str(page_number),
-                     9, anchor="center"))
+        ops.append(Label(frame.left, y_top - puzzle.height * cell - 6 * MM, entry.note, 10))
+
+
+def _slots(frame: _Frame, count: int) -> list[_Frame]:
+    """1: the whole frame; 2: top and bottom halves; 3-4: a 2x2 grid (reading order)."""
+    gap = 8 * MM
+    if count == 1:
+        return [frame]
+    half_h = (frame.height - gap) / 2
+    if count == 2:
+        return [_Frame(frame.left, frame.bottom + half_h + gap, frame.width, half_h),
+                _Frame(frame.left, frame.bottom, frame.width, half_h)]
+    half_w = (frame.width - gap) / 2
+    return [_Frame(frame.left + col * (half_w + gap), frame.bottom + (1 - row) * (half_h + gap),
+                   half_w, half_h) for row in (0, 1) for col in (0, 1)]
+
+
+def group_puzzles(entries: Sequence[ColourEntry], manifest: Manifest) -> list[list[ColourEntry]]:
+    """Puzzles per page: ``per_page`` (1-4) if the manifest says, else as many (4, 2, 1) as
+    fit with cells of at least AUTO_CELL."""
+    frame = _frame(manifest)
+    groups: list[list[ColourEntry]] = []
+    index = 0
+    while index < len(entries):
+        if manifest.per_page is not None:
+            count = min(manifest.per_page, MAX_PER_PAGE)
+        else:
+            count = 1
+            for candidate in (4, 2):
+                chunk = entries[index:index + candidate]
+                slots = _slots(frame, candidate)
+                if len(chunk) == candidate and all(
+                        _cell_size(e, slot) >= AUTO_CELL for e, slot in zip(chunk, slots,
+                                                                          strict=False)):
+                    count = candidate
+                    break
+        groups.append(list(entries[index:index + count]))
+        index += count
+    return groups
+
+
+def puzzle_page(entries: Sequence[ColourEntry], manifest: Manifest, page_number: int
+                ) -> ColourPage:
+    frame = _frame(manifest)
+    page = ColourPage(page_number, "puzzle")
+    slots = _slots(frame, len(entries) if len(entries) <= 2 else 4)
+    for entry, slot in zip(entries, slots, strict=False):
+        draw_puzzle(page.ops, entry, manifest, slot)
+    page.ops.append(Label(frame.left + frame.width / 2, frame.bottom - 6 * MM,
+                          str(page_number), 9, anchor="center"))
     return page
 
 
@@ -320,13 +374,15 @@ def unsupported_options(manifest: Manifest) -> list[str]:
         ignored.append("impose (sheet imposition)")
     if manifest.crop_marks:
         ignored.append("crop_marks")
-    if manifest.per_page not in (None, 1):
-        ignored.append("per_page (colour puzzles print one to a page)")
+    if manifest.per_page is not None and manifest.per_page > MAX_PER_PAGE:
+        ignored.append(f"per_page above {MAX_PER_PAGE} (colour pages hold at most "
+                       f"{MAX_PER_PAGE})")
     return ignored
 
 
 def plan_colour_issue(entries: Sequence[ColourEntry], manifest: Manifest) -> list[ColourPage]:
-    pages = [puzzle_page(entry, manifest, n) for n, entry in enumerate(entries, 1)]
+    groups = group_puzzles(entries, manifest)
+    pages = [puzzle_page(group, manifest, n) for n, group in enumerate(groups, 1)]
     if manifest.solutions:
         pages += solution_pages(entries, manifest, len(pages) + 1)
     if manifest.booklet:
