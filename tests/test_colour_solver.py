@@ -156,3 +156,25 @@ def test_black_and_white_round_trip() -> None:
     plain = colour.to_black_and_white()
     assert plain.rows == ((1, 1), (2,))
     assert ColourPuzzle.from_black_and_white(plain) == colour
+
+
+def test_black_and_white_as_one_colour_gets_the_same_verdicts() -> None:
+    """The bundled black-and-white library, solved as one-colour puzzles by the colour
+    solver, gets the black-and-white solver's verdicts and solutions."""
+    from pathlib import Path
+
+    from grader import formats
+    from grader.solver import solve
+
+    library = Path(__file__).resolve().parents[1] / "puzzles"
+    seen = set()
+    for path in sorted(library.glob("*.yaml")):
+        for plain in formats.read(path):
+            expected = solve(plain, budget=Budget(seconds=30))
+            got = solve_colour(ColourPuzzle.from_black_and_white(plain),
+                               budget=Budget(seconds=30))
+            assert got.verdict == expected.verdict, path.name
+            seen.add(got.verdict)
+            if got.verdict == "unique":
+                assert np.array_equal(got.solutions[0] == 1, expected.solutions[0])
+    assert {"unique", "multiple"} <= seen

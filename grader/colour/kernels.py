@@ -32,6 +32,7 @@ BRANCH = 1
 OUT_OF_WORK = 2
 
 LINE_SOLVES = 0
+PROBE_CLOCK = 1  # counters[1]: probe()'s clock, kept across OUT_OF_WORK returns
 
 
 @njit(cache=True, nogil=True)
@@ -199,19 +200,46 @@ def undecided(grid):
 
 
 @njit(cache=True, nogil=True)
+def reset_probe(counters, line_stamp, cell_stamp):
+    """Forget what probing learnt: at the start of each search node."""
+    counters[PROBE_CLOCK] = 1
+    for i in range(line_stamp.shape[0]):
+        line_stamp[i] = 0
+    for i in range(cell_stamp.shape[0]):
+        cell_stamp[i] = -1
+
+
+@njit(cache=True, nogil=True)
+def _stamp_changes(grid, before, line_stamp, clock):
+    """Mark the rows and columns where ``grid`` differs from ``before`` as changed now."""
+    h, w = grid.shape
+    for r in range(h):
+        for c in range(w):
+            if grid[r, c] != before[r, c]:
+                line_stamp[r] = clock
+                line_stamp[h + c] = clock
+
+
+@njit(cache=True, nogil=True)
 def probe(grid, ncol, lens, cols, nblk, queue, inq, qstate, table, pref, diff,
-          line_in, line_out, counters, trial, union, work_limit, best):
+          line_in, line_out, counters, trial, union, work_limit, best, before, line_stamp,
+          cell_stamp):
     """Propagate, then try each value of each undecided cell and propagate that.
 
     A value that leads to a contradiction is removed; a cell takes only values some
-    surviving trial gives it. Repeats until nothing changes. Returns CONTRADICTION,
-    SOLVED, BRANCH (``best[0]`` = the cell whose trials decided most, worst value
-    counted) or OUT_OF_WORK (``counters[0]`` passed ``work_limit``; progress is kept).
+    surviving trial gives it. Repeats until nothing changes; a cell whose trials taught
+    nothing is tried again only once its row or column has changed since (a heuristic:
+    probing only prunes, the search stays complete). Returns CONTRADICTION, SOLVED,
+    BRANCH (``best[0]`` = the cell whose trials decided most, worst value counted) or
+    OUT_OF_WORK (``counters[0]`` passed ``work_limit``; progress is kept).
+    ``before`` is a scratch grid; ``line_stamp`` (lines) and ``cell_stamp`` (cells) are
+    int64 arrays that :func:`reset_probe` clears at the start of a node.
     """
     h, w = grid.shape
     if propagate(grid, ncol, lens, cols, nblk, queue, inq, qstate, table, pref, diff,
                  line_in, line_out, counters) == CONTRADICTION:
         return CONTRADICTION
+    clock = counters[PROBE_CLOCK]  # resumes where an OUT_OF_WORK return left off
     best_score = -1
     best[0] = -1
     while True:
@@ -223,7 +251,10 @@ def probe(grid, ncol, lens, cols, nblk, queue, inq, qstate, table, pref, diff,
             mask = grid[r, c]
             if (mask & (mask - np.uint32(1))) == 0:
                 continue
+            if cell_stamp[cell] > line_stamp[r] and cell_stamp[cell] > line_stamp[h + c]:
+                continue  # tried since its lines last changed, and it taught nothing
             if counters[LINE_SOLVES] > work_limit:
+                counters[PROBE_CLOCK] = clock
                 return OUT_OF_WORK
             for i in range(h):
                 for j in range(w):
@@ -241,6 +272,7 @@ def probe(grid, ncol, lens, cols, nblk, queue, inq, qstate, table, pref, diff,
                 result = propagate(trial, ncol, lens, cols, nblk, queue, inq, qstate, table,
                                    pref, diff, line_in, line_out, counters)
                 if result == CONTRADICTION:
+                    before[:, :] = grid
                     grid[r, c] &= ~b
                     removed = True
                     break
@@ -256,9 +288,12 @@ def probe(grid, ncol, lens, cols, nblk, queue, inq, qstate, table, pref, diff,
                 if propagate(grid, ncol, lens, cols, nblk, queue, inq, qstate, table, pref,
                              diff, line_in, line_out, counters) == CONTRADICTION:
                     return CONTRADICTION
+                clock += 1
+                _stamp_changes(grid, before, line_stamp, clock)
                 continue
             # every value survived: keep only what some trial allows
             clear_queue(inq, qstate)
+            before[:, :] = grid
             narrowed = False
             for i in range(h):
                 for j in range(w):
@@ -272,14 +307,19 @@ def probe(grid, ncol, lens, cols, nblk, queue, inq, qstate, table, pref, diff,
                 if propagate(grid, ncol, lens, cols, nblk, queue, inq, qstate, table, pref,
                              diff, line_in, line_out, counters) == CONTRADICTION:
                     return CONTRADICTION
-            elif worst > best_score:
-                best_score = worst
-                best[0] = cell
+                clock += 1
+                _stamp_changes(grid, before, line_stamp, clock)
+            else:
+                clock += 1
+                cell_stamp[cell] = clock
+                if worst > best_score:
+                    best_score = worst
+                    best[0] = cell
         if not progress:
             break
     if undecided(grid) == 0:
         return SOLVED
-    if best[0] < 0:  # every candidate changed in the last sweep: pick any undecided cell
+    if best[0] < 0:  # no candidate scored in the last sweep: pick any undecided cell
         for cell in range(h * w):
             v = grid[cell // w, cell % w]
             if v & (v - np.uint32(1)):

@@ -69,6 +69,7 @@ class _Run:
 
 
 def _node(ws: ColourWorkspace, grid: MaskArray, run: _Run) -> int:
+    ws.reset_probe()
     while True:
         status = ws.probe(grid, ws.line_solves + WORK_CHUNK)
         if status != kernels.OUT_OF_WORK:
@@ -77,15 +78,16 @@ def _node(ws: ColourWorkspace, grid: MaskArray, run: _Run) -> int:
 
 
 def _search(ws: ColourWorkspace, root: MaskArray, run: _Run) -> None:
-    ws.enqueue_all()
     stack: list[tuple[MaskArray, int]] = [(root, -1)]
     while stack:
         grid, cell = stack.pop()
         run.nodes += 1
         run.check()
-        ws.clear_queue()
         if cell >= 0:
+            ws.clear_queue()
             ws.enqueue_cell(cell // ws.width, cell % ws.width)
+        else:
+            ws.enqueue_all()  # the root: every line
         status = _node(ws, grid, run)
         if status == kernels.SOLVED:
             run.add(grid)

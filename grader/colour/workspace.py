@@ -44,6 +44,9 @@ class ColourWorkspace:
         self.trial = np.zeros((self.height, self.width), dtype=np.uint32)
         self.union = np.zeros((self.height, self.width), dtype=np.uint32)
         self.best = np.zeros(1, dtype=np.int64)
+        self.before = np.zeros((self.height, self.width), dtype=np.uint32)
+        self.line_stamp = np.zeros(lines, dtype=np.int64)
+        self.cell_stamp = np.zeros(self.height * self.width, dtype=np.int64)
 
     @property
     def line_solves(self) -> int:
@@ -71,12 +74,17 @@ class ColourWorkspace:
     def enqueue_cell(self, row: int, column: int) -> None:
         kernels.enqueue_cell(self.queue, self.inq, self.qstate, self.height, row, column)
 
+    def reset_probe(self) -> None:
+        """Start a new search node: probing forgets which cells taught nothing."""
+        kernels.reset_probe(self.counters, self.line_stamp, self.cell_stamp)
+
     def probe(self, grid: MaskArray, work_limit: int) -> int:
         """Propagate the queued lines, then probe to a fixed point (see kernels.probe)."""
         return int(kernels.probe(
             grid, self.ncol, self.lens, self.cols, self.nblk, self.queue, self.inq,
             self.qstate, self.table, self.pref, self.diff, self.line_in, self.line_out,
-            self.counters, self.trial, self.union, work_limit, self.best))
+            self.counters, self.trial, self.union, work_limit, self.best, self.before,
+            self.line_stamp, self.cell_stamp))
 
     def solve_line(self, cells: MaskArray, line: int) -> MaskArray | None:
         """The compiled line solve of line ``line`` over ``cells`` (for tests and tools)."""
