@@ -17,7 +17,7 @@ from grader.colour.io import read_any
 from grader.colour.model import ColourPuzzle, format_colour_clue
 from grader.colour.results import ColourSolveResult
 from grader.commands.common import STDIN, LoadedPuzzle
-from grader.errors import FormatError
+from grader.errors import BundleError, FormatError
 from grader.model import Puzzle
 from grader.results import Budget
 
@@ -58,13 +58,25 @@ def read_input_any(path: str, format: str | None = None, colours: int | None = N
 def iter_any_puzzles(paths: Sequence[str], format: str | None = None,
                      colours: int | None = None
                      ) -> Iterator[LoadedPuzzle | LoadedColourPuzzle]:
+    """Each puzzle of each file in order, as :func:`grader.commands.common.iter_puzzles`
+    (a file with some unreadable black-and-white puzzles yields the others first, then
+    raises its :class:`BundleError`)."""
     for path in paths:
-        puzzles = read_input_any(path, format, colours)
-        for index, puzzle in enumerate(puzzles, 1):
+        partial: BundleError | None = None
+        numbered: list[tuple[int, Puzzle | ColourPuzzle]]
+        try:
+            puzzles = read_input_any(path, format, colours)
+            numbered, count = list(enumerate(puzzles, 1)), len(puzzles)
+        except BundleError as exc:
+            partial, count = exc, exc.count
+            numbered = [(index, puzzle) for index, puzzle in exc.readable]
+        for index, puzzle in numbered:
             if isinstance(puzzle, ColourPuzzle):
-                yield LoadedColourPuzzle(path, index, len(puzzles), puzzle)
+                yield LoadedColourPuzzle(path, index, count, puzzle)
             else:
-                yield LoadedPuzzle(path, index, len(puzzles), puzzle)
+                yield LoadedPuzzle(path, index, count, puzzle)
+        if partial is not None:
+            raise partial
 
 
 def palette_record(puzzle: ColourPuzzle) -> list[dict[str, str]]:

@@ -17,7 +17,7 @@ from grader import formats
 from grader.colour.formats import COLOUR_FORMATS
 from grader.colour.formats.pictures import PICTURE_FORMATS, read_picture
 from grader.colour.model import AnyPuzzle, ColourPuzzle
-from grader.errors import FormatError, PuzzleError
+from grader.errors import BundleError, FormatError, PuzzleError
 from grader.model import Puzzle
 
 __all__ = ["colour_capable", "read_any", "write_any"]
@@ -57,6 +57,8 @@ def read_any(source: str | os.PathLike[str] | bytes, *, format: str | None = Non
     colour = COLOUR_FORMATS.get(spec.name)
     try:
         return list(formats.read(data, format=spec.name, name=label))
+    except BundleError:
+        raise  # some black-and-white puzzles read: the file is black and white
     except FormatError:
         if colour is None or not colour.looks_colour(data):
             raise

@@ -165,11 +165,13 @@ def write(puzzles: Sequence[ColourPuzzle]) -> bytes:
 
 
 _COLOURED_COUNT = re.compile(rb"<count[^>]*\scolor\s*=")
-_COLOUR_DEF = re.compile(rb"<color\b")
+_COLOUR_NAME = re.compile(rb"<color[^>]*\sname\s*=\s*[\"']([^\"']*)")
 
 
 def looks_colour(data: bytes) -> bool:
-    return bool(_COLOURED_COUNT.search(data)) or len(_COLOUR_DEF.findall(data)) > 2
+    """Coloured counts, or a colour other than black and white declared."""
+    names = {name.strip().lower() for name in _COLOUR_NAME.findall(data)}
+    return bool(_COLOURED_COUNT.search(data)) or bool(names - {b"black", b"white"})
 
 
 FORMAT = ColourFormat("xml", read, write, looks_colour, holds_many=True)
