@@ -178,3 +178,22 @@ def test_black_and_white_as_one_colour_gets_the_same_verdicts() -> None:
             if got.verdict == "unique":
                 assert np.array_equal(got.solutions[0] == 1, expected.solutions[0])
     assert {"unique", "multiple"} <= seen
+
+
+def test_probing_finishes_across_many_small_work_chunks(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """Probing that needs more work than one chunk resumes where it stopped (it once
+    started over after every chunk and never finished)."""
+    from pathlib import Path
+
+    from grader import formats
+    from grader.colour import solver
+
+    (plain,) = formats.read(Path(__file__).resolve().parents[1] / "puzzles" / "bicycle.yaml")
+    puzzle = ColourPuzzle.from_black_and_white(plain)
+    status, grid = line_logic(puzzle)
+    # line logic alone leaves cells open: probing has work to do
+    assert status >= 0 and int(((grid & (grid - 1)) != 0).sum()) > 0
+    monkeypatch.setattr(solver, "WORK_CHUNK", 200)
+    result = solve_colour(puzzle, budget=Budget(seconds=60))
+    assert result.verdict == "unique" and result.nodes == 1
