@@ -38,8 +38,10 @@ Anchor = Literal["left", "center", "right"]
 WHITE_RGB: RGB = (255, 255, 255)
 BLACK_RGB: RGB = (0, 0, 0)
 CLUE_TINT: RGB = (232, 232, 232)  # the clue area, about 10 % grey
-#: grey print: the tint of colour 1, 2, ... (fractions of black), light enough for black digits
-GREY_TINTS = (0.12, 0.30, 0.45, 0.22, 0.38, 0.06, 0.52)
+#: grey print: tints (fractions of black) from the lightest colour's to the darkest's, all
+#: light enough for black digits; the symbols tell close tints apart
+GREY_LIGHTEST = 0.08
+GREY_DARKEST = 0.48
 SOLUTIONS_PER_PAGE = 6
 MAX_CELL = 8 * MM
 AUTO_CELL = 5 * MM  # several puzzles share a page only while their cells stay this big
@@ -151,7 +153,12 @@ def fill_of(palette: Palette, index: int, grey: bool) -> RGB:
         return WHITE_RGB
     if not grey:
         return palette[index].rgb
-    tint = GREY_TINTS[(index - 1) % len(GREY_TINTS)]
+    if palette.size == 1:
+        return BLACK_RGB  # black and white needs no symbols
+    # lighter colours get lighter tints, all light enough for black digits
+    order = sorted(range(1, palette.size + 1), key=lambda i: -luminance(palette[i].rgb))
+    rank = order.index(index)
+    tint = GREY_LIGHTEST + rank * (GREY_DARKEST - GREY_LIGHTEST) / (palette.size - 1)
     level = round(255 * (1 - tint))
     return (level, level, level)
 

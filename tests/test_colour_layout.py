@@ -211,3 +211,17 @@ def test_per_page_one_gives_each_puzzle_its_page(manifest: Manifest) -> None:
     headers = [[op.text for op in page.ops if isinstance(op, Label) and op.text.startswith(
         "No. ")] for page in pages]
     assert headers == [["No. 1"], ["No. 2"], ["No. 3"], ["No. 4"], ["No. 5"]]
+
+
+def test_grey_tints_follow_lightness_and_black_stays_black() -> None:
+    from grader.colour.palette import Colour, Palette
+    from layout.colour_issue import digit_colour, fill_of
+
+    assert fill_of(Palette.black_and_white(), 1, grey=True) == (0, 0, 0)
+    palette = Palette((Colour("navy", (27, 42, 94), "n"), Colour("yellow", (242, 197, 17), "y"),
+                       Colour("red", (215, 38, 30), "r")))
+    greys = [fill_of(palette, i, grey=True)[0] for i in (1, 2, 3)]
+    assert greys[1] > greys[2] > greys[0]  # yellow lightest, navy darkest
+    assert all(digit_colour((g, g, g)) == (0, 0, 0) for g in greys)  # black digits on all
+    assert fill_of(palette, 3, grey=False) == (215, 38, 30)
+    assert digit_colour((27, 42, 94)) == (255, 255, 255)
