@@ -37,16 +37,17 @@ if TYPE_CHECKING:
 Anchor = Literal["left", "center", "right"]
 WHITE_RGB: RGB = (255, 255, 255)
 BLACK_RGB: RGB = (0, 0, 0)
-CLUE_TINT: RGB = (232, 232, 232)  # the clue area, about 10 % grey
+CLUE_TINT: RGB = (227, 227, 227)  # the clue area, 11 % grey (presses lose lighter tints)
 #: grey print: tints (fractions of black) from the lightest colour's to the darkest's, all
 #: light enough for black digits; the symbols tell close tints apart
-GREY_LIGHTEST = 0.08
+GREY_LIGHTEST = 0.12
 GREY_DARKEST = 0.48
 SOLUTIONS_PER_PAGE = 6
 MAX_CELL = 8 * MM
 AUTO_CELL = 5 * MM  # several puzzles share a page only while their cells stay this big
 MAX_PER_PAGE = 4
 HEADER = 14 * MM  # header and legend above each puzzle
+FOLIO = 6 * MM  # the page number's band at the foot of the text area
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,15 @@ class ColourPage:
     number: int
     kind: str  # "puzzle" or "solutions"
     ops: list[Op] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Trimmed:
+    """A trimmed page for :func:`layout.sheets.media_for` (size and folio)."""
+
+    width: float
+    height: float
+    number: int
 
 
 @dataclass(frozen=True)
@@ -178,9 +188,10 @@ class _Frame:
 
 
 def _frame(manifest: Manifest) -> _Frame:
+    """The area puzzles may use: inside the margins, above the folio band."""
     m = manifest.margins
-    return _Frame(m.left, m.bottom, manifest.page.width - m.left - m.right,
-                  manifest.page.height - m.top - m.bottom)
+    return _Frame(m.left, m.bottom + FOLIO, manifest.page.width - m.left - m.right,
+                  manifest.page.height - m.top - m.bottom - FOLIO)
 
 
 def _stars(count: int) -> str:
@@ -325,7 +336,7 @@ def puzzle_page(entries: Sequence[ColourEntry], manifest: Manifest, page_number:
     slots = _slots(frame, len(entries) if len(entries) <= 2 else 4)
     for entry, slot in zip(entries, slots, strict=False):
         draw_puzzle(page.ops, entry, manifest, slot)
-    page.ops.append(Label(frame.left + frame.width / 2, frame.bottom - 6 * MM,
+    page.ops.append(Label(frame.left + frame.width / 2, frame.bottom - FOLIO + 1 * MM,
                           str(page_number), 9, anchor="center"))
     return page
 
@@ -366,7 +377,7 @@ def solution_pages(entries: Sequence[ColourEntry], manifest: Manifest, first: in
             col, row = slot % columns, slot // columns
             solution_grid(page.ops, entry, manifest.grey, frame.left + col * slot_w,
                           top - 10 * MM - row * slot_h, slot_w - 6 * MM, slot_h - 4 * MM)
-        page.ops.append(Label(frame.left + frame.width / 2, frame.bottom - 6 * MM,
+        page.ops.append(Label(frame.left + frame.width / 2, frame.bottom - FOLIO + 1 * MM,
                               str(page.number), 9, anchor="center"))
         pages.append(page)
     return pages
@@ -379,8 +390,9 @@ def unsupported_options(manifest: Manifest) -> list[str]:
         ignored.append("worked (worked-solution pages)")
     if manifest.impose:
         ignored.append("impose (sheet imposition)")
-    if manifest.crop_marks:
-        ignored.append("crop_marks")
+    if manifest.profile.name == "pdfx":
+        ignored.append("profile pdfx (no PDF/X-1a output intent or CMYK conversion of "
+                       "colours yet)")
     if manifest.per_page is not None and manifest.per_page > MAX_PER_PAGE:
         ignored.append(f"per_page above {MAX_PER_PAGE} (colour pages hold at most "
                        f"{MAX_PER_PAGE})")
@@ -388,6 +400,29 @@ def unsupported_options(manifest: Manifest) -> list[str]:
 
 
 def plan_colour_issue(entries: Sequence[ColourEntry], manifest: Manifest) -> list[ColourPage]:
+    """The pages; under the KDP profile both side margins keep KDP's gutter for the page
+    count (symmetric, so any page may be a recto or a verso)."""
+    if manifest.profile.name != "kdp":
+        return _plan(entries, manifest)
+    from dataclasses import replace
+
+    from layout.profiles import kdp_gutter
+
+    count = len(_plan(entries, manifest))
+    pages: list[ColourPage] = []
+    for _ in range(4):  # the gutter grows with the count, which the margins may change
+        gutter = kdp_gutter(count) + 3.0
+        m = manifest.margins
+        wider = replace(manifest, margins=replace(m, left=max(m.left, gutter),
+                                                  right=max(m.right, gutter)))
+        pages = _plan(entries, wider)
+        if len(pages) == count:
+            break
+        count = len(pages)
+    return pages
+
+
+def _plan(entries: Sequence[ColourEntry], manifest: Manifest) -> list[ColourPage]:
     groups = group_puzzles(entries, manifest)
     pages = [puzzle_page(group, manifest, n) for n, group in enumerate(groups, 1)]
     if manifest.solutions:
@@ -411,8 +446,7 @@ def render_colour_pdf(pages: Sequence[ColourPage], manifest: Manifest) -> bytes:
     canvas.setTitle(manifest.title)
     canvas.setAuthor(manifest.author or "Nonopress")
     canvas.setCreator(f"nonopress {__version__} (reportlab)")
-    bleed = manifest.bleed
-    width, height = manifest.page.width + 2 * bleed, manifest.page.height + 2 * bleed
+    from layout.sheets import crop_marks, media_for
 
     def fill(rgb: RGB) -> None:
         if manifest.grey:  # pure K ink: nothing for the printer to mix
@@ -427,33 +461,44 @@ def render_colour_pdf(pages: Sequence[ColourPage], manifest: Manifest) -> bytes:
             canvas.setStrokeColorRGB(0, 0, 0)
 
     for page in pages:
-        if page.kind == "puzzle" or (page.kind == "solutions" and
-                                     page is next(p for p in pages if p.kind == "solutions")):
+        bookmarks = manifest.profile.name != "kdp"  # KDP refuses bookmarks
+        if bookmarks and (page.kind == "puzzle" or (
+                page.kind == "solutions"
+                and page is next(p for p in pages if p.kind == "solutions"))):
             key = f"page{page.number}"
             canvas.bookmarkPage(key)
             title = f"No. {page.number}" if page.kind == "puzzle" else "Solutions"
             canvas.addOutlineEntry(title, key, level=0)
-        canvas.setPageSize((width, height))
-        trim = (bleed, bleed, bleed + manifest.page.width, bleed + manifest.page.height)
-        canvas.setTrimBox(trim)
-        canvas.setBleedBox((0, 0, width, height))
-        canvas.translate(bleed, bleed)
+        trimmed = _Trimmed(manifest.page.width, manifest.page.height, page.number)
+        media = media_for(trimmed, manifest)
+        canvas.setPageSize((media.width, media.height))
+        canvas.setTrimBox(media.trim)
+        canvas.setBleedBox(media.bleed)
+        canvas.setCropBox((0, 0, media.width, media.height))
+        canvas.translate(media.trim[0], media.trim[1])
+        if manifest.crop_marks:
+            stroke_black()
+            marks = crop_marks(trimmed, manifest)
+            canvas.setLineWidth(marks.width)
+            for x1, y1, x2, y2 in marks.segments:
+                canvas.line(x1, y1, x2, y2)
         for op in page.ops:
             if isinstance(op, Box):
                 if op.fill is not None:
                     fill(op.fill)
                 stroke_black()
-                canvas.setLineWidth(op.stroke or 0.1)
+                canvas.setLineWidth(max(op.stroke, manifest.profile.design_line))
                 canvas.rect(op.x, op.y, op.w, op.h, stroke=1 if op.stroke else 0,
                             fill=1 if op.fill is not None else 0)
             elif isinstance(op, Segment):
                 stroke_black()
-                canvas.setLineWidth(op.width)
+                canvas.setLineWidth(max(op.width, manifest.profile.design_line))
                 canvas.line(op.x1, op.y1, op.x2, op.y2)
             else:
                 fill(op.rgb)
-                canvas.setFont(bold if op.bold else regular, op.size)
-                y = op.y - 0.36 * op.size if op.anchor == "center" else op.y
+                size = manifest.profile.text(op.size)
+                canvas.setFont(bold if op.bold else regular, size)
+                y = op.y - 0.36 * size if op.anchor == "center" else op.y
                 if op.anchor == "center":
                     canvas.drawCentredString(op.x, y, op.text)
                 elif op.anchor == "right":
@@ -461,7 +506,8 @@ def render_colour_pdf(pages: Sequence[ColourPage], manifest: Manifest) -> bytes:
                 else:
                     canvas.drawString(op.x, y, op.text)
         canvas.showPage()
-    canvas.showOutline()
+    if manifest.profile.name != "kdp":
+        canvas.showOutline()
     canvas.save()
     return buffer.getvalue()
 
@@ -475,6 +521,7 @@ def _n(value: float) -> str:
 def render_colour_latex(pages: Sequence[ColourPage], manifest: Manifest,
                         jobname: str = "issue") -> str:
     from layout.latex import _environment
+    from layout.sheets import crop_marks, media_for
 
     names: dict[RGB, str] = {}
 
@@ -499,8 +546,20 @@ def render_colour_latex(pages: Sequence[ColourPage], manifest: Manifest,
                 ops.append({"kind": "text", "x": _n(op.x), "y": _n(op.y), "text": op.text,
                             "size": _n(op.size), "colour": colour(op.rgb), "bold": op.bold,
                             "anchor": anchor})
-        rendered.append({"number": page.number, "kind": page.kind, "ops": ops})
-    bleed = manifest.bleed
+        media = media_for(_Trimmed(manifest.page.width, manifest.page.height, page.number),
+                          manifest)
+        if manifest.crop_marks:
+            marks = crop_marks(_Trimmed(manifest.page.width, manifest.page.height,
+                                        page.number), manifest)
+            ops.extend({"kind": "line", "x1": _n(x1), "y1": _n(y1), "x2": _n(x2),
+                        "y2": _n(y2), "width": _n(marks.width)}
+                       for x1, y1, x2, y2 in marks.segments)
+        rendered.append({
+            "number": page.number, "kind": page.kind, "ops": ops,
+            "media_w": _n(media.width), "media_h": _n(media.height),
+            "x": _n(media.trim[0]), "y": _n(media.trim[1]),
+            "trim": " ".join(_n(v) for v in media.trim),
+            "bleedbox": " ".join(_n(v) for v in media.bleed)})
     colours = []
     for rgb, name in names.items():
         if manifest.grey:
@@ -510,13 +569,7 @@ def render_colour_latex(pages: Sequence[ColourPage], manifest: Manifest,
     template = _environment().get_template("colour_issue.tex.j2")
     return template.render(
         jobname=jobname, title=manifest.title, author=manifest.author or "Nonopress",
-        creator=f"nonopress {__version__}", colours=colours, pages=rendered,
-        media_w=_n(manifest.page.width + 2 * bleed), media_h=_n(manifest.page.height + 2 * bleed),
-        bleed=_n(bleed), trim=" ".join(_n(v) for v in (bleed, bleed, bleed + manifest.page.width,
-                                                        bleed + manifest.page.height)),
-        bleedbox=" ".join(_n(v) for v in (0, 0, manifest.page.width + 2 * bleed,
-                                          manifest.page.height + 2 * bleed)),
-    )
+        creator=f"nonopress {__version__}", colours=colours, pages=rendered)
 
 
 __all__ = [

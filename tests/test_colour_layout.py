@@ -225,3 +225,25 @@ def test_grey_tints_follow_lightness_and_black_stays_black() -> None:
     assert all(digit_colour((g, g, g)) == (0, 0, 0) for g in greys)  # black digits on all
     assert fill_of(palette, 3, grey=False) == (215, 38, 30)
     assert digit_colour((27, 42, 94)) == (255, 255, 255)
+
+
+def test_kdp_profile_passes_the_preflight_but_for_the_page_count(tmp_path: Path) -> None:
+    """Under the KDP profile a colour issue prints in black ink, with KDP's bleed, gutter,
+    line widths, tints and no bookmarks; only its length (5 puzzles) is short of a book."""
+    from grader.cli import main
+    from layout.preflight import preflight
+
+    out = tmp_path / "kdp.pdf"
+    assert main(["issue", str(SAMPLE), "-o", str(out), "--profile", "kdp", "-q"]) == 1
+    report = preflight(out, "kdp")
+    assert [result.rule for result in report.failed] == ["page-count"]
+
+
+def test_crop_marks_sit_outside_the_trim(manifest: Manifest, pages: list[ColourPage],
+                                        tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    marked = replace(manifest, crop_marks=True)
+    (tmp_path / "c.pdf").write_bytes(render_colour_pdf(pages, marked))
+    page = PdfReader(tmp_path / "c.pdf").pages[0]
+    assert float(page.mediabox.width) > float(page.trimbox.width) + 2 * manifest.bleed + 10
