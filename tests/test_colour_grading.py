@@ -154,3 +154,21 @@ def test_max_rung_cuts_the_ladder(rung: str) -> None:
             assert cut.verdict == "unique"
         else:
             assert cut.level == full.level
+
+
+def test_a_puzzle_that_needs_cell_branching_is_fiendish() -> None:
+    rows = ("rrrb.r.b.r.b", "brbrb.bbbbbb", ".r.b.rrrb.r.", "...b.r.rbbr.", ".brbrb.rb.r.",
+            ".b.r...r.r..", "r..b.r.r...r", "...rr.b..r..", "bb.bbbrbbb.r", "b...b..r.brr",
+            ".r..rrbrrr..", ".b.....rrr.r")
+    palette = Palette((Colour("red", (220, 30, 30), "r"), Colour("blue", (30, 60, 200), "b")))
+    from grader.colour.model import rows_to_colour_array
+
+    puzzle = ColourPuzzle.from_picture(rows_to_colour_array(rows, palette), palette)
+    result = grade_colour(puzzle)
+    assert result.verdict == "unique" and result.solved
+    assert result.level == "fiendish" and "cell-branching" in result.rungs
+    probe = next(step for step in result.steps if step.rung == "cell-branching")
+    text = sentence(probe, puzzle)
+    assert "suppose it is" in text and "contradiction" in text
+    # cut below cell branching, the same puzzle is left unsolved
+    assert not grade_colour(puzzle, max_rung="line-analysis").solved
