@@ -42,17 +42,27 @@ def solve_line(cells, n, lens, cols, k, ncol, table, pref, diff, out):
     ended = table[1]
     afree = table[2]
     aend = table[3]
-    for c in range(1, ncol + 1):
+    # per colour of the clue: how many of the first i cells refuse it (pref[c, n] < 0 marks
+    # a colour not computed yet in this call)
+    for j in range(k):
+        pref[cols[j], 0] = -1
+    for j in range(k):
+        c = cols[j]
+        if pref[c, 0] == 0:
+            continue
         b = np.uint32(1) << np.uint32(c)
         pref[c, 0] = 0
         for i in range(n):
             pref[c, i + 1] = pref[c, i] + (1 if (cells[i] & b) == 0 else 0)
-    for i in range(n + 2):
+    # the forward tables are set by pushes and need clearing; the backward ones are
+    # written in full below (row n here)
+    for i in range(n + 1):
         for j in range(k + 1):
             free[i, j] = 0
             ended[i, j] = 0
-            afree[i, j] = 0
-            aend[i, j] = 0
+    for j in range(k + 1):
+        afree[n, j] = 0
+        aend[n, j] = 0
     free[0, 0] = 1
     for i in range(n + 1):
         bg = i < n and (cells[i] & 1) != 0
@@ -82,9 +92,11 @@ def solve_line(cells, n, lens, cols, k, ncol, table, pref, diff, out):
             aend[i, j] = 1 if (background or (place and touch)) else 0
     if afree[0, 0] == 0:
         return False
-    for c in range(ncol + 1):
+    for i in range(n + 1):
+        diff[0, i] = 0
+    for j in range(k):
         for i in range(n + 1):
-            diff[c, i] = 0
+            diff[cols[j], i] = 0
     for i in range(n + 1):
         bg = i < n and (cells[i] & 1) != 0
         for j in range(k + 1):
@@ -100,13 +112,18 @@ def solve_line(cells, n, lens, cols, k, ncol, table, pref, diff, out):
                     diff[cols[j], end] -= 1
     for i in range(n):
         out[i] = 0
-    for c in range(ncol + 1):
+    for j in range(-1, k):
+        c = 0 if j < 0 else cols[j]
+        if j >= 0 and diff[c, n] == 1:
+            continue  # this colour's marks are already out (several blocks share it)
         run = 0
         b = np.uint32(1) << np.uint32(c)
         for i in range(n):
             run += diff[c, i]
             if run > 0:
                 out[i] |= b
+        if j >= 0:
+            diff[c, n] = 1  # every run has ended by cell n: the slot is free as a flag
     return True
 
 
