@@ -174,3 +174,10 @@ def test_quick_line_logic_agrees_with_the_solver() -> None:
         assert full.verdict == "unique"
         assert np.array_equal(quick.solutions[0], full.solutions[0])
     assert answered > 20
+
+
+def test_solve_first_stops_at_one_colour_solution(files: dict[str, Path],
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--first", str(files["two"])]) == 0
+    text = capsys.readouterr().out
+    assert ": solved," in text and "differ" not in text

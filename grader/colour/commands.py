@@ -91,7 +91,8 @@ def summary(loaded: LoadedColourPuzzle) -> dict[str, Any]:
             "colours": puzzle.palette.size, "palette": palette_record(puzzle)}
 
 
-def solve(loaded: LoadedColourPuzzle, limit: int, budget: Budget) -> ColourSolveResult:
+def solve(loaded: LoadedColourPuzzle, limit: int, budget: Budget, first: bool = False
+          ) -> ColourSolveResult:
     """The compiled solver's answer; a small puzzle that line logic solves is answered in
     Python first while the compiled solver is not loaded (saves most of a second)."""
     if "grader.colour.solver" not in sys.modules:
@@ -102,7 +103,7 @@ def solve(loaded: LoadedColourPuzzle, limit: int, budget: Budget) -> ColourSolve
             return quick
     from grader.colour.solver import solve_colour
 
-    return solve_colour(loaded.puzzle, limit=limit, budget=budget)
+    return solve_colour(loaded.puzzle, limit=limit, budget=budget, first=first)
 
 
 # -- check ---------------------------------------------------------------------------------
@@ -147,7 +148,7 @@ def describe(loaded: LoadedColourPuzzle, result: ColourSolveResult, list_all: bo
     elif result.verdict == "undecided":
         header += f" ({result.reason})"
     lines = [header, f"colours: {legend(puzzle)}"]
-    if result.verdict == "unique" or (result.verdict == "undecided" and grids):
+    if result.verdict in ("unique", "solved") or (result.verdict == "undecided" and grids):
         lines.extend(grids[0])
     elif result.verdict == "multiple" and not list_all:
         lines.append(f"{len(result.differing_cells)} cells differ between these two:")

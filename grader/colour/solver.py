@@ -119,17 +119,18 @@ def warm_up() -> None:
     _compiled = True
 
 
-def solve_colour(puzzle: ColourPuzzle, limit: int = 2, budget: Budget | None = None
-                 ) -> ColourSolveResult:
+def solve_colour(puzzle: ColourPuzzle, limit: int = 2, budget: Budget | None = None, *,
+                 first: bool = False) -> ColourSolveResult:
     """Count the solutions of ``puzzle`` up to ``limit`` (at least 2 are looked for).
 
     Verdicts as for black and white: ``unique``, ``multiple`` (with the first two
-    solutions), ``none``, or ``undecided`` when the budget ran out first.
+    solutions), ``none``, or ``undecided`` when the budget ran out first; with ``first``,
+    ``solved`` when the search stopped at a first solution without looking for another.
     """
     if limit < 1:
         raise ValueError("limit must be at least 1")
     warm_up()
-    run = _Run(puzzle, budget if budget is not None else Budget(), max(limit, 2))
+    run = _Run(puzzle, budget if budget is not None else Budget(), 1 if first else max(limit, 2))
     ws = ColourWorkspace(puzzle)
     complete, reason = True, ""
     try:
@@ -140,7 +141,9 @@ def solve_colour(puzzle: ColourPuzzle, limit: int = 2, budget: Budget | None = N
         complete, reason = False, str(exc)
     found = list(run.found.values())
     verdict: Verdict
-    if len(found) >= 2:
+    if first and found:
+        verdict = "solved"
+    elif len(found) >= 2:
         verdict = "multiple"
     elif not complete:
         verdict = "undecided"

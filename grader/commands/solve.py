@@ -108,9 +108,9 @@ def run(args: argparse.Namespace) -> int:
     solved: list[AnyPuzzle] = []
     for loaded in iter_any_puzzles([args.files], args.input_format, args.colours):
         if isinstance(loaded, LoadedColourPuzzle):
-            colour = solve_colour(loaded, limit, budget)
+            colour = solve_colour(loaded, limit, budget, args.first)
             print("\n".join(describe_colour(loaded, colour, args.all)), flush=True)
-            if colour.verdict in ("unique", "multiple"):
+            if colour.verdict in ("unique", "multiple", "solved"):
                 solved.append(loaded.puzzle.with_solution(colour.solutions[0]))
             continue
         result = solve(loaded.puzzle, limit=limit, budget=budget, first=args.first)
