@@ -172,3 +172,18 @@ def test_a_puzzle_that_needs_cell_branching_is_fiendish() -> None:
     assert "suppose it is" in text and "contradiction" in text
     # cut below cell branching, the same puzzle is left unsolved
     assert not grade_colour(puzzle, max_rung="line-analysis").solved
+
+
+def test_colour_at_the_intersection_is_explained() -> None:
+    from pathlib import Path
+
+    from grader.colour.io import read_any
+
+    (puzzle,) = read_any(Path(__file__).resolve().parents[1] / "puzzles" / "colour" /
+                         "flowerpot.yaml")
+    assert isinstance(puzzle, ColourPuzzle)
+    result = grade_colour(puzzle)
+    text = explain_colour(puzzle, result, "")
+    assert ("Column 2, clue 2 green: no yellow, pink or terracotta block" in text
+            and "are empty (colour at the intersection: their row allows none of this "
+            "column's colours)" in text)

@@ -109,7 +109,10 @@ class _Grader:
             self.grid[row, column] = kept
 
     def line_sweep(self, rung: str) -> bool:
-        found: list[Step] = []
+        """One pass over every line with the rung's cheapest productive technique; each
+        deduction is applied as found, so later lines of the pass see it (a cell emptied
+        by its row's and then its column's colours is *colour at the intersection*)."""
+        start = len(self.steps)
         for name in LINE_RUNGS[rung]:
             technique = self.technique(name)
             for ref, clue in self.lines():
@@ -117,13 +120,14 @@ class _Grader:
                 if deduction is None:
                     continue
                 changes = tuple((*ref.cell(p), v) for p, v in deduction.changes)
-                found.append(Step(rung, name, changes, line=ref, facts={
+                self.apply(Step(rung, name, changes, line=ref, facts={
                     **deduction.facts, "clue": clue}))
-            if found:
+            if len(self.steps) > start:
                 break  # the cheaper technique of the rung first, then start again
-        for step in found:
-            self.apply(_with_openings(step, len(found)))
-        return bool(found)
+        found = len(self.steps) - start
+        for i in range(start, len(self.steps)):
+            self.steps[i] = _with_openings(self.steps[i], found)
+        return found > 0
 
     def probe_sweep(self) -> bool:
         """One cell, one value ruled out by following line logic across the grid."""
@@ -286,8 +290,19 @@ def sentence(step: Step, puzzle: ColourPuzzle) -> str:
         if step.technique == "colour-absent":
             absent = step.facts.get("absent", [])
             assert isinstance(absent, list)
+            if not clue:
+                return head + f"the line is empty, so {_cells(positions)} " + (
+                    "is empty" if len(positions) == 1 else "are empty")
             names = _either([palette[c].name for c in absent])
-            return head + f"no {names} block, so {_cells(positions)} cannot be {names}"
+            text = head + f"no {names} block, so {_cells(positions)} cannot be {names}"
+            emptied = [p for p, change in zip(positions, step.changes, strict=True)
+                       if change[2] == 1]
+            if emptied:
+                other = "column" if step.line.axis == "row" else "row"
+                text += (f"; {_cells(emptied)} {'is' if len(emptied) == 1 else 'are'} empty "
+                         f"(colour at the intersection: their {other} allows none of this "
+                         f"{step.line.axis}'s colours)")
+            return text
         if step.technique == "colour-overlap":
             parts = []
             for block in step.facts.get("blocks", []):  # type: ignore[attr-defined]
