@@ -113,7 +113,8 @@ def test_levels_follow_the_hardest_technique() -> None:
     assert isinstance(ladybird, ColourPuzzle)
     easy = grade_colour(ladybird)
     assert easy.level == "easy" and set(easy.rungs) <= {"simple-boxes", "extreme-owners"}
-    shuttle = Path("/work/shared/corpus/olsak/spaceShuttle.g")
+    shuttle = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "olsak" / \
+        "spaceShuttle.g"
     if not shuttle.is_file():
         pytest.skip("corpus not present")
     (puzzle,) = read_any(shuttle)
