@@ -15,6 +15,8 @@ import re
 
 #: Longest error line the CLI prints (a message quoting a 200 KB line is cut to this).
 MAX_LINE = 300
+#: Titles longer than this are cut in one-line-per-puzzle output.
+TITLE_WIDTH = 60
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
 # C0 controls but tab, DEL, C1 controls, and the bidi embeddings, overrides and isolates

@@ -7,22 +7,27 @@ import math
 import sys
 from typing import Any
 
+from grader.colour.commands import (
+    LoadedColourPuzzle,
+    add_colour_argument,
+    check_line,
+    check_record,
+    iter_any_puzzles,
+)
+from grader.colour.commands import solve as solve_colour
 from grader.commands.common import (
     LoadedPuzzle,
     add_input_arguments,
-    iter_puzzles,
     print_json_line,
     puzzle_summary,
 )
 from grader.errors import NonopressError
 from grader.results import Budget, SolveResult
-from grader.text import error_line, shown
+from grader.text import TITLE_WIDTH, error_line, shown
 
 HELP = "check that each puzzle has exactly one solution (unique / multiple / none / undecided)"
 
 EXIT_OK = 0
-#: titles longer than this are cut in the one-line-per-puzzle output
-TITLE_WIDTH = 60
 EXIT_BAD_INPUT = 2
 
 
@@ -65,6 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_input_arguments(parser)
     add_budget_arguments(parser)
     parser.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
+    add_colour_argument(parser)
 
 
 def result_record(loaded: LoadedPuzzle, result: SolveResult) -> dict[str, Any]:
@@ -98,7 +104,14 @@ def run(args: argparse.Namespace) -> int:
     budget = budget_from(args)
     for path in args.files:
         try:
-            for loaded in iter_puzzles([path], args.input_format):
+            for loaded in iter_any_puzzles([path], args.input_format, args.colours):
+                if isinstance(loaded, LoadedColourPuzzle):
+                    colour = solve_colour(loaded, 2, budget)
+                    if args.json:
+                        print_json_line(check_record(loaded, colour))
+                    else:
+                        print(check_line(loaded, colour), flush=True)
+                    continue
                 result = solve(loaded.puzzle, limit=2, budget=budget)
                 if args.json:
                     print_json_line(result_record(loaded, result))
