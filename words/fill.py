@@ -1,0 +1,162 @@
+"""Fill a crossword grid from a word list: every slot a listed word, crossings agreeing, no
+word twice, theme entries where they were locked.
+
+:func:`fill` runs the search of :mod:`words.search` with seeded randomised restarts (Luby
+node limits, so every run after the first few is longer and the last one can finish), and
+answers ``filled``, ``none`` (proved: no fill exists, naming the slot that could not be
+filled) or ``undecided`` (the budget ran out first).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from grader.errors import NonopressError
+from grader.results import Budget
+from words.grid import Grid, Slot
+from words.search import Limits, Search, Stop, luby
+from words.wordlist import WordList, normalise
+
+FillStatus = Literal["filled", "none", "undecided"]
+#: Run i of the restarts may use (slots + RESTART_NODES) * luby(i) nodes: a fill without
+#: backtracking takes about one node a slot.
+RESTART_NODES = 50
+
+
+@dataclass(frozen=True)
+class FillResult:
+    """What :func:`fill` found. ``entries`` follow ``grid.slots`` (empty when not filled)."""
+
+    status: FillStatus
+    grid: Grid
+    entries: tuple[str, ...] = ()
+    scores: tuple[float, ...] = ()
+    time_s: float = 0.0
+    nodes: int = 0
+    restarts: int = 0
+    failed_slot: Slot | None = None
+    reason: str = ""
+    stats: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def score(self) -> float:
+        """Mean word score of the fill (0-100), 0 when not filled."""
+        return round(sum(self.scores) / len(self.scores), 2) if self.scores else 0.0
+
+    @property
+    def min_score(self) -> float:
+        return min(self.scores) if self.scores else 0.0
+
+    def summary(self) -> str:
+        if self.status == "filled":
+            return (f"filled: score {self.score:.1f} (lowest word {self.min_score:.0f}), "
+                    f"{self.nodes} nodes, {self.restarts} restarts, {self.time_s:.3f} s")
+        return f"{self.status}: {self.reason}"
+
+
+def pattern(grid: Grid, slot: Slot) -> str:
+    return grid.entry(slot)
+
+
+def resolve_locks(grid: Grid, locks: Mapping[str, str]) -> dict[int, str]:
+    """``{"12A": "word"}`` -> ``{slot index: "WORD"}``; NonopressError on a bad name, a
+    word of the wrong length or one that clashes with letters already in the grid."""
+    fixed: dict[int, str] = {}
+    for name, raw in locks.items():
+        try:
+            slot = grid.find_slot(name)
+        except KeyError as exc:
+            raise NonopressError(str(exc.args[0])) from None
+        word = normalise(raw)
+        if word is None:
+            raise NonopressError(f"lock {name}: {raw!r} is not a word of letters")
+        if len(word) != slot.length:
+            raise NonopressError(
+                f"lock {slot.label}: {word} has {len(word)} letters, the slot {slot.length}")
+        for have, want in zip(grid.entry(slot), word, strict=True):
+            if have != "." and have != want:
+                raise NonopressError(
+                    f"lock {slot.label}: {word} clashes with {grid.entry(slot)} in the grid")
+        fixed[slot.index] = word
+    return fixed
+
+
+def fill(
+    grid: Grid,
+    words: WordList,
+    *,
+    seed: int = 0,
+    budget: Budget | None = None,
+    locks: Mapping[str, str] | None = None,
+    restarts: bool = True,
+) -> FillResult:
+    """Fill ``grid`` (its letters stay) from ``words``; ``locks`` name theme entries
+    (``{"1A": "THEME"}``) that are used even when the list lacks them.
+
+    The same grid, list, seed and locks give the same fill (unless the time budget ends
+    the search first).
+    """
+    started = time.perf_counter()
+    budget = budget or Budget(seconds=10.0)
+    fixed = resolve_locks(grid, locks or {})
+    words = words.with_words(fixed.values())
+    search = Search(grid, words, fixed)
+    search.limits = Limits(
+        deadline=None if budget.seconds is None else started + budget.seconds,
+        max_nodes=budget.nodes,
+    )
+
+    def done(status: FillStatus, **extra: object) -> FillResult:
+        return FillResult(
+            status=status, grid=extra.pop("filled", grid),  # type: ignore[arg-type]
+            time_s=time.perf_counter() - started, nodes=search.nodes,
+            **extra,  # type: ignore[arg-type]
+        )
+
+    root = search.root()
+    if isinstance(root, int):
+        slot = search.slots[root]
+        return done("none", failed_slot=slot, restarts=0,
+                    reason=f"no word in the list fits {slot.label} "
+                           f"({slot.length} letters, pattern {_shown(grid, slot)})")
+    solution: list[str] = []
+
+    def found(dom: list[int]) -> bool:
+        solution.extend(search.words_of(dom))
+        return True
+
+    run = 0
+    while True:
+        run += 1
+        search.rng = random.Random(seed * 1_000_003 + run)
+        per_run = (len(search.slots) + RESTART_NODES) * luby(run)
+        search.node_limit = search.nodes + per_run if restarts else None
+        dom, mask = root[0][:], root[1][:]
+        try:
+            if search.dfs(dom, mask, found):
+                filled = grid
+                for slot, word in zip(search.slots, solution, strict=True):
+                    filled = filled.with_entry(slot, word)
+                return done("filled", filled=filled, entries=tuple(solution),
+                            scores=tuple(words.score(w) for w in solution), restarts=run - 1)
+            worst = max(range(len(search.slots)), key=lambda k: search.failures[k])
+            slot = search.slots[worst]
+            return done("none", failed_slot=slot, restarts=run - 1,
+                        reason=f"no fill exists: the complete search ran out of words for "
+                               f"{slot.label} ({slot.length} letters, pattern "
+                               f"{_shown(grid, slot)}) most often")
+        except Stop as stop:
+            if stop.why == "budget":
+                worst = max(range(len(search.slots)), key=lambda k: search.failures[k])
+                slot = search.slots[worst]
+                return done("undecided", failed_slot=slot, restarts=run - 1,
+                            reason=f"budget spent after {search.nodes} nodes; the hardest "
+                                   f"slot was {slot.label} ({slot.length} letters)")
+
+
+def _shown(grid: Grid, slot: Slot) -> str:
+    return grid.entry(slot).replace(".", "?")
