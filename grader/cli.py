@@ -25,6 +25,8 @@ COMMANDS: dict[str, str] = {
     "issue": "layout.command",
     "batch": "grader.commands.batch",
     "report": "grader.commands.report",
+    "fill": "words.commands.fill",
+    "fillin": "words.commands.fillin",
 }
 
 EXIT_OK = 0
