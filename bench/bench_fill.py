@@ -1,7 +1,7 @@
 """Fill the 72 benchmark crossword grids with the default word list: one row per grid.
 
     python bench/bench_fill.py [GRID_DIR] [--timeout 10] [--seed 0] [--min-zipf Z]
-                               [--words FILE] [--markdown]
+                               [--words FILE] [--quality] [--markdown]
 
 GRID_DIR holds one ``.txt`` grid a file (default ``../shared/crossword-grids/txt`` beside
 the repository). Each grid gets its own time budget; the table gives the outcome, the time,
@@ -37,6 +37,8 @@ def main() -> int:
     parser.add_argument("--min-zipf", type=float, default=DEFAULT_MIN_ZIPF)
     parser.add_argument("--words", help="a word list file instead of the default list")
     parser.add_argument("--only", help="grids whose name contains this")
+    parser.add_argument("--quality", action="store_true",
+                        help="try a fill from common words first (fill(..., quality=True))")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     args = parser.parse_args()
 
@@ -61,7 +63,8 @@ def main() -> int:
     outcomes: dict[str, int] = {}
     for path in paths:
         grid = parse_grid(path.read_text(), str(path))
-        result = fill(grid, words, seed=args.seed, budget=Budget(seconds=args.timeout))
+        result = fill(grid, words, seed=args.seed, budget=Budget(seconds=args.timeout),
+                      quality=args.quality)
         times.append(result.time_s)
         outcomes[result.status] = outcomes.get(result.status, 0) + 1
         row = [path.stem, grid.size, str(len(grid.slots)), result.status,

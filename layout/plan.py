@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from grader.errors import NonopressError
 from layout.draw import Block, Bookmark, Op, Page, Text, puzzle_ops, star_ops, stars_width
+from layout.fillins import FillinEntry, plan_fillins
 from layout.fonts import fit_text, text_width, wrap_text
 from layout.geometry import BlockGeometry
 from layout.issue import Issue, IssueEntry
@@ -295,7 +296,11 @@ class Planner:
 def plan_issue(issue: Issue) -> IssuePlan:
     planner = Planner(issue)
     puzzles = planner.puzzle_pages()
-    solutions = planner.solution_pages() if issue.manifest.solutions else []
+    fillin_first = len(puzzles)
+    fillin_pages, fillin_starts, fillin_solutions = plan_fillins(issue, planner.area, GAP)
+    puzzles += fillin_pages
+    solutions = planner.solution_pages() if issue.manifest.solutions and issue.entries else []
+    solutions += fillin_solutions if issue.manifest.solutions else []
     worked = [planner.worked_page(e) for e in issue.entries if e.worked]
     rows = _contents_rows(issue, bool(solutions), bool(worked))
     # Page numbers depend on how many contents pages there are, which does not depend on
@@ -306,6 +311,8 @@ def plan_issue(issue: Issue) -> IssuePlan:
     for k, page in enumerate(puzzles):
         for block in page.blocks:
             puzzle_page_of[block.number] = first + k
+    for number, k in fillin_starts.items():
+        puzzle_page_of[number] = first + fillin_first + k
     starts = {
         "Solutions": first + len(puzzles),
         "Worked solutions": first + len(puzzles) + len(solutions),
@@ -323,7 +330,7 @@ def plan_issue(issue: Issue) -> IssuePlan:
 
 
 #: (kind, entry, text): kind is "puzzle", a section heading or "credit"
-ContentsRow = tuple[str, IssueEntry | None, str]
+ContentsRow = tuple[str, IssueEntry | FillinEntry | None, str]
 
 
 def number_ranges(numbers: Sequence[int]) -> str:
@@ -342,6 +349,7 @@ def number_ranges(numbers: Sequence[int]) -> str:
 
 def _contents_rows(issue: Issue, solutions: bool, worked: bool) -> list[ContentsRow]:
     rows: list[ContentsRow] = [("puzzle", e, "") for e in issue.entries]
+    rows += [("puzzle", f, "") for f in issue.fillins]
     if solutions:
         rows.append(("Solutions", None, ""))
     if worked:

@@ -85,7 +85,7 @@ def test_word_list_file_scores_and_errors() -> None:
     assert words.score("CAT") == 80 and words.score("DOG") == 50
     assert words.score("ICECREAM") == 60  # phrases are run together, as in crosswords
     assert words.table(3).words == ("CAT", "DOG")  # best score first
-    with pytest.raises(FormatError, match="w.txt:1"):
+    with pytest.raises(FormatError, match=r"w\.txt:1"):
         parse_word_list("cat;high\n", "w.txt")
     with pytest.raises(FormatError, match="no usable words"):
         parse_word_list("123\n", "w.txt")

@@ -130,7 +130,7 @@ def test_bad_ipuz_is_one_clear_error(text: str, message: str) -> None:
 def test_bad_puz_is_one_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "bad.puz"
     path.write_bytes(b"not a puz file at all")
-    with pytest.raises(FormatError, match="bad.puz"):
+    with pytest.raises(FormatError, match=r"bad\.puz"):
         read_grid_file(path)
 
 

@@ -5,7 +5,7 @@
 | only-length | the last open slot of a length takes the last word of that length |
 | one-fits | a slot's letters so far admit just one of the words left |
 | one-place | a word fits just one of the open slots of its length |
-| crossing-check | a word is struck from a slot because a crossing slot would have no word left; one word remains |
+| crossing-check | words are struck from a slot when a crossing would have none left; one remains |
 | trial | each word left for a slot is tried and followed up; all but one run into a dead end |
 | guess | nothing above helps: a word is written in on trust (the puzzle needs guessing) |
 
@@ -332,9 +332,10 @@ def grade_fillin(puzzle: FillIn, budget: Budget | None = None) -> FillinGrade:
     steps: list[FillStep] = []
     solution: Grid | None = None
     while state.open:
-        for rung, finder in zip(RUNGS, (*LOGIC, _trial), strict=False):
+        for name, finder in zip(RUNGS, (*LOGIC, _trial), strict=False):
             found = finder(state)
             if found:
+                rung = name
                 slot, word, reason = found[0]
                 break
         else:

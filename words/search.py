@@ -100,9 +100,10 @@ class Search:
         self.pick_width = 3
 
     # -- the root --------------------------------------------------------------------------
-    def root(self) -> tuple[list[int], list[int]] | int:
+    def root(self, min_score: float | None = None) -> tuple[list[int], list[int]] | int:
         """The propagated root state (domains, cell masks), or the index of a slot that
-        has no word at all."""
+        has no word at all. With ``min_score``, only words scoring at least that much
+        (and locked ones) are allowed."""
         size = self.grid.width * self.grid.height
         mask = [ALL_LETTERS] * size
         for r, row in enumerate(self.grid.rows):
@@ -112,6 +113,8 @@ class Search:
         dom: list[int] = []
         for k, table in enumerate(self.tables):
             domain = table.full
+            if min_score is not None:
+                domain = (1 << table.count_at_least(min_score)) - 1
             if k in self.fixed:
                 position = table.position(self.fixed[k])
                 domain = 0 if position is None else 1 << position

@@ -85,6 +85,17 @@ class LengthTable:
             self._head = [[bits & cut for bits in row] for row in self.index]
         return self._head
 
+    def count_at_least(self, score: float) -> int:
+        """How many words score at least ``score`` (they are the first ones)."""
+        low, high = 0, len(self.scores)
+        while low < high:
+            mid = (low + high) // 2
+            if self.scores[mid] >= score:
+                low = mid + 1
+            else:
+                high = mid
+        return low
+
     def position(self, word: str) -> int | None:
         return self._positions.get(word)
 

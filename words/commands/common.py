@@ -28,6 +28,11 @@ def add_fill_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=positive_float, default=10.0, metavar="S",
                         help="seconds before giving up (default 10)")
     parser.add_argument(
+        "--quality", action="store_true",
+        help="try a fill from common words (score 37.5 and up) first: cleaner fills, up to "
+        "twice the time",
+    )
+    parser.add_argument(
         "--lock", action="append", default=[], metavar="SLOT=WORD",
         help="a theme entry, e.g. --lock 1A=NONOGRAM (repeatable); used even when the "
         "list lacks it",

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     source = read_grid_file(args.grid)
     words = word_list_from(args)
     result = fill(source.grid, words, seed=args.seed, budget=budget_from(args),
-                  locks=locks_from(args))
+                  locks=locks_from(args), quality=args.quality)
     if args.json:
         record: dict[str, object] = {
             "file": args.grid, "size": source.grid.size, "slots": len(source.grid.slots),

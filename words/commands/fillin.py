@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     budget = budget_from(args)
     if not grid.is_complete:
         filled = fill(grid, word_list_from(args), seed=args.seed, budget=budget,
-                      locks=locks_from(args))
+                      locks=locks_from(args), quality=args.quality)
         if filled.status != "filled":
             raise NonopressError(f"{args.grid}: cannot make a fill-in: {filled.reason}")
         grid = filled.grid
