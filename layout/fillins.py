@@ -62,7 +62,7 @@ class FillinEntry:
     @property
     def shown_title(self) -> str:
         """For the contents: a fill-in's title gives nothing away."""
-        return self.title or "Fill-in"
+        return f"Fill-in \u00b7 {self.title}" if self.title else "Fill-in"
 
     @property
     def label(self) -> str:
@@ -217,15 +217,19 @@ def fillin_pages(entry: FillinEntry, frame: Frame, page_size: tuple[float, float
     columns = max(1, int((frame.width + COLUMN_GAP) // column_w))
     column_w = (frame.width + COLUMN_GAP) / columns
     column, top = 0, y
+    # Balanced columns: as many lines in each as the list needs, not more than the page has.
+    headings = sum(1 for _, h, _ in items if h)
+    need = len(items) * LIST_LEADING + headings * 4
+    bottom = max(frame.bottom, top - need / columns - 2 * LIST_LEADING)
     for text, heading, strike in items:
         # a new column when this one is full, or would end in a heading alone
-        if y - (2 if heading else 1) * LIST_LEADING < frame.bottom:
+        if y - (2 if heading else 1) * LIST_LEADING < bottom:
             column, y = column + 1, top
         if column >= columns:
             page = Page(page_size[0], page_size[1], "puzzles")
             pages.append(page)
             page.ops.extend(_header(entry, frame.left, frame.top, frame.width, True))
-            column, top = 0, frame.top - HEADER - 6
+            column, top, bottom = 0, frame.top - HEADER - 6, frame.bottom
             y = top
         x = frame.left + column * column_w
         if heading and y != top:
@@ -239,16 +243,39 @@ def fillin_pages(entry: FillinEntry, frame: Frame, page_size: tuple[float, float
     return pages
 
 
+def _lowest(page: Page) -> float:
+    """The lowest y anything on the page reaches."""
+    ys = [0.0]
+    for op in page.ops:
+        if isinstance(op, Text):
+            ys.append(op.y - 3)
+        elif isinstance(op, Rects):
+            ys.extend(y for _, y, _, _ in op.rects)
+        elif isinstance(op, Lines):
+            ys.extend(min(y1, y2) for _, y1, _, y2 in op.segments)
+    return min(ys[1:], default=page.height)
+
+
 def fillin_solution_pages(entries: Sequence[FillinEntry], frame: Frame,
-                          page_size: tuple[float, float], gap: float) -> list[Page]:
-    """The solved grids, small, shelf after shelf, several a page."""
+                          page_size: tuple[float, float], gap: float,
+                          after: Page | None = None) -> list[Page]:
+    """The solved grids, small, shelf after shelf, several a page; below what ``after``
+    (the last solutions page) already holds when there is room, else on new pages.
+    Returns the new pages only."""
     if not entries:
         return []
-    page = Page(page_size[0], page_size[1], "solutions")
-    pages = [page]
-    page.ops.append(Text(frame.left, frame.top - 14, "Fill-in solutions", 14, bold=True))
+    pages: list[Page] = []
+    first = entries[0].puzzle.solution
+    room_needed = 24 + 10 + first.height * min(SOLUTION_CELL, frame.width / first.width)
+    if after is not None and _lowest(after) - gap - room_needed >= frame.bottom:
+        page, heading_top = after, _lowest(after) - gap
+    else:
+        page = Page(page_size[0], page_size[1], "solutions")
+        pages.append(page)
+        heading_top = frame.top
+    page.ops.append(Text(frame.left, heading_top - 14, "Fill-in solutions", 14, bold=True))
     page.bookmarks.append(Bookmark("Fill-in solutions"))
-    x, shelf_top, shelf_h = frame.left, frame.top - 24, 0.0
+    x, shelf_top, shelf_h = frame.left, heading_top - 24, 0.0
     caption_h = 10.0
     for entry in entries:
         grid = entry.puzzle.solution
@@ -269,10 +296,8 @@ def fillin_solution_pages(entries: Sequence[FillinEntry], frame: Frame,
     return pages
 
 
-def plan_fillins(issue: Issue, area: Frame | Any, gap: float
-                 ) -> tuple[list[Page], dict[int, int], list[Page]]:
-    """The issue's fill-in pages, the index among them where each fill-in starts, and
-    their solution pages."""
+def plan_fillins(issue: Issue, area: Frame | Any) -> tuple[list[Page], dict[int, int]]:
+    """The issue's fill-in pages and the index among them where each fill-in starts."""
     frame = Frame(area.left, area.bottom, area.width, area.height)
     size = (issue.manifest.page.width, issue.manifest.page.height)
     pages: list[Page] = []
@@ -280,4 +305,13 @@ def plan_fillins(issue: Issue, area: Frame | Any, gap: float
     for entry in issue.fillins:
         starts[entry.number] = len(pages)
         pages.extend(fillin_pages(entry, frame, size))
-    return pages, starts, fillin_solution_pages(issue.fillins, frame, size, gap)
+    return pages, starts
+
+
+def plan_fillin_solutions(issue: Issue, area: Frame | Any, gap: float,
+                          solutions: list[Page]) -> list[Page]:
+    """``solutions`` with the fill-in solutions added (below the last page's, if room)."""
+    frame = Frame(area.left, area.bottom, area.width, area.height)
+    size = (issue.manifest.page.width, issue.manifest.page.height)
+    after = solutions[-1] if solutions else None
+    return solutions + fillin_solution_pages(issue.fillins, frame, size, gap, after)

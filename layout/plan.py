@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from grader.errors import NonopressError
 from layout.draw import Block, Bookmark, Op, Page, Text, puzzle_ops, star_ops, stars_width
-from layout.fillins import FillinEntry, plan_fillins
+from layout.fillins import FillinEntry, plan_fillin_solutions, plan_fillins
 from layout.fonts import fit_text, text_width, wrap_text
 from layout.geometry import BlockGeometry
 from layout.issue import Issue, IssueEntry
@@ -297,10 +297,11 @@ def plan_issue(issue: Issue) -> IssuePlan:
     planner = Planner(issue)
     puzzles = planner.puzzle_pages()
     fillin_first = len(puzzles)
-    fillin_pages, fillin_starts, fillin_solutions = plan_fillins(issue, planner.area, GAP)
+    fillin_pages, fillin_starts = plan_fillins(issue, planner.area)
     puzzles += fillin_pages
     solutions = planner.solution_pages() if issue.manifest.solutions and issue.entries else []
-    solutions += fillin_solutions if issue.manifest.solutions else []
+    if issue.manifest.solutions:
+        solutions = plan_fillin_solutions(issue, planner.area, GAP, solutions)
     worked = [planner.worked_page(e) for e in issue.entries if e.worked]
     rows = _contents_rows(issue, bool(solutions), bool(worked))
     # Page numbers depend on how many contents pages there are, which does not depend on
