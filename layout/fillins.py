@@ -186,6 +186,16 @@ def _list_items(puzzle: FillIn) -> list[tuple[str, bool, bool]]:
     return items
 
 
+def grid_place(entry: FillinEntry, frame: Frame) -> tuple[float, float, float]:
+    """Where the grid of a fill-in's first page goes: left x, top y and cell size."""
+    top = frame.top - HEADER - (NOTE if entry.note else 0.0)
+    grid = entry.puzzle.solution
+    cell = min(MAX_CELL, frame.width / grid.width, frame.height * GRID_SHARE / grid.height)
+    if cell < MIN_CELL:
+        raise NonopressError(f"fill-in {entry.number} ({entry.size}) is too big for the page")
+    return frame.left + (frame.width - grid.width * cell) / 2, top, cell
+
+
 def fillin_pages(entry: FillinEntry, frame: Frame, page_size: tuple[float, float]
                  ) -> list[Page]:
     """The pages of one fill-in: grid first, then the word list in columns."""
@@ -198,10 +208,7 @@ def fillin_pages(entry: FillinEntry, frame: Frame, page_size: tuple[float, float
         page.ops.append(Text(frame.left, y - 7, fit_text(entry.note, 8, frame.width), 8))
         y -= NOTE
     grid = entry.puzzle.solution
-    cell = min(MAX_CELL, frame.width / grid.width, frame.height * GRID_SHARE / grid.height)
-    if cell < MIN_CELL:
-        raise NonopressError(f"fill-in {entry.number} ({entry.size}) is too big for the page")
-    grid_x = frame.left + (frame.width - grid.width * cell) / 2
+    grid_x, y, cell = grid_place(entry, frame)
     page.ops.extend(grid_ops(grid, grid_x, y, cell, entry.puzzle.givens))
     y -= grid.height * cell + 14
     slot = entry.puzzle.starter_slot
