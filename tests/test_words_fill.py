@@ -184,3 +184,22 @@ def test_budget_ends_in_undecided() -> None:
 
 def test_luby_sequence() -> None:
     assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_quality_mode_fills_validly_and_reproducibly(english: WordList) -> None:
+    grid = parse_grid((DATA / "ginsberg-20.txt").read_text())
+    first = fill(grid, english, seed=5, quality=True, budget=Budget(seconds=30))
+    again = fill(grid, english, seed=5, quality=True, budget=Budget(seconds=30))
+    assert_valid_fill(grid, first, english)
+    assert first.grid == again.grid
+    # this grid fills from the common-word tier: every word at Zipf 3 (score 37.5) or more
+    assert first.min_score >= 37.5
+
+
+def test_lone_white_cell_is_named() -> None:
+    from words.fillin import make_fillin
+
+    grid = parse_grid("AB#\nCD#\n##E\n")
+    assert grid.unchecked_cells == ((2, 2),)
+    with pytest.raises(NonopressError, match="row 3, column 3 is in no entry"):
+        make_fillin(grid)

@@ -179,3 +179,8 @@ def test_cli_fillin_prints_list_and_grade(tmp_path: Path, capsys: pytest.Capture
     assert "starter:" in text and "3 letters:" in text and "\tunique\t" not in text
     assert "unique" in text and "1. " in text
     assert read_grid_file(out).grid.is_complete
+
+
+def test_grading_respects_its_budget(filled: Grid) -> None:
+    grade = grade_fillin(FillIn(filled, 0), budget=Budget(seconds=0.0))
+    assert grade.verdict == "undecided" and not grade.solved

@@ -136,6 +136,10 @@ def make_fillin(
     """A fill-in from a filled grid. ``starter`` names the given slot (``12A``) or word;
     ``"none"`` gives none; by default the slot that makes the puzzle unique and easiest
     to start is chosen (see :func:`choose_starter`)."""
+    if solution.unchecked_cells:
+        r, c = solution.unchecked_cells[0]
+        raise NonopressError(
+            f"the white cell at row {r + 1}, column {c + 1} is in no entry: make it a block")
     if not solution.is_complete:
         empty = sum(row.count(".") for row in solution.rows)
         raise NonopressError(
@@ -176,8 +180,14 @@ def choose_starter(solution: Grid, budget: Budget | None = None) -> int | None:
     lengths = Counter(s.length for s in slots)
     order = sorted(slots, key=lambda s: (-lengths[s.length], -s.length, s.index))
     best: tuple[tuple[int, float], int] | None = None
-    for slot in order[:STARTER_CANDIDATES]:
-        grade = grade_fillin(FillIn(solution, slot.index), budget=budget)
+    # The candidates share the budget: each gets an equal part of what is left.
+    seconds = (budget or Budget(seconds=10.0)).seconds
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    candidates = order[:STARTER_CANDIDATES]
+    for k, slot in enumerate(candidates):
+        part = None if deadline is None else \
+            max(0.05, (deadline - time.perf_counter()) / (len(candidates) - k))
+        grade = grade_fillin(FillIn(solution, slot.index), budget=Budget(seconds=part))
         if grade.verdict != "unique":
             continue
         key = (grade.rank, grade.score)

@@ -33,8 +33,10 @@ from words.grid import Grid, Slot
 RUNGS: tuple[str, ...] = (
     "only-length", "one-fits", "one-place", "crossing-check", "trial", "guess",
 )
-#: Tried words a trial follows up before it gives up on a slot.
+#: Steps a trial follows a tried word up before it gives up on it.
 TRIAL_DEPTH_STEPS = 400
+#: Open slots (fewest words first) a trial looks at before it gives up.
+TRIAL_SLOTS = 8
 
 
 @dataclass(frozen=True)
@@ -297,10 +299,8 @@ def _trial(state: _State) -> Found:
     but one run into a dead end, the survivor is placed."""
     open_slots = sorted((state.grid.slots[i] for i in state.open),
                         key=lambda s: (len(state.candidates(s)), s.index))
-    for slot in open_slots:
+    for slot in [s for s in open_slots if len(state.candidates(s)) >= 2][:TRIAL_SLOTS]:
         words = state.candidates(slot)
-        if len(words) < 2:
-            continue
         alive: list[str] = []
         for word in words:
             trial = state.copy()
@@ -331,7 +331,12 @@ def grade_fillin(puzzle: FillIn, budget: Budget | None = None) -> FillinGrade:
         state.place(puzzle.starter_slot, puzzle.starter_word)
     steps: list[FillStep] = []
     solution: Grid | None = None
+    seconds = (budget or Budget(seconds=10.0)).seconds
+    deadline = None if seconds is None else started + seconds
     while state.open:
+        if deadline is not None and time.perf_counter() > deadline:
+            return FillinGrade("undecided", "undecided", weights.bands["undecided"], 5,
+                               tuple(steps), time_s=time.perf_counter() - started)
         for name, finder in zip(RUNGS, (*LOGIC, _trial), strict=False):
             found = finder(state)
             if found:
