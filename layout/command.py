@@ -121,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
     for warning in plan.warnings:
         print(f"nonopress issue: warning: {warning}", file=sys.stderr)
     summary = f"{len(plan.pages)} pages, {len(issue.entries)} puzzles"
+    if issue.fillins:
+        summary += f", {len(issue.fillins)} fill-ins"
     if args.output:
         write(args.output, render_pdf(issue, plan))
         say(f"wrote {args.output}: {summary}")

@@ -148,3 +148,19 @@ def test_latex_carries_the_fillin_escaped(issue: Issue) -> None:
         for word in group:
             assert f"{{{word}}}" in tex or word in tex
     assert "Fill-{}in\\ solutions" in tex  # hyphen kept literal, space kept
+
+
+def test_sample_issue_fillins_build_unique_and_plan() -> None:
+    from grader.results import Budget
+    from layout.fillins import build_fillins
+    from layout.manifest import load_manifest
+
+    manifest = load_manifest(ROOT / "puzzles" / "issues" / "words-and-pictures.yaml")
+    assert len(manifest.puzzles) >= 2 and len(manifest.fillins) == 2
+    entries = build_fillins(manifest.fillins, len(manifest.puzzles) + 1, Budget(seconds=60))
+    for entry in entries:
+        assert entry.grade.verdict == "unique" and entry.grade.level != "needs-guessing"
+        grid = entry.puzzle.solution
+        assert grid.is_complete and entry.puzzle.starter is not None
+    again = build_fillins(manifest.fillins, 1, Budget(seconds=60))
+    assert [e.puzzle.solution for e in again] == [e.puzzle.solution for e in entries]

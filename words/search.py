@@ -25,7 +25,7 @@ from words.wordlist import LengthTable, WordList
 
 ALL_LETTERS = (1 << 26) - 1
 #: Domains this small are scanned word by word instead of letter by letter.
-SMALL_DOMAIN = 64
+SMALL_DOMAIN = 16
 #: How often (in nodes) the clock is read.
 CLOCK_EVERY = 16
 
@@ -162,13 +162,13 @@ class Search:
                 supports = [1 << (ord(ch) - 65) for ch in word]
             elif domain.bit_count() <= SMALL_DOMAIN:
                 supports = [0] * len(cells)
-                words = self.tables[s].words
+                bits = self.tables[s].letter_bits
                 rest = domain
                 while rest:
                     low = rest & -rest
                     rest ^= low
-                    for p, ch in enumerate(words[low.bit_length() - 1]):
-                        supports[p] |= 1 << (ord(ch) - 65)
+                    for p, letter in enumerate(bits[low.bit_length() - 1]):
+                        supports[p] |= letter
             else:
                 supports = []
                 index = self.index[s]
