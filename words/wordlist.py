@@ -20,8 +20,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import numpy as np
-
 from grader.errors import FormatError, NonopressError
 
 DEFAULT_SCORE = 50.0
@@ -119,6 +117,8 @@ class LengthTable:
 
 
 def _build_index(words: tuple[str, ...], length: int) -> list[list[int]]:
+    import numpy as np  # here, not at the top: the CLI's help imports this module
+
     if not words:
         return [[0] * 26 for _ in range(length)]
     codes = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8).reshape(-1, length)

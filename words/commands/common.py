@@ -4,12 +4,23 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from grader.commands.check import positive_float
 from grader.errors import NonopressError
-from grader.results import Budget
-from words.formats import FORMATS, format_of
-from words.wordlist import DEFAULT_MIN_ZIPF, WordList, default_word_list, load_word_list
+from words.wordlist import DEFAULT_MIN_ZIPF
+
+if TYPE_CHECKING:
+    from grader.results import Budget
+    from words.wordlist import WordList
+
+FORMATS = ("text", "ipuz", "puz")
+
+
+def positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+    return value
 
 
 def add_fill_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,6 +51,8 @@ def add_fill_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def word_list_from(args: argparse.Namespace) -> WordList:
+    from words.wordlist import default_word_list, load_word_list
+
     if args.words:
         return load_word_list(args.words)
     if not 0 <= args.min_zipf <= 8:
@@ -58,6 +71,8 @@ def locks_from(args: argparse.Namespace) -> dict[str, str]:
 
 
 def budget_from(args: argparse.Namespace) -> Budget:
+    from grader.results import Budget
+
     return Budget(seconds=args.timeout)
 
 
@@ -69,6 +84,8 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def output_format(args: argparse.Namespace) -> str:
+    from words.formats import format_of
+
     if args.format:
         return str(args.format)
     return format_of(args.output)
