@@ -213,7 +213,8 @@ def fillin_pages(entry: FillinEntry, frame: Frame, page_size: tuple[float, float
     y -= grid.height * cell + 14
     slot = entry.puzzle.starter_slot
     if slot is not None:
-        line = f"Starter: {entry.puzzle.starter_word} is written in at {slot.label}. " \
+        # fill-in grids carry no clue numbers: the word is named, not its slot
+        line = f"Starter: {entry.puzzle.starter_word} is written in. " \
                "Place every other word of the list once."
     else:
         line = "Place every word of the list once."

@@ -203,3 +203,9 @@ def test_lone_white_cell_is_named() -> None:
     assert grid.unchecked_cells == ((2, 2),)
     with pytest.raises(NonopressError, match="row 3, column 3 is in no entry"):
         make_fillin(grid)
+
+
+def test_a_repeated_given_word_is_named(english: WordList) -> None:
+    # rows and columns of this square are the same three words: each would be used twice
+    result = fill(parse_grid("CAT\nARE\nTEA\n"), english)
+    assert result.status == "none" and "no word may be used twice" in result.reason

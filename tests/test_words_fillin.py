@@ -184,3 +184,48 @@ def test_cli_fillin_prints_list_and_grade(tmp_path: Path, capsys: pytest.Capture
 def test_grading_respects_its_budget(filled: Grid) -> None:
     grade = grade_fillin(FillIn(filled, 0), budget=Budget(seconds=0.0))
     assert grade.verdict == "undecided" and not grade.solved
+
+
+# Rung regression cases (one a function, HoDoKu style): each finder fires where a person
+# would take its step and stays silent where the step is not there.
+def ladder_state(grid_text: str, words: str):  # type: ignore[no-untyped-def]
+    from collections import Counter
+
+    from words.fillin_grade import _State
+
+    return _State(parse_grid(grid_text), Counter(words.split()))
+
+
+TEE = "...\n#.#\n...\n"  # 1 Across, 2 Down (through both middles), 3 Across
+
+
+def test_crossing_check_strikes_words_a_crossing_cannot_take() -> None:
+    from words.fillin_grade import _crossing_check, _one_fits, _one_place, _only_length
+
+    state = ladder_state(TEE, "BAT TOE ADO")
+    assert not _only_length(state) and not _one_fits(state) and not _one_place(state)
+    found = _crossing_check(state)
+    slot, word, reason = found[0]
+    assert (slot.label, word) == ("1 Across", "BAT")
+    assert "TOE would leave 2 Down without a word" in reason
+    puzzle = FillIn(parse_grid("BAT\n#D#\nTOE\n"), None)
+    grade = grade_fillin(puzzle)
+    assert [s.rung for s in grade.steps] == ["crossing-check", "one-fits", "only-length"]
+    assert grade.level == "hard"
+
+
+def test_one_place_finds_the_only_slot_for_a_word() -> None:
+    from words.fillin_grade import _one_fits, _one_place
+
+    state = ladder_state(".A.\n#.#\n...\n", "CAT RAT ZOO")
+    assert [(s.label, w) for s, w, _ in _one_place(state)] == [("3 Across", "ZOO")]
+    assert not _one_fits(state)  # 1 Across takes CAT or RAT, 3 Across any of the three
+
+
+def test_only_length_needs_one_slot_and_one_word_left() -> None:
+    from words.fillin_grade import _only_length
+
+    assert not _only_length(ladder_state(TEE, "BAT TOE ADO"))  # three of each
+    state = ladder_state("....\n#.##\n#.##\n", "WORD OAK")
+    assert [(s.label, w) for s, w, _ in _only_length(state)] == [
+        ("2 Down", "OAK"), ("1 Across", "WORD")]  # shortest length first

@@ -159,9 +159,7 @@ def fill(
     root = search.root()
     if isinstance(root, int):
         slot = search.slots[root]
-        return done("none", failed_slot=slot, restarts=runs,
-                    reason=f"no word in the list fits {slot.label} "
-                           f"({slot.length} letters, pattern {_shown(grid, slot)})")
+        return done("none", failed_slot=slot, restarts=runs, reason=_root_reason(grid, slot, words))
     worst = 0
     try:
         outcome, used = _restarts(search, root, seed, found, restarts, None)
@@ -209,6 +207,16 @@ def _restarts(
                 raise
             if cap is not None and search.nodes >= cap:
                 return "capped", run - 1
+
+
+def _root_reason(grid: Grid, slot: Slot, words: WordList) -> str:
+    """Why propagation alone found no fill, naming the slot."""
+    shown = _shown(grid, slot)
+    if "?" not in shown and shown in words:
+        return (f"{slot.label} ({shown}) repeats a word another slot already holds; "
+                "no word may be used twice")
+    return (f"no word in the list fits {slot.label} ({slot.length} letters, pattern {shown})"
+            " with the letters its crossings allow")
 
 
 def _shown(grid: Grid, slot: Slot) -> str:
