@@ -119,12 +119,12 @@ def fill(
         max_nodes=budget.nodes,
     )
 
-    def done(status: FillStatus, **extra: object) -> FillResult:
-        return FillResult(
-            status=status, grid=extra.pop("filled", grid),  # type: ignore[arg-type]
-            time_s=time.perf_counter() - started, nodes=search.nodes,
-            **extra,  # type: ignore[arg-type]
-        )
+    def done(status: FillStatus, *, restarts: int, filled: Grid | None = None,
+             entries: tuple[str, ...] = (), scores: tuple[float, ...] = (),
+             failed_slot: Slot | None = None, reason: str = "") -> FillResult:
+        return FillResult(status, filled or grid, entries, scores,
+                          time.perf_counter() - started, search.nodes, restarts,
+                          failed_slot, reason)
 
     solution: list[str] = []
 
