@@ -209,3 +209,12 @@ def test_a_repeated_given_word_is_named(english: WordList) -> None:
     # rows and columns of this square are the same three words: each would be used twice
     result = fill(parse_grid("CAT\nARE\nTEA\n"), english)
     assert result.status == "none" and "no word may be used twice" in result.reason
+
+
+def test_missing_length_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from grader.cli import main
+
+    grid = tmp_path / "two.txt"
+    grid.write_text("..#\n...\n#..\n")
+    assert main(["fill", str(grid), "--min-length", "3"]) == 1
+    assert "the list has no 2-letter words, and 1 Across needs one" in capsys.readouterr().err

@@ -212,6 +212,8 @@ def _restarts(
 def _root_reason(grid: Grid, slot: Slot, words: WordList) -> str:
     """Why propagation alone found no fill, naming the slot."""
     shown = _shown(grid, slot)
+    if not words.table(slot.length).words:
+        return f"the list has no {slot.length}-letter words, and {slot.label} needs one"
     if "?" not in shown and shown in words:
         return (f"{slot.label} ({shown}) repeats a word another slot already holds; "
                 "no word may be used twice")

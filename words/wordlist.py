@@ -242,7 +242,8 @@ def zipf_score(zipf: float) -> float:
 
 
 @lru_cache(maxsize=4)
-def default_word_list(min_zipf: float = DEFAULT_MIN_ZIPF, language: str = "en") -> WordList:
+def default_word_list(min_zipf: float = DEFAULT_MIN_ZIPF, language: str = "en",
+                      min_length: int = MIN_LENGTH) -> WordList:
     """The scored list from ``wordfreq`` (bundled data, works offline)."""
     try:
         import wordfreq
@@ -259,4 +260,5 @@ def default_word_list(min_zipf: float = DEFAULT_MIN_ZIPF, language: str = "en") 
             break
         score = zipf_score(zipf)
         entries.extend((w, score) for w in bucket)
-    return WordList.from_scores(entries, name=f"wordfreq {language} (Zipf >= {min_zipf:g})")
+    return WordList.from_scores(entries, name=f"wordfreq {language} (Zipf >= {min_zipf:g})",
+                                min_length=min_length)

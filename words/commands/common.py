@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from grader.errors import NonopressError
-from words.wordlist import DEFAULT_MIN_ZIPF
+from words.wordlist import DEFAULT_MIN_ZIPF, MIN_LENGTH
 
 if TYPE_CHECKING:
     from grader.results import Budget
@@ -34,6 +34,8 @@ def add_fill_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"with the default list: keep words of Zipf frequency at least Z "
         f"(default {DEFAULT_MIN_ZIPF:g}; 3 is once in a million words)",
     )
+    parser.add_argument("--min-length", type=int, default=MIN_LENGTH, metavar="N",
+                        help=f"leave out words shorter than N letters (default {MIN_LENGTH})")
     parser.add_argument("--seed", type=int, default=0, metavar="N",
                         help="seed of the randomised restarts (same seed, same fill)")
     parser.add_argument("--timeout", type=positive_float, default=10.0, metavar="S",
@@ -53,11 +55,13 @@ def add_fill_arguments(parser: argparse.ArgumentParser) -> None:
 def word_list_from(args: argparse.Namespace) -> WordList:
     from words.wordlist import default_word_list, load_word_list
 
+    if not 1 <= args.min_length <= 64:
+        raise NonopressError("--min-length must be between 1 and 64")
     if args.words:
-        return load_word_list(args.words)
+        return load_word_list(args.words, min_length=args.min_length)
     if not 0 <= args.min_zipf <= 8:
         raise NonopressError("--min-zipf must be between 0 and 8")
-    return default_word_list(args.min_zipf)
+    return default_word_list(args.min_zipf, min_length=args.min_length)
 
 
 def locks_from(args: argparse.Namespace) -> dict[str, str]:
