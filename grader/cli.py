@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "solve": "grader.commands.solve",
     "grade": "grader.commands.grade",
     "issue": "layout.command",
+    "preflight": "layout.preflight.command",
     "batch": "grader.commands.batch",
     "report": "grader.commands.report",
     "fill": "words.commands.fill",

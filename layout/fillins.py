@@ -30,6 +30,7 @@ from layout.draw import (
 from layout.fillin_refs import FillinRef
 from layout.fonts import DIGIT_HEIGHT, fit_text, text_width
 from layout.issue import GradeInfo, Issue
+from layout.profiles import PLAIN, Profile
 from layout.units import MM
 from words.fillin import FillIn
 from words.grid import Grid
@@ -43,6 +44,7 @@ COLUMN_GAP = 5 * MM
 SOLUTION_CELL = 3.2 * MM
 HEADER = 16.0
 NOTE = 11.0
+LETTER_RATIO = 0.62  # letters in cells, of the cell size
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,7 +119,7 @@ def build_fillins(refs: Sequence[FillinRef], first_number: int, budget: Budget,
 
 # -- drawing ---------------------------------------------------------------------------------
 def grid_ops(grid: Grid, x: float, top: float, cell: float,
-             letters: Grid | None = None) -> list[Op]:
+             letters: Grid | None = None, profile: Profile = PLAIN) -> list[Op]:
     """A crossword grid with its top-left corner at (x, top): blocks filled, every cell
     ruled, the letters of ``letters`` (if given) centred in their cells."""
     width, height = grid.width * cell, grid.height * cell
@@ -127,10 +129,11 @@ def grid_ops(grid: Grid, x: float, top: float, cell: float,
     rules: list[Segment] = [(x + j * cell, top - height, x + j * cell, top)
                             for j in range(1, grid.width)]
     rules += [(x, top - i * cell, x + width, top - i * cell) for i in range(1, grid.height)]
-    ops: list[Op] = [Rects("ink", blocks), Lines("ink", max(thin_w, 0.4), rules),
+    thin = max(thin_w, 0.4, profile.design_line)
+    ops: list[Op] = [Rects("ink", blocks), Lines("ink", thin, rules),
                      Lines("ink", border_w, _outline(x, top - height, width, height))]
     if letters is not None:
-        size = 0.62 * cell
+        size = LETTER_RATIO * cell
         for r, row in enumerate(letters.rows):
             for c, ch in enumerate(row):
                 if ch.isalpha():
@@ -145,17 +148,20 @@ def _outline(x: float, y: float, w: float, h: float) -> list[Segment]:
 
 
 def _header(entry: FillinEntry, x: float, top: float, width: float,
-            continued: bool = False) -> list[Op]:
-    baseline = top - 11
+            continued: bool = False, profile: Profile = PLAIN) -> list[Op]:
+    baseline = top - 11 * profile.text_scale
+    big = profile.text(10)
     number = f"No. {entry.number}"
     rest = f"  Fill-in {entry.size}" + (f"  {entry.title}" if entry.title else "")
     if continued:
         rest += "  (continued)"
-    star_w = stars_width(8.0)
-    ops: list[Op] = [Text(x, baseline, number, 10, bold=True, role="accent")]
-    room = width - text_width(number, 10, True) - star_w - 6
-    ops.append(Text(x + text_width(number, 10, True), baseline, fit_text(rest, 10, room), 10))
-    ops.extend(star_ops(x + width - star_w, baseline, 8.0, entry.grade.stars))
+    star = profile.text(8.0)
+    star_w = stars_width(star)
+    ops: list[Op] = [Text(x, baseline, number, big, bold=True, role="accent")]
+    room = width - text_width(number, big, True) - star_w - 6
+    ops.append(Text(x + text_width(number, big, True), baseline, fit_text(rest, big, room), big))
+    ops.extend(star_ops(x + width - star_w, baseline, star, entry.grade.stars,
+                        line=max(0.4, profile.design_line)))
     return ops
 
 
@@ -186,31 +192,36 @@ def _list_items(puzzle: FillIn) -> list[tuple[str, bool, bool]]:
     return items
 
 
-def grid_place(entry: FillinEntry, frame: Frame) -> tuple[float, float, float]:
+def grid_place(entry: FillinEntry, frame: Frame, profile: Profile = PLAIN
+               ) -> tuple[float, float, float]:
     """Where the grid of a fill-in's first page goes: left x, top y and cell size."""
-    top = frame.top - HEADER - (NOTE if entry.note else 0.0)
+    scale = profile.text_scale
+    top = frame.top - (HEADER + (NOTE if entry.note else 0.0)) * scale
     grid = entry.puzzle.solution
-    cell = min(MAX_CELL, frame.width / grid.width, frame.height * GRID_SHARE / grid.height)
-    if cell < MIN_CELL:
+    cell = min(MAX_CELL * scale, frame.width / grid.width,
+               frame.height * GRID_SHARE / grid.height)
+    if cell < max(MIN_CELL, profile.min_text / LETTER_RATIO):
         raise NonopressError(f"fill-in {entry.number} ({entry.size}) is too big for the page")
     return frame.left + (frame.width - grid.width * cell) / 2, top, cell
 
 
-def fillin_pages(entry: FillinEntry, frame: Frame, page_size: tuple[float, float]
-                 ) -> list[Page]:
+def fillin_pages(entry: FillinEntry, frame: Frame, page_size: tuple[float, float],
+                 profile: Profile = PLAIN) -> list[Page]:
     """The pages of one fill-in: grid first, then the word list in columns."""
+    scale = profile.text_scale
     pages = [Page(page_size[0], page_size[1], "puzzles")]
     page = pages[0]
     page.bookmarks.append(Bookmark(entry.label))
-    page.ops.extend(_header(entry, frame.left, frame.top, frame.width))
-    y = frame.top - HEADER
+    page.ops.extend(_header(entry, frame.left, frame.top, frame.width, profile=profile))
+    y = frame.top - HEADER * scale
     if entry.note:
-        page.ops.append(Text(frame.left, y - 7, fit_text(entry.note, 8, frame.width), 8))
-        y -= NOTE
+        small = profile.text(8)
+        page.ops.append(Text(frame.left, y - 7 * scale, fit_text(entry.note, small, frame.width),
+                             small))
     grid = entry.puzzle.solution
-    grid_x, y, cell = grid_place(entry, frame)
-    page.ops.extend(grid_ops(grid, grid_x, y, cell, entry.puzzle.givens))
-    y -= grid.height * cell + 14
+    grid_x, y, cell = grid_place(entry, frame, profile)
+    page.ops.extend(grid_ops(grid, grid_x, y, cell, entry.puzzle.givens, profile))
+    y -= grid.height * cell + 14 * scale
     slot = entry.puzzle.starter_slot
     if slot is not None:
         # fill-in grids carry no clue numbers: the word is named, not its slot
@@ -218,36 +229,38 @@ def fillin_pages(entry: FillinEntry, frame: Frame, page_size: tuple[float, float
                "Place every other word of the list once."
     else:
         line = "Place every word of the list once."
-    page.ops.append(Text(frame.left, y, fit_text(line, 9, frame.width), 9))
-    y -= 16
+    size, leading = profile.text(LIST_SIZE), LIST_LEADING * scale
+    page.ops.append(Text(frame.left, y, fit_text(line, size, frame.width), size))
+    y -= 16 * scale
     items = _list_items(entry.puzzle)
-    column_w = max(text_width(t, LIST_SIZE, h) for t, h, _ in items) + COLUMN_GAP
+    column_w = max(text_width(t, size, h) for t, h, _ in items) + COLUMN_GAP
     columns = max(1, int((frame.width + COLUMN_GAP) // column_w))
     column_w = (frame.width + COLUMN_GAP) / columns
     column, top = 0, y
     # Balanced columns: as many lines in each as the list needs, not more than the page has.
     headings = sum(1 for _, h, _ in items if h)
-    need = len(items) * LIST_LEADING + headings * 4
-    bottom = max(frame.bottom, top - need / columns - 2 * LIST_LEADING)
+    need = len(items) * leading + headings * 4 * scale
+    bottom = max(frame.bottom, top - need / columns - 2 * leading)
     for text, heading, strike in items:
         # a new column when this one is full, or would end in a heading alone
-        if y - (2 if heading else 1) * LIST_LEADING < bottom:
+        if y - (2 if heading else 1) * leading < bottom:
             column, y = column + 1, top
         if column >= columns:
             page = Page(page_size[0], page_size[1], "puzzles")
             pages.append(page)
-            page.ops.extend(_header(entry, frame.left, frame.top, frame.width, True))
-            column, top, bottom = 0, frame.top - HEADER - 6, frame.bottom
+            page.ops.extend(_header(entry, frame.left, frame.top, frame.width, True, profile))
+            column, top, bottom = 0, frame.top - (HEADER + 6) * scale, frame.bottom
             y = top
         x = frame.left + column * column_w
         if heading and y != top:
-            y -= 4
-        page.ops.append(Text(x, y - LIST_SIZE, text, LIST_SIZE, bold=heading,
+            y -= 4 * scale
+        page.ops.append(Text(x, y - size, text, size, bold=heading,
                              role="accent" if heading else "ink"))
         if strike:
-            mid = y - LIST_SIZE + 0.3 * LIST_SIZE
-            page.ops.append(Lines("ink", 0.6, [(x, mid, x + text_width(text, LIST_SIZE), mid)]))
-        y -= LIST_LEADING
+            mid = y - size + 0.3 * size
+            page.ops.append(Lines("ink", max(0.6, profile.design_line),
+                                  [(x, mid, x + text_width(text, size), mid)]))
+        y -= leading
     return pages
 
 
@@ -266,29 +279,33 @@ def _lowest(page: Page) -> float:
 
 def fillin_solution_pages(entries: Sequence[FillinEntry], frame: Frame,
                           page_size: tuple[float, float], gap: float,
-                          after: Page | None = None) -> list[Page]:
+                          after: Page | None = None, profile: Profile = PLAIN) -> list[Page]:
     """The solved grids, small, shelf after shelf, several a page; below what ``after``
     (the last solutions page) already holds when there is room, else on new pages.
     Returns the new pages only."""
     if not entries:
         return []
     pages: list[Page] = []
+    # letters in the solved grids no smaller than the profile allows
+    solution_cell = max(SOLUTION_CELL * profile.text_scale, profile.min_text / LETTER_RATIO)
+    heading, caption_size = profile.text(14), profile.text(7)
     first = entries[0].puzzle.solution
-    room_needed = 24 + 10 + first.height * min(SOLUTION_CELL, frame.width / first.width)
+    room_needed = heading + 20 + first.height * min(solution_cell, frame.width / first.width)
     if after is not None and _lowest(after) - gap - room_needed >= frame.bottom:
         page, heading_top = after, _lowest(after) - gap
     else:
         page = Page(page_size[0], page_size[1], "solutions")
         pages.append(page)
         heading_top = frame.top
-    page.ops.append(Text(frame.left, heading_top - 14, "Fill-in solutions", 14, bold=True))
+    page.ops.append(Text(frame.left, heading_top - heading, "Fill-in solutions", heading,
+                         bold=True))
     page.bookmarks.append(Bookmark("Fill-in solutions"))
-    x, shelf_top, shelf_h = frame.left, heading_top - 24, 0.0
-    caption_h = 10.0
+    x, shelf_top, shelf_h = frame.left, heading_top - heading - 10, 0.0
+    caption_h = caption_size + 3
     for entry in entries:
         grid = entry.puzzle.solution
-        cell = min(SOLUTION_CELL, frame.width / grid.width,
-                   (frame.height - 24 - caption_h) / grid.height)
+        cell = min(solution_cell, frame.width / grid.width,
+                   (frame.height - heading - 10 - caption_h) / grid.height)
         box_w, box_h = grid.width * cell, grid.height * cell + caption_h
         if x + box_w > frame.left + frame.width + 0.01:
             x, shelf_top, shelf_h = frame.left, shelf_top - shelf_h - gap / 2, 0.0
@@ -297,8 +314,9 @@ def fillin_solution_pages(entries: Sequence[FillinEntry], frame: Frame,
             pages.append(page)
             x, shelf_top, shelf_h = frame.left, frame.top, 0.0
         caption = f"{entry.number}. {entry.title}" if entry.title else f"{entry.number}."
-        page.ops.append(Text(x, shelf_top - 7, fit_text(caption, 7, box_w), 7))
-        page.ops.extend(grid_ops(grid, x, shelf_top - caption_h, cell, grid))
+        page.ops.append(Text(x, shelf_top - caption_size, fit_text(caption, caption_size, box_w),
+                             caption_size))
+        page.ops.extend(grid_ops(grid, x, shelf_top - caption_h, cell, grid, profile))
         x += box_w + gap / 2
         shelf_h = max(shelf_h, box_h)
     return pages
@@ -312,7 +330,7 @@ def plan_fillins(issue: Issue, area: Frame | Any) -> tuple[list[Page], dict[int,
     starts: dict[int, int] = {}
     for entry in issue.fillins:
         starts[entry.number] = len(pages)
-        pages.extend(fillin_pages(entry, frame, size))
+        pages.extend(fillin_pages(entry, frame, size, issue.manifest.profile))
     return pages, starts
 
 
@@ -322,4 +340,5 @@ def plan_fillin_solutions(issue: Issue, area: Frame | Any, gap: float,
     frame = Frame(area.left, area.bottom, area.width, area.height)
     size = (issue.manifest.page.width, issue.manifest.page.height)
     after = solutions[-1] if solutions else None
-    return solutions + fillin_solution_pages(issue.fillins, frame, size, gap, after)
+    return solutions + fillin_solution_pages(issue.fillins, frame, size, gap, after,
+                                             issue.manifest.profile)
