@@ -163,3 +163,24 @@ def test_sample_issue_fillins_build_unique_and_plan() -> None:
         assert grid.is_complete and entry.puzzle.starter is not None
     again = build_fillins(manifest.fillins, 1, Budget(seconds=60))
     assert [e.puzzle.solution for e in again] == [e.puzzle.solution for e in entries]
+
+
+@pytest.mark.parametrize(("profile", "large"), [("kdp", True), ("pdfx", False)])
+def test_fillin_pages_pass_the_printers_preflight(profile: str, large: bool, tmp_path: Path
+                                                  ) -> None:
+    """Text sizes, line widths and ink of the fill-in pages meet the printer's rules."""
+    from dataclasses import replace
+
+    from layout.preflight import preflight
+    from layout.profiles import Profile
+
+    text = f"title: Words\nbleed: 3mm\nfillins:\n  - file: {GRID}\n    seed: 2\n"
+    manifest = parse_manifest(text, ROOT / "issue.yaml")
+    manifest = replace(manifest, grey=True, pad_pages=True,
+                       profile=Profile(name=profile, large_print=large))  # type: ignore[arg-type]
+    built = build_issue(manifest, grader=lambda p: GradeInfo("easy", 0.5, 1))
+    out = tmp_path / "fillins.pdf"
+    out.write_bytes(render_pdf(built, plan_issue(built)))
+    report = preflight(out, profile, large_print=large)
+    failed = [line for line in report.lines() if "FAIL" in line]
+    assert not failed, report.lines()
