@@ -8,7 +8,7 @@ apostrophes removed; anything else with a character outside A-Z is left out.
 
 The default list is English from the ``wordfreq`` package (its data ships inside the
 wheel, so nothing is downloaded): the score of a word is its Zipf frequency scaled to
-0-100 (Zipf 8, the most frequent, is 100).
+0-100 (Zipf 8, the most frequent, is 100); noise such as ``AAAAA`` is left out.
 """
 
 from __future__ import annotations
@@ -236,6 +236,17 @@ def load_word_list(path: str | Path, min_length: int = MIN_LENGTH) -> WordList:
     return parse_word_list(text, str(source), min_length)
 
 
+_VOWELS = frozenset("AEIOUY")
+
+
+def plausible_entry(word: str) -> bool:
+    """False for the frequency list's noise that no crossword prints: one letter repeated
+    (AAAAA, ZZZ) and letter strings of four or more without a vowel (HMMWV, BRRR)."""
+    if len(set(word)) == 1 and len(word) > 2:
+        return False
+    return len(word) < 4 or not _VOWELS.isdisjoint(word)
+
+
 def zipf_score(zipf: float) -> float:
     """A wordfreq Zipf frequency (0-8) as a 0-100 list score."""
     return round(max(0.0, min(100.0, zipf * 12.5)), 1)
@@ -260,5 +271,6 @@ def default_word_list(min_zipf: float = DEFAULT_MIN_ZIPF, language: str = "en",
             break
         score = zipf_score(zipf)
         entries.extend((w, score) for w in bucket)
-    return WordList.from_scores(entries, name=f"wordfreq {language} (Zipf >= {min_zipf:g})",
-                                min_length=min_length)
+    words = WordList.from_scores(entries, min_length=min_length)
+    return WordList({w: v for w, v in words.scores.items() if plausible_entry(w)},
+                    name=f"wordfreq {language} (Zipf >= {min_zipf:g})")
