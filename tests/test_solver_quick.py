@@ -57,3 +57,23 @@ def test_agrees_with_the_compiled_solver_on_the_library(path: Path) -> None:
         return
     assert compiled.verdict == "unique"
     assert np.array_equal(quick.solutions[0], compiled.solutions[0])
+
+
+def test_first_solution_mode_stops_at_one_and_never_claims_uniqueness() -> None:
+    from grader.solver import solve
+
+    # 5 disjoint 2x2 diagonals: 32 solutions, the search must guess
+    picture = np.zeros((10, 10), dtype=bool)
+    for i in range(5):
+        picture[2 * i, 2 * i] = picture[2 * i + 1, 2 * i + 1] = True
+    puzzle = Puzzle.from_picture(picture)
+    first = solve(puzzle, budget=Budget(seconds=60), first=True)
+    assert first.verdict == "solved" and len(first.solutions) == 1
+    assert Puzzle.from_picture(first.solutions[0]).rows == puzzle.rows
+    assert Puzzle.from_picture(first.solutions[0]).columns == puzzle.columns
+    # settled without a guess: that is a proof of uniqueness, so it says so
+    heart = formats.read(LIBRARY / "heart.yaml")[0]
+    assert solve(heart, first=True).verdict == "unique"
+    assert compiled_solve(heart, first=True).verdict == "unique"
+    # no solution stays none
+    assert solve(Puzzle(rows=((2,), ()), columns=((2,), ())), first=True).verdict == "none"

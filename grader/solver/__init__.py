@@ -41,11 +41,14 @@ def _compiled_module(name: str) -> Any:
     return importlib.import_module(f"grader.solver.{name}")
 
 
-def solve(puzzle: Puzzle, limit: int = 2, budget: Budget | None = None) -> SolveResult:
+def solve(
+    puzzle: Puzzle, limit: int = 2, budget: Budget | None = None, *, first: bool = False
+) -> SolveResult:
     """Count the solutions of ``puzzle`` up to ``limit`` (at least 2 are looked for).
 
     Verdicts: ``unique``, ``multiple`` (with the first two solutions), ``none``, or
-    ``undecided`` when the budget ran out first; see :func:`grader.solver.search.solve`.
+    ``undecided`` when the budget ran out first; with ``first``, ``solved`` when the search
+    stopped at a first solution. See :func:`grader.solver.search.solve`.
     """
     if limit < 1:
         raise ValueError("limit must be at least 1")
@@ -55,7 +58,7 @@ def solve(puzzle: Puzzle, limit: int = 2, budget: Budget | None = None) -> Solve
         quick = prove_by_line_logic(puzzle, budget)
         if quick is not None:
             return quick
-    result: SolveResult = _compiled_module("search").solve(puzzle, limit, budget)
+    result: SolveResult = _compiled_module("search").solve(puzzle, limit, budget, first=first)
     return result
 
 
