@@ -240,7 +240,7 @@ def fillin_pages(entry: FillinEntry, frame: Frame, page_size: tuple[float, float
     # Balanced columns: as many lines in each as the list needs, not more than the page has.
     headings = sum(1 for _, h, _ in items if h)
     need = len(items) * leading + headings * 4 * scale
-    bottom = max(frame.bottom, top - need / columns - 2 * leading)
+    bottom = max(frame.bottom, top - need / columns - 3 * leading)
     for text, heading, strike in items:
         # a new column when this one is full, or would end in a heading alone
         if y - (2 if heading else 1) * leading < bottom:
