@@ -168,6 +168,8 @@ def run(args: argparse.Namespace) -> int:
     for warning in plan.warnings:
         print(shown(f"nonopress issue: warning: {warning}"), file=sys.stderr)
     summary = f"{len(plan.pages)} pages, {len(issue.entries)} puzzles"
+    if issue.fillins:
+        summary += f", {len(issue.fillins)} fill-ins"
     checked: list[Path] = []
     if args.output:
         write(args.output, render_pdf(issue, plan))
