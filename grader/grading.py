@@ -11,7 +11,7 @@ from grader.engine import Engine
 from grader.errors import BudgetExceeded, Contradiction
 from grader.ladder import Ladder, default_ladder, rung_names
 from grader.model import BoolArray, Grid, Puzzle, as_row_strings
-from grader.results import Budget, Verdict
+from grader.results import Budget, SolveResult, Verdict
 from grader.techniques.base import Step
 
 __all__ = ["LEVELS", "RUNGS", "Grade", "grade"]
@@ -75,6 +75,23 @@ class Grade:
         return None if self.solution is None else as_row_strings(self.solution)
 
 
+#: Above this many cells the complete solver answers first, with a quarter of the budget:
+#: on a 200x200 grid with several solutions the ladder's cell branching alone outlasted the
+#: default minute, where the solver needs 0.03-5 s to show two solutions.
+SOLVER_FIRST_CELLS = 10_000
+
+
+def _solver_first(puzzle: Puzzle, budget: Budget) -> SolveResult | None:
+    """The solver's verdict before the ladder, for big puzzles only (None: no verdict)."""
+    from grader.solver import solve
+
+    if puzzle.width * puzzle.height <= SOLVER_FIRST_CELLS:
+        return None
+    share = None if budget.seconds is None else budget.seconds / 4
+    result = solve(puzzle, budget=Budget(seconds=share, nodes=budget.nodes))
+    return None if result.verdict == "undecided" else result
+
+
 def grade(
     puzzle: Puzzle,
     *,
@@ -96,19 +113,26 @@ def grade(
     verdict: Verdict | None = None
     outcome: str
     solution: BoolArray | None = None
+    # big puzzles: the solver first; its proof then serves recursion and the verdict
+    early = _solver_first(puzzle, budget)
+    engine.context.proof = early
     try:
-        result = engine.run()
-        outcome = result.outcome
+        if early is not None and early.verdict in ("multiple", "none"):
+            # not worth a ladder run: the level says ambiguous or contradictory
+            verdict = early.verdict
+            outcome = "multiple" if verdict == "multiple" else "contradiction"
+        else:
+            outcome = engine.run().outcome
         if outcome == "solved":
             verdict = "unique"
             solution = engine.grid.picture()
-        elif outcome == "multiple":
-            verdict = "multiple"
-        else:  # the allowed rungs stopped short of the grid: the solver decides
+        elif outcome == "stuck":  # the allowed rungs stopped short of the grid: the solver
             proof = engine.context.prove(puzzle)
             verdict = proof.verdict
             if verdict == "unique":
                 solution = proof.solutions[0]
+        elif verdict is None:
+            verdict = "multiple"
     except Contradiction:
         outcome, verdict = "contradiction", "none"
     except BudgetExceeded:

@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from layout.manifest import Manifest
+
+from layout.profiles import Profile
 
 HELP = "typeset the puzzles of an issue manifest as a print-ready PDF and/or LaTeX"
 CACHE_NAME = "nonopress-grades.json"
@@ -37,6 +46,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--grey", action="store_true", help="grey and black only (pure K ink in CMYK)"
     )
+    parser.add_argument(
+        "--profile",
+        choices=("kdp", "pdfx", "none"),
+        help="print for a printer's rules (overrides the manifest's profile:): kdp = an "
+        "Amazon KDP paperback interior, pdfx = PDF/X-1a:2001 for an offset magazine; the "
+        "PDF written is then checked with the preflight",
+    )
+    parser.add_argument(
+        "--page", metavar="SIZE",
+        help="page (trim) size, overriding the manifest: A4, A5, Letter, 6x9in, 8.5x11in, ...",
+    )
+    parser.add_argument(
+        "--large-print", action="store_true",
+        help="large print: every character at least 14 pt, body text 16 pt",
+    )
+    parser.add_argument(
+        "--pad", action="store_true",
+        help="KDP: pad a short book to 24 pages with puzzle-free Notes pages",
+    )
     cache = parser.add_mutually_exclusive_group()
     cache.add_argument(
         "--cache-dir",
@@ -58,12 +86,16 @@ def run(args: argparse.Namespace) -> int:
     from grader.atomic import atomic_write
     from grader.errors import NonopressError
     from grader.results import Budget
+    from grader.text import shown
     from layout.build import build_issue
     from layout.gradecache import GradeCache
     from layout.latex import compile_latex, latex_compiler, render_latex
     from layout.manifest import load_manifest
     from layout.pdf import render_pdf
     from layout.plan import plan_issue
+    from layout.printsetup import apply_profile
+    from layout.profiles import parse_profile_name
+    from layout.units import parse_page_size
 
     if not args.output and not args.latex:
         raise NonopressError("say where to write the issue: -o FILE.pdf and/or --latex FILE.tex")
@@ -74,14 +106,14 @@ def run(args: argparse.Namespace) -> int:
         compiled_pdf is not None
         and args.output
         and not args.no_compile
-        and compiled_pdf.resolve() == Path(args.output).resolve()
+        and os.path.realpath(compiled_pdf) == os.path.realpath(args.output)
     ):
         raise NonopressError(
             f"--latex {args.latex} compiles to {compiled_pdf}, the same file as -o: "
             "choose another name for one of them"
         )
     for target in (args.output, args.latex):
-        if target and not Path(target).resolve().parent.is_dir():
+        if target and not Path(os.path.realpath(target)).parent.is_dir():
             raise NonopressError(f"{target}: the folder {Path(target).parent} does not exist")
     manifest = load_manifest(args.manifest)
     manifest = replace(
@@ -89,7 +121,22 @@ def run(args: argparse.Namespace) -> int:
         grey=manifest.grey or args.grey,
         booklet=manifest.booklet or args.booklet or args.impose,
         impose=manifest.impose or args.impose,
+        pad_pages=manifest.pad_pages or args.pad,
+        profile=replace(
+            manifest.profile,
+            name=parse_profile_name(args.profile) if args.profile else manifest.profile.name,
+            large_print=manifest.profile.large_print or args.large_print,
+        ),
     )
+    if args.page:
+        manifest = replace(manifest, page=parse_page_size(args.page))
+    manifest, changes = apply_profile(manifest)
+    for change in changes:
+        print(f"nonopress issue: warning: {change}", file=sys.stderr)
+    from layout.colour_issue import manifest_has_colour
+
+    if manifest_has_colour(manifest):
+        return _run_colour(args, manifest)
     if args.no_cache:
         cache = GradeCache(None)
     else:
@@ -108,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
 
     def say(message: str) -> None:
         if not args.quiet:
-            print(message, file=sys.stderr)
+            print(shown(message), file=sys.stderr)
 
     issue = build_issue(
         manifest, cache=cache, budget=Budget(seconds=args.grade_seconds), progress=say
@@ -119,20 +166,101 @@ def run(args: argparse.Namespace) -> int:
         print(f"nonopress issue: warning: grade cache not saved: {exc}", file=sys.stderr)
     plan = plan_issue(issue)
     for warning in plan.warnings:
-        print(f"nonopress issue: warning: {warning}", file=sys.stderr)
+        print(shown(f"nonopress issue: warning: {warning}"), file=sys.stderr)
     summary = f"{len(plan.pages)} pages, {len(issue.entries)} puzzles"
+    if issue.fillins:
+        summary += f", {len(issue.fillins)} fill-ins"
+    checked: list[Path] = []
     if args.output:
         write(args.output, render_pdf(issue, plan))
         say(f"wrote {args.output}: {summary}")
+        checked.append(Path(args.output))
     if args.latex:
         tex = render_latex(issue, plan, jobname=Path(args.latex).stem)
         write(args.latex, tex)
         command = latex_compiler()
         if args.no_compile or command is None:
+            quoted = shlex.quote(args.latex if args.latex.startswith("/") else
+                                 f"./{args.latex}")
             say(f"wrote {args.latex}; compile it with: latexmk -pdf -no-shell-escape "
-                f"{args.latex}  (or pdflatex -no-shell-escape {args.latex})")
+                f"{quoted}  (or pdflatex -no-shell-escape {quoted})")
         else:
             assert compiled_pdf is not None
             write(str(compiled_pdf), compile_latex(tex, jobname=Path(args.latex).stem))
             say(f"wrote {args.latex} and compiled it to {compiled_pdf}: {summary}")
-    return 0
+            checked.append(compiled_pdf)
+    return _preflight(checked, manifest.profile, say)
+
+
+def _preflight(paths: list[Path], profile: Profile, say: Callable[[str], None]) -> int:
+    """Check what was written against its profile: 0 when it passes (or there is no
+    profile), 1 when the printer would refuse it (the file is kept, to be looked at)."""
+    from layout.preflight import preflight
+
+    if not profile.is_print:
+        return 0
+    status = 0
+    for path in paths:
+        report = preflight(path, profile.name, large_print=profile.large_print)
+        if report.passed:
+            warnings = f" ({len(report.warned)} warning(s))" if report.warned else ""
+            say(f"preflight {profile.describe()}: {path} passes{warnings}")
+            for result in report.warned:
+                for finding in result.findings[:3]:
+                    print(f"nonopress issue: preflight warning: {result.rule}: "
+                          f"{finding.describe()}", file=sys.stderr)
+        else:
+            status = 1
+            print(f"nonopress issue: preflight {profile.describe()}: {path} fails "
+                  f"{len(report.failed)} rule(s):", file=sys.stderr)
+            for line in report.lines(3)[1:]:
+                print(line, file=sys.stderr)
+    return status
+
+
+def _run_colour(args: argparse.Namespace, manifest: Manifest) -> int:
+    """An issue with colour puzzles: laid out by layout.colour_issue (no grade cache)."""
+    from grader.atomic import atomic_write
+    from grader.errors import NonopressError
+    from grader.results import Budget
+    from layout.colour_issue import (
+        build_colour_issue,
+        plan_colour_issue,
+        render_colour_latex,
+        render_colour_pdf,
+        unsupported_options,
+    )
+    from layout.latex import compile_latex, latex_compiler
+
+    def say(message: str) -> None:
+        if not args.quiet:
+            print(message, file=sys.stderr)
+
+    def write(path: str, data: bytes | str) -> None:
+        try:
+            atomic_write(path, data)
+        except OSError as exc:
+            raise NonopressError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+    for option in unsupported_options(manifest):
+        print(f"nonopress issue: warning: colour issues ignore {option}", file=sys.stderr)
+    entries = build_colour_issue(manifest, Budget(seconds=args.grade_seconds), say)
+    pages = plan_colour_issue(entries, manifest)
+    summary = f"{len(pages)} pages, {len(entries)} puzzles (colour)"
+    checked: list[Path] = []
+    if args.output:
+        write(args.output, render_colour_pdf(pages, manifest))
+        say(f"wrote {args.output}: {summary}")
+        checked.append(Path(args.output))
+    if args.latex:
+        tex = render_colour_latex(pages, manifest, jobname=Path(args.latex).stem)
+        write(args.latex, tex)
+        if args.no_compile or latex_compiler() is None:
+            say(f"wrote {args.latex}; compile it with: latexmk -pdf -no-shell-escape "
+                f"{args.latex}")
+        else:
+            compiled = str(Path(args.latex).with_suffix(".pdf"))
+            write(compiled, compile_latex(tex, jobname=Path(args.latex).stem))
+            say(f"wrote {args.latex} and compiled it to {compiled}: {summary}")
+            checked.append(Path(compiled))
+    return _preflight(checked, manifest.profile, say)

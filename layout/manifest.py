@@ -1,12 +1,14 @@
 """The issue manifest: a short YAML file naming the puzzles of an issue and how to print it.
 
-Parsed with ``yaml.safe_load``; every key is checked, and an unknown key or a missing puzzle
+Parsed with the safe loader after a look at its shape (:mod:`grader.safe_yaml`); every key
+is checked, and an unknown key or a missing puzzle
 file is a :class:`FormatError` naming the manifest, the line and the key or file.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,12 +16,23 @@ from typing import Any, Literal
 
 import yaml
 
+from grader import safe_yaml
 from grader.errors import FormatError, NonopressError
+from grader.inputs import read_input_bytes
+from grader.text import clean
+from layout.fillin_refs import FillinRef, parse_fillin_refs
+from layout.profiles import (
+    PLAIN,
+    Profile,
+    parse_output_condition,
+    parse_profile_name,
+)
 from layout.units import MM, PageSize, parse_length, parse_page_size
 
 TOP_KEYS = (
     "title", "issue", "date", "author", "page", "margins", "bleed", "crop_marks", "per_page",
     "solutions", "worked", "puzzles", "hide_titles", "ink", "booklet",
+    "profile", "large_print", "output_condition", "pad_pages", "fillins",
 )
 PUZZLE_KEYS = ("file", "title", "note", "hide_title", "index")
 MARGIN_SIDES = ("top", "bottom", "left", "right")
@@ -65,13 +78,22 @@ class Manifest:
     grey: bool = False
     booklet: bool = False  # pad the page count to a multiple of 4
     impose: bool = False  # and print sheet sides of two pages in saddle-stitch order
+    fillins: tuple[FillinRef, ...] = ()  # fill-in crosswords, numbered after the puzzles
+    #: the printer's rules the layout follows (see layout.profiles)
+    profile: Profile = PLAIN
+    #: ``ink: colour`` was written out (a KDP book is grey unless asked)
+    colour_asked: bool = False
+    #: ``bleed: true``: the profile's own bleed (KDP 0.125 in, otherwise 3 mm)
+    bleed_default: bool = False
+    #: pad a book to the printer's least page count with puzzle-free pages
+    pad_pages: bool = False
 
 
 def _key_lines(text: str) -> tuple[dict[str, int], list[int]]:
     """1-based lines of the top-level keys and of the items of ``puzzles``."""
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
+        root = safe_yaml.compose(text)
+    except (yaml.YAMLError, RecursionError):
         return {}, []
     keys: dict[str, int] = {}
     items: list[int] = []
@@ -85,23 +107,31 @@ def _key_lines(text: str) -> tuple[dict[str, int], list[int]]:
 
 def load_manifest(path: str | Path) -> Manifest:
     source = Path(path)
+    if not source.exists():
+        raise FormatError("manifest not found", str(source))
+    data = read_input_bytes(source)
     try:
-        text = source.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FormatError("manifest not found", str(source)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FormatError(f"cannot read the manifest: {exc}", str(source)) from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise FormatError("not UTF-8 text", str(source), line) from None
     return parse_manifest(text, source)
 
 
 def parse_manifest(text: str, source: Path) -> Manifest:
     name = str(source)
     try:
-        data = yaml.safe_load(text)
+        data = safe_yaml.load(text)
+    except safe_yaml.ShapeError as exc:
+        raise FormatError(f"YAML {exc.message}", name, exc.line) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         raise FormatError(f"not valid YAML: {getattr(exc, 'problem', exc)}", name, line) from None
+    except (ValueError, OverflowError) as exc:  # date: 2024-13-45, an int of 5,000 digits
+        reason = str(exc)[:80]
+        raise FormatError(f"not a valid value: {reason}", name, safe_yaml.bad_scalar_line(text)) \
+            from None
     if not isinstance(data, dict):
         raise FormatError("a manifest is a YAML mapping with at least a 'puzzles' list", name)
     key_lines, item_lines = _key_lines(text)
@@ -121,7 +151,12 @@ def parse_manifest(text: str, source: Path) -> Manifest:
         except NonopressError as exc:
             raise fail(str(exc), key) from None
 
-    if "puzzles" not in data or not isinstance(data["puzzles"], list) or not data["puzzles"]:
+    fillins = value("fillins", lambda v: parse_fillin_refs(v, source.parent), ())
+    if not fillins and "puzzles" not in data:
+        raise fail("'puzzles' must be a non-empty list of puzzle files", "puzzles")
+    if "puzzles" not in data:  # an issue of fill-ins only
+        data["puzzles"] = []
+    elif not isinstance(data["puzzles"], list) or not data["puzzles"]:
         raise fail("'puzzles' must be a non-empty list of puzzle files", "puzzles")
     hide_default = value("hide_titles", lambda v: _boolean(v, "hide_titles"), True)
     refs = tuple(
@@ -132,6 +167,12 @@ def parse_manifest(text: str, source: Path) -> Manifest:
     )
     ink = value("ink", _ink, "colour")
     booklet = value("booklet", _booklet, "no")
+    profile = Profile(
+        name=value("profile", parse_profile_name, "plain"),
+        large_print=value("large_print", lambda v: _boolean(v, "large_print"), False),
+        output_condition=value("output_condition", parse_output_condition, "FOGRA39"),
+    )
+    bleed_value = data.get("bleed")
     return Manifest(
         source=source,
         puzzles=refs,
@@ -141,7 +182,7 @@ def parse_manifest(text: str, source: Path) -> Manifest:
         author=value("author", _text, ""),
         page=value("page", parse_page_size, parse_page_size("A4")),
         margins=value("margins", _margins, Margins(15 * MM, 15 * MM, 15 * MM, 15 * MM)),
-        bleed=value("bleed", lambda v: parse_length(v, "bleed"), 0.0),
+        bleed=value("bleed", _bleed, 0.0),
         crop_marks=value("crop_marks", lambda v: _boolean(v, "crop_marks"), False),
         per_page=value("per_page", _per_page, None),
         solutions=value("solutions", lambda v: _boolean(v, "solutions"), True),
@@ -149,6 +190,11 @@ def parse_manifest(text: str, source: Path) -> Manifest:
         grey=ink == "grey",
         booklet=booklet != "no",
         impose=booklet == "impose",
+        fillins=fillins,
+        profile=profile,
+        colour_asked="ink" in data and ink == "colour",
+        bleed_default=bleed_value is True,
+        pad_pages=value("pad_pages", lambda v: _boolean(v, "pad_pages"), False),
     )
 
 
@@ -167,8 +213,9 @@ def _puzzle_ref(
     file = item.get("file")
     if not isinstance(file, str) or not file.strip():
         raise fail("a puzzles item needs 'file': the path of a puzzle file", line=line)
-    path = (base / file).resolve() if not Path(file).is_absolute() else Path(file)
-    if not path.is_file():
+    # realpath, not resolve(): a symlink loop must be a message, not a RuntimeError
+    path = Path(os.path.realpath(base / file))
+    if not path.exists():
         raise fail(f"puzzle file not found: {file}", line=line)
     index = item.get("index")
     if index is not None and (isinstance(index, bool) or not isinstance(index, int) or index < 1):
@@ -190,7 +237,7 @@ def _puzzle_ref(
 def _text(value: object) -> str:
     if isinstance(value, (dict, list)):
         raise NonopressError(f"expected text, got {type(value).__name__}")
-    return str(value).strip()
+    return clean(str(value)).strip()
 
 
 def _date(value: object) -> str:
@@ -203,6 +250,13 @@ def _boolean(value: object, what: str) -> bool:
     if not isinstance(value, bool):
         raise NonopressError(f"{what}: expected true or false, got {value!r}")
     return value
+
+
+def _bleed(value: object) -> float:
+    """A length, or true/false: true stands for 3 mm until a profile says otherwise."""
+    if isinstance(value, bool):
+        return 3 * MM if value else 0.0
+    return parse_length(value, "bleed")
 
 
 def _ink(value: object) -> str:
