@@ -28,8 +28,9 @@ from grader.colour.solver import solve_colour
 from grader.colour.techniques import ColourDeduction
 from grader.colour.workspace import ColourWorkspace, MaskArray
 from grader.errors import BudgetExceeded, Contradiction
+from grader.ladder import default_ladder
 from grader.results import Budget, Verdict
-from grader.techniques.base import RUNGS, LineRef, Step, rung_index
+from grader.techniques.base import LineRef, Step
 
 LineTechnique = Callable[[ColourClue, list[int]], ColourDeduction | None]
 
@@ -182,7 +183,7 @@ class _Grader:
             self.check_clock()
             progress = False
             for rung in USED_RUNGS:
-                if rung_index(rung) > self.top:
+                if default_ladder().index(rung) > self.top:
                     break
                 if rung in LINE_RUNGS:
                     progress = self.line_sweep(rung)
@@ -205,7 +206,8 @@ def _with_openings(step: Step, openings: int) -> Step:
 def grade_colour(puzzle: ColourPuzzle, *, max_rung: str | None = None,
                  budget: Budget | None = None) -> ColourGrade:
     """Grade ``puzzle`` with the colour ladder (up to ``max_rung``) within ``budget``."""
-    top = rung_index(max_rung) if max_rung is not None else len(RUNGS) - 1
+    ladder = default_ladder()
+    top = ladder.index(max_rung) if max_rung is not None else len(ladder.names) - 1
     budget = budget or Budget()
     started = time.perf_counter()
     deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
@@ -230,7 +232,7 @@ def grade_colour(puzzle: ColourPuzzle, *, max_rung: str | None = None,
     elif outcome == "solved":
         level = scoring.ladder_level(steps, weights)
     else:  # unique, but beyond the allowed ladder: at least the next colour rung up
-        higher = [r for r in USED_RUNGS if rung_index(r) > top] or ["recursion"]
+        higher = [r for r in USED_RUNGS if default_ladder().index(r) > top] or ["recursion"]
         level = weights.levels[higher[0]]
     value = scoring.score(level, scoring.work(steps, puzzle.width, puzzle.height, weights))
     return ColourGrade(

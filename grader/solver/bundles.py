@@ -34,7 +34,7 @@ class LineWork(NamedTuple):
     bwd: ByteArray  # (blocks + 1, longest + 1): the same from the end of the line
     empties: IntArray  # (longest + 1,): prefix counts of empty cells; explain: trail times
     marks: IntArray  # (2 (longest + 2),): scratch of the bit-parallel solve and explain
-    counters: IntArray  # (3,): line solves asked for, cache hits, explanations
+    counters: IntArray  # (4,): line solves asked for, cache hits, explanations, stop flag
     cache_keys: WordArray  # (slots, 2): line solve cache keyed by line and cell states
     cache_vals: WordArray  # (slots, 2): the solved cells of each key
     mask_keys: IntArray  # (slots, 3): bit-set line solve cache, keyed by line and masks
