@@ -8,15 +8,15 @@ from typing import Any
 
 import numpy as np
 
-from grader import scoring
-from grader.engine import Engine
+from grader import diagnose, scoring
+from grader.engine import Engine, LineBroken
 from grader.errors import BudgetExceeded, Contradiction
-from grader.model import EMPTY, FILLED, Grid, Puzzle
+from grader.model import EMPTY, FILLED, Grid, Puzzle, format_clue
 from grader.results import Budget, SolveResult, Verdict
 from grader.techniques import recursion
 from grader.techniques.base import RUNGS, Step, rung_index
 
-__all__ = ["LEVELS", "RUNGS", "Grade", "grade"]
+__all__ = ["GRADED_LEVELS", "LEVELS", "RUNGS", "UNGRADED_LEVELS", "Grade", "grade"]
 
 LEVELS: tuple[str, ...] = (
     "easy",
@@ -27,6 +27,11 @@ LEVELS: tuple[str, ...] = (
     "ambiguous",
     "contradictory",
 )
+#: the levels of puzzles that get a score and stars (a difficulty, not a defect)
+GRADED_LEVELS: tuple[str, ...] = LEVELS[:5]
+#: what a puzzle is called when it gets no score: a defect, a budget that ran out, or a
+#: cut-down ladder (--max-rung) that got stuck
+UNGRADED_LEVELS: tuple[str, ...] = ("ambiguous", "contradictory", "undecided", "stuck")
 
 
 @dataclass(frozen=True)
@@ -34,14 +39,16 @@ class Grade:
     """The grade of one puzzle.
 
     ``verdict`` comes from the complete solver (or, without it, from the ladder's own
-    search); ``level`` is one of LEVELS, or "undecided" when the budget ran out first.
+    search); ``level`` is one of GRADED_LEVELS or UNGRADED_LEVELS. A puzzle with several
+    solutions or none, or whose grade the budget or ``max_rung`` cut short, is not a
+    difficulty: its ``score`` and ``stars`` are None and ``problem`` says what is wrong.
     ``solved`` tells whether the allowed rungs finished the grid.
     """
 
     verdict: Verdict
     level: str
-    score: float
-    stars: int
+    score: float | None
+    stars: int | None
     rungs: dict[str, int]
     steps: tuple[Step, ...]
     grid: Grid
@@ -49,6 +56,12 @@ class Grade:
     title: str = ""
     size: str = ""
     solved: bool = False
+    problem: str = ""
+
+    @property
+    def graded(self) -> bool:
+        """True when the puzzle has a score: one solution, reached within the budget."""
+        return self.score is not None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -58,6 +71,7 @@ class Grade:
             "level": self.level,
             "score": self.score,
             "stars": self.stars,
+            "problem": self.problem or None,
             "rungs": dict(self.rungs),
             "steps": len(self.steps),
             "solved": self.solved,
@@ -84,10 +98,42 @@ def _search_verdict(puzzle: Puzzle, grid: Grid, deadline: float | None) -> Verdi
     return ("none", "unique", "multiple")[min(len(found.solutions), 2)]  # type: ignore[return-value]
 
 
+def _broken_step(broken: LineBroken) -> Step:
+    """The last step of a solve that ran into a line no arrangement fits."""
+    facts = {"cells": broken.cells}
+    return Step(broken.rung, "broken-line", (), line=broken.line, clue=broken.clue, facts=facts)
+
+
+def _diagnosis_step(puzzle: Puzzle, grid: Grid) -> tuple[Step | None, str]:
+    """Why a puzzle the ladder did not break has no solution (a step, when one shows it)."""
+    found, message = diagnose.why_no_solution(puzzle, grid.cells)
+    if isinstance(found, diagnose.BrokenLine):
+        facts = {"cells": found.cells}
+        step = Step("line-analysis", "broken-line", (), line=found.line, clue=found.clue,
+                    facts=facts)
+        return step, message
+    if isinstance(found, diagnose.BrokenCell):
+        facts = {"if_filled": found.if_filled, "if_empty": found.if_empty}
+        return Step("cell-branching", "broken-cell", (), cell=found.cell, facts=facts), message
+    return None, message
+
+
+def _several_text(proof: SolveResult | None, steps: tuple[Step, ...]) -> str:
+    if proof is not None and len(proof.solutions) >= 2:
+        cells = proof.differing_cells
+    else:
+        cells = next((list(s.facts.get("differ", ())) for s in steps
+                      if s.technique == "several-solutions"), [])
+    return f"several solutions: two of them differ in {diagnose.differing_text(cells)}"
+
+
 def grade(puzzle: Puzzle, *, max_rung: str | None = None, budget: Budget | None = None) -> Grade:
     """Grade ``puzzle`` with the ladder (up to ``max_rung``) within ``budget``."""
     if max_rung is not None:
         rung_index(max_rung)  # ValueError for an unknown name, before any work
+    from grader.solver import ensure_compiled
+
+    ensure_compiled()  # compiling the solver is nobody's difficulty: before the clock
     budget = budget or Budget()
     started = time.perf_counter()
     deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
@@ -98,7 +144,10 @@ def grade(puzzle: Puzzle, *, max_rung: str | None = None, budget: Budget | None 
         puzzle, max_rung=RUNGS[min(top, rung_index("cell-branching"))], deadline=deadline
     )
     verdict: Verdict | None = None
+    proof: SolveResult | None = None
     outcome: str
+    problem = ""
+    extra: list[Step] = []
     try:
         outcome = engine.run().outcome
         if outcome == "stuck":
@@ -117,32 +166,57 @@ def grade(puzzle: Puzzle, *, max_rung: str | None = None, budget: Budget | None 
                 verdict = "multiple"
             else:
                 verdict = _search_verdict(puzzle, engine.grid, deadline)
+    except LineBroken as broken:
+        outcome, verdict = "contradiction", "none"
+        extra.append(_broken_step(broken))
+        problem = broken.line.label.lower() + (
+            f" (clue {format_clue(broken.clue)}) cannot be satisfied given the cells "
+            "decided before it"
+        )
     except Contradiction:
         outcome, verdict = "contradiction", "none"
     except BudgetExceeded:
         outcome = "budget"
         verdict = verdict or "undecided"
 
-    steps = tuple(engine.steps)
+    if verdict == "none" and not problem:
+        step, problem = _diagnosis_step(puzzle, engine.grid)
+        extra.extend([step] if step is not None else [])
+    steps = (*engine.steps, *extra)
     weights = scoring.default_weights()
     solved = outcome == "solved"
+    level: str
     if verdict == "multiple":
-        level = "ambiguous"
+        level, problem = "ambiguous", _several_text(proof, steps)
     elif verdict == "none":
-        level = "contradictory"
+        level, problem = "contradictory", f"no solution: {problem}"
     elif verdict == "undecided" or outcome == "budget":
+        limit = "" if budget.seconds is None else f" of {budget.seconds:g} s"
+        unfinished = (
+            "the solver proved one solution" if verdict == "undecided" else "the grade was done"
+        )
         level = "undecided"
+        problem = f"undecided: the time budget{limit} ran out before {unfinished}"
     elif solved:
         level = scoring.ladder_level(steps, weights)
-    else:  # unique, but beyond the allowed ladder: at least as hard as the next rung up
+    else:  # unique, but beyond the allowed ladder
         assert max_rung is not None
-        level = weights.levels[RUNGS[min(rung_index(max_rung) + 1, len(RUNGS) - 1)]]
-    value = scoring.score(level, scoring.work(steps, puzzle.width, puzzle.height, weights))
+        unknown = engine.grid.unknown_count()
+        level = "stuck"
+        problem = (
+            f"stuck: needs more than {max_rung} "
+            f"({unknown} cell{'s' * (unknown != 1)} left undecided)"
+        )
+    value = (
+        scoring.score(level, scoring.work(steps, puzzle.width, puzzle.height, weights))
+        if level in GRADED_LEVELS
+        else None
+    )
     return Grade(
         verdict=verdict,
         level=level,
         score=value,
-        stars=scoring.stars(value, weights),
+        stars=None if value is None else scoring.stars(value, weights),
         rungs=scoring.rung_counts(steps),
         steps=steps,
         grid=engine.grid,
@@ -150,4 +224,5 @@ def grade(puzzle: Puzzle, *, max_rung: str | None = None, budget: Budget | None 
         title=puzzle.title,
         size=puzzle.size,
         solved=solved,
+        problem=problem,
     )

@@ -30,6 +30,8 @@ STATE_CHARS = {EMPTY: ".", FILLED: "#", UNKNOWN: "?"}
 #: Refuse anything larger before memory is allocated for it.
 MAX_SIDE = 4096
 MAX_CELLS = 4096 * 1024
+#: lines named in a message before "and N more"
+MAX_NAMED_LINES = 6
 
 Clue = tuple[int, ...]
 BoolArray = npt.NDArray[np.bool_]
@@ -142,9 +144,12 @@ class Puzzle:
         object.__setattr__(self, "solution", solution)
         picture = self.solution_array()
         assert picture is not None
-        rows, cols = clues_of_picture(picture)
-        if rows != self.rows or cols != self.columns:
-            raise PuzzleError("the known solution does not satisfy the clues")
+        wrong = picture_mismatches(self.rows, self.columns, picture)
+        if wrong:
+            shown = ", ".join(wrong[:MAX_NAMED_LINES])
+            extra = len(wrong) - MAX_NAMED_LINES
+            more = f" and {extra} more" if extra > 0 else ""
+            raise PuzzleError(f"the known solution does not satisfy the clues of {shown}{more}")
 
     # -- shape ---------------------------------------------------------------------------
     @property
@@ -195,6 +200,22 @@ class Puzzle:
         check_size(int(array.shape[1]), int(array.shape[0]))
         rows, cols = clues_of_picture(array)
         return cls(rows, cols, as_row_strings(array), meta or Metadata())
+
+
+def picture_mismatches(
+    rows: Sequence[Clue], columns: Sequence[Clue], picture: BoolArray
+) -> list[str]:
+    """ "row 2 (clue 1 1, picture 2)" for each line where ``picture`` disagrees with its clue."""
+    found = []
+    for axis, clues, lines in (("row", rows, picture), ("column", columns, picture.T)):
+        for index, (clue, line) in enumerate(zip(clues, lines.tolist(), strict=True)):
+            drawn = clue_of(line)
+            if drawn != tuple(clue):
+                found.append(
+                    f"{axis} {index + 1} (clue {format_clue(tuple(clue))}, "
+                    f"picture {format_clue(drawn)})"
+                )
+    return found
 
 
 def format_clue(clue: Clue) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.grading import LEVELS, RUNGS, grade
+from grader.grading import GRADED_LEVELS, RUNGS, grade
 from grader.model import Puzzle
 from grader.results import Budget
 from grader.scoring import default_weights
@@ -41,12 +41,38 @@ def test_several_solutions_are_ambiguous_whatever_the_ladder_did() -> None:
     assert result.verdict == "multiple"
     assert result.level == "ambiguous"
     assert not result.solved
+    # a defect is not a difficulty: no score, no stars, and what is wrong
+    assert (result.score, result.stars, result.graded) == (None, None, False)
+    assert result.problem.startswith("several solutions: two of them differ in 4 cells")
+    data = result.to_json()
+    assert (data["score"], data["stars"]) == (None, None)
 
 
 def test_impossible_clues_are_contradictory() -> None:
     result = grade(IMPOSSIBLE)
     assert result.verdict == "none"
     assert result.level == "contradictory"
+    assert (result.score, result.stars) == (None, None)
+    # the row of 2 over three columns whose clues put nothing in the middle
+    assert result.problem == (
+        "no solution: row 1 (clue 2) cannot be satisfied given the cells decided before it"
+    )
+    last = result.steps[-1]
+    assert last.technique == "broken-line" and last.line is not None
+    assert (last.line.axis, last.line.index) == ("row", 0)
+
+
+def test_a_contradiction_found_by_search_still_names_a_line() -> None:
+    # Rows 1 1 force #.# twice: column 1 then holds 2 cells against its clue 1. The
+    # ladder never runs into it when line logic stops first: the diagnosis still names it.
+    from grader.diagnose import why_no_solution
+
+    puzzle = Puzzle(rows=((1, 1), (1, 1)), columns=((1,), (2,), (1,)))
+    found, message = why_no_solution(puzzle)
+    assert found is not None
+    assert message == (
+        "column 1 (clue 1) cannot be satisfied given the cells decided before it (##)"
+    )
 
 
 def test_json_has_the_documented_keys() -> None:
@@ -69,7 +95,10 @@ def test_max_rung_restricts_the_ladder() -> None:
     assert set(restricted.rungs) <= {"simple-boxes", "extreme-owners"}
     assert not restricted.solved
     assert restricted.verdict == "unique"
-    assert restricted.level == "medium"  # at least as hard as the first rung not allowed
+    # stuck is not a level of difficulty: no score, no stars, and it says so
+    assert restricted.level == "stuck"
+    assert (restricted.score, restricted.stars) == (None, None)
+    assert restricted.problem.startswith("stuck: needs more than extreme-owners (")
     assert "?" in "".join(restricted.grid.to_rows())
 
 
@@ -95,7 +124,7 @@ def test_unknown_rung_name_is_refused() -> None:
 
 def test_levels_occupy_disjoint_bands_in_ladder_order() -> None:
     bands = default_weights().bands
-    ordered = [bands[level] for level in LEVELS]
+    ordered = [bands[level] for level in GRADED_LEVELS]
     assert ordered == sorted(ordered)
     assert all(b - a >= 1 for a, b in itertools.pairwise(ordered))
 
@@ -104,6 +133,8 @@ def test_an_exhausted_budget_gives_undecided_not_a_hang() -> None:
     result = grade(FIENDISH, budget=Budget(seconds=0.0))
     assert result.level == "undecided"
     assert not result.solved
+    assert (result.score, result.stars) == (None, None)
+    assert result.problem.startswith("undecided: the time budget of 0 s ran out before")
 
 
 def test_explain_sentence_for_an_overlap_names_block_cells_and_range() -> None:

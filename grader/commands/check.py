@@ -9,16 +9,20 @@ from typing import Any
 from grader.commands.common import (
     LoadedPuzzle,
     add_input_arguments,
-    iter_puzzles,
     print_json_line,
     puzzle_summary,
 )
-from grader.errors import NonopressError
 from grader.results import Budget, SolveResult
 
-HELP = "check that each puzzle has exactly one solution (unique / multiple / none / undecided)"
+HELP = (
+    "check that each puzzle has exactly one solution (unique / multiple / none / undecided); "
+    "exit status 0 when all are unique, 1 when any is not, 2 when a file cannot be read"
+)
 
+#: exit status: every puzzle unique / some puzzle multiple, none or undecided / a file
+#: could not be read (the worst of them wins)
 EXIT_OK = 0
+EXIT_NOT_UNIQUE = 1
 EXIT_BAD_INPUT = 2
 
 
@@ -57,8 +61,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
 
 
-def result_record(loaded: LoadedPuzzle, result: SolveResult) -> dict[str, Any]:
-    """The ``--json`` record of one checked puzzle."""
+def no_solution_reason(loaded: LoadedPuzzle, result: SolveResult) -> str:
+    """For a puzzle with no solution: the line (or cell) that cannot be satisfied."""
+    if result.verdict != "none":
+        return ""
+    from grader.diagnose import why_no_solution
+
+    return why_no_solution(loaded.puzzle)[1]
+
+
+def result_record(loaded: LoadedPuzzle, result: SolveResult, why: str = "") -> dict[str, Any]:
+    """The ``--json`` record of one checked puzzle (``why``: what breaks, for ``none``)."""
     record = puzzle_summary(loaded)
     record["verdict"] = result.verdict
     record["time_s"] = round(result.time_s, 6)
@@ -66,36 +79,42 @@ def result_record(loaded: LoadedPuzzle, result: SolveResult) -> dict[str, Any]:
     if result.verdict in ("unique", "multiple"):
         record["solutions"] = result.solution_rows()[:2]
         record["differing_cells"] = [list(cell) for cell in result.differing_cells]
-    if result.reason:
+    if why:
+        record["reason"] = why
+    elif result.reason:
         record["reason"] = result.reason
     return record
 
 
-def result_line(loaded: LoadedPuzzle, result: SolveResult) -> str:
+def result_line(loaded: LoadedPuzzle, result: SolveResult, why: str = "") -> str:
     title = loaded.puzzle.title or "-"
     line = f"{loaded.label}\t{title}\t{result.verdict}\t{result.time_s:.3f} s"
     if result.verdict == "multiple":
         line += f"\t{len(result.differing_cells)} cells differ"
     elif result.verdict == "undecided":
         line += f"\t{result.reason}"
+    elif result.verdict == "none" and why:
+        line += f"\t{why}"
     return line
 
 
 def run(args: argparse.Namespace) -> int:
-    from grader.solver import solve
+    from grader.commands.common import iter_puzzles_reporting
+    from grader.solver import ensure_compiled, solve
 
     status = EXIT_OK
     budget = budget_from(args)
-    for path in args.files:
-        try:
-            for loaded in iter_puzzles([path], args.input_format):
-                result = solve(loaded.puzzle, limit=2, budget=budget)
-                if args.json:
-                    print_json_line(result_record(loaded, result))
-                else:
-                    print(result_line(loaded, result), flush=True)
-        except NonopressError as exc:
-            # report and go on with the other files; the exit status says something failed
-            print(f"nonopress check: {exc}", file=sys.stderr)
+    ensure_compiled(sys.stderr)  # before the first puzzle's clock starts
+    for loaded in iter_puzzles_reporting(args.files, args.input_format, "check"):
+        if loaded is None:  # reported; the other files are still checked
             status = EXIT_BAD_INPUT
+            continue
+        result = solve(loaded.puzzle, limit=2, budget=budget)
+        why = no_solution_reason(loaded, result)
+        if args.json:
+            print_json_line(result_record(loaded, result, why))
+        else:
+            print(result_line(loaded, result, why), flush=True)
+        if result.verdict != "unique":
+            status = max(status, EXIT_NOT_UNIQUE)
     return status

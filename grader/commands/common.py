@@ -7,10 +7,11 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from grader import formats
-from grader.errors import FormatError
+from grader.errors import FormatError, NonopressError
 from grader.model import Puzzle
 
 STDIN = "-"
@@ -42,12 +43,53 @@ def read_input(path: str, format: str | None = None) -> list[Puzzle]:
     return formats.read(path, format=format)
 
 
-def iter_puzzles(paths: Sequence[str], format: str | None = None) -> Iterator[LoadedPuzzle]:
-    """Each puzzle of each file in order; an unreadable file raises FormatError."""
+def expand_paths(paths: Sequence[str]) -> list[str]:
+    """Paths with each folder replaced by the puzzle files under it (as ``batch`` finds
+    them: sorted, hidden entries and issue manifests skipped)."""
+    from grader.batch.discover import find_puzzle_files, known_suffixes
+
+    expanded: list[str] = []
     for path in paths:
+        if path != STDIN and Path(path).is_dir():
+            found = find_puzzle_files([path], known_suffixes())
+            if not found:
+                raise FormatError("no puzzle files in this folder", path)
+            expanded.extend(str(file) for file in found)
+        else:
+            expanded.append(path)
+    return expanded
+
+
+def iter_puzzles(paths: Sequence[str], format: str | None = None) -> Iterator[LoadedPuzzle]:
+    """Each puzzle of each file (folders: of each puzzle file under them) in order; an
+    unreadable file raises FormatError."""
+    for path in expand_paths(paths):
         puzzles = read_input(path, format)
         for index, puzzle in enumerate(puzzles, 1):
             yield LoadedPuzzle(path, index, len(puzzles), puzzle)
+
+
+def iter_puzzles_reporting(
+    paths: Sequence[str], format: str | None, command: str
+) -> Iterator[LoadedPuzzle | None]:
+    """Like :func:`iter_puzzles`, but a file that cannot be read is reported on stderr
+    (one line) and yields None, and the other files are still read."""
+    for path in paths:
+        try:
+            files = expand_paths([path])
+        except NonopressError as exc:
+            print(f"nonopress {command}: {exc}", file=sys.stderr, flush=True)
+            yield None
+            continue
+        for file in files:
+            try:
+                puzzles = read_input(file, format)
+            except NonopressError as exc:
+                print(f"nonopress {command}: {exc}", file=sys.stderr, flush=True)
+                yield None
+                continue
+            for index, puzzle in enumerate(puzzles, 1):
+                yield LoadedPuzzle(file, index, len(puzzles), puzzle)
 
 
 def add_input_arguments(parser: argparse.ArgumentParser, *, many: bool = True) -> None:
@@ -56,8 +98,8 @@ def add_input_arguments(parser: argparse.ArgumentParser, *, many: bool = True) -
         "files",
         metavar="FILE",
         nargs="+" if many else None,
-        help="puzzle file ('-' for standard input); the format comes from the suffix or "
-        "the content",
+        help="puzzle file ('-' for standard input) or folder of puzzle files; the format "
+        "comes from the suffix or the content",
     )
     parser.add_argument(
         "--from",

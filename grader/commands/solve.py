@@ -64,6 +64,28 @@ def describe(loaded: LoadedPuzzle, result: SolveResult, list_all: bool) -> list[
         for number, grid in enumerate(grids, 1):
             lines.append(f"solution {number}:")
             lines.extend(grid)
+    elif result.verdict == "none":
+        lines.extend(broken_lines(loaded))
+    return lines
+
+
+def broken_lines(loaded: LoadedPuzzle) -> list[str]:
+    """What to fix in a puzzle with no solution: the line that breaks, and the grid line
+    logic had reached then, with that line marked."""
+    from grader.diagnose import BrokenLine, why_no_solution
+    from grader.model import Grid
+
+    found, why = why_no_solution(loaded.puzzle)
+    lines = [f"no solution: {why}"]
+    if isinstance(found, BrokenLine):
+        lines.append("the grid when it broke (? = still open, > marks the line):")
+        rows = Grid(found.grid).to_rows()
+        if found.line.axis == "row":
+            marks = [">" if r == found.line.index else " " for r in range(len(rows))]
+            lines.extend(mark + row for mark, row in zip(marks, rows, strict=True))
+        else:
+            lines.append(" " + " " * found.line.index + "v")
+            lines.extend(" " + row for row in rows)
     return lines
 
 
@@ -83,11 +105,14 @@ def write_solutions(path: str, format_name: str | None, solved: list[Puzzle]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from grader.solver import solve
+    import sys
+
+    from grader.solver import ensure_compiled, solve
 
     limit = args.limit or (DEFAULT_ALL_LIMIT if args.all else 2)
     budget = budget_from(args)
     solved: list[Puzzle] = []
+    ensure_compiled(sys.stderr)  # before the first puzzle's clock starts
     for loaded in iter_puzzles([args.files], args.input_format):
         result = solve(loaded.puzzle, limit=limit, budget=budget)
         print("\n".join(describe(loaded, result, args.all)), flush=True)
