@@ -128,6 +128,15 @@ def _line_sentence(step: Step) -> str:
         return f"the {run} {verb} to {options}{failed}; with {agreed}, {_decides(step)}"
     if technique == "line-analysis":
         return f"every arrangement of the clue that fits the line agrees: {_decides(step)}"
+    if technique == "broken-line":
+        cells = "".join(
+            {FILLED: "#", EMPTY: ".", UNKNOWN: "?"}[state] for state in facts.get("cells", ())
+        )
+        given = f" ({cells})" if cells else ""
+        return (
+            f"no arrangement of the clue fits the cells decided so far{given}: "
+            "the puzzle has no solution; this line or the lines crossing it need fixing"
+        )
     return f"{technique}: {_decides(step)}"
 
 
@@ -161,6 +170,13 @@ def _grid_sentence(step: Step) -> str:
             f"{cell_label(step.cell)}: nothing above decides a cell; guessing and backtracking "
             f"({facts['nodes']} positions searched) shows that {supposed} leads to no "
             f"solution; so it is {actual}"
+        )
+    if step.technique == "broken-cell" and step.cell is not None:
+        filled: LineRef = facts["if_filled"]
+        empty: LineRef = facts["if_empty"]
+        return (
+            f"{cell_label(step.cell)}: filled, {filled.label.lower()} cannot be satisfied; "
+            f"empty, {empty.label.lower()} cannot be satisfied: the puzzle has no solution"
         )
     if step.technique == "several-solutions":
         differ = facts.get("differ", [])

@@ -16,8 +16,8 @@ from grader import __version__
 from grader.atomic import atomic_write
 from layout.issue import GradeInfo
 
-FILE_VERSION = 2  # 2: steps are numbered worked-solution lines
-MAX_STEPS = 400  # step lines kept for worked solutions
+FILE_VERSION = 3  # 2: steps are numbered worked-solution lines; 3: no score for defects
+MAX_STEPS = 2000  # step lines kept for worked solutions (a longer one says it is cut)
 
 
 def grader_version() -> str:
@@ -54,12 +54,13 @@ class GradeCache:
         try:
             return GradeInfo(
                 level=str(record["level"]),
-                score=float(record["score"]),
-                stars=int(record["stars"]),
+                score=None if record["score"] is None else float(record["score"]),
+                stars=None if record["stars"] is None else int(record["stars"]),
                 verdict=str(record["verdict"]),
                 rungs={str(k): int(v) for k, v in record["rungs"].items()},
                 time_s=float(record["time_s"]),
                 steps=tuple(str(s) for s in record["steps"]),
+                problem=str(record.get("problem", "")),
             )
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
@@ -73,6 +74,7 @@ class GradeCache:
             "rungs": dict(grade.rungs),
             "time_s": grade.time_s,
             "steps": list(grade.steps[:MAX_STEPS]),
+            "problem": grade.problem,
         }
         self.changed = True
 

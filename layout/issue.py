@@ -17,12 +17,13 @@ class GradeInfo:
     """The part of a grade an issue prints (and caches)."""
 
     level: str
-    score: float
-    stars: int
+    score: float | None  # None: no difficulty (a defect, or a grade the budget cut short)
+    stars: int | None
     verdict: str = "unique"
     rungs: dict[str, int] = field(default_factory=dict)
     time_s: float = 0.0
     steps: tuple[str, ...] = ()  # numbered worked-solution lines (see build.worked_lines)
+    problem: str = ""  # what keeps the puzzle from a score, when it has none
 
 
 @dataclass(frozen=True, eq=False)

@@ -21,7 +21,7 @@ from grader import __version__
 from grader.errors import NonopressError
 from layout.draw import ClueText, Lines, Op, Page, Polygons, Rects, Role, Text
 from layout.issue import Issue
-from layout.pdf import GREY_OF, RGB_OF
+from layout.pdf import GREY_OF, NEUTRAL_ROLES, RGB_OF
 from layout.plan import IssuePlan
 from layout.sheets import Sheet, crop_marks, media_for, saddle_stitch, single_sheets
 
@@ -172,10 +172,12 @@ def _dest(page: Page) -> str:
 
 def render_latex(issue: Issue, plan: IssuePlan, jobname: str = "issue") -> str:
     manifest = issue.manifest
-    if manifest.grey:
-        colours = [(_colour(r), "cmyk", f"0,0,0,{_n(g)}") for r, g in GREY_OF.items()]
-    else:
-        colours = [(_colour(r), "rgb", ",".join(map(_n, c))) for r, c in RGB_OF.items()]
+    colours = [
+        (_colour(r), "cmyk", f"0,0,0,{_n(GREY_OF[r])}")
+        if manifest.grey or r in NEUTRAL_ROLES
+        else (_colour(r), "rgb", ",".join(map(_n, c)))
+        for r, c in RGB_OF.items()
+    ]
     info = {
         "title": pdf_hex_string(issue.heading),
         "author": pdf_hex_string(manifest.author or "Nonopress"),

@@ -1,8 +1,8 @@
 """The PDF back end: draws an issue plan on a reportlab canvas.
 
 Every font is the embedded TrueType face (``initialFontName`` keeps reportlab from
-referencing Helvetica); ``invariant=1`` makes the bytes reproducible; with ``grey`` every
-colour is pure K ink in CMYK.
+referencing Helvetica); ``invariant=1`` makes the bytes reproducible; black and greys are
+pure K ink in CMYK always, and with ``grey`` the accent colour too.
 """
 
 from __future__ import annotations
@@ -29,6 +29,9 @@ RGB_OF: dict[Role, tuple[float, float, float]] = {
     "paper": (1.0, 1.0, 1.0),
     "rule": (0.4, 0.4, 0.4),
 }
+#: Roles printed in K ink alone in colour output too: black and greys set in RGB print
+#: as four-colour "rich" black and grey on press, which smears and misregisters
+NEUTRAL_ROLES: frozenset[Role] = frozenset({"ink", "tint", "paper", "rule"})
 
 
 class _Painter:
@@ -39,7 +42,7 @@ class _Painter:
 
     def _colour(self, role: Role, set_cmyk: Callable[..., None], set_rgb: Callable[..., None]
                 ) -> None:
-        if self.grey:
+        if self.grey or role in NEUTRAL_ROLES:
             set_cmyk(0, 0, 0, GREY_OF[role])
         else:
             set_rgb(*RGB_OF[role])

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from grader.errors import NonopressError
 from layout.draw import Block, Bookmark, Op, Page, Text, puzzle_ops, star_ops, stars_width
-from layout.fonts import fit_text, text_width, wrap_text
+from layout.fonts import MIN_TEXT_SIZE, fit_size, text_width, wrap_words
 from layout.geometry import BlockGeometry
 from layout.issue import Issue, IssueEntry
 from layout.manifest import Manifest
@@ -123,6 +123,27 @@ class Planner:
                 f"{self.manifest.page.name} page"
             )
         self.warnings: list[str] = []
+        #: user text that fits nowhere even shrunk to the smallest size: the issue is
+        #: refused with all of them named rather than printed with any of them cut
+        self.too_long: dict[str, None] = {}
+
+    def fitted(self, text: str, size: float, width: float, what: str, bold: bool = False
+               ) -> float:
+        """The size at which ``text`` fits ``width`` whole (shrunk as far as the smallest
+        printed size); when even that is too wide, the text is noted as too long."""
+        fitted = fit_size(text, size, width, bold)
+        if fitted is None:
+            self.too_long[
+                f"{what} is too long for its place ({width / MM:.0f} mm at "
+                f"{MIN_TEXT_SIZE:g} pt): {text!r}"
+            ] = None
+            return MIN_TEXT_SIZE
+        return fitted
+
+    @staticmethod
+    def wrapped(text: str, size: float, width: float, bold: bool = False) -> list[str]:
+        """``text`` on as many lines of ``width`` as it needs, nothing cut."""
+        return wrap_words(text, size, width, bold)
 
     def page(self, kind: str, size: PageSize | None = None) -> Page:
         size = size or self.manifest.page
@@ -187,17 +208,30 @@ class Planner:
         header = _header_height(entry)
         block_w = geometry.total_width * cell
         box_w = max(block_w, min(slot.width, 150.0))
+        if text_width(self._header_text(entry), MIN_TEXT_SIZE) > self._header_room(box_w):
+            box_w = slot.width  # a long title takes the slot's whole width
         box_x = slot.left + (slot.width - box_w) / 2
         page.ops.extend(self._header(entry, box_x, slot.top, box_w))
         if entry.note:
-            page.ops.append(
-                Text(box_x, slot.top - HEADER - 7, fit_text(entry.note, 8, box_w), 8)
-            )
+            size = self.fitted(entry.note, 8, box_w, f"the note of puzzle {entry.number}")
+            page.ops.append(Text(box_x, slot.top - HEADER - 7, entry.note, size))
         x = box_x + (box_w - block_w) / 2
         top = slot.top - header
         page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell))
         page.blocks.append(Block(entry.number, x, top, cell, geometry, False))
         page.bookmarks.append(Bookmark(entry.label))
+
+    @staticmethod
+    def _header_text(entry: IssueEntry) -> str:
+        """What follows the number in a puzzle's header: its size and shown title."""
+        rest = f"  {entry.size}"
+        if entry.shown_title:
+            rest += f"  {entry.shown_title}"
+        return rest
+
+    @staticmethod
+    def _header_room(width: float) -> float:
+        return width - text_width("No. 000", 10, True) - stars_width(8.0) - 6
 
     def _header(self, entry: IssueEntry, x: float, top: float, width: float) -> list[Op]:
         baseline = top - 11
@@ -205,12 +239,12 @@ class Planner:
         stars_w = stars_width(star_size)
         number = f"No. {entry.number}"
         ops: list[Op] = [Text(x, baseline, number, 10, bold=True, role="accent")]
-        rest = f"  {entry.size}"
-        if entry.shown_title:
-            rest += f"  {entry.shown_title}"
+        rest = self._header_text(entry)
         room = width - text_width(number, 10, True) - stars_w - 6
-        ops.append(Text(x + text_width(number, 10, True), baseline, fit_text(rest, 10, room), 10))
-        ops.extend(star_ops(x + width - stars_w, baseline, star_size, entry.grade.stars))
+        size = self.fitted(rest.strip(), 10, room, f"the header of puzzle {entry.number}")
+        ops.append(Text(x + text_width(number, 10, True), baseline, rest, size))
+        if entry.grade.stars is not None:  # no stars for a grade the budget cut short
+            ops.extend(star_ops(x + width - stars_w, baseline, star_size, entry.grade.stars))
         return ops
 
     # -- solutions -------------------------------------------------------------------------
@@ -221,24 +255,27 @@ class Planner:
         page.ops.append(Text(area.left, area.top - 14, "Solutions", 14, bold=True))
         page.bookmarks.append(Bookmark("Solutions"))
         x, shelf_top, shelf_h = area.left, area.top - 24, 0.0
-        caption_h = 10.0
         for entry in self.issue.entries:
             geometry = BlockGeometry.of(entry.puzzle, clues=False)
             cell = min(
                 SOLUTION_CELL,
                 area.width / geometry.width,
-                (area.height - 24 - caption_h) / geometry.height,
+                (area.height - 24 - 40.0) / geometry.height,
             )
             grid_w, grid_h = geometry.width * cell, geometry.height * cell
-            box_w, box_h = max(grid_w, SOLUTION_MIN_BOX), grid_h + caption_h
+            box_w = max(grid_w, SOLUTION_MIN_BOX)
+            caption = f"{entry.number}. {entry.title}" if entry.title else f"{entry.number}."
+            captions = self.wrapped(caption, 7, box_w)
+            caption_h = 10.0 + 8.0 * (len(captions) - 1)
+            box_h = grid_h + caption_h
             if x + box_w > area.right + 0.01:
                 x, shelf_top, shelf_h = area.left, shelf_top - shelf_h - GAP / 2, 0.0
             if shelf_top - box_h < area.bottom - 0.01:
                 page = self.page("solutions")
                 pages.append(page)
                 x, shelf_top, shelf_h = area.left, area.top, 0.0
-            caption = f"{entry.number}. {entry.title}" if entry.title else f"{entry.number}."
-            page.ops.append(Text(x, shelf_top - 7, fit_text(caption, 7, box_w), 7))
+            for k, line in enumerate(captions):
+                page.ops.append(Text(x, shelf_top - 7 - 8.0 * k, line, 7))
             grid_top = shelf_top - caption_h
             page.ops.extend(
                 puzzle_ops(entry.puzzle, geometry, x, grid_top, cell, solution=entry.solution)
@@ -249,54 +286,67 @@ class Planner:
         return pages
 
     # -- worked solutions ------------------------------------------------------------------
-    def worked_page(self, entry: IssueEntry) -> Page:
+    def worked_pages(self, entry: IssueEntry) -> list[Page]:
+        """The solved grid, the grade and every step line, over as many pages as needed."""
         area = self.area
         page = self.page("worked")
+        pages = [page]
         heading = f"Worked solution: {entry.label}"
         if entry.title and entry.hide_title:
             heading += f" \u00b7 {entry.title}"
-        page.ops.append(Text(area.left, area.top - 14, fit_text(heading, 13, area.width, True),
-                             13, bold=True))
+        size = fit_size(heading, 13, area.width, True, smallest=10)
+        headings = [heading] if size is not None else self.wrapped(heading, 10, area.width, True)
+        size = size or 10
+        baseline = area.top - size - 1
+        for k, line in enumerate(headings):
+            if k:
+                baseline -= size * 1.2
+            page.ops.append(Text(area.left, baseline, line, size, bold=True))
         page.bookmarks.append(Bookmark(f"Worked solution No. {entry.number}"))
         geometry = entry.geometry
         cell = min(MAX_CELL, geometry.fit_cell(area.width, area.height * 0.55))
         if cell < MIN_CELL:  # clues would be unreadable: the solved grid alone
             geometry = BlockGeometry.of(entry.puzzle, clues=False)
             cell = min(MAX_CELL, geometry.fit_cell(area.width, area.height * 0.55))
-        top = area.top - 26
+        top = baseline - 12
         x = area.left + (area.width - geometry.total_width * cell) / 2
         page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, solution=entry.solution))
         page.blocks.append(Block(entry.number, x, top, cell, geometry, True))
         y = top - geometry.total_height * cell - 18
         grade = entry.grade
-        line = f"Level: {grade.level}   score {grade.score:.1f}   "
-        page.ops.append(Text(area.left, y, line, 10))
-        page.ops.extend(star_ops(area.left + text_width(line, 10), y, 8, grade.stars))
+        if grade.stars is None or grade.score is None:
+            page.ops.append(Text(area.left, y, f"Level: {grade.level} (no score)", 10))
+        else:
+            line = f"Level: {grade.level}   score {grade.score:.1f}   "
+            page.ops.append(Text(area.left, y, line, 10))
+            page.ops.extend(star_ops(area.left + text_width(line, 10), y, 8, grade.stars))
         rungs = ", ".join(f"{name} {count}" for name, count in grade.rungs.items() if count)
-        paragraphs = [(f"Techniques used: {rungs or 'none recorded'}", False)]
+        paragraphs = [f"Techniques used: {rungs or 'none recorded'}"]
         if grade.steps:
-            paragraphs.append(("Step by step:", False))
-            paragraphs.extend((line, True) for line in grade.steps)
+            paragraphs.append("Step by step:")
+            paragraphs.extend(grade.steps)
         y -= 16
-        for k, (paragraph, _) in enumerate(paragraphs):
-            lines = wrap_text(paragraph, 8, area.width)
-            if y - 10 * len(lines) < area.bottom + 10:  # keep a line for the ellipsis
-                more = sum(1 for _, is_step in paragraphs[k:] if is_step)
-                page.ops.append(Text(area.left, y, f"... and {more} more lines", 8))
-                break
+        continued = f"Worked solution No. {entry.number} (continued)"
+        for k, paragraph in enumerate(paragraphs):
+            lines = self.wrapped(paragraph, 8, area.width)
             for line in lines:
+                if y < area.bottom + 2:  # the page is full: the solve goes on overleaf
+                    page = self.page("worked")
+                    pages.append(page)
+                    page.ops.append(Text(area.left, area.top - 11, continued, 10, bold=True))
+                    y = area.top - 30
                 page.ops.append(Text(area.left, y, line, 8))
                 y -= 10
             if k == 0:
                 y -= 6
-        return page
+        return pages
 
 
 def plan_issue(issue: Issue) -> IssuePlan:
     planner = Planner(issue)
     puzzles = planner.puzzle_pages()
     solutions = planner.solution_pages() if issue.manifest.solutions else []
-    worked = [planner.worked_page(e) for e in issue.entries if e.worked]
+    worked = [page for e in issue.entries if e.worked for page in planner.worked_pages(e)]
     rows = _contents_rows(issue, bool(solutions), bool(worked))
     # Page numbers depend on how many contents pages there are, which does not depend on
     # the numbers: lay the contents out once to count them.
@@ -319,6 +369,13 @@ def plan_issue(issue: Issue) -> IssuePlan:
         page.number = number
         if page.kind != "blank":
             _frame(page, issue, planner)
+    if planner.too_long:
+        problems = "\n".join(f"  {problem}" for problem in planner.too_long)
+        raise NonopressError(
+            f"{issue.manifest.source}: text that would be cut on the "
+            f"{issue.manifest.page.name} page; shorten it (or choose a larger page):\n"
+            + problems
+        )
     return IssuePlan(pages, list(issue.warnings) + planner.warnings)
 
 
@@ -370,17 +427,25 @@ def _contents_pages(
     first = planner.page("contents")
     pages = [first]
     first.bookmarks.append(Bookmark("Contents"))
-    first.ops.append(
-        Text(area.left, area.top - 22, fit_text(issue.manifest.title, 22, area.width, True), 22,
-             bold=True)
-    )
+    # The masthead: whole, shrunk as far as 16 pt, then over several lines.
+    title = issue.manifest.title
+    size = fit_size(title, 22, area.width, True, smallest=16)
+    titles = [title] if size is not None else planner.wrapped(title, 16, area.width, True)
+    size = size or 16
+    baseline = area.top - size
+    for k, line in enumerate(titles):
+        if k:
+            baseline -= size * 1.15
+        first.ops.append(Text(area.left, baseline, line, size, bold=True))
     sub = " \u00b7 ".join(
         p for p in (f"Issue {issue.manifest.issue}" if issue.manifest.issue else "",
                     issue.manifest.date, issue.manifest.author) if p
     )
+    baseline -= 18
     if sub:
-        first.ops.append(Text(area.left, area.top - 40, fit_text(sub, 11, area.width), 11))
-    y, page = area.top - 4 * ROW_HEIGHT, first
+        sub_size = planner.fitted(sub, 11, area.width, "the issue line (issue, date, author)")
+        first.ops.append(Text(area.left, baseline, sub, sub_size))
+    y, page = baseline - 16, first
     col_size = area.left + area.width * 0.45
     col_level = area.left + area.width * 0.58
     col_stars = area.left + area.width * 0.76
@@ -393,15 +458,22 @@ def _contents_pages(
         if kind == "puzzle" and entry is not None:
             page.ops.append(Text(area.left + 28, y, f"{entry.number}", 10, bold=True,
                                  anchor="right"))
-            name = fit_text(entry.shown_title, 10, col_size - area.left - 44)
-            page.ops.append(Text(area.left + 36, y, name, 10))
+            name = entry.shown_title
+            size = planner.fitted(name, 10, col_size - area.left - 44,
+                                  f"the title of puzzle {entry.number} in the contents")
+            page.ops.append(Text(area.left + 36, y, name, size))
             page.ops.append(Text(col_size, y, entry.size, 10))
             page.ops.append(Text(col_level, y, entry.grade.level, 10))
-            page.ops.extend(star_ops(col_stars, y, 8, entry.grade.stars))
+            if entry.grade.stars is not None:
+                page.ops.extend(star_ops(col_stars, y, 8, entry.grade.stars))
             folio = str(page_of.get(entry.number, ""))
             page.ops.append(Text(col_page, y, folio, 10, anchor="right"))
         elif kind == "credit":
-            page.ops.append(Text(area.left + 36, y, fit_text(text, 8, area.width - 36), 8))
+            lines = planner.wrapped(text, 8, area.width - 36)
+            for k, line in enumerate(lines):
+                if k:
+                    y -= 10
+                page.ops.append(Text(area.left + 36, y, line, 8))
         else:
             y -= 4
             page.ops.append(Text(area.left, y, kind, 11, bold=True))
@@ -417,10 +489,10 @@ def _frame(page: Page, issue: Issue, planner: Planner) -> None:
     top = page.height - m.top - 9
     if page.number > 1:
         right = page.width - m.right
-        page.ops.append(
-            Text(m.left, top, fit_text(issue.heading, 8, (right - m.left) * 0.7), 8, role="rule")
-        )
         label = {"puzzles": "Puzzles", "solutions": "Solutions", "worked": "Worked solutions",
                  "contents": "Contents"}.get(page.kind, "")
+        room = right - m.left - text_width(label, 8) - 12
+        size = planner.fitted(issue.heading, 8, room, "the running head (title, issue, date)")
+        page.ops.append(Text(m.left, top, issue.heading, size, role="rule"))
         page.ops.append(Text(right, top, label, 8, anchor="right", role="rule"))
     page.ops.append(Text(page.width / 2, m.bottom, str(page.number), 9, anchor="center"))
