@@ -172,11 +172,12 @@ def _grid_sentence(step: Step) -> str:
             f"solution; so it is {actual}"
         )
     if step.technique == "broken-cell" and step.cell is not None:
-        filled: LineRef = facts["if_filled"]
-        empty: LineRef = facts["if_empty"]
+        if_filled: LineRef = facts["if_filled"]
+        if_empty: LineRef = facts["if_empty"]
         return (
-            f"{cell_label(step.cell)}: filled, {filled.label.lower()} cannot be satisfied; "
-            f"empty, {empty.label.lower()} cannot be satisfied: the puzzle has no solution"
+            f"{cell_label(step.cell)}: filled, {if_filled.label.lower()} cannot be "
+            f"satisfied; empty, {if_empty.label.lower()} cannot be satisfied: the puzzle has "
+            "no solution"
         )
     if step.technique == "several-solutions":
         differ = facts.get("differ", [])

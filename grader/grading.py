@@ -107,6 +107,7 @@ def _broken_step(broken: LineBroken) -> Step:
 def _diagnosis_step(puzzle: Puzzle, grid: Grid) -> tuple[Step | None, str]:
     """Why a puzzle the ladder did not break has no solution (a step, when one shows it)."""
     found, message = diagnose.why_no_solution(puzzle, grid.cells)
+    facts: dict[str, object]
     if isinstance(found, diagnose.BrokenLine):
         facts = {"cells": found.cells}
         step = Step("line-analysis", "broken-line", (), line=found.line, clue=found.clue,

@@ -22,8 +22,9 @@ Grader = Callable[[Puzzle], GradeInfo]
 
 #: Rungs whose steps a worked solution may summarise: the routine line logic.
 ROUTINE_RUNGS = ("simple-boxes", "extreme-owners")
-#: Solves this short are worked through step by step in full.
-FULL_WORKED_STEPS = 40
+#: Solves this short are worked through step by step in full (over as many pages as
+#: they need): an easy 10x10 takes about 50 steps.
+FULL_WORKED_STEPS = 100
 #: How many routine steps open a long solve in full, to show how it starts.
 OPENING_STEPS = 3
 #: The largest puzzle an issue prints: a bigger "puzzle" is a photo or a drawing that
@@ -132,12 +133,15 @@ def build_issue(
     budget: Budget | None = None,
     grader: Grader | None = None,
     progress: Callable[[str], None] | None = None,
+    before_grading: Callable[[], object] | None = None,
 ) -> Issue:
     """Load, grade and number the puzzles of ``manifest``.
 
     ``grader`` replaces the ladder (tests use it to pin grades); grades come from ``cache``
     when it has them, and new ones are put in it (the caller saves it). Every puzzle that
     blocks the issue is found before the one error that names them all.
+    ``before_grading`` runs once, before the first puzzle the cache does not hold is
+    graded (the command line compiles the solver there, saying so).
     """
     budget = budget or Budget(seconds=30.0)
     grade_puzzle = grader or (lambda p: grade_with_ladder(p, budget))
@@ -164,6 +168,9 @@ def build_issue(
                 continue
             grade = cache.get(puzzle.key()) if cache else None
             if grade is None:
+                if before_grading is not None:
+                    before_grading()
+                    before_grading = None
                 if progress:
                     progress(f"grading {label}")
                 grade = grade_puzzle(puzzle)

@@ -58,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from grader.atomic import atomic_write
     from grader.errors import NonopressError
     from grader.results import Budget
+    from grader.wording import plural
     from layout.build import build_issue
     from layout.gradecache import GradeCache
     from layout.latex import compile_latex, latex_compiler, render_latex
@@ -110,8 +111,17 @@ def run(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(message, file=sys.stderr)
 
+    def compile_solver() -> None:
+        from grader.solver import ensure_compiled
+
+        ensure_compiled(sys.stderr)  # before the first puzzle is graded
+
     issue = build_issue(
-        manifest, cache=cache, budget=Budget(seconds=args.grade_seconds), progress=say
+        manifest,
+        cache=cache,
+        budget=Budget(seconds=args.grade_seconds),
+        progress=say,
+        before_grading=compile_solver,
     )
     try:
         cache.save()
@@ -120,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     plan = plan_issue(issue)
     for warning in plan.warnings:
         print(f"nonopress issue: warning: {warning}", file=sys.stderr)
-    summary = f"{len(plan.pages)} pages, {len(issue.entries)} puzzles"
+    summary = f"{plural(len(plan.pages), 'page')}, {plural(len(issue.entries), 'puzzle')}"
     if args.output:
         write(args.output, render_pdf(issue, plan))
         say(f"wrote {args.output}: {summary}")

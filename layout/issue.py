@@ -80,3 +80,9 @@ class Issue:
         if self.manifest.date:
             parts.append(self.manifest.date)
         return " \u00b7 ".join(parts)
+
+    def shorter_headings(self) -> list[str]:
+        """The heading without the date, then the title alone (for narrow running heads)."""
+        title = self.manifest.title
+        shorter = [f"{title} \u00b7 Issue {self.manifest.issue}"] if self.manifest.issue else []
+        return [*shorter, title]

@@ -329,8 +329,12 @@ class Planner:
         continued = f"Worked solution No. {entry.number} (continued)"
         for k, paragraph in enumerate(paragraphs):
             lines = self.wrapped(paragraph, 8, area.width)
-            for line in lines:
-                if y < area.bottom + 2:  # the page is full: the solve goes on overleaf
+            keep = len(lines) <= 6  # a step's lines stay together on one page
+            for n, line in enumerate(lines):
+                full = y < area.bottom + 2
+                if n == 0 and keep:
+                    full = y - 10 * (len(lines) - 1) < area.bottom + 2
+                if full:  # the page is full: the solve goes on overleaf
                     page = self.page("worked")
                     pages.append(page)
                     page.ops.append(Text(area.left, area.top - 11, continued, 10, bold=True))
@@ -458,16 +462,18 @@ def _contents_pages(
         if kind == "puzzle" and entry is not None:
             page.ops.append(Text(area.left + 28, y, f"{entry.number}", 10, bold=True,
                                  anchor="right"))
-            name = entry.shown_title
-            size = planner.fitted(name, 10, col_size - area.left - 44,
-                                  f"the title of puzzle {entry.number} in the contents")
-            page.ops.append(Text(area.left + 36, y, name, size))
+            name, room = entry.shown_title, col_size - area.left - 44
+            size = fit_size(name, 10, room, smallest=8)
+            names = [name] if size is not None else planner.wrapped(name, 8, room)
+            for k, line in enumerate(names):  # a long title on several lines, whole
+                page.ops.append(Text(area.left + 36, y - 9 * k, line, size or 8))
             page.ops.append(Text(col_size, y, entry.size, 10))
             page.ops.append(Text(col_level, y, entry.grade.level, 10))
             if entry.grade.stars is not None:
                 page.ops.extend(star_ops(col_stars, y, 8, entry.grade.stars))
             folio = str(page_of.get(entry.number, ""))
             page.ops.append(Text(col_page, y, folio, 10, anchor="right"))
+            y -= 9 * (len(names) - 1)
         elif kind == "credit":
             lines = planner.wrapped(text, 8, area.width - 36)
             for k, line in enumerate(lines):
@@ -491,8 +497,12 @@ def _frame(page: Page, issue: Issue, planner: Planner) -> None:
         right = page.width - m.right
         label = {"puzzles": "Puzzles", "solutions": "Solutions", "worked": "Worked solutions",
                  "contents": "Contents"}.get(page.kind, "")
-        room = right - m.left - text_width(label, 8) - 12
-        size = planner.fitted(issue.heading, 8, room, "the running head (title, issue, date)")
-        page.ops.append(Text(m.left, top, issue.heading, size, role="rule"))
+        room = right - m.left - text_width("Worked solutions", 8) - 12
+        # the full heading, else without the date, else the title alone (the contents
+        # page carries them all)
+        heads = [issue.heading, *issue.shorter_headings()]
+        head = next((h for h in heads if fit_size(h, 8, room) is not None), heads[-1])
+        size = planner.fitted(head, 8, room, "the running head (the issue's title)")
+        page.ops.append(Text(m.left, top, head, size, role="rule"))
         page.ops.append(Text(right, top, label, 8, anchor="right", role="rule"))
     page.ops.append(Text(page.width / 2, m.bottom, str(page.number), 9, anchor="center"))

@@ -37,7 +37,7 @@ def configure_numba_cache() -> Path:
     os.environ[NUMBA_VARIABLE] = str(folder)
     from numba.core import config
 
-    config.CACHE_DIR = str(folder)
+    setattr(config, "CACHE_DIR", str(folder))  # noqa: B010 - set at import time by numba
     return folder
 
 
@@ -47,7 +47,7 @@ def solver_cache_folder(numba_root: Path, sources: Path) -> Path:
     try:
         from numba.core.caching import _CacheLocator
 
-        subpath = str(_CacheLocator.get_suitable_cache_subpath(source_file))
+        subpath = str(_CacheLocator.get_suitable_cache_subpath(source_file))  # type: ignore[no-untyped-call]
     except (ImportError, AttributeError):  # numba's layout as of 0.59-0.61
         parent = os.path.dirname(os.path.abspath(source_file))
         digest = hashlib.sha1(parent.encode()).hexdigest()
