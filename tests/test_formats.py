@@ -248,6 +248,31 @@ def test_picture_text() -> None:
     assert error_of("#.\n#\n", "picture").line == 2
 
 
+RING = [".####.", "#....#", "#....#", "#....#", ".####."]
+
+
+@pytest.mark.parametrize(
+    "drawing",
+    [
+        " #### \n#    #\n#    #\n#    #\n #### \n",  # spaces for empty cells
+        " ####\n#    #\n#    #\n#    #\n ####\n",  # trailing spaces dropped by an editor
+        ".####.\n#....#\n#....#\n#....#\n.####.\n",  # dots
+        ". # # # # .\n# . . . . #\n# . . . . #\n# . . . . #\n. # # # # .\n",  # separated
+    ],
+)
+def test_a_ring_drawn_with_spaces_reads_as_the_6x5_ring(drawing: str) -> None:
+    (ring,) = read_text(drawing)  # detected by content, as `nonopress grade ring.txt` does
+    assert ring.size == "6x5"
+    assert ring.solution == tuple(RING)
+
+
+def test_a_line_of_spaces_inside_a_drawing_is_an_empty_row() -> None:
+    (picture,) = read_text("#  #\n    \n#  #\n", "picture")
+    assert picture.solution == ("#..#", "....", "#..#")
+    two = read_text("##\n\n#.\n", "picture")  # an empty line still separates pictures
+    assert [p.size for p in two] == ["2x1", "2x1"]
+
+
 # -- webpbn XML -----------------------------------------------------------------------------
 WEBPBN = """<?xml version="1.0"?>
 <!DOCTYPE pbn SYSTEM "https://webpbn.com/pbn-0.3.dtd">
