@@ -339,3 +339,13 @@ def test_non_writer_output() -> None:
     assert text.startswith('title "Heart"\nby "Nonopress"\ncopyright "&quot;A&quot; &amp; B"\n'
                            "license MIT\nwidth 7\nheight 5\n\nrows\n2,2\n7\n")
     assert 'goal "01101101111111011111000111000001000"' in text
+
+
+def test_a_misspelt_non_heading_is_named_at_its_line_with_a_suggestion() -> None:
+    text = 'title "Typo"\nwidth 3\nheight 3\n\nrows\n1\n1\n1\n\ncolums\n1\n1\n1\n'
+    error = error_of(text, "non")
+    assert error.line == 10
+    assert "did you mean 'columns'?" in error.message and "'colums'" in error.message
+    assert error_of("width 2\nheight 1\nrow\n2\ncolumns\n1\n1\n", "non").line == 3
+    # a missing section with no near miss keeps the plain message
+    assert error_of("width 2\nheight 1\ncolumns\n1\n1\n", "non").message == "no rows section"

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import difflib
 import html
 import re
 from collections.abc import Sequence
@@ -47,6 +48,9 @@ class _Draft:
     goal: str | None = None
     goal_line: int | None = None
     meta: dict[str, str] = field(default_factory=dict)
+    #: words the reader did not know, with their lines: a typo of a section name
+    #: (``colums``) is named when that section turns out to be missing
+    unknown: list[tuple[str, int]] = field(default_factory=list)
 
 
 def _unquote(value: str) -> str:
@@ -103,6 +107,8 @@ def read(data: bytes, source: str) -> list[Puzzle]:
             )
         elif key in _META_KEYS:
             draft.meta[_META_KEYS[key]] = _unquote(value)
+        else:
+            draft.unknown.append((key, line_no))
     if draft.width is not None or draft.rows is not None or not puzzles:
         puzzles.append(_finish(draft, source))
     return puzzles
@@ -113,6 +119,15 @@ def _finish(draft: _Draft, source: str) -> Puzzle:
         raise FormatError("no width and height (not a .non puzzle?)", source, draft.start)
     if draft.rows is None or draft.columns is None:
         missing = "rows" if draft.rows is None else "columns"
+        words = [word for word, _ in draft.unknown]
+        close = difflib.get_close_matches(missing, words, n=1, cutoff=0.6)
+        if close:
+            line = next(n for word, n in draft.unknown if word == close[0])
+            raise FormatError(
+                f"no {missing} section: {close[0]!r} is not a heading .non knows; "
+                f"did you mean {missing!r}?",
+                source, line,
+            )
         raise FormatError(f"no {missing} section", source, draft.header_line)
     solution = None
     if draft.goal is not None:
