@@ -167,3 +167,21 @@ def differing_text(cells: Sequence[tuple[int, int]], limit: int = 5) -> str:
     noun = "cell" if len(cells) == 1 else "cells"
     more = " such as" if len(cells) > limit else ":"
     return f"{len(cells)} {noun}{more} {shown}" if cells else "some cells"
+
+
+def empty_borders(puzzle: Puzzle) -> str:
+    """A warning when rows or columns at the edge of the grid are empty ('' if none are).
+
+    An empty edge line is a picture that was not cropped: it gives itself away (its clue
+    is 0) and wastes a line of the printed grid.
+    """
+    found: list[str] = []
+    for axis, clues in (("row", puzzle.rows), ("column", puzzle.columns)):
+        last = len(clues) - 1
+        edges = sorted({0, last})
+        found.extend(f"{axis} {index + 1}" for index in edges if not clues[index])
+    if not found:
+        return ""
+    if len(found) == 1:
+        return f"{found[0]}, at the edge of the grid, is empty: crop the picture"
+    return f"{name_lines(found)}, at the edges of the grid, are empty: crop the picture"

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from grader.diagnose import empty_borders
 from grader.errors import FormatError, NonopressError
 from grader.explain import sentence
 from grader.model import BoolArray, Puzzle
@@ -186,6 +187,9 @@ def build_issue(
                 blockers.append(str(exc))
                 errors.append(exc)
                 continue
+            border = empty_borders(puzzle)
+            if border:
+                warnings.append(f"{label}: {border}")
             title = ref.title if ref.title is not None else puzzle.title
             entries.append(
                 IssueEntry(

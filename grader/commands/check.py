@@ -100,6 +100,7 @@ def result_line(loaded: LoadedPuzzle, result: SolveResult, why: str = "") -> str
 
 def run(args: argparse.Namespace) -> int:
     from grader.commands.common import iter_puzzles_reporting
+    from grader.diagnose import empty_borders
     from grader.solver import ensure_compiled, solve
 
     status = EXIT_OK
@@ -111,10 +112,15 @@ def run(args: argparse.Namespace) -> int:
             continue
         result = solve(loaded.puzzle, limit=2, budget=budget)
         why = no_solution_reason(loaded, result)
+        border = empty_borders(loaded.puzzle)
         if args.json:
-            print_json_line(result_record(loaded, result, why))
+            record = result_record(loaded, result, why)
+            record["warnings"] = [border] if border else []
+            print_json_line(record)
         else:
             print(result_line(loaded, result, why), flush=True)
+            if border:
+                print(f"nonopress check: warning: {loaded.label}: {border}", file=sys.stderr)
         if result.verdict != "unique":
             status = max(status, EXIT_NOT_UNIQUE)
     return status

@@ -121,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from grader.commands.common import iter_puzzles_reporting, print_json_line, puzzle_summary
+    from grader.diagnose import empty_borders
     from grader.errors import NonopressError
     from grader.explain import explain_text
     from grader.grading import grade
@@ -133,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
         raise NonopressError("--seconds must be positive")
     budget = Budget(seconds=args.seconds)
     rows: list[dict[str, Any]] = []
+    warnings: list[str] = []
     pages = []
     ensure_compiled(sys.stderr)  # before the first puzzle's clock starts
     status = 0
@@ -142,10 +144,12 @@ def run(args: argparse.Namespace) -> int:
             continue
         puzzle = loaded.puzzle
         result = grade(puzzle, max_rung=args.max_rung, budget=budget)
+        border = empty_borders(puzzle)
         if args.json:
             record = puzzle_summary(loaded)
             record.update(result.to_json())
             record["title"] = puzzle.title
+            record["warnings"] = [border] if border else []
             print_json_line(record)
         elif args.explain:
             name = puzzle.title or loaded.label
@@ -160,13 +164,18 @@ def run(args: argparse.Namespace) -> int:
         else:
             row = result.to_json()
             row["name"] = puzzle.title or loaded.label
+            row["warning"] = border
             rows.append(row)
+        if border and not args.json:
+            warnings.append(f"{puzzle.title or loaded.label}: {border}")
     if rows:
         print(_table(rows))
         problems = _problems(rows)
         if problems:
             print()
             print(problems)
+    for warning in warnings:
+        print(f"nonopress grade: warning: {warning}", file=sys.stderr)
     if args.html:
         from grader.atomic import atomic_write
         from grader.explain_html import explain_html
