@@ -249,12 +249,17 @@ def test_empty_rows_and_columns_at_the_edge_are_flagged(
 ) -> None:
     picture = tmp_path / "uncropped.txt"
     picture.write_text("......\n.####.\n.#..#.\n.####.\n......\n")
-    assert main(["grade", str(picture)]) == 0
+    assert main(["check", str(picture)]) == 0
     err = capsys.readouterr().err
     assert (
         "uncropped.txt: row 1, row 5, column 1 and column 6, at the edges of the grid, are "
         "empty: crop the picture"
     ) in err
+    assert main(["grade", "--json", str(picture)]) == 0
+    assert _records(capsys.readouterr().out)[0]["warnings"] == [
+        "row 1, row 5, column 1 and column 6, at the edges of the grid, are empty: crop the "
+        "picture"
+    ]
     assert main(["check", "--json", str(picture)]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["warnings"] == [

@@ -134,7 +134,6 @@ def run(args: argparse.Namespace) -> int:
         raise NonopressError("--seconds must be positive")
     budget = Budget(seconds=args.seconds)
     rows: list[dict[str, Any]] = []
-    warnings: list[str] = []
     pages = []
     ensure_compiled(sys.stderr)  # before the first puzzle's clock starts
     status = 0
@@ -164,18 +163,13 @@ def run(args: argparse.Namespace) -> int:
         else:
             row = result.to_json()
             row["name"] = puzzle.title or loaded.label
-            row["warning"] = border
             rows.append(row)
-        if border and not args.json:
-            warnings.append(f"{puzzle.title or loaded.label}: {border}")
     if rows:
         print(_table(rows))
         problems = _problems(rows)
         if problems:
             print()
             print(problems)
-    for warning in warnings:
-        print(f"nonopress grade: warning: {warning}", file=sys.stderr)
     if args.html:
         from grader.atomic import atomic_write
         from grader.explain_html import explain_html
