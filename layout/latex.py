@@ -18,6 +18,7 @@ from typing import Any
 import jinja2
 
 from grader import __version__
+from grader.wording import plural
 from grader.errors import NonopressError
 from layout.draw import ClueText, Lines, Op, Page, Polygons, Rects, Role, Text
 from layout.issue import Issue
@@ -181,7 +182,7 @@ def render_latex(issue: Issue, plan: IssuePlan, jobname: str = "issue") -> str:
     info = {
         "title": pdf_hex_string(issue.heading),
         "author": pdf_hex_string(manifest.author or "Nonopress"),
-        "subject": pdf_hex_string(f"{len(issue.entries)} nonogram puzzles"),
+        "subject": pdf_hex_string(plural(len(issue.entries), "nonogram puzzle")),
         "creator": pdf_hex_string(f"nonopress {__version__} (LaTeX)"),
     }
     sheets = saddle_stitch(plan.pages) if manifest.impose else single_sheets(plan.pages)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from reportlab.pdfgen.canvas import Canvas
 
 from grader import __version__
+from grader.wording import plural
 from layout.draw import ClueText, Lines, Op, Polygons, Rects, Role, Text
 from layout.fonts import DIGIT_HEIGHT, printable, register_fonts, text_width
 from layout.issue import Issue
@@ -120,7 +121,8 @@ def render_pdf(issue: Issue, plan: IssuePlan) -> bytes:
     canvas.setTitle(issue.heading)
     canvas.setAuthor(manifest.author or "Nonopress")
     canvas.setSubject(
-        f"{len(issue.entries)} nonogram puzzles" + (" with solutions" if manifest.solutions else "")
+        plural(len(issue.entries), "nonogram puzzle")
+        + (" with solutions" if manifest.solutions else "")
     )
     canvas.setCreator(f"nonopress {__version__} (reportlab)")
     canvas.setKeywords("nonogram, puzzles")
