@@ -18,8 +18,8 @@ from typing import Any
 import jinja2
 
 from grader import __version__
-from grader.wording import plural
 from grader.errors import NonopressError
+from grader.wording import plural
 from layout.draw import ClueText, Lines, Op, Page, Polygons, Rects, Role, Text
 from layout.issue import Issue
 from layout.pdf import GREY_OF, NEUTRAL_ROLES, RGB_OF
