@@ -74,5 +74,5 @@ def test_install_then_editable_install_leave_a_working_command(tmp_path: Path) -
     version = _run([str(bin_dir / "nonopress"), "--version"], tmp_path, env)
     assert version.returncode == 0, version.stderr[-3000:]
     assert version.stdout.strip() == "nonopress 0.1.0"
-    again = _run([str(bin_dir / "nonopress"), "check", library[0]], tmp_path, env)
-    assert again.returncode == 0, again.stderr[-3000:]
+    info = _run([str(bin_dir / "nonopress"), "info", library[0]], tmp_path, env)
+    assert info.returncode == 0 and "Bicycle" in info.stdout, info.stderr[-3000:]
