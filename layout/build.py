@@ -134,15 +134,12 @@ def build_issue(
     budget: Budget | None = None,
     grader: Grader | None = None,
     progress: Callable[[str], None] | None = None,
-    before_grading: Callable[[], object] | None = None,
 ) -> Issue:
     """Load, grade and number the puzzles of ``manifest``.
 
     ``grader`` replaces the ladder (tests use it to pin grades); grades come from ``cache``
     when it has them, and new ones are put in it (the caller saves it). Every puzzle that
     blocks the issue is found before the one error that names them all.
-    ``before_grading`` runs once, before the first puzzle the cache does not hold is
-    graded (the command line compiles the solver there, saying so).
     """
     budget = budget or Budget(seconds=30.0)
     grade_puzzle = grader or (lambda p: grade_with_ladder(p, budget))
@@ -169,9 +166,6 @@ def build_issue(
                 continue
             grade = cache.get(puzzle.key()) if cache else None
             if grade is None:
-                if before_grading is not None:
-                    before_grading()
-                    before_grading = None
                 if progress:
                     progress(f"grading {label}")
                 grade = grade_puzzle(puzzle)

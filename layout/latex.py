@@ -22,8 +22,10 @@ from grader.errors import NonopressError
 from grader.wording import plural
 from layout.draw import ClueText, Lines, Op, Page, Polygons, Rects, Role, Text
 from layout.issue import Issue
-from layout.pdf import GREY_OF, NEUTRAL_ROLES, RGB_OF
+from layout.pdf import CMYK_OF, GREY_OF, NEUTRAL_ROLES, RGB_OF
+from layout.pdfx import PDFX_CONFORMANCE, PDFX_VERSION
 from layout.plan import IssuePlan
+from layout.profiles import ICC_REGISTRY, OUTPUT_CONDITIONS
 from layout.sheets import Sheet, crop_marks, media_for, saddle_stitch, single_sheets
 
 _TEX_SPECIALS = {
@@ -147,7 +149,7 @@ def _sheet(sheet: Sheet, issue: Issue) -> dict[str, Any]:
         {
             "number": page.number,
             "kind": page.kind,
-            "x": _n(media.offset + dx),
+            "x": _n(media.left + dx),
             "y": _n(media.offset),
             "ops": [_op(op) for op in page.ops],
         }
@@ -173,18 +175,33 @@ def _dest(page: Page) -> str:
 
 def render_latex(issue: Issue, plan: IssuePlan, jobname: str = "issue") -> str:
     manifest = issue.manifest
-    colours = [
-        (_colour(r), "cmyk", f"0,0,0,{_n(GREY_OF[r])}")
-        if manifest.grey or r in NEUTRAL_ROLES
-        else (_colour(r), "rgb", ",".join(map(_n, c)))
-        for r, c in RGB_OF.items()
-    ]
+    profile = manifest.profile
+
+    def colour(role: Role) -> tuple[str, str, str]:
+        # black and greys are pure K ink in every mode; the accent follows the mode
+        if manifest.grey or role in NEUTRAL_ROLES:
+            return (_colour(role), "cmyk", f"0,0,0,{_n(GREY_OF[role])}")
+        if profile.name == "pdfx":
+            return (_colour(role), "cmyk", ",".join(map(_n, CMYK_OF[role])))
+        return (_colour(role), "rgb", ",".join(map(_n, RGB_OF[role])))
+
+    colours = [colour(role) for role in RGB_OF]
     info = {
         "title": pdf_hex_string(issue.heading),
         "author": pdf_hex_string(manifest.author or "Nonopress"),
         "subject": pdf_hex_string(plural(len(issue.entries), "nonogram puzzle")),
         "creator": pdf_hex_string(f"nonopress {__version__} (LaTeX)"),
     }
+    pdfx = None
+    if profile.name == "pdfx":
+        condition = profile.output_condition
+        pdfx = {
+            "version": pdf_hex_string(PDFX_VERSION),
+            "conformance": pdf_hex_string(PDFX_CONFORMANCE),
+            "condition": pdf_hex_string(condition),
+            "description": pdf_hex_string(OUTPUT_CONDITIONS.get(condition, condition)),
+            "registry": pdf_hex_string(ICC_REGISTRY),
+        }
     sheets = saddle_stitch(plan.pages) if manifest.impose else single_sheets(plan.pages)
     template = _environment().get_template("issue.tex.j2")
     return template.render(
@@ -193,7 +210,9 @@ def render_latex(issue: Issue, plan: IssuePlan, jobname: str = "issue") -> str:
         info=info,
         colours=colours,
         sheets=[_sheet(sheet, issue) for sheet in sheets],
-        outline=[(_dest(p), b.title) for p in plan.pages for b in p.bookmarks],
+        outline=[(_dest(p), b.title) for p in plan.pages for b in p.bookmarks]
+        if profile.bookmarks else [],
+        pdfx=pdfx,
     )
 
 

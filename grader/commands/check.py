@@ -101,11 +101,11 @@ def result_line(loaded: LoadedPuzzle, result: SolveResult, why: str = "") -> str
 def run(args: argparse.Namespace) -> int:
     from grader.commands.common import iter_puzzles_reporting
     from grader.diagnose import empty_borders
-    from grader.solver import ensure_compiled, solve
+    from grader.solver import announce_compiling, solve
 
     status = EXIT_OK
     budget = budget_from(args)
-    ensure_compiled(sys.stderr)  # before the first puzzle's clock starts
+    announce_compiling(sys.stderr)  # a first compile is said, before any puzzle's clock
     for loaded in iter_puzzles_reporting(args.files, args.input_format, "check"):
         if loaded is None:  # reported; the other files are still checked
             status = EXIT_BAD_INPUT

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from grader import formats
-from grader.errors import FormatError, NonopressError
+from grader.errors import BundleError, FormatError, NonopressError
 from grader.model import Puzzle
 
 STDIN = "-"
@@ -62,11 +62,23 @@ def expand_paths(paths: Sequence[str]) -> list[str]:
 
 def iter_puzzles(paths: Sequence[str], format: str | None = None) -> Iterator[LoadedPuzzle]:
     """Each puzzle of each file (folders: of each puzzle file under them) in order; an
-    unreadable file raises FormatError."""
+    unreadable file raises FormatError.
+
+    A many-puzzle file with some unreadable puzzles yields the readable ones first, then
+    raises its :class:`BundleError`.
+    """
     for path in expand_paths(paths):
-        puzzles = read_input(path, format)
-        for index, puzzle in enumerate(puzzles, 1):
-            yield LoadedPuzzle(path, index, len(puzzles), puzzle)
+        partial: BundleError | None = None
+        try:
+            puzzles = read_input(path, format)
+            numbered = list(enumerate(puzzles, 1))
+            count = len(puzzles)
+        except BundleError as exc:
+            partial, numbered, count = exc, exc.readable, exc.count
+        for index, puzzle in numbered:
+            yield LoadedPuzzle(path, index, count, puzzle)
+        if partial is not None:
+            raise partial
 
 
 def iter_puzzles_reporting(
@@ -83,13 +95,14 @@ def iter_puzzles_reporting(
             continue
         for file in files:
             try:
-                puzzles = read_input(file, format)
+                yield from iter_puzzles([file], format)
+            except BundleError as exc:  # the readable puzzles came first; each bad one now
+                for line in exc.lines():
+                    print(f"nonopress {command}: {line}", file=sys.stderr, flush=True)
+                yield None
             except NonopressError as exc:
                 print(f"nonopress {command}: {exc}", file=sys.stderr, flush=True)
                 yield None
-                continue
-            for index, puzzle in enumerate(puzzles, 1):
-                yield LoadedPuzzle(file, index, len(puzzles), puzzle)
 
 
 def add_input_arguments(parser: argparse.ArgumentParser, *, many: bool = True) -> None:

@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     from grader.explain import explain_text
     from grader.grading import grade
     from grader.results import Budget
-    from grader.solver import ensure_compiled
+    from grader.solver import announce_compiling
 
     if args.html and not args.explain:
         raise NonopressError("--html OUT goes with --explain")
@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     budget = Budget(seconds=args.seconds)
     rows: list[dict[str, Any]] = []
     pages = []
-    ensure_compiled(sys.stderr)  # before the first puzzle's clock starts
+    announce_compiling(sys.stderr)  # a first compile is said, before any puzzle's clock
     status = 0
     for loaded in iter_puzzles_reporting(args.files, args.input_format, "grade"):
         if loaded is None:  # a file that could not be read (already reported)

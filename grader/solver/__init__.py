@@ -6,23 +6,79 @@ Public API (stable; other parts of the toolkit rely on these signatures):
 * :func:`line_solve` -- the compiled complete line solve on a uint8 array.
 * :func:`propagate` -- line logic to a fixed point over rows and columns of a grid copy.
 * :func:`ensure_compiled` -- compile (or load from the cache) every kernel, before timing.
+* :func:`announce_compiling` -- where a first compile is announced (the command line: stderr).
+
+The compiled modules are imported on first use, not with this package: a small puzzle that
+line logic solves is answered without loading numba at all (see :mod:`grader.solver.quick`).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
-from grader.solver.jit_cache import configure_numba_cache, drop_stale_entries, solver_cache_folder
+from grader.results import Budget, SolveResult
+from grader.solver import jit_cache
+from grader.solver.quick import prove_by_line_logic
 
-# Before any compiled module is imported: numba caches in the user's cache folder (never
-# inside the installed package), and never loads code older than its callees.
-_SOURCES = Path(__file__).resolve().parent
-CACHE_FOLDER = solver_cache_folder(configure_numba_cache(), _SOURCES)
-drop_stale_entries(_SOURCES, CACHE_FOLDER)
+if TYPE_CHECKING:
+    from grader.model import Puzzle
+    from grader.solver.linesolve import line_solve
+    from grader.solver.propagation import propagate
 
-from grader.solver.linesolve import line_solve  # noqa: E402
-from grader.solver.propagation import propagate  # noqa: E402
-from grader.solver.search import solve  # noqa: E402
-from grader.solver.warmup import ensure_compiled  # noqa: E402
+__all__ = ["announce_compiling", "ensure_compiled", "line_solve", "propagate", "solve"]
 
-__all__ = ["CACHE_FOLDER", "ensure_compiled", "line_solve", "propagate", "solve"]
+#: set when this process has loaded the compiled modules
+_compiled_loaded = False
+
+
+def _compiled_module(name: str) -> Any:
+    # (grader.solver.kernels, which every compiled module imports first, points numba's
+    # cache at the user's cache folder)
+    global _compiled_loaded
+    _compiled_loaded = True
+    import importlib
+
+    return importlib.import_module(f"grader.solver.{name}")
+
+
+def announce_compiling(stream: TextIO | None) -> None:
+    """Say on ``stream`` when this process compiles the solver (with progress on a
+    terminal); loads nothing, so a run that never needs the compiled solver stays quick."""
+    jit_cache.compile_notice = stream
+
+
+def ensure_compiled(notice: TextIO | None = None) -> float:
+    """Compile every kernel (or load it from the cache) now, before any clock starts;
+    seconds spent. A cold cache is announced on ``notice`` or the stream given to
+    :func:`announce_compiling`."""
+    spent: float = _compiled_module("warmup").ensure_compiled(notice)
+    return spent
+
+
+def solve(
+    puzzle: Puzzle, limit: int = 2, budget: Budget | None = None, *, first: bool = False
+) -> SolveResult:
+    """Count the solutions of ``puzzle`` up to ``limit`` (at least 2 are looked for).
+
+    Verdicts: ``unique``, ``multiple`` (with the first two solutions), ``none``, or
+    ``undecided`` when the budget ran out first; with ``first``, ``solved`` when the search
+    stopped at a first solution. See :func:`grader.solver.search.solve`.
+    """
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    budget = budget if budget is not None else Budget()
+    if not _compiled_loaded:
+        # once loaded, the compiled solver is faster than the Python line logic on every puzzle
+        quick = prove_by_line_logic(puzzle, budget)
+        if quick is not None:
+            return quick
+    result: SolveResult = _compiled_module("search").solve(puzzle, limit, budget, first=first)
+    return result
+
+
+def __getattr__(name: str) -> Any:
+    if name == "line_solve":
+        return _compiled_module("linesolve").line_solve
+    if name == "propagate":
+        return _compiled_module("propagation").propagate
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

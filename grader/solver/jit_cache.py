@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from typing import TextIO
 
 from grader.cachedir import cache_dir
 
@@ -24,6 +25,20 @@ from grader.cachedir import cache_dir
 COMPILED_MODULES = ("kernels", "reasons", "cdcl")
 STAMP_NAME = "nonopress-kernels.stamp"
 NUMBA_VARIABLE = "NUMBA_CACHE_DIR"
+
+#: where a first compile is announced (grader.solver.announce_compiling sets it)
+compile_notice: TextIO | None = None
+_prepared: dict[Path, Path] = {}
+
+
+def prepare_cache(sources: Path) -> Path:
+    """Point numba at the user's cache folder and drop stale entries, once a process;
+    the folder where the kernels of ``sources`` are cached."""
+    if sources not in _prepared:
+        folder = solver_cache_folder(configure_numba_cache(), sources)
+        drop_stale_entries(sources, folder)
+        _prepared[sources] = folder
+    return _prepared[sources]
 
 
 def configure_numba_cache() -> Path:

@@ -12,13 +12,14 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TextIO
 
 import numpy as np
 
 from grader.model import Puzzle
-from grader.solver import CACHE_FOLDER, kernels
-from grader.solver.jit_cache import is_cold
+from grader.solver import jit_cache, kernels
+from grader.solver.jit_cache import is_cold, prepare_cache
 from grader.solver.learning import ConflictSearch
 from grader.solver.linesolve import line_solve
 from grader.solver.propagation import propagate
@@ -128,17 +129,20 @@ def ensure_compiled(notice: TextIO | None = None) -> float:
     """Compile every kernel the solver and the grader call (or load them from the cache),
     once a process; seconds spent (0 when it was done already).
 
-    With ``notice`` (the command line passes stderr), a cold cache is announced there
-    once, with the stage and the seconds spent when ``notice`` is a terminal.
+    With ``notice`` (by default the stream given to ``grader.solver.announce_compiling``;
+    the command line gives stderr), a cold cache is announced there once, with the stage
+    and the seconds spent when ``notice`` is a terminal.
     """
     global _compiled
+    notice = notice if notice is not None else jit_cache.compile_notice
     if _compiled:
         return 0.0
     with _lock:
         if _compiled:
             return 0.0
         started = time.monotonic()
-        progress = _Progress(notice) if notice is not None and is_cold(CACHE_FOLDER) else None
+        cold = is_cold(prepare_cache(Path(__file__).resolve().parent))
+        progress = _Progress(notice) if notice is not None and cold else None
         if progress is not None:
             progress.start()
         try:
