@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,7 +23,9 @@ from grader.model import (
     Puzzle,
     format_clue,
 )
-from grader.techniques.base import LineRef
+
+if TYPE_CHECKING:  # the ladder (and the compiled solver) load only for a diagnosis
+    from grader.techniques.base import LineRef
 
 #: seconds the search for a broken line or cell may take (a diagnosis, not a proof)
 DIAGNOSIS_SECONDS = 5.0

@@ -672,13 +672,17 @@ def _contents_pages(
                                      name_size or small))
             page.ops.append(Text(col_size, y, entry.size, body))
             level = entry.grade.level
-            level_size = planner.fitted(level, body, col_stars - col_level - 4, "a level")
+            level_size = fit_size(level, body, col_stars - col_level - 4, False,
+                                  planner.smallest_text) or planner.smallest_text
             page.ops.append(Text(col_level, y, level, level_size))
+            # a level too wide for its column (large print) puts the stars on a line below
+            below = col_level + text_width(level, level_size) + 4 > col_stars
+            stars_y = y - row_height if below else y
             if entry.grade.stars is not None:
-                page.ops.extend(planner.stars(col_stars, y, band(8), entry.grade.stars))
+                page.ops.extend(planner.stars(col_stars, stars_y, band(8), entry.grade.stars))
             folio = str(page_of.get(entry.number, ""))
             page.ops.append(Text(col_page, y, folio, body, anchor="right"))
-            y -= (small + 1) * (len(names) - 1)
+            y -= max((small + 1) * (len(names) - 1), row_height if below else 0.0)
         elif kind == "credit":
             for k, line in enumerate(planner.wrapped(text, small, area.width - band(36))):
                 if k:

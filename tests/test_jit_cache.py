@@ -48,12 +48,19 @@ def test_an_unreadable_package_is_left_alone(tmp_path: Path) -> None:
 def test_the_cache_lives_in_the_user_cache_folder_not_in_the_package() -> None:
     import os
 
-    import grader.solver
-    from grader.solver import CACHE_FOLDER
+    import grader.solver.kernels  # configures numba's cache before its first kernel
+    from grader.solver.jit_cache import prepare_cache
 
-    package = Path(grader.solver.__file__).resolve().parent
-    assert package not in CACHE_FOLDER.parents
-    assert Path(os.environ["NUMBA_CACHE_DIR"]) in CACHE_FOLDER.parents
+    package = Path(grader.solver.kernels.__file__).resolve().parent
+    folder = prepare_cache(package)
+    assert package not in folder.parents
+    assert Path(os.environ["NUMBA_CACHE_DIR"]) in folder.parents
+    from numba.core import config
+
+    assert Path(config.CACHE_DIR) in folder.parents
+    # the locator numba picks for a compiled kernel points into that folder
+    cache_path = Path(grader.solver.kernels.solve_line_into._cache._cache_path)
+    assert cache_path == folder
 
 
 def test_the_cache_folder_follows_the_environment(

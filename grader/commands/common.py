@@ -46,11 +46,11 @@ def read_input(path: str, format: str | None = None) -> list[Puzzle]:
 def expand_paths(paths: Sequence[str]) -> list[str]:
     """Paths with each folder replaced by the puzzle files under it (as ``batch`` finds
     them: sorted, hidden entries and issue manifests skipped)."""
-    from grader.batch.discover import find_puzzle_files, known_suffixes
-
     expanded: list[str] = []
     for path in paths:
         if path != STDIN and Path(path).is_dir():
+            from grader.batch.discover import find_puzzle_files, known_suffixes
+
             found = find_puzzle_files([path], known_suffixes())
             if not found:
                 raise FormatError("no puzzle files in this folder", path)
