@@ -6,6 +6,14 @@ import argparse
 import sys
 from typing import Any
 
+from grader.colour.commands import (
+    LoadedColourPuzzle,
+    add_colour_argument,
+    check_line,
+    check_record,
+    iter_any_puzzles,
+)
+from grader.colour.commands import solve as solve_colour
 from grader.commands.common import (
     LoadedPuzzle,
     add_input_arguments,
@@ -59,6 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_input_arguments(parser)
     add_budget_arguments(parser)
     parser.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
+    add_colour_argument(parser)
 
 
 def no_solution_reason(loaded: LoadedPuzzle, result: SolveResult) -> str:
@@ -106,9 +115,22 @@ def run(args: argparse.Namespace) -> int:
     status = EXIT_OK
     budget = budget_from(args)
     announce_compiling(sys.stderr)  # a first compile is said, before any puzzle's clock
-    for loaded in iter_puzzles_reporting(args.files, args.input_format, "check"):
+    puzzles = iter_puzzles_reporting(
+        args.files, "check", lambda files: iter_any_puzzles(files, args.input_format,
+                                                            args.colours)
+    )
+    for loaded in puzzles:
         if loaded is None:  # reported; the other files are still checked
             status = EXIT_BAD_INPUT
+            continue
+        if isinstance(loaded, LoadedColourPuzzle):
+            colour = solve_colour(loaded, 2, budget)
+            if args.json:
+                print_json_line(check_record(loaded, colour))
+            else:
+                print(check_line(loaded, colour), flush=True)
+            if colour.verdict != "unique":
+                status = max(status, EXIT_NOT_UNIQUE)
             continue
         result = solve(loaded.puzzle, limit=2, budget=budget)
         why = no_solution_reason(loaded, result)

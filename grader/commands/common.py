@@ -5,16 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from grader import formats
 from grader.errors import BundleError, FormatError, NonopressError
 from grader.model import Puzzle
 
 STDIN = "-"
+Loaded = TypeVar("Loaded")
 
 
 @dataclass(frozen=True)
@@ -82,10 +83,14 @@ def iter_puzzles(paths: Sequence[str], format: str | None = None) -> Iterator[Lo
 
 
 def iter_puzzles_reporting(
-    paths: Sequence[str], format: str | None, command: str
-) -> Iterator[LoadedPuzzle | None]:
-    """Like :func:`iter_puzzles`, but a file that cannot be read is reported on stderr
-    (one line) and yields None, and the other files are still read."""
+    paths: Sequence[str],
+    command: str,
+    iterate: Callable[[list[str]], Iterable[Loaded]],
+) -> Iterator[Loaded | None]:
+    """Each puzzle of each file (folders: of each puzzle file under them), read by
+    ``iterate`` (:func:`iter_puzzles`, or one that reads colour puzzles too); a file that
+    cannot be read is reported on stderr (a line per unreadable puzzle) and yields None,
+    and the other files are still read."""
     for path in paths:
         try:
             files = expand_paths([path])
@@ -95,7 +100,7 @@ def iter_puzzles_reporting(
             continue
         for file in files:
             try:
-                yield from iter_puzzles([file], format)
+                yield from iterate([file])
             except BundleError as exc:  # the readable puzzles came first; each bad one now
                 for line in exc.lines():
                     print(f"nonopress {command}: {line}", file=sys.stderr, flush=True)

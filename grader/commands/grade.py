@@ -83,7 +83,8 @@ def _table(rows: list[dict[str, Any]]) -> str:
 
 def _problems(rows: list[dict[str, Any]]) -> str:
     """What keeps the puzzles without a score from one, a line each."""
-    lines = [f"  {row['name']}: {row['problem']}" for row in rows if row["score"] is None]
+    lines = [f"  {row['name']}: {row.get('problem') or row['level']}"
+             for row in rows if row["score"] is None]
     if not lines:
         return ""
     count = len(lines)
@@ -120,6 +121,7 @@ def closing(result: Grade) -> str:
 def run(args: argparse.Namespace) -> int:
     import sys
 
+    from grader.colour import commands as colour
     from grader.commands.common import iter_puzzles_reporting, print_json_line, puzzle_summary
     from grader.diagnose import empty_borders
     from grader.errors import NonopressError
@@ -137,9 +139,17 @@ def run(args: argparse.Namespace) -> int:
     pages = []
     announce_compiling(sys.stderr)  # a first compile is said, before any puzzle's clock
     status = 0
-    for loaded in iter_puzzles_reporting(args.files, args.input_format, "grade"):
+    puzzles = iter_puzzles_reporting(
+        args.files, "grade", lambda files: colour.iter_any_puzzles(files, args.input_format)
+    )
+    for loaded in puzzles:
         if loaded is None:  # a file that could not be read (already reported)
             status = 2
+            continue
+        if isinstance(loaded, colour.LoadedColourPuzzle):
+            row = colour.grade_one(loaded, args, budget)
+            if row is not None:
+                rows.append(row)
             continue
         puzzle = loaded.puzzle
         result = grade(puzzle, max_rung=args.max_rung, budget=budget)
