@@ -29,6 +29,7 @@ def cold(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setattr(warmup, "STAGES", stages)
     monkeypatch.setattr(warmup, "_compiled", False)
     monkeypatch.setattr(warmup, "is_cold", lambda folder: True)
+    monkeypatch.setattr(warmup.jit_cache, "compile_notice", None)  # no command announced
     return ran
 
 
@@ -73,3 +74,10 @@ def test_compiling_is_not_counted_in_a_puzzles_time(
     assert result.verdict == "unique" and result.time_s < 1.5
     monkeypatch.setattr(warmup, "_compiled", False)
     assert solve(puzzle).time_s < 1.5
+
+
+def test_a_closed_notice_stream_never_stops_the_work(cold: list[str]) -> None:
+    stream = io.StringIO()
+    stream.close()
+    ensure_compiled(stream)
+    assert cold == [name for name, _ in warmup.STAGES]

@@ -76,7 +76,10 @@ class _Progress:
 
     def __init__(self, stream: TextIO):
         self.stream = stream
-        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        try:
+            self.tty = bool(stream.isatty())
+        except (AttributeError, OSError, ValueError):  # no terminal, or a closed stream
+            self.tty = False
         self.started = time.monotonic()
         self.stage = ""
         self.index = 0
