@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import replace
@@ -84,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
     from grader.atomic import atomic_write
     from grader.errors import NonopressError
     from grader.results import Budget
+    from grader.text import shown
     from grader.wording import plural
     from layout.build import build_issue
     from layout.gradecache import GradeCache
@@ -104,14 +107,14 @@ def run(args: argparse.Namespace) -> int:
         compiled_pdf is not None
         and args.output
         and not args.no_compile
-        and compiled_pdf.resolve() == Path(args.output).resolve()
+        and os.path.realpath(compiled_pdf) == os.path.realpath(args.output)
     ):
         raise NonopressError(
             f"--latex {args.latex} compiles to {compiled_pdf}, the same file as -o: "
             "choose another name for one of them"
         )
     for target in (args.output, args.latex):
-        if target and not Path(target).resolve().parent.is_dir():
+        if target and not Path(os.path.realpath(target)).parent.is_dir():
             raise NonopressError(f"{target}: the folder {Path(target).parent} does not exist")
     manifest = load_manifest(args.manifest)
     manifest = replace(
@@ -153,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
 
     def say(message: str) -> None:
         if not args.quiet:
-            print(message, file=sys.stderr)
+            print(shown(message), file=sys.stderr)
 
     from grader.solver import announce_compiling
 
@@ -170,8 +173,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"nonopress issue: warning: grade cache not saved: {exc}", file=sys.stderr)
     plan = plan_issue(issue)
     for warning in plan.warnings:
-        print(f"nonopress issue: warning: {warning}", file=sys.stderr)
+        print(shown(f"nonopress issue: warning: {warning}"), file=sys.stderr)
     summary = f"{plural(len(plan.pages), 'page')}, {plural(len(issue.entries), 'puzzle')}"
+    if issue.fillins:
+        summary += f", {plural(len(issue.fillins), 'fill-in')}"
     checked: list[Path] = []
     if args.output:
         write(args.output, render_pdf(issue, plan))
@@ -182,8 +187,10 @@ def run(args: argparse.Namespace) -> int:
         write(args.latex, tex)
         command = latex_compiler()
         if args.no_compile or command is None:
+            quoted = shlex.quote(args.latex if args.latex.startswith("/") else
+                                 f"./{args.latex}")
             say(f"wrote {args.latex}; compile it with: latexmk -pdf -no-shell-escape "
-                f"{args.latex}  (or pdflatex -no-shell-escape {args.latex})")
+                f"{quoted}  (or pdflatex -no-shell-escape {quoted})")
         else:
             assert compiled_pdf is not None
             write(str(compiled_pdf), compile_latex(tex, jobname=Path(args.latex).stem))

@@ -129,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
     from grader.grading import grade
     from grader.results import Budget
     from grader.solver import announce_compiling
+    from grader.text import TITLE_WIDTH, shown
 
     if args.html and not args.explain:
         raise NonopressError("--html OUT goes with --explain")
@@ -161,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
             record["warnings"] = [border] if border else []
             print_json_line(record)
         elif args.explain:
-            name = puzzle.title or loaded.label
+            name = shown(puzzle.title or loaded.label, TITLE_WIDTH)
             text = explain_text(puzzle, result.steps, heading(name, result))
             ending = closing(result)
             print(text + (f"\n\n{ending}" if ending else ""), flush=True)
@@ -172,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
                 pages.append(GradedPuzzle(loaded.label, puzzle, result))
         else:
             row = result.to_json()
-            row["name"] = puzzle.title or loaded.label
+            row["name"] = shown(puzzle.title or loaded.label, TITLE_WIDTH)
             rows.append(row)
     if rows:
         print(_table(rows))
