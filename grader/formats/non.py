@@ -78,6 +78,7 @@ def read(data: bytes, source: str) -> list[Puzzle]:
         match = _KEY.match(stripped)
         if not match:
             if _CLUE_LINE.match(stripped):  # e.g. one row more than 'height' says
+                _raise_misspelt_heading(draft, source)  # clues after a 'colums' heading
                 if last_section is None:
                     raise FormatError(f"clue line {stripped[:40]!r} before any rows or "
                                       "columns section", source, line_no)
@@ -127,20 +128,28 @@ def read(data: bytes, source: str) -> list[Puzzle]:
     return puzzles
 
 
+def _raise_misspelt_heading(draft: _Draft, source: str) -> None:
+    """A section still missing whose name an unknown word nearly spells: say so there."""
+    missing = [name for name, got in (("rows", draft.rows), ("columns", draft.columns))
+               if got is None]
+    for name in missing:
+        close = difflib.get_close_matches(name, [word for word, _ in draft.unknown], n=1,
+                                          cutoff=0.6)
+        if close:
+            line = next(n for word, n in draft.unknown if word == close[0])
+            raise FormatError(
+                f"no {name} section: {close[0]!r} is not a heading .non knows; "
+                f"did you mean {name!r}?",
+                source, line,
+            )
+
+
 def _finish(draft: _Draft, source: str) -> Puzzle:
     if draft.width is None or draft.height is None:
         raise FormatError("no width and height (not a .non puzzle?)", source, draft.start)
     if draft.rows is None or draft.columns is None:
         missing = "rows" if draft.rows is None else "columns"
-        words = [word for word, _ in draft.unknown]
-        close = difflib.get_close_matches(missing, words, n=1, cutoff=0.6)
-        if close:
-            line = next(n for word, n in draft.unknown if word == close[0])
-            raise FormatError(
-                f"no {missing} section: {close[0]!r} is not a heading .non knows; "
-                f"did you mean {missing!r}?",
-                source, line,
-            )
+        _raise_misspelt_heading(draft, source)
         raise FormatError(f"no {missing} section", source, draft.header_line)
     solution = None
     if draft.goal is not None:
