@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from grader.diagnose import empty_borders
-from grader.errors import FormatError, NonopressError
+from grader.errors import FormatError, ManyProblems, NonopressError
 from grader.explain import sentence
 from grader.model import BoolArray, Puzzle
 from grader.results import Budget
@@ -201,10 +201,11 @@ def build_issue(
         raise errors[0]
     if blockers:
         count = len(blockers)
-        raise NonopressError(
+        raise ManyProblems(
             f"{count} puzzle{'s' * (count != 1)} of {manifest.source} "
             f"block{'s' * (count == 1)} the issue; fix {'them' if count > 1 else 'it'} "
-            "and build again:\n" + "\n".join(f"  {blocker}" for blocker in blockers)
+            "and build again:",
+            blockers,
         )
     _warn_missing_glyphs(manifest, entries, warnings)
     worked = manifest.worked

@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from grader.errors import NonopressError
+from grader.errors import ManyProblems, NonopressError
 from layout.draw import (
     Block,
     Bookmark,
@@ -546,11 +546,10 @@ def _plan(issue: Issue) -> IssuePlan:
         if issue.manifest.profile.name == "kdp" and number % 2 == 0:
             translate_page(page, m.right - m.left)  # a verso: the gutter is on its right
     if planner.too_long:
-        problems = "\n".join(f"  {problem}" for problem in planner.too_long)
-        raise NonopressError(
+        raise ManyProblems(
             f"{issue.manifest.source}: text that would be cut on the "
-            f"{issue.manifest.page.name} page; shorten it (or choose a larger page):\n"
-            + problems
+            f"{issue.manifest.page.name} page; shorten it (or choose a larger page):",
+            list(planner.too_long),
         )
     return IssuePlan(pages, list(issue.warnings) + planner.warnings)
 

@@ -221,7 +221,8 @@ def test_huge_node_budgets_are_taken_as_unlimited(
 ) -> None:
     path = tmp_path / "two.non"
     path.write_text("width 2\nheight 2\n\nrows\n1\n1\n\ncolumns\n1\n1\n")
-    assert main(["check", "--nodes", str(2**63 - 1), str(path)]) == 0
+    # exit 1: the puzzle is not unique (check's gate), not a refused budget (2)
+    assert main(["check", "--nodes", str(2**63 - 1), str(path)]) == 1
     assert "\tmultiple\t" in capsys.readouterr().out
 
 
