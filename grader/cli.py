@@ -25,6 +25,9 @@ COMMANDS: dict[str, str] = {
     "issue": "layout.command",
     "batch": "grader.commands.batch",
     "report": "grader.commands.report",
+    "make": "grader.commands.make",
+    "repair": "grader.commands.repair",
+    "generate": "grader.commands.generate",
 }
 
 EXIT_OK = 0

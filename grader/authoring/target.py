@@ -1,0 +1,76 @@
+"""What difficulty an editor asks for: a level or a number of stars, as a score interval."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from grader import scoring
+from grader.errors import PuzzleError
+
+#: the levels a publishable puzzle can have, easiest first, with the hardest rung each allows
+LEVEL_RUNGS: dict[str, str] = {
+    "easy": "extreme-owners",
+    "medium": "owner-branching",
+    "hard": "line-analysis",
+    "fiendish": "cell-branching",
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    """A level (``easy`` .. ``fiendish``) or 1-5 stars; None of either: any level."""
+
+    level: str | None = None
+    stars: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.level is not None and self.level not in LEVEL_RUNGS:
+            raise PuzzleError(
+                f"level {self.level!r} is not one of {', '.join(LEVEL_RUNGS)}"
+            )
+        if self.stars is not None and not 1 <= self.stars <= 5:
+            raise PuzzleError(f"stars must be 1 to 5, not {self.stars}")
+        if self.level is not None and self.stars is not None:
+            raise PuzzleError("ask for a level or for stars, not both")
+
+    @property
+    def wanted(self) -> bool:
+        return self.level is not None or self.stars is not None
+
+    def interval(self) -> tuple[float, float]:
+        """Scores [low, high) that meet the target."""
+        weights = scoring.default_weights()
+        if self.level is not None:
+            base = weights.bands[self.level]
+            return base, base + 1.0
+        if self.stars is not None:
+            bounds = (0.0, *weights.stars, weights.bands["needs-guessing"])
+            return bounds[self.stars - 1], bounds[self.stars]
+        return 0.0, weights.bands["needs-guessing"]
+
+    def direction(self, score: float) -> int:
+        """+1: make it harder, -1: easier, 0: on target."""
+        low, high = self.interval()
+        if score < low:
+            return 1
+        return -1 if score >= high else 0
+
+    def distance(self, score: float) -> float:
+        low, high = self.interval()
+        return max(low - score, score - high + 0.001, 0.0)
+
+    def top_rung(self) -> str:
+        """The hardest rung a puzzle on target may need (for making one easier)."""
+        weights = scoring.default_weights()
+        high = self.interval()[1] - 1e-6
+        for level, rung in LEVEL_RUNGS.items():
+            if high < weights.bands[level] + 1.0:
+                return rung
+        return LEVEL_RUNGS["fiendish"]
+
+    def describe(self) -> str:
+        if self.level is not None:
+            return self.level
+        if self.stars is not None:
+            return f"{self.stars} star{'s' if self.stars > 1 else ''}"
+        return "any level"
