@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import numpy as np
+import numpy.typing as npt
 
 from grader.model import UNKNOWN, BoolArray, CellArray, Given, Puzzle
 from grader.solver.workspace import Workspace
 
 Cell = tuple[int, int]
+IntArray = npt.NDArray[np.int64]
 
 #: a flip on the boundary of a shape keeps the look; inside a shape it makes a hole or a
 #: bump, and a pixel with no neighbour of its new colour is a speck
@@ -55,6 +57,24 @@ def look_penalty(picture: BoolArray, row: int, column: int) -> float:
         0 <= r < height and 0 <= c < width and bool(picture[r, c]) != value for r, c in crosses
     )
     return EDGE if boundary else INTERIOR
+
+
+def line_slack(picture: BoolArray) -> tuple[IntArray, IntArray]:
+    """Per row and per column: cells the clue leaves free (length - blocks - gaps).
+
+    Tight lines (little slack) are where line logic finds its first openings."""
+    def slack(lines: BoolArray) -> IntArray:
+        filled = lines.sum(axis=1, dtype=np.int64)
+        starts = (lines & ~np.pad(lines, ((0, 0), (1, 0)))[:, :-1]).sum(axis=1, dtype=np.int64)
+        free: IntArray = lines.shape[1] - filled - np.maximum(starts - 1, 0)
+        return free
+
+    return slack(picture), slack(picture.T)
+
+
+def total_slack(picture: BoolArray) -> int:
+    rows, columns = line_slack(picture)
+    return int(rows.sum() + columns.sum())
 
 
 def neighbourhood(cells: Iterable[Cell], height: int, width: int) -> set[Cell]:

@@ -15,8 +15,17 @@ import time
 from dataclasses import dataclass
 
 from grader.authoring.clock import Clock
-from grader.authoring.measure import EDGE, Cell, line_unknowns, look_penalty, neighbourhood
-from grader.authoring.target import LEVEL_RUNGS, Target
+from grader.authoring.measure import (
+    EDGE,
+    INTERIOR,
+    Cell,
+    line_slack,
+    line_unknowns,
+    look_penalty,
+    neighbourhood,
+    total_slack,
+)
+from grader.authoring.target import Target
 from grader.authoring.unique import Edit, Mode, make_unique
 from grader.engine import Engine
 from grader.errors import BudgetExceeded
@@ -33,6 +42,8 @@ TRIES = 10
 CHEAP_TRIES = 40
 #: rounds in a row without getting nearer before giving up
 PATIENCE = 5
+#: moves in a row that only tighten lines, before such moves stop
+PLATEAU = 8
 
 
 @dataclass
@@ -77,9 +88,12 @@ def _open_after(edit: Edit, rung: str, clock: Clock) -> int:
 
 
 def _easier(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Random,
-            current: Grade) -> bool:
+            current: Grade, plateau: bool) -> int:
     """One move that leaves fewer cells open to the ladder the target allows (first to the
-    compiled line logic when the puzzle needs more than lines: it is cheap to ask)."""
+    compiled line logic when the puzzle needs more than lines: it is cheap to ask).
+
+    2: fewer cells open; 1 (only when ``plateau``): as many open, but tighter lines (the
+    next move has more to work with); 0: no move found."""
     rung = target.top_rung()
     if RUNGS.index(rung) < RUNGS.index("line-analysis") and current.level not in (
         "easy", "medium", "hard"
@@ -87,7 +101,7 @@ def _easier(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Ra
         rung = "line-analysis"
     stuck, before = _stuck_cells(edit, rung, clock)
     if not stuck:
-        return False
+        return 0
     height, width = edit.picture.shape
     pool = sorted(neighbourhood(stuck, height, width) if mode == "flips" else stuck)
     pool = [c for c in pool if c not in edit.givens and c not in edit.flips]
@@ -95,7 +109,8 @@ def _easier(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Ra
     if mode == "flips":
         pool.sort(key=lambda cell: look_penalty(edit.picture, *cell))
     tries = CHEAP_TRIES if rung == "line-analysis" else TRIES
-    best: tuple[float, Cell] | None = None
+    slack_before = total_slack(edit.picture)
+    best: tuple[float, int, Cell] | None = None
     for cell in pool[:tries]:
         if clock.out():
             break
@@ -104,73 +119,83 @@ def _easier(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Ra
             edit.flip(cell)
         else:
             edit.give(cell)
-        cost = _open_after(edit, rung, clock) + 2.0 * penalty
+        cost = (_open_after(edit, rung, clock) + 2.0 * penalty, total_slack(edit.picture))
         if mode == "flips":
             edit.flip(cell)
         else:
             del edit.givens[cell]
-        if best is None or cost < best[0]:
-            best = (cost, cell)
-    if best is None or best[0] >= before:
-        return False
+        if best is None or cost < best[:2]:
+            best = (*cost, cell)
+    if best is None:
+        return 0
+    if best[0] < before:
+        outcome = 2
+    elif plateau and mode == "flips" and best[0] == before and best[1] < slack_before:
+        outcome = 1
+    else:
+        return 0
     if mode == "flips":
-        edit.flip(best[1])
+        edit.flip(best[2])
         make_unique(edit, mode, clock, seed=rng.randrange(1 << 30), tidy=False)
     else:
-        edit.give(best[1])
-    return edit.verdict == "unique" or mode == "givens"
+        edit.give(best[2])
+    return outcome if edit.verdict == "unique" or mode == "givens" else 0
 
 
-def _on_level(edit: Edit, level: str, clock: Clock) -> bool:
-    """Whether the puzzle needs exactly ``level``: the ladder up to its top rung solves it
-    (so it is unique) and the ladder of the level below does not."""
-    rung = LEVEL_RUNGS[level]
-    if rung == "cell-branching":
-        if line_unknowns(edit.puzzle()) == 0:
-            return False
-        return solve(edit.puzzle(), budget=clock.budget(1.0)).verdict == "unique"
-    if _open_after(edit, rung, clock) != 0:
-        return False
-    levels = list(LEVEL_RUNGS)
-    below = levels.index(level) - 1
-    return below >= 0 and _open_after(edit, LEVEL_RUNGS[levels[below]], clock) > 0
+def _harder_pool(edit: Edit, rng: random.Random) -> list[Cell]:
+    """Edge pixels in the tightest lines (where the first openings are), filled ones first
+    (erasing the end of a block loosens its line); and as many holes or bumps inside the
+    shapes, which split a line's block in two (a plain silhouette has no other way to get
+    harder)."""
+    rows, columns = line_slack(edit.picture)
+    height, width = edit.picture.shape
+    edges: list[Cell] = []
+    inside: list[Cell] = []
+    for r in range(height):
+        for c in range(width):
+            if (r, c) in edit.flips:
+                continue
+            penalty = look_penalty(edit.picture, r, c)
+            if penalty == EDGE:
+                edges.append((r, c))
+            elif penalty == INTERIOR:
+                inside.append((r, c))
+    picked: list[Cell] = []
+    for pool in (edges, inside):
+        rng.shuffle(pool)
+        pool.sort(key=lambda cell: (not edit.picture[cell],
+                                    int(rows[cell[0]] + columns[cell[1]])))
+        head = pool[: 2 * TRIES]
+        rng.shuffle(head)
+        picked.extend(head[: TRIES // 2])
+    return picked
 
 
 def _harder(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Random,
             current: Grade) -> bool:
-    """One edge flip that makes the puzzle harder: onto the level asked for (checked with
-    the ladders), or for stars the flip whose grade comes nearest."""
+    """One edge flip that keeps the puzzle unique and raises its score without passing the
+    target (the score grows with the work a solver does, so it leads towards harder)."""
     if mode == "givens":
         return False  # the givens are already as few as keep the puzzle unique
-    height, width = edit.picture.shape
-    pool = [(r, c) for r in range(height) for c in range(width)
-            if (r, c) not in edit.flips and look_penalty(edit.picture, r, c) == EDGE]
-    rng.shuffle(pool)
+    high = target.interval()[1]
     best: tuple[float, Cell] | None = None
-    for cell in pool[: 2 * TRIES if target.level else TRIES]:
+    for cell in _harder_pool(edit, rng):
         if clock.out():
             break
         edit.flip(cell)
-        if target.level is not None:
-            hit = _on_level(edit, target.level, clock)
-            edit.flip(cell)
-            if hit:
-                best = (0.0, cell)
-                break
-            continue
         puzzle = edit.puzzle()
         unique = line_unknowns(puzzle) == 0 or (
             solve(puzzle, budget=clock.budget(1.0)).verdict == "unique"
         )
         if unique:
             graded = grade(puzzle, budget=clock.budget(GRADE_SECONDS))
-            if graded.verdict == "unique":
-                distance = target.distance(graded.score)
-                if distance < target.distance(current.score) and (
-                    best is None or distance < best[0]
-                ):
-                    best = (distance, cell)
+            if graded.verdict == "unique" and current.score < graded.score < high and (
+                best is None or graded.score > best[0]
+            ):
+                best = (graded.score, cell)
         edit.flip(cell)
+        if best is not None and target.direction(best[0]) == 0:
+            break  # on target: no need to look further
     if best is None:
         return False
     edit.flip(best[1])
@@ -183,10 +208,13 @@ def steer(edit: Edit, target: Target, mode: Mode, clock: Clock, seed: int = 0) -
     rng = random.Random(seed)
     current = grade_edit(edit, clock)
     nearest = _Snapshot.take(edit, current)
-    idle = 0
+    idle = plateau_moves = 0
     while target.direction(current.score) != 0 and not clock.out() and idle < PATIENCE:
         if target.direction(current.score) < 0:
-            moved = _easier(edit, target, mode, clock, rng, current)
+            outcome = _easier(edit, target, mode, clock, rng, current,
+                              plateau=plateau_moves < PLATEAU)
+            plateau_moves = plateau_moves + 1 if outcome == 1 else 0
+            moved = outcome > 0
         else:
             moved = _harder(edit, target, mode, clock, rng, current)
         if not moved:
@@ -201,8 +229,6 @@ def steer(edit: Edit, target: Target, mode: Mode, clock: Clock, seed: int = 0) -
             target.distance(current.score) < target.distance(nearest.grade.score)
         ):
             nearest = _Snapshot.take(edit, current)
-        # an easier move made progress when it left fewer cells open (the score may only
-        # move once the last one is gone); a harder move only when it got nearer
-        idle = 0 if moved and target.direction(current.score) <= 0 else idle + 1
+        idle = 0
     nearest.restore(edit)
     return nearest.grade
