@@ -142,7 +142,7 @@ def _easier(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Ra
     return outcome if edit.verdict == "unique" or mode == "givens" else 0
 
 
-def _harder_pool(edit: Edit, rng: random.Random) -> list[Cell]:
+def _harder_pool(edit: Edit, rng: random.Random, tries: int) -> list[Cell]:
     """Edge pixels in the tightest lines (where the first openings are), filled ones first
     (erasing the end of a block loosens its line); and as many holes or bumps inside the
     shapes, which split a line's block in two (a plain silhouette has no other way to get
@@ -165,21 +165,21 @@ def _harder_pool(edit: Edit, rng: random.Random) -> list[Cell]:
         rng.shuffle(pool)
         pool.sort(key=lambda cell: (not edit.picture[cell],
                                     int(rows[cell[0]] + columns[cell[1]])))
-        head = pool[: 2 * TRIES]
+        head = pool[: 2 * tries]
         rng.shuffle(head)
-        picked.extend(head[: TRIES // 2])
+        picked.extend(head[: tries // 2])
     return picked
 
 
 def _harder(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Random,
-            current: Grade) -> bool:
+            current: Grade, effort: int) -> bool:
     """One edge flip that keeps the puzzle unique and raises its score without passing the
     target (the score grows with the work a solver does, so it leads towards harder)."""
     if mode == "givens":
         return False  # the givens are already as few as keep the puzzle unique
     high = target.interval()[1]
     best: tuple[float, Cell] | None = None
-    for cell in _harder_pool(edit, rng):
+    for cell in _harder_pool(edit, rng, TRIES * effort):
         if clock.out():
             break
         edit.flip(cell)
@@ -216,7 +216,7 @@ def steer(edit: Edit, target: Target, mode: Mode, clock: Clock, seed: int = 0) -
             plateau_moves = plateau_moves + 1 if outcome == 1 else 0
             moved = outcome > 0
         else:
-            moved = _harder(edit, target, mode, clock, rng, current)
+            moved = _harder(edit, target, mode, clock, rng, current, effort=1 + idle)
         if not moved:
             idle += 1
             nearest.restore(edit)
