@@ -63,7 +63,7 @@ def difficulty_table(count: int, levels: list[str], seconds: float) -> None:
     reached = {level: 0 for level in levels}
     pairs = catalogue()[:count]
     for index, (name, style) in enumerate(pairs):
-        size = (20, 25, 30)[index % 3]
+        size = (15, 20, 25)[index % 3]
         source = picture(name, style, size)
         cells = []
         for level in levels:

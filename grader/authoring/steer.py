@@ -18,6 +18,7 @@ from grader.authoring.clock import Clock
 from grader.authoring.measure import (
     EDGE,
     INTERIOR,
+    SPECK,
     Cell,
     line_slack,
     line_unknowns,
@@ -42,6 +43,8 @@ TRIES = 10
 CHEAP_TRIES = 40
 #: rounds in a row without getting nearer before giving up
 PATIENCE = 5
+#: kicks (several flips at once) a steering may try, and one flip per this many cells
+KICKS, KICK_SHARE = 3, 100
 #: moves in a row that only tighten lines, before such moves stop
 PLATEAU = 8
 
@@ -88,12 +91,13 @@ def _open_after(edit: Edit, rung: str, clock: Clock) -> int:
 
 
 def _easier(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Random,
-            current: Grade, plateau: bool) -> int:
+            current: Grade, plateau: bool) -> tuple[int, bool]:
     """One move that leaves fewer cells open to the ladder the target allows (first to the
     compiled line logic when the puzzle needs more than lines: it is cheap to ask).
 
     2: fewer cells open; 1 (only when ``plateau``): as many open, but tighter lines (the
-    next move has more to work with); 0: no move found."""
+    next move has more to work with); 0: no move found. Also whether cells are certainly
+    still open (then the puzzle is still too hard, and grading it again can wait)."""
     rung = target.top_rung()
     if RUNGS.index(rung) < RUNGS.index("line-analysis") and current.level not in (
         "easy", "medium", "hard"
@@ -101,7 +105,7 @@ def _easier(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Ra
         rung = "line-analysis"
     stuck, before = _stuck_cells(edit, rung, clock)
     if not stuck:
-        return 0
+        return 0, False
     height, width = edit.picture.shape
     pool = sorted(neighbourhood(stuck, height, width) if mode == "flips" else stuck)
     pool = [c for c in pool if c not in edit.givens and c not in edit.flips]
@@ -110,7 +114,7 @@ def _easier(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Ra
         pool.sort(key=lambda cell: look_penalty(edit.picture, *cell))
     tries = CHEAP_TRIES if rung == "line-analysis" else TRIES
     slack_before = total_slack(edit.picture)
-    best: tuple[float, int, Cell] | None = None
+    best: tuple[float, int, Cell, int] | None = None
     for cell in pool[:tries]:
         if clock.out():
             break
@@ -119,27 +123,31 @@ def _easier(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Ra
             edit.flip(cell)
         else:
             edit.give(cell)
-        cost = (_open_after(edit, rung, clock) + 2.0 * penalty, total_slack(edit.picture))
+        open_cells = _open_after(edit, rung, clock)
+        cost = (open_cells + 2.0 * penalty, total_slack(edit.picture))
         if mode == "flips":
             edit.flip(cell)
         else:
             del edit.givens[cell]
         if best is None or cost < best[:2]:
-            best = (*cost, cell)
+            best = (*cost, cell, open_cells)
     if best is None:
-        return 0
+        return 0, False
     if best[0] < before:
         outcome = 2
     elif plateau and mode == "flips" and best[0] == before and best[1] < slack_before:
         outcome = 1
     else:
-        return 0
+        return 0, False
+    flips = len(edit.flips)
     if mode == "flips":
         edit.flip(best[2])
         make_unique(edit, mode, clock, seed=rng.randrange(1 << 30), tidy=False)
     else:
         edit.give(best[2])
-    return outcome if edit.verdict == "unique" or mode == "givens" else 0
+    if mode == "flips" and edit.verdict != "unique":
+        return 0, False
+    return outcome, best[3] > 0 and (mode == "givens" or len(edit.flips) == flips + 1)
 
 
 def _harder_pool(edit: Edit, rng: random.Random, tries: int) -> list[Cell]:
@@ -202,21 +210,40 @@ def _harder(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Ra
     return True
 
 
+def _kick(edit: Edit, clock: Clock, rng: random.Random) -> bool:
+    """Several flips at once (edges and holes), made unique again: when one flip at a time
+    cannot make a puzzle harder, overshoot and let the easier moves come back down."""
+    height, width = edit.picture.shape
+    pool = [(r, c) for r in range(height) for c in range(width)
+            if (r, c) not in edit.flips and look_penalty(edit.picture, r, c) != SPECK]
+    for cell in rng.sample(pool, min(len(pool), max(3, edit.picture.size // KICK_SHARE))):
+        if look_penalty(edit.picture, *cell) != SPECK:
+            edit.flip(cell)
+    make_unique(edit, "flips", clock, seed=rng.randrange(1 << 30), tidy=False)
+    clock.say(f"kick: {len(edit.flips)} flips, {edit.verdict}")
+    return edit.verdict == "unique"
+
+
 def steer(edit: Edit, target: Target, mode: Mode, clock: Clock, seed: int = 0) -> Grade:
     """Move ``edit`` (unique) towards ``target``; returns the grade of the nearest puzzle
     found, which ``edit`` is left holding."""
     rng = random.Random(seed)
     current = grade_edit(edit, clock)
     nearest = _Snapshot.take(edit, current)
-    idle = plateau_moves = 0
+    idle = plateau_moves = kicks = 0
     while target.direction(current.score) != 0 and not clock.out() and idle < PATIENCE:
         if target.direction(current.score) < 0:
-            outcome = _easier(edit, target, mode, clock, rng, current,
-                              plateau=plateau_moves < PLATEAU)
+            outcome, still_open = _easier(edit, target, mode, clock, rng, current,
+                                          plateau=plateau_moves < PLATEAU)
             plateau_moves = plateau_moves + 1 if outcome == 1 else 0
             moved = outcome > 0
+            if still_open:
+                continue  # still too hard: grade once the ladder goes through
         else:
             moved = _harder(edit, target, mode, clock, rng, current, effort=1 + idle)
+            if not moved and mode == "flips" and kicks < KICKS:
+                kicks += 1
+                moved = _kick(edit, clock, rng)
         if not moved:
             idle += 1
             nearest.restore(edit)

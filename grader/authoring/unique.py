@@ -22,6 +22,7 @@ from grader.authoring.measure import (
     look_penalty,
     neighbourhood,
     puzzle_of,
+    total_slack,
 )
 from grader.model import UNKNOWN, BoolArray, Given, Puzzle
 from grader.results import Verdict
@@ -31,6 +32,8 @@ Mode = Literal["flips", "givens"]
 
 #: candidate moves ranked per round (the rest of a large ambiguous region waits)
 MAX_CANDIDATES = 48
+#: cost of one cell of slack (free cells in a line) against one cell left open
+SLACK_WEIGHT = 1.0
 #: seconds one uniqueness proof may take before the round falls back on line logic
 SOLVE_SECONDS = 3.0
 
@@ -100,8 +103,11 @@ def _cost(edit: Edit, cell: Cell, mode: Mode) -> float:
     penalty = look_penalty(edit.picture, *cell)
     edit.flip(cell)
     open_cells = line_unknowns(edit.puzzle())
+    # where line logic is stuck everywhere (thin line art) open cells barely move: then
+    # tighter lines (less slack) are what removes ambiguity, e.g. thickening a line
+    slack = total_slack(edit.picture)
     edit.flip(cell)
-    return open_cells + penalty * max(2.0, 0.004 * cells)
+    return open_cells + penalty * max(2.0, 0.004 * cells) + SLACK_WEIGHT * slack
 
 
 def make_unique(edit: Edit, mode: Mode, clock: Clock, seed: int = 0, *,
