@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from types import ModuleType
 
 from grader.errors import NonopressError
@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "solve": "grader.commands.solve",
     "grade": "grader.commands.grade",
     "issue": "layout.command",
+    "preflight": "layout.preflight.command",
     "batch": "grader.commands.batch",
     "report": "grader.commands.report",
     "make": "grader.commands.make",
@@ -34,11 +35,22 @@ EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 
 
-def _command_modules() -> dict[str, ModuleType]:
-    return {name: importlib.import_module(module) for name, module in COMMANDS.items()}
+def _wanted_commands(argv: Sequence[str]) -> Iterable[str]:
+    """The subcommands whose modules this command line needs imported.
+
+    Only the one being run (a command module may import numpy, reportlab or numba), or every
+    one when the top-level help lists them; ``--version`` and usage errors need none.
+    """
+    command = next((arg for arg in argv if not arg.startswith("-")), None)
+    if command in COMMANDS:
+        return (command,)
+    if "-h" in argv or "--help" in argv:
+        return COMMANDS
+    return ()
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The whole parser; given ``argv``, one that imports only what ``argv`` runs."""
     from grader import __version__
 
     parser = argparse.ArgumentParser(
@@ -48,7 +60,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"nonopress {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name, module in _command_modules().items():
+    wanted = set(COMMANDS if argv is None else _wanted_commands(argv))
+    for name, module_name in COMMANDS.items():
+        if name not in wanted:
+            sub.add_parser(name)  # a valid choice; never run or described in this process
+            continue
+        module: ModuleType = importlib.import_module(module_name)
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(command)
         command.set_defaults(_run=module.run)
@@ -56,7 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help

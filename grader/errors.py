@@ -6,6 +6,11 @@ those into one line on stderr and exit status 2, never a traceback.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from grader.model import Puzzle
+
 
 class NonopressError(Exception):
     """Base of every error the toolkit raises on purpose."""
@@ -41,6 +46,35 @@ class FormatError(NonopressError, ValueError):
             self.source if self.source is not None else source,
             self.line if self.line is not None else line,
         )
+
+
+class BundleError(FormatError):
+    """Some puzzles of a many-puzzle file could not be read; the others could.
+
+    ``readable`` holds the good ones with their 1-based positions in the file, ``count`` how
+    many puzzles the file holds, ``errors`` one located error per bad puzzle. Commands check
+    the readable puzzles, then report each error and exit 2.
+    """
+
+    def __init__(
+        self,
+        readable: list[tuple[int, Puzzle]],
+        count: int,
+        errors: list[FormatError],
+    ):
+        self.readable = readable
+        self.count = count
+        self.errors = errors
+        first = errors[0]
+        more = f" (and {len(errors) - 1} more unreadable puzzles)" if len(errors) > 1 else ""
+        super().__init__(first.message + more, first.source, first.line)
+
+    def located(self, source: str | None = None, line: int | None = None) -> BundleError:
+        return BundleError(self.readable, self.count, [e.located(source) for e in self.errors])
+
+    def lines(self) -> list[str]:
+        """One message per unreadable puzzle, each naming its file and line."""
+        return [str(error) for error in self.errors]
 
 
 class Contradiction(NonopressError):

@@ -9,8 +9,10 @@ import numpy as np
 
 from grader.model import BoolArray, as_row_strings
 
-Verdict = Literal["unique", "multiple", "none", "undecided"]
-VERDICTS: tuple[Verdict, ...] = ("unique", "multiple", "none", "undecided")
+#: ``solved``: a solution was found and the search stopped there, as asked (``first=True``);
+#: whether it is the only one was not checked
+Verdict = Literal["unique", "multiple", "none", "undecided", "solved"]
+VERDICTS: tuple[Verdict, ...] = ("unique", "multiple", "none", "undecided", "solved")
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+
+from layout.profiles import Profile
 
 HELP = "typeset the puzzles of an issue manifest as a print-ready PDF and/or LaTeX"
 CACHE_NAME = "nonopress-grades.json"
@@ -37,6 +40,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--grey", action="store_true", help="grey and black only (pure K ink in CMYK)"
     )
+    parser.add_argument(
+        "--profile",
+        choices=("kdp", "pdfx", "none"),
+        help="print for a printer's rules (overrides the manifest's profile:): kdp = an "
+        "Amazon KDP paperback interior, pdfx = PDF/X-1a:2001 for an offset magazine; the "
+        "PDF written is then checked with the preflight",
+    )
+    parser.add_argument(
+        "--page", metavar="SIZE",
+        help="page (trim) size, overriding the manifest: A4, A5, Letter, 6x9in, 8.5x11in, ...",
+    )
+    parser.add_argument(
+        "--large-print", action="store_true",
+        help="large print: every character at least 14 pt, body text 16 pt",
+    )
+    parser.add_argument(
+        "--pad", action="store_true",
+        help="KDP: pad a short book to 24 pages with puzzle-free Notes pages",
+    )
     cache = parser.add_mutually_exclusive_group()
     cache.add_argument(
         "--cache-dir",
@@ -64,6 +86,9 @@ def run(args: argparse.Namespace) -> int:
     from layout.manifest import load_manifest
     from layout.pdf import render_pdf
     from layout.plan import plan_issue
+    from layout.printsetup import apply_profile
+    from layout.profiles import parse_profile_name
+    from layout.units import parse_page_size
 
     if not args.output and not args.latex:
         raise NonopressError("say where to write the issue: -o FILE.pdf and/or --latex FILE.tex")
@@ -89,7 +114,18 @@ def run(args: argparse.Namespace) -> int:
         grey=manifest.grey or args.grey,
         booklet=manifest.booklet or args.booklet or args.impose,
         impose=manifest.impose or args.impose,
+        pad_pages=manifest.pad_pages or args.pad,
+        profile=replace(
+            manifest.profile,
+            name=parse_profile_name(args.profile) if args.profile else manifest.profile.name,
+            large_print=manifest.profile.large_print or args.large_print,
+        ),
     )
+    if args.page:
+        manifest = replace(manifest, page=parse_page_size(args.page))
+    manifest, changes = apply_profile(manifest)
+    for change in changes:
+        print(f"nonopress issue: warning: {change}", file=sys.stderr)
     if args.no_cache:
         cache = GradeCache(None)
     else:
@@ -121,9 +157,11 @@ def run(args: argparse.Namespace) -> int:
     for warning in plan.warnings:
         print(f"nonopress issue: warning: {warning}", file=sys.stderr)
     summary = f"{len(plan.pages)} pages, {len(issue.entries)} puzzles"
+    checked: list[Path] = []
     if args.output:
         write(args.output, render_pdf(issue, plan))
         say(f"wrote {args.output}: {summary}")
+        checked.append(Path(args.output))
     if args.latex:
         tex = render_latex(issue, plan, jobname=Path(args.latex).stem)
         write(args.latex, tex)
@@ -135,4 +173,31 @@ def run(args: argparse.Namespace) -> int:
             assert compiled_pdf is not None
             write(str(compiled_pdf), compile_latex(tex, jobname=Path(args.latex).stem))
             say(f"wrote {args.latex} and compiled it to {compiled_pdf}: {summary}")
-    return 0
+            checked.append(compiled_pdf)
+    return _preflight(checked, manifest.profile, say)
+
+
+def _preflight(paths: list[Path], profile: Profile, say: Callable[[str], None]) -> int:
+    """Check what was written against its profile: 0 when it passes (or there is no
+    profile), 1 when the printer would refuse it (the file is kept, to be looked at)."""
+    from layout.preflight import preflight
+
+    if not profile.is_print:
+        return 0
+    status = 0
+    for path in paths:
+        report = preflight(path, profile.name, large_print=profile.large_print)
+        if report.passed:
+            warnings = f" ({len(report.warned)} warning(s))" if report.warned else ""
+            say(f"preflight {profile.describe()}: {path} passes{warnings}")
+            for result in report.warned:
+                for finding in result.findings[:3]:
+                    print(f"nonopress issue: preflight warning: {result.rule}: "
+                          f"{finding.describe()}", file=sys.stderr)
+        else:
+            status = 1
+            print(f"nonopress issue: preflight {profile.describe()}: {path} fails "
+                  f"{len(report.failed)} rule(s):", file=sys.stderr)
+            for line in report.lines(3)[1:]:
+                print(line, file=sys.stderr)
+    return status

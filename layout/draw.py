@@ -16,6 +16,7 @@ import numpy as np
 
 from grader.model import BoolArray, Puzzle
 from layout.geometry import BlockGeometry
+from layout.profiles import PLAIN, Profile
 
 Role = Literal["ink", "tint", "accent", "paper", "rule"]
 Anchor = Literal["left", "center", "right"]
@@ -108,10 +109,13 @@ class Page:
     number: int = 0  # folio, 1-based, set when the issue is paginated
 
 
-def line_widths(cell: float) -> tuple[float, float, float]:
-    """Thin, thick (every 5 cells) and border line widths for a cell size."""
+def line_widths(cell: float, minimum: float = 0.2) -> tuple[float, float, float]:
+    """Thin, thick (every 5 cells) and border line widths for a cell size; no line under
+    ``minimum`` (a printer's thinnest line), the thick ones kept visibly heavier."""
     thin = min(max(0.045 * cell, 0.2), 0.6)
-    return thin, 2.4 * thin, 3.4 * thin
+    if minimum <= thin:
+        return thin, 2.4 * thin, 3.4 * thin
+    return minimum, max(2.4 * thin, minimum + 0.6), max(3.4 * thin, minimum + 1.1)
 
 
 def filled_runs(picture: BoolArray) -> list[tuple[int, int, int]]:
@@ -134,9 +138,11 @@ def puzzle_ops(
     top: float,
     cell: float,
     solution: BoolArray | None = None,
+    profile: Profile = PLAIN,
 ) -> list[Op]:
     """A puzzle block with its top-left corner at (x, top): clues (if the geometry has clue
-    slots), grid rules and, when ``solution`` is given, its filled cells merged into runs."""
+    slots), grid rules and, when ``solution`` is given, its filled cells merged into runs.
+    ``profile`` sets the thinnest line and the clue digit size."""
     grid_x = x + geometry.row_slots * cell
     grid_top = top - geometry.col_slots * cell
     grid_w = geometry.width * cell
@@ -163,7 +169,10 @@ def puzzle_ops(
                 ],
             )
         )
-    thin_w, thick_w, border_w = line_widths(cell)
+    thin_w, thick_w, border_w = line_widths(cell, profile.design_line)
+    # A printer's thinnest line would darken a small solution picture: its 5-cell rules
+    # and the picture itself are enough to read it.
+    skip_thin = not has_clues and thin_w > 0.12 * cell
     thin: list[Segment] = []
     thick: list[Segment] = []
     # Vertical rules run up through the column clues, horizontal ones left through the row
@@ -176,7 +185,7 @@ def puzzle_ops(
         (thick if i % 5 == 0 else thin).append((x, yi, grid_x + grid_w, yi))
     for ax, ay, aw, ah in clue_areas:
         thick.extend(_outline(ax, ay, aw, ah))
-    if thin:
+    if thin and not skip_thin:
         ops.append(Lines("rule", thin_w, thin))
     if thick:
         ops.append(Lines("ink", thick_w, thick))
@@ -184,7 +193,8 @@ def puzzle_ops(
     if has_clues:
         ops.append(
             ClueText(
-                geometry.digit_ratio * cell, list(geometry.clue_centres(puzzle, x, top, cell))
+                geometry.digit_ratio_for(profile.large_print) * cell,
+                list(geometry.clue_centres(puzzle, x, top, cell)),
             )
         )
     return ops
@@ -206,6 +216,29 @@ def given_ops(puzzle: Puzzle, grid_x: float, grid_top: float, cell: float) -> li
     return [Rects("ink", boxes + dots)] if boxes or dots else []
 
 
+def translate_page(page: Page, dx: float) -> None:
+    """Move everything on ``page`` ``dx`` points to the right (mirrored margins)."""
+    moved: list[Op] = []
+    for op in page.ops:
+        if isinstance(op, Rects):
+            moved.append(Rects(op.role, [(x + dx, y, w, h) for x, y, w, h in op.rects]))
+        elif isinstance(op, Lines):
+            moved.append(Lines(op.role, op.width,
+                               [(a + dx, b, c + dx, d) for a, b, c, d in op.segments]))
+        elif isinstance(op, Text):
+            moved.append(Text(op.x + dx, op.y, op.text, op.size, op.bold, op.anchor, op.role))
+        elif isinstance(op, ClueText):
+            moved.append(ClueText(op.size, [(x + dx, y, s) for x, y, s in op.items]))
+        else:
+            moved.append(Polygons(op.role, op.fill, op.width,
+                                  [[(x + dx, y) for x, y in p] for p in op.polygons]))
+    page.ops = moved
+    page.blocks = [
+        Block(b.number, b.x + dx, b.top, b.cell, b.geometry, b.solution_shown)
+        for b in page.blocks
+    ]
+
+
 def _outline(x: float, y: float, w: float, h: float) -> list[Segment]:
     return [(x, y, x + w, y), (x + w, y, x + w, y + h), (x + w, y + h, x, y + h), (x, y + h, x, y)]
 
@@ -220,17 +253,20 @@ def star(cx: float, cy: float, radius: float) -> list[tuple[float, float]]:
     return points
 
 
-def star_ops(x: float, y: float, size: float, stars: int, total: int = 5) -> list[Op]:
-    """``total`` stars of height ``size`` from (x, baseline y), the first ``stars`` filled."""
+def star_ops(
+    x: float, y: float, size: float, stars: int, total: int = 5, line: float = 0.4
+) -> list[Op]:
+    """``total`` stars of height ``size`` from (x, baseline y), the first ``stars`` filled,
+    outlined ``line`` points wide."""
     radius = size / 2
     centres = [(x + radius + k * size * 1.1, y + radius * 0.9) for k in range(total)]
     filled = [star(cx, cy, radius) for cx, cy in centres[:stars]]
     hollow = [star(cx, cy, radius) for cx, cy in centres[stars:]]
     ops: list[Op] = []
     if filled:
-        ops.append(Polygons("accent", True, 0.4, filled))
+        ops.append(Polygons("accent", True, line, filled))
     if hollow:
-        ops.append(Polygons("accent", False, 0.4, hollow))
+        ops.append(Polygons("accent", False, line, hollow))
     return ops
 
 

@@ -15,6 +15,9 @@ from layout.fonts import digit_width
 #: Clue digits as a fraction of the cell: 55-70 % for one digit, 45-55 % for two.
 ONE_DIGIT_RATIO = 0.62
 TWO_DIGIT_RATIO = 0.50
+#: Large print uses the top of the range: the digits are what a large-print reader needs.
+LARGE_ONE_DIGIT_RATIO = 0.70
+LARGE_TWO_DIGIT_RATIO = 0.62
 #: Widest a number may be, as a fraction of its cell, leaving air between neighbours.
 MAX_NUMBER_WIDTH = 0.88
 
@@ -59,7 +62,14 @@ class BlockGeometry:
     @property
     def digit_ratio(self) -> float:
         """Font size of the clue digits as a fraction of the cell size."""
-        ratio = ONE_DIGIT_RATIO if self.max_digits == 1 else TWO_DIGIT_RATIO
+        return self.digit_ratio_for(large_print=False)
+
+    def digit_ratio_for(self, large_print: bool) -> float:
+        """The digit ratio, at the top of the range for large print."""
+        if large_print:
+            ratio = LARGE_ONE_DIGIT_RATIO if self.max_digits == 1 else LARGE_TWO_DIGIT_RATIO
+        else:
+            ratio = ONE_DIGIT_RATIO if self.max_digits == 1 else TWO_DIGIT_RATIO
         return min(ratio, MAX_NUMBER_WIDTH / (self.max_digits * digit_width()))
 
     def fit_cell(self, width: float, height: float) -> float:

@@ -21,8 +21,10 @@ from grader import __version__
 from grader.errors import NonopressError
 from layout.draw import ClueText, Lines, Op, Page, Polygons, Rects, Role, Text
 from layout.issue import Issue
-from layout.pdf import GREY_OF, RGB_OF
+from layout.pdf import CMYK_OF, GREY_OF, RGB_OF
+from layout.pdfx import PDFX_CONFORMANCE, PDFX_VERSION
 from layout.plan import IssuePlan
+from layout.profiles import ICC_REGISTRY, OUTPUT_CONDITIONS
 from layout.sheets import Sheet, crop_marks, media_for, saddle_stitch, single_sheets
 
 _TEX_SPECIALS = {
@@ -146,7 +148,7 @@ def _sheet(sheet: Sheet, issue: Issue) -> dict[str, Any]:
         {
             "number": page.number,
             "kind": page.kind,
-            "x": _n(media.offset + dx),
+            "x": _n(media.left + dx),
             "y": _n(media.offset),
             "ops": [_op(op) for op in page.ops],
         }
@@ -172,8 +174,11 @@ def _dest(page: Page) -> str:
 
 def render_latex(issue: Issue, plan: IssuePlan, jobname: str = "issue") -> str:
     manifest = issue.manifest
+    profile = manifest.profile
     if manifest.grey:
         colours = [(_colour(r), "cmyk", f"0,0,0,{_n(g)}") for r, g in GREY_OF.items()]
+    elif profile.name == "pdfx":
+        colours = [(_colour(r), "cmyk", ",".join(map(_n, c))) for r, c in CMYK_OF.items()]
     else:
         colours = [(_colour(r), "rgb", ",".join(map(_n, c))) for r, c in RGB_OF.items()]
     info = {
@@ -182,6 +187,16 @@ def render_latex(issue: Issue, plan: IssuePlan, jobname: str = "issue") -> str:
         "subject": pdf_hex_string(f"{len(issue.entries)} nonogram puzzles"),
         "creator": pdf_hex_string(f"nonopress {__version__} (LaTeX)"),
     }
+    pdfx = None
+    if profile.name == "pdfx":
+        condition = profile.output_condition
+        pdfx = {
+            "version": pdf_hex_string(PDFX_VERSION),
+            "conformance": pdf_hex_string(PDFX_CONFORMANCE),
+            "condition": pdf_hex_string(condition),
+            "description": pdf_hex_string(OUTPUT_CONDITIONS.get(condition, condition)),
+            "registry": pdf_hex_string(ICC_REGISTRY),
+        }
     sheets = saddle_stitch(plan.pages) if manifest.impose else single_sheets(plan.pages)
     template = _environment().get_template("issue.tex.j2")
     return template.render(
@@ -190,7 +205,9 @@ def render_latex(issue: Issue, plan: IssuePlan, jobname: str = "issue") -> str:
         info=info,
         colours=colours,
         sheets=[_sheet(sheet, issue) for sheet in sheets],
-        outline=[(_dest(p), b.title) for p in plan.pages for b in p.bookmarks],
+        outline=[(_dest(p), b.title) for p in plan.pages for b in p.bookmarks]
+        if profile.bookmarks else [],
+        pdfx=pdfx,
     )
 
 

@@ -15,11 +15,18 @@ from typing import Any, Literal
 import yaml
 
 from grader.errors import FormatError, NonopressError
+from layout.profiles import (
+    PLAIN,
+    Profile,
+    parse_output_condition,
+    parse_profile_name,
+)
 from layout.units import MM, PageSize, parse_length, parse_page_size
 
 TOP_KEYS = (
     "title", "issue", "date", "author", "page", "margins", "bleed", "crop_marks", "per_page",
     "solutions", "worked", "puzzles", "hide_titles", "ink", "booklet",
+    "profile", "large_print", "output_condition", "pad_pages",
 )
 PUZZLE_KEYS = ("file", "title", "note", "hide_title", "index")
 MARGIN_SIDES = ("top", "bottom", "left", "right")
@@ -65,6 +72,14 @@ class Manifest:
     grey: bool = False
     booklet: bool = False  # pad the page count to a multiple of 4
     impose: bool = False  # and print sheet sides of two pages in saddle-stitch order
+    #: the printer's rules the layout follows (see layout.profiles)
+    profile: Profile = PLAIN
+    #: ``ink: colour`` was written out (a KDP book is grey unless asked)
+    colour_asked: bool = False
+    #: ``bleed: true``: the profile's own bleed (KDP 0.125 in, otherwise 3 mm)
+    bleed_default: bool = False
+    #: pad a book to the printer's least page count with puzzle-free pages
+    pad_pages: bool = False
 
 
 def _key_lines(text: str) -> tuple[dict[str, int], list[int]]:
@@ -132,6 +147,12 @@ def parse_manifest(text: str, source: Path) -> Manifest:
     )
     ink = value("ink", _ink, "colour")
     booklet = value("booklet", _booklet, "no")
+    profile = Profile(
+        name=value("profile", parse_profile_name, "plain"),
+        large_print=value("large_print", lambda v: _boolean(v, "large_print"), False),
+        output_condition=value("output_condition", parse_output_condition, "FOGRA39"),
+    )
+    bleed_value = data.get("bleed")
     return Manifest(
         source=source,
         puzzles=refs,
@@ -141,7 +162,7 @@ def parse_manifest(text: str, source: Path) -> Manifest:
         author=value("author", _text, ""),
         page=value("page", parse_page_size, parse_page_size("A4")),
         margins=value("margins", _margins, Margins(15 * MM, 15 * MM, 15 * MM, 15 * MM)),
-        bleed=value("bleed", lambda v: parse_length(v, "bleed"), 0.0),
+        bleed=value("bleed", _bleed, 0.0),
         crop_marks=value("crop_marks", lambda v: _boolean(v, "crop_marks"), False),
         per_page=value("per_page", _per_page, None),
         solutions=value("solutions", lambda v: _boolean(v, "solutions"), True),
@@ -149,6 +170,10 @@ def parse_manifest(text: str, source: Path) -> Manifest:
         grey=ink == "grey",
         booklet=booklet != "no",
         impose=booklet == "impose",
+        profile=profile,
+        colour_asked="ink" in data and ink == "colour",
+        bleed_default=bleed_value is True,
+        pad_pages=value("pad_pages", lambda v: _boolean(v, "pad_pages"), False),
     )
 
 
@@ -203,6 +228,13 @@ def _boolean(value: object, what: str) -> bool:
     if not isinstance(value, bool):
         raise NonopressError(f"{what}: expected true or false, got {value!r}")
     return value
+
+
+def _bleed(value: object) -> float:
+    """A length, or true/false: true stands for 3 mm until a profile says otherwise."""
+    if isinstance(value, bool):
+        return 3 * MM if value else 0.0
+    return parse_length(value, "bleed")
 
 
 def _ink(value: object) -> str:

@@ -16,6 +16,7 @@ from grader import __version__
 from layout.draw import ClueText, Lines, Op, Polygons, Rects, Role, Text
 from layout.fonts import DIGIT_HEIGHT, printable, register_fonts, text_width
 from layout.issue import Issue
+from layout.pdfx import make_pdfx
 from layout.plan import IssuePlan
 from layout.sheets import Sheet, crop_marks, media_for, saddle_stitch, single_sheets
 
@@ -29,18 +30,29 @@ RGB_OF: dict[Role, tuple[float, float, float]] = {
     "paper": (1.0, 1.0, 1.0),
     "rule": (0.4, 0.4, 0.4),
 }
+#: CMYK for colour under PDF/X (no RGB allowed): black is pure K, the accent a dark blue.
+CMYK_OF: dict[Role, tuple[float, float, float, float]] = {
+    "ink": (0.0, 0.0, 0.0, 1.0),
+    "tint": (0.0, 0.0, 0.0, 0.12),
+    "accent": (1.0, 0.7, 0.0, 0.3),
+    "paper": (0.0, 0.0, 0.0, 0.0),
+    "rule": (0.0, 0.0, 0.0, 0.6),
+}
 
 
 class _Painter:
-    def __init__(self, canvas: Canvas, grey: bool):
+    def __init__(self, canvas: Canvas, grey: bool, cmyk: bool = False):
         self.canvas = canvas
         self.grey = grey
+        self.cmyk = cmyk  # colour in CMYK (PDF/X) rather than RGB
         self.regular, self.bold = register_fonts()
 
     def _colour(self, role: Role, set_cmyk: Callable[..., None], set_rgb: Callable[..., None]
                 ) -> None:
         if self.grey:
             set_cmyk(0, 0, 0, GREY_OF[role])
+        elif self.cmyk:
+            set_cmyk(*CMYK_OF[role])
         else:
             set_rgb(*RGB_OF[role])
 
@@ -121,16 +133,20 @@ def render_pdf(issue: Issue, plan: IssuePlan) -> bytes:
     )
     canvas.setCreator(f"nonopress {__version__} (reportlab)")
     canvas.setKeywords("nonogram, puzzles")
-    painter = _Painter(canvas, manifest.grey)
+    profile = manifest.profile
+    painter = _Painter(canvas, manifest.grey, cmyk=profile.name == "pdfx")
     sheets = saddle_stitch(plan.pages) if manifest.impose else single_sheets(plan.pages)
     outline: list[tuple[int, int, str, str, int]] = []
     for index, sheet in enumerate(sheets):
         outline.extend(_draw_sheet(canvas, painter, sheet, issue, index))
     # Bookmarks in reading order, also when imposition shuffled the pages.
-    for _, _, key, title, level in sorted(outline):
-        canvas.addOutlineEntry(title, key, level=level)
-    canvas.showOutline()
+    if profile.bookmarks:
+        for _, _, key, title, level in sorted(outline):
+            canvas.addOutlineEntry(title, key, level=level)
+        canvas.showOutline()
     canvas.save()
+    if profile.name == "pdfx":
+        return make_pdfx(buffer.getvalue(), issue)
     return buffer.getvalue()
 
 
@@ -142,16 +158,17 @@ def _draw_sheet(
     canvas.setTrimBox(media.trim)
     canvas.setBleedBox(media.bleed)
     canvas.setCropBox((0, 0, media.width, media.height))
-    canvas.setArtBox(media.trim)
+    if issue.manifest.profile.name != "pdfx":  # PDF/X allows a TrimBox or an ArtBox, not both
+        canvas.setArtBox(media.trim)
     outline = []
-    for page, _ in sheet.pages:
+    for page, _ in sheet.pages if issue.manifest.profile.bookmarks else ():
         for k, bookmark in enumerate(page.bookmarks):
             key = f"s{index}-p{page.number}-{k}"
             canvas.bookmarkPage(key)
             outline.append((page.number, k, key, bookmark.title, bookmark.level))
     for page, dx in sheet.pages:
         canvas.saveState()
-        canvas.translate(media.offset + dx, media.offset)
+        canvas.translate(media.left + dx, media.offset)
         for op in page.ops:
             painter.draw(op)
         canvas.restoreState()

@@ -9,14 +9,34 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from grader.errors import NonopressError
-from layout.draw import Block, Bookmark, Op, Page, Text, puzzle_ops, star_ops, stars_width
+from layout.draw import (
+    Block,
+    Bookmark,
+    Lines,
+    Op,
+    Page,
+    Text,
+    puzzle_ops,
+    star_ops,
+    stars_width,
+    translate_page,
+)
 from layout.fonts import fit_text, text_width, wrap_text
 from layout.geometry import BlockGeometry
 from layout.issue import Issue, IssueEntry
-from layout.manifest import Manifest
+from layout.manifest import Manifest, Margins
+from layout.profiles import (
+    KDP_GUTTERS,
+    KDP_MAX_PAGES,
+    KDP_MIN_PAGES,
+    KDP_OUTSIDE,
+    KDP_OUTSIDE_BLEED,
+    Profile,
+    kdp_gutter,
+)
 from layout.units import MM, PageSize
 
 MIN_CELL = 3.5 * MM  # below this clue digits are too small to read
@@ -30,6 +50,40 @@ NOTE = 11.0
 RUNNING_HEAD = 18.0
 FOLIO = 16.0
 AUTO_COUNTS = (12, 9, 8, 6, 4, 3, 2, 1)
+#: What a margin under a print profile keeps free of the edge for half a rule's width and
+#: a descender: a printer measures the ink, not the centre of the line.
+INK_ALLOWANCE = 3.0
+#: Solution pictures under a print profile: big enough that its heavier rules stay clear.
+PRINT_SOLUTION_CELL = 2.4 * MM
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """Text sizes, bands and cell limits for a profile: large print scales the text (and
+    what holds it); every profile keeps clue digits at its least text size."""
+
+    profile: Profile
+
+    def pt(self, size: float) -> float:
+        return self.profile.text(size)
+
+    def band(self, height: float) -> float:
+        """A band that holds text designed for ``height`` points."""
+        return height * self.profile.text_scale
+
+    @property
+    def max_cell(self) -> float:
+        return MAX_CELL * self.profile.text_scale
+
+    def min_cell(self, entry: IssueEntry) -> float:
+        """The smallest cell at which the clue digits are legible and meet the profile."""
+        ratio = entry.geometry.digit_ratio_for(self.profile.large_print)
+        return max(MIN_CELL, self.profile.min_text / ratio)
+
+    @property
+    def solution_cell(self) -> float:
+        cell = PRINT_SOLUTION_CELL if self.profile.is_print else SOLUTION_CELL
+        return cell * self.profile.text_scale
 
 
 @dataclass(frozen=True)
@@ -56,17 +110,24 @@ class IssuePlan:
 
 def content_area(size: PageSize, manifest: Manifest) -> Area:
     m = manifest.margins
-    bottom = m.bottom + FOLIO
-    top = size.height - m.top - RUNNING_HEAD
+    scale = manifest.profile.text_scale
+    bottom = m.bottom + FOLIO * scale
+    top = size.height - m.top - RUNNING_HEAD * scale
     return Area(m.left, bottom, size.width - m.left - m.right, top - bottom)
 
 
-def _header_height(entry: IssueEntry) -> float:
-    return HEADER + (NOTE if entry.note else 0.0)
+def _header_height(entry: IssueEntry, sizes: Sizes) -> float:
+    return sizes.band(HEADER + (NOTE if entry.note else 0.0))
 
 
-def _fit(entry: IssueEntry, width: float, height: float) -> float:
-    return min(MAX_CELL, entry.geometry.fit_cell(width, height - _header_height(entry)))
+def _fit(entry: IssueEntry, width: float, height: float, sizes: Sizes) -> float:
+    """The cell size ``entry`` gets in a ``width`` x ``height`` slot (its header included)."""
+    cell = entry.geometry.fit_cell(width, height - _header_height(entry, sizes))
+    return min(max(sizes.max_cell, sizes.min_cell(entry)), cell)
+
+
+def _legible(entry: IssueEntry, cell: float, sizes: Sizes) -> bool:
+    return cell >= sizes.min_cell(entry) - 1e-9
 
 
 def _arrangements(count: int) -> list[tuple[int, int]]:
@@ -89,33 +150,57 @@ def _slots(area: Area, columns: int, rows: int) -> list[Area]:
 
 
 def _best_arrangement(
-    entries: Sequence[IssueEntry], area: Area, count: int | None = None
+    entries: Sequence[IssueEntry], area: Area, sizes: Sizes, count: int | None = None
 ) -> tuple[list[Area], float]:
-    """The grid of ``count`` slots (default: one per puzzle) that gives the smallest of
-    these puzzles the largest cells."""
+    """The grid of ``count`` slots (default: one per puzzle) that gives these puzzles the
+    largest cells, judged by the one that comes nearest its least legible cell."""
     best: tuple[list[Area], float] = ([], -1.0)
+    best_margin = -math.inf
     for columns, rows in _arrangements(max(count or 0, len(entries))):
         slots = _slots(area, columns, rows)
-        cell = min(_fit(e, s.width, s.height) for e, s in zip(entries, slots, strict=False))
-        if cell > best[1]:
-            best = (slots, cell)
+        fits = [(_fit(e, s.width, s.height, sizes), e)
+                for e, s in zip(entries, slots, strict=False)]
+        margin = min(cell / sizes.min_cell(e) for cell, e in fits)
+        if margin > best_margin:
+            best, best_margin = (slots, min(cell for cell, _ in fits)), margin
     return best
 
 
-def _bigger_page(entry: IssueEntry, manifest: Manifest) -> PageSize | None:
+def _all_legible(
+    entries: Sequence[IssueEntry], slots: Sequence[Area], cell: float, sizes: Sizes,
+    threshold: float = 0.0,
+) -> bool:
+    return bool(slots) and all(
+        _legible(e, cell, sizes) and cell >= threshold - 1e-9 for e in entries
+    )
+
+
+def _bigger_page(entry: IssueEntry, manifest: Manifest, sizes: Sizes) -> PageSize | None:
     """A page scaled by powers of sqrt 2 (A4 -> A3 -> A2 ...) on which ``entry`` fits."""
     for step in range(1, 9):
         size = manifest.page.scaled(math.sqrt(2) ** step, f"{manifest.page.name} x{step}")
         area = content_area(size, manifest)
-        if _fit(entry, area.width, area.height) >= MIN_CELL:
+        if _legible(entry, _fit(entry, area.width, area.height, sizes), sizes):
             return size
     return None
+
+
+def largest_grid(entry: IssueEntry, area: Area, sizes: Sizes) -> tuple[int, int]:
+    """(columns, rows) of the largest grid with ``entry``'s clue lengths that fits ``area``
+    at the profile's least legible cell."""
+    cell = sizes.min_cell(entry)
+    g = entry.geometry
+    columns = int((area.width + 1e-6) // cell) - g.row_slots
+    rows = int((area.height - _header_height(entry, sizes) + 1e-6) // cell) - g.col_slots
+    return max(columns, 0), max(rows, 0)
 
 
 class Planner:
     def __init__(self, issue: Issue):
         self.issue = issue
         self.manifest = issue.manifest
+        self.profile = self.manifest.profile
+        self.sizes = Sizes(self.profile)
         self.area = content_area(self.manifest.page, self.manifest)
         if self.area.width < 144 or self.area.height < 144:  # two inches
             raise NonopressError(
@@ -137,7 +222,9 @@ class Planner:
             group, slots = self._next_group(entries[i:])
             if not group:  # too big even alone on the page
                 entry = entries[i]
-                size = _bigger_page(entry, self.manifest)
+                if self.profile.is_print:  # a printer's book or magazine has one page size
+                    raise self._does_not_fit(entry)
+                size = _bigger_page(entry, self.manifest, self.sizes)
                 if size is None:
                     raise NonopressError(f"puzzle {entry.number} ({entry.size}) is too big")
                 self.warnings.append(
@@ -152,96 +239,128 @@ class Planner:
             else:
                 page = self.page("puzzles")
             # One cell size for the whole page: puzzles side by side look alike.
-            cell = min(_fit(e, s.width, s.height) for e, s in zip(group, slots, strict=False))
+            cell = min(_fit(e, s.width, s.height, self.sizes)
+                       for e, s in zip(group, slots, strict=False))
             for entry, slot in zip(group, slots, strict=False):
                 self._place_puzzle(page, entry, slot, cell)
             pages.append(page)
             i += len(group)
         return pages
 
+    def _does_not_fit(self, entry: IssueEntry) -> NonopressError:
+        columns, rows = largest_grid(entry, self.area, self.sizes)
+        g = entry.geometry
+        need = self.sizes.min_cell(entry)
+        digits = entry.geometry.digit_ratio_for(self.profile.large_print) * need
+        page = self.manifest.page
+        return NonopressError(
+            f"puzzle {entry.number} ({entry.size}, {entry.title or 'untitled'}) cannot "
+            f"be printed on the {page.name} page under the {self.profile.describe()} profile: "
+            f"its clue digits need cells of at least {need / MM:.1f} mm ({digits:.1f} pt digits), "
+            f"and the largest grid that fits with clues as long as its own "
+            f"({g.row_slots} numbers a row, {g.col_slots} a column) is {columns}x{rows}"
+        )
+
     def _next_group(self, rest: list[IssueEntry]) -> tuple[list[IssueEntry], list[Area]]:
         fixed = self.manifest.per_page
         counts = [fixed] if fixed else list(AUTO_COUNTS)
-        threshold = MIN_CELL if fixed else AUTO_CELL
+        threshold = MIN_CELL if fixed else AUTO_CELL * self.profile.text_scale
         for count in counts:
             group = rest[:count]
             # A fixed count keeps its slot grid on the last, partly filled page too.
-            slots, cell = _best_arrangement(group, self.area, fixed)
-            if cell >= threshold:
+            slots, cell = _best_arrangement(group, self.area, self.sizes, fixed)
+            if _all_legible(group, slots, cell, self.sizes, threshold):
                 return group, slots
         # Fewer per page than asked, or the lone puzzle at a smaller cell: whatever fits.
         for count in range(min(len(rest), fixed or 1), 0, -1):
-            slots, cell = _best_arrangement(rest[:count], self.area)
-            if cell >= MIN_CELL:
+            slots, cell = _best_arrangement(rest[:count], self.area, self.sizes)
+            if _all_legible(rest[:count], slots, cell, self.sizes):
                 if fixed:
                     numbers = number_ranges([e.number for e in rest[:count]])
                     self.warnings.append(
                         f"per_page {fixed}: puzzle(s) {numbers} printed {count} to a page, "
                         f"so that cells stay at least {MIN_CELL / MM:.1f} mm"
+                        + (f" and clues {self.profile.min_text:g} pt"
+                           if self.profile.min_text else "")
                     )
                 return rest[:count], slots
         return [], []
 
     def _place_puzzle(self, page: Page, entry: IssueEntry, slot: Area, cell: float) -> None:
         geometry = entry.geometry
-        header = _header_height(entry)
+        sizes = self.sizes
+        header = _header_height(entry, sizes)
         block_w = geometry.total_width * cell
-        box_w = max(block_w, min(slot.width, 150.0))
+        box_w = max(block_w, min(slot.width, sizes.band(150.0)))
         box_x = slot.left + (slot.width - box_w) / 2
         page.ops.extend(self._header(entry, box_x, slot.top, box_w))
         if entry.note:
+            size = sizes.pt(8)
             page.ops.append(
-                Text(box_x, slot.top - HEADER - 7, fit_text(entry.note, 8, box_w), 8)
+                Text(box_x, slot.top - sizes.band(HEADER + 7), fit_text(entry.note, size, box_w),
+                     size)
             )
         x = box_x + (box_w - block_w) / 2
         top = slot.top - header
-        page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell))
+        page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, profile=self.profile))
         page.blocks.append(Block(entry.number, x, top, cell, geometry, False))
         page.bookmarks.append(Bookmark(entry.label))
 
+    def stars(self, x: float, y: float, size: float, stars: int) -> list[Op]:
+        return star_ops(x, y, size, stars, line=max(0.4, self.profile.design_line))
+
     def _header(self, entry: IssueEntry, x: float, top: float, width: float) -> list[Op]:
-        baseline = top - 11
-        star_size = 8.0
+        sizes = self.sizes
+        baseline = top - sizes.band(11)
+        size = sizes.pt(10)
+        star_size = sizes.band(8.0)
         stars_w = stars_width(star_size)
         number = f"No. {entry.number}"
-        ops: list[Op] = [Text(x, baseline, number, 10, bold=True, role="accent")]
+        ops: list[Op] = [Text(x, baseline, number, size, bold=True, role="accent")]
         rest = f"  {entry.size}"
         if entry.shown_title:
             rest += f"  {entry.shown_title}"
-        room = width - text_width(number, 10, True) - stars_w - 6
-        ops.append(Text(x + text_width(number, 10, True), baseline, fit_text(rest, 10, room), 10))
-        ops.extend(star_ops(x + width - stars_w, baseline, star_size, entry.grade.stars))
+        room = width - text_width(number, size, True) - stars_w - 6
+        ops.append(Text(x + text_width(number, size, True), baseline,
+                        fit_text(rest, size, room), size))
+        ops.extend(self.stars(x + width - stars_w, baseline, star_size, entry.grade.stars))
         return ops
 
     # -- solutions -------------------------------------------------------------------------
     def solution_pages(self) -> list[Page]:
         area = self.area
+        sizes = self.sizes
         pages = [self.page("solutions")]
         page = pages[0]
-        page.ops.append(Text(area.left, area.top - 14, "Solutions", 14, bold=True))
+        heading = sizes.pt(14)
+        page.ops.append(Text(area.left, area.top - heading, "Solutions", heading, bold=True))
         page.bookmarks.append(Bookmark("Solutions"))
-        x, shelf_top, shelf_h = area.left, area.top - 24, 0.0
-        caption_h = 10.0
+        x, shelf_top, shelf_h = area.left, area.top - sizes.band(24), 0.0
+        caption = sizes.pt(7)
+        caption_h = caption + 3
         for entry in self.issue.entries:
             geometry = BlockGeometry.of(entry.puzzle, clues=False)
             cell = min(
-                SOLUTION_CELL,
+                sizes.solution_cell,
                 area.width / geometry.width,
-                (area.height - 24 - caption_h) / geometry.height,
+                (area.height - sizes.band(24) - caption_h) / geometry.height,
             )
             grid_w, grid_h = geometry.width * cell, geometry.height * cell
-            box_w, box_h = max(grid_w, SOLUTION_MIN_BOX), grid_h + caption_h
+            box_w = max(grid_w, sizes.band(SOLUTION_MIN_BOX))
+            box_h = grid_h + caption_h
             if x + box_w > area.right + 0.01:
                 x, shelf_top, shelf_h = area.left, shelf_top - shelf_h - GAP / 2, 0.0
             if shelf_top - box_h < area.bottom - 0.01:
                 page = self.page("solutions")
                 pages.append(page)
                 x, shelf_top, shelf_h = area.left, area.top, 0.0
-            caption = f"{entry.number}. {entry.title}" if entry.title else f"{entry.number}."
-            page.ops.append(Text(x, shelf_top - 7, fit_text(caption, 7, box_w), 7))
+            label = f"{entry.number}. {entry.title}" if entry.title else f"{entry.number}."
+            page.ops.append(Text(x, shelf_top - caption, fit_text(label, caption, box_w),
+                                 caption))
             grid_top = shelf_top - caption_h
             page.ops.extend(
-                puzzle_ops(entry.puzzle, geometry, x, grid_top, cell, solution=entry.solution)
+                puzzle_ops(entry.puzzle, geometry, x, grid_top, cell, solution=entry.solution,
+                           profile=self.profile)
             )
             page.blocks.append(Block(entry.number, x, grid_top, cell, geometry, True))
             x += box_w + GAP / 2
@@ -251,48 +370,86 @@ class Planner:
     # -- worked solutions ------------------------------------------------------------------
     def worked_page(self, entry: IssueEntry) -> Page:
         area = self.area
+        sizes = self.sizes
         page = self.page("worked")
         heading = f"Worked solution: {entry.label}"
         if entry.title and entry.hide_title:
             heading += f" \u00b7 {entry.title}"
-        page.ops.append(Text(area.left, area.top - 14, fit_text(heading, 13, area.width, True),
-                             13, bold=True))
+        h_size = sizes.pt(13)
+        page.ops.append(Text(area.left, area.top - h_size - 1,
+                             fit_text(heading, h_size, area.width, True), h_size, bold=True))
         page.bookmarks.append(Bookmark(f"Worked solution No. {entry.number}"))
         geometry = entry.geometry
-        cell = min(MAX_CELL, geometry.fit_cell(area.width, area.height * 0.55))
-        if cell < MIN_CELL:  # clues would be unreadable: the solved grid alone
+        cell = min(sizes.max_cell, geometry.fit_cell(area.width, area.height * 0.55))
+        if not _legible(entry, cell, sizes):  # clues would be unreadable: the solved grid alone
             geometry = BlockGeometry.of(entry.puzzle, clues=False)
-            cell = min(MAX_CELL, geometry.fit_cell(area.width, area.height * 0.55))
-        top = area.top - 26
+            cell = min(sizes.max_cell, geometry.fit_cell(area.width, area.height * 0.55))
+        top = area.top - sizes.band(26)
         x = area.left + (area.width - geometry.total_width * cell) / 2
-        page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, solution=entry.solution))
+        page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, solution=entry.solution,
+                                   profile=self.profile))
         page.blocks.append(Block(entry.number, x, top, cell, geometry, True))
-        y = top - geometry.total_height * cell - 18
+        y = top - geometry.total_height * cell - sizes.band(18)
         grade = entry.grade
         line = f"Level: {grade.level}   score {grade.score:.1f}   "
-        page.ops.append(Text(area.left, y, line, 10))
-        page.ops.extend(star_ops(area.left + text_width(line, 10), y, 8, grade.stars))
+        size = sizes.pt(10)
+        page.ops.append(Text(area.left, y, line, size))
+        page.ops.extend(self.stars(area.left + text_width(line, size), y, sizes.band(8),
+                                   grade.stars))
         rungs = ", ".join(f"{name} {count}" for name, count in grade.rungs.items() if count)
         paragraphs = [(f"Techniques used: {rungs or 'none recorded'}", False)]
         if grade.steps:
             paragraphs.append(("Step by step:", False))
             paragraphs.extend((line, True) for line in grade.steps)
-        y -= 16
+        y -= sizes.band(16)
+        body = sizes.pt(8)
+        leading = body * 1.25
         for k, (paragraph, _) in enumerate(paragraphs):
-            lines = wrap_text(paragraph, 8, area.width)
-            if y - 10 * len(lines) < area.bottom + 10:  # keep a line for the ellipsis
+            lines = wrap_text(paragraph, body, area.width)
+            if y - leading * len(lines) < area.bottom + leading:  # a line for the ellipsis
                 more = sum(1 for _, is_step in paragraphs[k:] if is_step)
-                page.ops.append(Text(area.left, y, f"... and {more} more lines", 8))
+                page.ops.append(Text(area.left, y, f"... and {more} more lines", body))
                 break
             for line in lines:
-                page.ops.append(Text(area.left, y, line, 8))
-                y -= 10
+                page.ops.append(Text(area.left, y, line, body))
+                y -= leading
             if k == 0:
-                y -= 6
+                y -= sizes.band(6)
         return page
 
 
 def plan_issue(issue: Issue) -> IssuePlan:
+    """Paginate ``issue``. Under the KDP profile the inside margin (gutter) depends on the
+    page count, which depends on the margins: plan until the count keeps its gutter."""
+    manifest = issue.manifest
+    if manifest.profile.name != "kdp":
+        return _plan(issue)
+    pages = KDP_MIN_PAGES
+    for _ in range(len(KDP_GUTTERS) + 1):
+        margins = kdp_margins(manifest, pages)
+        plan = _plan(replace(issue, manifest=replace(manifest, margins=margins)))
+        if kdp_margins(manifest, len(plan.pages)) == margins or len(plan.pages) < pages:
+            return plan
+        pages = len(plan.pages)
+    return plan
+
+
+def kdp_margins(manifest: Manifest, pages: int) -> Margins:
+    """Margins of a recto (right-hand) page of a KDP book of ``pages`` pages: ``left`` is
+    the inside (gutter) and ``right`` the outside; versos mirror them. The manifest's
+    margins are kept where they are wider than KDP's least ones."""
+    m = manifest.margins
+    # Rules are centred on the area's edge and text has descenders: keep their ink inside.
+    least = (KDP_OUTSIDE_BLEED if manifest.bleed > 0 else KDP_OUTSIDE) + INK_ALLOWANCE
+    return Margins(
+        top=max(m.top, least),
+        bottom=max(m.bottom, least),
+        left=max(m.left, kdp_gutter(pages) + INK_ALLOWANCE),
+        right=max(m.right, least),
+    )
+
+
+def _plan(issue: Issue) -> IssuePlan:
     planner = Planner(issue)
     puzzles = planner.puzzle_pages()
     solutions = planner.solution_pages() if issue.manifest.solutions else []
@@ -315,11 +472,48 @@ def plan_issue(issue: Issue) -> IssuePlan:
     if issue.manifest.booklet:
         while len(pages) % 4:
             pages.append(planner.page("blank"))
+    if issue.manifest.profile.name == "kdp":
+        _kdp_page_count(pages, planner)
+    m = planner.manifest.margins
     for number, page in enumerate(pages, start=1):
         page.number = number
         if page.kind != "blank":
             _frame(page, issue, planner)
+        if issue.manifest.profile.name == "kdp" and number % 2 == 0:
+            translate_page(page, m.right - m.left)  # a verso: the gutter is on its right
     return IssuePlan(pages, list(issue.warnings) + planner.warnings)
+
+
+def _kdp_page_count(pages: list[Page], planner: Planner) -> None:
+    """Pad a KDP book to its least page count with puzzle-free "Notes" pages (when the
+    manifest asks), or warn that KDP will refuse it."""
+    count = len(pages)
+    if count >= KDP_MIN_PAGES:
+        if count > KDP_MAX_PAGES:
+            planner.warnings.append(
+                f"{count} pages: KDP prints paperbacks of at most {KDP_MAX_PAGES} pages"
+            )
+        return
+    if not planner.manifest.pad_pages:
+        planner.warnings.append(
+            f"{count} pages: KDP prints paperbacks of {KDP_MIN_PAGES} pages or more; add "
+            "puzzles, or pad_pages: true (--pad) for puzzle-free Notes pages"
+        )
+        return
+    area, sizes = planner.area, planner.sizes
+    while len(pages) < KDP_MIN_PAGES:
+        page = planner.page("notes")
+        size = sizes.pt(14)
+        page.ops.append(Text(area.left, area.top - size, "Notes", size, bold=True))
+        # Ruled lines for the reader's workings: the page is never blank.
+        gap = sizes.band(24)
+        y = area.top - size - gap
+        rules = []
+        while y > area.bottom + 4:
+            rules.append((area.left, y, area.right, y))
+            y -= gap
+        page.ops.append(Lines("rule", max(0.5, planner.profile.design_line), rules))
+        pages.append(page)
 
 
 #: (kind, entry, text): kind is "puzzle", a section heading or "credit"
@@ -367,20 +561,27 @@ def _contents_pages(
     """The contents; ``page_of`` and ``starts`` may be empty when only counting pages."""
     area = planner.area
     issue = planner.issue
+    sizes = planner.sizes
+    band = sizes.band
     first = planner.page("contents")
     pages = [first]
     first.bookmarks.append(Bookmark("Contents"))
+    title = sizes.pt(22)
     first.ops.append(
-        Text(area.left, area.top - 22, fit_text(issue.manifest.title, 22, area.width, True), 22,
-             bold=True)
+        Text(area.left, area.top - title, fit_text(issue.manifest.title, title, area.width, True),
+             title, bold=True)
     )
     sub = " \u00b7 ".join(
         p for p in (f"Issue {issue.manifest.issue}" if issue.manifest.issue else "",
                     issue.manifest.date, issue.manifest.author) if p
     )
     if sub:
-        first.ops.append(Text(area.left, area.top - 40, fit_text(sub, 11, area.width), 11))
-    y, page = area.top - 4 * ROW_HEIGHT, first
+        size = sizes.pt(11)
+        first.ops.append(Text(area.left, area.top - band(40), fit_text(sub, size, area.width),
+                              size))
+    row_height = band(ROW_HEIGHT)
+    body, small, section = sizes.pt(10), sizes.pt(8), sizes.pt(11)
+    y, page = area.top - 4 * row_height, first
     col_size = area.left + area.width * 0.45
     col_level = area.left + area.width * 0.58
     col_stars = area.left + area.width * 0.76
@@ -389,38 +590,47 @@ def _contents_pages(
         if y < area.bottom + 4:
             page = planner.page("contents")
             pages.append(page)
-            y = area.top - ROW_HEIGHT
+            y = area.top - row_height
         if kind == "puzzle" and entry is not None:
-            page.ops.append(Text(area.left + 28, y, f"{entry.number}", 10, bold=True,
+            page.ops.append(Text(area.left + band(28), y, f"{entry.number}", body, bold=True,
                                  anchor="right"))
-            name = fit_text(entry.shown_title, 10, col_size - area.left - 44)
-            page.ops.append(Text(area.left + 36, y, name, 10))
-            page.ops.append(Text(col_size, y, entry.size, 10))
-            page.ops.append(Text(col_level, y, entry.grade.level, 10))
-            page.ops.extend(star_ops(col_stars, y, 8, entry.grade.stars))
+            name = fit_text(entry.shown_title, body, col_size - area.left - band(44))
+            page.ops.append(Text(area.left + band(36), y, name, body))
+            page.ops.append(Text(col_size, y, entry.size, body))
+            level = fit_text(entry.grade.level, body, col_stars - col_level - 4)
+            page.ops.append(Text(col_level, y, level, body))
+            page.ops.extend(planner.stars(col_stars, y, band(8), entry.grade.stars))
             folio = str(page_of.get(entry.number, ""))
-            page.ops.append(Text(col_page, y, folio, 10, anchor="right"))
+            page.ops.append(Text(col_page, y, folio, body, anchor="right"))
         elif kind == "credit":
-            page.ops.append(Text(area.left + 36, y, fit_text(text, 8, area.width - 36), 8))
+            page.ops.append(Text(area.left + band(36), y,
+                                 fit_text(text, small, area.width - band(36)), small))
         else:
-            y -= 4
-            page.ops.append(Text(area.left, y, kind, 11, bold=True))
+            y -= band(4)
+            page.ops.append(Text(area.left, y, kind, section, bold=True))
             if kind in starts:
-                page.ops.append(Text(col_page, y, str(starts.get(kind, "")), 10, anchor="right"))
-        y -= ROW_HEIGHT
+                page.ops.append(Text(col_page, y, str(starts.get(kind, "")), body,
+                                     anchor="right"))
+        y -= row_height
     return pages
 
 
 def _frame(page: Page, issue: Issue, planner: Planner) -> None:
     """Running head and folio on every page but the first."""
-    m = issue.manifest.margins
-    top = page.height - m.top - 9
+    m = planner.manifest.margins
+    sizes = planner.sizes
+    top = page.height - m.top - sizes.band(9)
+    head = sizes.pt(8)
     if page.number > 1:
         right = page.width - m.right
         page.ops.append(
-            Text(m.left, top, fit_text(issue.heading, 8, (right - m.left) * 0.7), 8, role="rule")
+            Text(m.left, top, fit_text(issue.heading, head, (right - m.left) * 0.7), head,
+                 role="rule")
         )
         label = {"puzzles": "Puzzles", "solutions": "Solutions", "worked": "Worked solutions",
-                 "contents": "Contents"}.get(page.kind, "")
-        page.ops.append(Text(right, top, label, 8, anchor="right", role="rule"))
-    page.ops.append(Text(page.width / 2, m.bottom, str(page.number), 9, anchor="center"))
+                 "contents": "Contents", "notes": "Notes"}.get(page.kind, "")
+        page.ops.append(Text(right, top, label, head, anchor="right", role="rule"))
+    folio = sizes.pt(9)
+    lift = 0.25 * folio if planner.profile.is_print else 0.0  # the digits' box, not baseline
+    page.ops.append(Text(page.width / 2 + (m.left - m.right) / 2, m.bottom + lift,
+                         str(page.number), folio, anchor="center"))

@@ -46,9 +46,36 @@ class Media:
     offset: float  # from the sheet's corner to the trim box's corner
     trim: tuple[float, float, float, float]  # x0, y0, x1, y1 on the sheet
     bleed: tuple[float, float, float, float]
+    #: from the sheet's left edge to the trim box's, when it differs from ``offset``
+    x_offset: float | None = None
+
+    @property
+    def left(self) -> float:
+        return self.offset if self.x_offset is None else self.x_offset
+
+
+def _first_page_number(trimmed: Sized) -> int:
+    """The folio of a page, or of the first page on a sheet (0 when unknown)."""
+    pages = getattr(trimmed, "pages", None)
+    if pages:
+        return int(pages[0][0].number)
+    return int(getattr(trimmed, "number", 0))
 
 
 def media_for(trimmed: Sized, manifest: Manifest) -> Media:
+    if manifest.profile.name == "kdp" and manifest.bleed > 0:
+        # KDP bleeds the top, bottom and outside edges only: the page is trim + 1/8 in wide
+        # and + 1/4 in high, the trim against the spine side.
+        b, w, h = manifest.bleed, trimmed.width, trimmed.height
+        x0 = b if _first_page_number(trimmed) % 2 == 0 else 0.0  # versos bleed on the left
+        return Media(
+            width=w + b,
+            height=h + 2 * b,
+            offset=b,
+            trim=(x0, b, x0 + w, b + h),
+            bleed=(0.0, 0.0, w + b, h + 2 * b),
+            x_offset=x0,
+        )
     slug = CROP_MARK if manifest.crop_marks else 0.0
     offset = manifest.bleed + slug
     w, h = trimmed.width, trimmed.height

@@ -50,11 +50,29 @@ def parse_length(value: object, what: str) -> float:
     return number * _UNITS[unit]
 
 
+#: Width x height with a unit (inches when none is given): ``8.5x11in``, ``210x297mm``.
+_DIMENSIONS = re.compile(r"^(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)(in|mm|cm|pt)?$")
+#: Bigger than any press sheet: a page size beyond this is a typing mistake.
+MAX_PAGE = 2000 * MM
+
+
 def parse_page_size(value: object) -> PageSize:
+    """A named size (A4, Letter, A5) or width x height such as ``8.5x11in``, ``6x9``."""
     key = str(value).strip().lower().replace(" ", "")
-    aliases = {"6x9": "6x9in", "us-letter": "letter", "usletter": "letter"}
+    aliases = {"us-letter": "letter", "usletter": "letter"}
     key = aliases.get(key, key)
-    if key not in PAGE_SIZES:
-        names = ", ".join(p.name for p in PAGE_SIZES.values())
-        raise NonopressError(f"page: unknown page size {value!r} (choose one of {names})")
-    return PAGE_SIZES[key]
+    if key in PAGE_SIZES:
+        return PAGE_SIZES[key]
+    match = _DIMENSIONS.match(key)
+    if match:
+        unit = match.group(3) or "in"
+        width, height = (float(match.group(k)) * _UNITS[unit] for k in (1, 2))
+        if not (72 <= width <= MAX_PAGE and 72 <= height <= MAX_PAGE):
+            raise NonopressError(f"page: {value!r} is not a page size from 1 in to 2 m")
+        name = f"{match.group(1)}x{match.group(2)}{unit}"
+        return PageSize(name, width, height)
+    names = ", ".join(p.name for p in PAGE_SIZES.values())
+    raise NonopressError(
+        f"page: unknown page size {value!r} (choose one of {names}, or width x height "
+        "such as 8.5x11in or 210x297mm)"
+    )

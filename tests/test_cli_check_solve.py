@@ -124,3 +124,12 @@ def test_solve_out_without_solution_is_bad_input(
     assert main(["solve", str(files["none"]), "--out", str(target)]) == 2
     assert "no solution" in capsys.readouterr().err
     assert not target.exists()
+
+
+def test_solve_first_prints_one_solution_and_says_it_was_not_checked(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solve", "--first", str(files["perm"])]) == 0
+    out = capsys.readouterr().out
+    assert "solved" in out and "not checked for others" in out
+    assert "differ" not in out

@@ -27,7 +27,7 @@ from layout.plan import plan_issue
 from layout.synthetic import issue_of, random_puzzle
 from layout.units import MM
 
-HOSTILE = r"\ { } $ & # ^ _ ~ % \input{/etc/passwd}"
+HOSTILE = r"""\ {} $&#^_~%"<>| \input{/etc/passwd}"""
 HAVE_TEX = shutil.which("latexmk") is not None and shutil.which("pdflatex") is not None
 needs_tex = pytest.mark.skipif(not HAVE_TEX, reason="latexmk/pdflatex not installed")
 
@@ -46,13 +46,15 @@ def test_every_special_character_is_escaped() -> None:
     escaped = tex_escape(HOSTILE)
     # No TeX command survives but the ones the escaper itself writes.
     commands = set(re.findall(r"\\([A-Za-z]+)", escaped))
-    assert commands <= {"textbackslash", "textasciicircum", "textasciitilde"}
+    assert commands <= {"textbackslash", "textasciicircum", "textasciitilde", "textquotedbl",
+                        "textless", "textgreater", "textbar"}
     assert "\\input" not in escaped
     # Every brace, $, &, #, ^, _, ~, % left is escaped or part of an escape's own {}.
-    bare = re.sub(r"\\(textbackslash|textasciicircum|textasciitilde)\{\}", "", escaped)
+    bare = re.sub(r"\\(textbackslash|textasciicircum|textasciitilde|textquotedbl|textless"
+                  r"|textgreater|textbar)\{\}", "", escaped)
     bare = re.sub(r"\\[{}$&#_%]", "", bare)
     bare = bare.replace("\\ ", "")
-    assert not set(bare) & set("\\{}$&#^_~%")
+    assert not set(bare) & set("\\{}$&#^_~%\"<>|")
     assert tex_escape("caf\u00e9 \u2605") == "caf\u00e9\\ ?"
 
 

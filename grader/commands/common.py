@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from grader import formats
-from grader.errors import FormatError
+from grader.errors import BundleError, FormatError
 from grader.model import Puzzle
 
 STDIN = "-"
@@ -43,11 +43,23 @@ def read_input(path: str, format: str | None = None) -> list[Puzzle]:
 
 
 def iter_puzzles(paths: Sequence[str], format: str | None = None) -> Iterator[LoadedPuzzle]:
-    """Each puzzle of each file in order; an unreadable file raises FormatError."""
+    """Each puzzle of each file in order; an unreadable file raises FormatError.
+
+    A many-puzzle file with some unreadable puzzles yields the readable ones first, then
+    raises its :class:`BundleError`.
+    """
     for path in paths:
-        puzzles = read_input(path, format)
-        for index, puzzle in enumerate(puzzles, 1):
-            yield LoadedPuzzle(path, index, len(puzzles), puzzle)
+        partial: BundleError | None = None
+        try:
+            puzzles = read_input(path, format)
+            numbered = list(enumerate(puzzles, 1))
+            count = len(puzzles)
+        except BundleError as exc:
+            partial, numbered, count = exc, exc.readable, exc.count
+        for index, puzzle in numbered:
+            yield LoadedPuzzle(path, index, count, puzzle)
+        if partial is not None:
+            raise partial
 
 
 def add_input_arguments(parser: argparse.ArgumentParser, *, many: bool = True) -> None:

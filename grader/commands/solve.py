@@ -22,7 +22,13 @@ DEFAULT_ALL_LIMIT = 100
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_input_arguments(parser, many=False)
     add_budget_arguments(parser)
-    parser.add_argument("--all", action="store_true", help="list every solution (up to --limit)")
+    how_many = parser.add_mutually_exclusive_group()
+    how_many.add_argument("--all", action="store_true",
+                          help="list every solution (up to --limit)")
+    how_many.add_argument(
+        "--first", action="store_true",
+        help="stop at the first solution found, without checking that it is the only one",
+    )
     parser.add_argument(
         "--limit", type=positive_int, default=None, metavar="N",
         help=f"most solutions to look for (default 2, or {DEFAULT_ALL_LIMIT} with --all)",
@@ -55,7 +61,9 @@ def describe(loaded: LoadedPuzzle, result: SolveResult, list_all: bool) -> list[
     elif result.verdict == "undecided":
         header += f" ({result.reason})"
     lines = [header]
-    if result.verdict == "unique" or (result.verdict == "undecided" and grids):
+    if result.verdict == "solved":
+        lines[0] += " (first solution; not checked for others)"
+    if result.verdict in ("unique", "solved") or (result.verdict == "undecided" and grids):
         lines.extend(grids[0])
     elif result.verdict == "multiple" and not list_all:
         lines.append(f"{len(result.differing_cells)} cells differ between these two:")
@@ -89,9 +97,9 @@ def run(args: argparse.Namespace) -> int:
     budget = budget_from(args)
     solved: list[Puzzle] = []
     for loaded in iter_puzzles([args.files], args.input_format):
-        result = solve(loaded.puzzle, limit=limit, budget=budget)
+        result = solve(loaded.puzzle, limit=limit, budget=budget, first=args.first)
         print("\n".join(describe(loaded, result, args.all)), flush=True)
-        if result.verdict in ("unique", "multiple"):
+        if result.verdict in ("unique", "multiple", "solved"):
             solved.append(loaded.puzzle.with_solution(result.solutions[0]))
     if args.out:
         write_solutions(args.out, args.output_format, solved)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from grader.errors import FormatError
+from grader.errors import BundleError, FormatError
 from grader.formats._base import (
     FormatSpec,
     build_puzzle,
@@ -21,44 +21,66 @@ from grader.formats._base import (
     head_text,
     parse_clue,
 )
-from grader.model import Clue, Puzzle
+from grader.model import Puzzle
 
 _HEADER = re.compile(r"^\$\s*(\d+)\s*$")
 
 
-def read(data: bytes, source: str) -> list[Puzzle]:
-    lines = decode_text(data, source).splitlines()
-    puzzles: list[Puzzle] = []
-    header_line: int | None = None
-    clues: list[Clue] = []
+def _block_puzzle(body: list[tuple[int, str]], source: str, header_line: int) -> Puzzle:
+    """The puzzle of one ``$N`` block: its lines, blank ones included, in file order.
 
-    def finish() -> None:
-        if header_line is None:
-            return
-        if len(clues) % 2:
-            raise FormatError(
-                f"{len(clues)} clue lines: a square puzzle needs an even number",
-                source, header_line,
-            )
-        side = len(clues) // 2
+    A blank line inside a block is an empty clue (an all-white row or column). Blank lines at
+    the end of a block are either empty clues or separators: the first even count of lines
+    that makes a consistent square puzzle decides.
+    """
+    used = len(body)
+    while used and not body[used - 1][1]:
+        used -= 1
+    if used == 0:
+        raise FormatError("a '$N' header with no clue lines", source, header_line)
+    check_count((used + 1) // 2, "clue lines", source, header_line)
+    first_error: FormatError | None = None
+    for count in range(used + used % 2, len(body) + 1, 2):
+        clues = [parse_clue(text, source, number) for number, text in body[:count]]
+        side = count // 2
         check_header(side, side, source, header_line)
-        puzzles.append(build_puzzle(clues[side:], clues[:side], source, header_line))
+        try:
+            return build_puzzle(clues[side:], clues[:side], source, header_line)
+        except FormatError as exc:
+            first_error = first_error or exc
+    if first_error is not None:
+        raise first_error
+    raise FormatError(
+        f"{used} clue lines: a square puzzle needs an even number", source, header_line
+    )
 
+
+def read(data: bytes, source: str) -> list[Puzzle]:
+    """Every puzzle of the file; a bad block spoils only itself (see :class:`BundleError`)."""
+    lines = decode_text(data, source).splitlines()
+    blocks: list[tuple[int, list[tuple[int, str]]]] = []
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
         if _HEADER.match(line):
-            finish()
-            header_line, clues = number, []
-        elif header_line is None:
-            if line:
-                raise FormatError("expected a '$N' puzzle header", source, number)
+            blocks.append((number, []))
+        elif blocks:
+            blocks[-1][1].append((number, line))
         elif line:
-            check_count(len(clues) + 1, "clue lines", source, number)
-            clues.append(parse_clue(line, source, number))
-    finish()
-    if not puzzles:
+            raise FormatError("expected a '$N' puzzle header", source, number)
+    if not blocks:
         raise FormatError("no '$N' puzzle in the file", source, 1)
-    return puzzles
+    readable: list[tuple[int, Puzzle]] = []
+    errors: list[FormatError] = []
+    for position, (header_line, body) in enumerate(blocks, 1):
+        try:
+            readable.append((position, _block_puzzle(body, source, header_line)))
+        except FormatError as exc:
+            errors.append(exc)
+    if errors and (readable or len(errors) > 1):
+        raise BundleError(readable, len(blocks), errors)
+    if errors:
+        raise errors[0]
+    return [puzzle for _, puzzle in readable]
 
 
 def write(puzzles: Sequence[Puzzle]) -> bytes:

@@ -5,19 +5,66 @@ Public API (stable; other parts of the toolkit rely on these signatures):
 * :func:`solve` -- count solutions up to a limit under a budget; a :class:`SolveResult`.
 * :func:`line_solve` -- the compiled complete line solve on a uint8 array.
 * :func:`propagate` -- line logic to a fixed point over rows and columns of a grid copy.
+
+The compiled modules are imported on first use, not with this package: a small puzzle that
+line logic solves is answered without loading numba at all (see :mod:`grader.solver.quick`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from grader.results import Budget, SolveResult
 from grader.solver.jit_cache import drop_stale_entries
+from grader.solver.quick import prove_by_line_logic
 
-# before any compiled module is imported, so numba never loads code older than its callees
-drop_stale_entries(Path(__file__).resolve().parent)
-
-from grader.solver.linesolve import line_solve  # noqa: E402
-from grader.solver.propagation import propagate  # noqa: E402
-from grader.solver.search import solve  # noqa: E402
+if TYPE_CHECKING:
+    from grader.model import Puzzle
+    from grader.solver.linesolve import line_solve
+    from grader.solver.propagation import propagate
 
 __all__ = ["line_solve", "propagate", "solve"]
+
+#: set when this process has loaded the compiled modules
+_compiled_loaded = False
+
+
+def _compiled_module(name: str) -> Any:
+    global _compiled_loaded
+    if not _compiled_loaded:
+        # before any compiled module is imported, so numba never loads code older than its callees
+        drop_stale_entries(Path(__file__).resolve().parent)
+        _compiled_loaded = True
+    import importlib
+
+    return importlib.import_module(f"grader.solver.{name}")
+
+
+def solve(
+    puzzle: Puzzle, limit: int = 2, budget: Budget | None = None, *, first: bool = False
+) -> SolveResult:
+    """Count the solutions of ``puzzle`` up to ``limit`` (at least 2 are looked for).
+
+    Verdicts: ``unique``, ``multiple`` (with the first two solutions), ``none``, or
+    ``undecided`` when the budget ran out first; with ``first``, ``solved`` when the search
+    stopped at a first solution. See :func:`grader.solver.search.solve`.
+    """
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    budget = budget if budget is not None else Budget()
+    if not _compiled_loaded:
+        # once loaded, the compiled solver is faster than the Python line logic on every puzzle
+        quick = prove_by_line_logic(puzzle, budget)
+        if quick is not None:
+            return quick
+    result: SolveResult = _compiled_module("search").solve(puzzle, limit, budget, first=first)
+    return result
+
+
+def __getattr__(name: str) -> Any:
+    if name == "line_solve":
+        return _compiled_module("linesolve").line_solve
+    if name == "propagate":
+        return _compiled_module("propagation").propagate
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -200,12 +200,16 @@ def warm_up() -> None:
     _compiled = True
 
 
-def solve(puzzle: Puzzle, limit: int = 2, budget: Budget | None = None) -> SolveResult:
+def solve(
+    puzzle: Puzzle, limit: int = 2, budget: Budget | None = None, *, first: bool = False
+) -> SolveResult:
     """Count the solutions of ``puzzle`` up to ``limit`` (at least 2 are looked for).
 
     Verdicts: ``unique``, ``multiple`` (with the first two solutions), ``none``, or
     ``undecided`` when the budget ran out first. ``complete`` is False when the search
-    stopped at the limit or the budget rather than exhausting every branch.
+    stopped at the limit or the budget rather than exhausting every branch. With ``first``
+    the search stops at the first solution it meets (verdict ``solved``), unless line logic
+    and probing alone settle the puzzle, which proves it ``unique``.
     """
     if limit < 1:
         raise ValueError("limit must be at least 1")
@@ -226,6 +230,8 @@ def solve(puzzle: Puzzle, limit: int = 2, budget: Budget | None = None) -> Solve
         if status == kernels.SOLVED:
             solutions.add(grid)
         elif status == kernels.BRANCH:
+            if first:
+                solutions.target = 1  # a guess was needed: stop at the first solution
             _search(puzzle, ws, grid, clock, solutions, counts)
     except _EnoughSolutions:
         complete = False
@@ -237,6 +243,9 @@ def solve(puzzle: Puzzle, limit: int = 2, budget: Budget | None = None) -> Solve
     verdict: Verdict
     if len(found) >= 2:
         verdict = "multiple"
+    elif found and solutions.target == 1:
+        verdict = "solved"
+        reason = "stopped at the first solution"
     elif not complete:
         verdict = "undecided"
     else:

@@ -1,0 +1,135 @@
+"""Preflight: check any PDF against a printer's rules (KDP paperback interiors, PDF/X-1a:2001
+magazines, large print) the way a printer's preflight would, rule by rule, naming the page
+and the object that fails.
+
+    report = preflight("book.pdf", "kdp")
+    report.passed, [r.rule for r in report.failed]
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pikepdf
+
+from grader.errors import NonopressError
+from layout.preflight.rules import Document, Finding, RuleResult, rules_for
+from layout.preflight.scan import ScanError, scan_pages
+
+__all__ = ["Finding", "PreflightError", "PreflightReport", "RuleResult", "preflight"]
+
+PROFILES = ("kdp", "pdfx")
+#: Larger files are refused before anything is read into memory.
+MAX_FILE_BYTES = 2 * 1024**3
+
+
+class PreflightError(NonopressError):
+    """The file cannot be checked: missing, not a PDF, damaged, encrypted beyond reading."""
+
+
+@dataclass(frozen=True)
+class PreflightReport:
+    path: str
+    profile: str
+    large_print: bool
+    pages: int
+    results: tuple[RuleResult, ...]
+
+    @property
+    def failed(self) -> list[RuleResult]:
+        return [r for r in self.results if r.status == "fail"]
+
+    @property
+    def warned(self) -> list[RuleResult]:
+        return [r for r in self.results if r.status == "warn"]
+
+    @property
+    def passed(self) -> bool:
+        return not self.failed
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.path,
+            "profile": self.profile,
+            "large_print": self.large_print,
+            "pages": self.pages,
+            "passed": self.passed,
+            "rules": [
+                {
+                    "rule": r.rule,
+                    "title": r.title,
+                    "status": r.status,
+                    "findings": [{"page": f.page, "message": f.message} for f in r.findings],
+                }
+                for r in self.results
+            ],
+        }
+
+    def lines(self, limit: int = 5) -> list[str]:
+        """A readable report: a verdict, then one line per rule and its first findings."""
+        verdict = "passes" if self.passed else f"fails {len(self.failed)} rule(s)"
+        if self.warned:
+            verdict += f", {len(self.warned)} warning(s)"
+        profile = self.profile + (" + large print" if self.large_print else "")
+        out = [f"{self.path}: {self.pages} pages, {profile}: {verdict}"]
+        for result in self.results:
+            out.append(f"  {result.status.upper():4}  {result.rule:15} {result.title}")
+            grouped = _grouped(result.findings)
+            out.extend(f"        {line}" for line in grouped[:limit])
+            if len(grouped) > limit:
+                out.append(f"        ... and {len(grouped) - limit} more")
+        return out
+
+
+def _grouped(findings: list[Finding]) -> list[str]:
+    """Findings as lines, the same message on several pages said once: 'pages 1-3, 7: ...'."""
+    pages: dict[str, list[int]] = {}
+    for finding in findings:
+        pages.setdefault(finding.message, []).extend([finding.page] if finding.page else [])
+    lines = []
+    for message, numbers in pages.items():
+        if not numbers:
+            lines.append(message)
+            continue
+        spans: list[str] = []
+        start = end = numbers[0]
+        for n in [*numbers[1:], None]:
+            if n is not None and n == end + 1:
+                end = n
+                continue
+            spans.append(str(start) if start == end else f"{start}-{end}")
+            if n is not None:
+                start = end = n
+        label = "page" if len(numbers) == 1 else "pages"
+        lines.append(f"{label} {', '.join(spans)}: {message}")
+    return lines
+
+
+def preflight(path: str | os.PathLike[str], profile: str,
+              large_print: bool = False) -> PreflightReport:
+    """Check the PDF at ``path`` against ``profile`` (kdp or pdfx)."""
+    if profile not in PROFILES:
+        raise PreflightError(f"unknown profile {profile!r} (choose kdp or pdfx)")
+    source = Path(path)
+    try:
+        size = source.stat().st_size
+    except FileNotFoundError:
+        raise PreflightError(f"{source}: file not found") from None
+    except OSError as exc:
+        raise PreflightError(f"{source}: {exc.strerror or exc}") from None
+    if size > MAX_FILE_BYTES:
+        raise PreflightError(f"{source}: {size:,} bytes is more than this preflight reads")
+    try:
+        with pikepdf.open(source) as pdf:
+            scans = list(scan_pages(pdf))
+            doc = Document(pdf, scans, large_print)
+            results = tuple(rule(doc) for rule in rules_for(profile, large_print))
+            pages = len(pdf.pages)
+    except pikepdf.PasswordError:
+        raise PreflightError(f"{source}: the file needs a password") from None
+    except (pikepdf.PdfError, ScanError, ValueError, TypeError, KeyError, OSError) as exc:
+        raise PreflightError(f"{source}: not a readable PDF: {exc}") from None
+    return PreflightReport(str(source), profile, large_print, pages, results)

@@ -1,0 +1,41 @@
+"""``nonopress preflight``: check any PDF against a printer's rules before uploading it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+HELP = "check a PDF against a printer's rules (KDP paperback, PDF/X-1a magazine, large print)"
+
+EXIT_PASSED, EXIT_FAILED = 0, 1
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("pdf", metavar="FILE.pdf", help="the PDF to check (any PDF)")
+    parser.add_argument(
+        "--profile",
+        required=True,
+        choices=("kdp", "pdfx"),
+        help="kdp: an Amazon KDP paperback interior; pdfx: PDF/X-1a:2001 for offset printing",
+    )
+    parser.add_argument(
+        "--large-print", action="store_true", help="also: every character at least 14 pt"
+    )
+    parser.add_argument("--json", action="store_true", help="the report as one JSON object")
+    parser.add_argument(
+        "--limit", type=int, default=5, metavar="N",
+        help="findings shown per rule (default 5; --json gives them all)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from layout.preflight import preflight
+
+    report = preflight(args.pdf, args.profile, large_print=args.large_print)
+    if args.json:
+        print(json.dumps(report.as_dict(), indent=1))
+    else:
+        print("\n".join(report.lines(max(args.limit, 0))))
+    sys.stdout.flush()
+    return EXIT_PASSED if report.passed else EXIT_FAILED

@@ -1,0 +1,545 @@
+"""Read a page's content streams operator by operator, as a printer's preflight does.
+
+Every mark that puts ink on paper (a filled or stroked path, a run of text, an image, a
+shading) is recorded with where it lands on the page (its bounding box in default user
+space, through the current transformation matrix and, for text, the text matrix), its colour
+space and values, its effective line width (the width times the smaller scale of the CTM)
+and its effective text size (the font size times the text matrix and CTM's vertical scale).
+Form XObjects are followed with their own matrix and resources; every colour operator,
+font and graphics-state parameter that changes what prints is tracked. The scan reports what
+it sees and leaves judging to the rules.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+import pikepdf
+
+Matrix = tuple[float, float, float, float, float, float]
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+MarkKind = Literal["fill", "stroke", "text", "image", "shading"]
+
+#: Forms inside forms deeper than this are not followed (a cycle or a hostile file).
+MAX_FORM_DEPTH = 12
+#: Operators read over the whole file before the scan gives up: the preflight's budget.
+MAX_OPERATORS = 5_000_000
+
+
+class ScanError(Exception):
+    """The file cannot be read to the end (damaged, hostile, or over the budget)."""
+
+
+def multiply(m: Matrix, n: Matrix) -> Matrix:
+    """``m`` then ``n`` (PDF's row-vector convention: m x n)."""
+    a, b, c, d, e, f = m
+    a2, b2, c2, d2, e2, f2 = n
+    return (
+        a * a2 + b * c2, a * b2 + b * d2,
+        c * a2 + d * c2, c * b2 + d * d2,
+        e * a2 + f * c2 + e2, e * b2 + f * d2 + f2,
+    )
+
+
+def apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
+    a, b, c, d, e, f = m
+    return a * x + c * y + e, b * x + d * y + f
+
+
+def min_scale(m: Matrix) -> float:
+    """The smaller singular value of the matrix's linear part: how thin a line can get."""
+    a, b, c, d = m[:4]
+    s = a * a + b * b + c * c + d * d
+    det = abs(a * d - b * c)
+    root = math.sqrt(max(s * s / 4 - det * det, 0.0))
+    return math.sqrt(max(s / 2 - root, 0.0))
+
+
+def bbox_of(points: list[tuple[float, float]]) -> Box:
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+@dataclass(frozen=True)
+class Colour:
+    """A colour as set by the content stream: its family and component values."""
+
+    space: str  # DeviceGray, DeviceRGB, DeviceCMYK, Separation, DeviceN, ICCBased, Pattern, ...
+    values: tuple[float, ...] = ()
+    detail: str = ""  # e.g. the ICC profile's component count, the separation's name
+
+    def describe(self) -> str:
+        values = " ".join(f"{v:g}" for v in self.values)
+        name = f"{self.space} {self.detail}".strip()
+        return f"{name} [{values}]" if values else name
+
+    @property
+    def ink(self) -> float | None:
+        """How much ink this colour lays down, 0 (paper) to 1 (solid), where it is known."""
+        v = self.values
+        if self.space == "DeviceGray" and len(v) == 1:
+            return 1.0 - v[0]
+        if self.space == "DeviceCMYK" and len(v) == 4:
+            return max(v)
+        if self.space == "DeviceRGB" and len(v) == 3:
+            return 1.0 - (0.299 * v[0] + 0.587 * v[1] + 0.114 * v[2])
+        if self.space in ("Separation", "DeviceN") and v:
+            return max(v)
+        return None
+
+    @property
+    def is_paper(self) -> bool:
+        """White: paints nothing a printer prints."""
+        ink = self.ink
+        return ink is not None and ink <= 1e-6
+
+    @property
+    def is_neutral(self) -> bool:
+        """Grey or black only (one ink on a black-ink press)."""
+        v = self.values
+        if self.space == "DeviceGray":
+            return True
+        if self.space == "DeviceCMYK" and len(v) == 4:
+            return v[0] == v[1] == v[2] == 0
+        if self.space == "DeviceRGB" and len(v) == 3:
+            return abs(v[0] - v[1]) < 0.01 and abs(v[1] - v[2]) < 0.01
+        return False
+
+
+INITIAL = {"DeviceGray": (0.0,), "DeviceRGB": (0.0, 0.0, 0.0), "DeviceCMYK": (0.0, 0.0, 0.0, 1.0)}
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One thing painted on the page."""
+
+    kind: MarkKind
+    bbox: Box
+    colour: Colour | None
+    what: str  # a human description naming the object and where it is in the stream
+    line_width: float | None = None  # effective, for strokes
+    text_size: float | None = None  # effective, for text
+    font: str | None = None
+
+    @property
+    def blank(self) -> bool:
+        """Leaves no ink: white paint (images and shadings always count as ink)."""
+        return self.kind in ("fill", "stroke", "text") and (
+            self.colour is not None and self.colour.is_paper
+        )
+
+
+@dataclass(frozen=True)
+class FontInfo:
+    name: str
+    subtype: str
+    embedded: bool
+    two_byte: bool
+    widths: dict[int, float]
+    default_width: float
+    scale: float = 0.001  # glyph space to text space
+
+    def advance(self, code: int) -> float:
+        return self.widths.get(code, self.default_width) * self.scale
+
+
+@dataclass
+class PageScan:
+    """What one page paints and uses."""
+
+    index: int  # 0-based
+    marks: list[Mark] = field(default_factory=list)
+    fonts: dict[str, FontInfo] = field(default_factory=dict)  # used fonts by name
+    transparency: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _State:
+    ctm: Matrix = IDENTITY
+    line_width: float = 1.0
+    fill: Colour = Colour("DeviceGray", (0.0,))
+    stroke: Colour = Colour("DeviceGray", (0.0,))
+    font: FontInfo | None = None
+    font_size: float = 0.0
+    char_spacing: float = 0.0
+    word_spacing: float = 0.0
+    h_scale: float = 1.0
+    leading: float = 0.0
+    rise: float = 0.0
+    render_mode: int = 0
+
+
+def _number(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def _name(value: Any) -> str:
+    text = str(value)
+    return text[1:] if text.startswith("/") else text
+
+
+def _font_info(font: Any) -> FontInfo:
+    """Name, embedding and glyph widths of a font dictionary (simple, Type0 or Type3)."""
+    subtype = _name(font.get("/Subtype", ""))
+    name = _name(font.get("/BaseFont", font.get("/Name", "unnamed")))
+    if subtype == "Type3":
+        matrix = font.get("/FontMatrix", [0.001, 0, 0, 0.001, 0, 0])
+        return FontInfo(name, subtype, True, False, _simple_widths(font), 0.0,
+                        abs(_number(matrix[0])))
+    if subtype == "Type0":
+        descendants = font.get("/DescendantFonts", [])
+        cid = descendants[0] if len(descendants) else pikepdf.Dictionary()
+        descriptor = cid.get("/FontDescriptor", pikepdf.Dictionary())
+        widths: dict[int, float] = {}
+        w: Any = cid.get("/W", [])
+        k = 0
+        while k < len(w) and len(widths) < 70000:
+            first = int(_number(w[k]))
+            if k + 1 < len(w) and isinstance(w[k + 1], pikepdf.Array):
+                for j, width in enumerate(w[k + 1]):
+                    widths[first + j] = _number(width)
+                k += 2
+            elif k + 2 < len(w):
+                last = int(_number(w[k + 1]))
+                for code in range(first, min(last, first + 70000) + 1):
+                    widths[code] = _number(w[k + 2])
+                k += 3
+            else:
+                break
+        return FontInfo(name, subtype, _embedded(descriptor), True, widths,
+                        _number(cid.get("/DW", 1000)))
+    descriptor = font.get("/FontDescriptor", pikepdf.Dictionary())
+    missing = _number(descriptor.get("/MissingWidth", 0)) if descriptor else 0.0
+    return FontInfo(name, subtype, _embedded(descriptor), False, _simple_widths(font),
+                    missing or 500.0)
+
+
+def _simple_widths(font: Any) -> dict[int, float]:
+    first = int(_number(font.get("/FirstChar", 0)))
+    return {first + k: _number(w) for k, w in enumerate(font.get("/Widths", []))}
+
+
+def _embedded(descriptor: Any) -> bool:
+    return bool(descriptor) and any(
+        key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3")
+    )
+
+
+def _colour_space(value: Any, resources: Any) -> tuple[str, str, int]:
+    """(family, detail, component count) of a colour space name or array."""
+    if isinstance(value, pikepdf.Name):
+        name = _name(value)
+        short = {"G": "DeviceGray", "RGB": "DeviceRGB", "CMYK": "DeviceCMYK", "I": "Indexed"}
+        name = short.get(name, name)
+        if name in ("DeviceGray", "DeviceRGB", "DeviceCMYK", "Pattern"):
+            return name, "", {"DeviceGray": 1, "DeviceRGB": 3, "DeviceCMYK": 4}.get(name, 0)
+        spaces = resources.get("/ColorSpace", {}) if resources is not None else {}
+        if "/" + name in spaces:
+            return _colour_space(spaces["/" + name], None)
+        return name, "(not found in the resources)", 0
+    if isinstance(value, pikepdf.Array) and len(value):
+        family = _name(value[0])
+        if family == "ICCBased":
+            n = int(_number(value[1].get("/N", 0))) if len(value) > 1 else 0
+            return family, f"({n} components)", n
+        if family == "Separation":
+            return family, f"({_name(value[1]) if len(value) > 1 else '?'})", 1
+        if family == "DeviceN":
+            n = len(value[1]) if len(value) > 1 else 0
+            return family, f"({n} inks)", n
+        if family in ("Indexed", "I"):
+            base, detail, _ = _colour_space(value[1], resources) if len(value) > 1 else ("?", "", 0)
+            return "Indexed", f"over {base} {detail}".strip(), 1
+        if family == "Pattern":
+            return "Pattern", "", 0
+        return family, "", {"CalGray": 1, "CalRGB": 3, "Lab": 3}.get(family, 0)
+    return "unknown", str(value)[:40], 0
+
+
+class _Scanner:
+    def __init__(self, page_scan: PageScan, budget: list[int]):
+        self.out = page_scan
+        self.budget = budget  # shared count of operators left
+        self.fonts: dict[tuple[int, int], FontInfo] = {}
+
+    def font(self, resources: Any, name: str) -> FontInfo | None:
+        fonts = resources.get("/Font", {}) if resources is not None else {}
+        if "/" + name not in fonts:
+            return None
+        font = fonts["/" + name]
+        key = font.objgen if font.is_indirect else (id(font), 0)
+        if key not in self.fonts:
+            self.fonts[key] = _font_info(font)
+        info = self.fonts[key]
+        self.out.fonts[info.name] = info
+        return info
+
+    def run(self, content: Any, resources: Any, state: _State, where: str, depth: int) -> None:
+        try:
+            instructions = pikepdf.parse_content_stream(content)
+        except pikepdf.PdfError as exc:
+            raise ScanError(f"{where}: content stream cannot be read: {exc}") from None
+        self.budget[0] -= len(instructions)
+        if self.budget[0] < 0:
+            raise ScanError(f"over {MAX_OPERATORS:,} operators: too complex to check")
+        stack: list[_State] = []
+        path: list[tuple[float, float]] = []
+        segments = 0
+        tm = tlm = IDENTITY
+        for number, instruction in enumerate(instructions, start=1):
+            if isinstance(instruction, pikepdf.ContentStreamInlineImage):
+                self.inline_image(instruction, resources, state, f"{where} inline image "
+                                  f"(operator {number})")
+                continue
+            op = str(instruction.operator)
+            args = list(instruction.operands)
+            at = f"{where} operator {number} '{op}'"
+            if op == "q":
+                stack.append(state)
+            elif op == "Q":
+                if stack:
+                    state = stack.pop()
+            elif op == "cm" and len(args) == 6:
+                m = tuple(_number(a) for a in args)
+                state = replace(state, ctm=multiply(m, state.ctm))  # type: ignore[arg-type]
+            elif op == "w" and args:
+                state = replace(state, line_width=_number(args[0]))
+            elif op == "gs" and args:
+                state = self.ext_gstate(resources, _name(args[0]), state, at)
+            # -- colour -------------------------------------------------------------------
+            elif op in ("g", "G") and args:
+                state = self.colour(state, op == "G", Colour("DeviceGray", (_number(args[0]),)))
+            elif op in ("rg", "RG") and len(args) == 3:
+                state = self.colour(state, op == "RG",
+                                    Colour("DeviceRGB", tuple(_number(a) for a in args)))
+            elif op in ("k", "K") and len(args) == 4:
+                state = self.colour(state, op == "K",
+                                    Colour("DeviceCMYK", tuple(_number(a) for a in args)))
+            elif op in ("cs", "CS") and args:
+                family, detail, n = _colour_space(args[0], resources)
+                values = INITIAL.get(family, (1.0,) * n if family in
+                                     ("Separation", "DeviceN") else (0.0,) * n)
+                state = self.colour(state, op == "CS", Colour(family, values, detail))
+            elif op in ("sc", "scn", "SC", "SCN"):
+                stroke = op.startswith("S")
+                old = state.stroke if stroke else state.fill
+                values = tuple(_number(a) for a in args if not isinstance(a, pikepdf.Name))
+                state = self.colour(state, stroke, Colour(old.space, values, old.detail))
+            # -- paths --------------------------------------------------------------------
+            elif op == "m" and len(args) == 2:
+                path.append(apply(state.ctm, _number(args[0]), _number(args[1])))
+            elif op == "l" and len(args) == 2:
+                path.append(apply(state.ctm, _number(args[0]), _number(args[1])))
+                segments += 1
+            elif op in ("c", "v", "y"):
+                for k in range(0, len(args) - 1, 2):
+                    path.append(apply(state.ctm, _number(args[k]), _number(args[k + 1])))
+                segments += 1
+            elif op == "re" and len(args) == 4:
+                x, y, w, h = (_number(a) for a in args)
+                path.extend(apply(state.ctm, px, py)
+                            for px, py in ((x, y), (x + w, y), (x + w, y + h), (x, y + h)))
+                segments += 4
+            elif op in ("S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n"):
+                if path and op != "n":
+                    box = bbox_of(path)
+                    shape = f"path of {max(segments, 1)} segment(s) at " + _where(box)
+                    if op in ("f", "F", "f*", "B", "B*", "b", "b*"):
+                        self.mark(Mark("fill", box, state.fill, f"filled {shape} ({at})"))
+                    if op in ("S", "s", "B", "B*", "b", "b*"):
+                        width = state.line_width * min_scale(state.ctm)
+                        half = max(width, 0.01) / 2  # the ink reaches half a width out
+                        box = (box[0] - half, box[1] - half, box[2] + half, box[3] + half)
+                        self.mark(Mark("stroke", box, state.stroke,
+                                       f"stroked {shape}, {width:.2f} pt wide ({at})",
+                                       line_width=width))
+                path, segments = [], 0
+            # -- text ---------------------------------------------------------------------
+            elif op == "BT":
+                tm = tlm = IDENTITY
+            elif op == "Tf" and len(args) == 2:
+                state = replace(state, font=self.font(resources, _name(args[0])),
+                                font_size=_number(args[1]))
+            elif op == "Tc" and args:
+                state = replace(state, char_spacing=_number(args[0]))
+            elif op == "Tw" and args:
+                state = replace(state, word_spacing=_number(args[0]))
+            elif op == "Tz" and args:
+                state = replace(state, h_scale=_number(args[0]) / 100)
+            elif op == "TL" and args:
+                state = replace(state, leading=_number(args[0]))
+            elif op == "Ts" and args:
+                state = replace(state, rise=_number(args[0]))
+            elif op == "Tr" and args:
+                state = replace(state, render_mode=int(_number(args[0])))
+            elif op in ("Td", "TD") and len(args) == 2:
+                tx, ty = _number(args[0]), _number(args[1])
+                if op == "TD":
+                    state = replace(state, leading=-ty)
+                tlm = multiply((1, 0, 0, 1, tx, ty), tlm)
+                tm = tlm
+            elif op == "Tm" and len(args) == 6:
+                tm = tlm = tuple(_number(a) for a in args)  # type: ignore[assignment]
+            elif op == "T*":
+                tlm = multiply((1, 0, 0, 1, 0, -state.leading), tlm)
+                tm = tlm
+            elif op in ("Tj", "TJ", "'", '"'):
+                if op in ("'", '"'):
+                    if op == '"' and len(args) == 3:
+                        state = replace(state, word_spacing=_number(args[0]),
+                                        char_spacing=_number(args[1]))
+                    tlm = multiply((1, 0, 0, 1, 0, -state.leading), tlm)
+                    tm = tlm
+                if args:
+                    tm = self.show(args[-1], state, tm, at)
+            # -- images, forms, shadings --------------------------------------------------
+            elif op == "Do" and args:
+                self.xobject(resources, _name(args[0]), state, at, depth)
+            elif op == "sh" and args:
+                shadings = resources.get("/Shading", {}) if resources is not None else {}
+                shading = shadings.get("/" + _name(args[0]))
+                if shading is not None:
+                    family, detail, _ = _colour_space(shading.get("/ColorSpace"), resources)
+                    self.mark(Mark("shading", (-1e9, -1e9, 1e9, 1e9), Colour(family, (), detail),
+                                   f"shading /{_name(args[0])} ({at})"))
+
+    def colour(self, state: _State, stroke: bool, colour: Colour) -> _State:
+        return replace(state, stroke=colour) if stroke else replace(state, fill=colour)
+
+    def mark(self, mark: Mark) -> None:
+        self.out.marks.append(mark)
+
+    def ext_gstate(self, resources: Any, name: str, state: _State, at: str) -> _State:
+        states = resources.get("/ExtGState", {}) if resources is not None else {}
+        gs = states.get("/" + name)
+        if gs is None:
+            return state
+        if "/LW" in gs:
+            state = replace(state, line_width=_number(gs.LW))
+        for key in ("/CA", "/ca"):
+            if key in gs and _number(gs[key]) < 1:
+                self.out.transparency.append(f"opacity {key[1:]} {_number(gs[key]):g} "
+                                             f"in /{name} ({at})")
+        if "/SMask" in gs and _name(gs.SMask) != "None":
+            self.out.transparency.append(f"soft mask in /{name} ({at})")
+        if "/BM" in gs:
+            modes = gs.BM if isinstance(gs.BM, pikepdf.Array) else [gs.BM]
+            for mode in modes:
+                if _name(mode) not in ("Normal", "Compatible"):
+                    self.out.transparency.append(f"blend mode {_name(mode)} in /{name} ({at})")
+        if "/Font" in gs and len(gs.Font) == 2:
+            font = gs.Font[0]
+            info = _font_info(font)
+            self.out.fonts[info.name] = info
+            state = replace(state, font=info, font_size=_number(gs.Font[1]))
+        return state
+
+    def show(self, text: Any, state: _State, tm: Matrix, at: str) -> Matrix:
+        """Advance the text matrix over ``text`` (a string or a TJ array) and record it."""
+        font = state.font
+        size = state.font_size
+        start = tm
+        shown = ""
+        pieces = text if isinstance(text, pikepdf.Array) else [text]
+        for piece in pieces:
+            if isinstance(piece, pikepdf.String):
+                data = bytes(piece)
+                two = font.two_byte if font else False
+                codes = ([int.from_bytes(data[k:k + 2], "big") for k in range(0, len(data) - 1, 2)]
+                         if two else list(data))
+                for code in codes:
+                    width = font.advance(code) if font else 0.5
+                    tx = (width * size + state.char_spacing
+                          + (state.word_spacing if code == 32 and not two else 0.0))
+                    tm = multiply((1, 0, 0, 1, tx * state.h_scale, 0), tm)
+                shown += data.decode("latin-1", "replace") if not two else "?" * len(codes)
+            else:
+                tm = multiply((1, 0, 0, 1, -_number(piece) / 1000 * size * state.h_scale, 0), tm)
+        if not shown or state.render_mode in (3, 7):  # invisible text (e.g. an OCR layer)
+            return tm
+        full = multiply(start, state.ctm)
+        end = apply(multiply(tm, state.ctm), 0, 0)
+        corners = [apply(full, 0, state.rise - 0.2 * size), apply(full, 0, state.rise + 0.8 * size),
+                   (end[0], end[1]), apply(multiply(tm, state.ctm), 0, state.rise + 0.8 * size)]
+        effective = abs(size) * math.hypot(full[2], full[3])
+        colour = state.stroke if state.render_mode in (1, 5) else state.fill
+        name = font.name if font else "no font"
+        preview = "".join(ch if " " <= ch <= "~" else "?" for ch in shown)[:24]
+        self.mark(Mark("text", bbox_of(corners), colour,
+                       f"text {preview!r} in {name} at {effective:.1f} pt ({at})",
+                       text_size=effective, font=name))
+        if state.render_mode in (2, 6):  # filled and stroked glyphs
+            self.mark(Mark("text", bbox_of(corners), state.stroke,
+                           f"outlined text {preview!r} ({at})", text_size=effective, font=name))
+        return tm
+
+    def xobject(self, resources: Any, name: str, state: _State, at: str, depth: int) -> None:
+        objects = resources.get("/XObject", {}) if resources is not None else {}
+        xobject = objects.get("/" + name)
+        if xobject is None:
+            return
+        subtype = _name(xobject.get("/Subtype", ""))
+        if subtype == "Image":
+            corners = [apply(state.ctm, x, y) for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))]
+            if xobject.get("/ImageMask", False):
+                colour: Colour = state.fill
+            else:
+                family, detail, _ = _colour_space(xobject.get("/ColorSpace"), resources)
+                colour = Colour(family, (), detail)
+            if "/SMask" in xobject or "/SMaskInData" in xobject:
+                self.out.transparency.append(f"image /{name} with a soft mask ({at})")
+            self.mark(Mark("image", bbox_of(corners), colour, f"image /{name} ({at})"))
+        elif subtype == "Form":
+            if depth >= MAX_FORM_DEPTH:
+                raise ScanError(f"forms nested deeper than {MAX_FORM_DEPTH} ({at})")
+            group = xobject.get("/Group")
+            if group is not None and _name(group.get("/S", "")) == "Transparency":
+                self.out.transparency.append(f"transparency group in form /{name} ({at})")
+            matrix = xobject.get("/Matrix", None)
+            m = tuple(_number(v) for v in matrix) if matrix is not None else IDENTITY
+            inner = replace(state, ctm=multiply(m, state.ctm))  # type: ignore[arg-type]
+            self.run(xobject, xobject.get("/Resources", resources), inner,
+                     f"form /{name} in {at.split(' operator')[0]}", depth + 1)
+
+    def inline_image(self, instruction: Any, resources: Any, state: _State, at: str) -> None:
+        image = instruction.iimage
+        corners = [apply(state.ctm, x, y) for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))]
+        if image.image_mask:
+            colour = state.fill
+        else:
+            try:
+                family = _name(image.colorspace or "unknown")
+            except (pikepdf.PdfError, NotImplementedError, ValueError):
+                family = "unknown"
+            colour = Colour({"G": "DeviceGray", "RGB": "DeviceRGB",
+                             "CMYK": "DeviceCMYK"}.get(family, family))
+        self.mark(Mark("image", bbox_of(corners), colour, at))
+
+
+def _where(box: Box) -> str:
+    return f"x {box[0]:.0f}-{box[2]:.0f}, y {box[1]:.0f}-{box[3]:.0f} pt"
+
+
+def scan_pages(pdf: pikepdf.Pdf) -> Iterator[PageScan]:
+    """A :class:`PageScan` for every page of ``pdf``, in order."""
+    budget = [MAX_OPERATORS]
+    for index, page in enumerate(pdf.pages):
+        result = PageScan(index)
+        scanner = _Scanner(result, budget)
+        try:
+            resources = page.obj.get("/Resources")
+            if resources is None:
+                resources = page.resources
+            if "/Contents" in page.obj:
+                scanner.run(page, resources, _State(), f"page {index + 1}", 0)
+        except (pikepdf.PdfError, ValueError, TypeError, KeyError, RecursionError) as exc:
+            raise ScanError(f"page {index + 1}: {exc}") from None
+        yield result
