@@ -191,3 +191,35 @@ def test_generate_and_repair_commands(tmp_path: Path,
     assert main(["repair", str(ambiguous), "--givens", "-q", "-o", str(fixed)]) == 0
     assert sat_unique(formats.read(str(fixed))[0])
     capsys.readouterr()
+
+
+def test_generate_command_offers_the_symmetries_the_api_knows() -> None:
+    from grader.authoring.generate import SYMMETRIES as API
+    from grader.commands.generate import SYMMETRIES as CLI
+
+    assert API == CLI
+
+
+def test_edges_mode_keeps_only_the_outlines() -> None:
+    image = Image.new("L", (100, 100), 255)
+    image.paste(0, (20, 20, 80, 80))
+    picture = binarise(load_grey(png(image)), 10, 10, edges=True).picture
+    assert picture[2, 2:8].all() and picture[7, 2:8].all() and picture[2:8, 2].all()
+    assert not picture[4:6, 4:6].any()  # the inside of the square stays white
+    solid = binarise(load_grey(png(image)), 10, 10).picture
+    assert solid[2:8, 2:8].all()
+
+
+def test_targets_map_levels_and_stars_to_score_bands() -> None:
+    assert Target(level="medium").interval() == (1.0, 2.0)
+    assert Target(level="medium").direction(0.5) == 1
+    assert Target(level="medium").direction(2.3) == -1
+    assert Target(level="medium").direction(1.4) == 0
+    low, high = Target(stars=3).interval()
+    assert low < high and Target(stars=3).direction((low + high) / 2) == 0
+    assert Target(level="hard").top_rung() == "line-analysis"
+    assert Target(stars=1).top_rung() == "extreme-owners"
+    with pytest.raises(PuzzleError):
+        Target(level="medium", stars=2)
+    with pytest.raises(PuzzleError):
+        Target(stars=6)

@@ -17,9 +17,11 @@ from grader.commands.authoring_options import (
 HELP = "generate random unique puzzles at a level (for filler pages)"
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from grader.authoring.generate import SYMMETRIES
+#: as grader.authoring.generate.SYMMETRIES, written out so --help imports no solver
+SYMMETRIES = ("none", "mirror", "vertical", "rotate", "both")
 
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", required=True, metavar="WxH", help="puzzle size, e.g. 20x20")
     parser.add_argument("--count", type=int, default=1, help="puzzles to make (default 1)")
     parser.add_argument("--density", type=float, default=0.55,
