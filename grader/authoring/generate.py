@@ -21,6 +21,8 @@ from grader.model import BoolArray, Metadata
 
 Symmetry = Literal["none", "mirror", "vertical", "rotate", "both"]
 SYMMETRIES: tuple[str, ...] = ("none", "mirror", "vertical", "rotate", "both")
+#: share of filled cells to start from, and how far it moves after a miss
+DEFAULT_DENSITY, DENSITY_STEP = 0.6, 0.04
 
 
 def random_picture(width: int, height: int, density: float, symmetry: Symmetry,
@@ -43,16 +45,21 @@ def random_picture(width: int, height: int, density: float, symmetry: Symmetry,
 
 
 def generate(width: int, height: int, *, target: Target, count: int = 1, seed: int = 0,
-             density: float = 0.55, symmetry: Symmetry = "none",
-             seconds: float | None = 120.0, attempt_seconds: float = 20.0,
+             density: float | None = None, symmetry: Symmetry = "none",
+             seconds: float | None = 120.0, attempt_seconds: float = 8.0,
              progress: Progress = quiet) -> Iterator[Authored]:
-    """Yield up to ``count`` unique puzzles on ``target``, within ``seconds`` in all."""
+    """Yield up to ``count`` unique puzzles on ``target``, within ``seconds`` in all.
+
+    Without a ``density`` it adapts: denser pictures give easier puzzles, so after a
+    picture that came out too easy the next is sparser, and after one too hard denser."""
     rng = np.random.default_rng(seed)
     clock = Clock(seconds, progress)
+    adaptive = density is None
+    share = DEFAULT_DENSITY if density is None else density
     made = attempts = 0
     while made < count and not clock.out():
         attempts += 1
-        picture = random_picture(width, height, density, symmetry, rng)
+        picture = random_picture(width, height, share, symmetry, rng)
         left = clock.left()
         budget = attempt_seconds if left is None else min(attempt_seconds, left)
         result = author(picture, target=target, seconds=budget, seed=int(rng.integers(1 << 30)),
@@ -62,6 +69,9 @@ def generate(width: int, height: int, *, target: Target, count: int = 1, seed: i
             clock.say(f"puzzle {made}/{count}: {result.grade.level if result.grade else '?'}"
                       f" after {attempts} attempts")
             yield result
-        else:
-            missed = result.grade.level if result.grade else result.verdict
-            clock.say(f"attempt {attempts} missed ({missed})")
+            continue
+        missed = result.grade.level if result.grade else result.verdict
+        clock.say(f"attempt {attempts} missed ({missed}, density {share:.2f})")
+        if adaptive and result.grade is not None:
+            step = -DENSITY_STEP if target.direction(result.grade.score) > 0 else DENSITY_STEP
+            share = min(max(share + step, 0.3), 0.8)

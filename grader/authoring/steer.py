@@ -39,6 +39,8 @@ from grader.techniques.base import RUNGS
 GRADE_SECONDS = 5.0
 #: moves tried per round
 TRIES = 10
+#: moves that let the ladder through, graded to pick one on the level
+FINISHERS = 6
 #: moves tried per round when the compiled line logic ranks them
 CHEAP_TRIES = 40
 #: rounds in a row without getting nearer before giving up
@@ -115,6 +117,7 @@ def _easier(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Ra
     tries = CHEAP_TRIES if rung == "line-analysis" else TRIES
     slack_before = total_slack(edit.picture)
     best: tuple[float, int, Cell, int] | None = None
+    finishing: list[tuple[float, float, Cell]] = []
     for cell in pool[:tries]:
         if clock.out():
             break
@@ -125,12 +128,21 @@ def _easier(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Ra
             edit.give(cell)
         open_cells = _open_after(edit, rung, clock)
         cost = (open_cells + 2.0 * penalty, total_slack(edit.picture))
+        if open_cells == 0 and len(finishing) < FINISHERS:
+            # the ladder now goes through: worth a grade, to land on the level, not below
+            graded = grade(edit.puzzle(), budget=clock.budget(GRADE_SECONDS))
+            if graded.verdict == "unique":
+                finishing.append((target.distance(graded.score), penalty, cell))
         if mode == "flips":
             edit.flip(cell)
         else:
             del edit.givens[cell]
         if best is None or cost < best[:2]:
             best = (*cost, cell, open_cells)
+    if finishing:
+        on_target = min(finishing)
+        if on_target[0] == 0.0:
+            best = (on_target[1], 0, on_target[2], 0)
     if best is None:
         return 0, False
     if best[0] < before:

@@ -24,8 +24,9 @@ SYMMETRIES = ("none", "mirror", "vertical", "rotate", "both")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", required=True, metavar="WxH", help="puzzle size, e.g. 20x20")
     parser.add_argument("--count", type=int, default=1, help="puzzles to make (default 1)")
-    parser.add_argument("--density", type=float, default=0.55,
-                        help="share of filled cells in the random pictures (default 0.55)")
+    parser.add_argument("--density", type=float, default=None,
+                        help="share of filled cells in the random pictures (default: start at "
+                        "0.6 and adapt to the level)")
     parser.add_argument("--symmetry", choices=SYMMETRIES, default="none",
                         help="mirror (left-right), vertical (top-bottom), rotate (half turn) "
                         "or both mirrors")
