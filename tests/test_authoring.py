@@ -83,6 +83,8 @@ def test_givens_leave_the_picture_alone_and_round_trip() -> None:
     text = formats.write(result.puzzle, "yaml")
     again = formats.read(text, format="yaml")[0]
     assert again.givens == result.puzzle.givens and again == result.puzzle
+    as_json = formats.read(formats.write(result.puzzle, "json"), format="json")[0]
+    assert as_json.givens == result.puzzle.givens
     with pytest.raises(Exception, match="cannot hold given cells"):
         formats.write(result.puzzle, "non")
 
