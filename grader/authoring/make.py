@@ -62,6 +62,9 @@ def author(
             graded = steer(edit, target, mode, clock, seed)
         else:
             graded = grade_edit(edit, clock)
+    note = ""
+    if mode == "givens" and graded is not None and target.direction(graded.score) > 0:
+        note = "givens only make a puzzle easier; without --givens, flips can make it harder"
     puzzle = edit.puzzle()
     if meta is not None:
         puzzle = puzzle.with_meta(**meta.as_dict())
@@ -74,6 +77,7 @@ def author(
         target=target,
         time_s=clock.elapsed(),
         method=method,
+        note=note,
     )
 
 

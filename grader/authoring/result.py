@@ -25,6 +25,7 @@ class Authored:
     target: Target
     time_s: float
     method: str = ""
+    note: str = ""  #: why a target was missed, when that is known
 
     @property
     def cells(self) -> int:
@@ -71,6 +72,8 @@ class Authored:
                     f"score {self.grade.score:.2f})"
                 lines.append(f"target: {self.target.describe()}, out of reach for this picture "
                              f"at this size within the budget{nearest}")
+                if self.note:
+                    lines.append(f"note: {self.note}")
         lines.append(f"time: {self.time_s:.1f} s")
         return lines
 
@@ -87,6 +90,7 @@ class Authored:
             "stars": None if self.grade is None else self.grade.stars,
             "target": self.target.describe() if self.target.wanted else None,
             "reached": self.reached,
+            "note": self.note,
             "time_s": round(self.time_s, 3),
         }
 
