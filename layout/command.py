@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from layout.manifest import Manifest
 
 from layout.profiles import Profile
 
@@ -80,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
     from grader.atomic import atomic_write
     from grader.errors import NonopressError
     from grader.results import Budget
+    from grader.text import shown
     from layout.build import build_issue
     from layout.gradecache import GradeCache
     from layout.latex import compile_latex, latex_compiler, render_latex
@@ -99,14 +106,14 @@ def run(args: argparse.Namespace) -> int:
         compiled_pdf is not None
         and args.output
         and not args.no_compile
-        and compiled_pdf.resolve() == Path(args.output).resolve()
+        and os.path.realpath(compiled_pdf) == os.path.realpath(args.output)
     ):
         raise NonopressError(
             f"--latex {args.latex} compiles to {compiled_pdf}, the same file as -o: "
             "choose another name for one of them"
         )
     for target in (args.output, args.latex):
-        if target and not Path(target).resolve().parent.is_dir():
+        if target and not Path(os.path.realpath(target)).parent.is_dir():
             raise NonopressError(f"{target}: the folder {Path(target).parent} does not exist")
     manifest = load_manifest(args.manifest)
     manifest = replace(
@@ -126,6 +133,10 @@ def run(args: argparse.Namespace) -> int:
     manifest, changes = apply_profile(manifest)
     for change in changes:
         print(f"nonopress issue: warning: {change}", file=sys.stderr)
+    from layout.colour_issue import manifest_has_colour
+
+    if manifest_has_colour(manifest):
+        return _run_colour(args, manifest)
     if args.no_cache:
         cache = GradeCache(None)
     else:
@@ -144,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
 
     def say(message: str) -> None:
         if not args.quiet:
-            print(message, file=sys.stderr)
+            print(shown(message), file=sys.stderr)
 
     issue = build_issue(
         manifest, cache=cache, budget=Budget(seconds=args.grade_seconds), progress=say
@@ -155,8 +166,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"nonopress issue: warning: grade cache not saved: {exc}", file=sys.stderr)
     plan = plan_issue(issue)
     for warning in plan.warnings:
-        print(f"nonopress issue: warning: {warning}", file=sys.stderr)
+        print(shown(f"nonopress issue: warning: {warning}"), file=sys.stderr)
     summary = f"{len(plan.pages)} pages, {len(issue.entries)} puzzles"
+    if issue.fillins:
+        summary += f", {len(issue.fillins)} fill-ins"
     checked: list[Path] = []
     if args.output:
         write(args.output, render_pdf(issue, plan))
@@ -167,8 +180,10 @@ def run(args: argparse.Namespace) -> int:
         write(args.latex, tex)
         command = latex_compiler()
         if args.no_compile or command is None:
+            quoted = shlex.quote(args.latex if args.latex.startswith("/") else
+                                 f"./{args.latex}")
             say(f"wrote {args.latex}; compile it with: latexmk -pdf -no-shell-escape "
-                f"{args.latex}  (or pdflatex -no-shell-escape {args.latex})")
+                f"{quoted}  (or pdflatex -no-shell-escape {quoted})")
         else:
             assert compiled_pdf is not None
             write(str(compiled_pdf), compile_latex(tex, jobname=Path(args.latex).stem))
@@ -201,3 +216,51 @@ def _preflight(paths: list[Path], profile: Profile, say: Callable[[str], None]) 
             for line in report.lines(3)[1:]:
                 print(line, file=sys.stderr)
     return status
+
+
+def _run_colour(args: argparse.Namespace, manifest: Manifest) -> int:
+    """An issue with colour puzzles: laid out by layout.colour_issue (no grade cache)."""
+    from grader.atomic import atomic_write
+    from grader.errors import NonopressError
+    from grader.results import Budget
+    from layout.colour_issue import (
+        build_colour_issue,
+        plan_colour_issue,
+        render_colour_latex,
+        render_colour_pdf,
+        unsupported_options,
+    )
+    from layout.latex import compile_latex, latex_compiler
+
+    def say(message: str) -> None:
+        if not args.quiet:
+            print(message, file=sys.stderr)
+
+    def write(path: str, data: bytes | str) -> None:
+        try:
+            atomic_write(path, data)
+        except OSError as exc:
+            raise NonopressError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+    for option in unsupported_options(manifest):
+        print(f"nonopress issue: warning: colour issues ignore {option}", file=sys.stderr)
+    entries = build_colour_issue(manifest, Budget(seconds=args.grade_seconds), say)
+    pages = plan_colour_issue(entries, manifest)
+    summary = f"{len(pages)} pages, {len(entries)} puzzles (colour)"
+    checked: list[Path] = []
+    if args.output:
+        write(args.output, render_colour_pdf(pages, manifest))
+        say(f"wrote {args.output}: {summary}")
+        checked.append(Path(args.output))
+    if args.latex:
+        tex = render_colour_latex(pages, manifest, jobname=Path(args.latex).stem)
+        write(args.latex, tex)
+        if args.no_compile or latex_compiler() is None:
+            say(f"wrote {args.latex}; compile it with: latexmk -pdf -no-shell-escape "
+                f"{args.latex}")
+        else:
+            compiled = str(Path(args.latex).with_suffix(".pdf"))
+            write(compiled, compile_latex(tex, jobname=Path(args.latex).stem))
+            say(f"wrote {args.latex} and compiled it to {compiled}: {summary}")
+            checked.append(Path(compiled))
+    return _preflight(checked, manifest.profile, say)

@@ -1,12 +1,14 @@
 """The issue manifest: a short YAML file naming the puzzles of an issue and how to print it.
 
-Parsed with ``yaml.safe_load``; every key is checked, and an unknown key or a missing puzzle
+Parsed with the safe loader after a look at its shape (:mod:`grader.safe_yaml`); every key
+is checked, and an unknown key or a missing puzzle
 file is a :class:`FormatError` naming the manifest, the line and the key or file.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,7 +16,11 @@ from typing import Any, Literal
 
 import yaml
 
+from grader import safe_yaml
 from grader.errors import FormatError, NonopressError
+from grader.inputs import read_input_bytes
+from grader.text import clean
+from layout.fillin_refs import FillinRef, parse_fillin_refs
 from layout.profiles import (
     PLAIN,
     Profile,
@@ -26,7 +32,7 @@ from layout.units import MM, PageSize, parse_length, parse_page_size
 TOP_KEYS = (
     "title", "issue", "date", "author", "page", "margins", "bleed", "crop_marks", "per_page",
     "solutions", "worked", "puzzles", "hide_titles", "ink", "booklet",
-    "profile", "large_print", "output_condition", "pad_pages",
+    "profile", "large_print", "output_condition", "pad_pages", "fillins",
 )
 PUZZLE_KEYS = ("file", "title", "note", "hide_title", "index")
 MARGIN_SIDES = ("top", "bottom", "left", "right")
@@ -72,6 +78,7 @@ class Manifest:
     grey: bool = False
     booklet: bool = False  # pad the page count to a multiple of 4
     impose: bool = False  # and print sheet sides of two pages in saddle-stitch order
+    fillins: tuple[FillinRef, ...] = ()  # fill-in crosswords, numbered after the puzzles
     #: the printer's rules the layout follows (see layout.profiles)
     profile: Profile = PLAIN
     #: ``ink: colour`` was written out (a KDP book is grey unless asked)
@@ -85,8 +92,8 @@ class Manifest:
 def _key_lines(text: str) -> tuple[dict[str, int], list[int]]:
     """1-based lines of the top-level keys and of the items of ``puzzles``."""
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
+        root = safe_yaml.compose(text)
+    except (yaml.YAMLError, RecursionError):
         return {}, []
     keys: dict[str, int] = {}
     items: list[int] = []
@@ -100,23 +107,31 @@ def _key_lines(text: str) -> tuple[dict[str, int], list[int]]:
 
 def load_manifest(path: str | Path) -> Manifest:
     source = Path(path)
+    if not source.exists():
+        raise FormatError("manifest not found", str(source))
+    data = read_input_bytes(source)
     try:
-        text = source.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FormatError("manifest not found", str(source)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FormatError(f"cannot read the manifest: {exc}", str(source)) from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise FormatError("not UTF-8 text", str(source), line) from None
     return parse_manifest(text, source)
 
 
 def parse_manifest(text: str, source: Path) -> Manifest:
     name = str(source)
     try:
-        data = yaml.safe_load(text)
+        data = safe_yaml.load(text)
+    except safe_yaml.ShapeError as exc:
+        raise FormatError(f"YAML {exc.message}", name, exc.line) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         raise FormatError(f"not valid YAML: {getattr(exc, 'problem', exc)}", name, line) from None
+    except (ValueError, OverflowError) as exc:  # date: 2024-13-45, an int of 5,000 digits
+        reason = str(exc)[:80]
+        raise FormatError(f"not a valid value: {reason}", name, safe_yaml.bad_scalar_line(text)) \
+            from None
     if not isinstance(data, dict):
         raise FormatError("a manifest is a YAML mapping with at least a 'puzzles' list", name)
     key_lines, item_lines = _key_lines(text)
@@ -136,7 +151,12 @@ def parse_manifest(text: str, source: Path) -> Manifest:
         except NonopressError as exc:
             raise fail(str(exc), key) from None
 
-    if "puzzles" not in data or not isinstance(data["puzzles"], list) or not data["puzzles"]:
+    fillins = value("fillins", lambda v: parse_fillin_refs(v, source.parent), ())
+    if not fillins and "puzzles" not in data:
+        raise fail("'puzzles' must be a non-empty list of puzzle files", "puzzles")
+    if "puzzles" not in data:  # an issue of fill-ins only
+        data["puzzles"] = []
+    elif not isinstance(data["puzzles"], list) or not data["puzzles"]:
         raise fail("'puzzles' must be a non-empty list of puzzle files", "puzzles")
     hide_default = value("hide_titles", lambda v: _boolean(v, "hide_titles"), True)
     refs = tuple(
@@ -170,6 +190,7 @@ def parse_manifest(text: str, source: Path) -> Manifest:
         grey=ink == "grey",
         booklet=booklet != "no",
         impose=booklet == "impose",
+        fillins=fillins,
         profile=profile,
         colour_asked="ink" in data and ink == "colour",
         bleed_default=bleed_value is True,
@@ -192,8 +213,9 @@ def _puzzle_ref(
     file = item.get("file")
     if not isinstance(file, str) or not file.strip():
         raise fail("a puzzles item needs 'file': the path of a puzzle file", line=line)
-    path = (base / file).resolve() if not Path(file).is_absolute() else Path(file)
-    if not path.is_file():
+    # realpath, not resolve(): a symlink loop must be a message, not a RuntimeError
+    path = Path(os.path.realpath(base / file))
+    if not path.exists():
         raise fail(f"puzzle file not found: {file}", line=line)
     index = item.get("index")
     if index is not None and (isinstance(index, bool) or not isinstance(index, int) or index < 1):
@@ -215,7 +237,7 @@ def _puzzle_ref(
 def _text(value: object) -> str:
     if isinstance(value, (dict, list)):
         raise NonopressError(f"expected text, got {type(value).__name__}")
-    return str(value).strip()
+    return clean(str(value)).strip()
 
 
 def _date(value: object) -> str:

@@ -72,11 +72,12 @@ def _table(rows: list[dict[str, Any]]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from grader.commands.common import iter_puzzles, print_json_line, puzzle_summary
+    from grader.commands.common import print_json_line, puzzle_summary
     from grader.errors import NonopressError
     from grader.explain import explain_text
     from grader.grading import grade
     from grader.results import Budget
+    from grader.text import TITLE_WIDTH, shown
 
     if args.html and not args.explain:
         raise NonopressError("--html OUT goes with --explain")
@@ -85,7 +86,14 @@ def run(args: argparse.Namespace) -> int:
     budget = Budget(seconds=args.seconds)
     rows: list[dict[str, Any]] = []
     pages = []
-    for loaded in iter_puzzles(args.files, args.input_format):
+    from grader.colour import commands as colour
+
+    for loaded in colour.iter_any_puzzles(args.files, args.input_format):
+        if isinstance(loaded, colour.LoadedColourPuzzle):
+            row = colour.grade_one(loaded, args, budget)
+            if row is not None:
+                rows.append(row)
+            continue
         puzzle = loaded.puzzle
         result = grade(puzzle, max_rung=args.max_rung, budget=budget)
         if args.json:
@@ -94,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
             record["title"] = puzzle.title
             print_json_line(record)
         elif args.explain:
-            name = puzzle.title or loaded.label
+            name = shown(puzzle.title or loaded.label, TITLE_WIDTH)
             heading = (
                 f"{name}: {puzzle.size}, {result.level}, score {result.score:.3f}, "
                 f"{result.stars} star{'s' * (result.stars != 1)}, verdict {result.verdict}"
@@ -107,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
                 pages.append(GradedPuzzle(loaded.label, puzzle, result))
         else:
             row = result.to_json()
-            row["name"] = puzzle.title or loaded.label
+            row["name"] = shown(puzzle.title or loaded.label, TITLE_WIDTH)
             rows.append(row)
     if rows:
         print(_table(rows))

@@ -8,15 +8,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from grader.colour import commands as colour
+from grader.colour.commands import add_colour_argument
 from grader.commands.common import (
     LoadedPuzzle,
     add_input_arguments,
-    iter_puzzles,
     print_json_line,
     puzzle_summary,
 )
 from grader.errors import NonopressError
 from grader.model import Puzzle
+from grader.text import error_line, shown
 
 HELP = "show each puzzle's size, clue statistics and metadata"
 
@@ -31,6 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="one JSON object per puzzle per line (file, index, title, width, height, rows, "
         "columns, metadata, statistics)",
     )
+    add_colour_argument(parser)
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,7 @@ def table_row(loaded: LoadedPuzzle) -> tuple[str, ...]:
     puzzle = loaded.puzzle
     stats = ClueStats.of(puzzle)
     return (
-        loaded.label,
+        shown(loaded.label),
         _short(puzzle.title or "-", 32),
         puzzle.size,
         str(stats.blocks),
@@ -105,8 +108,7 @@ def table_row(loaded: LoadedPuzzle) -> tuple[str, ...]:
 
 
 def _short(text: str, width: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return shown(" ".join(text.split()), width)
 
 
 def format_table(rows: Sequence[tuple[str, ...]]) -> str:
@@ -130,12 +132,19 @@ def run(args: argparse.Namespace) -> int:
     rows: list[tuple[str, ...]] = []
     for path in args.files:
         try:
-            loaded_puzzles = list(iter_puzzles([path], args.input_format))
+            loaded_puzzles = list(colour.iter_any_puzzles([path], args.input_format,
+                                                          args.colours))
         except NonopressError as exc:
-            print(f"nonopress info: {exc}", file=sys.stderr)
+            print(error_line("nonopress info: ", str(exc)), file=sys.stderr)
             failed = True
             continue
         for loaded in loaded_puzzles:
+            if isinstance(loaded, colour.LoadedColourPuzzle):
+                if args.json:
+                    print_json_line(colour.info_record(loaded))
+                else:
+                    rows.append(colour.table_row(loaded))
+                continue
             if args.json:
                 print_json_line(info_record(loaded))
             else:
