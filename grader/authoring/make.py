@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 
 from grader.authoring.clock import Clock, Progress, quiet
@@ -12,6 +13,7 @@ from grader.authoring.steer import grade_edit, steer
 from grader.authoring.target import Target
 from grader.authoring.unique import Edit, Mode, make_unique
 from grader.model import BoolArray, Metadata
+from grader.solver import search
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,10 @@ def author(
     solver, or its verdict says why not.
     """
     target = target or Target()
+    compiling = time.monotonic()
+    search.warm_up()  # compiling (once after installing) is not the job's time
+    if time.monotonic() - compiling > 1.0:
+        progress(f"compiled the solver in {time.monotonic() - compiling:.0f} s (once)")
     clock = Clock(seconds, progress)
     edit = Edit.of(picture, givens)
     clock.say(f"making {picture.shape[1]}x{picture.shape[0]} unique by {mode}")
