@@ -392,6 +392,8 @@ class Planner:
         y = top - geometry.total_height * cell - sizes.band(18)
         grade = entry.grade
         line = f"Level: {grade.level}   score {grade.score:.1f}   "
+        if grade.effort_minutes > 0:
+            line += f"about {grade.effort_minutes:.0f} min   "
         size = sizes.pt(10)
         page.ops.append(Text(area.left, y, line, size))
         page.ops.extend(self.stars(area.left + text_width(line, size), y, sizes.band(8),
