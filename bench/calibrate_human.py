@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
 import random
 import re
@@ -33,7 +34,7 @@ import sqlite3
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,7 @@ from grader.batch.worker import grade_one, row_from_grade  # noqa: E402
 from grader.errors import NonopressError  # noqa: E402
 from grader.model import UNKNOWN, Puzzle  # noqa: E402
 from grader.results import Budget  # noqa: E402
+from grader.techniques.base import RUNGS  # noqa: E402
 from grader.techniques.line_analysis import cached_line_solve  # noqa: E402
 
 VOTE = re.compile(r"^difficulty\s+([0-9.]+)\s*$", re.MULTILINE)
@@ -325,9 +327,9 @@ def loss(
 
 def in_ladder_order(theta: np.ndarray, categories: Sequence[str]) -> bool:
     """From owner branching up, no rung weighs less than the one below it."""
-    ladder = [c for c in scoring.RUNGS[scoring.RUNGS.index("owner-branching"):] if c in categories]
+    ladder = [c for c in RUNGS[RUNGS.index("owner-branching") :] if c in categories]
     values = [theta[categories.index(c)] for c in ladder]
-    return all(a <= b + 1e-12 for a, b in zip(values, values[1:], strict=False))
+    return all(a <= b + 1e-12 for a, b in itertools.pairwise(values))
 
 
 def fit(train: Sequence[Sample], start: scoring.Weights) -> scoring.Weights:
@@ -459,7 +461,8 @@ def rho_table(samples: Sequence[Sample]) -> list[str]:
     votes_of = {id(s): s.vote for s in samples}
     for name, group in groups:
         votes = [votes_of[id(s)] for s in group]
-        cells = " ".join(f"{spearman([f(s) for s in group], votes):+7.3f}" for f in MEASURES.values())
+        rhos = [spearman([f(s) for s in group], votes) for f in MEASURES.values()]
+        cells = " ".join(f"{rho:+7.3f}" for rho in rhos)
         lines.append(f"{name:8s} {len(group):5d} {cells}")
     return lines
 

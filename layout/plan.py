@@ -318,6 +318,8 @@ class Planner:
         number = f"No. {entry.number}"
         ops: list[Op] = [Text(x, baseline, number, size, bold=True, role="accent")]
         rest = f"  {entry.size}"
+        if entry.grade.effort_minutes > 0:  # the stars show how hard; this, how long
+            rest += f"  ~{max(entry.grade.effort_minutes, 1):.0f} min"
         if entry.shown_title:
             rest += f"  {entry.shown_title}"
         room = width - text_width(number, size, True) - stars_w - 6

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import itertools
 from pathlib import Path
 
 import pytest
 
-from grader.grading import LEVELS, RUNGS, grade
+from grader.grading import RUNGS, grade
 from grader.model import Puzzle
 from grader.results import Budget
 from grader.scoring import default_weights
@@ -187,7 +186,7 @@ def test_an_exact_fit_is_cheaper_than_counting_a_long_clue() -> None:
     weights = default_weights()
     row = LineRef("row", 0)
     exact = Step("simple-boxes", "simple-boxes", ((0, 0, 2),), row, (4, 5))  # 4+1+5 = 10
-    counted = Step("simple-boxes", "simple-boxes", ((0, 0, 2),), row, (1, 1, 1, 3))  # 9 of 10: counting
+    counted = Step("simple-boxes", "simple-boxes", ((0, 0, 2),), row, (1, 1, 1, 3))  # 9 of 10
     short = Step("simple-boxes", "simple-boxes", ((0, 0, 2),), row, (7,))
     cost = [step_terms([s], 10, 10).work(weights) for s in (exact, short, counted)]
     assert cost[0] <= cost[1] < cost[2]  # the fit found exact fits no cheaper than overlaps
