@@ -471,9 +471,15 @@ def explain(sample: Sample, weights: scoring.Weights) -> str:
     terms = sample.terms
     lines = terms.width + terms.height
     used = ", ".join(f"{c} {int(n)}" for c, n in sorted(terms.steps.items()))
+    share = {
+        c: weights.step_weights[c] * (n + weights.scarcity * terms.scarce.get(c, 0.0))
+        for c, n in terms.steps.items()
+    }
+    total = terms.work(weights) or 1.0
+    top = max(share, key=lambda c: share[c]) if share else "-"
     return (
-        f"{sample.level}; work/line {terms.work(weights) / lines:.2f}, chain {terms.chain}, "
-        f"sweeps {sample.sweeps}; steps: {used}"
+        f"{sample.level}; work/line {total / lines:.2f} ({share.get(top, 0) / total:.0%} "
+        f"{top}), chain {terms.chain}, sweeps {sample.sweeps}; steps: {used}"
     )
 
 
@@ -530,7 +536,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("path", type=Path, help="folder of webpbn .non files with votes")
     parser.add_argument("--out", type=Path, default=Path("/tmp/calibrate_human"))
-    parser.add_argument("--limit", type=int, default=0, help="grade a seeded sample of N")
+    parser.add_argument(
+        "--limit", "--sample", type=int, default=0, help="grade a seeded sample of N puzzles"
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=10.0)
@@ -543,6 +551,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{args.path}: no such folder", file=sys.stderr)
         return 2
     rated = find_rated(args.path)
+    if not rated:
+        print(f"{args.path}: no .non file with a difficulty line", file=sys.stderr)
+        return 2
     if args.limit:
         rated = sorted(random.Random(args.seed).sample(rated, min(args.limit, len(rated))),
                        key=lambda r: r.path)
@@ -553,6 +564,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.grade_only:
         return 0
     samples, left_out = load_samples(args.out, puzzles, args.seed)
+    if sum(not s.held_back for s in samples) < 20 or sum(s.held_back for s in samples) < 3:
+        print(f"{args.out}: too few graded puzzles to fit and report ({len(samples)})",
+              file=sys.stderr)
+        return 2
     weights = scoring.default_weights()
     if args.fit:
         weights = fit([s for s in samples if not s.held_back], weights)
