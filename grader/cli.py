@@ -26,6 +26,8 @@ COMMANDS: dict[str, str] = {
     "preflight": "layout.preflight.command",
     "batch": "grader.commands.batch",
     "report": "grader.commands.report",
+    "fill": "words.commands.fill",
+    "fillin": "words.commands.fillin",
 }
 
 EXIT_OK = 0

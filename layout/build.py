@@ -12,6 +12,7 @@ from grader.explain import sentence
 from grader.model import BoolArray, Puzzle
 from grader.results import Budget
 from grader.techniques.base import Step
+from layout.fillins import build_fillins
 from layout.gradecache import MAX_STEPS, GradeCache
 from layout.issue import GradeInfo, Issue, IssueEntry
 from layout.manifest import Manifest, PuzzleRef
@@ -157,7 +158,10 @@ def build_issue(
     entries = [replace(e, worked=e.number in numbers) for e in entries]
     if cache and cache.warning:
         warnings.insert(0, cache.warning)
-    return Issue(manifest, tuple(entries), tuple(warnings))
+    if manifest.fillins and progress:
+        progress(f"making {len(manifest.fillins)} fill-in(s)")
+    fillins = build_fillins(manifest.fillins, len(entries) + 1, budget)
+    return Issue(manifest, tuple(entries), tuple(warnings), fillins)
 
 
 def _check_printable(grade: GradeInfo, label: str, warnings: list[str]) -> None:

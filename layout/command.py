@@ -7,6 +7,10 @@ import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from layout.manifest import Manifest
 
 from layout.profiles import Profile
 
@@ -126,6 +130,10 @@ def run(args: argparse.Namespace) -> int:
     manifest, changes = apply_profile(manifest)
     for change in changes:
         print(f"nonopress issue: warning: {change}", file=sys.stderr)
+    from layout.colour_issue import manifest_has_colour
+
+    if manifest_has_colour(manifest):
+        return _run_colour(args, manifest)
     if args.no_cache:
         cache = GradeCache(None)
     else:
@@ -157,6 +165,8 @@ def run(args: argparse.Namespace) -> int:
     for warning in plan.warnings:
         print(f"nonopress issue: warning: {warning}", file=sys.stderr)
     summary = f"{len(plan.pages)} pages, {len(issue.entries)} puzzles"
+    if issue.fillins:
+        summary += f", {len(issue.fillins)} fill-ins"
     checked: list[Path] = []
     if args.output:
         write(args.output, render_pdf(issue, plan))
@@ -201,3 +211,51 @@ def _preflight(paths: list[Path], profile: Profile, say: Callable[[str], None]) 
             for line in report.lines(3)[1:]:
                 print(line, file=sys.stderr)
     return status
+
+
+def _run_colour(args: argparse.Namespace, manifest: Manifest) -> int:
+    """An issue with colour puzzles: laid out by layout.colour_issue (no grade cache)."""
+    from grader.atomic import atomic_write
+    from grader.errors import NonopressError
+    from grader.results import Budget
+    from layout.colour_issue import (
+        build_colour_issue,
+        plan_colour_issue,
+        render_colour_latex,
+        render_colour_pdf,
+        unsupported_options,
+    )
+    from layout.latex import compile_latex, latex_compiler
+
+    def say(message: str) -> None:
+        if not args.quiet:
+            print(message, file=sys.stderr)
+
+    def write(path: str, data: bytes | str) -> None:
+        try:
+            atomic_write(path, data)
+        except OSError as exc:
+            raise NonopressError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+    for option in unsupported_options(manifest):
+        print(f"nonopress issue: warning: colour issues ignore {option}", file=sys.stderr)
+    entries = build_colour_issue(manifest, Budget(seconds=args.grade_seconds), say)
+    pages = plan_colour_issue(entries, manifest)
+    summary = f"{len(pages)} pages, {len(entries)} puzzles (colour)"
+    checked: list[Path] = []
+    if args.output:
+        write(args.output, render_colour_pdf(pages, manifest))
+        say(f"wrote {args.output}: {summary}")
+        checked.append(Path(args.output))
+    if args.latex:
+        tex = render_colour_latex(pages, manifest, jobname=Path(args.latex).stem)
+        write(args.latex, tex)
+        if args.no_compile or latex_compiler() is None:
+            say(f"wrote {args.latex}; compile it with: latexmk -pdf -no-shell-escape "
+                f"{args.latex}")
+        else:
+            compiled = str(Path(args.latex).with_suffix(".pdf"))
+            write(compiled, compile_latex(tex, jobname=Path(args.latex).stem))
+            say(f"wrote {args.latex} and compiled it to {compiled}: {summary}")
+            checked.append(Path(compiled))
+    return _preflight(checked, manifest.profile, say)

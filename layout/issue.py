@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from grader.model import BoolArray, Puzzle
 from layout.geometry import BlockGeometry
 from layout.manifest import Manifest
+
+if TYPE_CHECKING:
+    from layout.fillins import FillinEntry
 
 LEVELS = ("easy", "medium", "hard", "fiendish", "needs-guessing", "ambiguous", "contradictory")
 
@@ -70,6 +74,7 @@ class Issue:
     manifest: Manifest
     entries: tuple[IssueEntry, ...]
     warnings: tuple[str, ...] = ()
+    fillins: tuple[FillinEntry, ...] = ()  # numbered after the nonograms
 
     @property
     def heading(self) -> str:

@@ -15,6 +15,7 @@ from typing import Any, Literal
 import yaml
 
 from grader.errors import FormatError, NonopressError
+from layout.fillin_refs import FillinRef, parse_fillin_refs
 from layout.profiles import (
     PLAIN,
     Profile,
@@ -26,7 +27,7 @@ from layout.units import MM, PageSize, parse_length, parse_page_size
 TOP_KEYS = (
     "title", "issue", "date", "author", "page", "margins", "bleed", "crop_marks", "per_page",
     "solutions", "worked", "puzzles", "hide_titles", "ink", "booklet",
-    "profile", "large_print", "output_condition", "pad_pages",
+    "profile", "large_print", "output_condition", "pad_pages", "fillins",
 )
 PUZZLE_KEYS = ("file", "title", "note", "hide_title", "index")
 MARGIN_SIDES = ("top", "bottom", "left", "right")
@@ -72,6 +73,7 @@ class Manifest:
     grey: bool = False
     booklet: bool = False  # pad the page count to a multiple of 4
     impose: bool = False  # and print sheet sides of two pages in saddle-stitch order
+    fillins: tuple[FillinRef, ...] = ()  # fill-in crosswords, numbered after the puzzles
     #: the printer's rules the layout follows (see layout.profiles)
     profile: Profile = PLAIN
     #: ``ink: colour`` was written out (a KDP book is grey unless asked)
@@ -136,7 +138,12 @@ def parse_manifest(text: str, source: Path) -> Manifest:
         except NonopressError as exc:
             raise fail(str(exc), key) from None
 
-    if "puzzles" not in data or not isinstance(data["puzzles"], list) or not data["puzzles"]:
+    fillins = value("fillins", lambda v: parse_fillin_refs(v, source.parent), ())
+    if not fillins and "puzzles" not in data:
+        raise fail("'puzzles' must be a non-empty list of puzzle files", "puzzles")
+    if "puzzles" not in data:  # an issue of fill-ins only
+        data["puzzles"] = []
+    elif not isinstance(data["puzzles"], list) or not data["puzzles"]:
         raise fail("'puzzles' must be a non-empty list of puzzle files", "puzzles")
     hide_default = value("hide_titles", lambda v: _boolean(v, "hide_titles"), True)
     refs = tuple(
@@ -170,6 +177,7 @@ def parse_manifest(text: str, source: Path) -> Manifest:
         grey=ink == "grey",
         booklet=booklet != "no",
         impose=booklet == "impose",
+        fillins=fillins,
         profile=profile,
         colour_asked="ink" in data and ink == "colour",
         bleed_default=bleed_value is True,

@@ -24,6 +24,7 @@ from layout.draw import (
     stars_width,
     translate_page,
 )
+from layout.fillins import FillinEntry, plan_fillin_solutions, plan_fillins
 from layout.fonts import fit_text, text_width, wrap_text
 from layout.geometry import BlockGeometry
 from layout.issue import Issue, IssueEntry
@@ -456,7 +457,12 @@ def kdp_margins(manifest: Manifest, pages: int) -> Margins:
 def _plan(issue: Issue) -> IssuePlan:
     planner = Planner(issue)
     puzzles = planner.puzzle_pages()
-    solutions = planner.solution_pages() if issue.manifest.solutions else []
+    fillin_first = len(puzzles)
+    fillin_pages, fillin_starts = plan_fillins(issue, planner.area)
+    puzzles += fillin_pages
+    solutions = planner.solution_pages() if issue.manifest.solutions and issue.entries else []
+    if issue.manifest.solutions:
+        solutions = plan_fillin_solutions(issue, planner.area, GAP, solutions)
     worked = [planner.worked_page(e) for e in issue.entries if e.worked]
     rows = _contents_rows(issue, bool(solutions), bool(worked))
     # Page numbers depend on how many contents pages there are, which does not depend on
@@ -467,6 +473,8 @@ def _plan(issue: Issue) -> IssuePlan:
     for k, page in enumerate(puzzles):
         for block in page.blocks:
             puzzle_page_of[block.number] = first + k
+    for number, k in fillin_starts.items():
+        puzzle_page_of[number] = first + fillin_first + k
     starts = {
         "Solutions": first + len(puzzles),
         "Worked solutions": first + len(puzzles) + len(solutions),
@@ -521,7 +529,7 @@ def _kdp_page_count(pages: list[Page], planner: Planner) -> None:
 
 
 #: (kind, entry, text): kind is "puzzle", a section heading or "credit"
-ContentsRow = tuple[str, IssueEntry | None, str]
+ContentsRow = tuple[str, IssueEntry | FillinEntry | None, str]
 
 
 def number_ranges(numbers: Sequence[int]) -> str:
@@ -540,6 +548,7 @@ def number_ranges(numbers: Sequence[int]) -> str:
 
 def _contents_rows(issue: Issue, solutions: bool, worked: bool) -> list[ContentsRow]:
     rows: list[ContentsRow] = [("puzzle", e, "") for e in issue.entries]
+    rows += [("puzzle", f, "") for f in issue.fillins]
     if solutions:
         rows.append(("Solutions", None, ""))
     if worked:

@@ -6,10 +6,17 @@ import argparse
 import sys
 from typing import Any
 
+from grader.colour.commands import (
+    LoadedColourPuzzle,
+    add_colour_argument,
+    check_line,
+    check_record,
+    iter_any_puzzles,
+)
+from grader.colour.commands import solve as solve_colour
 from grader.commands.common import (
     LoadedPuzzle,
     add_input_arguments,
-    iter_puzzles,
     print_json_line,
     puzzle_summary,
 )
@@ -55,6 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_input_arguments(parser)
     add_budget_arguments(parser)
     parser.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
+    add_colour_argument(parser)
 
 
 def result_record(loaded: LoadedPuzzle, result: SolveResult) -> dict[str, Any]:
@@ -88,7 +96,14 @@ def run(args: argparse.Namespace) -> int:
     budget = budget_from(args)
     for path in args.files:
         try:
-            for loaded in iter_puzzles([path], args.input_format):
+            for loaded in iter_any_puzzles([path], args.input_format, args.colours):
+                if isinstance(loaded, LoadedColourPuzzle):
+                    colour = solve_colour(loaded, 2, budget)
+                    if args.json:
+                        print_json_line(check_record(loaded, colour))
+                    else:
+                        print(check_line(loaded, colour), flush=True)
+                    continue
                 result = solve(loaded.puzzle, limit=2, budget=budget)
                 if args.json:
                     print_json_line(result_record(loaded, result))

@@ -7,7 +7,9 @@ import sys
 
 from grader import formats
 from grader.atomic import atomic_write
-from grader.commands.common import STDIN, read_input
+from grader.colour.commands import add_colour_argument, read_input_any
+from grader.colour.io import write_any
+from grader.commands.common import STDIN
 from grader.errors import FormatError
 
 HELP = "convert puzzle files between formats (the format comes from OUT's suffix or --to)"
@@ -39,6 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--index", type=positive_int, metavar="N",
         help="convert only the N-th puzzle of IN (1-based)",
     )
+    add_colour_argument(parser)
 
 
 def output_format(args: argparse.Namespace) -> formats.FormatSpec:
@@ -57,7 +60,7 @@ def output_format(args: argparse.Namespace) -> formats.FormatSpec:
 
 def run(args: argparse.Namespace) -> int:
     spec = output_format(args)
-    puzzles = read_input(args.input, args.input_format)
+    puzzles = read_input_any(args.input, args.input_format, args.colours)
     source = "<stdin>" if args.input == STDIN else args.input
     if args.index is not None:
         if args.index > len(puzzles):
@@ -73,7 +76,10 @@ def run(args: argparse.Namespace) -> int:
             f"with --index N, or write a format that holds many ({many})",
             source,
         )
-    data = formats.write(puzzles, spec.name)
+    try:
+        data = write_any(puzzles, spec.name)
+    except FormatError as exc:
+        raise exc.located(args.output) from None
     if args.output == STDIN:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()

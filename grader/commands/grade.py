@@ -73,7 +73,7 @@ def _table(rows: list[dict[str, Any]]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from grader.commands.common import iter_puzzles, print_json_line, puzzle_summary
+    from grader.commands.common import print_json_line, puzzle_summary
     from grader.errors import NonopressError
     from grader.explain import explain_text
     from grader.grading import grade
@@ -86,7 +86,14 @@ def run(args: argparse.Namespace) -> int:
     budget = Budget(seconds=args.seconds)
     rows: list[dict[str, Any]] = []
     pages = []
-    for loaded in iter_puzzles(args.files, args.input_format):
+    from grader.colour import commands as colour
+
+    for loaded in colour.iter_any_puzzles(args.files, args.input_format):
+        if isinstance(loaded, colour.LoadedColourPuzzle):
+            row = colour.grade_one(loaded, args, budget)
+            if row is not None:
+                rows.append(row)
+            continue
         puzzle = loaded.puzzle
         result = grade(puzzle, max_rung=args.max_rung, budget=budget)
         if args.json:

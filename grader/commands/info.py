@@ -8,10 +8,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from grader.colour import commands as colour
+from grader.colour.commands import add_colour_argument
 from grader.commands.common import (
     LoadedPuzzle,
     add_input_arguments,
-    iter_puzzles,
     print_json_line,
     puzzle_summary,
 )
@@ -31,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="one JSON object per puzzle per line (file, index, title, width, height, rows, "
         "columns, metadata, statistics)",
     )
+    add_colour_argument(parser)
 
 
 @dataclass(frozen=True)
@@ -130,12 +132,19 @@ def run(args: argparse.Namespace) -> int:
     rows: list[tuple[str, ...]] = []
     for path in args.files:
         try:
-            loaded_puzzles = list(iter_puzzles([path], args.input_format))
+            loaded_puzzles = list(colour.iter_any_puzzles([path], args.input_format,
+                                                          args.colours))
         except NonopressError as exc:
             print(f"nonopress info: {exc}", file=sys.stderr)
             failed = True
             continue
         for loaded in loaded_puzzles:
+            if isinstance(loaded, colour.LoadedColourPuzzle):
+                if args.json:
+                    print_json_line(colour.info_record(loaded))
+                else:
+                    rows.append(colour.table_row(loaded))
+                continue
             if args.json:
                 print_json_line(info_record(loaded))
             else:

@@ -7,10 +7,19 @@ from pathlib import Path
 
 from grader import formats
 from grader.atomic import atomic_write
+from grader.colour.commands import (
+    LoadedColourPuzzle,
+    add_colour_argument,
+    iter_any_puzzles,
+)
+from grader.colour.commands import describe as describe_colour
+from grader.colour.commands import solve as solve_colour
+from grader.colour.io import write_any
+from grader.colour.model import AnyPuzzle
 from grader.commands.check import add_budget_arguments, budget_from, positive_int
-from grader.commands.common import LoadedPuzzle, add_input_arguments, iter_puzzles
+from grader.commands.common import LoadedPuzzle, add_input_arguments
 from grader.errors import FormatError
-from grader.model import Puzzle, as_row_strings
+from grader.model import as_row_strings
 from grader.results import SolveResult
 
 HELP = "solve puzzles and print the solution; two solutions and their differences if not unique"
@@ -39,6 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--to", dest="output_format", metavar="FORMAT",
                         choices=sorted(formats.FORMATS), help="format of --out")
+    add_colour_argument(parser)
 
 
 def marked_pair(first: tuple[str, ...], second: tuple[str, ...]) -> list[str]:
@@ -75,7 +85,7 @@ def describe(loaded: LoadedPuzzle, result: SolveResult, list_all: bool) -> list[
     return lines
 
 
-def write_solutions(path: str, format_name: str | None, solved: list[Puzzle]) -> None:
+def write_solutions(path: str, format_name: str | None, solved: list[AnyPuzzle]) -> None:
     if not solved:
         raise FormatError("no solution to write", path)
     if format_name is None:
@@ -84,7 +94,7 @@ def write_solutions(path: str, format_name: str | None, solved: list[Puzzle]) ->
             raise FormatError("cannot tell the output format from the suffix; use --to", path)
         format_name = spec.name
     try:
-        data = formats.write(solved, format_name)
+        data = write_any(solved, format_name)
     except FormatError as exc:
         raise exc.located(path) from None
     atomic_write(Path(path), data)
@@ -95,8 +105,14 @@ def run(args: argparse.Namespace) -> int:
 
     limit = args.limit or (DEFAULT_ALL_LIMIT if args.all else 2)
     budget = budget_from(args)
-    solved: list[Puzzle] = []
-    for loaded in iter_puzzles([args.files], args.input_format):
+    solved: list[AnyPuzzle] = []
+    for loaded in iter_any_puzzles([args.files], args.input_format, args.colours):
+        if isinstance(loaded, LoadedColourPuzzle):
+            colour = solve_colour(loaded, limit, budget, args.first)
+            print("\n".join(describe_colour(loaded, colour, args.all)), flush=True)
+            if colour.verdict in ("unique", "multiple", "solved"):
+                solved.append(loaded.puzzle.with_solution(colour.solutions[0]))
+            continue
         result = solve(loaded.puzzle, limit=limit, budget=budget, first=args.first)
         print("\n".join(describe(loaded, result, args.all)), flush=True)
         if result.verdict in ("unique", "multiple", "solved"):

@@ -1,0 +1,369 @@
+"""Grade a colour puzzle the way a person solves it, on the same ladder and scoring table
+as black and white.
+
+Rungs used: simple-boxes (colour absent from a line / colour at the intersection,
+overlap per colour with touching blocks of different colours, reach), extreme-owners
+(block ranges over the placements that cover every known colour), line-analysis
+(the complete line solve), cell-branching (suppose each colour a cell may take, follow
+line logic across the grid; a contradiction rules it out), recursion (a guess, taken
+from the solver's proven solution). Each sweep finds every deduction of the cheapest rung
+that has one, applies them all (``openings`` = how many were found) and starts again at
+the bottom. The level, score and stars come from :mod:`grader.scoring`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from grader import scoring
+from grader.colour import techniques
+from grader.colour.lines import full_mask
+from grader.colour.model import ColourClue, ColourPuzzle
+from grader.colour.solver import solve_colour
+from grader.colour.techniques import ColourDeduction
+from grader.colour.workspace import ColourWorkspace, MaskArray
+from grader.errors import BudgetExceeded, Contradiction
+from grader.results import Budget, Verdict
+from grader.techniques.base import RUNGS, LineRef, Step, rung_index
+
+LineTechnique = Callable[[ColourClue, list[int]], ColourDeduction | None]
+
+#: rung -> line techniques tried in order (cell-branching and recursion work on the grid)
+LINE_RUNGS: dict[str, tuple[str, ...]] = {
+    "simple-boxes": ("colour-absent", "colour-overlap", "colour-reach"),
+    "extreme-owners": ("colour-extreme-owners",),
+    "line-analysis": ("colour-line-analysis",),
+}
+USED_RUNGS = ("simple-boxes", "extreme-owners", "line-analysis", "cell-branching",
+              "recursion")
+
+
+@dataclass(frozen=True)
+class ColourGrade:
+    """The grade of one colour puzzle (as :class:`grader.grading.Grade`); ``grid`` holds
+    the bit sets the allowed rungs reached."""
+
+    verdict: Verdict
+    level: str
+    score: float
+    stars: int
+    rungs: dict[str, int]
+    steps: tuple[Step, ...]
+    grid: MaskArray
+    time_s: float
+    title: str = ""
+    size: str = ""
+    solved: bool = False
+    colours: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"title": self.title, "size": self.size, "colours": self.colours,
+                "verdict": self.verdict, "level": self.level, "score": self.score,
+                "stars": self.stars, "rungs": dict(self.rungs), "steps": len(self.steps),
+                "solved": self.solved, "time_s": round(self.time_s, 4)}
+
+
+class _Grader:
+    def __init__(self, puzzle: ColourPuzzle, top: int, deadline: float | None):
+        self.puzzle = puzzle
+        self.k = puzzle.palette.size
+        self.top = top
+        self.deadline = deadline
+        self.grid: MaskArray = np.full((puzzle.height, puzzle.width), full_mask(self.k),
+                                       dtype=np.uint32)
+        self.steps: list[Step] = []
+        self.ws = ColourWorkspace(puzzle)
+        self.solution: MaskArray | None = None
+
+    def lines(self) -> list[tuple[LineRef, ColourClue]]:
+        rows = [(LineRef("row", i), c) for i, c in enumerate(self.puzzle.rows)]
+        cols = [(LineRef("column", i), c) for i, c in enumerate(self.puzzle.columns)]
+        return rows + cols
+
+    def cells(self, ref: LineRef) -> list[int]:
+        line = self.grid[ref.index] if ref.axis == "row" else self.grid[:, ref.index]
+        return [int(v) for v in line]
+
+    def technique(self, name: str) -> LineTechnique:
+        if name == "colour-absent":
+            return lambda clue, cells: techniques.colour_absent(clue, cells, self.k)
+        functions: dict[str, LineTechnique] = {
+            "colour-overlap": techniques.colour_overlap,
+            "colour-reach": techniques.colour_reach,
+            "colour-extreme-owners": techniques.colour_extreme_owners,
+            "colour-line-analysis": techniques.colour_line_analysis,
+        }
+        return functions[name]
+
+    def apply(self, step: Step) -> None:
+        self.steps.append(step)
+        for row, column, value in step.changes:
+            kept = int(self.grid[row, column]) & value
+            if kept == 0:
+                raise Contradiction(f"row {row + 1}, column {column + 1} can take no value")
+            self.grid[row, column] = kept
+
+    def line_sweep(self, rung: str) -> bool:
+        """One pass over every line with the rung's cheapest productive technique; each
+        deduction is applied as found, so later lines of the pass see it (a cell emptied
+        by its row's and then its column's colours is *colour at the intersection*)."""
+        start = len(self.steps)
+        for name in LINE_RUNGS[rung]:
+            technique = self.technique(name)
+            for ref, clue in self.lines():
+                deduction = technique(clue, self.cells(ref))
+                if deduction is None:
+                    continue
+                changes = tuple((*ref.cell(p), v) for p, v in deduction.changes)
+                self.apply(Step(rung, name, changes, line=ref, facts={
+                    **deduction.facts, "clue": clue}))
+            if len(self.steps) > start:
+                break  # the cheaper technique of the rung first, then start again
+        found = len(self.steps) - start
+        for i in range(start, len(self.steps)):
+            self.steps[i] = _with_openings(self.steps[i], found)
+        return found > 0
+
+    def probe_sweep(self) -> bool:
+        """One cell, one value ruled out by following line logic across the grid."""
+        found: list[Step] = []
+        h, w = self.grid.shape
+        for cell in range(h * w):
+            row, column = divmod(cell, w)
+            mask = int(self.grid[row, column])
+            if mask & (mask - 1) == 0:
+                continue
+            self.check_clock()
+            for value in range(self.k + 1):
+                if not mask >> value & 1:
+                    continue
+                trial = self.grid.copy()
+                trial[row, column] = 1 << value
+                self.ws.clear_queue()
+                self.ws.enqueue_cell(row, column)
+                if self.ws.propagate(trial, everything=False) < 0:
+                    found.append(Step("cell-branching", "colour-probe",
+                                      ((row, column, mask & ~(1 << value)),),
+                                      cell=(row, column), facts={"value": value}))
+                    break
+            if found:
+                break  # one at a time: each makes line logic worth trying again
+        for step in found:
+            self.apply(step)
+        return bool(found)
+
+    def guess(self) -> bool:
+        """Take one cell from the proven solution (a person would have to guess it)."""
+        if self.solution is None:
+            return False
+        undecided = np.argwhere((self.grid & (self.grid - 1)) != 0)
+        if not len(undecided):
+            return False
+        row, column = (int(v) for v in undecided[0])
+        value = int(self.solution[row, column])
+        self.apply(Step("recursion", "colour-guess", ((row, column, value),),
+                        cell=(row, column), facts={"value": value.bit_length() - 1}))
+        return True
+
+    def check_clock(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise BudgetExceeded("time budget spent")
+
+    def solved(self) -> bool:
+        return not bool(((self.grid & (self.grid - 1)) != 0).any())
+
+    def run(self) -> str:
+        while not self.solved():
+            self.check_clock()
+            progress = False
+            for rung in USED_RUNGS:
+                if rung_index(rung) > self.top:
+                    break
+                if rung in LINE_RUNGS:
+                    progress = self.line_sweep(rung)
+                elif rung == "cell-branching":
+                    progress = self.probe_sweep()
+                else:
+                    progress = self.guess()
+                if progress:
+                    break
+            if not progress:
+                return "stuck"
+        return "solved"
+
+
+def _with_openings(step: Step, openings: int) -> Step:
+    return Step(step.rung, step.technique, step.changes, line=step.line, clue=None,
+                cell=step.cell, facts=step.facts, openings=openings)
+
+
+def grade_colour(puzzle: ColourPuzzle, *, max_rung: str | None = None,
+                 budget: Budget | None = None) -> ColourGrade:
+    """Grade ``puzzle`` with the colour ladder (up to ``max_rung``) within ``budget``."""
+    top = rung_index(max_rung) if max_rung is not None else len(RUNGS) - 1
+    budget = budget or Budget()
+    started = time.perf_counter()
+    deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
+    proof = solve_colour(puzzle, budget=budget)
+    verdict: Verdict = proof.verdict
+    grader = _Grader(puzzle, top, deadline)
+    outcome = "stuck"
+    if verdict == "unique":
+        grader.solution = (np.uint32(1) << proof.solutions[0].astype(np.uint32))
+        try:
+            outcome = grader.run()
+        except BudgetExceeded:
+            outcome = "budget"
+    steps = tuple(grader.steps)
+    weights = scoring.default_weights()
+    if verdict == "multiple":
+        level = "ambiguous"
+    elif verdict == "none":
+        level = "contradictory"
+    elif verdict == "undecided" or outcome == "budget":
+        level = "undecided"
+    elif outcome == "solved":
+        level = scoring.ladder_level(steps, weights)
+    else:  # unique, but beyond the allowed ladder: at least the next colour rung up
+        higher = [r for r in USED_RUNGS if rung_index(r) > top] or ["recursion"]
+        level = weights.levels[higher[0]]
+    value = scoring.score(level, scoring.work(steps, puzzle.width, puzzle.height, weights))
+    return ColourGrade(
+        verdict=verdict, level=level, score=value, stars=scoring.stars(value, weights),
+        rungs=scoring.rung_counts(steps), steps=steps, grid=grader.grid,
+        time_s=time.perf_counter() - started, title=puzzle.title, size=puzzle.size,
+        solved=outcome == "solved", colours=puzzle.palette.size)
+
+
+# -- sentences ----------------------------------------------------------------------------
+def clue_words(clue: ColourClue, puzzle: ColourPuzzle) -> str:
+    """``2 red, 1 blue``: a clue with its colours named, for sentences."""
+    return ", ".join(f"{n} {puzzle.palette[c].name}" for n, c in clue) or "0 (empty)"
+
+
+def _cells(positions: list[int]) -> str:
+    spans: list[tuple[int, int]] = []
+    for p in sorted(positions):
+        if spans and p == spans[-1][1] + 1:
+            spans[-1] = (spans[-1][0], p)
+        else:
+            spans.append((p, p))
+    words = [f"{a + 1}" if a == b else f"{a + 1}-{b + 1}" for a, b in spans]
+    return ("cell " if len(positions) == 1 else "cells ") + ", ".join(words)
+
+
+def _either(names: list[str]) -> str:
+    """``red``, ``red or blue``, ``red, blue or green``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _values(mask: int, puzzle: ColourPuzzle) -> str:
+    names = [puzzle.palette[v].name for v in range(1, puzzle.palette.size + 1) if mask >> v & 1]
+    if mask & 1:
+        names.insert(0, "empty")
+    return _either(names) if names else "nothing"
+
+
+def _by_value(step: Step, positions: list[int], puzzle: ColourPuzzle) -> str:
+    """"cells 4, 8-9 are empty; cell 3 is red or blue": changes grouped by what they leave."""
+    groups: dict[int, list[int]] = {}
+    for position, (_, _, value) in zip(positions, step.changes, strict=True):
+        groups.setdefault(value, []).append(position)
+    return "; ".join(f"{_cells(cells)} {'is' if len(cells) == 1 else 'are'} "
+                     f"{_values(value, puzzle)}" for value, cells in groups.items())
+
+
+def sentence(step: Step, puzzle: ColourPuzzle) -> str:
+    """One step as a sentence that names the colours."""
+    palette = puzzle.palette
+    if step.line is not None:
+        clue = step.facts.get("clue", ())
+        assert isinstance(clue, tuple)
+        head = f"{step.line.label}, clue {clue_words(clue, puzzle)}: "
+        index = 1 if step.line.axis == "row" else 0
+        positions = [change[index] for change in step.changes]
+        if step.technique == "colour-absent":
+            absent = step.facts.get("absent", [])
+            assert isinstance(absent, list)
+            if not clue:
+                return head + f"the line is empty, so {_cells(positions)} " + (
+                    "is empty" if len(positions) == 1 else "are empty")
+            names = _either([palette[c].name for c in absent])
+            text = head + f"no {names} block, so {_cells(positions)} cannot be {names}"
+            emptied = [p for p, change in zip(positions, step.changes, strict=True)
+                       if change[2] == 1]
+            if emptied:
+                other = "column" if step.line.axis == "row" else "row"
+                text += (f"; {_cells(emptied)} {'is' if len(emptied) == 1 else 'are'} empty "
+                         f"(colour at the intersection: their {other} allows none of this "
+                         f"{step.line.axis}'s colours)")
+            return text
+        if step.technique == "colour-overlap":
+            parts = []
+            for block in step.facts.get("blocks", []):  # type: ignore[attr-defined]
+                first, last = block["cells"]
+                parts.append(f"the {block['length']} {palette[block['colour']].name} "
+                             f"overlaps itself in {_cells(list(range(first, last + 1)))}")
+            extra = (" (blocks of different colours may touch, so only same-colour "
+                     "neighbours keep a gap)") if step.facts.get("touching") else ""
+            return head + "; ".join(parts) + extra
+        if step.technique == "colour-reach":
+            return head + _reach_words(step, positions, puzzle)
+        if step.technique == "colour-extreme-owners":
+            parts = []
+            covered: set[int] = set()
+            for block in step.facts.get("blocks", []):  # type: ignore[attr-defined]
+                first, last = block["range"]
+                a, b = block["cells"]
+                covered.update(range(a, b + 1))
+                parts.append(f"the {block['length']} {palette[block['colour']].name} lies in "
+                             f"{_cells(list(range(first, last + 1)))}, so "
+                             f"{_cells(list(range(a, b + 1)))} "
+                             f"{'is' if a == b else 'are'} {palette[block['colour']].name}")
+            rest = [i for i, p in enumerate(positions) if p not in covered]
+            if rest:
+                others = Step(step.rung, step.technique, tuple(step.changes[i] for i in rest))
+                parts.append(_by_value(others, [positions[i] for i in rest], puzzle))
+            return (head + "pushing the blocks left and right while they cover the colours "
+                    f"already known: {'; '.join(parts)}")
+        return head + f"every way to place the clue agrees: {_by_value(step, positions, puzzle)}"
+    assert step.cell is not None
+    row, column = step.cell
+    value = step.facts.get("value", 0)
+    assert isinstance(value, int)
+    name = "empty" if value == 0 else palette[value].name
+    where = f"Row {row + 1}, column {column + 1}"
+    if step.technique == "colour-probe":
+        return (f"{where}: suppose it is {name}; following the lines leads to a "
+                f"contradiction, so it is {_values(step.changes[0][2], puzzle)}")
+    return f"{where}: nothing else works here; guess {name} (the puzzle has one solution)"
+
+
+def _reach_words(step: Step, positions: list[int], puzzle: ColourPuzzle) -> str:
+    """"no red block reaches cells 1-2; no block at all reaches cell 9, so it is empty"."""
+    removed = step.facts.get("removed", {})
+    assert isinstance(removed, dict)
+    groups: dict[tuple[int, bool], list[int]] = {}
+    for position, (_, _, value) in zip(positions, step.changes, strict=True):
+        groups.setdefault((removed.get(position, 0), value == 1), []).append(position)
+    parts = []
+    for (mask, empty), cells in groups.items():
+        if empty:
+            parts.append(f"no block reaches {_cells(cells)}, so "
+                         f"{'it is' if len(cells) == 1 else 'they are'} empty")
+        else:
+            names = _values(mask, puzzle)
+            parts.append(f"no {names} block reaches {_cells(cells)}")
+    return "; ".join(parts)
+
+
+def explain_colour(puzzle: ColourPuzzle, result: ColourGrade, heading: str) -> str:
+    lines = [heading]
+    lines.extend(f"{n:4d}. {sentence(step, puzzle)}" for n, step in
+                 enumerate(result.steps, 1))
+    return "\n".join(lines)

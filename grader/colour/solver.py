@@ -1,0 +1,165 @@
+"""Complete search for colour puzzles: probing at every node, depth-first, counting.
+
+Each node gets compiled line logic and probing to a fixed point
+(:func:`grader.colour.kernels.probe`); a node that is neither solved nor contradictory
+branches on the cell whose trials decided most, one child per value it may still take.
+Exploring every child makes the count exact; this Python loop only stacks nodes, pools
+solutions and reads the clock between bounded chunks of compiled work.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from grader.colour import kernels
+from grader.colour.model import (
+    ColourArray,
+    ColourPuzzle,
+    clues_of_colour_picture,
+)
+from grader.colour.palette import Colour, Palette
+from grader.colour.results import ColourSolveResult
+from grader.colour.workspace import ColourWorkspace, MaskArray, decided_picture
+from grader.results import Budget, Verdict
+
+#: line solves between two looks at the clock (a few milliseconds of work)
+WORK_CHUNK = 5_000
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+class _Enough(Exception):
+    pass
+
+
+@dataclass
+class _Run:
+    puzzle: ColourPuzzle
+    budget: Budget
+    target: int
+    started: float = field(default_factory=time.perf_counter)
+    nodes: int = 0
+    found: dict[bytes, ColourArray] = field(default_factory=dict)
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def check(self) -> None:
+        if self.budget.nodes is not None and self.nodes > self.budget.nodes:
+            raise _OutOfBudget(f"node budget of {self.budget.nodes} spent")
+        if self.budget.seconds is not None and self.elapsed() > self.budget.seconds:
+            raise _OutOfBudget(f"time budget of {self.budget.seconds:g} s spent")
+
+    def add(self, grid: MaskArray) -> None:
+        picture = decided_picture(grid)
+        key = picture.tobytes()
+        if key in self.found:
+            return
+        # a solution the kernels report must satisfy every clue; anything else is a bug
+        if clues_of_colour_picture(picture) != (self.puzzle.rows, self.puzzle.columns):
+            raise RuntimeError("solver bug: a reported solution does not satisfy the clues")
+        self.found[key] = picture
+        if len(self.found) >= self.target:
+            raise _Enough
+
+
+def _node(ws: ColourWorkspace, grid: MaskArray, run: _Run) -> int:
+    ws.reset_probe()
+    while True:
+        status = ws.probe(grid, ws.line_solves + WORK_CHUNK)
+        if status != kernels.OUT_OF_WORK:
+            return status
+        run.check()
+
+
+def _search(ws: ColourWorkspace, root: MaskArray, run: _Run) -> None:
+    stack: list[tuple[MaskArray, int]] = [(root, -1)]
+    while stack:
+        grid, cell = stack.pop()
+        run.nodes += 1
+        run.check()
+        if cell >= 0:
+            ws.clear_queue()
+            ws.enqueue_cell(cell // ws.width, cell % ws.width)
+        else:
+            ws.enqueue_all()  # the root: every line
+        status = _node(ws, grid, run)
+        if status == kernels.SOLVED:
+            run.add(grid)
+        elif status == kernels.BRANCH:
+            best = int(ws.best[0])
+            row, column = divmod(best, ws.width)
+            mask = int(grid[row, column])
+            # last pushed is tried first: colours before the background
+            for value in range(ws.ncol + 1):
+                if mask >> value & 1:
+                    child = grid.copy()
+                    child[row, column] = 1 << value
+                    stack.append((child, best))
+
+
+_compiled = False
+
+
+def warm_up() -> None:
+    """Compile the kernels (or load them from numba's cache) once a process, so that the
+    first puzzle's budget is not spent compiling."""
+    global _compiled
+    if _compiled:
+        return
+    palette = Palette((Colour("black", (0, 0, 0), "#"), Colour("red", (255, 0, 0), "r")))
+    tiny = ColourPuzzle.from_picture(np.array([[1, 2], [2, 1]], dtype=np.uint8), palette)
+    _search(ColourWorkspace(tiny), ColourWorkspace(tiny).blank(),
+            _Run(tiny, Budget.unlimited(), 2))
+    _compiled = True
+
+
+def solve_colour(puzzle: ColourPuzzle, limit: int = 2, budget: Budget | None = None, *,
+                 first: bool = False) -> ColourSolveResult:
+    """Count the solutions of ``puzzle`` up to ``limit`` (at least 2 are looked for).
+
+    Verdicts as for black and white: ``unique``, ``multiple`` (with the first two
+    solutions), ``none``, or ``undecided`` when the budget ran out first; with ``first``,
+    ``solved`` when the search stopped at a first solution without looking for another.
+    """
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    warm_up()
+    run = _Run(puzzle, budget if budget is not None else Budget(), 1 if first else max(limit, 2))
+    ws = ColourWorkspace(puzzle)
+    complete, reason = True, ""
+    try:
+        _search(ws, ws.blank(), run)
+    except _Enough:
+        complete, reason = False, f"stopped at the limit of {run.target} solutions"
+    except _OutOfBudget as exc:
+        complete, reason = False, str(exc)
+    found = list(run.found.values())
+    verdict: Verdict
+    if first and found:
+        verdict = "solved"
+    elif len(found) >= 2:
+        verdict = "multiple"
+    elif not complete:
+        verdict = "undecided"
+    else:
+        verdict = "unique" if found else "none"
+    return ColourSolveResult(
+        verdict=verdict, solutions=tuple(found), time_s=run.elapsed(), nodes=run.nodes,
+        complete=complete, reason=reason, stats={"line_solves": ws.line_solves})
+
+
+def line_logic(puzzle: ColourPuzzle) -> tuple[int, MaskArray]:
+    """Line logic alone to a fixed point from a blank grid: (status, grid)."""
+    ws = ColourWorkspace(puzzle)
+    grid = ws.blank()
+    status = ws.propagate(grid)
+    return status, grid
+
+
+__all__ = ["ColourSolveResult", "line_logic", "solve_colour", "warm_up"]

@@ -1,0 +1,80 @@
+"""``nonopress fill GRID``: fill a crossword grid from a word list."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from words.commands.common import (
+    add_fill_arguments,
+    add_output_arguments,
+    budget_from,
+    check_output_folder,
+    locks_from,
+    output_format,
+    word_list_from,
+)
+
+HELP = "fill a crossword grid (# blocks, . empty, letters kept) from a scored word list"
+
+EXIT_OK = 0
+EXIT_NO_FILL = 1
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("grid", metavar="GRID", help="grid file: .txt, .ipuz or .puz")
+    add_fill_arguments(parser)
+    add_output_arguments(parser)
+    parser.add_argument("--title", default="", help="title written into .ipuz / .puz output")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    parser.epilog = (
+        "Exit status: 0 filled, 1 no fill (proved, or not found within --timeout), 2 bad "
+        "input."
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from grader.atomic import atomic_write
+    from grader.commands.common import print_json_line
+    from grader.errors import NonopressError
+    from words.fill import fill
+    from words.formats import read_grid_file, write_grid
+
+    check_output_folder(args.output)
+    source = read_grid_file(args.grid)
+    words = word_list_from(args)
+    result = fill(source.grid, words, seed=args.seed, budget=budget_from(args),
+                  locks=locks_from(args), quality=args.quality)
+    if args.json:
+        record: dict[str, object] = {
+            "file": args.grid, "size": source.grid.size, "slots": len(source.grid.slots),
+            "status": result.status, "time_s": round(result.time_s, 4),
+            "nodes": result.nodes, "restarts": result.restarts, "seed": args.seed,
+            "words": words.name,
+        }
+        if result.status == "filled":
+            record.update(score=result.score, min_score=result.min_score,
+                          grid=list(result.grid.rows),
+                          entries={s.short: w for s, w in zip(result.grid.slots,
+                                                               result.entries, strict=True)})
+        else:
+            record["reason"] = result.reason
+            if result.failed_slot is not None:
+                record["slot"] = result.failed_slot.short
+        print_json_line(record)
+    else:
+        print(f"{args.grid}: {result.summary()}", file=sys.stderr)
+        if result.status == "filled" and not args.output:
+            sys.stdout.write(result.grid.to_text())
+    if result.status != "filled":
+        return EXIT_NO_FILL
+    if args.output:
+        try:
+            atomic_write(args.output, write_grid(result.grid, output_format(args),
+                                                 title=args.title or source.title,
+                                                 author=source.author))
+        except OSError as exc:
+            raise NonopressError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+        if not args.json:
+            print(f"wrote {args.output}", file=sys.stderr)
+    return EXIT_OK

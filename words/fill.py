@@ -1,0 +1,226 @@
+"""Fill a crossword grid from a word list: every slot a listed word, crossings agreeing, no
+word twice, theme entries where they were locked.
+
+:func:`fill` runs the search of :mod:`words.search` with seeded randomised restarts (Luby
+node limits, so every run after the first few is longer and the last one can finish), and
+answers ``filled``, ``none`` (proved: no fill exists, naming the slot that could not be
+filled) or ``undecided`` (the budget ran out first).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from grader.errors import NonopressError
+from grader.results import Budget
+from words.grid import Grid, Slot
+from words.search import Limits, Search, Stop, luby
+from words.wordlist import WordList, normalise
+
+FillStatus = Literal["filled", "none", "undecided"]
+#: Score thresholds tried in turn before the whole list when asked for quality (37.5 is
+#: Zipf 3 in the default list: once in a million words). One tier of one run measured best
+#: on the benchmark grids: about half of the 15x15-23x23 grids fill from common words alone,
+#: at up to twice the time (bench/bench_fill.py --quality).
+QUALITY_TIERS = (37.5,)
+#: Node allowance of a quality tier, in runs of (slots + RESTART_NODES) nodes.
+TIER_NODES = 1
+#: Run i of the restarts may use (slots + RESTART_NODES) * luby(i) nodes: a fill without
+#: backtracking takes about one node a slot. 150 measured best of 0/50/100/150/300 on the
+#: hardest benchmark grids (six seeds each): fewest nodes in all and the shortest worst case.
+RESTART_NODES = 150
+
+
+@dataclass(frozen=True)
+class FillResult:
+    """What :func:`fill` found. ``entries`` follow ``grid.slots`` (empty when not filled)."""
+
+    status: FillStatus
+    grid: Grid
+    entries: tuple[str, ...] = ()
+    scores: tuple[float, ...] = ()
+    time_s: float = 0.0
+    nodes: int = 0
+    restarts: int = 0
+    failed_slot: Slot | None = None
+    reason: str = ""
+    stats: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def score(self) -> float:
+        """Mean word score of the fill (0-100), 0 when not filled."""
+        return round(sum(self.scores) / len(self.scores), 2) if self.scores else 0.0
+
+    @property
+    def min_score(self) -> float:
+        return min(self.scores) if self.scores else 0.0
+
+    def summary(self) -> str:
+        if self.status == "filled":
+            return (f"filled: score {self.score:.1f} (lowest word {self.min_score:.0f}), "
+                    f"{self.nodes} nodes, {self.restarts} restarts, {self.time_s:.3f} s")
+        return f"{self.status}: {self.reason}"
+
+
+def pattern(grid: Grid, slot: Slot) -> str:
+    return grid.entry(slot)
+
+
+def resolve_locks(grid: Grid, locks: Mapping[str, str]) -> dict[int, str]:
+    """``{"12A": "word"}`` -> ``{slot index: "WORD"}``; NonopressError on a bad name, a
+    word of the wrong length or one that clashes with letters already in the grid."""
+    fixed: dict[int, str] = {}
+    for name, raw in locks.items():
+        try:
+            slot = grid.find_slot(name)
+        except KeyError as exc:
+            raise NonopressError(str(exc.args[0])) from None
+        word = normalise(raw)
+        if word is None:
+            raise NonopressError(f"lock {name}: {raw!r} is not a word of letters")
+        if len(word) != slot.length:
+            raise NonopressError(
+                f"lock {slot.label}: {word} has {len(word)} letters, the slot {slot.length}")
+        for have, want in zip(grid.entry(slot), word, strict=True):
+            if have != "." and have != want:
+                raise NonopressError(
+                    f"lock {slot.label}: {word} clashes with {grid.entry(slot)} in the grid")
+        fixed[slot.index] = word
+    return fixed
+
+
+def fill(
+    grid: Grid,
+    words: WordList,
+    *,
+    seed: int = 0,
+    budget: Budget | None = None,
+    locks: Mapping[str, str] | None = None,
+    restarts: bool = True,
+    quality: bool = False,
+) -> FillResult:
+    """Fill ``grid`` (its letters stay) from ``words``; ``locks`` name theme entries
+    (``{"1A": "THEME"}``) that are used even when the list lacks them. With ``quality``,
+    fills from the better-scored words alone are tried first.
+
+    The same grid, list, seed and locks give the same fill (unless the time budget ends
+    the search first).
+    """
+    started = time.perf_counter()
+    budget = budget or Budget(seconds=10.0)
+    fixed = resolve_locks(grid, locks or {})
+    words = words.with_words(fixed.values())
+    search = Search(grid, words, fixed)
+    search.limits = Limits(
+        deadline=None if budget.seconds is None else started + budget.seconds,
+        max_nodes=budget.nodes,
+    )
+
+    def done(status: FillStatus, *, restarts: int, filled: Grid | None = None,
+             entries: tuple[str, ...] = (), scores: tuple[float, ...] = (),
+             failed_slot: Slot | None = None, reason: str = "") -> FillResult:
+        return FillResult(status, filled or grid, entries, scores,
+                          time.perf_counter() - started, search.nodes, restarts,
+                          failed_slot, reason)
+
+    solution: list[str] = []
+
+    def found(dom: list[int]) -> bool:
+        solution.extend(search.words_of(dom))
+        return True
+
+    def filled_result(runs: int) -> FillResult:
+        filled = grid
+        for slot, word in zip(search.slots, solution, strict=True):
+            filled = filled.with_entry(slot, word)
+        return done("filled", filled=filled, entries=tuple(solution),
+                    scores=tuple(words.score(w) for w in solution), restarts=runs)
+
+    runs = 0
+    # Cleaner words first: each quality tier gets a few restarts' worth of nodes (nodes,
+    # not seconds, so that a seed gives the same fill on any machine), then the next.
+    lowest = min((t.scores[-1] for t in search.tables if t.scores), default=0.0)
+    tiers = [t for t in QUALITY_TIERS if t > lowest] if quality else []
+    for tier in tiers:
+        tier_root = search.root(tier)
+        if isinstance(tier_root, int):
+            continue
+        cap = search.nodes + TIER_NODES * (len(search.slots) + RESTART_NODES)
+        try:
+            outcome, used = _restarts(search, tier_root, seed, found, restarts, cap)
+        except Stop:
+            break  # the whole budget is spent: say so below
+        runs += used
+        if outcome == "filled":
+            return filled_result(runs)
+    root = search.root()
+    if isinstance(root, int):
+        slot = search.slots[root]
+        return done("none", failed_slot=slot, restarts=runs, reason=_root_reason(grid, slot, words))
+    worst = 0
+    try:
+        outcome, used = _restarts(search, root, seed, found, restarts, None)
+        runs += used
+        if outcome == "filled":
+            return filled_result(runs)
+        worst = max(range(len(search.slots)), key=lambda k: search.failures[k])
+        slot = search.slots[worst]
+        return done("none", failed_slot=slot, restarts=runs,
+                    reason=f"no fill exists: the complete search ran out of words for "
+                           f"{slot.label} ({slot.length} letters, pattern "
+                           f"{_shown(grid, slot)}) most often")
+    except Stop:
+        worst = max(range(len(search.slots)), key=lambda k: search.failures[k])
+        slot = search.slots[worst]
+        return done("undecided", failed_slot=slot, restarts=runs,
+                    reason=f"budget spent after {search.nodes} nodes; the hardest "
+                           f"slot was {slot.label} ({slot.length} letters)")
+
+
+def _restarts(
+    search: Search, root: tuple[list[int], list[int]], seed: int,
+    found: Callable[[list[int]], bool], restarts: bool, cap: int | None,
+) -> tuple[str, int]:
+    """Runs from ``root`` with Luby node limits until one fills ("filled"), the search is
+    complete ("none") or ``cap`` nodes are reached ("capped"); Stop when the budget ends.
+    Returns the outcome and how many runs were restarted."""
+    run = 0
+    while True:
+        run += 1
+        search.rng = random.Random(seed * 1_000_003 + run)
+        limit = search.nodes + (len(search.slots) + RESTART_NODES) * luby(run) \
+            if restarts else None
+        if cap is not None:
+            limit = cap if limit is None else min(limit, cap)
+        search.node_limit = limit
+        try:
+            if search.dfs(root[0][:], root[1][:], found):
+                return "filled", run - 1
+            if cap is None or search.nodes < cap:
+                return "none", run - 1
+            return "capped", run - 1
+        except Stop as stop:
+            if stop.why == "budget":
+                raise
+            if cap is not None and search.nodes >= cap:
+                return "capped", run - 1
+
+
+def _root_reason(grid: Grid, slot: Slot, words: WordList) -> str:
+    """Why propagation alone found no fill, naming the slot."""
+    shown = _shown(grid, slot)
+    if not words.table(slot.length).words:
+        return f"the list has no {slot.length}-letter words, and {slot.label} needs one"
+    if "?" not in shown and shown in words:
+        return (f"{slot.label} ({shown}) repeats a word another slot already holds; "
+                "no word may be used twice")
+    return (f"no word in the list fits {slot.label} ({slot.length} letters, pattern {shown})"
+            " with the letters its crossings allow")
+
+
+def _shown(grid: Grid, slot: Slot) -> str:
+    return grid.entry(slot).replace(".", "?")
