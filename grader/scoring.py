@@ -114,12 +114,13 @@ def ladder_level(steps: Iterable[Step], weights: Weights | None = None) -> str:
 def compact_step(step: Step) -> list[Any]:
     """A step as plain JSON data: [rung, technique, openings, axis, line, clue, cells].
 
-    Axis is "row", "column" or "" (grid steps), cells a flat list r0, c0, r1, c1, ...
+    Axis is "row", "column" or "" (grid steps), clue None when the step names none (colour
+    lines), cells a flat list r0, c0, r1, c1, ...
     """
     axis = step.line.axis if step.line is not None else ""
     index = step.line.index if step.line is not None else -1
     cells = [value for row, column, _ in step.changes for value in (row, column)]
-    clue = list(step.clue) if step.clue is not None else []
+    clue = list(step.clue) if step.clue is not None else None
     return [step.rung, step.technique, step.openings, axis, index, clue, cells]
 
 
@@ -167,7 +168,7 @@ def work_terms(compact: Iterable[Sequence[Any]], width: int, height: int) -> Wor
     chain = 0
     for rung, _technique, openings, axis, index, clue, cells in compact:
         category = rung
-        if axis and rung in COUNTING_RUNGS:
+        if axis and clue is not None and rung in COUNTING_RUNGS:
             length = width if axis == "row" else height
             if _fits_exactly(clue, length):
                 category = EXACT_FIT
