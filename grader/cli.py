@@ -8,12 +8,16 @@ happen inside ``run`` so that ``--help`` stays fast.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import signal
 import sys
-from collections.abc import Iterable, Sequence
-from types import ModuleType
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from types import FrameType, ModuleType
 
 from grader.errors import NonopressError
+from grader.text import error_line
 
 #: subcommand -> module implementing it
 COMMANDS: dict[str, str] = {
@@ -71,18 +75,60 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _tolerant_streams() -> None:
+    """Characters the terminal cannot encode are escaped, never a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised like Ctrl-C so that every ``finally`` runs: temporary
+    files and build folders are removed and TeX's process group is ended."""
+
+
+def _raise_terminated(signum: int, frame: FrameType | None) -> None:
+    raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def _signals_unwind() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    for sig in previous:
+        signal.signal(sig, _raise_terminated)
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _tolerant_streams()
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
+    with _signals_unwind():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return int(args._run(args))
     except NonopressError as exc:
-        print(f"nonopress {args.command}: {exc}", file=sys.stderr)
+        print(error_line(f"nonopress {args.command}: ", str(exc)), file=sys.stderr)
         return EXIT_BAD_INPUT
+    except Terminated as exc:
+        print(f"nonopress {args.command}: terminated", file=sys.stderr)
+        return 128 + int(exc.args[0])
     except KeyboardInterrupt:
         print(f"nonopress {args.command}: interrupted", file=sys.stderr)
         return 130

@@ -91,14 +91,18 @@ class Engine:
     def _refresh(self, rung: str) -> None:
         """Search again the lines of ``rung`` whose cells changed."""
         steps, best = self._line_steps[rung], self._line_best[rung]
-        for number in sorted(self._dirty[rung]):
+        dirty = self._dirty[rung]
+        for number in sorted(dirty):
+            # a refresh of 2,000 lines of a 1000x1000 grid takes seconds: keep the budget
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise BudgetExceeded(f"the ladder ran out of time after {len(self.steps)} steps")
+            dirty.discard(number)
             ref, clue = self.lines[number]
             cells = self.line_cells(number)
             found = [] if UNKNOWN not in cells else LINE_FINDERS[rung](clue, cells)
             self._line_total[rung] += len(found) - len(steps[number])
             steps[number] = [self._place(rung, ref, clue, d) for d in found]
             best[number] = max((len(d.changes) for d in found), default=0)
-        self._dirty[rung].clear()
 
     @staticmethod
     def _place(rung: str, ref: LineRef, clue: Clue, deduction: LineDeduction) -> Step:

@@ -48,6 +48,13 @@ class FormatError(NonopressError, ValueError):
         )
 
 
+class OutputError(NonopressError, OSError):
+    """An output that cannot be written (an OSError too, for callers that expect one)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "cannot write"
+
+
 class BundleError(FormatError):
     """Some puzzles of a many-puzzle file could not be read; the others could.
 

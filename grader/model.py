@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from grader.errors import PuzzleError
+from grader.text import clean
 
 EMPTY = 1
 FILLED = 2
@@ -66,8 +67,11 @@ def clue_of(line: Iterable[bool]) -> Clue:
 
 def normalise_clue(numbers: Iterable[Any], what: str = "clue") -> Clue:
     """Validate one clue's numbers; a lone 0 (the usual way to write a blank line) means ()."""
+    given = list(numbers)
+    if set(map(type, given)) <= {int} and (not given or min(given) > 0):
+        return tuple(given)  # the common case, checked at C speed
     values: list[int] = []
-    for number in numbers:
+    for number in given:
         if isinstance(number, bool) or not isinstance(number, (int, np.integer)):
             raise PuzzleError(f"{what}: {number!r} is not a whole number")
         if number < 0:
@@ -94,6 +98,12 @@ class Metadata:
     copyright: str = ""
     license: str = ""
     source: str = ""  # catalogue or source id, e.g. "webpbn.com #1"
+
+    def __post_init__(self) -> None:
+        # lone surrogates from JSON escapes would break every later print or write
+        for name, value in self.__dict__.items():
+            if isinstance(value, str):
+                object.__setattr__(self, name, clean(value))
 
     def as_dict(self) -> dict[str, str]:
         return {k: v for k, v in self.__dict__.items() if v}

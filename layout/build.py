@@ -147,6 +147,7 @@ def build_issue(
                     hide_title=ref.hide_title,
                 )
             )
+    _warn_missing_glyphs(manifest, entries, warnings)
     worked = manifest.worked
     numbers = set(range(1, len(entries) + 1)) if worked == "all" else set(worked)
     beyond = sorted(n for n in numbers if n > len(entries))
@@ -162,6 +163,22 @@ def build_issue(
         progress(f"making {len(manifest.fillins)} fill-in(s)")
     fillins = build_fillins(manifest.fillins, len(entries) + 1, budget)
     return Issue(manifest, tuple(entries), tuple(warnings), fillins)
+
+
+def _warn_missing_glyphs(
+    manifest: Manifest, entries: list[IssueEntry], warnings: list[str]
+) -> None:
+    """Say which characters of the texts the PDF font cannot print (they print as '?')."""
+    from layout.fonts import font_files, missing_characters
+
+    texts = [manifest.title, manifest.issue, manifest.date, manifest.author]
+    texts += [text for entry in entries for text in (entry.title, entry.note)]
+    missing = missing_characters("".join(texts))
+    if missing:
+        listed = ", ".join(f"{ch} (U+{ord(ch):04X})" for ch in missing[:12])
+        more = f" and {len(missing) - 12} more" if len(missing) > 12 else ""
+        font = font_files()["NonopressSans"].name
+        warnings.append(f"the PDF font ({font}) has no {listed}{more}: printed as '?'")
 
 
 def _check_printable(grade: GradeInfo, label: str, warnings: list[str]) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import replace
@@ -84,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
     from grader.atomic import atomic_write
     from grader.errors import NonopressError
     from grader.results import Budget
+    from grader.text import shown
     from layout.build import build_issue
     from layout.gradecache import GradeCache
     from layout.latex import compile_latex, latex_compiler, render_latex
@@ -103,14 +106,14 @@ def run(args: argparse.Namespace) -> int:
         compiled_pdf is not None
         and args.output
         and not args.no_compile
-        and compiled_pdf.resolve() == Path(args.output).resolve()
+        and os.path.realpath(compiled_pdf) == os.path.realpath(args.output)
     ):
         raise NonopressError(
             f"--latex {args.latex} compiles to {compiled_pdf}, the same file as -o: "
             "choose another name for one of them"
         )
     for target in (args.output, args.latex):
-        if target and not Path(target).resolve().parent.is_dir():
+        if target and not Path(os.path.realpath(target)).parent.is_dir():
             raise NonopressError(f"{target}: the folder {Path(target).parent} does not exist")
     manifest = load_manifest(args.manifest)
     manifest = replace(
@@ -152,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
 
     def say(message: str) -> None:
         if not args.quiet:
-            print(message, file=sys.stderr)
+            print(shown(message), file=sys.stderr)
 
     issue = build_issue(
         manifest, cache=cache, budget=Budget(seconds=args.grade_seconds), progress=say
@@ -163,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"nonopress issue: warning: grade cache not saved: {exc}", file=sys.stderr)
     plan = plan_issue(issue)
     for warning in plan.warnings:
-        print(f"nonopress issue: warning: {warning}", file=sys.stderr)
+        print(shown(f"nonopress issue: warning: {warning}"), file=sys.stderr)
     summary = f"{len(plan.pages)} pages, {len(issue.entries)} puzzles"
     if issue.fillins:
         summary += f", {len(issue.fillins)} fill-ins"
@@ -177,8 +180,10 @@ def run(args: argparse.Namespace) -> int:
         write(args.latex, tex)
         command = latex_compiler()
         if args.no_compile or command is None:
+            quoted = shlex.quote(args.latex if args.latex.startswith("/") else
+                                 f"./{args.latex}")
             say(f"wrote {args.latex}; compile it with: latexmk -pdf -no-shell-escape "
-                f"{args.latex}  (or pdflatex -no-shell-escape {args.latex})")
+                f"{quoted}  (or pdflatex -no-shell-escape {quoted})")
         else:
             assert compiled_pdf is not None
             write(str(compiled_pdf), compile_latex(tex, jobname=Path(args.latex).stem))

@@ -1,4 +1,12 @@
-"""The embedded sans-serif font (Bitstream Vera, shipped with reportlab) and text widths.
+"""The embedded sans-serif font and text widths.
+
+DejaVu Sans when it is installed (Debian/Ubuntu ``fonts-dejavu-core``, the usual font on
+Linux; Bitstream Vera licence): Vera extended to some 3,000 characters (Latin Extended,
+Greek, Cyrillic, Armenian, Georgian, symbols) with Vera's own metrics for the characters
+they share, so the layout is the same with either. Otherwise Bitstream Vera, which
+reportlab ships (Latin-1 only). ``NONOPRESS_FONT_DIR`` names another folder holding
+``DejaVuSans.ttf`` and ``DejaVuSans-Bold.ttf``. Characters the font lacks print as '?', and
+:func:`missing_characters` names them so the issue command can warn.
 
 Registering a TrueType font makes reportlab embed (a subset of) it; no base-14 font is used.
 """
@@ -6,6 +14,7 @@ Registering a TrueType font makes reportlab embed (a subset of) it; no base-14 f
 from __future__ import annotations
 
 import functools
+import os
 from pathlib import Path
 
 import reportlab
@@ -14,7 +23,15 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 REGULAR = "NonopressSans"
 BOLD = "NonopressSans-Bold"
-_FILES = {REGULAR: "Vera.ttf", BOLD: "VeraBd.ttf"}
+_VERA = {REGULAR: "Vera.ttf", BOLD: "VeraBd.ttf"}
+_DEJAVU = {REGULAR: "DejaVuSans.ttf", BOLD: "DejaVuSans-Bold.ttf"}
+#: Where Debian, Ubuntu, Fedora and Arch put DejaVu.
+DEJAVU_DIRS = (
+    "/usr/share/fonts/truetype/dejavu",
+    "/usr/share/fonts/dejavu-sans-fonts",
+    "/usr/share/fonts/TTF",
+    "/usr/share/fonts/dejavu",
+)
 
 #: Height of a digit above the baseline, in ems (Vera's cap height): used to centre digits.
 DIGIT_HEIGHT = 0.729
@@ -25,10 +42,21 @@ def font_dir() -> Path:
 
 
 @functools.cache
+def font_files() -> dict[str, Path]:
+    """The regular and bold TrueType files: DejaVu Sans if installed, else reportlab's Vera."""
+    folders = [os.environ.get("NONOPRESS_FONT_DIR", ""), *DEJAVU_DIRS]
+    for folder in filter(None, folders):
+        files = {name: Path(folder, file) for name, file in _DEJAVU.items()}
+        if all(path.is_file() for path in files.values()):
+            return files
+    return {name: font_dir() / file for name, file in _VERA.items()}
+
+
+@functools.cache
 def register_fonts() -> tuple[str, str]:
     """Register the regular and bold faces with reportlab (once) and return their names."""
-    for name, file in _FILES.items():
-        pdfmetrics.registerFont(TTFont(name, str(font_dir() / file)))
+    for name, path in font_files().items():
+        pdfmetrics.registerFont(TTFont(name, str(path)))
     return REGULAR, BOLD
 
 
@@ -56,7 +84,16 @@ def fit_text(text: str, size: float, width: float, bold: bool = False) -> str:
 def _covered() -> frozenset[int]:
     register_fonts()
     font = pdfmetrics.getFont(REGULAR)
-    return frozenset(font.face.charToGlyph)
+    # reportlab's subsetting handles the Basic Multilingual Plane only (U+1F600 came out
+    # as U+1F60): anything above counts as missing
+    return frozenset(code for code in font.face.charToGlyph if code <= 0xFFFF)
+
+
+def missing_characters(text: str) -> str:
+    """The distinct characters of ``text`` the font has no glyph for (shown as '?')."""
+    covered = _covered()
+    missing = dict.fromkeys(ch for ch in text if ord(ch) >= 32 and ord(ch) not in covered)
+    return "".join(missing)
 
 
 def printable(text: str) -> str:

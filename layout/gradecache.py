@@ -14,6 +14,8 @@ from typing import Any
 
 from grader import __version__
 from grader.atomic import atomic_write
+from grader.errors import NonopressError
+from grader.inputs import read_input_bytes
 from layout.issue import GradeInfo
 
 FILE_VERSION = 2  # 2: steps are numbered worked-solution lines
@@ -38,10 +40,11 @@ class GradeCache:
         self.warning = ""
         if path is not None and path.exists():
             try:
-                data = json.loads(path.read_text(encoding="utf-8"))
+                # a regular file only, capped: the cache sits in a folder others may write
+                data = json.loads(read_input_bytes(path, named=False).decode("utf-8"))
                 if data.get("format") == FILE_VERSION and isinstance(data.get("grades"), dict):
                     self.entries = data["grades"]
-            except (OSError, ValueError, AttributeError) as exc:
+            except (NonopressError, OSError, ValueError, AttributeError, RecursionError) as exc:
                 self.warning = f"{path}: grade cache ignored ({exc})"
 
     def _key(self, puzzle_key: str) -> str:

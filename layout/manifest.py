@@ -1,12 +1,14 @@
 """The issue manifest: a short YAML file naming the puzzles of an issue and how to print it.
 
-Parsed with ``yaml.safe_load``; every key is checked, and an unknown key or a missing puzzle
+Parsed with the safe loader after a look at its shape (:mod:`grader.safe_yaml`); every key
+is checked, and an unknown key or a missing puzzle
 file is a :class:`FormatError` naming the manifest, the line and the key or file.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,7 +16,10 @@ from typing import Any, Literal
 
 import yaml
 
+from grader import safe_yaml
 from grader.errors import FormatError, NonopressError
+from grader.inputs import read_input_bytes
+from grader.text import clean
 from layout.fillin_refs import FillinRef, parse_fillin_refs
 from layout.profiles import (
     PLAIN,
@@ -87,8 +92,8 @@ class Manifest:
 def _key_lines(text: str) -> tuple[dict[str, int], list[int]]:
     """1-based lines of the top-level keys and of the items of ``puzzles``."""
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
+        root = safe_yaml.compose(text)
+    except (yaml.YAMLError, RecursionError):
         return {}, []
     keys: dict[str, int] = {}
     items: list[int] = []
@@ -102,23 +107,31 @@ def _key_lines(text: str) -> tuple[dict[str, int], list[int]]:
 
 def load_manifest(path: str | Path) -> Manifest:
     source = Path(path)
+    if not source.exists():
+        raise FormatError("manifest not found", str(source))
+    data = read_input_bytes(source)
     try:
-        text = source.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FormatError("manifest not found", str(source)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FormatError(f"cannot read the manifest: {exc}", str(source)) from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise FormatError("not UTF-8 text", str(source), line) from None
     return parse_manifest(text, source)
 
 
 def parse_manifest(text: str, source: Path) -> Manifest:
     name = str(source)
     try:
-        data = yaml.safe_load(text)
+        data = safe_yaml.load(text)
+    except safe_yaml.ShapeError as exc:
+        raise FormatError(f"YAML {exc.message}", name, exc.line) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         raise FormatError(f"not valid YAML: {getattr(exc, 'problem', exc)}", name, line) from None
+    except (ValueError, OverflowError) as exc:  # date: 2024-13-45, an int of 5,000 digits
+        reason = str(exc)[:80]
+        raise FormatError(f"not a valid value: {reason}", name, safe_yaml.bad_scalar_line(text)) \
+            from None
     if not isinstance(data, dict):
         raise FormatError("a manifest is a YAML mapping with at least a 'puzzles' list", name)
     key_lines, item_lines = _key_lines(text)
@@ -200,8 +213,9 @@ def _puzzle_ref(
     file = item.get("file")
     if not isinstance(file, str) or not file.strip():
         raise fail("a puzzles item needs 'file': the path of a puzzle file", line=line)
-    path = (base / file).resolve() if not Path(file).is_absolute() else Path(file)
-    if not path.is_file():
+    # realpath, not resolve(): a symlink loop must be a message, not a RuntimeError
+    path = Path(os.path.realpath(base / file))
+    if not path.exists():
         raise fail(f"puzzle file not found: {file}", line=line)
     index = item.get("index")
     if index is not None and (isinstance(index, bool) or not isinstance(index, int) or index < 1):
@@ -223,7 +237,7 @@ def _puzzle_ref(
 def _text(value: object) -> str:
     if isinstance(value, (dict, list)):
         raise NonopressError(f"expected text, got {type(value).__name__}")
-    return str(value).strip()
+    return clean(str(value)).strip()
 
 
 def _date(value: object) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -10,6 +11,9 @@ from grader.errors import NonopressError
 MM = 72 / 25.4
 CM = 10 * MM
 INCH = 72.0
+
+#: No page, margin or bleed is longer than a metre (this also keeps out .nan and .inf).
+MAX_LENGTH = 1000 * MM
 
 _UNITS = {"mm": MM, "cm": CM, "in": INCH, "pt": 1.0}
 _LENGTH = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(mm|cm|in|pt)?\s*$")
@@ -40,14 +44,20 @@ def parse_length(value: object, what: str) -> float:
     if isinstance(value, bool):
         raise NonopressError(f"{what}: expected a length such as 15mm, got {value!r}")
     if isinstance(value, (int, float)):
-        number, unit = float(value), "mm"
+        try:
+            number, unit = float(value), "mm"
+        except OverflowError:
+            raise NonopressError(f"{what}: {str(value)[:20]}... is not a sensible length") from None
     elif isinstance(value, str) and (match := _LENGTH.match(value)):
         number, unit = float(match.group(1)), match.group(2) or "mm"
     else:
         raise NonopressError(f"{what}: expected a length such as 15mm or 0.5in, got {value!r}")
     if number < 0:
         raise NonopressError(f"{what}: a length cannot be negative")
-    return number * _UNITS[unit]
+    length = number * _UNITS[unit]
+    if not math.isfinite(length) or length > MAX_LENGTH:
+        raise NonopressError(f"{what}: {value!r} is not a length up to 1 m")
+    return length
 
 
 #: Width x height with a unit (inches when none is given): ``8.5x11in``, ``210x297mm``.

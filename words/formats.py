@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.errors import FormatError
+from grader.inputs import read_input_bytes
 from words.fillin import FillIn
 from words.grid import BLOCK, EMPTY, LETTERS, MAX_SIDE, Grid, parse_grid
 
@@ -55,7 +56,7 @@ def read_grid_file(path: str | Path) -> GridFile:
     try:
         if source.stat().st_size > MAX_FILE_BYTES:
             raise FormatError(f"larger than {MAX_FILE_BYTES >> 20} MiB: not a grid", name)
-        data = source.read_bytes()
+        data = read_input_bytes(source, name)  # a FIFO only with a deadline
     except FileNotFoundError:
         raise FormatError("file not found", name) from None
     except IsADirectoryError:

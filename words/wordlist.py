@@ -21,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from grader.errors import FormatError, NonopressError
+from grader.inputs import read_input_bytes
 
 DEFAULT_SCORE = 50.0
 MIN_LENGTH = 2
@@ -225,7 +226,8 @@ def load_word_list(path: str | Path, min_length: int = MIN_LENGTH) -> WordList:
         size = source.stat().st_size
         if size > MAX_FILE_BYTES:
             raise FormatError(f"word list larger than {MAX_FILE_BYTES >> 20} MiB", str(source))
-        text = source.read_text(encoding="utf-8-sig")
+        # capped, and a FIFO only with a deadline (grader.inputs)
+        text = read_input_bytes(source).decode("utf-8-sig")
     except FileNotFoundError:
         raise FormatError("word list not found", str(source)) from None
     except UnicodeDecodeError:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from grader.batch.rows import ResultRow, Task, utc_now
 from grader.errors import NonopressError
+from grader.inputs import is_regular_file, read_input_bytes
 
 UNREADABLE_PREFIX = "unreadable-"
 #: Suffixes that no format claims but puzzle files often have: the content decides.
@@ -48,12 +49,13 @@ def find_puzzle_files(paths: Sequence[str | Path], suffixes: Iterable[str]) -> l
         path = Path(given)
         if path.is_dir():
             candidates = _walk(path, wanted)
-        elif path.is_file():
+        elif path.exists():  # named: a file, a FIFO, a device (read capped, with a deadline)
             candidates = [path]
         else:
             raise NonopressError(f"{path}: no such file or folder")
         for candidate in candidates:
-            resolved = candidate.resolve()
+            # realpath never raises (a symlink loop resolves to itself and fails when read)
+            resolved = Path(os.path.realpath(candidate))
             if resolved not in seen:
                 seen.add(resolved)
                 found.append(candidate)
@@ -69,6 +71,14 @@ def _walk(folder: Path, suffixes: set[str]) -> list[Path]:
                 continue
             suffix = Path(name).suffix.lower()
             path = Path(root, name)
+            if suffix not in suffixes and suffix not in SNIFFED_SUFFIXES:
+                continue
+            if not is_regular_file(path) and os.path.lexists(path):
+                # FIFOs, devices and sockets are never opened (a FIFO would block the
+                # batch); symlink loops and dangling links become 'failed' rows.
+                if _is_broken_link(path):
+                    files.append(path)
+                continue
             if suffix in YAML_SUFFIXES and is_issue_manifest(path):
                 continue
             if suffix in suffixes or (suffix in SNIFFED_SUFFIXES and looks_like_puzzle(path)):
@@ -76,13 +86,22 @@ def _walk(folder: Path, suffixes: set[str]) -> list[Path]:
     return files
 
 
+def _is_broken_link(path: Path) -> bool:
+    """A symlink whose target cannot be reached (a loop, or nothing there)."""
+    try:
+        os.stat(path)
+    except OSError:
+        return os.path.islink(path)
+    return False
+
+
 def is_issue_manifest(path: Path) -> bool:
     """Whether a YAML file is an issue manifest rather than puzzles."""
     from grader.formats.yaml_format import is_issue_manifest as manifest_data
 
     try:
-        return manifest_data(path.read_bytes())
-    except OSError:
+        return manifest_data(read_input_bytes(path, named=False))
+    except NonopressError:
         return False
 
 
@@ -90,6 +109,8 @@ def looks_like_puzzle(path: Path) -> bool:
     """Whether the start of a file's content matches a format the registry can read."""
     from grader.formats import detect
 
+    if not is_regular_file(path):
+        return False
     try:
         with path.open("rb") as handle:
             head = handle.read(_SNIFF_BYTES)
@@ -109,8 +130,13 @@ class Discovery:
     duplicates: int = 0  # puzzles whose clues already appeared earlier in the batch
 
 
-def read_tasks(files: Iterable[Path], timeout_s: float) -> Discovery:
-    """Read every file; one Task per distinct puzzle (bundles give one per puzzle)."""
+def read_tasks(
+    files: Iterable[Path], timeout_s: float, named: frozenset[Path] = frozenset()
+) -> Discovery:
+    """Read every file; one Task per distinct puzzle (bundles give one per puzzle).
+
+    Only the files in ``named`` (given on the command line) may be FIFOs or devices.
+    """
     from grader.formats import read
 
     result = Discovery()
@@ -118,7 +144,8 @@ def read_tasks(files: Iterable[Path], timeout_s: float) -> Discovery:
     for path in files:
         name = str(path)
         try:
-            puzzles = read(path)
+            data = read_input_bytes(path, name, named=path in named)
+            puzzles = read(data, name=name)
         except (NonopressError, OSError, UnicodeDecodeError) as exc:
             result.unreadable.append(_unreadable_row(path, exc))
             continue
@@ -136,15 +163,15 @@ def read_tasks(files: Iterable[Path], timeout_s: float) -> Discovery:
 def _unreadable_row(path: Path, exc: BaseException) -> ResultRow:
     # The path and the bytes: a fixed (or replaced) file gets a fresh key and is read again.
     digest = hashlib.sha256(str(path).encode() + b"\0")
-    with contextlib.suppress(OSError):
-        digest.update(path.read_bytes())
+    with contextlib.suppress(NonopressError):
+        digest.update(read_input_bytes(path, named=False))
     return ResultRow(
         key=UNREADABLE_PREFIX + digest.hexdigest()[:24],
         file=str(path),
         index=0,
         title="",
         status="failed",
-        error=f"cannot read: {exc}",
+        error=str(exc) if isinstance(exc, NonopressError) else f"cannot read: {exc}",
         finished_at=utc_now(),
     )
 

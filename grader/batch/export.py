@@ -49,6 +49,19 @@ def to_json(rows: Sequence[ResultRow]) -> str:
     return json.dumps([row.as_dict() for row in rows], indent=1, ensure_ascii=False) + "\n"
 
 
+#: A text cell starting with one of these is a formula to a spreadsheet (=HYPERLINK(...)).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: object) -> object:
+    """A CSV cell that a spreadsheet shows as text: formula-like text gets a leading '."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
 def to_csv(rows: Sequence[ResultRow]) -> str:
     """CSV with a header row; ``rungs`` is a JSON object in one cell."""
     buffer = io.StringIO()
@@ -57,5 +70,5 @@ def to_csv(rows: Sequence[ResultRow]) -> str:
     for row in rows:
         data = row.as_dict()
         data["rungs"] = json.dumps(row.rungs, sort_keys=True)
-        writer.writerow(["" if data[name] is None else data[name] for name in CSV_FIELDS])
+        writer.writerow([_cell(data[name]) for name in CSV_FIELDS])
     return buffer.getvalue()

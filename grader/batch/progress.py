@@ -8,6 +8,7 @@ from collections import Counter
 from typing import TextIO
 
 from grader.batch.rows import ResultRow
+from grader.text import error_line
 
 _BAR_WIDTH = 28
 _REDRAW_S = 0.2
@@ -71,7 +72,7 @@ class Progress:
         if row.verdict:
             self.by_verdict[row.verdict] += 1
         if row.status == "failed":
-            self._log(f"failed: {row.label}: {row.error}")
+            self._log(error_line("failed: ", f"{row.label}: {row.error}"))
         now = time.monotonic()
         if self.tty:
             if now - self._last_output >= _REDRAW_S or self.done == self.total:

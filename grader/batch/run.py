@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from grader.batch.discover import find_puzzle_files, known_suffixes, read_tasks
+from grader.batch.lock import batch_lock
 from grader.batch.pool import ResultCallback, WorkFunction, run_pool
 from grader.batch.progress import Progress, format_duration
 from grader.batch.rows import ResultRow, Task
@@ -74,9 +75,12 @@ def run_batch(
     files = find_puzzle_files(options.paths, known_suffixes())
     if not files:
         raise NonopressError(f"no puzzle files found in {', '.join(options.paths)}")
-    found = read_tasks(files, options.timeout_s)
+    named = frozenset(Path(p) for p in options.paths if not Path(p).is_dir())
+    found = read_tasks(files, options.timeout_s, named)
 
-    with ResultStore.create(options.out) as store:
+    out_folder = options.out if options.out.suffix not in (".sqlite", ".db") else \
+        options.out.parent
+    with batch_lock(out_folder), ResultStore.create(options.out) as store:
         for file in found.readable_files:
             stale = store.unreadable_keys_for(file)
             if stale:

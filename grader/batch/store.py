@@ -8,6 +8,7 @@ were in flight. ``synchronous=FULL`` makes each commit survive a power loss too.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -86,7 +87,8 @@ class ResultStore:
         if not path.is_file():
             raise NonopressError(f"{path}: no results database here (run `nonopress batch` first)")
         try:
-            db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+            uri = Path(os.path.realpath(path)).as_uri()  # realpath: no error on a loop
+            db = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30)
             db.execute("SELECT count(*) FROM results").fetchone()
         except sqlite3.Error as exc:
             raise NonopressError(f"{path}: not a results database: {exc}") from None
@@ -140,9 +142,22 @@ class ResultStore:
         return [key for (key,) in self._db.execute(query, (file,))]
 
     def rows(self) -> Iterator[ResultRow]:
+        """Every row; a damaged database or row is a NonopressError naming the database."""
         query = f"SELECT {', '.join(_COLUMNS)} FROM results ORDER BY file, idx"
-        for values in self._db.execute(query):
-            yield _from_sql(values)
+        try:
+            cursor = self._db.execute(query)
+            for values in cursor:
+                try:
+                    row = _from_sql(values)
+                except (ValueError, TypeError, AttributeError, KeyError) as exc:
+                    raise NonopressError(
+                        f"{self.path}: damaged row {str(values[0])[:40]!r} in the results "
+                        f"database ({type(exc).__name__}: {str(exc)[:80]})"
+                    ) from None
+                yield row
+        except sqlite3.Error as exc:
+            raise NonopressError(f"{self.path}: the results database is damaged: {exc}") \
+                from None
 
     def count(self) -> int:
         (total,) = self._db.execute("SELECT count(*) FROM results").fetchone()

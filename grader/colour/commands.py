@@ -18,8 +18,10 @@ from grader.colour.model import ColourPuzzle, format_colour_clue
 from grader.colour.results import ColourSolveResult
 from grader.commands.common import STDIN, LoadedPuzzle
 from grader.errors import BundleError, FormatError
+from grader.inputs import read_capped
 from grader.model import Puzzle
 from grader.results import Budget
+from grader.text import TITLE_WIDTH, shown
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ def read_input_any(path: str, format: str | None = None, colours: int | None = N
     """The puzzles in ``path`` ('-' reads stdin), colour or black and white."""
     if path == STDIN:
         try:
-            data = sys.stdin.buffer.read()
+            data = read_capped(sys.stdin.buffer, "<stdin>")
         except OSError as exc:
             raise FormatError(f"cannot read: {exc}", "<stdin>") from None
         return read_any(data, format=format, name="<stdin>", colours=colours)
@@ -119,8 +121,8 @@ def check_record(loaded: LoadedColourPuzzle, result: ColourSolveResult) -> dict[
 
 
 def check_line(loaded: LoadedColourPuzzle, result: ColourSolveResult) -> str:
-    title = loaded.puzzle.title or "-"
-    line = f"{loaded.label}\t{title}\t{result.verdict}\t{result.time_s:.3f} s"
+    title = shown(loaded.puzzle.title, TITLE_WIDTH) or "-"
+    line = f"{shown(loaded.label)}\t{title}\t{result.verdict}\t{result.time_s:.3f} s"
     if result.verdict == "multiple":
         line += f"\t{len(result.differing_cells)} cells differ"
     elif result.verdict == "undecided":
@@ -131,7 +133,8 @@ def check_line(loaded: LoadedColourPuzzle, result: ColourSolveResult) -> str:
 # -- solve ---------------------------------------------------------------------------------
 def legend(puzzle: ColourPuzzle) -> str:
     palette = puzzle.palette
-    return "  ".join(f"{palette[i].char} {palette[i].name}" for i in range(palette.size + 1))
+    return shown("  ".join(f"{palette[i].char} {palette[i].name}"
+                           for i in range(palette.size + 1)))
 
 
 def describe(loaded: LoadedColourPuzzle, result: ColourSolveResult, list_all: bool
@@ -139,8 +142,8 @@ def describe(loaded: LoadedColourPuzzle, result: ColourSolveResult, list_all: bo
     from grader.commands.solve import marked_pair
 
     puzzle = loaded.puzzle
-    title = f" ({puzzle.title})" if puzzle.title else ""
-    header = f"{loaded.label}{title}: {result.verdict}, {result.time_s:.3f} s"
+    title = f" ({shown(puzzle.title, TITLE_WIDTH)})" if puzzle.title else ""
+    header = f"{shown(loaded.label)}{title}: {result.verdict}, {result.time_s:.3f} s"
     grids = [tuple(rows) for rows in result.solution_rows(puzzle.palette)]
     if result.verdict == "multiple" and list_all:
         more = "" if result.complete else " (stopped at the limit; there may be more)"
@@ -190,7 +193,7 @@ def table_row(loaded: LoadedColourPuzzle) -> tuple[str, ...]:
     record = info_record(loaded)
     puzzle = loaded.puzzle
     return (
-        loaded.label,
+        shown(loaded.label),
         _short(puzzle.title or "-", 32),
         f"{puzzle.size} {puzzle.palette.size}col",
         str(record["blocks"]),
@@ -218,8 +221,8 @@ def grade_one(loaded: LoadedColourPuzzle, args: argparse.Namespace, budget: Budg
         print_json_line(record)
         return None
     if args.explain:
-        name = puzzle.title or loaded.label
-        colours = ", ".join(puzzle.palette.names())
+        name = shown(puzzle.title or loaded.label, TITLE_WIDTH)
+        colours = shown(", ".join(puzzle.palette.names()))
         heading = (f"{name}: {puzzle.size}, {puzzle.palette.size} colours ({colours}), "
                    f"{result.level}, score {result.score:.3f}, {result.stars} "
                    f"star{'s' * (result.stars != 1)}, verdict {result.verdict}")
@@ -227,5 +230,5 @@ def grade_one(loaded: LoadedColourPuzzle, args: argparse.Namespace, budget: Budg
         print(flush=True)
         return None
     row = result.to_json()
-    row["name"] = puzzle.title or loaded.label
+    row["name"] = shown(puzzle.title or loaded.label, TITLE_WIDTH)
     return row

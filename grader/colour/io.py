@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from pathlib import Path
 
 from grader import formats
 from grader.colour.formats import COLOUR_FORMATS
 from grader.colour.formats.pictures import PICTURE_FORMATS, read_picture
 from grader.colour.model import AnyPuzzle, ColourPuzzle
 from grader.errors import BundleError, FormatError, PuzzleError
+from grader.inputs import read_input_bytes
 from grader.model import Puzzle
 
 __all__ = ["colour_capable", "read_any", "write_any"]
@@ -46,10 +46,7 @@ def read_any(source: str | os.PathLike[str] | bytes, *, format: str | None = Non
         data, label = source, name or "<input>"
     else:
         label = name or os.fspath(source)
-        try:
-            data = Path(source).read_bytes()
-        except OSError as exc:
-            raise FormatError(f"cannot read: {exc.strerror or exc}", label) from None
+        data = read_input_bytes(source, label)  # capped; FIFOs only with a deadline
     spec = formats.get_format(format) if format else formats.detect(
         data, label if name or not isinstance(source, bytes) else None)
     if colours is not None and spec.name in PICTURE_FORMATS:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from typing import Any
 
@@ -22,6 +23,7 @@ from grader.commands.common import (
 )
 from grader.errors import NonopressError
 from grader.results import Budget, SolveResult
+from grader.text import TITLE_WIDTH, error_line, shown
 
 HELP = "check that each puzzle has exactly one solution (unique / multiple / none / undecided)"
 
@@ -30,14 +32,20 @@ EXIT_BAD_INPUT = 2
 
 
 def positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, got {text}")
     return value
 
 
 def positive_int(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
     return value
@@ -80,8 +88,8 @@ def result_record(loaded: LoadedPuzzle, result: SolveResult) -> dict[str, Any]:
 
 
 def result_line(loaded: LoadedPuzzle, result: SolveResult) -> str:
-    title = loaded.puzzle.title or "-"
-    line = f"{loaded.label}\t{title}\t{result.verdict}\t{result.time_s:.3f} s"
+    title = shown(loaded.puzzle.title, TITLE_WIDTH) or "-"
+    line = f"{shown(loaded.label)}\t{title}\t{result.verdict}\t{result.time_s:.3f} s"
     if result.verdict == "multiple":
         line += f"\t{len(result.differing_cells)} cells differ"
     elif result.verdict == "undecided":
@@ -111,6 +119,6 @@ def run(args: argparse.Namespace) -> int:
                     print(result_line(loaded, result), flush=True)
         except NonopressError as exc:
             # report and go on with the other files; the exit status says something failed
-            print(f"nonopress check: {exc}", file=sys.stderr)
+            print(error_line("nonopress check: ", str(exc)), file=sys.stderr)
             status = EXIT_BAD_INPUT
     return status

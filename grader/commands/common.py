@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -11,7 +12,9 @@ from typing import Any
 
 from grader import formats
 from grader.errors import BundleError, FormatError
+from grader.inputs import read_capped
 from grader.model import Puzzle
+from grader.text import clean
 
 STDIN = "-"
 
@@ -35,7 +38,7 @@ def read_input(path: str, format: str | None = None) -> list[Puzzle]:
     """The puzzles in ``path`` ('-' reads stdin, detected by content)."""
     if path == STDIN:
         try:
-            data = sys.stdin.buffer.read()
+            data = read_capped(sys.stdin.buffer, "<stdin>")
         except OSError as exc:
             raise FormatError(f"cannot read: {exc}", "<stdin>") from None
         return formats.read(data, format=format, name="<stdin>")
@@ -89,8 +92,14 @@ def json_default(value: Any) -> Any:
     raise TypeError(f"cannot write {type(value).__name__} as JSON")
 
 
+# JSON escapes C0 controls itself; these reach a terminal raw unless escaped too
+_TERMINAL_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
 def json_line(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, default=json_default, separators=(", ", ": "))
+    """One line of JSON, readable (not ASCII-escaped) but safe to print on a terminal."""
+    text = json.dumps(obj, ensure_ascii=False, default=json_default, separators=(", ", ": "))
+    return _TERMINAL_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", clean(text))
 
 
 def print_json_line(obj: Any) -> None:

@@ -78,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
     from grader.explain import explain_text
     from grader.grading import grade
     from grader.results import Budget
+    from grader.text import TITLE_WIDTH, shown
 
     if args.html and not args.explain:
         raise NonopressError("--html OUT goes with --explain")
@@ -102,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
             record["title"] = puzzle.title
             print_json_line(record)
         elif args.explain:
-            name = puzzle.title or loaded.label
+            name = shown(puzzle.title or loaded.label, TITLE_WIDTH)
             heading = (
                 f"{name}: {puzzle.size}, {result.level}, score {result.score:.3f}, "
                 f"about {result.effort_minutes:.0f} min, "
@@ -116,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
                 pages.append(GradedPuzzle(loaded.label, puzzle, result))
         else:
             row = result.to_json()
-            row["name"] = puzzle.title or loaded.label
+            row["name"] = shown(puzzle.title or loaded.label, TITLE_WIDTH)
             rows.append(row)
     if rows:
         print(_table(rows))

@@ -18,6 +18,7 @@ from grader.commands.common import (
 )
 from grader.errors import NonopressError
 from grader.model import Puzzle
+from grader.text import error_line, shown
 
 HELP = "show each puzzle's size, clue statistics and metadata"
 
@@ -94,7 +95,7 @@ def table_row(loaded: LoadedPuzzle) -> tuple[str, ...]:
     puzzle = loaded.puzzle
     stats = ClueStats.of(puzzle)
     return (
-        loaded.label,
+        shown(loaded.label),
         _short(puzzle.title or "-", 32),
         puzzle.size,
         str(stats.blocks),
@@ -107,8 +108,7 @@ def table_row(loaded: LoadedPuzzle) -> tuple[str, ...]:
 
 
 def _short(text: str, width: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return shown(" ".join(text.split()), width)
 
 
 def format_table(rows: Sequence[tuple[str, ...]]) -> str:
@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
             loaded_puzzles = list(colour.iter_any_puzzles([path], args.input_format,
                                                           args.colours))
         except NonopressError as exc:
-            print(f"nonopress info: {exc}", file=sys.stderr)
+            print(error_line("nonopress info: ", str(exc)), file=sys.stderr)
             failed = True
             continue
         for loaded in loaded_puzzles:

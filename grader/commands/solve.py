@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from grader import formats
@@ -21,11 +22,21 @@ from grader.commands.common import LoadedPuzzle, add_input_arguments
 from grader.errors import FormatError
 from grader.model import as_row_strings
 from grader.results import SolveResult
+from grader.text import TITLE_WIDTH, shown
 
 HELP = "solve puzzles and print the solution; two solutions and their differences if not unique"
 
 #: how many solutions --all lists unless --limit says otherwise
 DEFAULT_ALL_LIMIT = 100
+#: the most --limit may ask for (the solver also caps what it keeps by memory)
+MAX_LIMIT = 100_000
+
+
+def limit_number(text: str) -> int:
+    value = positive_int(text)
+    if value > MAX_LIMIT:
+        raise argparse.ArgumentTypeError(f"at most {MAX_LIMIT:,}, got {text}")
+    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="stop at the first solution found, without checking that it is the only one",
     )
     parser.add_argument(
-        "--limit", type=positive_int, default=None, metavar="N",
+        "--limit", type=limit_number, default=None, metavar="N",
         help=f"most solutions to look for (default 2, or {DEFAULT_ALL_LIMIT} with --all)",
     )
     parser.add_argument(
@@ -62,8 +73,8 @@ def marked_pair(first: tuple[str, ...], second: tuple[str, ...]) -> list[str]:
 
 
 def describe(loaded: LoadedPuzzle, result: SolveResult, list_all: bool) -> list[str]:
-    title = f" ({loaded.puzzle.title})" if loaded.puzzle.title else ""
-    header = f"{loaded.label}{title}: {result.verdict}, {result.time_s:.3f} s"
+    title = f" ({shown(loaded.puzzle.title, TITLE_WIDTH)})" if loaded.puzzle.title else ""
+    header = f"{shown(loaded.label)}{title}: {result.verdict}, {result.time_s:.3f} s"
     grids = [as_row_strings(s) for s in result.solutions]
     if result.verdict == "multiple" and list_all:
         more = "" if result.complete else " (stopped at the limit; there may be more)"
@@ -114,7 +125,9 @@ def run(args: argparse.Namespace) -> int:
                 solved.append(loaded.puzzle.with_solution(colour.solutions[0]))
             continue
         result = solve(loaded.puzzle, limit=limit, budget=budget, first=args.first)
-        print("\n".join(describe(loaded, result, args.all)), flush=True)
+        for line in describe(loaded, result, args.all):
+            print(line)
+        sys.stdout.flush()
         if result.verdict in ("unique", "multiple", "solved"):
             solved.append(loaded.puzzle.with_solution(result.solutions[0]))
     if args.out:

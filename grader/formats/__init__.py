@@ -34,6 +34,7 @@ from grader.formats import (
     yaml_format,
 )
 from grader.formats._base import FormatSpec
+from grader.inputs import read_input_bytes
 from grader.model import Puzzle
 
 __all__ = [
@@ -122,10 +123,7 @@ def read(
         label = name or "<input>"
     else:
         label = name or os.fspath(source)
-        try:
-            data = Path(source).read_bytes()
-        except OSError as exc:
-            raise FormatError(f"cannot read: {exc.strerror or exc}", label) from None
+        data = read_input_bytes(source, label)
     spec = get_format(format) if format else detect(data, label if name or not
                                                      isinstance(source, bytes) else None)
     try:

@@ -33,6 +33,7 @@ _META_KEYS = {"title": "title", "by": "author", "copyright": "copyright",
               "license": "license", "catalogue": "source"}
 _KEY = re.compile(r"^([a-z]+)\b\s*(.*)$")
 _SPDX = re.compile(r"^[A-Za-z0-9.+-]+$")
+_CLUE_LINE = re.compile(r"^\d+(?:[\s,]+\d+)*$")
 _COLOURED_CLUE = re.compile(r"\d+\s*[a-zA-Z]")
 
 
@@ -61,6 +62,7 @@ def read(data: bytes, source: str) -> list[Puzzle]:
     puzzles: list[Puzzle] = []
     draft = _Draft(start=1)
     number = 0
+    last_section: tuple[str, int] | None = None
     while number < len(lines):
         line_no = number + 1
         stripped = lines[number].strip()
@@ -71,6 +73,16 @@ def read(data: bytes, source: str) -> list[Puzzle]:
             continue
         match = _KEY.match(stripped)
         if not match:
+            if _CLUE_LINE.match(stripped):  # e.g. one row more than 'height' says
+                if last_section is None:
+                    raise FormatError(f"clue line {stripped[:40]!r} before any rows or "
+                                      "columns section", source, line_no)
+                section, size = last_section
+                what = "height" if section == "rows" else "width"
+                raise FormatError(
+                    f"clue line {stripped[:40]!r} after the {section} section, which "
+                    f"{what} {size} ends after {size} clues", source, line_no,
+                )
             continue  # blank or unrecognised: ignored
         key, value = match.group(1), match.group(2)
         if key in ("width", "height"):
@@ -95,6 +107,7 @@ def read(data: bytes, source: str) -> list[Puzzle]:
                 clues.append(parse_clue(text, source, number + offset + 1, key[:-1]))
             number += count
             setattr(draft, key, clues)
+            last_section = (key, count)
         elif key == "goal":
             draft.goal, draft.goal_line = _unquote(value), line_no
         elif key == "color":

@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from grader import safe_yaml
 from grader.errors import FormatError
 from grader.formats._base import FormatSpec, decode_text, head_text
 from grader.formats._mapping import SchemaError, puzzle_from_mapping, puzzle_to_mapping
@@ -20,15 +21,14 @@ from grader.model import Puzzle
 
 FILE_KEYS = frozenset(("puzzles", "notes"))
 
-# The C build of the same safe loader when libyaml is present: identical safety (no
-# arbitrary objects), several times faster on the 1,000-puzzle tournament sets.
-_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def read(data: bytes, source: str) -> list[Puzzle]:
     text = decode_text(data, source)
     try:
-        document = yaml.load(text, Loader=_SafeLoader)
+        document = safe_yaml.load(text)
+    except safe_yaml.ShapeError as exc:
+        raise FormatError(f"YAML {exc.message}", source, exc.line) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -58,8 +58,8 @@ def read(data: bytes, source: str) -> list[Puzzle]:
 def is_issue_manifest(data: bytes) -> bool:
     """Whether ``data`` is an issue manifest (for ``nonopress issue``) rather than puzzles."""
     try:
-        document = yaml.load(data.decode("utf-8-sig"), Loader=_SafeLoader)
-    except (yaml.YAMLError, UnicodeError, ValueError, RecursionError):
+        document = safe_yaml.load(data.decode("utf-8-sig"))
+    except (yaml.YAMLError, UnicodeError, ValueError, OverflowError, RecursionError):
         return False
     return isinstance(document, dict) and _is_manifest(document)
 
@@ -112,9 +112,9 @@ def _scalar(value: str) -> str:
     """A plain scalar when YAML reads it back unchanged, else a double-quoted one."""
     if value and value == value.strip() and "\n" not in value:
         try:
-            if yaml.safe_load(f"k: {value}") == {"k": value}:
+            if safe_yaml.load(f"k: {value}") == {"k": value}:
                 return value
-        except yaml.YAMLError:
+        except (yaml.YAMLError, ValueError, OverflowError):
             pass
     quoted = json.dumps(value, ensure_ascii=False)
     return "".join(c if _yaml_printable(c) else f"\\u{ord(c):04x}" for c in quoted)

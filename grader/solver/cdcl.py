@@ -31,6 +31,7 @@ from grader.solver.kernels import (
     enqueue,
     line_cell,
     line_masks,
+    stop_asked,
 )
 from grader.solver.reasons import explain_line
 
@@ -204,7 +205,7 @@ def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, 
                                     watch_head, watch_next, nlines)
         if clause >= 0:
             return nlines + clause
-        if qstate[1] == 0:
+        if qstate[1] == 0 or stop_asked(counters):
             return -1
         line = queue[qstate[0]]
         qstate[0] = (qstate[0] + 1) % size
@@ -544,7 +545,8 @@ def run(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bw
                     st[S_CLEAN_AT] += CLEAN_STEP
             continue
         st[S_NO_CONFLICT] = st[S_TRAIL]
-        if counters[0] >= work_limit or st[S_DECISIONS] >= decision_limit:
+        if counters[0] >= work_limit or st[S_DECISIONS] >= decision_limit or \
+                stop_asked(counters):
             return OUT_OF_WORK
         # decide: the unknown cell of highest activity, its target phase or saved phase
         best = -1

@@ -605,6 +605,17 @@ def cached_solve_masks(line, clue, k, n, filled, empty, fwd, bwd, fits, counters
     return ok, can_fill, can_empty
 
 
+#: counters[STOP] != 0 asks every loop to return at once: a watchdog thread sets it when the
+#: time budget is spent (the kernels release the GIL), so no propagation of a huge puzzle
+#: outlives its budget. What the loops return after it is set means nothing.
+STOP = 3
+
+
+@njit(cache=True, nogil=True, inline="always")
+def stop_asked(counters):
+    return counters.shape[0] > STOP and counters[STOP] != 0
+
+
 @njit(cache=True, nogil=True)
 def propagate_queue(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
                     fwd, bwd, empties, marks, counters, cache_keys, cache_vals):
@@ -619,6 +630,9 @@ def propagate_queue(grid, clues, nclues, queue, in_queue, qstate, line_in, line_
     size = queue.shape[0]
     decided = 0
     while qstate[1] > 0:
+        if stop_asked(counters):
+            clear_queue(queue, in_queue, qstate)
+            return CONTRADICTION
         line = queue[qstate[0]]
         qstate[0] = (qstate[0] + 1) % size
         qstate[1] -= 1
@@ -732,7 +746,7 @@ def probe_fixpoint(grid, clues, nclues, queue, in_queue, qstate, line_in, line_o
             if state[BEST_CELL] < 0:
                 return SOLVED
             return BRANCH
-        if counters[0] >= work_limit:
+        if counters[0] >= work_limit or stop_asked(counters):
             return OUT_OF_WORK
         cell = state[CURSOR]
         state[CURSOR] = (cell + 1) % total

@@ -10,8 +10,11 @@ solutions and reads the clock between bounded chunks of work.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from grader.model import FILLED, BoolArray, CellArray, Puzzle, clues_of_picture
 from grader.results import Budget, SolveResult, Verdict
@@ -28,6 +31,10 @@ WORK_CHUNK = 5_000
 LEARNER_SHARE = 9.0
 #: work the conflict-driven search does alone first: most searches end within it
 HEAD_START = 50 * WORK_CHUNK
+#: root probing that decides nothing for this many line solves gives way to the search:
+#: a 200x200 permutation matrix (one 1 per row and column) has 200! solutions and 40,000
+#: cells whose probes all fail to decide anything (a cycle of probes takes over 60 s)
+ROOT_STALL_WORK = 100 * WORK_CHUNK
 
 
 class _OutOfBudget(Exception):
@@ -42,8 +49,42 @@ class _EnoughSolutions(Exception):
 
 @dataclass
 class _Clock:
+    """The budget, and a watchdog that stops the compiled loops when its time is spent.
+
+    Between chunks of work the Python loop looks at the clock itself; a single chunk of a
+    huge puzzle (the first propagation of a 2048x2048 grid, one probe's cascade) can run
+    for minutes, so a timer thread also raises the kernels' stop flag in every workspace
+    the search uses (the kernels release the GIL, so the thread runs on time).
+    """
+
     budget: Budget
     started: float = field(default_factory=time.perf_counter)
+    workspaces: list[Workspace] = field(default_factory=list)
+    stopped: bool = False
+    _timer: threading.Timer | None = None
+
+    def start(self, *workspaces: Workspace) -> None:
+        self.workspaces.extend(workspaces)
+        if self.budget.seconds is not None:
+            self._timer = threading.Timer(self.budget.seconds, self._stop)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def watch(self, ws: Workspace) -> None:
+        self.workspaces.append(ws)
+        if self.stopped:
+            ws.counters[kernels.STOP] = 1
+
+    def _stop(self) -> None:
+        self.stopped = True
+        for ws in self.workspaces:
+            ws.counters[kernels.STOP] = 1
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        for ws in self.workspaces:
+            ws.counters[kernels.STOP] = 0
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
@@ -52,9 +93,15 @@ class _Clock:
         """A decision limit that keeps a node budget, from ``used`` decisions so far."""
         if self.budget.nodes is None:
             return 1 << 62
-        return used + max(self.budget.nodes, 1)
+        return min(used + max(self.budget.nodes, 1), 1 << 62)  # the kernels count in int64
+
+    def check_stop(self) -> None:
+        """Call right after every kernel returns: once stopped, what it returned is void."""
+        if self.stopped:
+            raise _OutOfBudget(f"time budget of {self.budget.seconds:g} s spent")
 
     def check(self, nodes: int) -> None:
+        self.check_stop()
         seconds, max_nodes = self.budget.seconds, self.budget.nodes
         if max_nodes is not None and nodes > max_nodes:
             raise _OutOfBudget(f"node budget of {max_nodes} spent")
@@ -84,11 +131,28 @@ class _Solutions:
 
 
 def _node(ws: Workspace, grid: CellArray, clock: _Clock, nodes: int,
-          solutions: _Solutions) -> int:
-    """Run one node's propagation and probing to its end, looking at the clock in between."""
+          solutions: _Solutions, stall_limit: int | None = None) -> int:
+    """Run one node's propagation and probing to its end, looking at the clock in between.
+
+    ``stall_limit``: line solves of probing that decide nothing after which the node
+    branches anyway (on the best cell probed so far, else the first unknown one).
+    """
     kernels.reset_probe_state(ws.probe_state)
+    stalled_since = ws.line_solves
+    last_since_change = 0
     while True:
         status = ws.probe(grid, ws.line_solves + WORK_CHUNK)
+        clock.check_stop()
+        since_change = int(ws.probe_state[kernels.SINCE_CHANGE])
+        if since_change < last_since_change:
+            stalled_since = ws.line_solves  # the probes decided something
+        last_since_change = since_change
+        if (status == kernels.OUT_OF_WORK and stall_limit is not None
+                and ws.line_solves - stalled_since > stall_limit and ws.queue_empty()):
+            if ws.probe_state[kernels.BEST_CELL] < 0:
+                unknown = np.flatnonzero(grid.ravel() == kernels.UNKNOWN)
+                ws.probe_state[kernels.BEST_CELL] = int(unknown[0])
+            return kernels.BRANCH
         if status == kernels.FOUND:
             count = int(ws.probe_state[kernels.FOUND_COUNT])
             ws.probe_state[kernels.FOUND_COUNT] = 0
@@ -148,7 +212,9 @@ def _search(puzzle: Puzzle, ws: Workspace, root: CellArray, clock: _Clock,
     Either one finishing has seen every solution (each is complete on its own); the
     solutions of both are pooled, duplicates dropped, so counting stays exact.
     """
-    learner = ConflictSearch(Workspace(puzzle), root.copy())
+    learner_ws = Workspace(puzzle)
+    clock.watch(learner_ws)
+    learner = ConflictSearch(learner_ws, root.copy())
     prober = _ProbingSearch(ws, root)
     learner_work = prober_work = 0
     learner_alive = True
@@ -157,6 +223,7 @@ def _search(puzzle: Puzzle, ws: Workspace, root: CellArray, clock: _Clock,
             if learner_alive and learner_work <= LEARNER_SHARE * prober_work + HEAD_START:
                 before = learner.ws.line_solves
                 status = learner.step(before + WORK_CHUNK, clock.nodes_left(learner.decisions))
+                clock.check_stop()
                 learner_work += learner.ws.line_solves - before
                 if status in (learning.FOUND, learning.GAVE_UP_FOUND):
                     solutions.add(learner.found)
@@ -174,6 +241,15 @@ def _search(puzzle: Puzzle, ws: Workspace, root: CellArray, clock: _Clock,
         counts["nodes"] = 1 + learner.decisions + prober.nodes
         counts["conflicts"] = learner.conflicts
         counts["learner_line_solves"] = learner.ws.line_solves
+
+
+#: bytes the solutions kept by one solve may take (each costs two bytes a cell plus ~250)
+SOLUTION_MEMORY = 256 * 1024 * 1024
+
+
+def solution_cap(puzzle: Puzzle) -> int:
+    """Most solutions one solve keeps, whatever limit it is given (at least 2)."""
+    return max(2, SOLUTION_MEMORY // (2 * puzzle.width * puzzle.height + 250))
 
 
 _compiled = False
@@ -217,8 +293,10 @@ def solve(
     warm_up()  # compiling is not the puzzle's time
     clock = _Clock(budget)
     ws = Workspace(puzzle)
+    clock.start(ws)
     # one solution alone proves nothing about uniqueness: always look for a second
-    solutions = _Solutions(puzzle, max(limit, 2))
+    cap = solution_cap(puzzle)
+    solutions = _Solutions(puzzle, min(max(limit, 2), cap))
     counts = {"nodes": 1}
     reason = ""
     complete = True
@@ -226,7 +304,7 @@ def solve(
     try:
         ws.clear_queue()
         ws.enqueue_all()
-        status = _node(ws, grid, clock, 1, solutions)
+        status = _node(ws, grid, clock, 1, solutions, ROOT_STALL_WORK)
         if status == kernels.SOLVED:
             solutions.add(grid)
         elif status == kernels.BRANCH:
@@ -236,9 +314,13 @@ def solve(
     except _EnoughSolutions:
         complete = False
         reason = f"stopped at the limit of {solutions.target} solutions"
+        if solutions.target == cap < limit:
+            reason += f" (at most {cap} of {puzzle.size} fit the memory cap)"
     except _OutOfBudget as exc:
         reason = exc.reason
         complete = False
+    finally:
+        clock.close()
     found = list(solutions.found.values())
     verdict: Verdict
     if len(found) >= 2:

@@ -53,7 +53,8 @@ class Workspace:
         self.bwd = np.zeros((blocks + 1, longest + 1), dtype=np.uint8)
         self.empties = np.zeros(longest + 1, dtype=np.int64)
         self.marks = np.zeros(2 * (longest + 2), dtype=np.int64)
-        self.counters = np.zeros(3, dtype=np.int64)  # line solves, cache hits, explaining
+        # line solves, cache hits, explaining, and the stop flag (kernels.STOP)
+        self.counters = np.zeros(4, dtype=np.int64)
         slots = cache_slots(self.height * self.width) if longest <= kernels.CACHE_MAX_LENGTH else 1
         self.cache_keys = np.zeros((slots, 2), dtype=np.uint64)
         self.cache_vals = np.zeros((slots, 2), dtype=np.uint64)
@@ -95,6 +96,9 @@ class Workspace:
     def enqueue_all(self) -> None:
         for line in range(self.height + self.width):
             kernels.enqueue(line, self.queue, self.in_queue, self.qstate)
+
+    def queue_empty(self) -> bool:
+        return int(self.qstate[1]) == 0
 
     def clear_queue(self) -> None:
         kernels.clear_queue(self.queue, self.in_queue, self.qstate)

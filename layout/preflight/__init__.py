@@ -9,6 +9,7 @@ and the object that fails.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import pikepdf
 
 from grader.errors import NonopressError
+from grader.inputs import describe_kind
 from layout.preflight.rules import Document, Finding, RuleResult, rules_for
 from layout.preflight.scan import ScanError, scan_pages
 
@@ -115,11 +117,14 @@ def preflight(path: str | os.PathLike[str], profile: str,
         raise PreflightError(f"unknown profile {profile!r} (choose kdp or pdfx)")
     source = Path(path)
     try:
-        size = source.stat().st_size
+        info = source.stat()
+        size = info.st_size
     except FileNotFoundError:
         raise PreflightError(f"{source}: file not found") from None
     except OSError as exc:
         raise PreflightError(f"{source}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(info.st_mode):  # a FIFO would block the PDF reader forever
+        raise PreflightError(f"{source}: {describe_kind(info.st_mode)}, not a PDF file")
     if size > MAX_FILE_BYTES:
         raise PreflightError(f"{source}: {size:,} bytes is more than this preflight reads")
     try:

@@ -23,6 +23,7 @@ from typing import Any
 
 import yaml
 
+from grader import safe_yaml
 from grader.colour.formats._base import ColourFormat, parse_colour_clue
 from grader.colour.model import (
     ColourClue,
@@ -34,7 +35,7 @@ from grader.colour.palette import WHITE, Colour, Palette, parse_rgb
 from grader.errors import FormatError, PuzzleError
 from grader.formats._base import decode_text
 from grader.formats._mapping import META_KEYS
-from grader.formats.yaml_format import _SafeLoader, _scalar
+from grader.formats.yaml_format import _scalar
 from grader.model import MAX_SIDE, Metadata
 
 KNOWN_KEYS = frozenset((*META_KEYS, "palette", "background", "rows", "columns", "solution",
@@ -159,7 +160,7 @@ def _read_documents(documents: list[Any], source: str) -> list[ColourPuzzle]:
 
 def read_yaml(data: bytes, source: str) -> list[ColourPuzzle]:
     try:
-        document = yaml.load(decode_text(data, source), Loader=_SafeLoader)
+        document = safe_yaml.load(decode_text(data, source))  # depth and aliases first
     except (yaml.YAMLError, RecursionError, ValueError, OverflowError) as exc:
         raise FormatError(f"not valid YAML: {str(exc).splitlines()[0][:80]}", source) from None
     return _read_documents(_documents(document), source)
