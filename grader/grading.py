@@ -49,6 +49,12 @@ class Grade:
     title: str = ""
     size: str = ""
     solved: bool = False
+    #: expected minutes for an average solver (the score is the difficulty: how hard)
+    effort_minutes: float = 0.0
+
+    @property
+    def difficulty(self) -> float:
+        return self.score
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -57,6 +63,8 @@ class Grade:
             "verdict": self.verdict,
             "level": self.level,
             "score": self.score,
+            "difficulty": self.difficulty,
+            "effort_minutes": self.effort_minutes,
             "stars": self.stars,
             "rungs": dict(self.rungs),
             "steps": len(self.steps),
@@ -160,7 +168,9 @@ def grade(puzzle: Puzzle, *, max_rung: str | None = None, budget: Budget | None 
     else:  # unique, but beyond the allowed ladder: at least as hard as the next rung up
         assert max_rung is not None
         level = weights.levels[RUNGS[min(rung_index(max_rung) + 1, len(RUNGS) - 1)]]
-    value = scoring.score(level, scoring.work(steps, puzzle.width, puzzle.height, weights))
+    terms = scoring.step_terms(steps, puzzle.width, puzzle.height)
+    figures = scoring.figures(level, terms, weights)
+    value = figures.difficulty
     return Grade(
         verdict=verdict,
         level=level,
@@ -173,4 +183,5 @@ def grade(puzzle: Puzzle, *, max_rung: str | None = None, budget: Budget | None 
         title=puzzle.title,
         size=puzzle.size,
         solved=solved,
+        effort_minutes=figures.effort_minutes,
     )

@@ -73,6 +73,7 @@ def grade_with_ladder(puzzle: Puzzle, budget: Budget) -> GradeInfo:
         rungs={str(k): int(v) for k, v in result.rungs.items()},
         time_s=float(result.time_s),
         steps=worked_lines(result.steps, puzzle),
+        effort_minutes=float(result.effort_minutes),
     )
 
 

@@ -63,6 +63,7 @@ class GradeCache:
                 rungs={str(k): int(v) for k, v in record["rungs"].items()},
                 time_s=float(record["time_s"]),
                 steps=tuple(str(s) for s in record["steps"]),
+                effort_minutes=float(record.get("effort_minutes", 0.0)),
             )
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
@@ -76,6 +77,7 @@ class GradeCache:
             "rungs": dict(grade.rungs),
             "time_s": grade.time_s,
             "steps": list(grade.steps[:MAX_STEPS]),
+            "effort_minutes": grade.effort_minutes,
         }
         self.changed = True
 

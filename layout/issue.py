@@ -27,6 +27,7 @@ class GradeInfo:
     rungs: dict[str, int] = field(default_factory=dict)
     time_s: float = 0.0
     steps: tuple[str, ...] = ()  # numbered worked-solution lines (see build.worked_lines)
+    effort_minutes: float = 0.0  # expected minutes for an average solver
 
 
 @dataclass(frozen=True, eq=False)

@@ -319,6 +319,8 @@ class Planner:
         number = f"No. {entry.number}"
         ops: list[Op] = [Text(x, baseline, number, size, bold=True, role="accent")]
         rest = f"  {entry.size}"
+        if entry.grade.effort_minutes > 0:  # the stars show how hard; this, how long
+            rest += f"  ~{max(entry.grade.effort_minutes, 1):.0f} min"
         if entry.shown_title:
             rest += f"  {entry.shown_title}"
         room = width - text_width(number, size, True) - stars_w - 6
@@ -393,6 +395,8 @@ class Planner:
         y = top - geometry.total_height * cell - sizes.band(18)
         grade = entry.grade
         line = f"Level: {grade.level}   score {grade.score:.1f}   "
+        if grade.effort_minutes > 0:
+            line += f"about {grade.effort_minutes:.0f} min   "
         size = sizes.pt(10)
         page.ops.append(Text(area.left, y, line, size))
         page.ops.extend(self.stars(area.left + text_width(line, size), y, sizes.band(8),

@@ -60,12 +60,14 @@ class ColourGrade:
     size: str = ""
     solved: bool = False
     colours: int = 1
+    effort_minutes: float = 0.0  # expected minutes for an average solver
 
     def to_json(self) -> dict[str, Any]:
         return {"title": self.title, "size": self.size, "colours": self.colours,
                 "verdict": self.verdict, "level": self.level, "score": self.score,
                 "stars": self.stars, "rungs": dict(self.rungs), "steps": len(self.steps),
-                "solved": self.solved, "time_s": round(self.time_s, 4)}
+                "solved": self.solved, "time_s": round(self.time_s, 4),
+                "effort_minutes": self.effort_minutes}
 
 
 class _Grader:
@@ -232,12 +234,14 @@ def grade_colour(puzzle: ColourPuzzle, *, max_rung: str | None = None,
     else:  # unique, but beyond the allowed ladder: at least the next colour rung up
         higher = [r for r in USED_RUNGS if rung_index(r) > top] or ["recursion"]
         level = weights.levels[higher[0]]
-    value = scoring.score(level, scoring.work(steps, puzzle.width, puzzle.height, weights))
+    figures = scoring.figures(level, scoring.step_terms(steps, puzzle.width, puzzle.height))
+    value = figures.difficulty
     return ColourGrade(
         verdict=verdict, level=level, score=value, stars=scoring.stars(value, weights),
         rungs=scoring.rung_counts(steps), steps=steps, grid=grader.grid,
         time_s=time.perf_counter() - started, title=puzzle.title, size=puzzle.size,
-        solved=outcome == "solved", colours=puzzle.palette.size)
+        solved=outcome == "solved", colours=puzzle.palette.size,
+        effort_minutes=figures.effort_minutes)
 
 
 # -- sentences ----------------------------------------------------------------------------

@@ -51,13 +51,14 @@ def _stars(count: int) -> str:
 
 
 def _table(rows: list[dict[str, Any]]) -> str:
-    headers = ("puzzle", "size", "level", "score", "stars", "rungs", "time")
+    headers = ("puzzle", "size", "level", "score", "minutes", "stars", "rungs", "time")
     table = [headers] + [
         (
             row["name"],
             row["size"],
             row["level"],
             f"{row['score']:.3f}",
+            f"{row['effort_minutes']:.0f}",
             _stars(row["stars"]),
             " ".join(f"{rung}:{count}" for rung, count in row["rungs"].items()) or "-",
             f"{row['time_s']:.2f}s",
@@ -105,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
             name = shown(puzzle.title or loaded.label, TITLE_WIDTH)
             heading = (
                 f"{name}: {puzzle.size}, {result.level}, score {result.score:.3f}, "
+                f"about {result.effort_minutes:.0f} min, "
                 f"{result.stars} star{'s' * (result.stars != 1)}, verdict {result.verdict}"
             )
             print(explain_text(puzzle, result.steps, heading), flush=True)
