@@ -213,6 +213,17 @@ def test_edges_mode_keeps_only_the_outlines() -> None:
 
 
 def test_targets_map_levels_and_stars_to_score_bands() -> None:
+    from types import SimpleNamespace
+
+    def graded(level: str, score: float) -> SimpleNamespace:
+        return SimpleNamespace(level=level, score=score)
+
+    medium = Target(level="medium")
+    # the level is the hardest technique: a hard score in an easy puzzle is still too easy
+    assert medium.direction(medium.measure(graded("easy", 4.5))) == 1
+    assert medium.direction(medium.measure(graded("medium", 0.1))) == 0
+    assert medium.direction(medium.measure(graded("hard", 0.1))) == -1
+    assert Target(stars=1).direction(Target(stars=1).measure(graded("hard", 0.0))) == 0
     assert Target(level="medium").interval() == (1.0, 2.0)
     assert Target(level="medium").direction(0.5) == 1
     assert Target(level="medium").direction(2.3) == -1

@@ -73,5 +73,6 @@ def generate(width: int, height: int, *, target: Target, count: int = 1, seed: i
         missed = result.grade.level if result.grade else result.verdict
         clock.say(f"attempt {attempts} missed ({missed}, density {share:.2f})")
         if adaptive and result.grade is not None:
-            step = -DENSITY_STEP if target.direction(result.grade.score) > 0 else DENSITY_STEP
+            harder = target.direction(target.measure(result.grade)) > 0
+            step = -DENSITY_STEP if harder else DENSITY_STEP
             share = min(max(share + step, 0.3), 0.8)

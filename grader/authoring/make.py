@@ -69,7 +69,7 @@ def author(
         else:
             graded = grade_edit(edit, clock)
     note = ""
-    if mode == "givens" and graded is not None and target.direction(graded.score) > 0:
+    if mode == "givens" and graded is not None and target.direction(target.measure(graded)) > 0:
         note = "givens only make a puzzle easier; without --givens, flips can make it harder"
     puzzle = edit.puzzle()
     if meta is not None:

@@ -44,7 +44,7 @@ class Authored:
     def reached(self) -> bool:
         if not self.unique or self.grade is None:
             return False
-        return not self.target.wanted or self.target.direction(self.grade.score) == 0
+        return not self.target.wanted or self.target.direction(self.target.measure(self.grade)) == 0
 
     def report_lines(self) -> list[str]:
         lines = []

@@ -132,7 +132,7 @@ def _easier(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Ra
             # the ladder now goes through: worth a grade, to land on the level, not below
             graded = grade(edit.puzzle(), budget=clock.budget(GRADE_SECONDS))
             if graded.verdict == "unique":
-                finishing.append((target.distance(graded.score), penalty, cell))
+                finishing.append((target.distance(target.measure(graded)), penalty, cell))
         if mode == "flips":
             edit.flip(cell)
         else:
@@ -209,10 +209,11 @@ def _harder(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Ra
         )
         if unique:
             graded = grade(puzzle, budget=clock.budget(GRADE_SECONDS))
-            if graded.verdict == "unique" and current.score < graded.score < high and (
-                best is None or graded.score > best[0]
+            measure = target.measure(graded)
+            if graded.verdict == "unique" and target.measure(current) < measure < high and (
+                best is None or measure > best[0]
             ):
-                best = (graded.score, cell)
+                best = (measure, cell)
         edit.flip(cell)
         if best is not None and target.direction(best[0]) == 0:
             break  # on target: no need to look further
@@ -243,8 +244,8 @@ def steer(edit: Edit, target: Target, mode: Mode, clock: Clock, seed: int = 0) -
     current = grade_edit(edit, clock)
     nearest = _Snapshot.take(edit, current)
     idle = plateau_moves = kicks = 0
-    while target.direction(current.score) != 0 and not clock.out() and idle < PATIENCE:
-        if target.direction(current.score) < 0:
+    while target.direction(target.measure(current)) != 0 and not clock.out() and idle < PATIENCE:
+        if target.direction(target.measure(current)) < 0:
             outcome, still_open = _easier(edit, target, mode, clock, rng, current,
                                           plateau=plateau_moves < PLATEAU)
             plateau_moves = plateau_moves + 1 if outcome == 1 else 0
@@ -265,7 +266,8 @@ def steer(edit: Edit, target: Target, mode: Mode, clock: Clock, seed: int = 0) -
         clock.say(f"steering: {current.level}, score {current.score:.2f}, "
                   f"{len(edit.flips)} flips, {len(edit.givens)} givens")
         if current.verdict == "unique" and (
-            target.distance(current.score) < target.distance(nearest.grade.score)
+            target.distance(target.measure(current))
+            < target.distance(target.measure(nearest.grade))
         ):
             nearest = _Snapshot.take(edit, current)
         idle = 0

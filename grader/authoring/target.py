@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from grader import scoring
 from grader.errors import PuzzleError
@@ -14,6 +15,17 @@ LEVEL_RUNGS: dict[str, str] = {
     "hard": "line-analysis",
     "fiendish": "cell-branching",
 }
+
+
+#: publishable levels, easiest first: a level target is a band [index, index + 1)
+LEVEL_ORDER: tuple[str, ...] = (*LEVEL_RUNGS, "needs-guessing")
+
+
+class Graded(Protocol):
+    @property
+    def level(self) -> str: ...
+    @property
+    def score(self) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -37,16 +49,29 @@ class Target:
     def wanted(self) -> bool:
         return self.level is not None or self.stars is not None
 
+    def measure(self, grade: Graded) -> float:
+        """Where a grade stands on this target's scale (see :meth:`interval`).
+
+        The level is the hardest technique needed and the score the work (they are
+        separate figures): a level target counts whole levels, the score placing a puzzle
+        within its level; a stars target counts the score alone.
+        """
+        if self.stars is not None:
+            return grade.score
+        if grade.level not in LEVEL_ORDER:
+            return float(len(LEVEL_ORDER))  # not fit to print: beyond every level
+        fraction = min(max(grade.score / (scoring.MAX_SCORE + 0.001), 0.0), 0.999)
+        return LEVEL_ORDER.index(grade.level) + fraction
+
     def interval(self) -> tuple[float, float]:
-        """Scores [low, high) that meet the target."""
-        weights = scoring.default_weights()
+        """Measures [low, high) that meet the target."""
         if self.level is not None:
-            base = weights.bands[self.level]
+            base = float(LEVEL_ORDER.index(self.level))
             return base, base + 1.0
         if self.stars is not None:
-            bounds = (0.0, *weights.stars, weights.bands["needs-guessing"])
+            bounds = (0.0, *scoring.default_weights().stars, scoring.MAX_SCORE + 0.001)
             return bounds[self.stars - 1], bounds[self.stars]
-        return 0.0, weights.bands["needs-guessing"]
+        return 0.0, float(len(LEVEL_ORDER))
 
     def direction(self, score: float) -> int:
         """+1: make it harder, -1: easier, 0: on target."""
@@ -60,12 +85,12 @@ class Target:
         return max(low - score, score - high + 0.001, 0.0)
 
     def top_rung(self) -> str:
-        """The hardest rung a puzzle on target may need (for making one easier)."""
-        weights = scoring.default_weights()
-        high = self.interval()[1] - 1e-6
-        for level, rung in LEVEL_RUNGS.items():
-            if high < weights.bands[level] + 1.0:
-                return rung
+        """The hardest rung a puzzle on target may need (for making one easier): the
+        level's own; for stars, beginner rules for one star, else up to cell branching."""
+        if self.level is not None:
+            return LEVEL_RUNGS[self.level]
+        if self.stars == 1:
+            return LEVEL_RUNGS["easy"]
         return LEVEL_RUNGS["fiendish"]
 
     def describe(self) -> str:
