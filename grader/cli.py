@@ -30,6 +30,9 @@ COMMANDS: dict[str, str] = {
     "preflight": "layout.preflight.command",
     "batch": "grader.commands.batch",
     "report": "grader.commands.report",
+    "make": "grader.commands.make",
+    "repair": "grader.commands.repair",
+    "generate": "grader.commands.generate",
     "fill": "words.commands.fill",
     "fillin": "words.commands.fillin",
 }

@@ -8,8 +8,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-import numpy as np
-
 from grader.model import EMPTY, FILLED, UNKNOWN, Clue, Grid, Puzzle, format_clue
 from grader.techniques.base import LineRef, Step, spans
 
@@ -197,8 +195,8 @@ def _cells_2d(cells: Sequence[tuple[int, int]]) -> str:
 
 
 def replay(puzzle: Puzzle, steps: Sequence[Step]) -> Iterator[tuple[Step, Grid]]:
-    """Each step with the grid right after it (starting from an empty grid)."""
-    cells = np.full((puzzle.height, puzzle.width), UNKNOWN, dtype=np.uint8)
+    """Each step with the grid right after it (starting from the givens alone)."""
+    cells = puzzle.start_cells()
     for step in steps:
         for r, c, state in step.changes:
             cells[r, c] = state

@@ -57,11 +57,17 @@ class Grade:
     size: str = ""
     solved: bool = False
     problem: str = ""
+    #: expected minutes for an average solver (the score is the difficulty: how hard)
+    effort_minutes: float = 0.0
 
     @property
     def graded(self) -> bool:
         """True when the puzzle has a score: one solution, reached within the budget."""
         return self.score is not None
+
+    @property
+    def difficulty(self) -> float | None:
+        return self.score
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -70,6 +76,8 @@ class Grade:
             "verdict": self.verdict,
             "level": self.level,
             "score": self.score,
+            "difficulty": self.difficulty,
+            "effort_minutes": self.effort_minutes,
             "stars": self.stars,
             "problem": self.problem or None,
             "rungs": dict(self.rungs),
@@ -231,11 +239,10 @@ def grade(puzzle: Puzzle, *, max_rung: str | None = None, budget: Budget | None 
             f"stuck: needs more than {max_rung} "
             f"({unknown} cell{'s' * (unknown != 1)} left undecided)"
         )
-    value = (
-        scoring.score(level, scoring.work(steps, puzzle.width, puzzle.height, weights))
-        if level in GRADED_LEVELS
-        else None
-    )
+    terms = scoring.step_terms(steps, puzzle.width, puzzle.height)
+    figures = scoring.figures(level, terms, weights)
+    # a defect is not a difficulty: no score (the table's 5.0 for unrated levels unused)
+    value = figures.difficulty if level in GRADED_LEVELS else None
     return Grade(
         verdict=verdict,
         level=level,
@@ -249,4 +256,5 @@ def grade(puzzle: Puzzle, *, max_rung: str | None = None, budget: Budget | None 
         size=puzzle.size,
         solved=solved,
         problem=problem,
+        effort_minutes=figures.effort_minutes,
     )

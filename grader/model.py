@@ -35,6 +35,8 @@ MAX_CELLS = 4096 * 1024
 MAX_NAMED_LINES = 6
 
 Clue = tuple[int, ...]
+#: A cell printed in the grid: (row, column, filled), 0-based.
+Given = tuple[int, int, bool]
 BoolArray = npt.NDArray[np.bool_]
 CellArray = npt.NDArray[np.uint8]
 
@@ -123,6 +125,8 @@ class Puzzle:
     columns: tuple[Clue, ...]
     solution: tuple[str, ...] | None = None
     meta: Metadata = field(default_factory=Metadata)
+    #: cells printed in the grid (filled or marked empty), sorted; they start every solve
+    givens: tuple[Given, ...] = ()
 
     def __post_init__(self) -> None:
         check_size(len(self.columns), len(self.rows))
@@ -145,6 +149,30 @@ class Puzzle:
             )
         if self.solution is not None:
             self._check_solution(tuple(self.solution))
+        if self.givens:
+            self._check_givens()
+
+    def _check_givens(self) -> None:
+        cells: dict[tuple[int, int], bool] = {}
+        for given in self.givens:
+            if len(given) != 3:
+                raise PuzzleError(f"a given must be (row, column, filled), not {given!r}")
+            row, column, filled = int(given[0]), int(given[1]), bool(given[2])
+            if not (0 <= row < self.height and 0 <= column < self.width):
+                raise PuzzleError(f"given cell ({row + 1}, {column + 1}) is outside the grid")
+            if cells.get((row, column), filled) != filled:
+                raise PuzzleError(f"given cell ({row + 1}, {column + 1}) is both filled and empty")
+            cells[(row, column)] = filled
+        picture = self.solution_array()
+        if picture is not None:
+            for (row, column), filled in cells.items():
+                if bool(picture[row, column]) != filled:
+                    raise PuzzleError(
+                        f"given cell ({row + 1}, {column + 1}) disagrees with the solution"
+                    )
+        object.__setattr__(
+            self, "givens", tuple((r, c, f) for (r, c), f in sorted(cells.items()))
+        )
 
     def _check_solution(self, solution: tuple[str, ...]) -> None:
         if len(solution) != self.height or any(len(r) != self.width for r in solution):
@@ -189,10 +217,22 @@ class Puzzle:
         """A content hash of the clues alone: survives renames and metadata edits."""
         text = "|".join(" ".join(map(str, c)) for c in self.rows)
         text += "/" + "|".join(" ".join(map(str, c)) for c in self.columns)
+        if self.givens:  # puzzles without givens keep the keys they always had
+            text += "/" + "|".join(f"{r},{c},{int(f)}" for r, c, f in self.givens)
         return hashlib.sha256(text.encode()).hexdigest()[:24]
 
     def with_meta(self, **changes: str) -> Puzzle:
         return replace(self, meta=replace(self.meta, **changes))
+
+    def with_givens(self, givens: Iterable[Given]) -> Puzzle:
+        return replace(self, givens=tuple(givens))
+
+    def start_cells(self) -> CellArray:
+        """The grid a solve starts from: UNKNOWN everywhere but the givens."""
+        cells = np.full((self.height, self.width), UNKNOWN, dtype=np.uint8)
+        for row, column, filled in self.givens:
+            cells[row, column] = FILLED if filled else EMPTY
+        return cells
 
     def with_solution(self, picture: BoolArray | Sequence[str] | None) -> Puzzle:
         if picture is None:
@@ -274,7 +314,8 @@ class Grid:
 
     @classmethod
     def for_puzzle(cls, puzzle: Puzzle) -> Grid:
-        return cls.unknown(puzzle.height, puzzle.width)
+        """The grid a solve of ``puzzle`` starts from (its givens already decided)."""
+        return cls(puzzle.start_cells())
 
     @classmethod
     def from_picture(cls, picture: BoolArray) -> Grid:

@@ -87,6 +87,7 @@ def grade_with_ladder(puzzle: Puzzle, budget: Budget) -> GradeInfo:
         time_s=float(result.time_s),
         steps=worked_lines(result.steps, puzzle),
         problem=result.problem,
+        effort_minutes=float(result.effort_minutes),
     )
 
 

@@ -64,6 +64,7 @@ class GradeCache:
                 time_s=float(record["time_s"]),
                 steps=tuple(str(s) for s in record["steps"]),
                 problem=str(record.get("problem", "")),
+                effort_minutes=float(record.get("effort_minutes", 0.0)),
             )
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
@@ -78,6 +79,7 @@ class GradeCache:
             "time_s": grade.time_s,
             "steps": list(grade.steps[:MAX_STEPS]),
             "problem": grade.problem,
+            "effort_minutes": grade.effort_minutes,
         }
         self.changed = True
 

@@ -28,6 +28,7 @@ class GradeInfo:
     time_s: float = 0.0
     steps: tuple[str, ...] = ()  # numbered worked-solution lines (see build.worked_lines)
     problem: str = ""  # what keeps the puzzle from a score, when it has none
+    effort_minutes: float = 0.0  # expected minutes for an average solver
 
 
 @dataclass(frozen=True, eq=False)

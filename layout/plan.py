@@ -339,6 +339,9 @@ class Planner:
     def _header_text(entry: IssueEntry) -> str:
         """What follows the number in a puzzle's header: its size and shown title."""
         rest = f"  {entry.size}"
+        if entry.grade.effort_minutes > 0 and entry.grade.stars is not None:
+            # the stars show how hard; this, how long
+            rest += f"  ~{max(entry.grade.effort_minutes, 1):.0f} min"
         if entry.shown_title:
             rest += f"  {entry.shown_title}"
         return rest
@@ -443,6 +446,8 @@ class Planner:
             page.ops.append(Text(area.left, y, f"Level: {grade.level} (no score)", size))
         else:
             line = f"Level: {grade.level}   score {grade.score:.1f}   "
+            if grade.effort_minutes > 0:
+                line += f"about {grade.effort_minutes:.0f} min   "
             page.ops.append(Text(area.left, y, line, size))
             page.ops.extend(self.stars(area.left + text_width(line, size), y, sizes.band(8),
                                        grade.stars))

@@ -65,7 +65,7 @@ def test_table_names_level_stars_and_rungs(
 ) -> None:
     assert main(["grade", str(files["easy"]), str(files["medium"])]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split()[:5] == ["puzzle", "size", "level", "score", "stars"]
+    assert lines[0].split()[:6] == ["puzzle", "size", "level", "score", "minutes", "stars"]
     assert "easy" in lines[1] and "*...." in lines[1] and "simple-boxes:" in lines[1]
     assert lines[2].startswith('Medium <b>"&"</b>')
     assert " easy " in lines[2] and "extreme-owners:" in lines[2]

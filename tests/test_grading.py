@@ -1,13 +1,12 @@
-"""grade(): verdicts, levels in disjoint bands, stars, JSON shape, restricted ladders."""
+"""grade(): verdicts, levels, scores from the work, stars, JSON shape, restricted ladders."""
 
 from __future__ import annotations
 
-import itertools
 from pathlib import Path
 
 import pytest
 
-from grader.grading import GRADED_LEVELS, RUNGS, grade
+from grader.grading import RUNGS, grade
 from grader.model import Puzzle
 from grader.results import Budget
 from grader.scoring import default_weights
@@ -77,7 +76,8 @@ def test_a_contradiction_found_by_search_still_names_a_line() -> None:
 
 def test_json_has_the_documented_keys() -> None:
     data = grade(SMALL).to_json()
-    for key in ("title", "verdict", "level", "score", "stars", "rungs", "steps", "time_s", "grid"):
+    for key in ("title", "verdict", "level", "score", "difficulty", "effort_minutes", "stars",
+                "rungs", "steps", "time_s", "grid"):
         assert key in data
     assert data["grid"] == list(SMALL.solution or ())
     assert data["steps"] == sum(data["rungs"].values())
@@ -113,8 +113,8 @@ def test_level_is_named_after_the_hardest_rung(puzzle: Puzzle, level: str) -> No
     assert result.level == level
     assert result.solved
     assert result.grid.to_rows() == list(puzzle.solution or ())
-    band = default_weights().bands[level]
-    assert band <= result.score < band + 1
+    assert 0 <= result.score < 5
+    assert result.effort_minutes > 0
 
 
 def test_unknown_rung_name_is_refused() -> None:
@@ -122,11 +122,21 @@ def test_unknown_rung_name_is_refused() -> None:
         grade(SMALL, max_rung="telepathy")
 
 
-def test_levels_occupy_disjoint_bands_in_ladder_order() -> None:
-    bands = default_weights().bands
-    ordered = [bands[level] for level in GRADED_LEVELS]
-    assert ordered == sorted(ordered)
-    assert all(b - a >= 1 for a, b in itertools.pairwise(ordered))
+def test_one_hard_step_costs_a_step_not_a_band() -> None:
+    from grader.scoring import figures, step_terms
+    from grader.techniques.base import LineRef, Step
+
+    easy = [
+        Step("simple-boxes", "t", ((r, c, 2),), LineRef("row", r), (3, 4))
+        for r in range(20)
+        for c in range(2, 20)
+    ]
+    one_hard = [*easy, Step("cell-branching", "t", ((0, 0, 2),), cell=(0, 0))]
+    many_hard = easy + [Step("cell-branching", "t", ((r, 0, 2),), cell=(r, 0)) for r in range(20)]
+    scores = [figures(level, step_terms(s, 20, 20)).difficulty
+              for level, s in (("easy", easy), ("fiendish", one_hard), ("fiendish", many_hard))]
+    assert scores[0] < scores[1] < scores[2]
+    assert scores[1] - scores[0] < 1.0  # one look-ahead does not lift a puzzle a whole band
 
 
 def test_an_exhausted_budget_gives_undecided_not_a_hang() -> None:
@@ -189,22 +199,57 @@ def test_a_puzzle_needing_full_line_analysis_is_hard(corpus_dir: Path) -> None:
 
 
 def test_fewer_openings_make_the_same_work_weigh_more() -> None:
-    from grader.scoring import work
+    from grader.scoring import step_terms
     from grader.techniques.base import Step
 
+    weights = default_weights()
     many = [Step("simple-boxes", "t", ((0, 0, 2),), openings=10)] * 20
     few = [Step("simple-boxes", "t", ((0, 0, 2),), openings=1)] * 20
-    assert work(few, 10, 10) > work(many, 10, 10)
+    assert step_terms(few, 10, 10).work(weights) > step_terms(many, 10, 10).work(weights)
     harder = [Step("cell-branching", "t", ((0, 0, 2),), openings=10)] * 20
-    assert work(harder, 10, 10) > work(many, 10, 10)
+    assert step_terms(harder, 10, 10).work(weights) > step_terms(many, 10, 10).work(weights)
 
 
-def test_score_rises_with_work_but_never_leaves_its_band() -> None:
-    from grader.scoring import score
+def test_an_exact_fit_is_cheaper_than_counting_a_long_clue() -> None:
+    from grader.scoring import step_terms
+    from grader.techniques.base import LineRef, Step
 
-    values = [score("medium", w) for w in (0.0, 1.0, 10.0, 1e9)]
-    assert values == sorted(values)
-    assert values[0] == 1.0 and values[-1] < 2.0
+    weights = default_weights()
+    row = LineRef("row", 0)
+    exact = Step("simple-boxes", "simple-boxes", ((0, 0, 2),), row, (4, 5))  # 4+1+5 = 10
+    counted = Step("simple-boxes", "simple-boxes", ((0, 0, 2),), row, (1, 1, 1, 3))  # 9 of 10
+    short = Step("simple-boxes", "simple-boxes", ((0, 0, 2),), row, (7,))
+    cost = [step_terms([s], 10, 10).work(weights) for s in (exact, short, counted)]
+    assert cost[0] <= cost[1] < cost[2]  # the fit found exact fits no cheaper than overlaps
+
+
+def test_a_chain_of_dependent_steps_counts() -> None:
+    from grader.scoring import figures, step_terms
+    from grader.techniques.base import LineRef, Step
+
+    # Twenty steps on twenty separate rows, against a staircase where each row or column
+    # step leans on the cell the step across it has just decided.
+    apart = [Step("simple-boxes", "t", ((r, r, 2),), LineRef("row", r), (3,)) for r in range(20)]
+    chained = [
+        Step("simple-boxes", "t", ((k // 2, k // 2, 2),), LineRef("row", k // 2), (3,))
+        if k % 2 == 0
+        else Step("simple-boxes", "t", ((k // 2 + 1, k // 2, 2),), LineRef("column", k // 2), (3,))
+        for k in range(20)
+    ]
+    assert step_terms(apart, 20, 20).chain == 1
+    assert step_terms(chained, 20, 20).chain == 20
+    assert (figures("easy", step_terms(chained, 20, 20)).difficulty
+            >= figures("easy", step_terms(apart, 20, 20)).difficulty)
+
+
+def test_effort_grows_with_size_and_steps() -> None:
+    from grader.scoring import figures, step_terms
+    from grader.techniques.base import Step
+
+    steps = [Step("simple-boxes", "t", ((0, 0, 2),))] * 20
+    small, large = (figures("easy", step_terms(steps, n, n)).effort_minutes for n in (10, 30))
+    more = figures("easy", step_terms(steps * 3, 10, 10)).effort_minutes
+    assert small < large and small < more
 
 
 def test_weights_table_must_name_every_rung() -> None:
@@ -215,8 +260,9 @@ def test_weights_table_must_name_every_rung() -> None:
     with pytest.raises(ValueError, match="lack rungs"):
         Weights.from_mapping(
             yaml.safe_load(
-                "levels: {simple-boxes: easy}\nbands: {easy: 0}\n"
-                "step_weights: {simple-boxes: 1}\nscarcity: 1\nhalf_work: {easy: 5}\n"
-                "stars: [1, 2, 3, 4]\n"
+                "levels: {simple-boxes: easy}\nstep_weights: {simple-boxes: 1}\n"
+                "scarcity: 1\ncounting: 0\nstars: [1, 2, 3, 4]\n"
+                "score: {intercept: 0, per_line_work: 1, chain: 0, lines: 0}\n"
+                "effort: {cell_seconds: 1, work_seconds: 1}\n"
             )
         )

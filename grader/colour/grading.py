@@ -63,6 +63,7 @@ class ColourGrade:
     solved: bool = False
     colours: int = 1
     problem: str = ""  # what keeps the puzzle from a score, when it has none
+    effort_minutes: float = 0.0  # expected minutes for an average solver
 
     @property
     def graded(self) -> bool:
@@ -73,7 +74,8 @@ class ColourGrade:
                 "verdict": self.verdict, "level": self.level, "score": self.score,
                 "stars": self.stars, "problem": self.problem or None,
                 "rungs": dict(self.rungs), "steps": len(self.steps),
-                "solved": self.solved, "time_s": round(self.time_s, 4)}
+                "solved": self.solved, "time_s": round(self.time_s, 4),
+                "effort_minutes": self.effort_minutes}
 
 
 class _Grader:
@@ -245,14 +247,15 @@ def grade_colour(puzzle: ColourPuzzle, *, max_rung: str | None = None,
         level = scoring.ladder_level(steps, weights)
     else:  # unique, but beyond the allowed ladder
         level, problem = "stuck", f"stuck: needs more than {max_rung}"
-    value = (scoring.score(level, scoring.work(steps, puzzle.width, puzzle.height, weights))
-             if level in GRADED_LEVELS else None)
+    figures = scoring.figures(level, scoring.step_terms(steps, puzzle.width, puzzle.height))
+    value = figures.difficulty if level in GRADED_LEVELS else None
     return ColourGrade(
         verdict=verdict, level=level, score=value, problem=problem,
         stars=None if value is None else scoring.stars(value, weights),
         rungs=scoring.rung_counts(steps), steps=steps, grid=grader.grid,
         time_s=time.perf_counter() - started, title=puzzle.title, size=puzzle.size,
-        solved=outcome == "solved", colours=puzzle.palette.size)
+        solved=outcome == "solved", colours=puzzle.palette.size,
+        effort_minutes=figures.effort_minutes)
 
 
 # -- sentences ----------------------------------------------------------------------------

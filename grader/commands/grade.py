@@ -61,13 +61,14 @@ def _score(value: float | None) -> str:
 
 
 def _table(rows: list[dict[str, Any]]) -> str:
-    headers = ("puzzle", "size", "level", "score", "stars", "rungs", "time")
+    headers = ("puzzle", "size", "level", "score", "minutes", "stars", "rungs", "time")
     table = [headers] + [
         (
             row["name"],
             row["size"],
             row["level"],
             _score(row["score"]),
+            NO_SCORE if row["score"] is None else f"{row['effort_minutes']:.0f}",
             _stars(row["stars"]),
             " ".join(f"{rung}:{count}" for rung, count in row["rungs"].items()) or "-",
             f"{row['time_s']:.2f}s",
@@ -100,6 +101,7 @@ def heading(name: str, result: Grade) -> str:
     stars = result.stars or 0
     return (
         f"{name}: {size}, {result.level}, score {_score(result.score)}, "
+        f"about {result.effort_minutes:.0f} min, "
         f"{stars} star{'s' * (stars != 1)}, verdict {result.verdict}"
     )
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from grader.model import UNKNOWN, CellArray, Puzzle
+from grader.model import CellArray, Puzzle
 from grader.solver import kernels
 
 IntArray = npt.NDArray[np.int64]
@@ -69,7 +69,8 @@ class Workspace:
         self.probe_state = np.zeros(kernels.STATE_SIZE, dtype=np.int64)
 
     def blank(self) -> CellArray:
-        return np.full((self.height, self.width), UNKNOWN, dtype=np.uint8)
+        """The start of a solve: every cell unknown but the puzzle's givens."""
+        return self.puzzle.start_cells()
 
     @property
     def line_solves(self) -> int:
