@@ -175,9 +175,10 @@ def test_defective_puzzles_get_no_score_or_stars_in_the_table(
     assert main(["grade", *paths]) == 0
     out = capsys.readouterr().out.splitlines()
     table = {line.split()[0]: line.split() for line in out[1:4]}
-    assert table[paths[1]][2:5] == ["ambiguous", "-", "-"]
-    assert table[paths[2]][2:5] == ["contradictory", "-", "-"]
-    assert table[paths[0]][4] == "*...."
+    # level, score, minutes, stars
+    assert table[paths[1]][2:6] == ["ambiguous", "-", "-", "-"]
+    assert table[paths[2]][2:6] == ["contradictory", "-", "-", "-"]
+    assert table[paths[0]][5] == "*...."
     notes = out[out.index("2 puzzles without a score (a defect is not a difficulty):") + 1 :]
     assert notes[0].startswith(f"  {paths[1]}: several solutions: two of them differ in 4")
     assert notes[1] == (
@@ -215,7 +216,7 @@ def test_a_cut_down_ladder_that_gets_stuck_says_so_everywhere(
     medium = str(files["medium"])
     assert main(["grade", "--max-rung", "simple-boxes", medium]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[1].split()[-5:-2] == ["stuck", "-", "-"]
+    assert out[1].split()[-6:-2] == ["stuck", "-", "-", "-"]  # level, score, minutes, stars
     assert "stuck: needs more than simple-boxes" in out[-1]
     assert main(["grade", "--json", "--max-rung", "simple-boxes", medium]) == 0
     (record,) = _records(capsys.readouterr().out)
