@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import time
 from typing import Any
 
 from grader.colour.commands import (
@@ -101,10 +102,16 @@ def run(args: argparse.Namespace) -> int:
     from grader.solver import solve
 
     status = EXIT_OK
-    budget = budget_from(args)
     for path in args.files:
         try:
-            for loaded in iter_any_puzzles([path], args.input_format, args.colours):
+            puzzles = iter_any_puzzles([path], args.input_format, args.colours)
+            while True:
+                started = time.perf_counter()
+                loaded = next(puzzles, None)
+                if loaded is None:
+                    break
+                # --timeout covers reading a puzzle too: a huge file's parse is not free time
+                budget = budget_from(args).less(time.perf_counter() - started)
                 if isinstance(loaded, LoadedColourPuzzle):
                     colour = solve_colour(loaded, 2, budget)
                     if args.json:
