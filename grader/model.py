@@ -272,10 +272,23 @@ def format_clue(clue: Clue) -> str:
     return " ".join(map(str, clue)) if clue else "0"
 
 
+def _clues_of_rows(picture: BoolArray) -> tuple[Clue, ...]:
+    """:func:`clue_of` for every row at once (vectorised: 2048x2048 in milliseconds)."""
+    height, width = picture.shape
+    padded = np.zeros((height, width + 2), dtype=np.int8)
+    padded[:, 1:-1] = picture
+    edges = np.diff(padded, axis=1)
+    start_rows, start_columns = np.nonzero(edges == 1)
+    _, end_columns = np.nonzero(edges == -1)  # row-major order: ends pair with starts
+    lengths = (end_columns - start_columns).tolist()
+    offsets = np.concatenate(([0], np.cumsum(np.bincount(start_rows, minlength=height))))
+    bounds = offsets.tolist()
+    return tuple(tuple(lengths[bounds[r]:bounds[r + 1]]) for r in range(height))
+
+
 def clues_of_picture(picture: BoolArray) -> tuple[tuple[Clue, ...], tuple[Clue, ...]]:
-    rows = tuple(clue_of(r) for r in picture.tolist())
-    cols = tuple(clue_of(c) for c in picture.T.tolist())
-    return rows, cols
+    array = np.asarray(picture, dtype=bool)
+    return _clues_of_rows(array), _clues_of_rows(array.T)
 
 
 def rows_to_array(rows: Sequence[str]) -> BoolArray:

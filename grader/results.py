@@ -26,6 +26,12 @@ class Budget:
     def unlimited(cls) -> Budget:
         return cls(seconds=None, nodes=None)
 
+    def less(self, spent_s: float) -> Budget:
+        """This budget with ``spent_s`` seconds already used (reading the puzzle, say)."""
+        if self.seconds is None:
+            return self
+        return Budget(seconds=max(self.seconds - spent_s, 0.0), nodes=self.nodes)
+
 
 @dataclass(frozen=True)
 class SolveResult:

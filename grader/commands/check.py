@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import time
 from typing import Any
 
 from grader.colour.commands import (
@@ -117,41 +118,50 @@ def result_line(loaded: LoadedPuzzle, result: SolveResult, why: str = "") -> str
 
 def run(args: argparse.Namespace) -> int:
     from grader.commands.common import iter_puzzles_reporting
-    from grader.diagnose import empty_borders
-    from grader.solver import announce_compiling, solve
+    from grader.solver import announce_compiling
 
     status = EXIT_OK
-    budget = budget_from(args)
     announce_compiling(sys.stderr)  # a first compile is said, before any puzzle's clock
     puzzles = iter_puzzles_reporting(
         args.files, "check", lambda files: iter_any_puzzles(files, args.input_format,
                                                             args.colours)
     )
+    started = time.perf_counter()
     for loaded in puzzles:
         if loaded is None:  # reported; the other files are still checked
             status = EXIT_BAD_INPUT
-            continue
-        if isinstance(loaded, LoadedColourPuzzle):
-            colour = solve_colour(loaded, 2, budget)
-            if args.json:
-                print_json_line(check_record(loaded, colour))
-            else:
-                print(check_line(loaded, colour), flush=True)
-            if colour.verdict != "unique":
-                status = max(status, EXIT_NOT_UNIQUE)
-            continue
-        result = solve(loaded.puzzle, limit=2, budget=budget)
-        why = no_solution_reason(loaded, result)
-        border = empty_borders(loaded.puzzle)
-        if args.json:
-            record = result_record(loaded, result, why)
-            record["warnings"] = [border] if border else []
-            print_json_line(record)
         else:
-            print(result_line(loaded, result, why), flush=True)
-            if border:
-                print(error_line("nonopress check: warning: ", f"{loaded.label}: {border}"),
-                      file=sys.stderr)
-        if result.verdict != "unique":
-            status = max(status, EXIT_NOT_UNIQUE)
+            # --timeout covers reading a puzzle too: a huge file's parse is not free time
+            budget = budget_from(args).less(time.perf_counter() - started)
+            status = max(status, _check_one(loaded, budget, args))
+        started = time.perf_counter()
     return status
+
+
+def _check_one(
+    loaded: LoadedPuzzle | LoadedColourPuzzle, budget: Budget, args: argparse.Namespace
+) -> int:
+    """Check and report one puzzle; EXIT_NOT_UNIQUE unless it has exactly one solution."""
+    from grader.diagnose import empty_borders
+    from grader.solver import solve
+
+    if isinstance(loaded, LoadedColourPuzzle):
+        colour = solve_colour(loaded, 2, budget)
+        if args.json:
+            print_json_line(check_record(loaded, colour))
+        else:
+            print(check_line(loaded, colour), flush=True)
+        return EXIT_OK if colour.verdict == "unique" else EXIT_NOT_UNIQUE
+    result = solve(loaded.puzzle, limit=2, budget=budget)
+    why = no_solution_reason(loaded, result)
+    border = empty_borders(loaded.puzzle)
+    if args.json:
+        record = result_record(loaded, result, why)
+        record["warnings"] = [border] if border else []
+        print_json_line(record)
+    else:
+        print(result_line(loaded, result, why), flush=True)
+        if border:
+            print(error_line("nonopress check: warning: ", f"{loaded.label}: {border}"),
+                  file=sys.stderr)
+    return EXIT_OK if result.verdict == "unique" else EXIT_NOT_UNIQUE
