@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from types import FrameType, ModuleType
 
-from grader.errors import NonopressError
+from grader.errors import ManyProblems, NonopressError
 from grader.text import error_line
 
 #: subcommand -> module implementing it
@@ -30,6 +30,9 @@ COMMANDS: dict[str, str] = {
     "preflight": "layout.preflight.command",
     "batch": "grader.commands.batch",
     "report": "grader.commands.report",
+    "make": "grader.commands.make",
+    "repair": "grader.commands.repair",
+    "generate": "grader.commands.generate",
     "fill": "words.commands.fill",
     "fillin": "words.commands.fillin",
 }
@@ -124,7 +127,12 @@ def _run(args: argparse.Namespace) -> int:
     try:
         return int(args._run(args))
     except NonopressError as exc:
-        print(error_line(f"nonopress {args.command}: ", str(exc)), file=sys.stderr)
+        if isinstance(exc, ManyProblems):  # a line each, escaped and bounded on its own
+            print(error_line(f"nonopress {args.command}: ", exc.headline), file=sys.stderr)
+            for problem in exc.problems:
+                print(error_line("  ", problem), file=sys.stderr)
+        else:
+            print(error_line(f"nonopress {args.command}: ", str(exc)), file=sys.stderr)
         return EXIT_BAD_INPUT
     except Terminated as exc:
         print(f"nonopress {args.command}: terminated", file=sys.stderr)

@@ -42,6 +42,17 @@ class EngineResult:
     solutions: tuple[Grid, ...] = field(default_factory=tuple)
 
 
+class LineBroken(Contradiction):
+    """A line technique found that no arrangement of a line's clue fits its cells."""
+
+    def __init__(self, rung: str, line: LineRef, clue: Clue, cells: list[int], why: str):
+        super().__init__(f"{line.label} ({' '.join(map(str, clue)) or '0'}): {why}")
+        self.rung = rung
+        self.line = line
+        self.clue = clue
+        self.cells = tuple(cells)
+
+
 def _preference(step: Step) -> tuple[int, int]:
     """Take the step that decides most cells; ties keep the earliest line or cell."""
     return (-len(step.changes), 0)
@@ -123,7 +134,10 @@ class Engine:
             dirty.discard(number)
             ref, clue = self.lines[number]
             cells = self.line_cells(number)
-            found = [] if UNKNOWN not in cells else find(clue, cells)
+            try:
+                found = [] if UNKNOWN not in cells else find(clue, cells)
+            except Contradiction as exc:  # name the line: that is what an author must fix
+                raise LineBroken(rung, ref, clue, cells, str(exc)) from None
             self._line_total[rung] += len(found) - len(steps[number])
             steps[number] = [self._place(rung, ref, clue, d) for d in found]
             best[number] = max((len(d.changes) for d in found), default=0)
@@ -248,8 +262,10 @@ class Engine:
 
     def _check_solution(self) -> None:
         for number, (ref, clue) in enumerate(self.lines):
-            if not is_solved_line(clue, self.line_cells(number)):
-                raise Contradiction(f"{ref.label} does not match its clue")
+            cells = self.line_cells(number)
+            if not is_solved_line(clue, cells):
+                first = self.rungs[0].name if self.rungs else "simple-boxes"
+                raise LineBroken(first, ref, clue, cells, "the filled line does not match")
 
 
 def solve_with_ladder(

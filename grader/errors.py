@@ -84,6 +84,16 @@ class BundleError(FormatError):
         return [str(error) for error in self.errors]
 
 
+class ManyProblems(NonopressError):
+    """Several problems found at once (every puzzle that blocks an issue): a headline and
+    one line per problem, so a user fixes them all in one go."""
+
+    def __init__(self, headline: str, problems: list[str]):
+        self.headline = headline
+        self.problems = list(problems)
+        super().__init__("\n".join([headline, *(f"  {p}" for p in self.problems)]))
+
+
 class Contradiction(NonopressError):
     """Deductions that disagree: the clues (plus assumptions) admit no solution."""
 

@@ -8,8 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-import numpy as np
-
 from grader.ladder import default_ladder
 from grader.model import EMPTY, FILLED, UNKNOWN, Clue, Grid, Puzzle, format_clue
 from grader.techniques.base import LineRef, Step, spans
@@ -212,6 +210,45 @@ class _Phrases(Mapping[str, str]):
         return len(FIELDS)
 
 
+def _broken_line(step: Step) -> str:
+    cells = "".join(
+        {FILLED: "#", EMPTY: ".", UNKNOWN: "?"}[state] for state in step.facts.get("cells", ())
+    )
+    given = f" ({cells})" if cells else ""
+    return (
+        f"no arrangement of the clue fits the cells decided so far{given}: "
+        "the puzzle has no solution; this line or the lines crossing it need fixing"
+    )
+
+
+def _broken_cell(step: Step) -> str:
+    if_filled: LineRef = step.facts["if_filled"]
+    if_empty: LineRef = step.facts["if_empty"]
+    return (
+        f"{cell_label(step.cell or (0, 0))}: filled, {if_filled.label.lower()} cannot be "
+        f"satisfied; empty, {if_empty.label.lower()} cannot be satisfied: the puzzle has "
+        "no solution"
+    )
+
+
+def _several_solutions(step: Step) -> str:
+    differ = step.facts.get("differ", [])
+    example = ", ".join(f"({r + 1}, {c + 1})" for r, c in differ[:5])
+    return (
+        f"guessing finds at least two solutions; they differ in {len(differ)} cells "
+        f"(row, column) such as {example}"
+    )
+
+
+#: Sentences of the steps that show a defect (no rung of the ladder takes them, so the
+#: ladder table has no template for them).
+_DIAGNOSES: dict[str, Callable[[Step], str]] = {
+    "broken-line": _broken_line,
+    "broken-cell": _broken_cell,
+    "several-solutions": _several_solutions,
+}
+
+
 def sentence(step: Step, puzzle: Puzzle | None = None) -> str:
     """One step as a sentence, e.g. "Row 7 (3 1 4): the 4 must cover cells 12-13 ...".
 
@@ -220,11 +257,14 @@ def sentence(step: Step, puzzle: Puzzle | None = None) -> str:
     template = default_ladder().templates.get(step.technique)
     if step.line is not None and step.clue is not None:
         text = template.format_map(_Phrases(step)) if template else (
-            f"{step.technique}: {_decides(step)}"
+            _DIAGNOSES[step.technique](step) if step.technique in _DIAGNOSES
+            else f"{step.technique}: {_decides(step)}"
         )
         return f"{step.line.label} ({format_clue(step.clue)}): {text}"
     if template and step.cell is not None:
         return template.format_map(_Phrases(step))
+    if step.technique in _DIAGNOSES:
+        return _DIAGNOSES[step.technique](step)
     return f"{step.technique}: {len(step.changes)} cells decided"
 
 
@@ -236,8 +276,8 @@ def _cells_2d(cells: Sequence[tuple[int, int]]) -> str:
 
 
 def replay(puzzle: Puzzle, steps: Sequence[Step]) -> Iterator[tuple[Step, Grid]]:
-    """Each step with the grid right after it (starting from an empty grid)."""
-    cells = np.full((puzzle.height, puzzle.width), UNKNOWN, dtype=np.uint8)
+    """Each step with the grid right after it (starting from the givens alone)."""
+    cells = puzzle.start_cells()
     for step in steps:
         for r, c, state in step.changes:
             cells[r, c] = state

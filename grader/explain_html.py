@@ -26,6 +26,17 @@ class GradedPuzzle:
     grade: Grade
 
 
+def summary(grade: Grade) -> str:
+    """One line under the puzzle's name: its grade, or what keeps it from one."""
+    if not grade.graded:
+        return f"{grade.size}, {grade.level}, no score: {grade.problem}"
+    stars = grade.stars or 0
+    return (
+        f"{grade.size}, {grade.level}, score {grade.score:.3f}, "
+        f"{stars} star{'s' * (stars != 1)}, verdict {grade.verdict}"
+    )
+
+
 def _record(item: GradedPuzzle) -> dict[str, Any]:
     puzzle, grade = item.puzzle, item.grade
     return {
@@ -35,10 +46,7 @@ def _record(item: GradedPuzzle) -> dict[str, Any]:
         "height": puzzle.height,
         "rows": [format_clue(c) for c in puzzle.rows],
         "columns": [format_clue(c) for c in puzzle.columns],
-        "summary": (
-            f"{puzzle.size}, {grade.level}, score {grade.score:.3f}, "
-            f"{grade.stars} star{'s' * (grade.stars != 1)}, verdict {grade.verdict}"
-        ),
+        "summary": summary(grade),
         "steps": [
             {
                 "rung": step.rung,

@@ -6,15 +6,15 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from grader import scoring
-from grader.engine import Engine
+from grader import diagnose, scoring
+from grader.engine import Engine, LineBroken
 from grader.errors import BudgetExceeded, Contradiction
 from grader.ladder import Ladder, default_ladder, rung_names
-from grader.model import BoolArray, Grid, Puzzle, as_row_strings
+from grader.model import BoolArray, Grid, Puzzle, as_row_strings, format_clue
 from grader.results import Budget, SolveResult, Verdict
 from grader.techniques.base import Step
 
-__all__ = ["LEVELS", "RUNGS", "Grade", "grade"]
+__all__ = ["GRADED_LEVELS", "LEVELS", "RUNGS", "UNGRADED_LEVELS", "Grade", "grade"]
 
 #: the rungs of the ladder table, cheapest first
 RUNGS: tuple[str, ...] = rung_names()
@@ -28,6 +28,11 @@ LEVELS: tuple[str, ...] = (
     "ambiguous",
     "contradictory",
 )
+#: the levels of puzzles that get a score and stars (a difficulty, not a defect)
+GRADED_LEVELS: tuple[str, ...] = LEVELS[:5]
+#: what a puzzle is called when it gets no score: a defect, a budget that ran out, or a
+#: cut-down ladder (--max-rung) that got stuck
+UNGRADED_LEVELS: tuple[str, ...] = ("ambiguous", "contradictory", "undecided", "stuck")
 
 
 @dataclass(frozen=True)
@@ -35,16 +40,18 @@ class Grade:
     """The grade of one puzzle: everything the grader learned, so nothing is solved twice.
 
     ``verdict`` comes from the complete solver (or from the ladder, when it finished the
-    grid or found two solutions); ``level`` is one of LEVELS, or "undecided" when the
-    budget ran out first. ``solved`` tells whether the allowed rungs finished the grid;
+    grid or found two solutions); ``level`` is one of GRADED_LEVELS or UNGRADED_LEVELS.
+    A puzzle with several solutions or none, or whose grade the budget or ``max_rung`` cut
+    short, is not a difficulty: its ``score`` and ``stars`` are None and ``problem`` says
+    what is wrong. ``solved`` tells whether the allowed rungs finished the grid;
     ``solution`` is the unique solution whenever the verdict is ``unique`` (from the
     ladder's grid or the solver's proof). ``budget`` is what the grade was allowed.
     """
 
     verdict: Verdict
     level: str
-    score: float
-    stars: int
+    score: float | None
+    stars: int | None
     rungs: dict[str, int]
     steps: tuple[Step, ...]
     grid: Grid
@@ -54,6 +61,18 @@ class Grade:
     solved: bool = False
     solution: BoolArray | None = None
     budget: Budget | None = None
+    problem: str = ""
+    #: expected minutes for an average solver (the score is the difficulty: how hard)
+    effort_minutes: float = 0.0
+
+    @property
+    def graded(self) -> bool:
+        """True when the puzzle has a score: one solution, reached within the budget."""
+        return self.score is not None
+
+    @property
+    def difficulty(self) -> float | None:
+        return self.score
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -62,7 +81,10 @@ class Grade:
             "verdict": self.verdict,
             "level": self.level,
             "score": self.score,
+            "difficulty": self.difficulty,
+            "effort_minutes": self.effort_minutes,
             "stars": self.stars,
+            "problem": self.problem or None,
             "rungs": dict(self.rungs),
             "steps": len(self.steps),
             "solved": self.solved,
@@ -92,6 +114,36 @@ def _solver_first(puzzle: Puzzle, budget: Budget) -> SolveResult | None:
     return None if result.verdict == "undecided" else result
 
 
+def _broken_step(broken: LineBroken) -> Step:
+    """The last step of a solve that ran into a line no arrangement fits."""
+    facts = {"cells": broken.cells}
+    return Step(broken.rung, "broken-line", (), line=broken.line, clue=broken.clue, facts=facts)
+
+
+def _diagnosis_step(puzzle: Puzzle, grid: Grid) -> tuple[Step | None, str]:
+    """Why a puzzle the ladder did not break has no solution (a step, when one shows it)."""
+    found, message = diagnose.why_no_solution(puzzle, grid.cells)
+    facts: dict[str, object]
+    if isinstance(found, diagnose.BrokenLine):
+        facts = {"cells": found.cells}
+        step = Step("line-analysis", "broken-line", (), line=found.line, clue=found.clue,
+                    facts=facts)
+        return step, message
+    if isinstance(found, diagnose.BrokenCell):
+        facts = {"if_filled": found.if_filled, "if_empty": found.if_empty}
+        return Step("cell-branching", "broken-cell", (), cell=found.cell, facts=facts), message
+    return None, message
+
+
+def _several_text(proof: SolveResult | None, steps: tuple[Step, ...]) -> str:
+    if proof is not None and len(proof.solutions) >= 2:
+        cells = proof.differing_cells
+    else:
+        cells = next((list(s.facts.get("differ", ())) for s in steps
+                      if s.technique == "several-solutions"), [])
+    return f"several solutions: two of them differ in {diagnose.differing_text(cells)}"
+
+
 def grade(
     puzzle: Puzzle,
     *,
@@ -107,19 +159,25 @@ def grade(
     ladder = ladder or default_ladder()
     if max_rung is not None:
         ladder.index(max_rung)  # ValueError for an unknown name, before any work
+    from grader.solver import ensure_compiled
+
+    ensure_compiled()  # compiling the solver is nobody's difficulty: before the clock
     budget = budget or Budget()
     started = time.perf_counter()
     engine = Engine(puzzle, max_rung=max_rung, budget=budget, ladder=ladder)
     verdict: Verdict | None = None
+    proof: SolveResult | None = None
     outcome: str
     solution: BoolArray | None = None
+    problem = ""
+    extra: list[Step] = []
     # big puzzles: the solver first; its proof then serves recursion and the verdict
     early = _solver_first(puzzle, budget)
     engine.context.proof = early
     try:
         if early is not None and early.verdict in ("multiple", "none"):
             # not worth a ladder run: the level says ambiguous or contradictory
-            verdict = early.verdict
+            verdict, proof = early.verdict, early
             outcome = "multiple" if verdict == "multiple" else "contradiction"
         else:
             outcome = engine.run().outcome
@@ -133,6 +191,13 @@ def grade(
                 solution = proof.solutions[0]
         elif verdict is None:
             verdict = "multiple"
+    except LineBroken as broken:
+        outcome, verdict = "contradiction", "none"
+        extra.append(_broken_step(broken))
+        problem = broken.line.label.lower() + (
+            f" (clue {format_clue(broken.clue)}) cannot be satisfied given the cells "
+            "decided before it"
+        )
     except Contradiction:
         outcome, verdict = "contradiction", "none"
     except BudgetExceeded:
@@ -142,27 +207,45 @@ def grade(
         if verdict == "unique" and known is not None:
             solution = known.solutions[0]
 
-    steps = tuple(engine.steps)
+    if verdict == "none" and not problem:
+        step, problem = _diagnosis_step(puzzle, engine.grid)
+        extra.extend([step] if step is not None else [])
+    steps = (*engine.steps, *extra)
+    if proof is None:
+        proof = engine.context.proof
     weights = scoring.default_weights()
     solved = outcome == "solved"
+    level: str
     if verdict == "multiple":
-        level = "ambiguous"
+        level, problem = "ambiguous", _several_text(proof, steps)
     elif verdict == "none":
-        level = "contradictory"
+        level, problem = "contradictory", f"no solution: {problem}"
     elif verdict == "undecided" or outcome == "budget":
+        limit = "" if budget.seconds is None else f" of {budget.seconds:g} s"
+        unfinished = (
+            "the solver proved one solution" if verdict == "undecided" else "the grade was done"
+        )
         level = "undecided"
+        problem = f"undecided: the time budget{limit} ran out before {unfinished}"
     elif solved:
         level = scoring.ladder_level(steps, weights)
-    else:  # unique, but beyond the allowed ladder: at least as hard as the next rung up
+    else:  # unique, but beyond the allowed ladder
         assert max_rung is not None
-        above = ladder.rungs[min(ladder.index(max_rung) + 1, len(ladder.rungs) - 1)]
-        level = weights.levels[above.name]
-    value = scoring.score(level, scoring.work(steps, puzzle.width, puzzle.height, weights))
+        unknown = engine.grid.unknown_count()
+        level = "stuck"
+        problem = (
+            f"stuck: needs more than {max_rung} "
+            f"({unknown} cell{'s' * (unknown != 1)} left undecided)"
+        )
+    terms = scoring.step_terms(steps, puzzle.width, puzzle.height)
+    figures = scoring.figures(level, terms, weights)
+    # a defect is not a difficulty: no score (the table's 5.0 for unrated levels unused)
+    value = figures.difficulty if level in GRADED_LEVELS else None
     return Grade(
         verdict=verdict,
         level=level,
         score=value,
-        stars=scoring.stars(value, weights),
+        stars=None if value is None else scoring.stars(value, weights),
         rungs=scoring.rung_counts(steps),
         steps=steps,
         grid=engine.grid,
@@ -172,4 +255,6 @@ def grade(
         solved=solved,
         solution=solution,
         budget=budget,
+        problem=problem,
+        effort_minutes=figures.effort_minutes,
     )

@@ -31,8 +31,12 @@ STATE_CHARS = {EMPTY: ".", FILLED: "#", UNKNOWN: "?"}
 #: Refuse anything larger before memory is allocated for it.
 MAX_SIDE = 4096
 MAX_CELLS = 4096 * 1024
+#: lines named in a message before "and N more"
+MAX_NAMED_LINES = 6
 
 Clue = tuple[int, ...]
+#: A cell printed in the grid: (row, column, filled), 0-based.
+Given = tuple[int, int, bool]
 BoolArray = npt.NDArray[np.bool_]
 CellArray = npt.NDArray[np.uint8]
 
@@ -121,6 +125,8 @@ class Puzzle:
     columns: tuple[Clue, ...]
     solution: tuple[str, ...] | None = None
     meta: Metadata = field(default_factory=Metadata)
+    #: cells printed in the grid (filled or marked empty), sorted; they start every solve
+    givens: tuple[Given, ...] = ()
 
     def __post_init__(self) -> None:
         check_size(len(self.columns), len(self.rows))
@@ -143,6 +149,30 @@ class Puzzle:
             )
         if self.solution is not None:
             self._check_solution(tuple(self.solution))
+        if self.givens:
+            self._check_givens()
+
+    def _check_givens(self) -> None:
+        cells: dict[tuple[int, int], bool] = {}
+        for given in self.givens:
+            if len(given) != 3:
+                raise PuzzleError(f"a given must be (row, column, filled), not {given!r}")
+            row, column, filled = int(given[0]), int(given[1]), bool(given[2])
+            if not (0 <= row < self.height and 0 <= column < self.width):
+                raise PuzzleError(f"given cell ({row + 1}, {column + 1}) is outside the grid")
+            if cells.get((row, column), filled) != filled:
+                raise PuzzleError(f"given cell ({row + 1}, {column + 1}) is both filled and empty")
+            cells[(row, column)] = filled
+        picture = self.solution_array()
+        if picture is not None:
+            for (row, column), filled in cells.items():
+                if bool(picture[row, column]) != filled:
+                    raise PuzzleError(
+                        f"given cell ({row + 1}, {column + 1}) disagrees with the solution"
+                    )
+        object.__setattr__(
+            self, "givens", tuple((r, c, f) for (r, c), f in sorted(cells.items()))
+        )
 
     def _check_solution(self, solution: tuple[str, ...]) -> None:
         if len(solution) != self.height or any(len(r) != self.width for r in solution):
@@ -152,9 +182,12 @@ class Puzzle:
         object.__setattr__(self, "solution", solution)
         picture = self.solution_array()
         assert picture is not None
-        rows, cols = clues_of_picture(picture)
-        if rows != self.rows or cols != self.columns:
-            raise PuzzleError("the known solution does not satisfy the clues")
+        wrong = picture_mismatches(self.rows, self.columns, picture)
+        if wrong:
+            shown = ", ".join(wrong[:MAX_NAMED_LINES])
+            extra = len(wrong) - MAX_NAMED_LINES
+            more = f" and {extra} more" if extra > 0 else ""
+            raise PuzzleError(f"the known solution does not satisfy the clues of {shown}{more}")
 
     # -- shape ---------------------------------------------------------------------------
     @property
@@ -184,10 +217,22 @@ class Puzzle:
         """A content hash of the clues alone: survives renames and metadata edits."""
         text = "|".join(" ".join(map(str, c)) for c in self.rows)
         text += "/" + "|".join(" ".join(map(str, c)) for c in self.columns)
+        if self.givens:  # puzzles without givens keep the keys they always had
+            text += "/" + "|".join(f"{r},{c},{int(f)}" for r, c, f in self.givens)
         return hashlib.sha256(text.encode()).hexdigest()[:24]
 
     def with_meta(self, **changes: str) -> Puzzle:
         return replace(self, meta=replace(self.meta, **changes))
+
+    def with_givens(self, givens: Iterable[Given]) -> Puzzle:
+        return replace(self, givens=tuple(givens))
+
+    def start_cells(self) -> CellArray:
+        """The grid a solve starts from: UNKNOWN everywhere but the givens."""
+        cells = np.full((self.height, self.width), UNKNOWN, dtype=np.uint8)
+        for row, column, filled in self.givens:
+            cells[row, column] = FILLED if filled else EMPTY
+        return cells
 
     def with_solution(self, picture: BoolArray | Sequence[str] | None) -> Puzzle:
         if picture is None:
@@ -207,14 +252,43 @@ class Puzzle:
         return cls(rows, cols, as_row_strings(array), meta or Metadata())
 
 
+def picture_mismatches(
+    rows: Sequence[Clue], columns: Sequence[Clue], picture: BoolArray
+) -> list[str]:
+    """ "row 2 (clue 1 1, picture 2)" for each line where ``picture`` disagrees with its clue."""
+    found = []
+    for axis, clues, lines in (("row", rows, picture), ("column", columns, picture.T)):
+        for index, (clue, line) in enumerate(zip(clues, lines.tolist(), strict=True)):
+            drawn = clue_of(line)
+            if drawn != tuple(clue):
+                found.append(
+                    f"{axis} {index + 1} (clue {format_clue(tuple(clue))}, "
+                    f"picture {format_clue(drawn)})"
+                )
+    return found
+
+
 def format_clue(clue: Clue) -> str:
     return " ".join(map(str, clue)) if clue else "0"
 
 
+def _clues_of_rows(picture: BoolArray) -> tuple[Clue, ...]:
+    """:func:`clue_of` for every row at once (vectorised: 2048x2048 in milliseconds)."""
+    height, width = picture.shape
+    padded = np.zeros((height, width + 2), dtype=np.int8)
+    padded[:, 1:-1] = picture
+    edges = np.diff(padded, axis=1)
+    start_rows, start_columns = np.nonzero(edges == 1)
+    _, end_columns = np.nonzero(edges == -1)  # row-major order: ends pair with starts
+    lengths = (end_columns - start_columns).tolist()
+    offsets = np.concatenate(([0], np.cumsum(np.bincount(start_rows, minlength=height))))
+    bounds = offsets.tolist()
+    return tuple(tuple(lengths[bounds[r]:bounds[r + 1]]) for r in range(height))
+
+
 def clues_of_picture(picture: BoolArray) -> tuple[tuple[Clue, ...], tuple[Clue, ...]]:
-    rows = tuple(clue_of(r) for r in picture.tolist())
-    cols = tuple(clue_of(c) for c in picture.T.tolist())
-    return rows, cols
+    array = np.asarray(picture, dtype=bool)
+    return _clues_of_rows(array), _clues_of_rows(array.T)
 
 
 def rows_to_array(rows: Sequence[str]) -> BoolArray:
@@ -253,7 +327,8 @@ class Grid:
 
     @classmethod
     def for_puzzle(cls, puzzle: Puzzle) -> Grid:
-        return cls.unknown(puzzle.height, puzzle.width)
+        """The grid a solve of ``puzzle`` starts from (its givens already decided)."""
+        return cls(puzzle.start_cells())
 
     @classmethod
     def from_picture(cls, picture: BoolArray) -> Grid:

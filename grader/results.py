@@ -32,6 +32,12 @@ class Budget:
         seconds = "none" if self.seconds is None else format(self.seconds, "g")
         return f"seconds={seconds},nodes={self.nodes}"
 
+    def less(self, spent_s: float) -> Budget:
+        """This budget with ``spent_s`` seconds already used (reading the puzzle, say)."""
+        if self.seconds is None:
+            return self
+        return Budget(seconds=max(self.seconds - spent_s, 0.0), nodes=self.nodes)
+
 
 @dataclass(frozen=True)
 class SolveResult:

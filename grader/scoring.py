@@ -1,15 +1,27 @@
-"""From a step log to a level, a continuous score and 1-5 stars.
+"""From a step log to a level, two figures (difficulty and effort), a score and 1-5 stars.
 
-The level is the hardest rung used, named. The score lies in that level's band (levels
-occupy disjoint bands, so a harder level always scores higher); within the band it grows
-with the weighted work of every step, heavier when few deductions were open at the time,
-per line of the puzzle. The weights are data: each rung's level and step weight are
-columns of the ladder table (``ladder.yaml``), the rest is ``scoring.yaml``.
+The level is the hardest rung used, named: editors want it. The score does not come from
+the level's band but from the work, the way people feel it (fitted to human votes; the
+weights are data: each rung's level and step weight are columns of the ladder table,
+``ladder.yaml``, the rest of the model is ``scoring.yaml``):
+
+* each step costs its rung's weight, heavier when few deductions of its rung were open
+  (one opening at a time is harder than many to choose from); a whole line whose clue
+  fits it exactly is nearly free, and counting a small overlap in a long clue costs a
+  little more for every block;
+* the work per line, the length of the longest chain of dependent steps (a step depends
+  on the steps that decided the cells of its line before it) and the number of lines
+  combine, on a log scale, into the score: a predicted webpbn vote minus one (0-4).
+
+Difficulty is the score (how hard, per line); effort is the expected minutes an average
+solver spends (it grows with the cells to fill and the total work). The stars show the
+difficulty.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -20,39 +32,63 @@ import yaml
 from grader.ladder import Ladder, default_ladder
 from grader.techniques.base import Step
 
+#: the step category of a line whose clue fits it exactly (or an empty clue): no counting
+EXACT_FIT = "exact-fit"
+#: rungs whose steps count along the clue (so longer clues cost more)
+COUNTING_RUNGS = ("simple-boxes", "extreme-owners")
+#: levels that carry no rating of their own: the puzzle is not fit to print as it is
+UNRATED_SCORE = 5.0
+RATED_LEVELS = frozenset({"easy", "medium", "hard", "fiendish", "needs-guessing"})
+MAX_SCORE = 4.999
+
 
 @dataclass(frozen=True)
 class Weights:
     levels: Mapping[str, str]
-    bands: Mapping[str, float]
     step_weights: Mapping[str, float]
     scarcity: float
-    half_work: Mapping[str, float]
+    counting: float
+    intercept: float
+    per_line_work: float
+    chain: float
+    lines: float
     stars: tuple[float, ...]
+    cell_seconds: float
+    work_seconds: float
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], ladder: Ladder | None = None) -> Weights:
-        """``scoring.yaml``'s tables, with each rung's level and weight from ``ladder``."""
+        """``scoring.yaml``'s model, with each rung's level and step weight from ``ladder``."""
         ladder = ladder or default_ladder()
+        missing = [key for key in ("exact_fit", "scarcity", "counting", "score", "stars", "effort")
+                   if key not in data]
+        if missing:
+            raise ValueError(f"scoring.yaml lacks {', '.join(missing)}")
         levels = {r.name: r.level for r in ladder.rungs}
+        unrated = sorted(set(levels.values()) - RATED_LEVELS)
+        if unrated:
+            raise ValueError(f"the ladder's levels have no rating: {', '.join(unrated)}")
         weights = {r.name: r.weight for r in ladder.rungs}
-        bands = {str(k): float(v) for k, v in data["bands"].items()}
-        half_work = {str(k): float(v) for k, v in data["half_work"].items()}
-        if set(half_work) != set(bands) or min(half_work.values()) <= 0:
-            raise ValueError("half_work needs a positive value for every level with a band")
-        unbanded = sorted(set(levels.values()) - set(bands))
-        if unbanded:
-            raise ValueError(f"no score band for the ladder's levels: {', '.join(unbanded)}")
+        weights[EXACT_FIT] = float(data["exact_fit"])
+        if min(weights.values()) < 0:
+            raise ValueError("step weights must not be negative")
         stars = tuple(float(v) for v in data["stars"])
         if len(stars) != 4 or list(stars) != sorted(stars):
             raise ValueError("stars must be four increasing thresholds")
+        model = data["score"]
+        effort = data["effort"]
         return cls(
             levels=levels,
-            bands=bands,
             step_weights=weights,
             scarcity=float(data["scarcity"]),
-            half_work=half_work,
+            counting=float(data["counting"]),
+            intercept=float(model["intercept"]),
+            per_line_work=float(model["per_line_work"]),
+            chain=float(model["chain"]),
+            lines=float(model["lines"]),
             stars=stars,
+            cell_seconds=float(effort["cell_seconds"]),
+            work_seconds=float(effort["work_seconds"]),
         )
 
 
@@ -82,21 +118,132 @@ def ladder_level(steps: Iterable[Step], weights: Weights | None = None) -> str:
     return weights.levels[rung] if rung else "easy"
 
 
-def work(steps: Iterable[Step], width: int, height: int, weights: Weights | None = None) -> float:
-    """Weighted work per line: each step's rung weight, scaled up when openings were few."""
-    weights = weights or default_weights()
-    total = 0.0
-    for step in steps:
-        openings = max(step.openings, 1)
-        total += weights.step_weights[step.rung] * (1.0 + weights.scarcity / openings)
-    return total / (width + height)
+# -- the work of a step log ---------------------------------------------------------------------
+def compact_step(step: Step) -> list[Any]:
+    """A step as plain JSON data: [rung, technique, openings, axis, line, clue, cells].
+
+    Axis is "row", "column" or "" (grid steps), clue None when the step names none (colour
+    lines), cells a flat list r0, c0, r1, c1, ...
+    """
+    axis = step.line.axis if step.line is not None else ""
+    index = step.line.index if step.line is not None else -1
+    cells = [value for row, column, _ in step.changes for value in (row, column)]
+    clue = list(step.clue) if step.clue is not None else None
+    return [step.rung, step.technique, step.openings, axis, index, clue, cells]
 
 
-def score(level: str, per_line_work: float, weights: Weights | None = None) -> float:
-    """A score in the level's band [base, base + 1), rising with the work."""
+@dataclass(frozen=True)
+class WorkTerms:
+    """What the score needs from a step log, linear in the step weights.
+
+    ``steps[c]`` counts the steps of category c (a rung, or exact-fit), ``scarce[c]`` sums
+    1/openings over them, ``blocks`` the blocks beyond the first of every counting step's
+    clue, ``chain`` is the longest chain of lines handing cells on to one another.
+    """
+
+    steps: Mapping[str, float]
+    scarce: Mapping[str, float]
+    blocks: float
+    chain: int
+    width: int
+    height: int
+
+    def work(self, weights: Weights) -> float:
+        total = weights.counting * self.blocks
+        for category, count in self.steps.items():
+            scarce = self.scarce.get(category, 0.0)
+            total += weights.step_weights[category] * (count + weights.scarcity * scarce)
+        return total
+
+
+def _fits_exactly(clue: Sequence[int], length: int) -> bool:
+    blocks = [b for b in clue if b > 0]
+    return not blocks or sum(blocks) + len(blocks) - 1 == length
+
+
+def work_terms(compact: Iterable[Sequence[Any]], width: int, height: int) -> WorkTerms:
+    """Work terms of a step log given as :func:`compact_step` lists.
+
+    The chain counts only hand-overs between lines: a step on a line reaches one further
+    than the cells of that line decided by steps across it (or by grid steps); a line's
+    own earlier steps are part of the same look at it and add nothing.
+    """
+    steps: dict[str, float] = {}
+    scarce: dict[str, float] = {}
+    blocks = 0.0
+    reach = [[0] * width for _ in range(height)]  # chain length that decided the cell
+    axis_of = [[""] * width for _ in range(height)]  # "" while unknown, else the deciding axis
+    chain = 0
+    for rung, _technique, openings, axis, index, clue, cells in compact:
+        category = rung
+        if axis and clue is not None and rung in COUNTING_RUNGS:
+            length = width if axis == "row" else height
+            if _fits_exactly(clue, length):
+                category = EXACT_FIT
+            else:
+                blocks += max(len([b for b in clue if b > 0]) - 1, 0)
+        steps[category] = steps.get(category, 0.0) + 1.0
+        scarce[category] = scarce.get(category, 0.0) + 1.0 / max(int(openings), 1)
+        if axis == "row":
+            line = [(index, c) for c in range(width)]
+        elif axis == "column":
+            line = [(r, index) for r in range(height)]
+        elif cells:  # a grid step leans on the row and the column of its cell
+            line = [(cells[0], c) for c in range(width)] + [(r, cells[1]) for r in range(height)]
+        else:
+            line = []
+        level = 1 + max(
+            (reach[r][c] for r, c in line if axis_of[r][c] and axis_of[r][c] != axis), default=0
+        )
+        level = max([level] + [reach[r][c] for r, c in line if axis_of[r][c] == axis])
+        chain = max(chain, level)
+        for position in range(0, len(cells), 2):
+            row, column = cells[position], cells[position + 1]
+            reach[row][column] = level
+            axis_of[row][column] = axis or "grid"
+    return WorkTerms(steps, scarce, blocks, chain, width, height)
+
+
+def step_terms(steps: Iterable[Step], width: int, height: int) -> WorkTerms:
+    return work_terms((compact_step(step) for step in steps), width, height)
+
+
+# -- the figures --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Figures:
+    """Difficulty (0-5: how hard, per line; the score) and effort (expected minutes)."""
+
+    difficulty: float
+    effort_minutes: float
+
+
+def rating(terms: WorkTerms, weights: Weights) -> float:
+    """The fitted score before rounding and clipping: a predicted vote minus one."""
+    lines = terms.width + terms.height
+    per_line = terms.work(weights) / lines
+    return (
+        weights.intercept
+        + weights.per_line_work * math.log1p(per_line)
+        + weights.chain * math.log1p(terms.chain)
+        + weights.lines * math.log(lines)
+    )
+
+
+def effort_minutes(terms: WorkTerms, weights: Weights) -> float:
+    seconds = terms.width * terms.height * weights.cell_seconds
+    seconds += terms.work(weights) * weights.work_seconds
+    return seconds / 60.0
+
+
+def figures(level: str, terms: WorkTerms, weights: Weights | None = None) -> Figures:
+    """Both figures of a graded puzzle; levels that are not fit to print get no rating of
+    their own (difficulty UNRATED_SCORE)."""
     weights = weights or default_weights()
-    fraction = per_line_work / (per_line_work + weights.half_work[level])
-    return round(weights.bands[level] + min(fraction, 0.999), 3)
+    minutes = round(effort_minutes(terms, weights), 1)
+    if level not in RATED_LEVELS:
+        return Figures(UNRATED_SCORE, minutes)
+    value = min(max(rating(terms, weights), 0.0), MAX_SCORE)
+    return Figures(round(value, 3), minutes)
 
 
 def stars(value: float, weights: Weights | None = None) -> int:

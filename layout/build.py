@@ -1,5 +1,6 @@
 """Manifest -> Issue: read every puzzle, grade it (or take the cached grade), find its
-solution, number it. Puzzles that cannot be printed (several solutions, none) are errors."""
+solution, number it. Puzzles that cannot be printed (unreadable, several solutions, none,
+uniqueness not proved, far too big) are errors, all of them named in one message."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from grader.errors import FormatError, NonopressError
+from grader.diagnose import empty_borders
+from grader.errors import FormatError, ManyProblems, NonopressError
 from grader.explain import sentence
 from grader.ladder import default_ladder
 from grader.model import BoolArray, Puzzle, rows_to_array
@@ -24,10 +26,14 @@ Grader = Callable[[Puzzle], GradeInfo]
 #: Rungs whose steps a worked solution may summarise: the routine line logic (the rungs
 #: of the ladder table's lowest level).
 ROUTINE_RUNGS = default_ladder().routine()
-#: Solves this short are worked through step by step in full.
-FULL_WORKED_STEPS = 40
+#: Solves this short are worked through step by step in full (over as many pages as
+#: they need): an easy 10x10 takes about 50 steps.
+FULL_WORKED_STEPS = 100
 #: How many routine steps open a long solve in full, to show how it starts.
-OPENING_STEPS = 12
+OPENING_STEPS = 3
+#: The largest puzzle an issue prints: a bigger "puzzle" is a photo or a drawing that
+#: needs turning into a puzzle first (``nonopress make``), not a page of 1 mm cells.
+MAX_PRINT_SIDE = 100
 
 
 def worked_lines(steps: Sequence[Step], puzzle: Puzzle) -> tuple[str, ...]:
@@ -59,7 +65,14 @@ def worked_lines(steps: Sequence[Step], puzzle: Puzzle) -> tuple[str, ...]:
         close_run()
         lines.append(f"{k}. {sentence(step, puzzle)}")
     close_run()
-    return tuple(lines[:MAX_STEPS])
+    if len(lines) > MAX_STEPS:  # said, never silent: the whole solve is one command away
+        cut = len(lines) - MAX_STEPS + 1
+        lines = lines[: MAX_STEPS - 1]
+        lines.append(
+            f"... {cut} more lines of this solve are not printed; "
+            "`nonopress grade --explain` gives every step."
+        )
+    return tuple(lines)
 
 
 def grade_with_ladder(puzzle: Puzzle, budget: Budget) -> GradeInfo:
@@ -69,13 +82,15 @@ def grade_with_ladder(puzzle: Puzzle, budget: Budget) -> GradeInfo:
     result = grade(puzzle, budget=budget)
     return GradeInfo(
         level=result.level,
-        score=float(result.score),
-        stars=int(result.stars),
+        score=None if result.score is None else float(result.score),
+        stars=None if result.stars is None else int(result.stars),
         verdict=str(result.verdict),
         rungs={str(k): int(v) for k, v in result.rungs.items()},
         time_s=float(result.time_s),
         steps=worked_lines(result.steps, puzzle),
         solution=result.solution_rows(),
+        problem=result.problem,
+        effort_minutes=float(result.effort_minutes),
     )
 
 
@@ -94,6 +109,17 @@ def solution_of(puzzle: Puzzle, grade: GradeInfo, budget: Budget, label: str) ->
     if result.verdict != "unique" or not result.solutions:
         raise NonopressError(f"{label}: no unique solution to print ({result.verdict})")
     return result.solutions[0]
+
+
+def too_big(puzzle: Puzzle) -> str:
+    """Why a puzzle is too big to print ('' when it is not)."""
+    if puzzle.width <= MAX_PRINT_SIDE and puzzle.height <= MAX_PRINT_SIDE:
+        return ""
+    return (
+        f"is {puzzle.size}: larger than a printable puzzle (at most "
+        f"{MAX_PRINT_SIDE}x{MAX_PRINT_SIDE}); a photo or drawing has to be made into a "
+        "puzzle first: `nonopress make`"
+    )
 
 
 def _load(ref: PuzzleRef, manifest: Manifest) -> list[Puzzle]:
@@ -122,18 +148,32 @@ def build_issue(
     """Load, grade and number the puzzles of ``manifest``.
 
     ``grader`` replaces the ladder (tests use it to pin grades); grades come from ``cache``
-    when it has them, and new ones are put in it (the caller saves it).
+    when it has them, and new ones are put in it (the caller saves it). Every puzzle that
+    blocks the issue is found before the one error that names them all.
     """
     budget = budget or Budget(seconds=30.0)
     grade_puzzle = grader or (lambda p: grade_with_ladder(p, budget))
     warnings: list[str] = []
+    blockers: list[str] = []
+    errors: list[NonopressError] = []  # the blockers that were errors, to raise a lone one
     entries: list[IssueEntry] = []
+    number = 0
     for ref in manifest.puzzles:
-        puzzles = _load(ref, manifest)
+        try:
+            puzzles = _load(ref, manifest)
+        except NonopressError as exc:
+            blockers.append(str(exc))
+            errors.append(exc)
+            number += 1
+            continue
         for k, puzzle in enumerate(puzzles):
-            number = len(entries) + 1
+            number += 1
             label = f"{ref.path.name}" + (f" #{k + 1}" if len(puzzles) > 1 else "")
             label += f" (puzzle {number} of the issue)"
+            oversized = too_big(puzzle)
+            if oversized:
+                blockers.append(f"{label} {oversized}")
+                continue
             grade = cache.get(puzzle.key(), budget) if cache else None
             if grade is None:
                 if progress:
@@ -141,19 +181,41 @@ def build_issue(
                 grade = grade_puzzle(puzzle)
                 if cache:
                     cache.put(puzzle.key(), budget, grade)
-            _check_printable(grade, label, warnings)
+            blocker = _check_printable(grade, label, warnings)
+            if blocker:
+                blockers.append(blocker)
+                continue
+            try:
+                solution = solution_of(puzzle, grade, budget, label)
+            except NonopressError as exc:
+                blockers.append(str(exc))
+                errors.append(exc)
+                continue
+            border = empty_borders(puzzle)
+            if border:
+                warnings.append(f"{label}: {border}")
             title = ref.title if ref.title is not None else puzzle.title
             entries.append(
                 IssueEntry(
                     number=number,
                     puzzle=puzzle,
                     grade=grade,
-                    solution=solution_of(puzzle, grade, budget, label),
+                    solution=solution,
                     title=title,
                     note=ref.note,
                     hide_title=ref.hide_title,
                 )
             )
+    if len(blockers) == 1 and errors:
+        raise errors[0]
+    if blockers:
+        count = len(blockers)
+        raise ManyProblems(
+            f"{count} puzzle{'s' * (count != 1)} of {manifest.source} "
+            f"block{'s' * (count == 1)} the issue; fix {'them' if count > 1 else 'it'} "
+            "and build again:",
+            blockers,
+        )
     _warn_missing_glyphs(manifest, entries, warnings)
     worked = manifest.worked
     numbers = set(range(1, len(entries) + 1)) if worked == "all" else set(worked)
@@ -188,12 +250,23 @@ def _warn_missing_glyphs(
         warnings.append(f"the PDF font ({font}) has no {listed}{more}: printed as '?'")
 
 
-def _check_printable(grade: GradeInfo, label: str, warnings: list[str]) -> None:
+def _check_printable(grade: GradeInfo, label: str, warnings: list[str]) -> str:
+    """What keeps the puzzle out of the issue ('' when it can be printed); warnings for
+    what the editor should know about a printable one."""
     if grade.verdict == "multiple" or grade.level == "ambiguous":
-        raise NonopressError(f"{label} has several solutions: fix it before printing")
+        return f"{label}: {grade.problem or 'several solutions'}"
     if grade.verdict == "none" or grade.level == "contradictory":
-        raise NonopressError(f"{label} has no solution: its clues contradict each other")
+        return f"{label}: {grade.problem or 'no solution'}"
     if grade.verdict != "unique":
-        warnings.append(f"{label}: uniqueness not proved within the budget ({grade.verdict})")
+        return (
+            f"{label}: uniqueness not proved within the budget ({grade.verdict}); raise "
+            "--grade-seconds, or find out with `nonopress check`"
+        )
+    if grade.stars is None:
+        warnings.append(
+            f"{label}: its grade was not finished within the budget: printed without stars "
+            "(raise --grade-seconds)"
+        )
     if grade.level == "needs-guessing":
         warnings.append(f"{label} needs guessing: logic alone does not solve it")
+    return ""

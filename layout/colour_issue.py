@@ -194,8 +194,9 @@ def _frame(manifest: Manifest) -> _Frame:
                   manifest.page.height - m.top - m.bottom - FOLIO)
 
 
-def _stars(count: int) -> str:
-    return "*" * count + "." * (5 - count)
+def _stars(count: int | None) -> str:
+    """Five marks, ``count`` of them filled; none for a grade without a score."""
+    return "" if count is None else "*" * count + "." * (5 - count)
 
 
 def _legend(ops: list[Op], palette: Palette, grey: bool, x: float, y: float,

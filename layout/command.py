@@ -87,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
     from grader.errors import NonopressError
     from grader.results import Budget
     from grader.text import shown
+    from grader.wording import plural
     from layout.build import build_issue
     from layout.gradecache import GradeCache
     from layout.latex import compile_latex, latex_compiler, render_latex
@@ -157,8 +158,14 @@ def run(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(shown(message), file=sys.stderr)
 
+    from grader.solver import announce_compiling
+
+    announce_compiling(sys.stderr)  # a first compile is said, before the first grade
     issue = build_issue(
-        manifest, cache=cache, budget=Budget(seconds=args.grade_seconds), progress=say
+        manifest,
+        cache=cache,
+        budget=Budget(seconds=args.grade_seconds),
+        progress=say,
     )
     try:
         cache.save()
@@ -167,9 +174,9 @@ def run(args: argparse.Namespace) -> int:
     plan = plan_issue(issue)
     for warning in plan.warnings:
         print(shown(f"nonopress issue: warning: {warning}"), file=sys.stderr)
-    summary = f"{len(plan.pages)} pages, {len(issue.entries)} puzzles"
+    summary = f"{plural(len(plan.pages), 'page')}, {plural(len(issue.entries), 'puzzle')}"
     if issue.fillins:
-        summary += f", {len(issue.fillins)} fill-ins"
+        summary += f", {plural(len(issue.fillins), 'fill-in')}"
     checked: list[Path] = []
     if args.output:
         write(args.output, render_pdf(issue, plan))

@@ -157,6 +157,8 @@ def puzzle_ops(
             (x, grid_bottom, geometry.row_slots * cell, grid_h),
         ]
         ops.append(Rects("tint", clue_areas))
+    if solution is None and puzzle.givens:
+        ops.extend(given_ops(puzzle, grid_x, grid_top, cell))
     if solution is not None:
         ops.append(
             Rects(
@@ -196,6 +198,22 @@ def puzzle_ops(
             )
         )
     return ops
+
+
+def given_ops(puzzle: Puzzle, grid_x: float, grid_top: float, cell: float) -> list[Op]:
+    """Given cells printed in the puzzle's grid: filled ones inked, empty ones as a dot."""
+    filled = np.zeros((puzzle.height, puzzle.width), dtype=bool)
+    dot = 0.22 * cell
+    dots: list[Rect] = []
+    for row, column, is_filled in puzzle.givens:
+        if is_filled:
+            filled[row, column] = True
+        else:
+            dots.append((grid_x + (column + 0.5) * cell - dot / 2,
+                         grid_top - (row + 0.5) * cell - dot / 2, dot, dot))
+    boxes = [(grid_x + c * cell, grid_top - (r + 1) * cell, n * cell, cell)
+             for r, c, n in filled_runs(filled)]
+    return [Rects("ink", boxes + dots)] if boxes or dots else []
 
 
 def translate_page(page: Page, dx: float) -> None:

@@ -160,8 +160,9 @@ def _header(entry: FillinEntry, x: float, top: float, width: float,
     ops: list[Op] = [Text(x, baseline, number, big, bold=True, role="accent")]
     room = width - text_width(number, big, True) - star_w - 6
     ops.append(Text(x + text_width(number, big, True), baseline, fit_text(rest, big, room), big))
-    ops.extend(star_ops(x + width - star_w, baseline, star, entry.grade.stars,
-                        line=max(0.4, profile.design_line)))
+    if entry.grade.stars is not None:  # no stars for a grade without a score
+        ops.extend(star_ops(x + width - star_w, baseline, star, entry.grade.stars,
+                            line=max(0.4, profile.design_line)))
     return ops
 
 

@@ -71,6 +71,46 @@ def digit_width() -> float:
     return text_width("0", 1.0)
 
 
+#: the smallest text printed (print-on-demand printers' minimum)
+MIN_TEXT_SIZE = 7.0
+
+
+def fit_size(
+    text: str, size: float, width: float, bold: bool = False, smallest: float = MIN_TEXT_SIZE
+) -> float | None:
+    """The largest size from ``size`` down to ``smallest`` (half-point steps) at which
+    ``text`` fits ``width`` whole; None when it does not fit even at ``smallest``."""
+    current = size
+    while current >= smallest - 1e-9:
+        if text_width(text, current, bold) <= width:
+            return current
+        current = round(current - 0.5, 2)
+    return None
+
+
+def wrap_words(text: str, size: float, width: float, bold: bool = False) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``width``; a word wider than a
+    line is broken between its characters (never cut short)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}" if current else word
+        if text_width(candidate, size, bold) <= width:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+        current = ""
+        for char in word:  # a word wider than the line: as many characters a line as fit
+            if current and text_width(current + char, size, bold) > width:
+                lines.append(current)
+                current = ""
+            current += char
+    if current or not lines:
+        lines.append(current)
+    return lines
+
+
 def fit_text(text: str, size: float, width: float, bold: bool = False) -> str:
     """``text`` cut with an ellipsis so that it fits ``width`` at ``size``."""
     if text_width(text, size, bold) <= width:

@@ -20,8 +20,9 @@ from grader.ladder import data_digest
 from grader.results import Budget
 from layout.issue import GradeInfo
 
-FILE_VERSION = 3  # 2: steps are numbered worked-solution lines; 3: budget in keys, solution
-MAX_STEPS = 400  # step lines kept for worked solutions
+FILE_VERSION = 4  # 2: steps are numbered worked-solution lines; 3: no score for defects;
+#                  4: budget and ladder table in keys, the proved solution kept
+MAX_STEPS = 2000  # step lines kept for worked solutions (a longer one says it is cut)
 
 
 def grader_version() -> str:
@@ -57,12 +58,14 @@ class GradeCache:
             return GradeInfo(
                 solution=None if solution is None else tuple(str(row) for row in solution),
                 level=str(record["level"]),
-                score=float(record["score"]),
-                stars=int(record["stars"]),
+                score=None if record["score"] is None else float(record["score"]),
+                stars=None if record["stars"] is None else int(record["stars"]),
                 verdict=str(record["verdict"]),
                 rungs={str(k): int(v) for k, v in record["rungs"].items()},
                 time_s=float(record["time_s"]),
                 steps=tuple(str(s) for s in record["steps"]),
+                problem=str(record.get("problem", "")),
+                effort_minutes=float(record.get("effort_minutes", 0.0)),
             )
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
@@ -77,6 +80,8 @@ class GradeCache:
             "time_s": grade.time_s,
             "steps": list(grade.steps[:MAX_STEPS]),
             "solution": None if grade.solution is None else list(grade.solution),
+            "problem": grade.problem,
+            "effort_minutes": grade.effort_minutes,
         }
         self.changed = True
 

@@ -21,13 +21,15 @@ class GradeInfo:
     """The part of a grade an issue prints (and caches)."""
 
     level: str
-    score: float
-    stars: int
+    score: float | None  # None: no difficulty (a defect, or a grade the budget cut short)
+    stars: int | None
     verdict: str = "unique"
     rungs: dict[str, int] = field(default_factory=dict)
     time_s: float = 0.0
     steps: tuple[str, ...] = ()  # numbered worked-solution lines (see build.worked_lines)
     solution: tuple[str, ...] | None = None  # rows of '#' and '.', when the grade proved it
+    problem: str = ""  # what keeps the puzzle from a score, when it has none
+    effort_minutes: float = 0.0  # expected minutes for an average solver
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,3 +87,9 @@ class Issue:
         if self.manifest.date:
             parts.append(self.manifest.date)
         return " \u00b7 ".join(parts)
+
+    def shorter_headings(self) -> list[str]:
+        """The heading without the date, then the title alone (for narrow running heads)."""
+        title = self.manifest.title
+        shorter = [f"{title} \u00b7 Issue {self.manifest.issue}"] if self.manifest.issue else []
+        return [*shorter, title]

@@ -21,9 +21,10 @@ import jinja2
 
 from grader import __version__
 from grader.errors import NonopressError
+from grader.wording import plural
 from layout.draw import ClueText, Lines, Op, Page, Polygons, Rects, Role, Text
 from layout.issue import Issue
-from layout.pdf import CMYK_OF, GREY_OF, RGB_OF
+from layout.pdf import CMYK_OF, GREY_OF, NEUTRAL_ROLES, RGB_OF
 from layout.pdfx import PDFX_CONFORMANCE, PDFX_VERSION
 from layout.plan import IssuePlan
 from layout.profiles import ICC_REGISTRY, OUTPUT_CONDITIONS
@@ -177,16 +178,20 @@ def _dest(page: Page) -> str:
 def render_latex(issue: Issue, plan: IssuePlan, jobname: str = "issue") -> str:
     manifest = issue.manifest
     profile = manifest.profile
-    if manifest.grey:
-        colours = [(_colour(r), "cmyk", f"0,0,0,{_n(g)}") for r, g in GREY_OF.items()]
-    elif profile.name == "pdfx":
-        colours = [(_colour(r), "cmyk", ",".join(map(_n, c))) for r, c in CMYK_OF.items()]
-    else:
-        colours = [(_colour(r), "rgb", ",".join(map(_n, c))) for r, c in RGB_OF.items()]
+
+    def colour(role: Role) -> tuple[str, str, str]:
+        # black and greys are pure K ink in every mode; the accent follows the mode
+        if manifest.grey or role in NEUTRAL_ROLES:
+            return (_colour(role), "cmyk", f"0,0,0,{_n(GREY_OF[role])}")
+        if profile.name == "pdfx":
+            return (_colour(role), "cmyk", ",".join(map(_n, CMYK_OF[role])))
+        return (_colour(role), "rgb", ",".join(map(_n, RGB_OF[role])))
+
+    colours = [colour(role) for role in RGB_OF]
     info = {
         "title": pdf_hex_string(issue.heading),
         "author": pdf_hex_string(manifest.author or "Nonopress"),
-        "subject": pdf_hex_string(f"{len(issue.entries)} nonogram puzzles"),
+        "subject": pdf_hex_string(plural(len(issue.entries), "nonogram puzzle")),
         "creator": pdf_hex_string(f"nonopress {__version__} (LaTeX)"),
     }
     pdfx = None

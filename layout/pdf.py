@@ -1,8 +1,8 @@
 """The PDF back end: draws an issue plan on a reportlab canvas.
 
 Every font is the embedded TrueType face (``initialFontName`` keeps reportlab from
-referencing Helvetica); ``invariant=1`` makes the bytes reproducible; with ``grey`` every
-colour is pure K ink in CMYK.
+referencing Helvetica); ``invariant=1`` makes the bytes reproducible; black and greys are
+pure K ink in CMYK always, and with ``grey`` the accent colour too.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Callable
 from reportlab.pdfgen.canvas import Canvas
 
 from grader import __version__
+from grader.wording import plural
 from layout.draw import ClueText, Lines, Op, Polygons, Rects, Role, Text
 from layout.fonts import DIGIT_HEIGHT, printable, register_fonts, text_width
 from layout.issue import Issue
@@ -30,6 +31,9 @@ RGB_OF: dict[Role, tuple[float, float, float]] = {
     "paper": (1.0, 1.0, 1.0),
     "rule": (0.4, 0.4, 0.4),
 }
+#: Roles printed in K ink alone in colour output too: black and greys set in RGB print
+#: as four-colour "rich" black and grey on press, which smears and misregisters
+NEUTRAL_ROLES: frozenset[Role] = frozenset({"ink", "tint", "paper", "rule"})
 #: CMYK for colour under PDF/X (no RGB allowed): black is pure K, the accent a dark blue.
 CMYK_OF: dict[Role, tuple[float, float, float, float]] = {
     "ink": (0.0, 0.0, 0.0, 1.0),
@@ -49,7 +53,7 @@ class _Painter:
 
     def _colour(self, role: Role, set_cmyk: Callable[..., None], set_rgb: Callable[..., None]
                 ) -> None:
-        if self.grey:
+        if self.grey or role in NEUTRAL_ROLES:
             set_cmyk(0, 0, 0, GREY_OF[role])
         elif self.cmyk:
             set_cmyk(*CMYK_OF[role])
@@ -129,7 +133,8 @@ def render_pdf(issue: Issue, plan: IssuePlan) -> bytes:
     canvas.setTitle(issue.heading)
     canvas.setAuthor(manifest.author or "Nonopress")
     canvas.setSubject(
-        f"{len(issue.entries)} nonogram puzzles" + (" with solutions" if manifest.solutions else "")
+        plural(len(issue.entries), "nonogram puzzle")
+        + (" with solutions" if manifest.solutions else "")
     )
     canvas.setCreator(f"nonopress {__version__} (reportlab)")
     canvas.setKeywords("nonogram, puzzles")

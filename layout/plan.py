@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from grader.errors import NonopressError
+from grader.errors import ManyProblems, NonopressError
 from layout.draw import (
     Block,
     Bookmark,
@@ -25,7 +25,7 @@ from layout.draw import (
     translate_page,
 )
 from layout.fillins import FillinEntry, plan_fillin_solutions, plan_fillins
-from layout.fonts import fit_text, text_width, wrap_text
+from layout.fonts import MIN_TEXT_SIZE, fit_size, text_width, wrap_words
 from layout.geometry import BlockGeometry
 from layout.issue import Issue, IssueEntry
 from layout.manifest import Manifest, Margins
@@ -209,6 +209,32 @@ class Planner:
                 f"{self.manifest.page.name} page"
             )
         self.warnings: list[str] = []
+        #: user text that fits nowhere even shrunk to the smallest size: the issue is
+        #: refused with all of them named rather than printed with any of them cut
+        self.too_long: dict[str, None] = {}
+
+    @property
+    def smallest_text(self) -> float:
+        """The least size text is shrunk to (the profile may ask for more than 7 pt)."""
+        return self.sizes.pt(MIN_TEXT_SIZE)
+
+    def fitted(self, text: str, size: float, width: float, what: str, bold: bool = False
+               ) -> float:
+        """The size at which ``text`` fits ``width`` whole (shrunk as far as the smallest
+        printed size); when even that is too wide, the text is noted as too long."""
+        fitted = fit_size(text, size, width, bold, self.smallest_text)
+        if fitted is None:
+            self.too_long[
+                f"{what} is too long for its place ({width / MM:.0f} mm at "
+                f"{self.smallest_text:g} pt): {text!r}"
+            ] = None
+            return self.smallest_text
+        return fitted
+
+    @staticmethod
+    def wrapped(text: str, size: float, width: float, bold: bool = False) -> list[str]:
+        """``text`` on as many lines of ``width`` as it needs, nothing cut."""
+        return wrap_words(text, size, width, bold)
 
     def page(self, kind: str, size: PageSize | None = None) -> Page:
         size = size or self.manifest.page
@@ -293,14 +319,13 @@ class Planner:
         header = _header_height(entry, sizes)
         block_w = geometry.total_width * cell
         box_w = max(block_w, min(slot.width, sizes.band(150.0)))
+        if text_width(self._header_text(entry), self.smallest_text) > self._header_room(box_w):
+            box_w = slot.width  # a long title takes the slot's whole width
         box_x = slot.left + (slot.width - box_w) / 2
         page.ops.extend(self._header(entry, box_x, slot.top, box_w))
         if entry.note:
-            size = sizes.pt(8)
-            page.ops.append(
-                Text(box_x, slot.top - sizes.band(HEADER + 7), fit_text(entry.note, size, box_w),
-                     size)
-            )
+            size = self.fitted(entry.note, sizes.pt(8), box_w, f"the note of puzzle {entry.number}")
+            page.ops.append(Text(box_x, slot.top - sizes.band(HEADER + 7), entry.note, size))
         x = box_x + (box_w - block_w) / 2
         top = slot.top - header
         page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, profile=self.profile))
@@ -310,6 +335,21 @@ class Planner:
     def stars(self, x: float, y: float, size: float, stars: int) -> list[Op]:
         return star_ops(x, y, size, stars, line=max(0.4, self.profile.design_line))
 
+    @staticmethod
+    def _header_text(entry: IssueEntry) -> str:
+        """What follows the number in a puzzle's header: its size and shown title."""
+        rest = f"  {entry.size}"
+        if entry.grade.effort_minutes > 0 and entry.grade.stars is not None:
+            # the stars show how hard; this, how long
+            rest += f"  ~{max(entry.grade.effort_minutes, 1):.0f} min"
+        if entry.shown_title:
+            rest += f"  {entry.shown_title}"
+        return rest
+
+    def _header_room(self, width: float) -> float:
+        size = self.sizes.pt(10)
+        return width - text_width("No. 000", size, True) - stars_width(self.sizes.band(8.0)) - 6
+
     def _header(self, entry: IssueEntry, x: float, top: float, width: float) -> list[Op]:
         sizes = self.sizes
         baseline = top - sizes.band(11)
@@ -318,13 +358,12 @@ class Planner:
         stars_w = stars_width(star_size)
         number = f"No. {entry.number}"
         ops: list[Op] = [Text(x, baseline, number, size, bold=True, role="accent")]
-        rest = f"  {entry.size}"
-        if entry.shown_title:
-            rest += f"  {entry.shown_title}"
+        rest = self._header_text(entry)
         room = width - text_width(number, size, True) - stars_w - 6
-        ops.append(Text(x + text_width(number, size, True), baseline,
-                        fit_text(rest, size, room), size))
-        ops.extend(self.stars(x + width - stars_w, baseline, star_size, entry.grade.stars))
+        fitted = self.fitted(rest.strip(), size, room, f"the header of puzzle {entry.number}")
+        ops.append(Text(x + text_width(number, size, True), baseline, rest, fitted))
+        if entry.grade.stars is not None:  # no stars for a grade the budget cut short
+            ops.extend(self.stars(x + width - stars_w, baseline, star_size, entry.grade.stars))
         return ops
 
     # -- solutions -------------------------------------------------------------------------
@@ -338,16 +377,18 @@ class Planner:
         page.bookmarks.append(Bookmark("Solutions"))
         x, shelf_top, shelf_h = area.left, area.top - sizes.band(24), 0.0
         caption = sizes.pt(7)
-        caption_h = caption + 3
         for entry in self.issue.entries:
             geometry = BlockGeometry.of(entry.puzzle, clues=False)
             cell = min(
                 sizes.solution_cell,
                 area.width / geometry.width,
-                (area.height - sizes.band(24) - caption_h) / geometry.height,
+                (area.height - sizes.band(24) - 4 * (caption + 3)) / geometry.height,
             )
             grid_w, grid_h = geometry.width * cell, geometry.height * cell
             box_w = max(grid_w, sizes.band(SOLUTION_MIN_BOX))
+            label = f"{entry.number}. {entry.title}" if entry.title else f"{entry.number}."
+            captions = self.wrapped(label, caption, box_w)  # a long title on several lines
+            caption_h = caption + 3 + (caption + 1) * (len(captions) - 1)
             box_h = grid_h + caption_h
             if x + box_w > area.right + 0.01:
                 x, shelf_top, shelf_h = area.left, shelf_top - shelf_h - GAP / 2, 0.0
@@ -355,9 +396,8 @@ class Planner:
                 page = self.page("solutions")
                 pages.append(page)
                 x, shelf_top, shelf_h = area.left, area.top, 0.0
-            label = f"{entry.number}. {entry.title}" if entry.title else f"{entry.number}."
-            page.ops.append(Text(x, shelf_top - caption, fit_text(label, caption, box_w),
-                                 caption))
+            for k, line in enumerate(captions):
+                page.ops.append(Text(x, shelf_top - caption - (caption + 1) * k, line, caption))
             grid_top = shelf_top - caption_h
             page.ops.extend(
                 puzzle_ops(entry.puzzle, geometry, x, grid_top, cell, solution=entry.solution,
@@ -369,54 +409,75 @@ class Planner:
         return pages
 
     # -- worked solutions ------------------------------------------------------------------
-    def worked_page(self, entry: IssueEntry) -> Page:
+    def worked_pages(self, entry: IssueEntry) -> list[Page]:
+        """The solved grid, the grade and every step line, over as many pages as needed."""
         area = self.area
         sizes = self.sizes
         page = self.page("worked")
+        pages = [page]
         heading = f"Worked solution: {entry.label}"
         if entry.title and entry.hide_title:
             heading += f" \u00b7 {entry.title}"
-        h_size = sizes.pt(13)
-        page.ops.append(Text(area.left, area.top - h_size - 1,
-                             fit_text(heading, h_size, area.width, True), h_size, bold=True))
+        least = sizes.pt(10)
+        h_size = fit_size(heading, sizes.pt(13), area.width, True, least)
+        headings = [heading] if h_size is not None else self.wrapped(heading, least,
+                                                                     area.width, True)
+        h_size = h_size or least
+        baseline = area.top - h_size - 1
+        for k, text in enumerate(headings):
+            if k:
+                baseline -= h_size * 1.2
+            page.ops.append(Text(area.left, baseline, text, h_size, bold=True))
         page.bookmarks.append(Bookmark(f"Worked solution No. {entry.number}"))
         geometry = entry.geometry
         cell = min(sizes.max_cell, geometry.fit_cell(area.width, area.height * 0.55))
         if not _legible(entry, cell, sizes):  # clues would be unreadable: the solved grid alone
             geometry = BlockGeometry.of(entry.puzzle, clues=False)
             cell = min(sizes.max_cell, geometry.fit_cell(area.width, area.height * 0.55))
-        top = area.top - sizes.band(26)
+        top = baseline - (sizes.band(26) - h_size - 1)
         x = area.left + (area.width - geometry.total_width * cell) / 2
         page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, solution=entry.solution,
                                    profile=self.profile))
         page.blocks.append(Block(entry.number, x, top, cell, geometry, True))
         y = top - geometry.total_height * cell - sizes.band(18)
         grade = entry.grade
-        line = f"Level: {grade.level}   score {grade.score:.1f}   "
         size = sizes.pt(10)
-        page.ops.append(Text(area.left, y, line, size))
-        page.ops.extend(self.stars(area.left + text_width(line, size), y, sizes.band(8),
-                                   grade.stars))
+        if grade.stars is None or grade.score is None:
+            page.ops.append(Text(area.left, y, f"Level: {grade.level} (no score)", size))
+        else:
+            line = f"Level: {grade.level}   score {grade.score:.1f}   "
+            if grade.effort_minutes > 0:
+                line += f"about {grade.effort_minutes:.0f} min   "
+            page.ops.append(Text(area.left, y, line, size))
+            page.ops.extend(self.stars(area.left + text_width(line, size), y, sizes.band(8),
+                                       grade.stars))
         rungs = ", ".join(f"{name} {count}" for name, count in grade.rungs.items() if count)
-        paragraphs = [(f"Techniques used: {rungs or 'none recorded'}", False)]
+        paragraphs = [f"Techniques used: {rungs or 'none recorded'}"]
         if grade.steps:
-            paragraphs.append(("Step by step:", False))
-            paragraphs.extend((line, True) for line in grade.steps)
+            paragraphs.append("Step by step:")
+            paragraphs.extend(grade.steps)
         y -= sizes.band(16)
         body = sizes.pt(8)
         leading = body * 1.25
-        for k, (paragraph, _) in enumerate(paragraphs):
-            lines = wrap_text(paragraph, body, area.width)
-            if y - leading * len(lines) < area.bottom + leading:  # a line for the ellipsis
-                more = sum(1 for _, is_step in paragraphs[k:] if is_step)
-                page.ops.append(Text(area.left, y, f"... and {more} more lines", body))
-                break
-            for line in lines:
-                page.ops.append(Text(area.left, y, line, body))
+        continued = f"Worked solution No. {entry.number} (continued)"
+        for k, paragraph in enumerate(paragraphs):
+            lines = self.wrapped(paragraph, body, area.width)
+            keep = len(lines) <= 6  # a step's lines stay together on one page
+            for n, text in enumerate(lines):
+                full = y < area.bottom + 2
+                if n == 0 and keep:
+                    full = y - leading * (len(lines) - 1) < area.bottom + 2
+                if full:  # the page is full: the solve goes on overleaf
+                    page = self.page("worked")
+                    pages.append(page)
+                    page.ops.append(Text(area.left, area.top - size - 1, continued, size,
+                                         bold=True))
+                    y = area.top - sizes.band(30)
+                page.ops.append(Text(area.left, y, text, body))
                 y -= leading
             if k == 0:
                 y -= sizes.band(6)
-        return page
+        return pages
 
 
 def plan_issue(issue: Issue) -> IssuePlan:
@@ -459,7 +520,7 @@ def _plan(issue: Issue) -> IssuePlan:
     solutions = planner.solution_pages() if issue.manifest.solutions and issue.entries else []
     if issue.manifest.solutions:
         solutions = plan_fillin_solutions(issue, planner.area, GAP, solutions)
-    worked = [planner.worked_page(e) for e in issue.entries if e.worked]
+    worked = [page for e in issue.entries if e.worked for page in planner.worked_pages(e)]
     rows = _contents_rows(issue, bool(solutions), bool(worked))
     # Page numbers depend on how many contents pages there are, which does not depend on
     # the numbers: lay the contents out once to count them.
@@ -489,6 +550,12 @@ def _plan(issue: Issue) -> IssuePlan:
             _frame(page, issue, planner)
         if issue.manifest.profile.name == "kdp" and number % 2 == 0:
             translate_page(page, m.right - m.left)  # a verso: the gutter is on its right
+    if planner.too_long:
+        raise ManyProblems(
+            f"{issue.manifest.source}: text that would be cut on the "
+            f"{issue.manifest.page.name} page; shorten it (or choose a larger page):",
+            list(planner.too_long),
+        )
     return IssuePlan(pages, list(issue.warnings) + planner.warnings)
 
 
@@ -575,22 +642,29 @@ def _contents_pages(
     first = planner.page("contents")
     pages = [first]
     first.bookmarks.append(Bookmark("Contents"))
-    title = sizes.pt(22)
-    first.ops.append(
-        Text(area.left, area.top - title, fit_text(issue.manifest.title, title, area.width, True),
-             title, bold=True)
-    )
+    # The masthead: whole, shrunk as far as 16 pt, then over several lines.
+    title = issue.manifest.title
+    least = sizes.pt(16)
+    size = fit_size(title, sizes.pt(22), area.width, True, least)
+    titles = [title] if size is not None else planner.wrapped(title, least, area.width, True)
+    size = size or least
+    baseline = area.top - size
+    for k, line in enumerate(titles):
+        if k:
+            baseline -= size * 1.15
+        first.ops.append(Text(area.left, baseline, line, size, bold=True))
+    extra = area.top - sizes.pt(22) - baseline  # how much lower a wrapped masthead ends
     sub = " \u00b7 ".join(
         p for p in (f"Issue {issue.manifest.issue}" if issue.manifest.issue else "",
                     issue.manifest.date, issue.manifest.author) if p
     )
     if sub:
-        size = sizes.pt(11)
-        first.ops.append(Text(area.left, area.top - band(40), fit_text(sub, size, area.width),
-                              size))
+        sub_size = planner.fitted(sub, sizes.pt(11), area.width,
+                                  "the issue line (issue, date, author)")
+        first.ops.append(Text(area.left, area.top - band(40) - extra, sub, sub_size))
     row_height = band(ROW_HEIGHT)
     body, small, section = sizes.pt(10), sizes.pt(8), sizes.pt(11)
-    y, page = area.top - 4 * row_height, first
+    y, page = area.top - 4 * row_height - extra, first
     col_size = area.left + area.width * 0.45
     col_level = area.left + area.width * 0.58
     col_stars = area.left + area.width * 0.76
@@ -603,17 +677,30 @@ def _contents_pages(
         if kind == "puzzle" and entry is not None:
             page.ops.append(Text(area.left + band(28), y, f"{entry.number}", body, bold=True,
                                  anchor="right"))
-            name = fit_text(entry.shown_title, body, col_size - area.left - band(44))
-            page.ops.append(Text(area.left + band(36), y, name, body))
+            name, room = entry.shown_title, col_size - area.left - band(44)
+            name_size = fit_size(name, body, room, smallest=small)
+            names = [name] if name_size is not None else planner.wrapped(name, small, room)
+            for k, line in enumerate(names):  # a long title on several lines, whole
+                page.ops.append(Text(area.left + band(36), y - (small + 1) * k, line,
+                                     name_size or small))
             page.ops.append(Text(col_size, y, entry.size, body))
-            level = fit_text(entry.grade.level, body, col_stars - col_level - 4)
-            page.ops.append(Text(col_level, y, level, body))
-            page.ops.extend(planner.stars(col_stars, y, band(8), entry.grade.stars))
+            level = entry.grade.level
+            level_size = fit_size(level, body, col_stars - col_level - 4, False,
+                                  planner.smallest_text) or planner.smallest_text
+            page.ops.append(Text(col_level, y, level, level_size))
+            # a level too wide for its column (large print) puts the stars on a line below
+            below = col_level + text_width(level, level_size) + 4 > col_stars
+            stars_y = y - row_height if below else y
+            if entry.grade.stars is not None:
+                page.ops.extend(planner.stars(col_stars, stars_y, band(8), entry.grade.stars))
             folio = str(page_of.get(entry.number, ""))
             page.ops.append(Text(col_page, y, folio, body, anchor="right"))
+            y -= max((small + 1) * (len(names) - 1), row_height if below else 0.0)
         elif kind == "credit":
-            page.ops.append(Text(area.left + band(36), y,
-                                 fit_text(text, small, area.width - band(36)), small))
+            for k, line in enumerate(planner.wrapped(text, small, area.width - band(36))):
+                if k:
+                    y -= small * 1.25
+                page.ops.append(Text(area.left + band(36), y, line, small))
         else:
             y -= band(4)
             page.ops.append(Text(area.left, y, kind, section, bold=True))
@@ -632,10 +719,13 @@ def _frame(page: Page, issue: Issue, planner: Planner) -> None:
     head = sizes.pt(8)
     if page.number > 1:
         right = page.width - m.right
-        page.ops.append(
-            Text(m.left, top, fit_text(issue.heading, head, (right - m.left) * 0.7), head,
-                 role="rule")
-        )
+        room = right - m.left - text_width("Worked solutions", head) - 12
+        # the full heading, else without the date, else the title alone (the contents
+        # page carries them all)
+        heads = [issue.heading, *issue.shorter_headings()]
+        running = next((h for h in heads if fit_size(h, head, room) is not None), heads[-1])
+        size = planner.fitted(running, head, room, "the running head (the issue's title)")
+        page.ops.append(Text(m.left, top, running, size, role="rule"))
         label = {"puzzles": "Puzzles", "solutions": "Solutions", "worked": "Worked solutions",
                  "contents": "Contents", "notes": "Notes"}.get(page.kind, "")
         page.ops.append(Text(right, top, label, head, anchor="right", role="rule"))

@@ -129,7 +129,11 @@ def test_batch_grades_every_puzzle_once_and_a_rerun_skips_them(tmp_path: Path) -
         row = rows[key]
         assert row.status == "graded", row
         assert row.verdict in ("unique", "multiple")
-        assert row.level and row.score is not None and row.stars is not None
+        if row.verdict == "unique":
+            assert row.level and row.score is not None and row.stars is not None
+        else:  # a defect is not a difficulty: no score, no stars, and what is wrong
+            assert (row.level, row.score, row.stars) == ("ambiguous", None, None)
+            assert row.error.startswith("several solutions: two of them differ in")
         assert row.solution is not None and len(row.solution) == 8
         if row.verdict == "unique":  # a unique puzzle's grid is its picture
             assert set("".join(row.solution)) <= {"#", "."}
@@ -307,8 +311,11 @@ def test_sigkill_mid_run_loses_only_puzzles_in_flight_and_a_rerun_completes(
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         rows = db.execute("SELECT key, status, verdict, score FROM results").fetchall()
     assert sorted(key for key, *_ in rows) == sorted(keys)  # each puzzle exactly once
-    not_graded = [row for row in rows if row[1] != "graded" or not row[2] or row[3] is None]
+    # every puzzle graded; a score exactly for those with one solution (random puzzles
+    # often have several: a defect, not a difficulty)
+    not_graded = [row for row in rows if row[1] != "graded" or not row[2]]
     assert not not_graded
+    assert all((row[3] is not None) == (row[2] == "unique") for row in rows)
 
 
 # -- Dask ----------------------------------------------------------------------------------
@@ -422,10 +429,14 @@ def test_a_grade_that_ran_out_of_time_is_undecided_but_keeps_the_proved_verdict(
     (puzzle,) = random_puzzles(1, 4, seed=4)
     task = Task(puzzle.key(), "f.non", 1, "", puzzle, 5.0)
     grid = Grid.from_rows(["#?..", "????", "....", "#..#"])
-    outcome = Grade("unique", "undecided", 4.0, 5, {"simple-boxes": 3}, (), grid, 5.0)
+    why = "undecided: the time budget of 5 s ran out before the grade was done"
+    outcome = Grade(
+        "unique", "undecided", None, None, {"simple-boxes": 3}, (), grid, 5.0, problem=why
+    )
     row = row_from_grade(task, outcome, 5.1)
     assert (row.status, row.verdict, row.level) == ("undecided", "unique", "undecided")
+    assert (row.score, row.stars) == (None, None)
     assert row.solution == ("#?..", "????", "....", "#..#")
-    assert row.error == "ran out of its time budget"
+    assert row.error == why
     finished = row_from_grade(task, Grade("unique", "easy", 0.4, 1, {}, (), grid, 0.1), 0.1)
     assert (finished.status, finished.error) == ("graded", "")

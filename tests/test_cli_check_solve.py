@@ -34,7 +34,7 @@ def files(tmp_path: Path) -> dict[str, Path]:
 
 def test_check_json_verdicts(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
     status = main(["check", "--json", str(files["unique"]), str(files["two"]), str(files["none"])])
-    assert status == 0
+    assert status == 1  # not every puzzle is unique
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["verdict"] for r in records] == ["unique", "multiple", "none"]
     unique, two, none = records
@@ -44,12 +44,54 @@ def test_check_json_verdicts(files: dict[str, Path], capsys: pytest.CaptureFixtu
     assert sorted(map(tuple, two["solutions"])) == [("#.", ".#"), (".#", "#.")]
     assert sorted(map(tuple, two["differing_cells"])) == [(0, 0), (0, 1), (1, 0), (1, 1)]
     assert "solutions" not in none
+    assert none["reason"].startswith("column 1 (clue 1) cannot be satisfied")
+
+
+@pytest.mark.parametrize(
+    ("names", "status"),
+    [
+        (["unique"], 0),
+        (["unique", "two"], 1),
+        (["none"], 1),
+        (["unique", "bad"], 2),
+        (["two", "bad"], 2),  # a file that cannot be read outranks a puzzle to fix
+    ],
+)
+def test_check_exit_status_gates_a_pre_press_script(
+    files: dict[str, Path], names: list[str], status: int
+) -> None:
+    assert main(["check", *(str(files[name]) for name in names)]) == status
+
+
+def test_check_undecided_exits_1(files: dict[str, Path]) -> None:
+    assert main(["check", "--nodes", "1", str(files["perm"])]) == 1
+
+
+def test_check_none_names_the_line_to_fix(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", str(files["none"])]) == 1
+    fields = capsys.readouterr().out.strip().split("\t")
+    assert fields[2] == "none"
+    assert fields[4] == (
+        "column 1 (clue 1) cannot be satisfied given the cells decided before it (##)"
+    )
+
+
+def test_solve_none_names_the_line_and_shows_where_it_broke(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solve", str(files["none"])]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith("no solution: column 1 (clue 1) cannot be satisfied")
+    # the rows forced #.# twice; the arrow points at column 1
+    assert out[3:] == [" v", " #.#", " #.#"]
 
 
 def test_check_text_one_line_per_puzzle(
     files: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["check", str(files["unique"]), str(files["two"])]) == 0
+    assert main(["check", str(files["unique"]), str(files["two"])]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2
     assert lines[0].split("\t")[2] == "unique"
@@ -75,10 +117,10 @@ def test_check_tiny_node_budget_is_undecided(
     files: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     # the permutation puzzle needs branching: one node is not enough to decide it
-    assert main(["check", "--json", "--nodes", "1", str(files["perm"])]) == 0
+    assert main(["check", "--json", "--nodes", "1", str(files["perm"])]) == 1
     record = json.loads(capsys.readouterr().out)
     assert record["verdict"] == "undecided" and "solutions" not in record
-    assert main(["check", "--json", str(files["perm"])]) == 0
+    assert main(["check", "--json", str(files["perm"])]) == 1
     assert json.loads(capsys.readouterr().out)["verdict"] == "multiple"
 
 

@@ -65,7 +65,7 @@ def test_table_names_level_stars_and_rungs(
 ) -> None:
     assert main(["grade", str(files["easy"]), str(files["medium"])]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split()[:5] == ["puzzle", "size", "level", "score", "stars"]
+    assert lines[0].split()[:6] == ["puzzle", "size", "level", "score", "minutes", "stars"]
     assert "easy" in lines[1] and "*...." in lines[1] and "simple-boxes:" in lines[1]
     assert lines[2].startswith('Medium <b>"&"</b>')
     assert " easy " in lines[2] and "extreme-owners:" in lines[2]
@@ -153,3 +153,121 @@ def test_several_files_and_json_lines_stay_in_order(
     assert [r["file"] for r in records] == paths
     assert [r["level"] for r in records] == ["ambiguous", "easy", "easy"]
     assert records[2]["title"] == 'Medium <b>"&"</b>'
+
+
+# -- a defect is not a difficulty -----------------------------------------------------------
+# rows 1 1 force #.# twice: column 1 would hold 2 cells against its clue 1
+NONE = "width 3\nheight 2\n\nrows\n1 1\n1 1\n\ncolumns\n1\n2\n1\n"
+
+
+@pytest.fixture
+def defects(files: dict[str, Path], tmp_path: Path) -> dict[str, Path]:
+    out = dict(files)
+    out["none"] = tmp_path / "none.non"
+    out["none"].write_text(NONE)
+    return out
+
+
+def test_defective_puzzles_get_no_score_or_stars_in_the_table(
+    defects: dict[str, Path], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(defects["easy"].parent)  # short names: the table shows them whole
+    paths = [defects[name].name for name in ("easy", "two", "none")]
+    assert main(["grade", *paths]) == 0
+    out = capsys.readouterr().out.splitlines()
+    table = {line.split()[0]: line.split() for line in out[1:4]}
+    # level, score, minutes, stars
+    assert table[paths[1]][2:6] == ["ambiguous", "-", "-", "-"]
+    assert table[paths[2]][2:6] == ["contradictory", "-", "-", "-"]
+    assert table[paths[0]][5] == "*...."
+    notes = out[out.index("2 puzzles without a score (a defect is not a difficulty):") + 1 :]
+    assert notes[0].startswith(f"  {paths[1]}: several solutions: two of them differ in 4")
+    assert notes[1] == (
+        f"  {paths[2]}: no solution: row 1 (clue 1 1) cannot be satisfied given the cells "
+        "decided before it"
+    )
+
+
+def test_defective_puzzles_are_null_in_json(
+    defects: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["grade", "--json", str(defects["two"]), str(defects["none"])]) == 0
+    two, none = _records(capsys.readouterr().out)
+    for record in (two, none):
+        assert (record["score"], record["stars"]) == (None, None)
+    assert str(two["problem"]).startswith("several solutions")
+    assert str(none["problem"]).startswith("no solution: ")
+
+
+def test_the_explanation_of_a_contradiction_ends_on_the_broken_line(
+    defects: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["grade", "--explain", str(defects["none"])]) == 0
+    out = capsys.readouterr().out
+    assert "contradictory, no score: no solution: " in out.splitlines()[0]
+    steps = re.findall(r"^\s+\d+\. \[[a-z-]+\] (.*)$", out, flags=re.M)
+    assert re.match(r"(Row|Column) \d+ \([\d ]+\): no arrangement of the clue fits the "
+                    r"cells decided so far \([#.?]+\): the puzzle has no solution", steps[-1])
+    assert out.rstrip().endswith("given the cells decided before it.")
+
+
+def test_a_cut_down_ladder_that_gets_stuck_says_so_everywhere(
+    files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    medium = str(files["medium"])
+    assert main(["grade", "--max-rung", "simple-boxes", medium]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].split()[-6:-2] == ["stuck", "-", "-", "-"]  # level, score, minutes, stars
+    assert "stuck: needs more than simple-boxes" in out[-1]
+    assert main(["grade", "--json", "--max-rung", "simple-boxes", medium]) == 0
+    (record,) = _records(capsys.readouterr().out)
+    assert (record["level"], record["score"], record["stars"]) == ("stuck", None, None)
+    assert str(record["problem"]).startswith("stuck: needs more than simple-boxes")
+    page = tmp_path / "stuck.html"
+    assert main(["grade", "--explain", "--html", str(page), "--max-rung", "simple-boxes",
+                 medium]) == 0  # fmt: skip
+    out_text = capsys.readouterr().out
+    assert "stuck, no score: stuck: needs more than simple-boxes" in out_text.splitlines()[0]
+    assert "Stuck: no technique up to the allowed rung decides another cell" in out_text
+    assert "star" not in out_text.splitlines()[0]
+    block = re.search(r'id="replay-data">(.*?)</script>', page.read_text(), re.S)
+    assert block is not None
+    (replay,) = json.loads(block.group(1))
+    assert "stuck: needs more than simple-boxes" in replay["summary"]
+    assert "star" not in replay["summary"]
+
+
+def test_grade_reads_a_folder_like_batch(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = files["easy"].parent
+    assert main(["grade", "--json", f"{folder}/"]) == 2  # bad.non is in there too
+    captured = capsys.readouterr()
+    assert "bad.non" in captured.err and "Is a directory" not in captured.err
+    graded = {Path(str(r["file"])).name for r in _records(captured.out)}
+    assert graded == {"easy.non", "medium.non", "two.non"}
+
+
+def test_empty_rows_and_columns_at_the_edge_are_flagged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    picture = tmp_path / "uncropped.txt"
+    picture.write_text("......\n.####.\n.#..#.\n.####.\n......\n")
+    assert main(["check", str(picture)]) == 0
+    err = capsys.readouterr().err
+    assert (
+        "uncropped.txt: row 1, row 5, column 1 and column 6, at the edges of the grid, are "
+        "empty: crop the picture"
+    ) in err
+    assert main(["grade", "--json", str(picture)]) == 0
+    assert _records(capsys.readouterr().out)[0]["warnings"] == [
+        "row 1, row 5, column 1 and column 6, at the edges of the grid, are empty: crop the "
+        "picture"
+    ]
+    assert main(["check", "--json", str(picture)]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["warnings"] == [
+        "row 1, row 5, column 1 and column 6, at the edges of the grid, are empty: crop the "
+        "picture"
+    ]

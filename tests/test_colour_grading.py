@@ -126,10 +126,16 @@ def test_levels_follow_the_hardest_technique() -> None:
 
 def test_levels_for_ambiguous_and_contradictory() -> None:
     two = ColourPuzzle((((1, 1),), ((1, 1),)), (((1, 1),), ((1, 1),)), PALETTE)
-    assert grade_colour(two).level == "ambiguous"
+    ambiguous = grade_colour(two)
+    assert ambiguous.level == "ambiguous"
+    # a defect is not a difficulty: no score, no stars, and what is wrong
+    assert (ambiguous.score, ambiguous.stars) == (None, None)
+    assert ambiguous.problem.startswith("several solutions: two of them differ in")
     none = ColourPuzzle((((1, 1), (1, 2)), ((1, 1), (1, 2))),
                         (((1, 2), (1, 1)), ((1, 2), (1, 1))), PALETTE)
-    assert grade_colour(none).level == "contradictory"
+    contradictory = grade_colour(none)
+    assert contradictory.level == "contradictory"
+    assert (contradictory.score, contradictory.stars) == (None, None)
 
 
 def test_sentences_name_the_colours() -> None:
@@ -150,8 +156,9 @@ def test_max_rung_cuts_the_ladder(rung: str) -> None:
         full = grade_colour(puzzle)
         cut = grade_colour(puzzle, max_rung=rung)
         if not cut.solved:
-            # beyond the cut: at least the next rung the colour ladder has
-            assert cut.level == ("easy" if rung == "simple-boxes" else "fiendish")
+            # beyond the cut: stuck, which is no level of difficulty (no score, no stars)
+            assert (cut.level, cut.score, cut.stars) == ("stuck", None, None)
+            assert cut.problem == f"stuck: needs more than {rung}"
             assert cut.verdict == "unique"
         else:
             assert cut.level == full.level

@@ -248,6 +248,31 @@ def test_picture_text() -> None:
     assert error_of("#.\n#\n", "picture").line == 2
 
 
+RING = [".####.", "#....#", "#....#", "#....#", ".####."]
+
+
+@pytest.mark.parametrize(
+    "drawing",
+    [
+        " #### \n#    #\n#    #\n#    #\n #### \n",  # spaces for empty cells
+        " ####\n#    #\n#    #\n#    #\n ####\n",  # trailing spaces dropped by an editor
+        ".####.\n#....#\n#....#\n#....#\n.####.\n",  # dots
+        ". # # # # .\n# . . . . #\n# . . . . #\n# . . . . #\n. # # # # .\n",  # separated
+    ],
+)
+def test_a_ring_drawn_with_spaces_reads_as_the_6x5_ring(drawing: str) -> None:
+    (ring,) = read_text(drawing)  # detected by content, as `nonopress grade ring.txt` does
+    assert ring.size == "6x5"
+    assert ring.solution == tuple(RING)
+
+
+def test_a_line_of_spaces_inside_a_drawing_is_an_empty_row() -> None:
+    (picture,) = read_text("#  #\n    \n#  #\n", "picture")
+    assert picture.solution == ("#..#", "....", "#..#")
+    two = read_text("##\n\n#.\n", "picture")  # an empty line still separates pictures
+    assert [p.size for p in two] == ["2x1", "2x1"]
+
+
 # -- webpbn XML -----------------------------------------------------------------------------
 WEBPBN = """<?xml version="1.0"?>
 <!DOCTYPE pbn SYSTEM "https://webpbn.com/pbn-0.3.dtd">
@@ -314,3 +339,13 @@ def test_non_writer_output() -> None:
     assert text.startswith('title "Heart"\nby "Nonopress"\ncopyright "&quot;A&quot; &amp; B"\n'
                            "license MIT\nwidth 7\nheight 5\n\nrows\n2,2\n7\n")
     assert 'goal "01101101111111011111000111000001000"' in text
+
+
+def test_a_misspelt_non_heading_is_named_at_its_line_with_a_suggestion() -> None:
+    text = 'title "Typo"\nwidth 3\nheight 3\n\nrows\n1\n1\n1\n\ncolums\n1\n1\n1\n'
+    error = error_of(text, "non")
+    assert error.line == 10
+    assert "did you mean 'columns'?" in error.message and "'colums'" in error.message
+    assert error_of("width 2\nheight 1\nrow\n2\ncolumns\n1\n1\n", "non").line == 3
+    # a missing section with no near miss keeps the plain message
+    assert error_of("width 2\nheight 1\ncolumns\n1\n1\n", "non").message == "no rows section"

@@ -221,7 +221,8 @@ def test_huge_node_budgets_are_taken_as_unlimited(
 ) -> None:
     path = tmp_path / "two.non"
     path.write_text("width 2\nheight 2\n\nrows\n1\n1\n\ncolumns\n1\n1\n")
-    assert main(["check", "--nodes", str(2**63 - 1), str(path)]) == 0
+    # exit 1: the puzzle is not unique (check's gate), not a refused budget (2)
+    assert main(["check", "--nodes", str(2**63 - 1), str(path)]) == 1
     assert "\tmultiple\t" in capsys.readouterr().out
 
 
@@ -493,17 +494,17 @@ def test_the_ladder_keeps_its_budget_inside_a_long_refresh(
     from grader.errors import BudgetExceeded
 
     puzzle = big_random_puzzle(40)
-    ladder = engine_module.Engine(puzzle, deadline=time.monotonic() + 3600)
-    rung = next(iter(engine_module.LINE_FINDERS))
+    ladder = engine_module.Engine(puzzle, budget=Budget(seconds=3600))
+    rung = next(iter(ladder._line_finders))
     searched: list[int] = []
-    real = engine_module.LINE_FINDERS[rung]
+    real = ladder._line_finders[rung]
 
     def expire_after_one(clue, cells):  # type: ignore[no-untyped-def]
         searched.append(1)
-        ladder.deadline = time.monotonic() - 1  # the budget runs out during the refresh
+        ladder.context.deadline = time.monotonic() - 1  # the budget runs out during the refresh
         return real(clue, cells)
 
-    monkeypatch.setitem(engine_module.LINE_FINDERS, rung, expire_after_one)
+    monkeypatch.setitem(ladder._line_finders, rung, expire_after_one)
     with pytest.raises(BudgetExceeded):
         ladder.run()
     assert len(searched) == 1  # not the other 79 lines

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+
+import pytest
 
 from grader.solver.jit_cache import COMPILED_MODULES, STAMP_NAME, drop_stale_entries
 
@@ -10,7 +13,7 @@ from grader.solver.jit_cache import COMPILED_MODULES, STAMP_NAME, drop_stale_ent
 def _package(folder: Path) -> Path:
     for name in COMPILED_MODULES:
         (folder / f"{name}.py").write_text(f"# {name}\n")
-    cache = folder / "__pycache__"
+    cache = folder / "cache"
     cache.mkdir()
     return cache
 
@@ -24,19 +27,75 @@ def _entries(cache: Path) -> list[str]:
 
 def test_an_edit_to_one_module_drops_the_entries_of_all_compiled_modules(tmp_path: Path) -> None:
     cache = _package(tmp_path)
-    assert drop_stale_entries(tmp_path)  # no stamp yet: whatever is there is of unknown age
+    assert drop_stale_entries(tmp_path, cache)  # no stamp yet: whatever is there is of unknown age
     assert (cache / STAMP_NAME).is_file()
     kept = _entries(cache)
-    assert not drop_stale_entries(tmp_path)  # unchanged sources: the cache stays
+    assert not drop_stale_entries(tmp_path, cache)  # unchanged sources: the cache stays
     assert all((cache / name).exists() for name in kept)
     (tmp_path / "kernels.py").write_text("# kernels, edited\n")
-    assert drop_stale_entries(tmp_path)
+    assert drop_stale_entries(tmp_path, cache)
     # cdcl.py did not change, but its compiled code calls the edited kernels
     assert not (cache / "kernels.solve-10.py311.nbi").exists()
     assert not (cache / "cdcl.run-40.py311.1.nbc").exists()
     assert (cache / "search.x-1.py311.nbi").exists()  # not a compiled module: left alone
-    assert not drop_stale_entries(tmp_path)
+    assert not drop_stale_entries(tmp_path, cache)
 
 
 def test_an_unreadable_package_is_left_alone(tmp_path: Path) -> None:
-    assert not drop_stale_entries(tmp_path / "missing")
+    assert not drop_stale_entries(tmp_path / "missing", tmp_path / "cache")
+
+
+def test_the_cache_lives_in_the_user_cache_folder_not_in_the_package() -> None:
+    import os
+
+    import grader.solver.kernels  # configures numba's cache before its first kernel
+    from grader.solver.jit_cache import prepare_cache
+
+    package = Path(grader.solver.kernels.__file__).resolve().parent
+    folder = prepare_cache(package)
+    assert package not in folder.parents
+    assert Path(os.environ["NUMBA_CACHE_DIR"]) in folder.parents
+    from numba.core import config
+
+    assert Path(config.CACHE_DIR) in folder.parents
+    # the locator numba picks for a compiled kernel points into that folder
+    cache_path = Path(grader.solver.kernels.solve_line_into._cache._cache_path)
+    assert cache_path == folder
+
+
+def test_the_cache_folder_follows_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from grader.cachedir import ENVIRONMENT_VARIABLE, cache_dir, default_cache_dir
+
+    monkeypatch.setenv(ENVIRONMENT_VARIABLE, str(tmp_path / "mine"))
+    assert cache_dir("numba") == tmp_path / "mine" / "numba"
+    assert (tmp_path / "mine" / "numba").is_dir()
+    monkeypatch.delenv(ENVIRONMENT_VARIABLE)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    if sys.platform not in ("win32", "darwin"):
+        assert default_cache_dir() == tmp_path / "xdg" / "nonopress"
+
+
+def test_an_unwritable_cache_folder_falls_back_to_the_temporary_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from grader.cachedir import ENVIRONMENT_VARIABLE, cache_dir
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv(ENVIRONMENT_VARIABLE, str(blocker / "cache"))
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
+    folder = cache_dir("numba")
+    assert folder.is_dir() and (tmp_path / "tmp") in folder.parents
+
+
+def test_is_cold_until_every_compiled_module_has_an_index(tmp_path: Path) -> None:
+    from grader.solver.jit_cache import is_cold
+
+    assert is_cold(tmp_path)
+    for name in COMPILED_MODULES[:-1]:
+        (tmp_path / f"{name}.f-1.py311.nbi").write_bytes(b"")
+    assert is_cold(tmp_path)
+    (tmp_path / f"{COMPILED_MODULES[-1]}.f-1.py311.nbi").write_bytes(b"")
+    assert not is_cold(tmp_path)

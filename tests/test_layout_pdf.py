@@ -159,6 +159,16 @@ def test_grey_ink_is_pure_k() -> None:
     assert cmyk and all(c == m == y == "0" for c, m, y, _ in cmyk)
 
 
+def test_black_is_pure_k_in_the_colour_version_too() -> None:
+    # RGB black prints as rich four-colour black on press; only the accent may be RGB
+    colour = content_streams(render(sample_issue())[1])
+    rgb = re.findall(r"((?:[\d.]+\s+){3})(?:rg|RG)\b", colour)
+    assert rgb and all(values.split() != ["0", "0", "0"] for values in rgb)
+    assert not re.search(r"(?:^|\s)0 0 0 (?:rg|RG)\b", colour)
+    blacks = re.findall(r"(?:^|\s)0 0 0 1 (?:k|K)\b", colour)
+    assert blacks  # the grid, the clues and the filled cells of the solutions
+
+
 def test_booklet_pads_to_a_multiple_of_four() -> None:
     plan, data = render(sample_issue(booklet=True))
     pages = len(PdfReader(io.BytesIO(data)).pages)

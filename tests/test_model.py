@@ -65,6 +65,20 @@ def test_solution_must_match_clues_and_shape() -> None:
         Puzzle(((1,),), ((1,), ()), ("#?",))
 
 
+def test_a_goal_that_disagrees_with_its_clues_names_the_lines() -> None:
+    # the clues of a plus sign, the goal picture of an x: rows 1, 2, 4, 5 and columns
+    # 1, 2, 4, 5 disagree, the middle ones agree
+    plus = Puzzle.from_picture(["..#..", "..#..", "#####", "..#..", "..#.."])
+    cross = ("#...#", ".#.#.", "..#..", ".#.#.", "#...#")
+    with pytest.raises(PuzzleError) as caught:
+        Puzzle(plus.rows, plus.columns, cross)
+    assert str(caught.value) == (
+        "the known solution does not satisfy the clues of row 1 (clue 1, picture 1 1), "
+        "row 2 (clue 1, picture 1 1), row 3 (clue 5, picture 1), row 4 (clue 1, picture 1 1), "
+        "row 5 (clue 1, picture 1 1), column 1 (clue 1, picture 1 1) and 4 more"
+    )
+
+
 @pytest.mark.parametrize(
     ("width", "height", "message"),
     [

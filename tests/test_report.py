@@ -87,6 +87,9 @@ def test_json_report_is_an_array_of_one_object_per_puzzle(results: Path, tmp_pat
     assert hard["rungs"] == {"simple-boxes": 3, "cell-branching": 2}
     assert hard["solution"] == ["#.#", ".#.", "#.#"]
     assert by_key["k-slow"]["score"] is None
+    # an ambiguous puzzle has no difficulty, even where an old database stored one
+    assert (by_key["k-amb"]["score"], by_key["k-amb"]["stars"]) == (None, None)
+    assert by_key["unreadable-1"]["index"] is None  # no puzzle, so no position
 
 
 def test_csv_report_has_a_header_and_one_line_per_puzzle(
@@ -99,6 +102,10 @@ def test_csv_report_has_a_header_and_one_line_per_puzzle(
     assert (hard["title"], hard["score"], hard["level"]) == (EVIL, "7.5", "hard")
     assert json.loads(hard["rungs"]) == {"cell-branching": 2, "simple-boxes": 3}
     assert next(row for row in table if row["key"] == "k-slow")["score"] == ""
+    ambiguous = next(row for row in table if row["key"] == "k-amb")
+    assert (ambiguous["score"], ambiguous["stars"]) == ("", "")
+    unreadable = next(row for row in table if row["key"] == "unreadable-1")
+    assert (unreadable["index"], unreadable["status"]) == ("", "failed")
 
 
 def test_the_format_follows_the_output_suffix(results: Path, tmp_path: Path) -> None:
@@ -140,6 +147,11 @@ def test_html_report_has_histograms_thumbnails_and_problems_first(
     labels = [body.index(label) for label in ("c/broken.non", "b/bundle.yaml#2", ">a/hard.non<")]
     assert labels == sorted(labels)
     assert "a/hard.non#1" not in page  # "#N" only for files that hold several puzzles
+    # the ambiguous row: '-' for its score and stars, and what is wrong in its place
+    twins = body[body.index(">Twins<") : body.index("</tr>", body.index(">Twins<"))]
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", twins)
+    assert cells[-5:-3] == ["-", "-"]
+    assert "5 puzzles" in page and "1 puzzles" not in page
 
 
 def test_thumbnails_show_filled_empty_and_unknown_cells() -> None:

@@ -77,3 +77,17 @@ def test_first_solution_mode_stops_at_one_and_never_claims_uniqueness() -> None:
     assert compiled_solve(heart, first=True).verdict == "unique"
     # no solution stays none
     assert solve(Puzzle(rows=((2,), ()), columns=((2,), ())), first=True).verdict == "none"
+
+
+def test_givens_are_where_line_logic_starts() -> None:
+    # two diagonals: ambiguous alone, unique once one cell is printed
+    puzzle = Puzzle.from_picture(["#.", ".#"])
+    given = puzzle.with_givens([(0, 0, True)])
+    result = prove_by_line_logic(given, Budget())
+    assert result is not None and result.verdict == "unique"
+    assert result.solutions[0].tolist() == [[True, False], [False, True]]
+    # a given that contradicts the only solution is never "unique"
+    heart = formats.read(LIBRARY / "heart.yaml")[0].with_solution(None)
+    wrong = heart.with_givens([(0, 0, not bool(formats.read(LIBRARY / "heart.yaml")[0]
+                                                .solution_array()[0, 0]))])
+    assert prove_by_line_logic(wrong, Budget()) is None

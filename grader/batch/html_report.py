@@ -16,6 +16,7 @@ from markupsafe import Markup
 from grader.batch.export import attention_rank
 from grader.batch.pictures import histogram_svg, score_bins, thumbnail_data_uri
 from grader.batch.rows import ResultRow
+from grader.wording import plural
 
 #: The id of the element the page's script adds once it has run (tests look for it).
 READY_MARKER = "report-ready"
@@ -49,20 +50,21 @@ tr.attention-undecided { background: #eee; }
 </head>
 <body>
 <h1>{{ title }}</h1>
-<p class="summary"><span>{{ rows|length }} puzzles</span>
+<p class="summary"><span>{{ plural(rows|length, "puzzle") }}</span>
 <span>status: {% for name, count in statuses %}{{ name }} {{ count }}{{ ", " if not loop.last }}
 {%- endfor %}</span>
 <span>verdict: {% for name, count in verdicts %}{{ name }} {{ count }}{{ ", " if not loop.last }}
 {%- endfor %}</span></p>
 <div class="charts">{{ level_chart }}{{ score_chart }}</div>
-<p>Failed, ambiguous and undecided puzzles are listed first. Click a heading to sort.</p>
+<p>Failed, ambiguous, contradictory and undecided puzzles are listed first, without a score
+or stars (a defect is not a difficulty). Click a heading to sort.</p>
 <table id="results">
 <thead><tr>
 <th data-type="num">#</th><th data-type="text">solution</th><th data-type="text">file</th>
 <th data-type="text">title</th><th data-type="num">size</th><th data-type="text">status</th>
 <th data-type="text">verdict</th><th data-type="num">level</th><th data-type="num">score</th>
 <th data-type="num">stars</th><th data-type="num">steps</th><th data-type="num">time (s)</th>
-<th data-type="text">error</th>
+<th data-type="text">problem</th>
 </tr></thead>
 <tbody>
 {% for item in items %}{% set row = item.row %}
@@ -80,8 +82,8 @@ tr.attention-undecided { background: #eee; }
 <td>{{ row.verdict or "" }}</td>
 <td data-value="{{ level_rank.get(row.level, -1) }}">{{ row.level or "" }}</td>
 <td class="num" data-value="{{ num(row.score) }}">
-{%- if row.score is not none %}{{ "%.1f"|format(row.score) }}{% endif %}</td>
-<td class="num" data-value="{{ num(row.stars) }}">{{ "" if row.stars is none else row.stars }}</td>
+{%- if row.score is not none %}{{ "%.1f"|format(row.score) }}{% else %}-{% endif %}</td>
+<td class="num" data-value="{{ num(row.stars) }}">{{ "-" if row.stars is none else row.stars }}</td>
 <td class="num" data-value="{{ num(row.steps) }}">{{ "" if row.steps is none else row.steps }}</td>
 <td class="num" data-value="{{ row.time_s }}">{{ "%.2f"|format(row.time_s) }}</td>
 <td class="error">{{ row.error }}</td>
@@ -135,9 +137,9 @@ _THUMB_MAX_PX = 72
 
 def level_order(seen: Iterable[str]) -> dict[str, int]:
     """Rank of each level name: the grader's ladder order, names it does not know after."""
-    from grader.grading import LEVELS
+    from grader.grading import GRADED_LEVELS, UNGRADED_LEVELS
 
-    known = [*LEVELS, "undecided"]
+    known = [*GRADED_LEVELS, *UNGRADED_LEVELS]
     extra = sorted(set(seen) - set(known))
     return {name: rank for rank, name in enumerate([*known, *extra])}
 
@@ -171,6 +173,7 @@ def render_html(rows: Sequence[ResultRow], *, title: str = "Nonopress batch repo
         level_chart=Markup(level_chart),  # built from numbers and escaped labels only
         score_chart=Markup(score_chart),
         num=_num,
+        plural=plural,
         level_rank=order,
         ready_marker=READY_MARKER,
     )

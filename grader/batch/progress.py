@@ -9,6 +9,7 @@ from typing import TextIO
 
 from grader.batch.rows import ResultRow
 from grader.text import error_line
+from grader.wording import plural
 
 _BAR_WIDTH = 28
 _REDRAW_S = 0.2
@@ -62,7 +63,7 @@ class Progress:
         eta = self.eta_s()
         eta_text = format_duration(eta) if eta is not None else "?"
         return (
-            f"{self.done}/{self.total} puzzles, {self.rate:.2f}/s, "
+            f"{self.done}/{plural(self.total, 'puzzle')}, {self.rate:.2f}/s, "
             f"elapsed {format_duration(self.elapsed_s)}, ETA {eta_text}"
         )
 

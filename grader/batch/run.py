@@ -21,6 +21,7 @@ from grader.batch.rows import ResultRow, Task
 from grader.batch.store import ResultStore
 from grader.batch.worker import grade_one
 from grader.errors import NonopressError
+from grader.wording import plural
 
 DEFAULT_TIMEOUT_S = 60.0
 
@@ -92,11 +93,18 @@ def run_batch(
         todo = [task for task in found.tasks if task.key not in done]
         total_found = len(found.tasks) + len(found.unreadable)
         skipped = total_found - len(todo) - len(unreadable)
-        duplicates = f", {found.duplicates} duplicates ignored" if found.duplicates else ""
+        duplicates = (
+            f", {plural(found.duplicates, 'duplicate')} ignored" if found.duplicates else ""
+        )
         stream.write(
-            f"{total_found} puzzles in {len(files)} files{duplicates}; "
+            f"{plural(total_found, 'puzzle')} in {plural(len(files), 'file')}{duplicates}; "
             f"{skipped} already done, {len(todo)} to grade\n"
         )
+        if todo and work is grade_one and options.scheduler is None:
+            # once here, not in every worker at once, and before any puzzle's clock
+            from grader.solver import ensure_compiled
+
+            ensure_compiled(stream)
         progress = Progress(len(todo) + len(unreadable), stream, tty=tty)
 
         def record(row: ResultRow) -> None:
@@ -137,6 +145,7 @@ def _closing_line(progress: Progress, database: Path) -> str:
     if progress.by_status["failed"] or progress.by_status["undecided"]:
         retry = "; --retry-failed grades the failed and undecided ones again"
     return (
-        f"finished {progress.done} puzzles in {format_duration(progress.elapsed_s)}{detail}; "
+        f"finished {plural(progress.done, 'puzzle')} in {format_duration(progress.elapsed_s)}"
+        f"{detail}; "
         f"results in {database}{retry}"
     )

@@ -7,6 +7,7 @@ module-level function so that worker processes and Dask workers can import it.
 
 from __future__ import annotations
 
+import contextlib
 import time
 import traceback
 from typing import TYPE_CHECKING
@@ -20,6 +21,10 @@ if TYPE_CHECKING:
 
 def grade_one(task: Task) -> ResultRow:
     """Grade and check ``task.puzzle`` within ``task.timeout_s`` seconds."""
+    with contextlib.suppress(Exception):  # grade() below reports whatever is wrong, as a row
+        from grader.solver import ensure_compiled
+
+        ensure_compiled()  # loading (or compiling) the solver is not this puzzle's time
     start = time.perf_counter()
     try:
         from grader.grading import grade
@@ -37,7 +42,9 @@ def row_from_grade(task: Task, outcome: Grade, elapsed_s: float) -> ResultRow:
     """The database row for a finished grade (``undecided`` when the budget ran out).
 
     The verdict is kept even when only the level is undecided: the solver may have
-    proved uniqueness while the human-technique ladder was still working.
+    proved uniqueness while the human-technique ladder was still working. A puzzle with
+    several solutions or none is graded (it was looked at) but gets no score or stars:
+    its ``error`` says what is wrong.
     """
     # Out of budget either before the verdict or before the ladder finished the grade.
     undecided = outcome.verdict == "undecided" or outcome.level == "undecided"
@@ -60,7 +67,7 @@ def row_from_grade(task: Task, outcome: Grade, elapsed_s: float) -> ResultRow:
         rungs={str(name): int(count) for name, count in outcome.rungs.items()},
         steps=len(outcome.steps),
         time_s=elapsed_s,
-        error="ran out of its time budget" if undecided else "",
+        error=outcome.problem,
         solution=solution,
         finished_at=utc_now(),
     )

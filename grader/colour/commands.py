@@ -223,9 +223,12 @@ def grade_one(loaded: LoadedColourPuzzle, args: argparse.Namespace, budget: Budg
     if args.explain:
         name = shown(puzzle.title or loaded.label, TITLE_WIDTH)
         colours = shown(", ".join(puzzle.palette.names()))
-        heading = (f"{name}: {puzzle.size}, {puzzle.palette.size} colours ({colours}), "
-                   f"{result.level}, score {result.score:.3f}, {result.stars} "
-                   f"star{'s' * (result.stars != 1)}, verdict {result.verdict}")
+        about = f"{name}: {puzzle.size}, {puzzle.palette.size} colours ({colours}), "
+        if result.score is None or result.stars is None:  # a defect, not a difficulty
+            heading = about + f"{result.level}, no score: {result.problem}"
+        else:
+            heading = about + (f"{result.level}, score {result.score:.3f}, {result.stars} "
+                               f"star{'s' * (result.stars != 1)}, verdict {result.verdict}")
         print(explain_colour(puzzle, result, heading), flush=True)
         print(flush=True)
         return None

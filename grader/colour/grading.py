@@ -27,7 +27,9 @@ from grader.colour.model import ColourClue, ColourPuzzle
 from grader.colour.solver import solve_colour
 from grader.colour.techniques import ColourDeduction
 from grader.colour.workspace import ColourWorkspace, MaskArray
+from grader.diagnose import differing_text
 from grader.errors import BudgetExceeded, Contradiction
+from grader.grading import GRADED_LEVELS
 from grader.ladder import default_ladder
 from grader.results import Budget, Verdict
 from grader.techniques.base import LineRef, Step
@@ -51,8 +53,8 @@ class ColourGrade:
 
     verdict: Verdict
     level: str
-    score: float
-    stars: int
+    score: float | None  # None: a defect or a cut-short grade, not a difficulty
+    stars: int | None
     rungs: dict[str, int]
     steps: tuple[Step, ...]
     grid: MaskArray
@@ -61,12 +63,20 @@ class ColourGrade:
     size: str = ""
     solved: bool = False
     colours: int = 1
+    problem: str = ""  # what keeps the puzzle from a score, when it has none
+    effort_minutes: float = 0.0  # expected minutes for an average solver
+
+    @property
+    def graded(self) -> bool:
+        return self.score is not None
 
     def to_json(self) -> dict[str, Any]:
         return {"title": self.title, "size": self.size, "colours": self.colours,
                 "verdict": self.verdict, "level": self.level, "score": self.score,
-                "stars": self.stars, "rungs": dict(self.rungs), "steps": len(self.steps),
-                "solved": self.solved, "time_s": round(self.time_s, 4)}
+                "stars": self.stars, "problem": self.problem or None,
+                "rungs": dict(self.rungs), "steps": len(self.steps),
+                "solved": self.solved, "time_s": round(self.time_s, 4),
+                "effort_minutes": self.effort_minutes}
 
 
 class _Grader:
@@ -223,23 +233,31 @@ def grade_colour(puzzle: ColourPuzzle, *, max_rung: str | None = None,
             outcome = "budget"
     steps = tuple(grader.steps)
     weights = scoring.default_weights()
+    # A defect is not a difficulty (as grader.grading): no score for these.
+    problem = ""
     if verdict == "multiple":
         level = "ambiguous"
+        problem = ("several solutions: two of them differ in "
+                   f"{differing_text(proof.differing_cells)}")
     elif verdict == "none":
-        level = "contradictory"
+        level, problem = "contradictory", "no solution: the clues contradict each other"
     elif verdict == "undecided" or outcome == "budget":
         level = "undecided"
+        problem = f"undecided: the time budget of {budget.seconds:g} s ran out" if (
+            budget.seconds is not None) else "undecided"
     elif outcome == "solved":
         level = scoring.ladder_level(steps, weights)
-    else:  # unique, but beyond the allowed ladder: at least the next colour rung up
-        higher = [r for r in USED_RUNGS if default_ladder().index(r) > top] or ["recursion"]
-        level = weights.levels[higher[0]]
-    value = scoring.score(level, scoring.work(steps, puzzle.width, puzzle.height, weights))
+    else:  # unique, but beyond the allowed ladder
+        level, problem = "stuck", f"stuck: needs more than {max_rung}"
+    figures = scoring.figures(level, scoring.step_terms(steps, puzzle.width, puzzle.height))
+    value = figures.difficulty if level in GRADED_LEVELS else None
     return ColourGrade(
-        verdict=verdict, level=level, score=value, stars=scoring.stars(value, weights),
+        verdict=verdict, level=level, score=value, problem=problem,
+        stars=None if value is None else scoring.stars(value, weights),
         rungs=scoring.rung_counts(steps), steps=steps, grid=grader.grid,
         time_s=time.perf_counter() - started, title=puzzle.title, size=puzzle.size,
-        solved=outcome == "solved", colours=puzzle.palette.size)
+        solved=outcome == "solved", colours=puzzle.palette.size,
+        effort_minutes=figures.effort_minutes)
 
 
 # -- sentences ----------------------------------------------------------------------------

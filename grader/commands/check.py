@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import time
 from typing import Any
 
 from grader.colour.commands import (
@@ -21,13 +22,18 @@ from grader.commands.common import (
     print_json_line,
     puzzle_summary,
 )
-from grader.errors import NonopressError
 from grader.results import Budget, SolveResult
 from grader.text import TITLE_WIDTH, error_line, shown
 
-HELP = "check that each puzzle has exactly one solution (unique / multiple / none / undecided)"
+HELP = (
+    "check that each puzzle has exactly one solution (unique / multiple / none / undecided); "
+    "exit status 0 when all are unique, 1 when any is not, 2 when a file cannot be read"
+)
 
+#: exit status: every puzzle unique / some puzzle multiple, none or undecided / a file
+#: could not be read (the worst of them wins)
 EXIT_OK = 0
+EXIT_NOT_UNIQUE = 1
 EXIT_BAD_INPUT = 2
 
 
@@ -73,8 +79,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_colour_argument(parser)
 
 
-def result_record(loaded: LoadedPuzzle, result: SolveResult) -> dict[str, Any]:
-    """The ``--json`` record of one checked puzzle."""
+def no_solution_reason(loaded: LoadedPuzzle, result: SolveResult) -> str:
+    """For a puzzle with no solution: the line (or cell) that cannot be satisfied."""
+    if result.verdict != "none":
+        return ""
+    from grader.diagnose import why_no_solution
+
+    return why_no_solution(loaded.puzzle)[1]
+
+
+def result_record(loaded: LoadedPuzzle, result: SolveResult, why: str = "") -> dict[str, Any]:
+    """The ``--json`` record of one checked puzzle (``why``: what breaks, for ``none``)."""
     record = puzzle_summary(loaded)
     record["verdict"] = result.verdict
     record["time_s"] = round(result.time_s, 6)
@@ -82,43 +97,71 @@ def result_record(loaded: LoadedPuzzle, result: SolveResult) -> dict[str, Any]:
     if result.verdict in ("unique", "multiple"):
         record["solutions"] = result.solution_rows()[:2]
         record["differing_cells"] = [list(cell) for cell in result.differing_cells]
-    if result.reason:
+    if why:
+        record["reason"] = why
+    elif result.reason:
         record["reason"] = result.reason
     return record
 
 
-def result_line(loaded: LoadedPuzzle, result: SolveResult) -> str:
+def result_line(loaded: LoadedPuzzle, result: SolveResult, why: str = "") -> str:
     title = shown(loaded.puzzle.title, TITLE_WIDTH) or "-"
     line = f"{shown(loaded.label)}\t{title}\t{result.verdict}\t{result.time_s:.3f} s"
     if result.verdict == "multiple":
         line += f"\t{len(result.differing_cells)} cells differ"
     elif result.verdict == "undecided":
         line += f"\t{result.reason}"
+    elif result.verdict == "none" and why:
+        line += f"\t{why}"
     return line
 
 
 def run(args: argparse.Namespace) -> int:
-    from grader.solver import solve
+    from grader.commands.common import iter_puzzles_reporting
+    from grader.solver import announce_compiling
 
     status = EXIT_OK
-    budget = budget_from(args)
-    for path in args.files:
-        try:
-            for loaded in iter_any_puzzles([path], args.input_format, args.colours):
-                if isinstance(loaded, LoadedColourPuzzle):
-                    colour = solve_colour(loaded, 2, budget)
-                    if args.json:
-                        print_json_line(check_record(loaded, colour))
-                    else:
-                        print(check_line(loaded, colour), flush=True)
-                    continue
-                result = solve(loaded.puzzle, limit=2, budget=budget)
-                if args.json:
-                    print_json_line(result_record(loaded, result))
-                else:
-                    print(result_line(loaded, result), flush=True)
-        except NonopressError as exc:
-            # report and go on with the other files; the exit status says something failed
-            print(error_line("nonopress check: ", str(exc)), file=sys.stderr)
+    announce_compiling(sys.stderr)  # a first compile is said, before any puzzle's clock
+    puzzles = iter_puzzles_reporting(
+        args.files, "check", lambda files: iter_any_puzzles(files, args.input_format,
+                                                            args.colours)
+    )
+    started = time.perf_counter()
+    for loaded in puzzles:
+        if loaded is None:  # reported; the other files are still checked
             status = EXIT_BAD_INPUT
+        else:
+            # --timeout covers reading a puzzle too: a huge file's parse is not free time
+            budget = budget_from(args).less(time.perf_counter() - started)
+            status = max(status, _check_one(loaded, budget, args))
+        started = time.perf_counter()
     return status
+
+
+def _check_one(
+    loaded: LoadedPuzzle | LoadedColourPuzzle, budget: Budget, args: argparse.Namespace
+) -> int:
+    """Check and report one puzzle; EXIT_NOT_UNIQUE unless it has exactly one solution."""
+    from grader.diagnose import empty_borders
+    from grader.solver import solve
+
+    if isinstance(loaded, LoadedColourPuzzle):
+        colour = solve_colour(loaded, 2, budget)
+        if args.json:
+            print_json_line(check_record(loaded, colour))
+        else:
+            print(check_line(loaded, colour), flush=True)
+        return EXIT_OK if colour.verdict == "unique" else EXIT_NOT_UNIQUE
+    result = solve(loaded.puzzle, limit=2, budget=budget)
+    why = no_solution_reason(loaded, result)
+    border = empty_borders(loaded.puzzle)
+    if args.json:
+        record = result_record(loaded, result, why)
+        record["warnings"] = [border] if border else []
+        print_json_line(record)
+    else:
+        print(result_line(loaded, result, why), flush=True)
+        if border:
+            print(error_line("nonopress check: warning: ", f"{loaded.label}: {border}"),
+                  file=sys.stderr)
+    return EXIT_OK if result.verdict == "unique" else EXIT_NOT_UNIQUE

@@ -6,17 +6,19 @@ import argparse
 import json
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 from grader import formats
-from grader.errors import BundleError, FormatError
+from grader.errors import BundleError, FormatError, NonopressError
 from grader.inputs import read_capped
 from grader.model import Puzzle
-from grader.text import clean
+from grader.text import clean, error_line
 
 STDIN = "-"
+Loaded = TypeVar("Loaded")
 
 
 @dataclass(frozen=True)
@@ -45,13 +47,31 @@ def read_input(path: str, format: str | None = None) -> list[Puzzle]:
     return formats.read(path, format=format)
 
 
+def expand_paths(paths: Sequence[str]) -> list[str]:
+    """Paths with each folder replaced by the puzzle files under it (as ``batch`` finds
+    them: sorted, hidden entries and issue manifests skipped)."""
+    expanded: list[str] = []
+    for path in paths:
+        if path != STDIN and Path(path).is_dir():
+            from grader.batch.discover import find_puzzle_files, known_suffixes
+
+            found = find_puzzle_files([path], known_suffixes())
+            if not found:
+                raise FormatError("no puzzle files in this folder", path)
+            expanded.extend(str(file) for file in found)
+        else:
+            expanded.append(path)
+    return expanded
+
+
 def iter_puzzles(paths: Sequence[str], format: str | None = None) -> Iterator[LoadedPuzzle]:
-    """Each puzzle of each file in order; an unreadable file raises FormatError.
+    """Each puzzle of each file (folders: of each puzzle file under them) in order; an
+    unreadable file raises FormatError.
 
     A many-puzzle file with some unreadable puzzles yields the readable ones first, then
     raises its :class:`BundleError`.
     """
-    for path in paths:
+    for path in expand_paths(paths):
         partial: BundleError | None = None
         try:
             puzzles = read_input(path, format)
@@ -65,14 +85,43 @@ def iter_puzzles(paths: Sequence[str], format: str | None = None) -> Iterator[Lo
             raise partial
 
 
+def iter_puzzles_reporting(
+    paths: Sequence[str],
+    command: str,
+    iterate: Callable[[list[str]], Iterable[Loaded]],
+) -> Iterator[Loaded | None]:
+    """Each puzzle of each file (folders: of each puzzle file under them), read by
+    ``iterate`` (:func:`iter_puzzles`, or one that reads colour puzzles too); a file that
+    cannot be read is reported on stderr (a line per unreadable puzzle) and yields None,
+    and the other files are still read."""
+    for path in paths:
+        try:
+            files = expand_paths([path])
+        except NonopressError as exc:
+            print(error_line(f"nonopress {command}: ", str(exc)), file=sys.stderr, flush=True)
+            yield None
+            continue
+        for file in files:
+            try:
+                yield from iterate([file])
+            except BundleError as exc:  # the readable puzzles came first; each bad one now
+                for line in exc.lines():
+                    print(error_line(f"nonopress {command}: ", line), file=sys.stderr,
+                          flush=True)
+                yield None
+            except NonopressError as exc:
+                print(error_line(f"nonopress {command}: ", str(exc)), file=sys.stderr, flush=True)
+                yield None
+
+
 def add_input_arguments(parser: argparse.ArgumentParser, *, many: bool = True) -> None:
     """``FILE...`` (or one ``FILE``) and ``--from FORMAT``."""
     parser.add_argument(
         "files",
         metavar="FILE",
         nargs="+" if many else None,
-        help="puzzle file ('-' for standard input); the format comes from the suffix or "
-        "the content",
+        help="puzzle file ('-' for standard input) or folder of puzzle files; the format "
+        "comes from the suffix or the content",
     )
     parser.add_argument(
         "--from",

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader.commands.common import add_input_arguments
+
+if TYPE_CHECKING:
+    from grader.grading import Grade
 
 HELP = "grade puzzles with human techniques: level, score, stars, step-by-step explanation"
 
@@ -39,18 +42,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _stars(count: int) -> str:
-    return "*" * count + "." * (5 - count)
+NO_SCORE = "-"
+
+
+def _stars(count: int | None) -> str:
+    return NO_SCORE if count is None else "*" * count + "." * (5 - count)
+
+
+def _score(value: float | None) -> str:
+    return NO_SCORE if value is None else f"{value:.3f}"
 
 
 def _table(rows: list[dict[str, Any]]) -> str:
-    headers = ("puzzle", "size", "level", "score", "stars", "rungs", "time")
+    headers = ("puzzle", "size", "level", "score", "minutes", "stars", "rungs", "time")
     table = [headers] + [
         (
             row["name"],
             row["size"],
             row["level"],
-            f"{row['score']:.3f}",
+            _score(row["score"]),
+            NO_SCORE if row["score"] is None else f"{row['effort_minutes']:.0f}",
             _stars(row["stars"]),
             " ".join(f"{rung}:{count}" for rung, count in row["rungs"].items()) or "-",
             f"{row['time_s']:.2f}s",
@@ -64,12 +75,55 @@ def _table(rows: list[dict[str, Any]]) -> str:
     )
 
 
+def _problems(rows: list[dict[str, Any]]) -> str:
+    """What keeps the puzzles without a score from one, a line each."""
+    lines = [f"  {row['name']}: {row.get('problem') or row['level']}"
+             for row in rows if row["score"] is None]
+    if not lines:
+        return ""
+    count = len(lines)
+    head = f"{count} puzzle{'s' * (count != 1)} without a score (a defect is not a difficulty):"
+    return "\n".join([head, *lines])
+
+
+def heading(name: str, result: Grade) -> str:
+    """The first line of a puzzle's explanation."""
+    size = result.size
+    if not result.graded:
+        return f"{name}: {size}, {result.level}, no score: {result.problem}"
+    stars = result.stars or 0
+    return (
+        f"{name}: {size}, {result.level}, score {_score(result.score)}, "
+        f"about {result.effort_minutes:.0f} min, "
+        f"{stars} star{'s' * (stars != 1)}, verdict {result.verdict}"
+    )
+
+
+def closing(result: Grade) -> str:
+    """The last paragraph of an explanation: where a solve that did not finish stopped."""
+    if result.level == "stuck":
+        unknown = result.grid.unknown_count()
+        return (
+            f"Stuck: no technique up to the allowed rung decides another cell; {unknown} "
+            f"cell{'s' * (unknown != 1)} (marked ?) are still open. "
+            f"{result.problem[0].upper()}{result.problem[1:]}."
+        )
+    if result.graded:
+        return ""
+    return f"{result.problem[0].upper()}{result.problem[1:]}."
+
+
 def run(args: argparse.Namespace) -> int:
-    from grader.commands.common import print_json_line, puzzle_summary
+    import sys
+
+    from grader.colour import commands as colour
+    from grader.commands.common import iter_puzzles_reporting, print_json_line, puzzle_summary
+    from grader.diagnose import empty_borders
     from grader.errors import NonopressError
     from grader.explain import explain_text
     from grader.grading import grade
     from grader.results import Budget
+    from grader.solver import announce_compiling
     from grader.text import TITLE_WIDTH, shown
 
     if args.html and not args.explain:
@@ -79,9 +133,15 @@ def run(args: argparse.Namespace) -> int:
     budget = Budget(seconds=args.seconds)
     rows: list[dict[str, Any]] = []
     pages = []
-    from grader.colour import commands as colour
-
-    for loaded in colour.iter_any_puzzles(args.files, args.input_format):
+    announce_compiling(sys.stderr)  # a first compile is said, before any puzzle's clock
+    status = 0
+    puzzles = iter_puzzles_reporting(
+        args.files, "grade", lambda files: colour.iter_any_puzzles(files, args.input_format)
+    )
+    for loaded in puzzles:
+        if loaded is None:  # a file that could not be read (already reported)
+            status = 2
+            continue
         if isinstance(loaded, colour.LoadedColourPuzzle):
             row = colour.grade_one(loaded, args, budget)
             if row is not None:
@@ -89,18 +149,18 @@ def run(args: argparse.Namespace) -> int:
             continue
         puzzle = loaded.puzzle
         result = grade(puzzle, max_rung=args.max_rung, budget=budget)
+        border = empty_borders(puzzle)
         if args.json:
             record = puzzle_summary(loaded)
             record.update(result.to_json())
             record["title"] = puzzle.title
+            record["warnings"] = [border] if border else []
             print_json_line(record)
         elif args.explain:
             name = shown(puzzle.title or loaded.label, TITLE_WIDTH)
-            heading = (
-                f"{name}: {puzzle.size}, {result.level}, score {result.score:.3f}, "
-                f"{result.stars} star{'s' * (result.stars != 1)}, verdict {result.verdict}"
-            )
-            print(explain_text(puzzle, result.steps, heading), flush=True)
+            text = explain_text(puzzle, result.steps, heading(name, result))
+            ending = closing(result)
+            print(text + (f"\n\n{ending}" if ending else ""), flush=True)
             print(flush=True)
             if args.html:
                 from grader.explain_html import GradedPuzzle
@@ -112,9 +172,13 @@ def run(args: argparse.Namespace) -> int:
             rows.append(row)
     if rows:
         print(_table(rows))
+        problems = _problems(rows)
+        if problems:
+            print()
+            print(problems)
     if args.html:
         from grader.atomic import atomic_write
         from grader.explain_html import explain_html
 
         atomic_write(args.html, explain_html(pages))
-    return 0
+    return status

@@ -41,14 +41,14 @@ def choose_format(requested: str | None, output: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from grader.atomic import atomic_write
-    from grader.batch.export import report_order, to_csv, to_json
+    from grader.batch.export import report_order, to_csv, to_json, without_defect_scores
     from grader.batch.html_report import render_html
     from grader.batch.store import ResultStore
     from grader.errors import NonopressError
 
     fmt = choose_format(args.format, args.output)
     with ResultStore.open_existing(args.results) as store:
-        rows = report_order(store.rows())
+        rows = report_order(without_defect_scores(store.rows()))
     if fmt == "html":
         text = render_html(rows, title=f"Nonopress batch report: {args.results}")
     elif fmt == "csv":

@@ -18,7 +18,7 @@ from grader.colour.commands import solve as solve_colour
 from grader.colour.io import write_any
 from grader.colour.model import AnyPuzzle
 from grader.commands.check import add_budget_arguments, budget_from, positive_int
-from grader.commands.common import LoadedPuzzle, add_input_arguments
+from grader.commands.common import LoadedPuzzle, add_input_arguments, expand_paths
 from grader.errors import FormatError
 from grader.model import as_row_strings
 from grader.results import SolveResult
@@ -93,6 +93,28 @@ def describe(loaded: LoadedPuzzle, result: SolveResult, list_all: bool) -> list[
         for number, grid in enumerate(grids, 1):
             lines.append(f"solution {number}:")
             lines.extend(grid)
+    elif result.verdict == "none":
+        lines.extend(broken_lines(loaded))
+    return lines
+
+
+def broken_lines(loaded: LoadedPuzzle) -> list[str]:
+    """What to fix in a puzzle with no solution: the line that breaks, and the grid line
+    logic had reached then, with that line marked."""
+    from grader.diagnose import BrokenLine, why_no_solution
+    from grader.model import Grid
+
+    found, why = why_no_solution(loaded.puzzle)
+    lines = [f"no solution: {why}"]
+    if isinstance(found, BrokenLine):
+        lines.append("the grid when it broke (? = still open, > marks the line):")
+        rows = Grid(found.grid).to_rows()
+        if found.line.axis == "row":
+            marks = [">" if r == found.line.index else " " for r in range(len(rows))]
+            lines.extend(mark + row for mark, row in zip(marks, rows, strict=True))
+        else:
+            lines.append(" " + " " * found.line.index + "v")
+            lines.extend(" " + row for row in rows)
     return lines
 
 
@@ -112,12 +134,14 @@ def write_solutions(path: str, format_name: str | None, solved: list[AnyPuzzle])
 
 
 def run(args: argparse.Namespace) -> int:
-    from grader.solver import solve
+
+    from grader.solver import announce_compiling, solve
 
     limit = args.limit or (DEFAULT_ALL_LIMIT if args.all else 2)
     budget = budget_from(args)
     solved: list[AnyPuzzle] = []
-    for loaded in iter_any_puzzles([args.files], args.input_format, args.colours):
+    announce_compiling(sys.stderr)  # a first compile is said, before any puzzle's clock
+    for loaded in iter_any_puzzles(expand_paths([args.files]), args.input_format, args.colours):
         if isinstance(loaded, LoadedColourPuzzle):
             colour = solve_colour(loaded, limit, budget, args.first)
             print("\n".join(describe_colour(loaded, colour, args.all)), flush=True)

@@ -148,6 +148,10 @@ def read_file(path: str | os.PathLike[str]) -> list[Puzzle]:
     return read(path)
 
 
+#: formats that carry given cells (printed in the grid); others refuse a puzzle with givens
+GIVENS_FORMATS = frozenset(("yaml", "json"))
+
+
 def write(puzzles: Puzzle | Sequence[Puzzle], format: str) -> bytes:
     """The file content holding ``puzzles`` in ``format``."""
     spec = get_format(format)
@@ -156,6 +160,10 @@ def write(puzzles: Puzzle | Sequence[Puzzle], format: str) -> bytes:
         raise FormatError("nothing to write: no puzzles")
     if spec.writer is None:
         raise FormatError(f"the {spec.name} format can be read but not written")
+    if spec.name not in GIVENS_FORMATS and any(p.givens for p in items):
+        raise FormatError(
+            f"the {spec.name} format cannot hold given cells; write yaml or json"
+        )
     if len(items) > 1 and not spec.holds_many:
         raise FormatError(
             f"the {spec.name} format holds one puzzle, and there are {len(items)}"

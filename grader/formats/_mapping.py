@@ -3,7 +3,9 @@
 ``title``, ``author``, ``copyright``, ``license``, ``source`` (metadata); ``rows`` and
 ``columns`` (lists of clue lists; ``[]`` or ``[0]`` for an empty line); ``solution`` (one
 block string or a list of row strings, ``#`` filled, ``.`` empty). ``rows``/``columns``
-may be left out when ``solution`` is given. ``difficulty``, ``expected`` and ``notes`` are
+may be left out when ``solution`` is given. ``givens`` (a block or list of row strings:
+``#`` a filled cell printed in the grid, ``.`` a cell printed as empty, ``?`` not printed)
+is optional. ``difficulty``, ``expected`` and ``notes`` are
 allowed for the library and tests but are not part of the Puzzle.
 """
 
@@ -15,6 +17,7 @@ from grader.errors import PuzzleError
 from grader.model import (
     MAX_SIDE,
     Clue,
+    Given,
     Metadata,
     Puzzle,
     as_row_strings,
@@ -25,7 +28,7 @@ from grader.model import (
 META_KEYS = ("title", "author", "copyright", "license", "source")
 CLUE_KEYS = ("rows", "columns")
 IGNORED_KEYS = ("difficulty", "expected", "notes")
-KNOWN_KEYS = frozenset((*META_KEYS, *CLUE_KEYS, "solution", *IGNORED_KEYS))
+KNOWN_KEYS = frozenset((*META_KEYS, *CLUE_KEYS, "solution", "givens", *IGNORED_KEYS))
 
 _FILLED = frozenset("#1Xx*")
 _EMPTY = frozenset(".0-_ ")
@@ -62,14 +65,15 @@ def puzzle_from_mapping(data: Any, path: tuple[str | int, ...] = ()) -> Puzzle:
             clues[key] = _clue_list(data[key], (*path, key), line_lengths.get(key))
         elif solution is None:
             raise SchemaError(f"{key} missing (give {key}, or a solution)", path)
+    givens = _givens(data.get("givens"), (*path, "givens"))
     try:
         if solution is not None and not clues:
-            return Puzzle.from_picture(solution, Metadata(**meta))
+            return Puzzle.from_picture(solution, Metadata(**meta)).with_givens(givens)
         if solution is not None:
             picture_puzzle = Puzzle.from_picture(solution)
             clues.setdefault("rows", picture_puzzle.rows)
             clues.setdefault("columns", picture_puzzle.columns)
-        return Puzzle(clues["rows"], clues["columns"], solution, Metadata(**meta))
+        return Puzzle(clues["rows"], clues["columns"], solution, Metadata(**meta), givens)
     except PuzzleError as exc:
         raise SchemaError(str(exc), path) from None
 
@@ -157,11 +161,46 @@ def _solution(value: Any, path: tuple[str | int, ...]) -> tuple[str, ...] | None
         raise SchemaError(str(exc), path) from None
 
 
+def _givens(value: Any, path: tuple[str | int, ...]) -> tuple[Given, ...]:
+    """Given cells from rows of '#', '.' and '?' (the grid is checked against the clues by
+    the Puzzle itself)."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        rows = [r.strip() for r in value.strip().splitlines()]
+    elif isinstance(value, list) and all(isinstance(r, str) for r in value):
+        rows = [r.strip() for r in value]
+    else:
+        raise SchemaError("must be a block of text or a list of row strings", path)
+    if len(rows) > MAX_SIDE or any(len(r) > MAX_SIDE for r in rows):
+        raise SchemaError(f"larger than {MAX_SIDE} cells a side", path)
+    givens: list[Given] = []
+    for i, row in enumerate(rows):
+        bad = set(row) - _FILLED - _EMPTY - {"?"}
+        if bad:
+            raise SchemaError(
+                f"row {i + 1} holds {''.join(sorted(bad))!r}; use '#' (filled), '.' (empty) "
+                "and '?' (not given)", path,
+            )
+        givens.extend((i, j, ch in _FILLED) for j, ch in enumerate(row) if ch != "?")
+    return tuple(givens)
+
+
+def givens_rows(puzzle: Puzzle) -> list[str]:
+    """The givens as row strings of '#', '.' and '?'."""
+    rows = [["?"] * puzzle.width for _ in range(puzzle.height)]
+    for row, column, filled in puzzle.givens:
+        rows[row][column] = "#" if filled else "."
+    return ["".join(r) for r in rows]
+
+
 def puzzle_to_mapping(puzzle: Puzzle) -> dict[str, Any]:
-    """Metadata keys (only those set), then clues, then the solution if known."""
+    """Metadata keys (only those set), then clues, then the solution if known, then givens."""
     out: dict[str, Any] = dict(puzzle.meta.as_dict())
     out["rows"] = [list(c) for c in puzzle.rows]
     out["columns"] = [list(c) for c in puzzle.columns]
     if puzzle.solution is not None:
         out["solution"] = list(puzzle.solution)
+    if puzzle.givens:
+        out["givens"] = givens_rows(puzzle)
     return out

@@ -141,6 +141,9 @@ def _puzzle_lines(puzzle: Puzzle) -> list[str]:
     if puzzle.solution is not None:
         lines.append("solution: |")
         lines.extend(f"  {row}" for row in puzzle.solution)
+    if puzzle.givens:
+        lines.append("givens: |")
+        lines.extend(f"  {row}" for row in mapping["givens"])
     return lines
 
 

@@ -5,6 +5,8 @@ Public API (stable; other parts of the toolkit rely on these signatures):
 * :func:`solve` -- count solutions up to a limit under a budget; a :class:`SolveResult`.
 * :func:`line_solve` -- the compiled complete line solve on a uint8 array.
 * :func:`propagate` -- line logic to a fixed point over rows and columns of a grid copy.
+* :func:`ensure_compiled` -- compile (or load from the cache) every kernel, before timing.
+* :func:`announce_compiling` -- where a first compile is announced (the command line: stderr).
 
 The compiled modules are imported on first use, not with this package: a small puzzle that
 line logic solves is answered without loading numba at all (see :mod:`grader.solver.quick`).
@@ -12,11 +14,10 @@ line logic solves is answered without loading numba at all (see :mod:`grader.sol
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from grader.results import Budget, SolveResult
-from grader.solver.jit_cache import drop_stale_entries
+from grader.solver import jit_cache
 from grader.solver.quick import prove_by_line_logic
 
 if TYPE_CHECKING:
@@ -24,21 +25,34 @@ if TYPE_CHECKING:
     from grader.solver.linesolve import line_solve
     from grader.solver.propagation import propagate
 
-__all__ = ["line_solve", "propagate", "solve"]
+__all__ = ["announce_compiling", "ensure_compiled", "line_solve", "propagate", "solve"]
 
 #: set when this process has loaded the compiled modules
 _compiled_loaded = False
 
 
 def _compiled_module(name: str) -> Any:
+    # (grader.solver.kernels, which every compiled module imports first, points numba's
+    # cache at the user's cache folder)
     global _compiled_loaded
-    if not _compiled_loaded:
-        # before any compiled module is imported, so numba never loads code older than its callees
-        drop_stale_entries(Path(__file__).resolve().parent)
-        _compiled_loaded = True
+    _compiled_loaded = True
     import importlib
 
     return importlib.import_module(f"grader.solver.{name}")
+
+
+def announce_compiling(stream: TextIO | None) -> None:
+    """Say on ``stream`` when this process compiles the solver (with progress on a
+    terminal); loads nothing, so a run that never needs the compiled solver stays quick."""
+    jit_cache.compile_notice = stream
+
+
+def ensure_compiled(notice: TextIO | None = None) -> float:
+    """Compile every kernel (or load it from the cache) now, before any clock starts;
+    seconds spent. A cold cache is announced on ``notice`` or the stream given to
+    :func:`announce_compiling`."""
+    spent: float = _compiled_module("warmup").ensure_compiled(notice)
+    return spent
 
 
 def solve(

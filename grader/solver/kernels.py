@@ -30,8 +30,17 @@ Kernel arguments keep one name for one thing in every kernel:
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from numba import njit
+
+from grader.solver.jit_cache import prepare_cache
+
+# Before any function below is compiled or loaded: numba caches in the user's cache folder
+# (never inside the installed package) and never loads code older than its callees. Every
+# compiled module imports this one first.
+prepare_cache(Path(__file__).resolve().parent)
 
 EMPTY = np.uint8(1)
 FILLED = np.uint8(2)

@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 from grader.lines import is_solved_line, solve_line
-from grader.model import EMPTY, FILLED, UNKNOWN, Puzzle
+from grader.model import EMPTY, FILLED, Puzzle
 from grader.results import Budget, SolveResult
 
 #: puzzles larger than this go straight to the compiled solver (the reference line solve
@@ -35,7 +35,7 @@ def prove_by_line_logic(puzzle: Puzzle, budget: Budget) -> SolveResult | None:
         return None
     started = time.perf_counter()
     deadline = None if budget.seconds is None else started + budget.seconds
-    cells = [[UNKNOWN] * width for _ in range(height)]
+    cells = puzzle.start_cells().tolist()  # unknown but the printed givens
     allowance = SOLVES_PER_LINE * (height + width)
     solves = 0
     dirty_rows, dirty_columns = set(range(height)), set(range(width))

@@ -93,6 +93,8 @@ class _Encoder:
             self.line(clue, [self.cell(r, c) for c in range(p.width)])
         for c, clue in enumerate(p.columns):
             self.line(clue, [self.cell(r, c) for r in range(p.height)])
+        for r, c, filled in p.givens:
+            self.clauses.append([self.cell(r, c) if filled else -self.cell(r, c)])
         return self.clauses
 
 

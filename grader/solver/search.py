@@ -21,6 +21,7 @@ from grader.results import Budget, SolveResult, Verdict
 from grader.solver import cdcl as learning
 from grader.solver import kernels
 from grader.solver.learning import ConflictSearch
+from grader.solver.warmup import ensure_compiled
 from grader.solver.workspace import Workspace
 
 #: line solves between two looks at the clock (a few milliseconds of work)
@@ -252,30 +253,6 @@ def solution_cap(puzzle: Puzzle) -> int:
     return max(2, SOLUTION_MEMORY // (2 * puzzle.width * puzzle.height + 250))
 
 
-_compiled = False
-
-
-def warm_up() -> None:
-    """Compile every kernel the search uses (or load it from numba's cache), once a process.
-
-    numba compiles a function on its first call: without this, a cold cache would spend
-    the first puzzle's time budget compiling (10 s or more) and answer ``undecided``.
-    """
-    global _compiled
-    if _compiled:
-        return
-    tiny = Puzzle.from_picture(["#.", ".#"])
-    ws = Workspace(tiny)
-    grid = ws.blank()
-    ws.clear_queue()
-    ws.enqueue_all()
-    kernels.reset_probe_state(ws.probe_state)
-    ws.probe(grid, WORK_CHUNK)
-    learner = Workspace(tiny)
-    ConflictSearch(learner, learner.blank()).step(WORK_CHUNK)
-    _compiled = True
-
-
 def solve(
     puzzle: Puzzle, limit: int = 2, budget: Budget | None = None, *, first: bool = False
 ) -> SolveResult:
@@ -290,7 +267,7 @@ def solve(
     if limit < 1:
         raise ValueError("limit must be at least 1")
     budget = budget if budget is not None else Budget()
-    warm_up()  # compiling is not the puzzle's time
+    ensure_compiled()  # compiling is not the puzzle's time
     clock = _Clock(budget)
     ws = Workspace(puzzle)
     clock.start(ws)

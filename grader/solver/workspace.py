@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from grader.model import UNKNOWN, CellArray, Puzzle
+from grader.model import CellArray, Puzzle
 from grader.solver import kernels
 from grader.solver.bundles import LineWork, Queue
 
@@ -77,7 +77,8 @@ class Workspace:
         self.lines_queued = Queue(self.queue, self.in_queue, self.qstate)
 
     def blank(self) -> CellArray:
-        return np.full((self.height, self.width), UNKNOWN, dtype=np.uint8)
+        """The start of a solve: every cell unknown but the puzzle's givens."""
+        return self.puzzle.start_cells()
 
     @property
     def line_solves(self) -> int:

@@ -1,0 +1,78 @@
+"""Random puzzles at a requested level, for filler pages.
+
+A random picture (``density`` of filled cells, optionally mirror- or rotation-symmetric)
+is made unique by flips and steered to the level; pictures that miss it are dropped and
+another is drawn, until ``count`` are made or the budget runs out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Literal
+
+import numpy as np
+
+from grader.authoring.clock import Clock, Progress, quiet
+from grader.authoring.make import author
+from grader.authoring.result import Authored
+from grader.authoring.target import Target
+from grader.errors import PuzzleError
+from grader.model import BoolArray, Metadata
+
+Symmetry = Literal["none", "mirror", "vertical", "rotate", "both"]
+SYMMETRIES: tuple[str, ...] = ("none", "mirror", "vertical", "rotate", "both")
+#: share of filled cells to start from, and how far it moves after a miss
+DEFAULT_DENSITY, DENSITY_STEP = 0.6, 0.04
+
+
+def random_picture(width: int, height: int, density: float, symmetry: Symmetry,
+                   rng: np.random.Generator) -> BoolArray:
+    """Random cells filled with probability ``density``, then made symmetric: ``mirror``
+    (left-right), ``vertical`` (top-bottom), ``rotate`` (half turn), ``both`` mirrors."""
+    if not 0.05 <= density <= 0.95:
+        raise PuzzleError(f"density {density:g} is outside 0.05-0.95")
+    picture: BoolArray = rng.random((height, width)) < density
+    if symmetry in ("mirror", "both"):
+        picture[:, width - width // 2 :] = picture[:, : width // 2][:, ::-1]
+    if symmetry in ("vertical", "both"):
+        picture[height - height // 2 :, :] = picture[: height // 2, :][::-1, :]
+    if symmetry == "rotate":
+        flat = picture.ravel()
+        half = flat.size // 2
+        flat[flat.size - half :] = flat[:half][::-1]
+        picture = flat.reshape(height, width)
+    return picture
+
+
+def generate(width: int, height: int, *, target: Target, count: int = 1, seed: int = 0,
+             density: float | None = None, symmetry: Symmetry = "none",
+             seconds: float | None = 120.0, attempt_seconds: float = 8.0,
+             progress: Progress = quiet) -> Iterator[Authored]:
+    """Yield up to ``count`` unique puzzles on ``target``, within ``seconds`` in all.
+
+    Without a ``density`` it adapts: denser pictures give easier puzzles, so after a
+    picture that came out too easy the next is sparser, and after one too hard denser."""
+    rng = np.random.default_rng(seed)
+    clock = Clock(seconds, progress)
+    adaptive = density is None
+    share = DEFAULT_DENSITY if density is None else density
+    made = attempts = 0
+    while made < count and not clock.out():
+        attempts += 1
+        picture = random_picture(width, height, share, symmetry, rng)
+        left = clock.left()
+        budget = attempt_seconds if left is None else min(attempt_seconds, left)
+        result = author(picture, target=target, seconds=budget, seed=int(rng.integers(1 << 30)),
+                        meta=Metadata(title=f"Random {width}x{height} #{made + 1}"))
+        if result.unique and (result.reached or not target.wanted):
+            made += 1
+            clock.say(f"puzzle {made}/{count}: {result.grade.level if result.grade else '?'}"
+                      f" after {attempts} attempts")
+            yield result
+            continue
+        missed = result.grade.level if result.grade else result.verdict
+        clock.say(f"attempt {attempts} missed ({missed}, density {share:.2f})")
+        if adaptive and result.grade is not None:
+            harder = target.direction(target.measure(result.grade)) > 0
+            step = -DENSITY_STEP if harder else DENSITY_STEP
+            share = min(max(share + step, 0.3), 0.8)

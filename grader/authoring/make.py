@@ -1,0 +1,100 @@
+"""The authoring pipeline: a picture -> a unique puzzle at the difficulty asked for."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+
+from grader.authoring.clock import Clock, Progress, quiet
+from grader.authoring.picture import Fit, picture_from_file
+from grader.authoring.result import Authored
+from grader.authoring.steer import grade_edit, steer
+from grader.authoring.target import Target
+from grader.authoring.unique import Edit, Mode, make_unique
+from grader.model import BoolArray, Metadata
+from grader.solver import ensure_compiled
+
+
+@dataclass(frozen=True)
+class MakeOptions:
+    """How to turn a picture into a puzzle (see ``nonopress make --help``)."""
+
+    width: int
+    height: int
+    fit: Fit = "pad"
+    threshold: float | None = None
+    invert: bool = False
+    edges: bool = False
+    mode: Mode = "flips"
+    target: Target = field(default_factory=Target)
+    seconds: float | None = 60.0
+    seed: int = 0
+    meta: Metadata = field(default_factory=Metadata)
+
+
+def author(
+    picture: BoolArray,
+    *,
+    mode: Mode = "flips",
+    target: Target | None = None,
+    seconds: float | None = 60.0,
+    seed: int = 0,
+    meta: Metadata | None = None,
+    method: str = "",
+    progress: Progress = quiet,
+    givens: dict[tuple[int, int], bool] | None = None,
+) -> Authored:
+    """Make ``picture`` (True = filled) a unique puzzle, steered to ``target``.
+
+    ``mode`` "flips" changes pixels; "givens" prints cells instead and leaves the picture
+    alone. Within ``seconds`` (None: no limit) the result is proved unique by the complete
+    solver, or its verdict says why not.
+    """
+    target = target or Target()
+    compiling = time.monotonic()
+    ensure_compiled()  # compiling (once after installing) is not the job's time
+    if time.monotonic() - compiling > 1.0:
+        progress(f"compiled the solver in {time.monotonic() - compiling:.0f} s (once)")
+    clock = Clock(seconds, progress)
+    edit = Edit.of(picture, givens)
+    clock.say(f"making {picture.shape[1]}x{picture.shape[0]} unique by {mode}")
+    make_unique(edit, mode, clock, seed)
+    graded = None
+    if edit.verdict == "unique":
+        if target.wanted:
+            clock.say(f"unique with {len(edit.flips)} flips, {len(edit.givens)} givens; "
+                      f"steering to {target.describe()}")
+            graded = steer(edit, target, mode, clock, seed)
+        else:
+            graded = grade_edit(edit, clock)
+    note = ""
+    if mode == "givens" and graded is not None and target.direction(target.measure(graded)) > 0:
+        note = "givens only make a puzzle easier; without --givens, flips can make it harder"
+    puzzle = edit.puzzle()
+    if meta is not None:
+        puzzle = puzzle.with_meta(**meta.as_dict())
+    return Authored(
+        puzzle=puzzle,
+        original=edit.original,
+        flips=tuple(sorted(edit.flips)),
+        verdict=edit.verdict,
+        grade=graded,
+        target=target,
+        time_s=clock.elapsed(),
+        method=method,
+        note=note,
+    )
+
+
+def make(source: str | os.PathLike[str] | bytes, options: MakeOptions,
+         progress: Progress = quiet) -> Authored:
+    """Read a picture file and author a puzzle from it."""
+    binarised = picture_from_file(
+        source, options.width, options.height, fit=options.fit,
+        threshold=options.threshold, invert=options.invert, edges=options.edges,
+    )
+    return author(
+        binarised.picture, mode=options.mode, target=options.target, seconds=options.seconds,
+        seed=options.seed, meta=options.meta, method=binarised.method, progress=progress,
+    )

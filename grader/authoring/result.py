@@ -1,0 +1,104 @@
+"""What an authoring job produced, and the report a person reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from grader.authoring.measure import Cell
+from grader.authoring.target import Target
+from grader.grading import Grade
+from grader.model import BoolArray, Puzzle
+from grader.results import Verdict
+
+
+@dataclass(frozen=True)
+class Authored:
+    """A puzzle made from a picture (or repaired): the puzzle with its solution and givens,
+    the picture it started from, the flips made, its grade and whether the target was met."""
+
+    puzzle: Puzzle
+    original: BoolArray
+    flips: tuple[Cell, ...]
+    verdict: Verdict
+    grade: Grade | None
+    target: Target
+    time_s: float
+    method: str = ""
+    note: str = ""  #: why a target was missed, when that is known
+
+    @property
+    def cells(self) -> int:
+        return self.puzzle.width * self.puzzle.height
+
+    @property
+    def flip_share(self) -> float:
+        """Flipped cells as a percentage of all cells."""
+        return 100.0 * len(self.flips) / self.cells
+
+    @property
+    def unique(self) -> bool:
+        return self.verdict == "unique"
+
+    @property
+    def reached(self) -> bool:
+        if not self.unique or self.grade is None:
+            return False
+        return not self.target.wanted or self.target.direction(self.target.measure(self.grade)) == 0
+
+    def report_lines(self) -> list[str]:
+        lines = []
+        if self.method:
+            lines.append(f"picture: {self.method}")
+        proof = {
+            "unique": "unique (proved by the complete solver)",
+            "multiple": "NOT unique: the budget ran out while cells still differ",
+            "undecided": "NOT proved unique: the budget ran out (raise --seconds)",
+            "none": "no solution (this should not happen for a picture)",
+        }[self.verdict]
+        lines.append(f"puzzle: {self.puzzle.size}, {proof}")
+        lines.append(f"flips: {len(self.flips)} ({self.flip_share:.1f}% of cells)"
+                     + (f" at {_cells(self.flips)}" if self.flips else ""))
+        givens = [(r, c) for r, c, _ in self.puzzle.givens]
+        lines.append(f"givens: {len(givens)}" + (f" at {_cells(givens)}" if givens else ""))
+        grade = self.grade
+        if grade is not None and (grade.score is None or grade.stars is None):
+            lines.append(f"level: {grade.level}, no score: {grade.problem}")
+        elif grade is not None and grade.score is not None and grade.stars is not None:
+            lines.append(f"level: {grade.level}, score {grade.score:.2f}, "
+                         f"{grade.stars} star{'s' if grade.stars > 1 else ''}")
+        if self.target.wanted:
+            if self.reached:
+                lines.append(f"target: {self.target.describe()}, reached")
+            else:
+                nearest = "" if self.grade is None else f" (nearest found: {self.grade.level}, "\
+                    f"score {self.grade.score:.2f})"
+                lines.append(f"target: {self.target.describe()}, out of reach for this picture "
+                             f"at this size within the budget{nearest}")
+                if self.note:
+                    lines.append(f"note: {self.note}")
+        lines.append(f"time: {self.time_s:.1f} s")
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "size": self.puzzle.size,
+            "method": self.method,
+            "verdict": self.verdict,
+            "flips": [[r + 1, c + 1] for r, c in self.flips],
+            "flip_percent": round(self.flip_share, 2),
+            "givens": [[r + 1, c + 1, "#" if f else "."] for r, c, f in self.puzzle.givens],
+            "level": None if self.grade is None else self.grade.level,
+            "score": None if self.grade is None else self.grade.score,
+            "stars": None if self.grade is None else self.grade.stars,
+            "target": self.target.describe() if self.target.wanted else None,
+            "reached": self.reached,
+            "note": self.note,
+            "time_s": round(self.time_s, 3),
+        }
+
+
+def _cells(cells: list[Cell] | tuple[Cell, ...]) -> str:
+    """(row, column) 1-based, the first few."""
+    shown = " ".join(f"({r + 1},{c + 1})" for r, c in sorted(cells)[:8])
+    return shown + (f" and {len(cells) - 8} more" if len(cells) > 8 else "")

@@ -1,0 +1,103 @@
+"""What difficulty an editor asks for: a level or a number of stars, as a score interval."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from grader import scoring
+from grader.errors import PuzzleError
+from grader.ladder import default_ladder
+
+#: the levels a publishable puzzle can have, easiest first, with the hardest rung each allows
+#: (the last rung of that level in the ladder table)
+LEVEL_RUNGS: dict[str, str] = {
+    level: [r.name for r in default_ladder().rungs if r.level == level][-1]
+    for level in ("easy", "medium", "hard", "fiendish")
+}
+
+
+#: publishable levels, easiest first: a level target is a band [index, index + 1)
+LEVEL_ORDER: tuple[str, ...] = (*LEVEL_RUNGS, "needs-guessing")
+
+
+class Graded(Protocol):
+    @property
+    def level(self) -> str: ...
+    @property
+    def score(self) -> float | None: ...
+
+
+@dataclass(frozen=True)
+class Target:
+    """A level (``easy`` .. ``fiendish``) or 1-5 stars; None of either: any level."""
+
+    level: str | None = None
+    stars: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.level is not None and self.level not in LEVEL_RUNGS:
+            raise PuzzleError(
+                f"level {self.level!r} is not one of {', '.join(LEVEL_RUNGS)}"
+            )
+        if self.stars is not None and not 1 <= self.stars <= 5:
+            raise PuzzleError(f"stars must be 1 to 5, not {self.stars}")
+        if self.level is not None and self.stars is not None:
+            raise PuzzleError("ask for a level or for stars, not both")
+
+    @property
+    def wanted(self) -> bool:
+        return self.level is not None or self.stars is not None
+
+    def measure(self, grade: Graded) -> float:
+        """Where a grade stands on this target's scale (see :meth:`interval`).
+
+        The level is the hardest technique needed and the score the work (they are
+        separate figures): a level target counts whole levels, the score placing a puzzle
+        within its level; a stars target counts the score alone.
+        """
+        if grade.score is None:  # a defect or a cut-short grade: beyond every target
+            return float(len(LEVEL_ORDER)) if self.stars is None else scoring.MAX_SCORE + 1.0
+        if self.stars is not None:
+            return grade.score
+        if grade.level not in LEVEL_ORDER:
+            return float(len(LEVEL_ORDER))  # not fit to print: beyond every level
+        fraction = min(max(grade.score / (scoring.MAX_SCORE + 0.001), 0.0), 0.999)
+        return LEVEL_ORDER.index(grade.level) + fraction
+
+    def interval(self) -> tuple[float, float]:
+        """Measures [low, high) that meet the target."""
+        if self.level is not None:
+            base = float(LEVEL_ORDER.index(self.level))
+            return base, base + 1.0
+        if self.stars is not None:
+            bounds = (0.0, *scoring.default_weights().stars, scoring.MAX_SCORE + 0.001)
+            return bounds[self.stars - 1], bounds[self.stars]
+        return 0.0, float(len(LEVEL_ORDER))
+
+    def direction(self, score: float) -> int:
+        """+1: make it harder, -1: easier, 0: on target."""
+        low, high = self.interval()
+        if score < low:
+            return 1
+        return -1 if score >= high else 0
+
+    def distance(self, score: float) -> float:
+        low, high = self.interval()
+        return max(low - score, score - high + 0.001, 0.0)
+
+    def top_rung(self) -> str:
+        """The hardest rung a puzzle on target may need (for making one easier): the
+        level's own; for stars, beginner rules for one star, else up to cell branching."""
+        if self.level is not None:
+            return LEVEL_RUNGS[self.level]
+        if self.stars == 1:
+            return LEVEL_RUNGS["easy"]
+        return LEVEL_RUNGS["fiendish"]
+
+    def describe(self) -> str:
+        if self.level is not None:
+            return self.level
+        if self.stars is not None:
+            return f"{self.stars} star{'s' if self.stars > 1 else ''}"
+        return "any level"

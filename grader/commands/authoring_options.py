@@ -1,0 +1,102 @@
+"""Options and output shared by ``make``, ``repair`` and ``generate``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from grader.atomic import atomic_write
+from grader.errors import FormatError
+
+if TYPE_CHECKING:
+    from grader.authoring import Authored, Target
+    from grader.authoring.clock import Progress
+    from grader.model import Puzzle
+
+LEVEL_CHOICES = ("easy", "medium", "hard", "fiendish")
+
+
+def add_target_arguments(parser: argparse.ArgumentParser, *, required: bool = False) -> None:
+    group = parser.add_mutually_exclusive_group(required=required)
+    group.add_argument("--level", choices=LEVEL_CHOICES, help="difficulty level to aim for")
+    group.add_argument("--stars", type=int, choices=range(1, 6), metavar="N",
+                       help="difficulty in stars (1-5) to aim for")
+
+
+def add_job_arguments(parser: argparse.ArgumentParser, default_seconds: float) -> None:
+    parser.add_argument("--seconds", type=float, default=default_seconds, metavar="S",
+                        help=f"time budget for the whole job (default {default_seconds:g})")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random choices")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no progress lines on standard error")
+    parser.add_argument("--json", action="store_true",
+                        help="the report as one JSON line instead of text")
+
+
+def add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--givens", action="store_true",
+                        help="print given cells in the grid instead of changing the picture")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write the puzzle (with its solution) here; format from the suffix "
+                        "(yaml or json); default: YAML on standard output")
+    parser.add_argument("--preview", metavar="PNG",
+                        help="write picture, result and changed cells side by side as PNG")
+
+
+def target_of(args: argparse.Namespace) -> Target:
+    from grader.authoring import Target
+
+    return Target(level=args.level, stars=args.stars)
+
+
+def progress_of(args: argparse.Namespace) -> Progress:
+    def say(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    def quiet(message: str) -> None:
+        pass
+
+    return quiet if args.quiet else say
+
+
+def write_puzzles(puzzles: Sequence[Puzzle], path: str | None) -> str:
+    """Write to ``path`` (format from its suffix) or stdout as YAML; where it went."""
+    from grader import formats
+
+    if path is None:
+        sys.stdout.write(formats.write(list(puzzles), "yaml").decode("utf-8"))
+        return "standard output"
+    spec = formats.format_for_path(path)
+    if spec is None or not spec.can_write:
+        raise FormatError("cannot tell the output format from the file name (use .yaml or "
+                          ".json)", path)
+    try:
+        atomic_write(path, formats.write(list(puzzles), spec.name))
+    except OSError as exc:
+        raise FormatError(f"cannot write: {exc.strerror or exc}", path) from None
+    return path
+
+
+def report(results: Sequence[Authored], args: argparse.Namespace, written: str) -> None:
+    """The report on stdout when the puzzle went to a file, else on stderr."""
+    from grader.commands.common import json_line
+
+    stream = sys.stderr if written == "standard output" else sys.stdout
+    for result in results:
+        if args.json:
+            print(json_line({**result.to_json(), "output": written}), file=stream)
+        else:
+            print("\n".join(result.report_lines()), file=stream)
+    if not args.json:
+        print(f"wrote {written}", file=stream)
+
+
+def write_preview(result: Authored, path: str) -> None:
+    from grader.authoring import preview_png
+
+    try:
+        atomic_write(path, preview_png(result))
+    except OSError as exc:
+        raise FormatError(f"cannot write: {exc.strerror or exc}", path) from None

@@ -1,0 +1,63 @@
+"""``nonopress make IMAGE --size WxH``: a picture to a unique puzzle at a difficulty."""
+
+from __future__ import annotations
+
+import argparse
+
+from grader.commands.authoring_options import (
+    add_job_arguments,
+    add_output_arguments,
+    add_target_arguments,
+    progress_of,
+    report,
+    target_of,
+    write_preview,
+    write_puzzles,
+)
+
+HELP = "make a unique puzzle from a picture (any format Pillow reads)"
+
+EXIT_NOT_UNIQUE = 1
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("image", metavar="IMAGE", help="the picture (PNG, JPEG, GIF, ...)")
+    parser.add_argument("--size", required=True, metavar="WxH",
+                        help="puzzle size in cells, e.g. 30x25 (the picture keeps its aspect)")
+    parser.add_argument("--fit", choices=("pad", "crop"), default="pad",
+                        help="pad the picture with white to the size, or crop it (default pad)")
+    shade = parser.add_mutually_exclusive_group()
+    shade.add_argument("--threshold", type=float, metavar="0-255",
+                       help="grey level below which a cell is filled (default: Otsu's)")
+    shade.add_argument("--edges", action="store_true",
+                       help="fill the outlines of the shapes (for line drawings and logos)")
+    parser.add_argument("--invert", action="store_true", help="light cells are filled")
+    parser.add_argument("--title", default="", help="the puzzle's title")
+    add_target_arguments(parser)
+    add_output_arguments(parser)
+    add_job_arguments(parser, default_seconds=60.0)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from grader.authoring import MakeOptions, make
+    from grader.authoring.picture import parse_size
+    from grader.model import Metadata
+
+    width, height = parse_size(args.size)
+    title = args.title or Path(args.image).stem
+    options = MakeOptions(
+        width=width, height=height, fit=args.fit, threshold=args.threshold,
+        invert=args.invert, edges=args.edges, mode="givens" if args.givens else "flips",
+        target=target_of(args), seconds=args.seconds, seed=args.seed,
+        meta=Metadata(title=title),
+    )
+    result = make(args.image, options, progress=progress_of(args))
+    if args.preview:
+        write_preview(result, args.preview)
+    if not result.unique:
+        report([result], args, "nothing (the puzzle is not proved unique)")
+        return EXIT_NOT_UNIQUE
+    report([result], args, write_puzzles([result.puzzle], args.output))
+    return 0

@@ -1,0 +1,238 @@
+"""Authoring: pictures to unique puzzles (checked against the SAT peer), givens, repair,
+generate, and the make / repair / generate commands end to end."""
+
+from __future__ import annotations
+
+import io
+import statistics
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from grader import formats
+from grader.authoring import Target, author, binarise, generate, otsu_threshold, repair
+from grader.authoring.drawings import draw
+from grader.authoring.picture import load_grey
+from grader.cli import main
+from grader.errors import PuzzleError
+from grader.model import Puzzle, rows_to_array
+from grader.solver.sat_peer import count_solutions
+
+pytest.importorskip("pysat")
+
+# one filled cell in each of rows and columns 1, 2, 4, 5: any of 24 placements fits
+AMBIGUOUS = [
+    "#.....",
+    ".#....",
+    "......",
+    "...#..",
+    "....#.",
+    "......",
+]
+
+
+def sat_unique(puzzle: Puzzle) -> bool:
+    return count_solutions(puzzle, limit=2)[0] == 1
+
+
+def png(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+def test_otsu_splits_two_grey_levels() -> None:
+    grey = np.array([[40.0] * 10 + [200.0] * 30])
+    level = otsu_threshold(grey)
+    assert 40 < level < 200
+
+
+def test_alpha_means_white_and_pad_keeps_aspect() -> None:
+    image = Image.new("RGBA", (200, 100), (0, 0, 0, 0))  # transparent black: paper
+    image.paste((0, 0, 0, 255), (0, 0, 100, 100))  # the left half is opaque black
+    result = binarise(load_grey(png(image)), 10, 10)
+    # 2:1 picture padded into 10x10: 5 rows of picture, centred, left half black
+    assert result.picture[:2].sum() == 0 and result.picture[-3:].sum() == 0
+    assert result.picture[3, :5].all() and not result.picture[3, 5:].any()
+    assert "Otsu" in result.method and "pad" in result.method
+    cropped = binarise(load_grey(png(image)), 10, 10, fit="crop")
+    assert cropped.picture[:, :5].all() and not cropped.picture[:, 5:].any()
+
+
+def test_ambiguous_picture_is_made_unique_with_few_reported_flips() -> None:
+    picture = rows_to_array(AMBIGUOUS)
+    result = author(picture, seconds=20)
+    assert result.unique and sat_unique(result.puzzle)
+    solution = result.puzzle.solution_array()
+    assert solution is not None
+    changed = {tuple(map(int, c)) for c in np.argwhere(solution != picture)}
+    assert changed == set(result.flips)
+    assert 1 <= len(result.flips) <= 2  # one flip per switch at most
+
+
+def test_givens_leave_the_picture_alone_and_round_trip() -> None:
+    picture = rows_to_array(AMBIGUOUS)
+    result = author(picture, mode="givens", seconds=20)
+    assert result.flips == () and result.unique
+    assert result.puzzle.solution == tuple(AMBIGUOUS)
+    assert len(result.puzzle.givens) == 3  # fewer leave two placements open
+    assert sat_unique(result.puzzle)
+    assert not sat_unique(Puzzle.from_picture(picture))
+    text = formats.write(result.puzzle, "yaml")
+    again = formats.read(text, format="yaml")[0]
+    assert again.givens == result.puzzle.givens and again == result.puzzle
+    as_json = formats.read(formats.write(result.puzzle, "json"), format="json")[0]
+    assert as_json.givens == result.puzzle.givens
+    with pytest.raises(Exception, match="cannot hold given cells"):
+        formats.write(result.puzzle, "non")
+
+
+def test_givens_that_contradict_the_solution_are_refused() -> None:
+    puzzle = Puzzle.from_picture(AMBIGUOUS)
+    with pytest.raises(PuzzleError, match="disagrees"):
+        puzzle.with_givens([(0, 0, False)])
+    with pytest.raises(PuzzleError, match="outside"):
+        puzzle.with_givens([(9, 0, True)])
+    assert puzzle.with_givens([(0, 0, True)]).key() != puzzle.key()
+
+
+DRAWN = [
+    ("heart", "silhouette", 10), ("star", "line-art", 15), ("house", "line-art", 20),
+    ("cat", "silhouette", 25), ("face", "line-art", 30), ("moon", "line-art", 30),
+    ("key", "silhouette", 40), ("fish", "line-art", 50),
+]
+
+
+def test_drawings_become_unique_with_under_three_percent_changes() -> None:
+    shares = []
+    for name, style, size in DRAWN:
+        image = draw(name, style, line_width=max(8, 400 // size + 2))
+        picture = binarise(load_grey(png(image)), size, size).picture
+        result = author(picture, seconds=30)
+        assert result.unique, (name, style, size)
+        assert sat_unique(result.puzzle), (name, style, size)
+        shares.append(result.flip_share)
+    assert statistics.median(shares) < 3.0
+
+
+def test_level_target_is_reached_or_reported_as_out_of_reach() -> None:
+    image = draw("cat", "silhouette")
+    picture = binarise(load_grey(png(image)), 30, 30).picture
+    result = author(picture, target=Target(level="easy"), seconds=30)
+    assert result.unique and sat_unique(result.puzzle)
+    assert result.grade is not None
+    assert result.reached == (result.grade.level == "easy")
+    assert any(line.startswith("target: easy") for line in result.report_lines())
+
+
+def test_repair_keeps_the_known_solution_close() -> None:
+    puzzle = Puzzle.from_picture(AMBIGUOUS)
+    result = repair(puzzle, seconds=20)
+    assert sat_unique(result.puzzle)
+    solution = result.puzzle.solution_array()
+    assert solution is not None
+    assert int((solution != puzzle.solution_array()).sum()) == len(result.flips) <= 2
+
+
+def test_repair_without_a_solution_picks_one() -> None:
+    bare = Puzzle(Puzzle.from_picture(AMBIGUOUS).rows, Puzzle.from_picture(AMBIGUOUS).columns)
+    result = repair(bare, mode="givens", seconds=20)
+    assert result.flips == () and sat_unique(result.puzzle)
+    assert result.puzzle.rows == bare.rows and result.puzzle.columns == bare.columns
+
+
+def test_generate_makes_unique_puzzles_at_the_level() -> None:
+    made = list(generate(10, 10, target=Target(level="easy"), count=2, seed=1,
+                         symmetry="mirror", seconds=60))
+    assert len(made) == 2
+    for result in made:
+        assert sat_unique(result.puzzle)
+        assert result.grade is not None and result.grade.level == "easy"
+    assert made[0].puzzle.key() != made[1].puzzle.key()
+
+
+def test_make_command_writes_puzzle_report_and_preview(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "moon.png"
+    draw("moon", "line-art", line_width=20).save(source)
+    out, preview = tmp_path / "moon.yaml", tmp_path / "moon-preview.png"
+    code = main(["make", str(source), "--size", "20x15", "-q", "-o", str(out),
+                 "--preview", str(preview), "--seconds", "30"])
+    report = capsys.readouterr().out
+    assert code == 0, report
+    puzzle = formats.read(str(out))[0]
+    assert puzzle.size == "20x15" and puzzle.solution is not None and sat_unique(puzzle)
+    assert "flips:" in report and "% of cells" in report and "level:" in report
+    with Image.open(preview) as shown:
+        assert shown.width > 3 * 20 * 3 and shown.height > 15 * 3
+
+
+def test_make_command_refuses_bad_input(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    junk = tmp_path / "junk.png"
+    junk.write_bytes(b"not a picture")
+    assert main(["make", str(junk), "--size", "10x10", "-q"]) == 2
+    assert "junk.png" in capsys.readouterr().err
+    good = tmp_path / "heart.png"
+    draw("heart").save(good)
+    assert main(["make", str(good), "--size", "10by10", "-q"]) == 2
+    assert "WIDTHxHEIGHT" in capsys.readouterr().err
+
+
+def test_generate_and_repair_commands(tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "filler.yaml"
+    assert main(["generate", "--size", "8x8", "--level", "easy", "--count", "2", "--seed",
+                 "3", "-q", "-o", str(out)]) == 0
+    assert len(formats.read(str(out))) == 2
+    ambiguous = tmp_path / "two.yaml"
+    ambiguous.write_bytes(formats.write(Puzzle.from_picture(AMBIGUOUS), "yaml"))
+    fixed = tmp_path / "fixed.yaml"
+    assert main(["repair", str(ambiguous), "--givens", "-q", "-o", str(fixed)]) == 0
+    assert sat_unique(formats.read(str(fixed))[0])
+    capsys.readouterr()
+
+
+def test_generate_command_offers_the_symmetries_the_api_knows() -> None:
+    from grader.authoring.generate import SYMMETRIES as API
+    from grader.commands.generate import SYMMETRIES as CLI
+
+    assert API == CLI
+
+
+def test_edges_mode_keeps_only_the_outlines() -> None:
+    image = Image.new("L", (100, 100), 255)
+    image.paste(0, (20, 20, 80, 80))
+    picture = binarise(load_grey(png(image)), 10, 10, edges=True).picture
+    assert picture[2, 2:8].all() and picture[7, 2:8].all() and picture[2:8, 2].all()
+    assert not picture[4:6, 4:6].any()  # the inside of the square stays white
+    solid = binarise(load_grey(png(image)), 10, 10).picture
+    assert solid[2:8, 2:8].all()
+
+
+def test_targets_map_levels_and_stars_to_score_bands() -> None:
+    from types import SimpleNamespace
+
+    def graded(level: str, score: float) -> SimpleNamespace:
+        return SimpleNamespace(level=level, score=score)
+
+    medium = Target(level="medium")
+    # the level is the hardest technique: a hard score in an easy puzzle is still too easy
+    assert medium.direction(medium.measure(graded("easy", 4.5))) == 1
+    assert medium.direction(medium.measure(graded("medium", 0.1))) == 0
+    assert medium.direction(medium.measure(graded("hard", 0.1))) == -1
+    assert Target(stars=1).direction(Target(stars=1).measure(graded("hard", 0.0))) == 0
+    assert Target(level="medium").interval() == (1.0, 2.0)
+    assert Target(level="medium").direction(0.5) == 1
+    assert Target(level="medium").direction(2.3) == -1
+    assert Target(level="medium").direction(1.4) == 0
+    low, high = Target(stars=3).interval()
+    assert low < high and Target(stars=3).direction((low + high) / 2) == 0
+    assert Target(level="hard").top_rung() == "line-analysis"
+    assert Target(stars=1).top_rung() == "extreme-owners"
+    with pytest.raises(PuzzleError):
+        Target(level="medium", stars=2)
+    with pytest.raises(PuzzleError):
+        Target(stars=6)
