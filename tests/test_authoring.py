@@ -231,7 +231,7 @@ def test_targets_map_levels_and_stars_to_score_bands() -> None:
     low, high = Target(stars=3).interval()
     assert low < high and Target(stars=3).direction((low + high) / 2) == 0
     assert Target(level="hard").top_rung() == "line-analysis"
-    assert Target(stars=1).top_rung() == "extreme-owners"
+    assert Target(stars=1).top_rung() == "capped-runs"  # the last easy rung of the table
     with pytest.raises(PuzzleError):
         Target(level="medium", stars=2)
     with pytest.raises(PuzzleError):

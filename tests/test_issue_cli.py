@@ -126,13 +126,17 @@ def test_layout_never_solves_a_graded_puzzle_again(
 
 
 def test_a_grade_that_ran_out_of_time_is_retried_with_more(tmp_path: Path) -> None:
+    from grader.errors import ManyProblems
     from grader.results import Budget
     from layout.gradecache import GradeCache
 
     path = manifest(tmp_path)
     cache = GradeCache(tmp_path / "grades.json")
-    short = build_issue(load_manifest(path), cache=cache, budget=Budget(seconds=1e-9))
-    assert {e.grade.level for e in short.entries} == {"undecided"}
+    # a puzzle whose uniqueness the budget did not prove blocks the issue, but its grade
+    # is remembered under that budget
+    with pytest.raises(ManyProblems, match="not proved within the budget"):
+        build_issue(load_manifest(path), cache=cache, budget=Budget(seconds=1e-9))
+    assert {record["level"] for record in cache.entries.values()} == {"undecided"}
     longer = build_issue(load_manifest(path), cache=cache, budget=Budget(seconds=30))
     assert "undecided" not in {e.grade.level for e in longer.entries}
     assert len(cache.entries) == 6  # one grade per puzzle and budget
