@@ -17,11 +17,7 @@ from grader.colour.lines import full_mask, solve_line
 from grader.colour.model import ColourPuzzle, clues_of_colour_picture
 from grader.colour.results import ColourSolveResult
 from grader.results import Budget
-
-#: puzzles larger than this go straight to the compiled solver
-MAX_CELLS = 625
-#: line solves allowed per line of the puzzle before handing over
-SOLVES_PER_LINE = 4
+from grader.solver.quick import MAX_CELLS, settle_lines
 
 
 def prove_colour_by_line_logic(puzzle: ColourPuzzle, budget: Budget
@@ -31,36 +27,10 @@ def prove_colour_by_line_logic(puzzle: ColourPuzzle, budget: Budget
     if height * width > MAX_CELLS:
         return None
     started = time.perf_counter()
-    deadline = None if budget.seconds is None else started + budget.seconds
     cells = [[full_mask(puzzle.palette.size)] * width for _ in range(height)]
-    allowance = SOLVES_PER_LINE * (height + width)
-    solves = 0
-    dirty_rows, dirty_columns = set(range(height)), set(range(width))
-    while dirty_rows or dirty_columns:
-        if solves >= allowance or (deadline is not None and time.perf_counter() > deadline):
-            return None
-        solves += 1
-        if dirty_rows:
-            r = min(dirty_rows)
-            dirty_rows.discard(r)
-            solved = solve_line(puzzle.rows[r], cells[r])
-            if solved is None:
-                return None
-            for c, value in enumerate(solved):
-                if value != cells[r][c]:
-                    cells[r][c] = value
-                    dirty_columns.add(c)
-        else:
-            c = min(dirty_columns)
-            dirty_columns.discard(c)
-            column = [cells[r][c] for r in range(height)]
-            solved = solve_line(puzzle.columns[c], column)
-            if solved is None:
-                return None
-            for r, value in enumerate(solved):
-                if value != column[r]:
-                    cells[r][c] = value
-                    dirty_rows.add(r)
+    solves = settle_lines(cells, puzzle.rows, puzzle.columns, solve_line, budget)
+    if solves is None:
+        return None
     if any(value & (value - 1) for row in cells for value in row):
         return None
     picture = np.array([[value.bit_length() - 1 for value in row] for row in cells],

@@ -11,6 +11,8 @@ and finds witnesses, so verdicts and messages stay those of one complete search.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import numpy as np
 
@@ -24,18 +26,25 @@ MAX_CELLS = 625
 #: line solves allowed per line of the puzzle before handing over
 SOLVES_PER_LINE = 4
 
+#: a clue of either kind of puzzle
+C = TypeVar("C")
 
-def prove_by_line_logic(puzzle: Puzzle, budget: Budget) -> SolveResult | None:
-    """``unique`` with the solution when line logic forces every cell, else None.
 
-    Also None when ``budget`` runs out first: the compiled solver then says ``undecided``.
+def settle_lines(
+    cells: list[list[int]],
+    rows: Sequence[C],
+    columns: Sequence[C],
+    solve_line: Callable[[C, list[int]], list[int] | None],
+    budget: Budget,
+) -> int | None:
+    """Narrow ``cells`` in place by line logic to a fixed point; the line solves it took.
+
+    None when a line has no arrangement, or the allowance of line solves or the budget ran
+    out first. ``solve_line`` is the reference line solve of the puzzle's kind (black and
+    white, or colour), on cells of that kind.
     """
-    height, width = puzzle.height, puzzle.width
-    if height * width > MAX_CELLS or height == 0 or width == 0:
-        return None
-    started = time.perf_counter()
-    deadline = None if budget.seconds is None else started + budget.seconds
-    cells = puzzle.start_cells().tolist()  # unknown but the printed givens
+    height, width = len(rows), len(columns)
+    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
     allowance = SOLVES_PER_LINE * (height + width)
     solves = 0
     dirty_rows, dirty_columns = set(range(height)), set(range(width))
@@ -46,7 +55,7 @@ def prove_by_line_logic(puzzle: Puzzle, budget: Budget) -> SolveResult | None:
         if dirty_rows:
             r = min(dirty_rows)
             dirty_rows.discard(r)
-            solved = solve_line(puzzle.rows[r], cells[r])
+            solved = solve_line(rows[r], cells[r])
             if solved is None:
                 return None
             for c, state in enumerate(solved):
@@ -57,13 +66,29 @@ def prove_by_line_logic(puzzle: Puzzle, budget: Budget) -> SolveResult | None:
             c = min(dirty_columns)
             dirty_columns.discard(c)
             column = [cells[r][c] for r in range(height)]
-            solved = solve_line(puzzle.columns[c], column)
+            solved = solve_line(columns[c], column)
             if solved is None:
                 return None
             for r, state in enumerate(solved):
                 if state != column[r]:
                     cells[r][c] = state
                     dirty_rows.add(r)
+    return solves
+
+
+def prove_by_line_logic(puzzle: Puzzle, budget: Budget) -> SolveResult | None:
+    """``unique`` with the solution when line logic forces every cell, else None.
+
+    Also None when ``budget`` runs out first: the compiled solver then says ``undecided``.
+    """
+    height, width = puzzle.height, puzzle.width
+    if height * width > MAX_CELLS or height == 0 or width == 0:
+        return None
+    started = time.perf_counter()
+    cells = puzzle.start_cells().tolist()  # unknown but the printed givens
+    solves = settle_lines(cells, puzzle.rows, puzzle.columns, solve_line, budget)
+    if solves is None:
+        return None
     if any(state not in (EMPTY, FILLED) for row in cells for state in row):
         return None
     if not all(is_solved_line(clue, row) for clue, row in zip(puzzle.rows, cells, strict=True)):
