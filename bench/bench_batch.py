@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from grader.batch.run import BatchOptions, run_batch  # noqa: E402
-from grader.batch.store import ResultStore  # noqa: E402
+from nonopress.batch.run import BatchOptions, run_batch  # noqa: E402
+from nonopress.batch.store import ResultStore  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 SKIPPED = {"tournaments"}

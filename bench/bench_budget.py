@@ -38,7 +38,7 @@ def check(path: Path, timeout: float) -> tuple[float, float, str]:
     """(reported solve time, wall time of the command, verdict)."""
     started = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "grader", "check", "--json", "--timeout", str(timeout),
+        [sys.executable, "-m", "nonopress", "check", "--json", "--timeout", str(timeout),
          str(path)],
         capture_output=True, text=True, check=True,
     )

@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         easy = Path(tmp) / "heart.non"
         hard = Path(tmp) / "loaded-die.non"
-        nonopress = [sys.executable, "-m", "grader"]
+        nonopress = [sys.executable, "-m", "nonopress"]
         for source, target in (("heart", easy), ("loaded-die", hard)):
             subprocess.run([*nonopress, "convert", str(ROOT / f"puzzles/{source}.yaml"),
                             str(target)], env=env, cwd=tmp, check=True)
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         }
         print(f"{'command':34} {'median cpu s':>13} {'min cpu s':>10}")
         for label, command in cases.items():
-            # the first run fills numba's cache; from a temporary folder, so that `-m grader`
+            # the first run fills numba's cache; from a temporary folder, so that `-m nonopress`
             # finds the installed package (or --src), not one in the working directory
             child_cpu_seconds(command, env, tmp)
             times = [child_cpu_seconds(command, env, tmp) for _ in range(args.repeat)]

@@ -60,7 +60,7 @@ def sat_count(puzzle: Puzzle) -> int:
 
 
 def check_set(path: Path, args: argparse.Namespace) -> dict[str, Any]:
-    command = [sys.executable, "-m", "grader", "check", "--json", "--timeout", str(args.timeout),
+    command = [sys.executable, "-m", "nonopress", "check", "--json", "--timeout", str(args.timeout),
                str(path.resolve())]
     cpu, out, status = child_run(command)
     records = [json.loads(line) for line in out.splitlines() if line.strip()]
@@ -93,7 +93,7 @@ def check_set(path: Path, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def first_set(path: Path, args: argparse.Namespace) -> dict[str, Any]:
-    command = [sys.executable, "-m", "grader", "solve", "--first", "--timeout",
+    command = [sys.executable, "-m", "nonopress", "solve", "--first", "--timeout",
                str(args.timeout), str(path.resolve())]
     cpu, out, status = child_run(command)
     puzzles = read_set(path)

@@ -46,14 +46,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from grader import formats, scoring  # noqa: E402
-from grader.batch.pool import run_pool  # noqa: E402
-from grader.batch.rows import ResultRow, Task  # noqa: E402
-from grader.batch.store import ResultStore  # noqa: E402
-from grader.batch.worker import grade_one, row_from_grade  # noqa: E402
 from grader.errors import NonopressError  # noqa: E402
 from grader.ladder import rung_names  # noqa: E402
 from grader.model import UNKNOWN, Puzzle  # noqa: E402
 from grader.results import Budget  # noqa: E402
+from nonopress.batch.pool import run_pool  # noqa: E402
+from nonopress.batch.rows import ResultRow, Task  # noqa: E402
+from nonopress.batch.store import ResultStore  # noqa: E402
+from nonopress.batch.worker import grade_one, row_from_grade  # noqa: E402
 
 RUNGS = rung_names()
 from grader.techniques.line_analysis import cached_line_solve  # noqa: E402

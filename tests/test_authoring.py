@@ -15,10 +15,10 @@ from grader import formats
 from grader.authoring import Target, author, binarise, generate, otsu_threshold, repair
 from grader.authoring.drawings import draw
 from grader.authoring.picture import load_grey
-from grader.cli import main
 from grader.errors import PuzzleError
 from grader.model import Puzzle, rows_to_array
 from grader.solver.sat_peer import count_solutions
+from nonopress.cli import main
 
 pytest.importorskip("pysat")
 
@@ -197,7 +197,7 @@ def test_generate_and_repair_commands(tmp_path: Path,
 
 def test_generate_command_offers_the_symmetries_the_api_knows() -> None:
     from grader.authoring.generate import SYMMETRIES as API
-    from grader.commands.generate import SYMMETRIES as CLI
+    from nonopress.commands.generate import SYMMETRIES as CLI
 
     assert API == CLI
 

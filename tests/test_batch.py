@@ -15,15 +15,15 @@ import numpy as np
 import pytest
 
 from grader import formats
-from grader.batch.discover import find_puzzle_files, known_suffixes, read_tasks
-from grader.batch.pool import run_pool
-from grader.batch.progress import Progress
-from grader.batch.rows import ResultRow, Task
-from grader.batch.run import BatchOptions, run_batch
-from grader.batch.store import ResultStore
-from grader.batch.worker import grade_one
-from grader.cli import main
 from grader.model import Metadata, Puzzle
+from nonopress.batch.discover import find_puzzle_files, known_suffixes, read_tasks
+from nonopress.batch.pool import run_pool
+from nonopress.batch.progress import Progress
+from nonopress.batch.rows import ResultRow, Task
+from nonopress.batch.run import BatchOptions, run_batch
+from nonopress.batch.store import ResultStore
+from nonopress.batch.worker import grade_one
+from nonopress.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -274,7 +274,7 @@ def test_sigkill_mid_run_loses_only_puzzles_in_flight_and_a_rerun_completes(
     keys = write_archive(tmp_path / "in", singles=total - 20, bundle=20, size=15)
     out = tmp_path / "out"
     database = out / "results.sqlite"
-    command = [sys.executable, "-m", "grader", "batch", str(tmp_path / "in"), "--out", str(out)]
+    command = [sys.executable, "-m", "nonopress", "batch", str(tmp_path / "in"), "--out", str(out)]
     command += ["--jobs", "2", "--timeout", "20"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
 
@@ -368,7 +368,7 @@ def _slow_first(task: Task) -> ResultRow:
 
 def test_dask_futures_past_the_hard_limit_are_recorded_and_queued_ones_wait() -> None:
     pytest.importorskip("distributed", reason="Dask distributed is not installed (extra: dask)")
-    from grader.batch.dask_runner import connect, run_on_client
+    from nonopress.batch.dask_runner import connect, run_on_client
 
     rows: list[ResultRow] = []
     with connect("local", jobs=1, processes=False) as client:
@@ -422,9 +422,9 @@ def test_progress_logs_sparse_lines_when_not_on_a_terminal() -> None:
 
 
 def test_a_grade_that_ran_out_of_time_is_undecided_but_keeps_the_proved_verdict() -> None:
-    from grader.batch.worker import row_from_grade
     from grader.grading import Grade
     from grader.model import Grid
+    from nonopress.batch.worker import row_from_grade
 
     (puzzle,) = random_puzzles(1, 4, seed=4)
     task = Task(puzzle.key(), "f.non", 1, "", puzzle, 5.0)

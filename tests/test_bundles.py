@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from grader import formats
-from grader.cli import main
 from grader.errors import BundleError, FormatError
 from grader.model import Puzzle
+from nonopress.cli import main
 
 RING = [".###.", "#.#.#", "#####", "#.#.#", ".###."]
 #: an all-white first row and last column

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.cli import main
+from nonopress.cli import main
 
 UNIQUE = "width 5\nheight 3\n\nrows\n5\n1 1\n5\n\ncolumns\n3\n1 1\n1 1\n1 1\n3\n"
 # a 2x2 diagonal: two solutions, every cell differs

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.cli import main
+from nonopress.cli import main
 
 # A 5x5 solved by simple boxes alone (see tests/test_grading.py).
 EASY = "width 5\nheight 5\n\nrows\n2\n5\n1 1\n2 2\n1 1\n\ncolumns\n1 2\n4\n2\n3\n1 2\n"
@@ -136,8 +136,8 @@ def test_html_needs_explain(files: dict[str, Path], tmp_path: Path) -> None:
 
 
 def test_the_command_offers_exactly_the_ladder_rungs() -> None:
-    from grader.cli import build_parser
     from grader.ladder import default_ladder
+    from nonopress.cli import build_parser
 
     grade_parser = build_parser()._subparsers._group_actions[0].choices["grade"]  # type: ignore[union-attr]
     (max_rung,) = [a for a in grade_parser._actions if a.dest == "max_rung"]

@@ -1,4 +1,4 @@
-"""``nonopress info`` and ``nonopress convert`` through ``grader.cli.main``."""
+"""``nonopress info`` and ``nonopress convert`` through ``nonopress.cli.main``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from grader import formats
-from grader.cli import main
+from nonopress.cli import main
 
 DATA = Path(__file__).resolve().parent / "data" / "formats"
 HEART = DATA / "heart.yaml"

@@ -13,7 +13,7 @@ RING = [".###.", "#.#.#", "#####", "#.#.#", ".###."]
 
 
 def run_and_list_modules(code: str) -> subprocess.CompletedProcess[str]:
-    script = f"import sys; from grader.cli import main; code = main({code}); " \
+    script = f"import sys; from nonopress.cli import main; code = main({code}); " \
         "print(' '.join(sorted(m for m in sys.modules if '.' not in m)), file=sys.stderr); " \
         "sys.exit(code)"
     return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
@@ -37,9 +37,9 @@ def test_version_imports_no_command() -> None:
 
 
 def test_help_still_lists_every_command() -> None:
-    from grader.cli import COMMANDS
+    from nonopress.cli import COMMANDS
 
-    done = subprocess.run([sys.executable, "-m", "grader", "--help"], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "nonopress", "--help"], capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0
     assert all(name in done.stdout for name in COMMANDS)

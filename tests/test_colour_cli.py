@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from grader.cli import main
 from grader.colour.io import read_any
 from grader.colour.model import ColourPuzzle
+from nonopress.cli import main
 
 # red and blue may touch: "1r 1b" in two cells has one placement
 UNIQUE = """title: Touching
@@ -145,7 +145,7 @@ def test_checking_a_small_colour_puzzle_loads_no_numba(files: dict[str, Path]) -
     import subprocess
     import sys
 
-    script = ("import sys; from grader.cli import main; code = main(['check', "
+    script = ("import sys; from nonopress.cli import main; code = main(['check', "
               f"{str(files['unique'])!r}]); print('numba' in sys.modules, file=sys.stderr); "
               "sys.exit(code)")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,

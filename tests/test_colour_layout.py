@@ -177,7 +177,7 @@ def test_issue_command_prints_a_colour_issue(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     from pypdf import PdfReader
 
-    from grader.cli import main
+    from nonopress.cli import main
 
     out = tmp_path / "colour.pdf"
     assert main(["issue", str(SAMPLE), "-o", str(out), "--grey"]) == 0
@@ -189,7 +189,7 @@ def test_issue_command_prints_a_colour_issue(tmp_path: Path,
 
 def test_issue_with_an_ambiguous_colour_puzzle_is_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from grader.cli import main
+    from nonopress.cli import main
 
     puzzle = tmp_path / "two.yaml"
     puzzle.write_text('palette: [{name: red, rgb: "ff0000", char: r}, '
@@ -230,8 +230,8 @@ def test_grey_tints_follow_lightness_and_black_stays_black() -> None:
 def test_kdp_profile_passes_the_preflight_but_for_the_page_count(tmp_path: Path) -> None:
     """Under the KDP profile a colour issue prints in black ink, with KDP's bleed, gutter,
     line widths, tints and no bookmarks; only its length (5 puzzles) is short of a book."""
-    from grader.cli import main
     from layout.preflight import preflight
+    from nonopress.cli import main
 
     out = tmp_path / "kdp.pdf"
     assert main(["issue", str(SAMPLE), "-o", str(out), "--profile", "kdp", "-q"]) == 1

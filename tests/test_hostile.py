@@ -25,13 +25,13 @@ import pytest
 
 from grader import formats, inputs
 from grader.atomic import atomic_write
-from grader.batch.export import to_csv
-from grader.batch.lock import batch_lock
-from grader.batch.rows import ResultRow
-from grader.cli import main
 from grader.model import Metadata, Puzzle
 from grader.results import Budget
 from grader.text import MAX_LINE
+from nonopress.batch.export import to_csv
+from nonopress.batch.lock import batch_lock
+from nonopress.batch.rows import ResultRow
+from nonopress.cli import main
 
 HEART = Puzzle.from_picture(
     [".##.##.", "#######", ".#####.", "..###..", "...#..."], Metadata(title="Heart")

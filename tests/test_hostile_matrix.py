@@ -32,7 +32,7 @@ HEART = "title: Heart\nrows: [[2, 2], [7], [5], [3], [1]]\ncolumns: [[1], [3], [
 DRIVER = r"""
 import contextlib, io, json, sys
 from grader import inputs
-from grader.cli import main
+from nonopress.cli import main
 inputs.WAIT_SECONDS = 0.3  # a FIFO nobody writes to: refused after 0.3 s, not 10
 results = []
 for argv in json.loads(sys.argv[1]):

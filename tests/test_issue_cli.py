@@ -14,11 +14,11 @@ import yaml
 from pypdf import PdfReader
 
 from grader import formats
-from grader.cli import main
 from grader.errors import FormatError
 from grader.model import Metadata, Puzzle
 from layout.build import build_issue
 from layout.manifest import load_manifest
+from nonopress.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "puzzles" / "issues" / "sample.yaml"

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from grader import formats
-from grader.cli import main
 from grader.model import Metadata, Puzzle
 from layout.build import MAX_PRINT_SIDE, build_issue, worked_lines
 from layout.draw import Text
 from layout.manifest import load_manifest
 from layout.plan import plan_issue
+from nonopress.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 PLUS = ["..#..", "..#..", "#####", "..#..", "..#.."]

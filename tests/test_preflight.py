@@ -17,11 +17,11 @@ import pikepdf
 import pytest
 from reportlab.pdfgen.canvas import Canvas
 
-from grader.cli import main
 from layout.fonts import register_fonts
 from layout.pdfx import to_pdfx
 from layout.preflight import PreflightError, preflight
 from layout.units import INCH, MM
+from nonopress.cli import main
 
 Draw = Callable[[Canvas, int], None]
 Fix = Callable[[pikepdf.Pdf], None]

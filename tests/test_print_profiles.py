@@ -16,7 +16,6 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from grader.cli import main
 from grader.errors import NonopressError
 from layout.draw import ClueText, Lines, Page, Rects, Text
 from layout.fonts import text_width
@@ -27,6 +26,7 @@ from layout.printsetup import apply_profile
 from layout.profiles import Profile
 from layout.synthetic import issue_of, random_puzzle
 from layout.units import INCH, MM, parse_page_size
+from nonopress.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "puzzles" / "issues" / "sample.yaml"

@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from grader.batch.export import report_order
-from grader.batch.html_report import READY_MARKER
-from grader.batch.pictures import score_bins, thumbnail_data_uri
-from grader.batch.rows import ResultRow
-from grader.batch.store import ResultStore
-from grader.cli import main
+from nonopress.batch.export import report_order
+from nonopress.batch.html_report import READY_MARKER
+from nonopress.batch.pictures import score_bins, thumbnail_data_uri
+from nonopress.batch.rows import ResultRow
+from nonopress.batch.store import ResultStore
+from nonopress.cli import main
 
 CHROMIUM = Path("/usr/bin/chromium")
 EVIL = '<script>alert("x")</script> & "quotes"'

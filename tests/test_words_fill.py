@@ -212,7 +212,7 @@ def test_a_repeated_given_word_is_named(english: WordList) -> None:
 
 
 def test_missing_length_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from grader.cli import main
+    from nonopress.cli import main
 
     grid = tmp_path / "two.txt"
     grid.write_text("..#\n...\n#..\n")

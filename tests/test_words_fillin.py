@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.cli import main
 from grader.errors import FormatError, NonopressError
 from grader.results import Budget
+from nonopress.cli import main
 from words import default_word_list, fill, parse_grid
 from words.fillin import FillIn, count_fillin_solutions, make_fillin
 from words.fillin_grade import RUNGS, grade_fillin

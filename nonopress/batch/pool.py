@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 
-from grader.batch.rows import ResultRow, Task, failed_row, out_of_time_row
+from nonopress.batch.rows import ResultRow, Task, failed_row, out_of_time_row
 
 WorkFunction = Callable[[Task], ResultRow]
 ResultCallback = Callable[[ResultRow], None]

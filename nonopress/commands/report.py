@@ -41,10 +41,10 @@ def choose_format(requested: str | None, output: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from grader.atomic import atomic_write
-    from grader.batch.export import report_order, to_csv, to_json, without_defect_scores
-    from grader.batch.html_report import render_html
-    from grader.batch.store import ResultStore
     from grader.errors import NonopressError
+    from nonopress.batch.export import report_order, to_csv, to_json, without_defect_scores
+    from nonopress.batch.html_report import render_html
+    from nonopress.batch.store import ResultStore
 
     fmt = choose_format(args.format, args.output)
     with ResultStore.open_existing(args.results) as store:

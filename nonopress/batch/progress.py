@@ -7,9 +7,9 @@ import time
 from collections import Counter
 from typing import TextIO
 
-from grader.batch.rows import ResultRow
 from grader.text import error_line
 from grader.wording import plural
+from nonopress.batch.rows import ResultRow
 
 _BAR_WIDTH = 28
 _REDRAW_S = 0.2

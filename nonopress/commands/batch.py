@@ -9,7 +9,7 @@ HELP = "grade and check whole archives in parallel into a resumable results data
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from grader.batch.run import DEFAULT_TIMEOUT_S
+    from nonopress.batch.run import DEFAULT_TIMEOUT_S
 
     parser.add_argument(
         "paths", nargs="+", metavar="DIR_OR_FILE", help="folders to search and files to read"
@@ -50,8 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from grader.batch.run import BatchOptions, run_batch
     from grader.errors import NonopressError
+    from nonopress.batch.run import BatchOptions, run_batch
 
     if args.jobs < 0:
         raise NonopressError(f"--jobs must be 0 (all cores) or more, got {args.jobs}")

@@ -7,10 +7,10 @@ import sys
 
 from grader import formats
 from grader.atomic import atomic_write
-from grader.colour.commands import add_colour_argument, read_input_any
 from grader.colour.io import write_any
-from grader.commands.common import STDIN
 from grader.errors import FormatError
+from nonopress.commands.colour import add_colour_argument, read_input_any
+from nonopress.commands.common import STDIN
 
 HELP = "convert puzzle files between formats (the format comes from OUT's suffix or --to)"
 

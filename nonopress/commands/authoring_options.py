@@ -81,7 +81,7 @@ def write_puzzles(puzzles: Sequence[Puzzle], path: str | None) -> str:
 
 def report(results: Sequence[Authored], args: argparse.Namespace, written: str) -> None:
     """The report on stdout when the puzzle went to a file, else on stderr."""
-    from grader.commands.common import json_line
+    from nonopress.commands.common import json_line
 
     stream = sys.stderr if written == "standard output" else sys.stdout
     for result in results:

@@ -13,10 +13,10 @@ from collections.abc import Iterable, Sequence
 import jinja2
 from markupsafe import Markup
 
-from grader.batch.export import attention_rank
-from grader.batch.pictures import histogram_svg, score_bins, thumbnail_data_uri
-from grader.batch.rows import ResultRow
 from grader.wording import plural
+from nonopress.batch.export import attention_rank
+from nonopress.batch.pictures import histogram_svg, score_bins, thumbnail_data_uri
+from nonopress.batch.rows import ResultRow
 
 #: The id of the element the page's script adds once it has run (tests look for it).
 READY_MARKER = "report-ready"

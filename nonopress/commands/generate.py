@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from grader.commands.authoring_options import (
+from nonopress.commands.authoring_options import (
     add_job_arguments,
     add_target_arguments,
     progress_of,

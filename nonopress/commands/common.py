@@ -53,7 +53,7 @@ def expand_paths(paths: Sequence[str]) -> list[str]:
     expanded: list[str] = []
     for path in paths:
         if path != STDIN and Path(path).is_dir():
-            from grader.batch.discover import find_puzzle_files, known_suffixes
+            from nonopress.batch.discover import find_puzzle_files, known_suffixes
 
             found = find_puzzle_files([path], known_suffixes())
             if not found:

@@ -8,21 +8,21 @@ from pathlib import Path
 
 from grader import formats
 from grader.atomic import atomic_write
-from grader.colour.commands import (
-    LoadedColourPuzzle,
-    add_colour_argument,
-    iter_any_puzzles,
-)
-from grader.colour.commands import describe as describe_colour
-from grader.colour.commands import solve as solve_colour
 from grader.colour.io import write_any
 from grader.colour.model import AnyPuzzle
-from grader.commands.check import add_budget_arguments, budget_from, positive_int
-from grader.commands.common import LoadedPuzzle, add_input_arguments, expand_paths
 from grader.errors import FormatError
 from grader.model import as_row_strings
 from grader.results import SolveResult
 from grader.text import TITLE_WIDTH, shown
+from nonopress.commands.check import add_budget_arguments, budget_from, positive_int
+from nonopress.commands.colour import (
+    LoadedColourPuzzle,
+    add_colour_argument,
+    iter_any_puzzles,
+)
+from nonopress.commands.colour import describe as describe_colour
+from nonopress.commands.colour import solve as solve_colour
+from nonopress.commands.common import LoadedPuzzle, add_input_arguments, expand_paths
 
 HELP = "solve puzzles and print the solution; two solutions and their differences if not unique"
 

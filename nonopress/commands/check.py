@@ -8,22 +8,22 @@ import sys
 import time
 from typing import Any
 
-from grader.colour.commands import (
+from grader.results import Budget, SolveResult
+from grader.text import TITLE_WIDTH, error_line, shown
+from nonopress.commands.colour import (
     LoadedColourPuzzle,
     add_colour_argument,
     check_line,
     check_record,
     iter_any_puzzles,
 )
-from grader.colour.commands import solve as solve_colour
-from grader.commands.common import (
+from nonopress.commands.colour import solve as solve_colour
+from nonopress.commands.common import (
     LoadedPuzzle,
     add_input_arguments,
     print_json_line,
     puzzle_summary,
 )
-from grader.results import Budget, SolveResult
-from grader.text import TITLE_WIDTH, error_line, shown
 
 HELP = (
     "check that each puzzle has exactly one solution (unique / multiple / none / undecided); "
@@ -117,8 +117,8 @@ def result_line(loaded: LoadedPuzzle, result: SolveResult, why: str = "") -> str
 
 
 def run(args: argparse.Namespace) -> int:
-    from grader.commands.common import iter_puzzles_reporting
     from grader.solver import announce_compiling
+    from nonopress.commands.common import iter_puzzles_reporting
 
     status = EXIT_OK
     announce_compiling(sys.stderr)  # a first compile is said, before any puzzle's clock

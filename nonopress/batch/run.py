@@ -13,15 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from grader.batch.discover import find_puzzle_files, known_suffixes, read_tasks
-from grader.batch.lock import batch_lock
-from grader.batch.pool import ResultCallback, WorkFunction, run_pool
-from grader.batch.progress import Progress, format_duration
-from grader.batch.rows import ResultRow, Task
-from grader.batch.store import ResultStore
-from grader.batch.worker import grade_one
 from grader.errors import NonopressError
 from grader.wording import plural
+from nonopress.batch.discover import find_puzzle_files, known_suffixes, read_tasks
+from nonopress.batch.lock import batch_lock
+from nonopress.batch.pool import ResultCallback, WorkFunction, run_pool
+from nonopress.batch.progress import Progress, format_duration
+from nonopress.batch.rows import ResultRow, Task
+from nonopress.batch.store import ResultStore
+from nonopress.batch.worker import grade_one
 
 DEFAULT_TIMEOUT_S = 60.0
 
@@ -70,7 +70,7 @@ def run_batch(
             f"--timeout must be a positive number of seconds, got {options.timeout_s:g}"
         )
     if options.scheduler is not None:
-        from grader.batch.dask_runner import require_distributed
+        from nonopress.batch.dask_runner import require_distributed
 
         require_distributed()  # fail before any work when the extra is missing
     files = find_puzzle_files(options.paths, known_suffixes())
@@ -129,7 +129,7 @@ def _run(
     if options.scheduler is None:
         run_pool(tasks, record, jobs=options.worker_count(), work=work, hard_limit_s=limit)
         return
-    from grader.batch.dask_runner import connect, run_on_client
+    from nonopress.batch.dask_runner import connect, run_on_client
 
     with connect(
         options.scheduler, jobs=options.worker_count(), processes=options.dask_processes

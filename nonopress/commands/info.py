@@ -8,17 +8,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from grader.colour import commands as colour
-from grader.colour.commands import add_colour_argument
-from grader.commands.common import (
+from grader.errors import NonopressError
+from grader.model import Puzzle
+from grader.text import error_line, shown
+from nonopress.commands import colour
+from nonopress.commands.colour import add_colour_argument
+from nonopress.commands.common import (
     LoadedPuzzle,
     add_input_arguments,
     print_json_line,
     puzzle_summary,
 )
-from grader.errors import NonopressError
-from grader.model import Puzzle
-from grader.text import error_line, shown
 
 HELP = "show each puzzle's size, clue statistics and metadata"
 

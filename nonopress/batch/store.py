@@ -15,8 +15,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from grader.batch.rows import STATUSES, ResultRow
 from grader.errors import NonopressError
+from nonopress.batch.rows import STATUSES, ResultRow
 
 DATABASE_NAME = "results.sqlite"
 SCHEMA_VERSION = "1"

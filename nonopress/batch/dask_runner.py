@@ -13,9 +13,9 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from grader.batch.pool import ResultCallback, WorkFunction
-from grader.batch.rows import Task, failed_row, out_of_time_row
 from grader.errors import NonopressError
+from nonopress.batch.pool import ResultCallback, WorkFunction
+from nonopress.batch.rows import Task, failed_row, out_of_time_row
 
 LOCAL = "local"
 #: One future in flight per worker thread: the hard time limit counts from submission, so

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from grader.commands.authoring_options import (
+from nonopress.commands.authoring_options import (
     add_job_arguments,
     add_output_arguments,
     add_target_arguments,

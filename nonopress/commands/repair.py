@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from grader.commands.authoring_options import (
+from grader.errors import FormatError
+from nonopress.commands.authoring_options import (
     add_job_arguments,
     add_output_arguments,
     add_target_arguments,
@@ -14,8 +15,7 @@ from grader.commands.authoring_options import (
     write_preview,
     write_puzzles,
 )
-from grader.commands.common import add_input_arguments, read_input
-from grader.errors import FormatError
+from nonopress.commands.common import add_input_arguments, read_input
 
 HELP = "make an ambiguous puzzle unique, keeping its solution as close as possible"
 

@@ -1,6 +1,6 @@
 """The ``nonopress`` command: ``main(argv) -> int``, testable without a subprocess.
 
-Each subcommand lives in its own module under ``grader.commands`` (or ``layout``) and
+Each subcommand lives in its own module under ``nonopress.commands`` (or ``layout``) and
 exposes ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``. Heavy imports
 happen inside ``run`` so that ``--help`` stays fast.
 """
@@ -21,20 +21,20 @@ from grader.text import error_line
 
 #: subcommand -> module implementing it
 COMMANDS: dict[str, str] = {
-    "info": "grader.commands.info",
-    "convert": "grader.commands.convert",
-    "check": "grader.commands.check",
-    "solve": "grader.commands.solve",
-    "grade": "grader.commands.grade",
-    "issue": "layout.command",
-    "preflight": "layout.preflight.command",
-    "batch": "grader.commands.batch",
-    "report": "grader.commands.report",
-    "make": "grader.commands.make",
-    "repair": "grader.commands.repair",
-    "generate": "grader.commands.generate",
-    "fill": "words.commands.fill",
-    "fillin": "words.commands.fillin",
+    "info": "nonopress.commands.info",
+    "convert": "nonopress.commands.convert",
+    "check": "nonopress.commands.check",
+    "solve": "nonopress.commands.solve",
+    "grade": "nonopress.commands.grade",
+    "issue": "nonopress.commands.issue",
+    "preflight": "nonopress.commands.preflight",
+    "batch": "nonopress.commands.batch",
+    "report": "nonopress.commands.report",
+    "make": "nonopress.commands.make",
+    "repair": "nonopress.commands.repair",
+    "generate": "nonopress.commands.generate",
+    "fill": "nonopress.commands.fill",
+    "fillin": "nonopress.commands.fillin",
 }
 
 EXIT_OK = 0

@@ -18,9 +18,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.batch.rows import ResultRow, Task, utc_now
 from grader.errors import NonopressError
 from grader.inputs import is_regular_file, read_input_bytes
+from nonopress.batch.rows import ResultRow, Task, utc_now
 
 UNREADABLE_PREFIX = "unreadable-"
 #: Suffixes that no format claims but puzzle files often have: the content decides.

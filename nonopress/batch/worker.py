@@ -12,8 +12,8 @@ import time
 import traceback
 from typing import TYPE_CHECKING
 
-from grader.batch.rows import ResultRow, Task, failed_row, utc_now
 from grader.results import Budget
+from nonopress.batch.rows import ResultRow, Task, failed_row, utc_now
 
 if TYPE_CHECKING:
     from grader.grading import Grade

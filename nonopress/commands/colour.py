@@ -16,12 +16,12 @@ from typing import Any
 from grader.colour.io import read_any
 from grader.colour.model import ColourPuzzle, format_colour_clue
 from grader.colour.results import ColourSolveResult
-from grader.commands.common import STDIN, LoadedPuzzle
 from grader.errors import BundleError, FormatError
 from grader.inputs import read_capped
 from grader.model import Puzzle
 from grader.results import Budget
 from grader.text import TITLE_WIDTH, shown
+from nonopress.commands.common import STDIN, LoadedPuzzle
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ def read_input_any(path: str, format: str | None = None, colours: int | None = N
 def iter_any_puzzles(paths: Sequence[str], format: str | None = None,
                      colours: int | None = None
                      ) -> Iterator[LoadedPuzzle | LoadedColourPuzzle]:
-    """Each puzzle of each file in order, as :func:`grader.commands.common.iter_puzzles`
+    """Each puzzle of each file in order, as :func:`nonopress.commands.common.iter_puzzles`
     (a file with some unreadable black-and-white puzzles yields the others first, then
     raises its :class:`BundleError`)."""
     for path in paths:
@@ -139,7 +139,7 @@ def legend(puzzle: ColourPuzzle) -> str:
 
 def describe(loaded: LoadedColourPuzzle, result: ColourSolveResult, list_all: bool
              ) -> list[str]:
-    from grader.commands.solve import marked_pair
+    from nonopress.commands.solve import marked_pair
 
     puzzle = loaded.puzzle
     title = f" ({shown(puzzle.title, TITLE_WIDTH)})" if puzzle.title else ""
@@ -188,7 +188,7 @@ def info_record(loaded: LoadedColourPuzzle) -> dict[str, Any]:
 
 def table_row(loaded: LoadedColourPuzzle) -> tuple[str, ...]:
     """The info table's columns; the size says how many colours."""
-    from grader.commands.info import _short
+    from nonopress.commands.info import _short
 
     record = info_record(loaded)
     puzzle = loaded.puzzle
@@ -211,7 +211,7 @@ def grade_one(loaded: LoadedColourPuzzle, args: argparse.Namespace, budget: Budg
     """Grade one colour puzzle for ``nonopress grade``: print its JSON record or its
     explanation, or return its row for the table. (--html pages show black and white only.)"""
     from grader.colour.grading import explain_colour, grade_colour
-    from grader.commands.common import print_json_line
+    from nonopress.commands.common import print_json_line
 
     puzzle = loaded.puzzle
     result = grade_colour(puzzle, max_rung=args.max_rung, budget=budget)

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from grader.batch.rows import ResultRow
+from nonopress.batch.rows import ResultRow
 
 #: Columns of the CSV export (the JSON export has these plus the solution rows).
 CSV_FIELDS = (

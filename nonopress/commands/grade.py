@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from grader.commands.common import add_input_arguments
+from nonopress.commands.common import add_input_arguments
 
 if TYPE_CHECKING:
     from grader.grading import Grade
@@ -116,8 +116,6 @@ def closing(result: Grade) -> str:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from grader.colour import commands as colour
-    from grader.commands.common import iter_puzzles_reporting, print_json_line, puzzle_summary
     from grader.diagnose import empty_borders
     from grader.errors import NonopressError
     from grader.explain import explain_text
@@ -125,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
     from grader.results import Budget
     from grader.solver import announce_compiling
     from grader.text import TITLE_WIDTH, shown
+    from nonopress.commands import colour
+    from nonopress.commands.common import iter_puzzles_reporting, print_json_line, puzzle_summary
 
     if args.html and not args.explain:
         raise NonopressError("--html OUT goes with --explain")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from words.commands.common import (
+from nonopress.commands.words_options import (
     add_fill_arguments,
     add_output_arguments,
     budget_from,
@@ -35,8 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from grader.atomic import atomic_write
-    from grader.commands.common import print_json_line
     from grader.errors import NonopressError
+    from nonopress.commands.common import print_json_line
     from words.fill import fill
     from words.formats import read_grid_file, write_grid
 

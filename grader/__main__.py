@@ -1,3 +1,0 @@
-from grader.cli import entry_point
-
-entry_point()

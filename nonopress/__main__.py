@@ -1,0 +1,3 @@
+from nonopress.cli import entry_point
+
+entry_point()

@@ -1,0 +1,61 @@
+"""The packages form layers, each importing only from the ones below it.
+
+``grader`` (model, formats, solver, grader, authoring) is the base; ``words`` (fill-in
+crosswords) builds on it; ``layout`` (issues, print) on both; ``nonopress`` (the command
+line, its commands, batch runs) sits on top. Every import is checked, also the ones inside
+functions and the module names the CLI and the ladder table load by name.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+LAYERS = ("grader", "words", "layout", "nonopress")
+
+
+def _imported_packages(path: Path) -> set[str]:
+    """Top-level project packages a module imports, statically or by a dotted-name string."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            head, dot, _ = node.value.partition(".")
+            if dot and head in LAYERS and node.value.replace(".", "").replace("_", "").isalnum():
+                found.add(head)
+    return found & set(LAYERS)
+
+
+@pytest.mark.parametrize("package", LAYERS)
+def test_a_package_imports_only_from_the_layers_below_it(package: str) -> None:
+    allowed = set(LAYERS[: LAYERS.index(package) + 1])
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(_imported_packages(path) - allowed)
+        for path in sorted((ROOT / package).rglob("*.py"))
+    }
+    offenders = {name: above for name, above in offenders.items() if above}
+    assert offenders == {}, f"{package} reaches up into a higher layer"
+
+
+def test_the_ladder_table_names_finders_inside_grader() -> None:
+    rows = yaml.safe_load((ROOT / "grader" / "ladder.yaml").read_text(encoding="utf-8"))
+    rungs = rows["rungs"] if isinstance(rows, dict) else rows
+    modules = {row["finder"].split(":")[0] for row in rungs if row.get("finder")}
+    assert modules, "the ladder table names no finder modules"
+    assert all(module.startswith("grader.") for module in modules), modules
+
+
+def test_the_layer_check_sees_an_upward_import(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("def f():\n    from layout.build import build_issue\n", encoding="utf-8")
+    assert _imported_packages(module) == {"layout"}
+    module.write_text('COMMANDS = {"issue": "nonopress.commands.issue"}\n', encoding="utf-8")
+    assert _imported_packages(module) == {"nonopress"}
