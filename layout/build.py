@@ -80,18 +80,7 @@ def grade_with_ladder(puzzle: Puzzle, budget: Budget) -> GradeInfo:
     from grader.grading import grade
 
     result = grade(puzzle, budget=budget)
-    return GradeInfo(
-        level=result.level,
-        score=None if result.score is None else float(result.score),
-        stars=None if result.stars is None else int(result.stars),
-        verdict=str(result.verdict),
-        rungs={str(k): int(v) for k, v in result.rungs.items()},
-        time_s=float(result.time_s),
-        steps=worked_lines(result.steps, puzzle),
-        solution=result.solution_rows(),
-        problem=result.problem,
-        effort_minutes=float(result.effort_minutes),
-    )
+    return GradeInfo.from_grade(result, worked_lines(result.steps, puzzle))
 
 
 def solution_of(puzzle: Puzzle, grade: GradeInfo, budget: Budget, label: str) -> BoolArray:

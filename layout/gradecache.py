@@ -54,35 +54,12 @@ class GradeCache:
         if not isinstance(record, dict):
             return None
         try:
-            solution = record.get("solution")
-            return GradeInfo(
-                solution=None if solution is None else tuple(str(row) for row in solution),
-                level=str(record["level"]),
-                score=None if record["score"] is None else float(record["score"]),
-                stars=None if record["stars"] is None else int(record["stars"]),
-                verdict=str(record["verdict"]),
-                rungs={str(k): int(v) for k, v in record["rungs"].items()},
-                time_s=float(record["time_s"]),
-                steps=tuple(str(s) for s in record["steps"]),
-                problem=str(record.get("problem", "")),
-                effort_minutes=float(record.get("effort_minutes", 0.0)),
-            )
+            return GradeInfo.from_json(record)
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
 
     def put(self, puzzle_key: str, budget: Budget, grade: GradeInfo) -> None:
-        self.entries[self._key(puzzle_key, budget)] = {
-            "level": grade.level,
-            "score": grade.score,
-            "stars": grade.stars,
-            "verdict": grade.verdict,
-            "rungs": dict(grade.rungs),
-            "time_s": grade.time_s,
-            "steps": list(grade.steps[:MAX_STEPS]),
-            "solution": None if grade.solution is None else list(grade.solution),
-            "problem": grade.problem,
-            "effort_minutes": grade.effort_minutes,
-        }
+        self.entries[self._key(puzzle_key, budget)] = grade.to_json(MAX_STEPS)
         self.changed = True
 
     def save(self) -> None:

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from grader.model import BoolArray, Puzzle
 from layout.geometry import BlockGeometry
 from layout.manifest import Manifest
 
 if TYPE_CHECKING:
+    from grader.grading import Grade
     from layout.fillins import FillinEntry
 
 LEVELS = ("easy", "medium", "hard", "fiendish", "needs-guessing", "ambiguous", "contradictory")
@@ -30,6 +31,47 @@ class GradeInfo:
     solution: tuple[str, ...] | None = None  # rows of '#' and '.', when the grade proved it
     problem: str = ""  # what keeps the puzzle from a score, when it has none
     effort_minutes: float = 0.0  # expected minutes for an average solver
+
+    @classmethod
+    def from_grade(cls, grade: Grade, steps: tuple[str, ...] = ()) -> GradeInfo:
+        """The printed part of the grader's record (``steps``: its worked-solution lines)."""
+        return cls(
+            level=grade.level,
+            score=None if grade.score is None else float(grade.score),
+            stars=None if grade.stars is None else int(grade.stars),
+            verdict=str(grade.verdict),
+            rungs={str(name): int(count) for name, count in grade.rungs.items()},
+            time_s=float(grade.time_s),
+            steps=steps,
+            solution=grade.solution_rows(),
+            problem=grade.problem,
+            effort_minutes=float(grade.effort_minutes),
+        )
+
+    def to_json(self, max_steps: int | None = None) -> dict[str, Any]:
+        """A plain record for the grade cache (worked lines cut to ``max_steps``)."""
+        data = asdict(self)
+        data["steps"] = list(self.steps[:max_steps])
+        data["solution"] = None if self.solution is None else list(self.solution)
+        return data
+
+    @classmethod
+    def from_json(cls, record: dict[str, Any]) -> GradeInfo:
+        """The record :meth:`to_json` wrote; KeyError, TypeError or ValueError when it is not
+        one (a cache written by hand or by an older version)."""
+        solution = record.get("solution")
+        return cls(
+            level=str(record["level"]),
+            score=None if record["score"] is None else float(record["score"]),
+            stars=None if record["stars"] is None else int(record["stars"]),
+            verdict=str(record["verdict"]),
+            rungs={str(k): int(v) for k, v in record["rungs"].items()},
+            time_s=float(record["time_s"]),
+            steps=tuple(str(s) for s in record["steps"]),
+            solution=None if solution is None else tuple(str(row) for row in solution),
+            problem=str(record.get("problem", "")),
+            effort_minutes=float(record.get("effort_minutes", 0.0)),
+        )
 
 
 @dataclass(frozen=True, eq=False)

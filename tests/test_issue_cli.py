@@ -245,3 +245,22 @@ def test_a_damaged_cache_is_ignored_with_a_warning(
     assert "grade cache ignored" in capsys.readouterr().err
     cache = json.loads((tmp_path / "nonopress-grades.json").read_text())
     assert len(cache["grades"]) == 3  # rewritten whole
+
+
+def test_a_cached_grade_reads_back_as_the_grade_that_was_printed(tmp_path: Path) -> None:
+    from grader.grading import grade
+    from grader.results import Budget
+    from layout.build import worked_lines
+    from layout.gradecache import GradeCache
+    from layout.issue import GradeInfo
+
+    (television,) = formats.read(ROOT / "puzzles" / "television.yaml")
+    graded = grade(television.with_solution(None), budget=Budget(seconds=30))
+    printed = GradeInfo.from_grade(graded, worked_lines(graded.steps, television))
+    assert printed.solution == graded.solution_rows() and printed.solution is not None
+    assert printed.level == graded.level and printed.rungs == graded.rungs
+    cache = GradeCache(tmp_path / "grades.json")
+    cache.put("tv", Budget(seconds=30), printed)
+    cache.save()
+    assert GradeCache(tmp_path / "grades.json").get("tv", Budget(seconds=30)) == printed
+    assert GradeCache(tmp_path / "grades.json").get("tv", Budget(seconds=60)) is None
