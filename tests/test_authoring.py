@@ -236,3 +236,54 @@ def test_targets_map_levels_and_stars_to_score_bands() -> None:
         Target(level="medium", stars=2)
     with pytest.raises(PuzzleError):
         Target(stars=6)
+
+
+def _make_json(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, size: int,
+               stars: int) -> tuple[dict[str, object], Puzzle, np.ndarray]:
+    import json
+
+    source = tmp_path / f"{name}.png"
+    draw(name, "silhouette").save(source)
+    out = tmp_path / f"{name}-{stars}.yaml"
+    code = main(["make", str(source), "--size", f"{size}x{size}", "--stars", str(stars),
+                 "--json", "-q", "-o", str(out), "--seconds", "30"])
+    line = capsys.readouterr().out.strip()
+    assert code == 0, line
+    report = json.loads(line)
+    picture = binarise(load_grey(png(draw(name, "silhouette"))), size, size).picture
+    return report, formats.read(str(out))[0], picture
+
+
+def test_make_with_stars_reaches_them_and_the_json_report_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from grader.grading import grade
+
+    report, puzzle, picture = _make_json(tmp_path, capsys, "cat", 20, 2)
+    assert sat_unique(puzzle)
+    graded = grade(puzzle)
+    assert report["reached"] is True and report["target"] == "2 stars"
+    assert report["stars"] == graded.stars == 2
+    solution = puzzle.solution_array()
+    assert solution is not None
+    flips = report["flips"]
+    assert isinstance(flips, list)
+    assert {(r - 1, c - 1) for r, c in flips} == {
+        (int(r), int(c)) for r, c in np.argwhere(solution != picture)}
+
+
+def test_stars_out_of_reach_are_reported_with_the_nearest_found(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from grader.grading import grade
+
+    # an 8x8 heart has too little room for a five-star puzzle
+    report, puzzle, picture = _make_json(tmp_path, capsys, "heart", 8, 5)
+    assert report["reached"] is False and report["target"] == "5 stars"
+    assert sat_unique(puzzle)
+    graded = grade(puzzle)
+    assert report["stars"] == graded.stars and graded.stars is not None and graded.stars < 5
+    assert report["level"] == graded.level
+    # steering stops before the picture is lost (at most a tenth of the cells flipped)
+    flip_percent = report["flip_percent"]
+    assert isinstance(flip_percent, float) and flip_percent <= 10.0
+    solution = puzzle.solution_array()
+    assert solution is not None and int((solution != picture).sum()) == len(report["flips"])

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from grader.authoring.measure import Cell
-from grader.authoring.target import Target
+from grader.authoring.target import Target, describe
 from grader.grading import Grade
 from grader.model import BoolArray, Puzzle
 from grader.results import Verdict
@@ -71,8 +71,7 @@ class Authored:
             if self.reached:
                 lines.append(f"target: {self.target.describe()}, reached")
             else:
-                nearest = "" if self.grade is None else f" (nearest found: {self.grade.level}, "\
-                    f"score {self.grade.score:.2f})"
+                nearest = "" if self.grade is None else f" (nearest found: {describe(self.grade)})"
                 lines.append(f"target: {self.target.describe()}, out of reach for this picture "
                              f"at this size within the budget{nearest}")
                 if self.note:

@@ -25,7 +25,7 @@ from grader.authoring.measure import (
     neighbourhood,
     total_slack,
 )
-from grader.authoring.target import Target
+from grader.authoring.target import Target, describe
 from grader.authoring.unique import Edit, Mode, make_unique
 from grader.engine import Engine
 from grader.errors import BudgetExceeded
@@ -51,6 +51,9 @@ PATIENCE = 5
 KICKS, KICK_SHARE = 3, 100
 #: moves in a row that only tighten lines, before such moves stop
 PLATEAU = 8
+#: most flips steering may make, as a share of the cells (at least MIN_FLIPS): beyond
+#: that the picture is no longer the editor's, and the target is reported out of reach
+MAX_FLIP_SHARE, MIN_FLIPS = 0.10, 4
 
 
 @dataclass
@@ -246,6 +249,7 @@ def steer(edit: Edit, target: Target, mode: Mode, clock: Clock, seed: int = 0) -
     current = grade_edit(edit, clock)
     nearest = _Snapshot.take(edit, current)
     idle = plateau_moves = kicks = 0
+    limit = max(MIN_FLIPS, int(MAX_FLIP_SHARE * edit.picture.size))
     while target.direction(target.measure(current)) != 0 and not clock.out() and idle < PATIENCE:
         if target.direction(target.measure(current)) < 0:
             outcome, still_open = _easier(edit, target, mode, clock, rng, current,
@@ -259,13 +263,15 @@ def steer(edit: Edit, target: Target, mode: Mode, clock: Clock, seed: int = 0) -
             if not moved and mode == "flips" and kicks < KICKS:
                 kicks += 1
                 moved = _kick(edit, clock, rng)
+        if moved and len(edit.flips) > limit:
+            moved = False  # past this the picture is lost: the nearest so far stands
         if not moved:
             idle += 1
             nearest.restore(edit)
             current = nearest.grade
             continue
         current = grade_edit(edit, clock)
-        clock.say(f"steering: {current.level}, score {current.score:.2f}, "
+        clock.say(f"steering: {describe(current)}, "
                   f"{len(edit.flips)} flips, {len(edit.givens)} givens")
         if current.verdict == "unique" and (
             target.distance(target.measure(current))

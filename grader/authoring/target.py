@@ -101,3 +101,12 @@ class Target:
         if self.stars is not None:
             return f"{self.stars} star{'s' if self.stars > 1 else ''}"
         return "any level"
+
+
+def describe(grade: Graded) -> str:
+    """A grade's level and score, as progress lines and reports say it."""
+    if grade.score is None:
+        return f"{grade.level}, no score"
+    stars = getattr(grade, "stars", None)
+    shown = "" if stars is None else f", {stars} star{'s' if stars > 1 else ''}"
+    return f"{grade.level}, score {grade.score:.2f}{shown}"
