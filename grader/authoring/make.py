@@ -15,6 +15,13 @@ from grader.authoring.unique import Edit, Mode, make_unique
 from grader.model import BoolArray, Metadata
 from grader.solver import ensure_compiled
 
+#: why a hard target is so often missed: the level is named after the hardest rung needed,
+#: and a puzzle that needs full line analysis yet no cell branching is one where owner
+#: branching (with the rungs below it) stalls while line analysis goes on, which is rare
+HARD_IS_RARE = ("hard means full line analysis is needed somewhere but cell branching "
+                "nowhere; owner branching finds nearly all that line analysis finds, so "
+                "such puzzles are rare (try --stars, or the level next to it)")
+
 
 @dataclass(frozen=True)
 class MakeOptions:
@@ -71,6 +78,8 @@ def author(
     note = ""
     if mode == "givens" and graded is not None and target.direction(target.measure(graded)) > 0:
         note = "givens only make a puzzle easier; without --givens, flips can make it harder"
+    elif target.level == "hard" and graded is not None and graded.level != "hard":
+        note = HARD_IS_RARE
     puzzle = edit.puzzle()
     if meta is not None:
         puzzle = puzzle.with_meta(**meta.as_dict())
