@@ -282,8 +282,8 @@ def test_stars_out_of_reach_are_reported_with_the_nearest_found(
     graded = grade(puzzle)
     assert report["stars"] == graded.stars and graded.stars is not None and graded.stars < 5
     assert report["level"] == graded.level
-    # steering stops before the picture is lost (at most a tenth of the cells flipped)
+    # steering stops before the picture is lost (at most 12% of the cells flipped)
     flip_percent = report["flip_percent"]
-    assert isinstance(flip_percent, float) and flip_percent <= 10.0
+    assert isinstance(flip_percent, float) and flip_percent <= 12.0
     solution = puzzle.solution_array()
     assert solution is not None and int((solution != picture).sum()) == len(report["flips"])

@@ -53,7 +53,7 @@ KICKS, KICK_SHARE = 3, 100
 PLATEAU = 8
 #: most flips steering may make, as a share of the cells (at least MIN_FLIPS): beyond
 #: that the picture is no longer the editor's, and the target is reported out of reach
-MAX_FLIP_SHARE, MIN_FLIPS = 0.10, 4
+MAX_FLIP_SHARE, MIN_FLIPS = 0.12, 4
 
 
 @dataclass
