@@ -37,8 +37,8 @@ from grader.solver import solve
 
 RUNGS = rung_names()
 
-#: seconds one grading may take
-GRADE_SECONDS = 5.0
+#: seconds one grading may take, and one uniqueness proof when undoing a flip
+GRADE_SECONDS, UNDO_SECONDS = 5.0, 1.0
 #: moves tried per round
 TRIES = 10
 #: moves that let the ladder through, graded to pick one on the level
@@ -247,7 +247,7 @@ def steer(edit: Edit, target: Target, mode: Mode, clock: Clock, seed: int = 0) -
     found, which ``edit`` is left holding."""
     rng = random.Random(seed)
     current = grade_edit(edit, clock)
-    nearest = _Snapshot.take(edit, current)
+    nearest = start = _Snapshot.take(edit, current)
     idle = plateau_moves = kicks = 0
     limit = max(MIN_FLIPS, int(MAX_FLIP_SHARE * edit.picture.size))
     while target.direction(target.measure(current)) != 0 and not clock.out() and idle < PATIENCE:
@@ -279,5 +279,38 @@ def steer(edit: Edit, target: Target, mode: Mode, clock: Clock, seed: int = 0) -
         ):
             nearest = _Snapshot.take(edit, current)
         idle = 0
+    if target.direction(target.measure(nearest.grade)) != 0 and _same_band(
+            target, nearest.grade, start.grade):
+        nearest = start  # changes that did not even move it to another level are no help
     nearest.restore(edit)
+    if mode == "flips":
+        return _undo_unneeded(edit, target, clock, nearest.grade)
     return nearest.grade
+
+
+def _same_band(target: Target, first: Grade, second: Grade) -> bool:
+    """Whether two grades show the same level (for a level target) or stars."""
+    if target.stars is not None:
+        return first.stars == second.stars
+    return first.level == second.level
+
+
+def _undo_unneeded(edit: Edit, target: Target, clock: Clock, graded: Grade) -> Grade:
+    """Undo each flip (the most visible first) the puzzle stays unique and no farther from
+    the target without: steering takes the best move of each round, and later moves often
+    make earlier ones unnecessary."""
+    distance = target.distance(target.measure(graded))
+    for cell in sorted(edit.flips, key=lambda cell: -look_penalty(edit.original, *cell)):
+        if clock.out():
+            break
+        edit.flip(cell)
+        puzzle = edit.puzzle()
+        if line_unknowns(puzzle) == 0 or solve(
+            puzzle, budget=clock.budget(UNDO_SECONDS)
+        ).verdict == "unique":
+            undone = grade(puzzle, budget=clock.budget(GRADE_SECONDS))
+            if undone.verdict == "unique" and target.distance(target.measure(undone)) <= distance:
+                graded, distance = undone, target.distance(target.measure(undone))
+                continue
+        edit.flip(cell)
+    return graded
