@@ -159,9 +159,9 @@ def grade(
     ladder = ladder or default_ladder()
     if max_rung is not None:
         ladder.index(max_rung)  # ValueError for an unknown name, before any work
-    from grader.solver import ensure_compiled
+    from grader.solver import compile_if_needed
 
-    ensure_compiled()  # compiling the solver is nobody's difficulty: before the clock
+    compile_if_needed()  # compiling the solver is nobody's difficulty: before the clock
     budget = budget or Budget()
     started = time.perf_counter()
     engine = Engine(puzzle, max_rung=max_rung, budget=budget, ladder=ladder)

@@ -25,9 +25,6 @@ EMPTY = 1
 FILLED = 2
 UNKNOWN = 3
 
-#: Characters used for cell states in text grids.
-STATE_CHARS = {EMPTY: ".", FILLED: "#", UNKNOWN: "?"}
-
 #: Refuse anything larger before memory is allocated for it.
 MAX_SIDE = 4096
 MAX_CELLS = 4096 * 1024

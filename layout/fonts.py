@@ -142,21 +142,3 @@ def printable(text: str) -> str:
     return "".join(
         " " if ord(ch) < 32 else ch if ord(ch) in covered else "?" for ch in text
     )
-
-
-def wrap_text(text: str, size: float, width: float, bold: bool = False) -> list[str]:
-    """``text`` broken at spaces into lines no wider than ``width`` (a word longer than
-    the line is cut with an ellipsis)."""
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        candidate = f"{current} {word}" if current else word
-        if text_width(candidate, size, bold) <= width:
-            current = candidate
-            continue
-        if current:
-            lines.append(current)
-        current = fit_text(word, size, width, bold)
-    if current or not lines:
-        lines.append(current)
-    return lines

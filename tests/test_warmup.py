@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 import time
 
 import pytest
 
+import grader.solver
 import grader.solver.warmup as warmup
 from grader.grading import grade
 from grader.model import Puzzle
@@ -29,6 +32,8 @@ def cold(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setattr(warmup, "STAGES", stages)
     monkeypatch.setattr(warmup, "_compiled", False)
     monkeypatch.setattr(warmup, "is_cold", lambda folder: True)
+    monkeypatch.setattr(warmup.jit_cache, "needs_compiling", lambda sources: True)
+    monkeypatch.setattr(grader.solver, "_cache_ready", False)
     monkeypatch.setattr(warmup.jit_cache, "compile_notice", None)  # no command announced
     return ran
 
@@ -81,3 +86,26 @@ def test_a_closed_notice_stream_never_stops_the_work(cold: list[str]) -> None:
     stream.close()
     ensure_compiled(stream)
     assert cold == [name for name, _ in warmup.STAGES]
+
+
+def test_a_ready_cache_is_not_loaded_before_a_puzzle_that_needs_no_kernel() -> None:
+    """Grading an easy puzzle loads neither the kernels nor numba once they are cached
+    (the user's cache, which the first process fills: loading every kernel up front cost
+    each ``nonopress grade`` half a second)."""
+    script = (
+        "import sys\n"
+        "from grader.grading import grade\n"
+        "from grader.model import Puzzle\n"
+        "from grader.solver import ensure_compiled\n"
+        "if sys.argv[1] == 'fill':\n"
+        "    ensure_compiled()\n"
+        "else:\n"
+        "    g = grade(Puzzle.from_picture(['.##.', '####', '.##.']))\n"
+        "    assert g.verdict == 'unique', g\n"
+        "    print(sorted(m for m in sys.modules if m.startswith(('numba', 'grader.solver.'))))\n"
+    )
+    run = [sys.executable, "-c", script]
+    subprocess.run([*run, "fill"], check=True, timeout=600)
+    loaded = subprocess.run([*run, "grade"], check=True, timeout=600,
+                            capture_output=True, text=True).stdout
+    assert "numba" not in loaded and "kernels" not in loaded, loaded

@@ -195,15 +195,6 @@ def propagate(grid, ncol, lens, cols, nblk, queue, inq, qstate, table, pref, dif
 
 
 @njit(cache=True, nogil=True)
-def _popcount(value):
-    count = 0
-    while value:
-        value &= value - np.uint32(1)
-        count += 1
-    return count
-
-
-@njit(cache=True, nogil=True)
 def undecided(grid):
     """How many cells still have more than one possible value."""
     h, w = grid.shape

@@ -155,14 +155,6 @@ class Palette:
             return 0
         raise PuzzleError(f"unknown colour {name!r}")
 
-    def index_of_char(self, char: str) -> int:
-        if char == self.background.char:
-            return 0
-        for i, colour in enumerate(self.colours, 1):
-            if colour.char == char:
-                return i
-        raise PuzzleError(f"unknown colour character {char!r}")
-
     def names(self) -> list[str]:
         return [c.name for c in self.colours]
 

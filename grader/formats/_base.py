@@ -151,13 +151,3 @@ def clue_words(clue: Clue, separator: str = " ", empty: str = "0") -> str:
 def head_text(data: bytes, size: int = 4096) -> str:
     """The start of the content as text, for sniffers (undecodable bytes are replaced)."""
     return data[:size].decode("utf-8", errors="replace").lstrip("\ufeff")
-
-
-def meaningful_lines(text: str, comment: str = "#") -> list[str]:
-    """Stripped lines that are neither blank nor comments (for sniffing only)."""
-    out = []
-    for raw in text.splitlines():
-        stripped = raw.strip()
-        if stripped and not stripped.startswith(comment):
-            out.append(stripped)
-    return out

@@ -82,6 +82,24 @@ def is_cold(cache: Path) -> bool:
     return any(not any(cache.glob(f"{name}.*.nbi")) for name in COMPILED_MODULES)
 
 
+def needs_compiling(sources: Path) -> bool:
+    """True unless every compiled module of ``sources`` is cached for these very sources.
+
+    Answered without importing numba (a second of start-up), from the folder layout numba
+    uses (:func:`solver_cache_folder`'s fallback) and the stamp of the sources: a wrong
+    "true" only costs loading every kernel up front, which is what a cold cache gets.
+    """
+    chosen = os.environ.get(NUMBA_VARIABLE, "").strip()
+    root = Path(chosen) if chosen else cache_dir("numba")
+    parent = str(sources.resolve())
+    folder = root / f"{os.path.basename(parent)}_{hashlib.sha1(parent.encode()).hexdigest()}"
+    try:
+        stamp = (folder / STAMP_NAME).read_text(encoding="ascii").strip()
+        return stamp != sources_digest(sources) or is_cold(folder)
+    except OSError:
+        return True
+
+
 def drop_stale_entries(sources: Path, cache: Path) -> bool:
     """Remove the compiled modules' entries in ``cache`` if the modules in ``sources``
     changed since they were compiled; True if so (or if nothing was stamped yet).

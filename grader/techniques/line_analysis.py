@@ -12,7 +12,6 @@ import numpy as np
 
 from grader.errors import Contradiction
 from grader.model import Clue, format_clue
-from grader.solver import line_solve
 from grader.techniques.base import LineCells, LineDeduction, changes_between
 
 TECHNIQUE = "line-analysis"
@@ -21,6 +20,8 @@ TECHNIQUE = "line-analysis"
 @lru_cache(maxsize=1 << 17)
 def cached_line_solve(clue: Clue, cells: tuple[int, ...]) -> tuple[int, ...] | None:
     """The complete line solve, memoised by clue and cell states (lines repeat a lot)."""
+    from grader.solver import line_solve  # compiled: loaded when a line first needs it
+
     result = line_solve(clue, np.array(cells, dtype=np.uint8))
     return None if result is None else tuple(result.tolist())
 

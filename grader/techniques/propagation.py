@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from grader.model import CellArray, Clue, Puzzle
-from grader.solver import propagate as compiled_propagate
 from grader.techniques.base import LineRef
 from grader.techniques.line_analysis import cached_line_solve
 
@@ -63,4 +62,6 @@ def settle(puzzle: Puzzle, cells: CellArray) -> CellArray | None:
     Uses the compiled solver's propagation (the same complete line solve, tens of
     microseconds a call): probes and searches call it thousands of times.
     """
+    from grader.solver import propagate as compiled_propagate  # loaded when first needed
+
     return compiled_propagate(puzzle, cells)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -174,7 +174,3 @@ def _unreadable_row(path: Path, exc: BaseException) -> ResultRow:
         error=str(exc) if isinstance(exc, NonopressError) else f"cannot read: {exc}",
         finished_at=utc_now(),
     )
-
-
-def iter_new_tasks(tasks: Iterable[Task], done: set[str]) -> Iterator[Task]:
-    return (task for task in tasks if task.key not in done)

@@ -60,9 +60,8 @@ def read_input_any(path: str, format: str | None = None, colours: int | None = N
 def iter_any_puzzles(paths: Sequence[str], format: str | None = None,
                      colours: int | None = None
                      ) -> Iterator[LoadedPuzzle | LoadedColourPuzzle]:
-    """Each puzzle of each file in order, as :func:`nonopress.commands.common.iter_puzzles`
-    (a file with some unreadable black-and-white puzzles yields the others first, then
-    raises its :class:`BundleError`)."""
+    """Each puzzle, black-and-white or colour, of each file in order (a file with some
+    unreadable puzzles yields the others first, then raises its :class:`BundleError`)."""
     for path in paths:
         partial: BundleError | None = None
         numbered: list[tuple[int, Puzzle | ColourPuzzle]]

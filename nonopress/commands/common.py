@@ -64,34 +64,13 @@ def expand_paths(paths: Sequence[str]) -> list[str]:
     return expanded
 
 
-def iter_puzzles(paths: Sequence[str], format: str | None = None) -> Iterator[LoadedPuzzle]:
-    """Each puzzle of each file (folders: of each puzzle file under them) in order; an
-    unreadable file raises FormatError.
-
-    A many-puzzle file with some unreadable puzzles yields the readable ones first, then
-    raises its :class:`BundleError`.
-    """
-    for path in expand_paths(paths):
-        partial: BundleError | None = None
-        try:
-            puzzles = read_input(path, format)
-            numbered = list(enumerate(puzzles, 1))
-            count = len(puzzles)
-        except BundleError as exc:
-            partial, numbered, count = exc, exc.readable, exc.count
-        for index, puzzle in numbered:
-            yield LoadedPuzzle(path, index, count, puzzle)
-        if partial is not None:
-            raise partial
-
-
 def iter_puzzles_reporting(
     paths: Sequence[str],
     command: str,
     iterate: Callable[[list[str]], Iterable[Loaded]],
 ) -> Iterator[Loaded | None]:
     """Each puzzle of each file (folders: of each puzzle file under them), read by
-    ``iterate`` (:func:`iter_puzzles`, or one that reads colour puzzles too); a file that
+    ``iterate`` (:func:`nonopress.commands.colour.iter_any_puzzles`); a file that
     cannot be read is reported on stderr (a line per unreadable puzzle) and yields None,
     and the other files are still read."""
     for path in paths:
