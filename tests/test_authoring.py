@@ -287,3 +287,22 @@ def test_stars_out_of_reach_are_reported_with_the_nearest_found(
     assert isinstance(flip_percent, float) and flip_percent <= 12.0
     solution = puzzle.solution_array()
     assert solution is not None and int((solution != picture).sum()) == len(report["flips"])
+
+
+def test_steering_to_medium_keeps_the_picture_and_misses_keep_nothing_useless() -> None:
+    from grader.grading import grade
+
+    heart = binarise(load_grey(png(draw("heart", "silhouette"))), 15, 15).picture
+    result = author(heart, target=Target(level="medium"), seconds=30)
+    assert result.reached and sat_unique(result.puzzle)
+    assert result.grade is not None and result.grade.level == "medium"
+    assert result.flip_share <= 12.0  # steering's cap (flips no move needed are undone)
+    # a plain circle stays easy within the cap: the report says so and, since no change
+    # moved it off its starting level, none is kept
+    circle = binarise(load_grey(png(draw("circle", "silhouette"))), 15, 15).picture
+    start = grade(Puzzle.from_picture(circle))
+    missed = author(circle, target=Target(level="medium"), seconds=30)
+    assert missed.unique and sat_unique(missed.puzzle) and missed.grade is not None
+    if not missed.reached:
+        assert missed.grade.level != start.level or missed.flips == ()
+        assert any("out of reach" in line for line in missed.report_lines())
