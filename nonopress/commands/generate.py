@@ -53,19 +53,20 @@ def run(args: argparse.Namespace) -> int:
         print(f"nonopress generate: no puzzle reached {target_of(args).describe()} within "
               f"{args.seconds:g} s; raise --seconds or change --density",
               file=sys.stderr)
-        if target_of(args).level == "hard":
-            from grader.authoring.make import HARD_IS_RARE
-
-            print(f"note: {HARD_IS_RARE}", file=sys.stderr)
+        _say_why_hard_is_rare(args)
         return 1
     written = write_puzzles([r.puzzle for r in results], args.output)
     report(results, args, written)
     if len(results) < args.count:
         print(f"nonopress generate: only {len(results)} of {args.count} within the budget",
               file=sys.stderr)
-        if target_of(args).level == "hard":
-            from grader.authoring.make import HARD_IS_RARE
-
-            print(f"note: {HARD_IS_RARE}", file=sys.stderr)
+        _say_why_hard_is_rare(args)
         return 1
     return 0
+
+
+def _say_why_hard_is_rare(args: argparse.Namespace) -> None:
+    if target_of(args).level == "hard":
+        from grader.authoring.make import HARD_IS_RARE
+
+        print(f"note: {HARD_IS_RARE}", file=sys.stderr)
