@@ -36,9 +36,6 @@ MAX_CANDIDATES = 48
 SLACK_WEIGHT = 1.0
 #: seconds one uniqueness proof may take before the round falls back on line logic
 SOLVE_SECONDS = 3.0
-#: after the solver could not decide: cheap moves until line logic leaves this share of the
-#: cells it left open, or this many moves, before the solver is asked again
-UNDECIDED_SHARE, BURST = 0.7, 8
 
 
 @dataclass
@@ -113,35 +110,6 @@ def _cost(edit: Edit, cell: Cell, mode: Mode) -> float:
     return open_cells + penalty * max(2.0, 0.004 * cells) + SLACK_WEIGHT * slack
 
 
-def _move(edit: Edit, witnesses: list[Cell], mode: Mode, rng: random.Random) -> bool:
-    """The best-ranked move among the candidates near ``witnesses``; False: none left."""
-    candidates = _candidates(edit, witnesses, mode, rng)
-    if not candidates:
-        return False
-    best = min(candidates, key=lambda cell: _cost(edit, cell, mode))
-    if mode == "givens":
-        edit.give(best)
-    else:
-        edit.flip(best)
-    return True
-
-
-def _open_by_line_logic(edit: Edit, witnesses: list[Cell], mode: Mode, rng: random.Random,
-                        clock: Clock) -> bool:
-    """Moves ranked by line logic alone, until it leaves at most UNDECIDED_SHARE of the
-    cells it left open before (or BURST moves): cheap, where the solver is not."""
-    goal = int(len(witnesses) * UNDECIDED_SHARE)
-    for _ in range(BURST):
-        if not _move(edit, witnesses, mode, rng):
-            return False
-        grid = line_logic(edit.puzzle())
-        rows, columns = (grid == UNKNOWN).nonzero()
-        witnesses = list(zip(rows.tolist(), columns.tolist(), strict=True))
-        if len(witnesses) <= goal or clock.out():
-            break
-    return True
-
-
 def make_unique(edit: Edit, mode: Mode, clock: Clock, seed: int = 0, *,
                 tidy: bool = True) -> Edit:
     """Move (flip or give) until the solver proves the puzzle unique, then (``tidy``) drop
@@ -154,16 +122,14 @@ def make_unique(edit: Edit, mode: Mode, clock: Clock, seed: int = 0, *,
         edit.verdict = verdict
         if verdict in ("unique", "none") or clock.out():
             break
-        if verdict == "undecided":
-            # too ambiguous for the solver to settle in time: asking it again after one
-            # move would spend its whole budget again, so open the puzzle to line logic
-            # by several cheap moves first
-            if not _open_by_line_logic(edit, witnesses, mode, rng, clock):
-                break
-            rounds += 1
-            continue
-        if not _move(edit, witnesses, mode, rng):
+        candidates = _candidates(edit, witnesses, mode, rng)
+        if not candidates:
             break
+        best = min(candidates, key=lambda cell: _cost(edit, cell, mode))
+        if mode == "givens":
+            edit.give(best)
+        else:
+            edit.flip(best)
         rounds += 1
         if rounds % 5 == 0:
             clock.say(f"{verdict}: {len(edit.flips)} flips, {len(edit.givens)} givens so far")
