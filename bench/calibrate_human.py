@@ -193,6 +193,11 @@ def grade_all(
                 print(f"  graded {count}/{len(todo)} ({rate:.2f}/s)", file=sys.stderr, flush=True)
 
         if todo and grade:
+            # Compile (or load) the solver once here: a worker compiling inside its first
+            # puzzle overruns the hard limit, is killed, and the next one starts over.
+            from grader.solver import ensure_compiled
+
+            ensure_compiled(sys.stderr)
             run_pool(todo, record, jobs=jobs, work=grade_logged, hard_limit_s=1.5 * timeout_s + 5)
     return by_key
 
@@ -297,12 +302,23 @@ class Design:
         self.blocks = np.array([s.terms.blocks for s in samples])
         self.chain = np.log1p(np.array([s.terms.chain for s in samples], dtype=float))
         self.lines = np.array([s.terms.width + s.terms.height for s in samples], dtype=float)
+        # the terms of the score beside the work, in SCORE_TERMS order
+        self.fixed = {
+            "chain": self.chain,
+            "lines": np.log(self.lines),
+            "look_ahead": np.array([scoring.look_ahead_share(s.terms) for s in samples]),
+        }
         self.votes = np.array([s.vote for s in samples]) - 1.0
 
     def columns(self, weights: np.ndarray, scarcity: float, counting: float) -> np.ndarray:
         work = (self.steps + scarcity * self.scarce) @ weights + counting * self.blocks
         per_line = np.log1p(work / self.lines)
-        return np.column_stack([np.ones_like(per_line), per_line, self.chain, np.log(self.lines)])
+        rest = [self.fixed[name] for name in SCORE_TERMS[1:]]
+        return np.column_stack([np.ones_like(per_line), per_line, *rest])
+
+
+#: the score's linear terms after the intercept (grader/scoring.py's rating())
+SCORE_TERMS = ("per_line_work", "chain", "lines", "look_ahead")
 
 
 def unpack(theta: np.ndarray, design: Design) -> tuple[np.ndarray, float, float]:
@@ -310,9 +326,11 @@ def unpack(theta: np.ndarray, design: Design) -> tuple[np.ndarray, float, float]
     return np.exp(theta[:count]), float(np.exp(theta[count])), float(np.exp(theta[count + 1]))
 
 
-PRIOR_WEIGHTS = {"exact-fit": 0.2, "simple-boxes": 1.0, "extreme-owners": 2.0,
-                 "owner-branching": 4.0, "line-analysis": 6.0, "cell-branching": 25.0,
-                 "recursion": 80.0}
+# (the two newest rungs start from their family's first rung, so a refit does not start
+# from the weights the last fit wrote)
+PRIOR_WEIGHTS = {"exact-fit": 0.2, "simple-boxes": 1.0, "simple-gaps": 1.0, "extreme-owners": 2.0,
+                 "capped-runs": 2.0, "owner-branching": 4.0, "line-analysis": 6.0,
+                 "cell-branching": 25.0, "recursion": 80.0}
 RIDGE = 1e-4  # pull of the log weights toward the starting table (rare rungs stay sane)
 
 
@@ -329,9 +347,15 @@ def loss(
 
 
 def in_ladder_order(theta: np.ndarray, categories: Sequence[str]) -> bool:
-    """From owner branching up, no rung weighs less than the one below it."""
+    """From owner branching up, no rung weighs less than the one below it; no line rule
+    of the first two families (what a beginner reads off one line) weighs more than
+    owner branching, the first look-ahead."""
     ladder = [c for c in RUNGS[RUNGS.index("owner-branching") :] if c in categories]
     values = [theta[categories.index(c)] for c in ladder]
+    beginner = [theta[categories.index(c)] for c in RUNGS[: RUNGS.index("owner-branching")]
+                if c in categories]
+    if values and beginner and max(beginner) > values[0] + 1e-12:
+        return False
     return all(a <= b + 1e-12 for a, b in itertools.pairwise(values))
 
 
@@ -345,6 +369,11 @@ def fit(train: Sequence[Sample], start: scoring.Weights) -> scoring.Weights:
     guess = {**start.step_weights, **PRIOR_WEIGHTS}
     theta = np.log([max(guess.get(c, 1.0), 1e-3) for c in categories] + [1.0, 0.2])
     free = [i for i, c in enumerate([*categories, "scarcity", "counting"]) if c != FIXED]
+    # Moves: one weight, or a rung of the ordered ladder together with every rung above it
+    # (one at a time, rungs pinned against each other by the order could never move).
+    ordered = [categories.index(c) for c in RUNGS[RUNGS.index("owner-branching") :]
+               if c in categories]
+    moves = [[i] for i in free] + [ordered[k:] for k in range(len(ordered) - 1)]
     # Whole lines that fit exactly are what people do first: never dearer than the unit.
     ceiling = np.full(len(theta), 7.0)
     ceiling[categories.index(scoring.EXACT_FIT)] = 0.0
@@ -354,10 +383,10 @@ def fit(train: Sequence[Sample], start: scoring.Weights) -> scoring.Weights:
         improved = True
         while improved:
             improved = False
-            for i in free:
+            for move in moves:
                 for sign in (1.0, -1.0):
                     trial = theta.copy()
-                    trial[i] = np.clip(trial[i] + sign * step, -7.0, ceiling[i])
+                    trial[move] = np.clip(trial[move] + sign * step, -7.0, ceiling[move])
                     if not in_ladder_order(trial, categories):
                         continue
                     value, trial_head = loss(trial, design, prior)
@@ -366,18 +395,16 @@ def fit(train: Sequence[Sample], start: scoring.Weights) -> scoring.Weights:
     weights, scarcity, counting = unpack(theta, design)
     step_weights = dict(start.step_weights)
     step_weights.update({c: round(float(w), 4) for c, w in zip(categories, weights, strict=True)})
+    terms = {name: round(float(v), 4) for name, v in zip(SCORE_TERMS, head[1:], strict=True)}
     provisional = scoring.Weights(
-        levels=start.levels,
-        step_weights=step_weights,
-        scarcity=round(scarcity, 4),
-        counting=round(counting, 4),
-        intercept=round(float(head[0]), 4),
-        per_line_work=round(float(head[1]), 4),
-        chain=round(float(head[2]), 4),
-        lines=round(float(head[3]), 4),
-        stars=start.stars,
-        cell_seconds=start.cell_seconds,
-        work_seconds=start.work_seconds,
+        **{
+            **start.__dict__,
+            "step_weights": step_weights,
+            "scarcity": round(scarcity, 4),
+            "counting": round(counting, 4),
+            "intercept": round(float(head[0]), 4),
+            **{name: terms.get(name, 0.0) for name in SCORE_TERMS},
+        }
     )
     # Stars: training quintiles, so each star count holds a fifth of the training puzzles.
     values = sorted(scoring.figures(s.level, s.terms, provisional).difficulty for s in train)
@@ -399,9 +426,7 @@ def write_weights(weights: scoring.Weights, note: str) -> Path:
         "counting": weights.counting,
         "score": {
             "intercept": weights.intercept,
-            "per_line_work": weights.per_line_work,
-            "chain": weights.chain,
-            "lines": weights.lines,
+            **{name: getattr(weights, name) for name in SCORE_TERMS},
         },
         "stars": list(weights.stars),
     }
@@ -552,7 +577,8 @@ def report(samples: Sequence[Sample], weights: scoring.Weights, left_out: Counte
     shown = ", ".join(f"{k} {v:g}" for k, v in weights.step_weights.items())
     print(f"Step weights: {shown}; scarcity {weights.scarcity:g}, counting {weights.counting:g}")
     print(f"Score: {weights.intercept:+g} {weights.per_line_work:+g} ln(1 + work/line) "
-          f"{weights.chain:+g} ln(1 + chain) {weights.lines:+g} ln(lines); stars from "
+          f"{weights.chain:+g} ln(1 + chain) {weights.lines:+g} ln(lines) "
+          f"{weights.look_ahead:+g} sqrt(look-ahead cells / cells); stars from "
           f"{', '.join(f'{v:g}' for v in weights.stars)}")
     print("\nTwenty biggest disagreements (held back):")
     print("\n".join(disagreements(test, weights, 20)))
@@ -601,9 +627,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.fit and args.write_weights:
         test = [s for s in samples if s.held_back]
         rho = spearman([s.fields["score"] for s in test], [s.vote for s in test])
+        sample = f"--limit {args.limit}" if args.limit else "every puzzle,"
         note = (
             f"# Fitted by bench/calibrate_human.py to webpbn users' difficulty votes\n"
-            f"#   (lufton/non-grabber, puzzles/webpbn_com/2_colors; --limit {args.limit} "
+            f"#   (lufton/non-grabber, puzzles/webpbn_com/2_colors; {sample} "
             f"--seed {args.seed}): {len(samples) - len(test)} training puzzles,\n"
             f"#   {len(test)} held back by a seeded hash of the clues; held-back Spearman rho "
             f"of the score {rho:+.3f}.\n"

@@ -10,7 +10,8 @@ weights are data: each rung's level and step weight are columns of the ladder ta
   fits it exactly is nearly free, and counting a small overlap in a long clue costs a
   little more for every block;
 * the work per line, the length of the longest chain of dependent steps (a step depends
-  on the steps that decided the cells of its line before it) and the number of lines
+  on the steps that decided the cells of its line before it), the number of lines and
+  the share of the cells that only a look-ahead rung (owner branching and up) decided
   combine, on a log scale, into the score: a predicted webpbn vote minus one (0-4).
 
 Difficulty is the score (how hard, per line); effort is the expected minutes an average
@@ -40,6 +41,9 @@ COUNTING_RUNGS = ("simple-boxes", "extreme-owners")
 UNRATED_SCORE = 5.0
 RATED_LEVELS = frozenset({"easy", "medium", "hard", "fiendish", "needs-guessing"})
 MAX_SCORE = 4.999
+#: rungs of this family and up try alternatives (look-ahead): the cells they decide are the
+#: part of the grid a person cannot fill by reading lines one at a time
+LOOK_AHEAD_FAMILY = 3
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,7 @@ class Weights:
     per_line_work: float
     chain: float
     lines: float
+    look_ahead: float
     stars: tuple[float, ...]
     cell_seconds: float
     work_seconds: float
@@ -86,6 +91,8 @@ class Weights:
             per_line_work=float(model["per_line_work"]),
             chain=float(model["chain"]),
             lines=float(model["lines"]),
+            # a term added later: a table without it gives it no weight
+            look_ahead=float(model.get("look_ahead", 0.0)),
             stars=stars,
             cell_seconds=float(effort["cell_seconds"]),
             work_seconds=float(effort["work_seconds"]),
@@ -138,7 +145,8 @@ class WorkTerms:
 
     ``steps[c]`` counts the steps of category c (a rung, or exact-fit), ``scarce[c]`` sums
     1/openings over them, ``blocks`` the blocks beyond the first of every counting step's
-    clue, ``chain`` is the longest chain of lines handing cells on to one another.
+    clue, ``chain`` is the longest chain of lines handing cells on to one another,
+    ``look_ahead`` the cells decided by rungs of :data:`LOOK_AHEAD_FAMILY` and up.
     """
 
     steps: Mapping[str, float]
@@ -147,6 +155,7 @@ class WorkTerms:
     chain: int
     width: int
     height: int
+    look_ahead: float = 0.0
 
     def work(self, weights: Weights) -> float:
         total = weights.counting * self.blocks
@@ -171,6 +180,9 @@ def work_terms(compact: Iterable[Sequence[Any]], width: int, height: int) -> Wor
     steps: dict[str, float] = {}
     scarce: dict[str, float] = {}
     blocks = 0.0
+    look_ahead = 0.0
+    ladder = default_ladder()
+    looks_ahead = {r.name for r in ladder.rungs if r.family >= LOOK_AHEAD_FAMILY}
     reach = [[0] * width for _ in range(height)]  # chain length that decided the cell
     axis_of = [[""] * width for _ in range(height)]  # "" while unknown, else the deciding axis
     chain = 0
@@ -183,6 +195,8 @@ def work_terms(compact: Iterable[Sequence[Any]], width: int, height: int) -> Wor
             else:
                 blocks += max(len([b for b in clue if b > 0]) - 1, 0)
         steps[category] = steps.get(category, 0.0) + 1.0
+        if rung in looks_ahead:
+            look_ahead += len(cells) // 2
         scarce[category] = scarce.get(category, 0.0) + 1.0 / max(int(openings), 1)
         if axis == "row":
             line = [(index, c) for c in range(width)]
@@ -201,7 +215,7 @@ def work_terms(compact: Iterable[Sequence[Any]], width: int, height: int) -> Wor
             row, column = cells[position], cells[position + 1]
             reach[row][column] = level
             axis_of[row][column] = axis or "grid"
-    return WorkTerms(steps, scarce, blocks, chain, width, height)
+    return WorkTerms(steps, scarce, blocks, chain, width, height, look_ahead)
 
 
 def step_terms(steps: Iterable[Step], width: int, height: int) -> WorkTerms:
@@ -226,7 +240,14 @@ def rating(terms: WorkTerms, weights: Weights) -> float:
         + weights.per_line_work * math.log1p(per_line)
         + weights.chain * math.log1p(terms.chain)
         + weights.lines * math.log(lines)
+        + weights.look_ahead * look_ahead_share(terms)
     )
+
+
+def look_ahead_share(terms: WorkTerms) -> float:
+    """Square root of the share of the cells decided by look-ahead rungs (the first few
+    such cells matter most: they are where a person gets stuck)."""
+    return math.sqrt(min(terms.look_ahead / max(terms.width * terms.height, 1), 1.0))
 
 
 def effort_minutes(terms: WorkTerms, weights: Weights) -> float:

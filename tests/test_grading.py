@@ -285,3 +285,30 @@ def test_a_ladder_row_must_give_level_and_weight() -> None:
     row = {"name": "x", "family": 1, "scope": "line", "level": "easy", "finder": "m"}
     with pytest.raises(ValueError, match="lacks weight"):
         Ladder.from_mapping({"rungs": [row]})
+
+
+def test_cells_decided_by_a_look_ahead_raise_the_score() -> None:
+    from grader.scoring import figures, step_terms
+    from grader.techniques.base import LineRef, Step
+
+    easy = [
+        Step("simple-boxes", "t", ((r, c, 2),), LineRef("row", r), (3, 4))
+        for r in range(20)
+        for c in range(2, 20)
+    ]
+    one_cell = [*easy, Step("cell-branching", "t", ((0, 0, 2),), cell=(0, 0))]
+    whole_row = [*easy, Step("cell-branching", "t", ((0, 0, 2), (0, 1, 2)), cell=(0, 0))]
+    terms = [step_terms(s, 20, 20) for s in (easy, one_cell, whole_row)]
+    assert [t.look_ahead for t in terms] == [0, 1, 2]
+    scores = [figures(level, t).difficulty
+              for level, t in zip(("easy", "fiendish", "fiendish"), terms, strict=True)]
+    assert scores[0] < scores[1] < scores[2]
+
+
+def test_no_beginner_rule_weighs_more_than_the_first_look_ahead() -> None:
+    from grader.ladder import default_ladder
+
+    weights = default_weights().step_weights
+    ladder = default_ladder()
+    first_look_ahead = min(r.weight for r in ladder.rungs if r.family >= 3)
+    assert all(weights[r.name] <= first_look_ahead for r in ladder.rungs if r.family <= 2)
