@@ -39,6 +39,7 @@ class LineWork(NamedTuple):
     cache_vals: WordArray  # (slots, 2): the solved cells of each key
     mask_keys: IntArray  # (slots, 3): bit-set line solve cache, keyed by line and masks
     mask_vals: IntArray  # (slots, 2): the cells that can be filled / can be empty
+    wide: IntArray  # (rows, words): explanation scratch of lines over 61 cells (reasons.py)
 
 
 class Queue(NamedTuple):

@@ -31,9 +31,11 @@ from grader.solver.kernels import (
     BITS_MAX_LENGTH,
     EMPTY,
     FILLED,
+    KERNEL,
     UNKNOWN,
     cached_solve,
     cached_solve_masks,
+    copy_grid,
     enqueue,
     line_cell,
     line_masks,
@@ -84,7 +86,7 @@ TIER2_GLUE = 6
 TIER2_RECENT = 10000
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _luby(i):
     """The i-th term (1-based) of the Luby sequence 1 1 2 1 1 2 4 ..."""
     size = 1
@@ -100,7 +102,7 @@ def _luby(i):
     return 1 << seq
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _assign(v, value, reason, rpos, grid, w, h, level, reasons, reason_pos, trail, trail_pos,
             st, queue, in_queue, qstate, phase):
     """Put cell v on the trail with ``value``, its reason (see Trail.reasons) and the
@@ -119,7 +121,7 @@ def _assign(v, value, reason, rpos, grid, w, h, level, reasons, reason_pos, trai
     enqueue(h + c, queue, in_queue, qstate)
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _lit_value(lit, grid, w):
     """1 true, 0 false, -1 unassigned."""
     v = lit >> 1
@@ -130,14 +132,14 @@ def _lit_value(lit, grid, w):
     return 1 if cell == (lit & 1) + 1 else 0
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _watch(clause, slot, lit, watch_head, watch_next):
     node = 2 * clause + slot
     watch_next[node] = watch_head[lit]
     watch_head[lit] = node
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos, st, queue,
                        in_queue, qstate, phase, lits, cinfo, watch_head, watch_next,
                        nlines):
@@ -193,7 +195,7 @@ def _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos,
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bwd,
                empties, marks, counters, cache_keys, cache_vals, mask_keys, mask_vals, level,
                reasons, reason_pos, trail, trail_pos, st, phase, lits, cinfo, watch_head,
@@ -262,7 +264,7 @@ def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, 
                         trail, trail_pos, st, queue, in_queue, qstate, phase)
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _backjump(target, grid, w, level, trail, st, queue, in_queue, qstate):
     """Undo every assignment above decision level ``target``."""
     keep = st[S_TRAIL]
@@ -288,7 +290,7 @@ def _backjump(target, grid, w, level, trail, st, queue, in_queue, qstate):
     qstate[0] = 0
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _add_clause(learned, count, permanent, lbd, st, lits, cinfo, watch_head, watch_next):
     """Store a clause (position 0 asserted, position 1 the deepest other); its id or -1."""
     if st[S_NCLAUSES] >= cinfo.shape[0] or st[S_NLITS] + count > lits.shape[0]:
@@ -310,7 +312,7 @@ def _add_clause(learned, count, permanent, lbd, st, lits, cinfo, watch_head, wat
     return clause
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _worth_keeping(clause, st, cinfo):
     """Tiers of learned clauses: low LBD kept for good, mid LBD while used lately, the
     rest while used since the last clean-up."""
@@ -323,7 +325,7 @@ def _worth_keeping(clause, st, cinfo):
     return used > st[S_LAST_CLEAN]
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _forget_learned(st, lits, cinfo, watch_head, watch_next, keep_glue):
     """Drop learned clauses, keep the blocking ones (call at decision level 0); returns
     how many were dropped.
@@ -359,7 +361,7 @@ def _forget_learned(st, lits, cinfo, watch_head, watch_next, keep_glue):
     return freed
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _analyze(conflict, grid, h, w, nlines, level, reasons, reason_pos, trail, trail_pos, st,
              lits, cinfo, seen, learned, activity, bump, lw, order):
     """First-UIP learning; fills ``learned`` (asserting literal first); returns its length.
@@ -401,7 +403,7 @@ def _analyze(conflict, grid, h, w, nlines, level, reasons, reason_pos, trail, tr
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _add_premises(reason, v, grid, h, w, nlines, level, reasons, reason_pos, trail_pos, lits,
                   cinfo, seen, learned, count, pending, current, activity, bump, lw, order):
     """Mark the cells that ``reason`` rests on (for cell v, or for a conflict when v < 0)."""
@@ -428,7 +430,7 @@ def _add_premises(reason, v, grid, h, w, nlines, level, reasons, reason_pos, tra
     return pending, count
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _mark(x, grid, w, level, seen, learned, count, pending, current, activity, bump):
     """Cell x is a premise: bump it; count it if on the current level, else learn it."""
     if seen[x] or level[x] == 0:
@@ -445,7 +447,7 @@ def _mark(x, grid, w, level, seen, learned, count, pending, current, activity, b
     return pending, count
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _update_target(st, trail, grid, w, target):
     """At a conflict: keep the values of the longest conflict-free trail as target phases.
 
@@ -467,7 +469,7 @@ def _update_target(st, trail, grid, w, target):
 # helpers above take the arrays one by one, which keeps the per-line-solve calls cheap) --
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _jump_level(learned, count, level):
     """The level to jump back to: the deepest among the learned literals after the
     first, moved to position 1 (the clause's second watch)."""
@@ -485,7 +487,7 @@ def _jump_level(learned, count, level):
     return jump
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _glue(learned, count, level):
     """Literal block distance: how many decision levels the clause spans (capped)."""
     lbd = 0
@@ -503,7 +505,7 @@ def _glue(learned, count, level):
     return lbd
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _decay_activities(activity, bump):
     """VSIDS: later bumps weigh more (rescaled before they overflow)."""
     bump[0] *= 1.0 / DECAY
@@ -513,7 +515,7 @@ def _decay_activities(activity, bump):
         bump[0] *= 1e-100
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _restart_if_due(grid, q, tr, cl):
     """Luby restarts; at each, learned clauses are cleaned up when enough piled up."""
     w = grid.shape[1]
@@ -532,7 +534,7 @@ def _restart_if_due(grid, q, tr, cl):
         st[S_CLEAN_AT] += CLEAN_STEP
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _learn_from_conflict(conflict, grid, lw, q, tr, cl, le):
     """Analyse a conflict, jump back and assert the learned clause; KEEP_GOING, or
     EXHAUSTED (a conflict at level 0) or GAVE_UP."""
@@ -576,7 +578,7 @@ def _learn_from_conflict(conflict, grid, lw, q, tr, cl, le):
     return KEEP_GOING
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _most_active_unknown(grid, activity):
     """The unknown cell of highest activity, or -1 when the grid is full."""
     w = grid.shape[1]
@@ -590,7 +592,7 @@ def _most_active_unknown(grid, activity):
     return best
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _record_solution(grid, q, tr, cl, le):
     """Copy the full grid to ``le.found`` and block it (some decision must differ), so
     the search goes on to the next solution; FOUND or GAVE_UP_FOUND."""
@@ -601,7 +603,7 @@ def _record_solution(grid, q, tr, cl, le):
     queue, in_queue, qstate = q
     lits, cinfo, watch_head, watch_next = cl
     learned = le.learned
-    le.found[:, :] = grid
+    copy_grid(grid, le.found)
     if st[S_LEVEL] == 0:
         st[S_DONE] = 1
         return FOUND
@@ -636,7 +638,7 @@ def _record_solution(grid, q, tr, cl, le):
     return FOUND
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _decide(v, grid, q, tr):
     """A new decision level: cell v takes its target phase, else its saved phase."""
     h = grid.shape[0]
@@ -650,7 +652,7 @@ def _decide(v, grid, q, tr):
             st, queue, in_queue, qstate, phase)
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def run(grid, lw, q, tr, cl, le, work_limit, decision_limit):
     """Search on until a solution, exhaustion, or the work or decision limit is reached.
 
@@ -660,7 +662,7 @@ def run(grid, lw, q, tr, cl, le, work_limit, decision_limit):
     EXHAUSTED, FOUND (the solution in ``le.found``), OUT_OF_WORK, GAVE_UP or GAVE_UP_FOUND.
     """
     (clues, nclues, line_in, line_out, fwd, bwd, empties, marks, counters, cache_keys,
-     cache_vals, mask_keys, mask_vals) = lw
+     cache_vals, mask_keys, mask_vals, _) = lw
     queue, in_queue, qstate = q
     level, reasons, reason_pos, trail, trail_pos, st, phase, _ = tr
     lits, cinfo, watch_head, watch_next = cl
@@ -686,12 +688,13 @@ def run(grid, lw, q, tr, cl, le, work_limit, decision_limit):
         _decide(best, grid, q, tr)
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def start_from(grid, tr):
     """Take every known cell of a propagated grid as a fact at decision level 0."""
     w = grid.shape[1]
     level, reasons, _, trail, trail_pos, st, _, _ = tr
-    st[:] = 0
+    for i in range(st.shape[0]):
+        st[i] = 0
     st[S_RESTART_AT] = RESTART_UNIT
     st[S_CLEAN_AT] = FIRST_CLEAN
     for v in range(grid.shape[0] * w):

@@ -10,6 +10,7 @@ import numpy.typing as npt
 from grader.model import CellArray, Puzzle
 from grader.solver import kernels
 from grader.solver.bundles import LineWork, Queue
+from grader.solver.reasons import wide_scratch_shape
 
 IntArray = npt.NDArray[np.int64]
 
@@ -73,6 +74,7 @@ class Workspace:
             self.clues, self.nclues, self.line_in, self.line_out, self.fwd, self.bwd,
             self.empties, self.marks, self.counters, self.cache_keys, self.cache_vals,
             self.mask_keys, self.mask_vals,
+            np.zeros(wide_scratch_shape(longest), dtype=np.int64),
         )
         self.lines_queued = Queue(self.queue, self.in_queue, self.qstate)
 
