@@ -108,7 +108,14 @@ def _assign(v, value, reason, rpos, grid, w, h, level, reasons, reason_pos, trai
     """Put cell v on the trail with ``value``, its reason (see Trail.reasons) and the
     trail size ``rpos`` its premises are read at; queue its row and column."""
     r = v // w
-    c = v - r * w
+    _assign_at(r, v - r * w, v, value, reason, rpos, grid, h, level, reasons, reason_pos,
+               trail, trail_pos, st, queue, in_queue, qstate, phase)
+
+
+@njit(inline="always", **KERNEL)
+def _assign_at(r, c, v, value, reason, rpos, grid, h, level, reasons, reason_pos, trail,
+               trail_pos, st, queue, in_queue, qstate, phase):
+    """_assign for cell v at row r, column c (a line solve knows them: no division)."""
     grid[r, c] = value
     level[v] = st[S_LEVEL]
     reasons[v] = reason
@@ -121,12 +128,10 @@ def _assign(v, value, reason, rpos, grid, w, h, level, reasons, reason_pos, trai
     enqueue(h + c, queue, in_queue, qstate)
 
 
-@njit(**KERNEL)
-def _lit_value(lit, grid, w):
-    """1 true, 0 false, -1 unassigned."""
-    v = lit >> 1
-    r = v // w
-    cell = grid[r, v - r * w]
+@njit(inline="always", **KERNEL)
+def _lit_value(lit, cells):
+    """1 true, 0 false, -1 unassigned; ``cells``: the grid as one row (cell v at v)."""
+    cell = cells[lit >> 1]
     if cell == UNKNOWN:
         return -1
     return 1 if cell == (lit & 1) + 1 else 0
@@ -144,6 +149,7 @@ def _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos,
                        in_queue, qstate, phase, lits, cinfo, watch_head, watch_next,
                        nlines):
     """Unit propagation over learned clauses for the trail not yet seen; -1 or a clause."""
+    cells = grid.reshape(grid.size)  # a view: a literal's cell without a division
     while st[S_CLAUSE_HEAD] < st[S_TRAIL]:
         v = trail[st[S_CLAUSE_HEAD]]
         st[S_CLAUSE_HEAD] += 1
@@ -163,14 +169,14 @@ def _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos,
                 lits[start + 1] = false_lit
                 # the node for position 0 is now for position 1: swap node roles
             first = lits[start]
-            if _lit_value(first, grid, w) == 1:
+            if _lit_value(first, cells) == 1:
                 prev = node
                 node = nxt
                 continue
             moved = False
             for k in range(2, length):
                 candidate = lits[start + k]
-                if _lit_value(candidate, grid, w) != 0:
+                if _lit_value(candidate, cells) != 0:
                     lits[start + 1] = candidate
                     lits[start + k] = false_lit
                     # unlink node from this list, link it to the candidate's
@@ -185,7 +191,7 @@ def _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos,
             if moved:
                 node = nxt
                 continue
-            if _lit_value(first, grid, w) == 0:
+            if _lit_value(first, cells) == 0:
                 return clause
             # unit: the first literal must hold
             _assign(first >> 1, (first & 1) + 1, nlines + clause, 0, grid, w, h, level,
@@ -240,9 +246,10 @@ def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, 
             while decided:
                 if decided & 1:
                     value = FILLED if (to_fill >> x) & 1 else EMPTY
-                    _assign(line_cell(line, h, w, x), value, line, rpos, grid, w, h, level,
-                            reasons, reason_pos, trail, trail_pos, st, queue, in_queue, qstate,
-                            phase)
+                    r, c = (line, x) if line < h else (x, line - h)
+                    _assign_at(r, c, r * w + c, value, line, rpos, grid, h, level, reasons,
+                               reason_pos, trail, trail_pos, st, queue, in_queue, qstate,
+                               phase)
                 decided >>= 1
                 x += 1
             continue
@@ -259,21 +266,21 @@ def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, 
         rpos = st[S_TRAIL]
         for x in range(n):
             if line_out[x] != line_in[x]:
-                v = line_cell(line, h, w, x)
-                _assign(v, line_out[x], line, rpos, grid, w, h, level, reasons, reason_pos,
-                        trail, trail_pos, st, queue, in_queue, qstate, phase)
+                r, c = (line, x) if line < h else (x, line - h)
+                _assign_at(r, c, r * w + c, line_out[x], line, rpos, grid, h, level, reasons,
+                           reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase)
 
 
 @njit(**KERNEL)
 def _backjump(target, grid, w, level, trail, st, queue, in_queue, qstate):
     """Undo every assignment above decision level ``target``."""
+    cells = grid.reshape(grid.size)
     keep = st[S_TRAIL]
     while keep > 0:
         v = trail[keep - 1]
         if level[v] <= target:
             break
-        r = v // w
-        grid[r, v - r * w] = UNKNOWN
+        cells[v] = UNKNOWN
         keep -= 1
     st[S_TRAIL] = keep
     if st[S_CLAUSE_HEAD] > keep:
@@ -459,10 +466,10 @@ def _update_target(st, trail, grid, w, target):
     if size <= st[S_TARGET_SIZE]:
         return
     st[S_TARGET_SIZE] = size
+    cells = grid.reshape(grid.size)
     for i in range(size):
         v = trail[i]
-        r = v // w
-        target[v] = grid[r, v - r * w]
+        target[v] = cells[v]
 
 
 # -- the steps of run(), on the bundles (each called once per conflict or decision; the
@@ -581,12 +588,11 @@ def _learn_from_conflict(conflict, grid, lw, q, tr, cl, le):
 @njit(**KERNEL)
 def _most_active_unknown(grid, activity):
     """The unknown cell of highest activity, or -1 when the grid is full."""
-    w = grid.shape[1]
+    cells = grid.reshape(grid.size)
     best = -1
     best_activity = -1.0
-    for v in range(activity.shape[0]):
-        r = v // w
-        if grid[r, v - r * w] == UNKNOWN and activity[v] > best_activity:
+    for v in range(cells.shape[0]):
+        if cells[v] == UNKNOWN and activity[v] > best_activity:
             best = v
             best_activity = activity[v]
     return best
@@ -656,8 +662,9 @@ def _decide(v, grid, q, tr):
 def run(grid, lw, q, tr, cl, le, work_limit, decision_limit):
     """Search on until a solution, exhaustion, or the work or decision limit is reached.
 
-    ``grid``: (h, w) cells, changed in place; ``lw``, ``q``, ``tr``, ``cl``, ``le``: the
-    bundles (grader.solver.bundles); ``work_limit``: stop once ``lw.counters[0]`` (line
+    ``grid``: (h, w) cells, C-contiguous (the helpers also read it as one row), changed
+    in place; ``lw``, ``q``, ``tr``, ``cl``, ``le``: the bundles (grader.solver.bundles);
+    ``work_limit``: stop once ``lw.counters[0]`` (line
     solves) reaches it; ``decision_limit``: stop once the decisions reach it. Returns
     EXHAUSTED, FOUND (the solution in ``le.found``), OUT_OF_WORK, GAVE_UP or GAVE_UP_FOUND.
     """
