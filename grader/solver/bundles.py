@@ -81,3 +81,12 @@ class Learning(NamedTuple):
     bump: FloatArray  # (1,): the current activity increment
     order: IntArray  # (longest,): explain_line's cells to try dropping, latest first
     found: ByteArray  # (h, w): the last solution found
+
+
+class Probing(NamedTuple):
+    """The probing fixpoint's copies of the grid, and its state between calls."""
+
+    trial_filled: ByteArray  # (h, w): the grid with the probed cell FILLED, propagated
+    trial_empty: ByteArray  # (h, w): the same with the probed cell EMPTY
+    found: ByteArray  # (2, h, w): solutions met while probing (state[FOUND_COUNT] of them)
+    state: IntArray  # (STATE_SIZE,): slots CURSOR ... FOUND_COUNT of kernels.py, to resume

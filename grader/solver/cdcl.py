@@ -71,7 +71,8 @@ S_CLEAN_AT = 11  # clean up when this many clauses were learned since
 S_NO_CONFLICT = 12  # trail size after the last propagation without conflict
 S_TARGET_SIZE = 13  # size of the trail the target phases were taken from
 S_LAST_CLEAN = 14  # conflicts at the last clean-up
-S_SIZE = 15
+S_RESTART_UNIT = 15  # conflicts of a Luby unit (start_from sets RESTART_UNIT)
+S_SIZE = 16
 
 RESTART_UNIT = 256
 #: activity decay per conflict (VSIDS): 0.9 beat 0.95 (slow to forget), 0.85 and 0.8 on
@@ -532,7 +533,7 @@ def _restart_if_due(grid, q, tr, cl):
     if st[S_CONFLICTS] < st[S_RESTART_AT]:
         return
     st[S_LUBY_INDEX] += 1
-    st[S_RESTART_AT] = st[S_CONFLICTS] + RESTART_UNIT * _luby(st[S_LUBY_INDEX])
+    st[S_RESTART_AT] = st[S_CONFLICTS] + st[S_RESTART_UNIT] * _luby(st[S_LUBY_INDEX])
     st[S_TARGET_SIZE] = 0
     _backjump(0, grid, w, level, trail, st, queue, in_queue, qstate)
     st[S_CLAUSE_HEAD] = 0
@@ -703,6 +704,7 @@ def start_from(grid, tr):
     for i in range(st.shape[0]):
         st[i] = 0
     st[S_RESTART_AT] = RESTART_UNIT
+    st[S_RESTART_UNIT] = RESTART_UNIT
     st[S_CLEAN_AT] = FIRST_CLEAN
     for v in range(grid.shape[0] * w):
         r = v // w

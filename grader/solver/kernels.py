@@ -18,14 +18,16 @@ Kernel arguments keep one name for one thing in every kernel:
 * ``cells``, ``line_in`` (uint8 states of one line, read), ``out``, ``line_out`` (written);
 * ``filled``, ``empty`` (bit sets of a line's known cells, bit x = cell x), ``fits``,
   ``scratch`` (scratch words of the bit-set solves);
-* ``grid`` (the (h, w) uint8 grid, changed in place) and ``trial_filled``,
-  ``trial_empty`` (probe copies of it), ``found`` ((2, h, w): solutions met while probing);
-* ``state`` / ``probe_state`` (the probing fixpoint's slots CURSOR ... FOUND_COUNT, so a
-  call can resume), ``work_limit`` (stop once ``counters[0]``, the line solves, reaches it);
+* ``grid`` (the (h, w) uint8 grid, changed in place), ``source``, ``target`` (grids
+  copied from and to);
+* ``state`` (the probing fixpoint's slots CURSOR ... FOUND_COUNT, so a call can resume),
+  ``work_limit`` (stop once ``counters[0]``, the line solves, reaches it);
 * the shared buffers ``clues``, ``nclues``, ``fwd``, ``bwd``, ``empties``, ``marks``,
   ``counters``, ``cache_keys``, ``cache_vals``, ``mask_keys``, ``mask_vals`` (the fields
   of :class:`grader.solver.bundles.LineWork`) and ``queue``, ``in_queue``, ``qstate``
-  (:class:`grader.solver.bundles.Queue`), documented there.
+  (:class:`grader.solver.bundles.Queue`), documented there; the bundles themselves
+  ``lw`` (LineWork), ``q`` (Queue) and ``probing`` (Probing: ``trial_filled``,
+  ``trial_empty``, ``found``, ``state``), as the loops called once per node take them.
 """
 
 from __future__ import annotations
@@ -753,9 +755,7 @@ def reset_probe_state(state):
 
 
 @njit(**KERNEL)
-def probe_fixpoint(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
-                   fwd, bwd, empties, marks, counters, cache_keys, cache_vals,
-                   trial_filled, trial_empty, found, state, work_limit):
+def probe_fixpoint(grid, lw, q, probing, work_limit):
     """Propagate queued lines, then probe every unknown cell both ways until nothing changes.
 
     Probing a cell: suppose it filled and propagate, then suppose it empty and propagate.
@@ -766,7 +766,15 @@ def probe_fixpoint(grid, clues, nclues, queue, in_queue, qstate, line_in, line_o
     it is copied to ``found`` and the call returns FOUND (the caller collects it, resets
     ``state[FOUND_COUNT]`` and calls again). Resumable: stops with OUT_OF_WORK once
     ``counters[0]`` (line solves) reaches ``work_limit``, keeping its place in ``state``.
+
+    ``grid``: (h, w) cells, changed in place; ``lw``, ``q``, ``probing``: the LineWork,
+    Queue and Probing bundles (grader.solver.bundles, which documents every field);
+    ``work_limit``: see above. Returns SOLVED, INCONSISTENT, BRANCH, OUT_OF_WORK or FOUND.
     """
+    (clues, nclues, line_in, line_out, fwd, bwd, empties, marks, counters, cache_keys,
+     cache_vals, _, _, _) = lw
+    queue, in_queue, qstate = q
+    trial_filled, trial_empty, found, state = probing
     h = grid.shape[0]
     w = grid.shape[1]
     total = h * w
