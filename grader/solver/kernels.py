@@ -33,6 +33,7 @@ Kernel arguments keep one name for one thing in every kernel:
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -48,7 +49,7 @@ prepare_cache(Path(__file__).resolve().parent)
 #: counting. The kernels allocate nothing (callers pass every buffer), so the atomic
 #: increments and decrements numba puts around each array view, bundle field and call
 #: only cost: a fifth of the conflict search's time on hard 25x25 puzzles.
-KERNEL = {"cache": True, "nogil": True, "_nrt": False}
+KERNEL: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
 
 EMPTY = np.uint8(1)
 FILLED = np.uint8(2)
