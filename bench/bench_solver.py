@@ -1,6 +1,6 @@
 """Time the complete solver (and optionally the SAT peer) on puzzle files.
 
-    python bench/bench_solver.py FILES_OR_DIRS... [--vs sat] [--repeat N] [--timeout S]
+    python bench/bench_solver.py FILES_OR_DIRS_OR_FILE#N... [--vs sat] [--repeat N] [--timeout S]
         [--sample N --seed S] [--first N] [--shard K/N]
 
 Per puzzle: verdict and median CPU time (time.process_time, the machines are shared) over
@@ -29,11 +29,18 @@ SKIP_SUFFIXES = {".md", ".json", ".png", ".mk"}
 
 
 def collect(paths: list[str]) -> list[tuple[str, Puzzle]]:
-    """Every readable puzzle under the given files and folders, labelled path or path#N."""
+    """Every readable puzzle under the given files and folders, labelled path or path#N;
+    ``FILE#N`` names the N-th puzzle of a many-puzzle file alone."""
     files: list[Path] = []
+    wanted: list[str] = []
     for name in paths:
         path = Path(name)
-        if path.is_dir():
+        if "#" in name and not path.exists():
+            wanted.append(name)
+            path = Path(name.rsplit("#", 1)[0])
+            if path not in files:
+                files.append(path)
+        elif path.is_dir():
             files.extend(p for p in sorted(path.rglob("*")) if p.is_file())
         else:
             files.append(path)
@@ -48,7 +55,9 @@ def collect(paths: list[str]) -> list[tuple[str, Puzzle]]:
             continue
         for index, puzzle in enumerate(found, 1):
             label = f"{file}#{index}" if len(found) > 1 else str(file)
-            puzzles.append((label, puzzle))
+            if f"{file}#{index}" in wanted or not any(
+                    w.startswith(f"{file}#") for w in wanted):
+                puzzles.append((label, puzzle))
     return puzzles
 
 
@@ -139,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"# ratio sat/ours: total x{sum(theirs) / max(sum(ours), 1e-9):.1f}, "
               f"median x{statistics.median(theirs) / max(statistics.median(ours), 1e-9):.1f};"
               f" disagreements {disagreements}")
+        per_puzzle = [mine / max(peer, 1e-9) for mine, peer in zip(ours, theirs, strict=True)]
+        print(f"# median of the per-puzzle ratios ours/sat: {statistics.median(per_puzzle):.2f}")
     return 0
 
 

@@ -15,7 +15,7 @@ import pytest
 from grader.lines import random_line, solve_line
 from grader.model import UNKNOWN
 from grader.solver.bundles import LineWork
-from grader.solver.reasons import explain_line
+from grader.solver.reasons import explain_line, wide_scratch_shape
 from grader.solver.workspace import clue_table
 
 
@@ -66,6 +66,7 @@ def _explain(clue: Sequence[int], cells: Sequence[int], target: int,
         np.zeros(2 * (n + 1), dtype=np.int64), np.zeros(3, dtype=np.int64),
         np.zeros((1, 2), dtype=np.uint64), np.zeros((1, 2), dtype=np.uint64),
         np.zeros((1, 3), dtype=np.int64), np.zeros((1, 2), dtype=np.int64),
+        np.zeros(wide_scratch_shape(n), dtype=np.int64),
     )
     order = np.zeros(n, dtype=np.int64)
     explain_line(0, target, grid, 1, n, reason_pos, trail_pos, lw, order, level, seen)

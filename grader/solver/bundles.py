@@ -39,6 +39,7 @@ class LineWork(NamedTuple):
     cache_vals: WordArray  # (slots, 2): the solved cells of each key
     mask_keys: IntArray  # (slots, 3): bit-set line solve cache, keyed by line and masks
     mask_vals: IntArray  # (slots, 2): the cells that can be filled / can be empty
+    wide: IntArray  # (rows, words): explanation scratch of lines over 61 cells (reasons.py)
 
 
 class Queue(NamedTuple):
@@ -80,3 +81,12 @@ class Learning(NamedTuple):
     bump: FloatArray  # (1,): the current activity increment
     order: IntArray  # (longest,): explain_line's cells to try dropping, latest first
     found: ByteArray  # (h, w): the last solution found
+
+
+class Probing(NamedTuple):
+    """The probing fixpoint's copies of the grid, and its state between calls."""
+
+    trial_filled: ByteArray  # (h, w): the grid with the probed cell FILLED, propagated
+    trial_empty: ByteArray  # (h, w): the same with the probed cell EMPTY
+    found: ByteArray  # (2, h, w): solutions met while probing (state[FOUND_COUNT] of them)
+    state: IntArray  # (STATE_SIZE,): slots CURSOR ... FOUND_COUNT of kernels.py, to resume

@@ -31,9 +31,11 @@ from grader.solver.kernels import (
     BITS_MAX_LENGTH,
     EMPTY,
     FILLED,
+    KERNEL,
     UNKNOWN,
     cached_solve,
     cached_solve_masks,
+    copy_grid,
     enqueue,
     line_cell,
     line_masks,
@@ -69,7 +71,8 @@ S_CLEAN_AT = 11  # clean up when this many clauses were learned since
 S_NO_CONFLICT = 12  # trail size after the last propagation without conflict
 S_TARGET_SIZE = 13  # size of the trail the target phases were taken from
 S_LAST_CLEAN = 14  # conflicts at the last clean-up
-S_SIZE = 15
+S_RESTART_UNIT = 15  # conflicts of a Luby unit (start_from sets RESTART_UNIT)
+S_SIZE = 16
 
 RESTART_UNIT = 256
 #: activity decay per conflict (VSIDS): 0.9 beat 0.95 (slow to forget), 0.85 and 0.8 on
@@ -84,7 +87,7 @@ TIER2_GLUE = 6
 TIER2_RECENT = 10000
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _luby(i):
     """The i-th term (1-based) of the Luby sequence 1 1 2 1 1 2 4 ..."""
     size = 1
@@ -100,13 +103,20 @@ def _luby(i):
     return 1 << seq
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _assign(v, value, reason, rpos, grid, w, h, level, reasons, reason_pos, trail, trail_pos,
             st, queue, in_queue, qstate, phase):
     """Put cell v on the trail with ``value``, its reason (see Trail.reasons) and the
     trail size ``rpos`` its premises are read at; queue its row and column."""
     r = v // w
-    c = v - r * w
+    _assign_at(r, v - r * w, v, value, reason, rpos, grid, h, level, reasons, reason_pos,
+               trail, trail_pos, st, queue, in_queue, qstate, phase)
+
+
+@njit(inline="always", **KERNEL)
+def _assign_at(r, c, v, value, reason, rpos, grid, h, level, reasons, reason_pos, trail,
+               trail_pos, st, queue, in_queue, qstate, phase):
+    """_assign for cell v at row r, column c (a line solve knows them: no division)."""
     grid[r, c] = value
     level[v] = st[S_LEVEL]
     reasons[v] = reason
@@ -119,29 +129,28 @@ def _assign(v, value, reason, rpos, grid, w, h, level, reasons, reason_pos, trai
     enqueue(h + c, queue, in_queue, qstate)
 
 
-@njit(cache=True, nogil=True)
-def _lit_value(lit, grid, w):
-    """1 true, 0 false, -1 unassigned."""
-    v = lit >> 1
-    r = v // w
-    cell = grid[r, v - r * w]
+@njit(inline="always", **KERNEL)
+def _lit_value(lit, cells):
+    """1 true, 0 false, -1 unassigned; ``cells``: the grid as one row (cell v at v)."""
+    cell = cells[lit >> 1]
     if cell == UNKNOWN:
         return -1
     return 1 if cell == (lit & 1) + 1 else 0
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _watch(clause, slot, lit, watch_head, watch_next):
     node = 2 * clause + slot
     watch_next[node] = watch_head[lit]
     watch_head[lit] = node
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos, st, queue,
                        in_queue, qstate, phase, lits, cinfo, watch_head, watch_next,
                        nlines):
     """Unit propagation over learned clauses for the trail not yet seen; -1 or a clause."""
+    cells = grid.reshape(grid.size)  # a view: a literal's cell without a division
     while st[S_CLAUSE_HEAD] < st[S_TRAIL]:
         v = trail[st[S_CLAUSE_HEAD]]
         st[S_CLAUSE_HEAD] += 1
@@ -161,14 +170,14 @@ def _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos,
                 lits[start + 1] = false_lit
                 # the node for position 0 is now for position 1: swap node roles
             first = lits[start]
-            if _lit_value(first, grid, w) == 1:
+            if _lit_value(first, cells) == 1:
                 prev = node
                 node = nxt
                 continue
             moved = False
             for k in range(2, length):
                 candidate = lits[start + k]
-                if _lit_value(candidate, grid, w) != 0:
+                if _lit_value(candidate, cells) != 0:
                     lits[start + 1] = candidate
                     lits[start + k] = false_lit
                     # unlink node from this list, link it to the candidate's
@@ -183,7 +192,7 @@ def _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos,
             if moved:
                 node = nxt
                 continue
-            if _lit_value(first, grid, w) == 0:
+            if _lit_value(first, cells) == 0:
                 return clause
             # unit: the first literal must hold
             _assign(first >> 1, (first & 1) + 1, nlines + clause, 0, grid, w, h, level,
@@ -193,7 +202,7 @@ def _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos,
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bwd,
                empties, marks, counters, cache_keys, cache_vals, mask_keys, mask_vals, level,
                reasons, reason_pos, trail, trail_pos, st, phase, lits, cinfo, watch_head,
@@ -238,9 +247,10 @@ def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, 
             while decided:
                 if decided & 1:
                     value = FILLED if (to_fill >> x) & 1 else EMPTY
-                    _assign(line_cell(line, h, w, x), value, line, rpos, grid, w, h, level,
-                            reasons, reason_pos, trail, trail_pos, st, queue, in_queue, qstate,
-                            phase)
+                    r, c = (line, x) if line < h else (x, line - h)
+                    _assign_at(r, c, r * w + c, value, line, rpos, grid, h, level, reasons,
+                               reason_pos, trail, trail_pos, st, queue, in_queue, qstate,
+                               phase)
                 decided >>= 1
                 x += 1
             continue
@@ -257,21 +267,21 @@ def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, 
         rpos = st[S_TRAIL]
         for x in range(n):
             if line_out[x] != line_in[x]:
-                v = line_cell(line, h, w, x)
-                _assign(v, line_out[x], line, rpos, grid, w, h, level, reasons, reason_pos,
-                        trail, trail_pos, st, queue, in_queue, qstate, phase)
+                r, c = (line, x) if line < h else (x, line - h)
+                _assign_at(r, c, r * w + c, line_out[x], line, rpos, grid, h, level, reasons,
+                           reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase)
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _backjump(target, grid, w, level, trail, st, queue, in_queue, qstate):
     """Undo every assignment above decision level ``target``."""
+    cells = grid.reshape(grid.size)
     keep = st[S_TRAIL]
     while keep > 0:
         v = trail[keep - 1]
         if level[v] <= target:
             break
-        r = v // w
-        grid[r, v - r * w] = UNKNOWN
+        cells[v] = UNKNOWN
         keep -= 1
     st[S_TRAIL] = keep
     if st[S_CLAUSE_HEAD] > keep:
@@ -288,7 +298,7 @@ def _backjump(target, grid, w, level, trail, st, queue, in_queue, qstate):
     qstate[0] = 0
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _add_clause(learned, count, permanent, lbd, st, lits, cinfo, watch_head, watch_next):
     """Store a clause (position 0 asserted, position 1 the deepest other); its id or -1."""
     if st[S_NCLAUSES] >= cinfo.shape[0] or st[S_NLITS] + count > lits.shape[0]:
@@ -310,7 +320,7 @@ def _add_clause(learned, count, permanent, lbd, st, lits, cinfo, watch_head, wat
     return clause
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _worth_keeping(clause, st, cinfo):
     """Tiers of learned clauses: low LBD kept for good, mid LBD while used lately, the
     rest while used since the last clean-up."""
@@ -323,7 +333,7 @@ def _worth_keeping(clause, st, cinfo):
     return used > st[S_LAST_CLEAN]
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _forget_learned(st, lits, cinfo, watch_head, watch_next, keep_glue):
     """Drop learned clauses, keep the blocking ones (call at decision level 0); returns
     how many were dropped.
@@ -359,7 +369,7 @@ def _forget_learned(st, lits, cinfo, watch_head, watch_next, keep_glue):
     return freed
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _analyze(conflict, grid, h, w, nlines, level, reasons, reason_pos, trail, trail_pos, st,
              lits, cinfo, seen, learned, activity, bump, lw, order):
     """First-UIP learning; fills ``learned`` (asserting literal first); returns its length.
@@ -401,7 +411,7 @@ def _analyze(conflict, grid, h, w, nlines, level, reasons, reason_pos, trail, tr
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _add_premises(reason, v, grid, h, w, nlines, level, reasons, reason_pos, trail_pos, lits,
                   cinfo, seen, learned, count, pending, current, activity, bump, lw, order):
     """Mark the cells that ``reason`` rests on (for cell v, or for a conflict when v < 0)."""
@@ -428,7 +438,7 @@ def _add_premises(reason, v, grid, h, w, nlines, level, reasons, reason_pos, tra
     return pending, count
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _mark(x, grid, w, level, seen, learned, count, pending, current, activity, bump):
     """Cell x is a premise: bump it; count it if on the current level, else learn it."""
     if seen[x] or level[x] == 0:
@@ -445,7 +455,7 @@ def _mark(x, grid, w, level, seen, learned, count, pending, current, activity, b
     return pending, count
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _update_target(st, trail, grid, w, target):
     """At a conflict: keep the values of the longest conflict-free trail as target phases.
 
@@ -457,17 +467,17 @@ def _update_target(st, trail, grid, w, target):
     if size <= st[S_TARGET_SIZE]:
         return
     st[S_TARGET_SIZE] = size
+    cells = grid.reshape(grid.size)
     for i in range(size):
         v = trail[i]
-        r = v // w
-        target[v] = grid[r, v - r * w]
+        target[v] = cells[v]
 
 
 # -- the steps of run(), on the bundles (each called once per conflict or decision; the
 # helpers above take the arrays one by one, which keeps the per-line-solve calls cheap) --
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _jump_level(learned, count, level):
     """The level to jump back to: the deepest among the learned literals after the
     first, moved to position 1 (the clause's second watch)."""
@@ -485,7 +495,7 @@ def _jump_level(learned, count, level):
     return jump
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _glue(learned, count, level):
     """Literal block distance: how many decision levels the clause spans (capped)."""
     lbd = 0
@@ -503,7 +513,7 @@ def _glue(learned, count, level):
     return lbd
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _decay_activities(activity, bump):
     """VSIDS: later bumps weigh more (rescaled before they overflow)."""
     bump[0] *= 1.0 / DECAY
@@ -513,7 +523,7 @@ def _decay_activities(activity, bump):
         bump[0] *= 1e-100
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _restart_if_due(grid, q, tr, cl):
     """Luby restarts; at each, learned clauses are cleaned up when enough piled up."""
     w = grid.shape[1]
@@ -523,7 +533,7 @@ def _restart_if_due(grid, q, tr, cl):
     if st[S_CONFLICTS] < st[S_RESTART_AT]:
         return
     st[S_LUBY_INDEX] += 1
-    st[S_RESTART_AT] = st[S_CONFLICTS] + RESTART_UNIT * _luby(st[S_LUBY_INDEX])
+    st[S_RESTART_AT] = st[S_CONFLICTS] + st[S_RESTART_UNIT] * _luby(st[S_LUBY_INDEX])
     st[S_TARGET_SIZE] = 0
     _backjump(0, grid, w, level, trail, st, queue, in_queue, qstate)
     st[S_CLAUSE_HEAD] = 0
@@ -532,7 +542,7 @@ def _restart_if_due(grid, q, tr, cl):
         st[S_CLEAN_AT] += CLEAN_STEP
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _learn_from_conflict(conflict, grid, lw, q, tr, cl, le):
     """Analyse a conflict, jump back and assert the learned clause; KEEP_GOING, or
     EXHAUSTED (a conflict at level 0) or GAVE_UP."""
@@ -576,21 +586,20 @@ def _learn_from_conflict(conflict, grid, lw, q, tr, cl, le):
     return KEEP_GOING
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _most_active_unknown(grid, activity):
     """The unknown cell of highest activity, or -1 when the grid is full."""
-    w = grid.shape[1]
+    cells = grid.reshape(grid.size)
     best = -1
     best_activity = -1.0
-    for v in range(activity.shape[0]):
-        r = v // w
-        if grid[r, v - r * w] == UNKNOWN and activity[v] > best_activity:
+    for v in range(cells.shape[0]):
+        if cells[v] == UNKNOWN and activity[v] > best_activity:
             best = v
             best_activity = activity[v]
     return best
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _record_solution(grid, q, tr, cl, le):
     """Copy the full grid to ``le.found`` and block it (some decision must differ), so
     the search goes on to the next solution; FOUND or GAVE_UP_FOUND."""
@@ -601,7 +610,7 @@ def _record_solution(grid, q, tr, cl, le):
     queue, in_queue, qstate = q
     lits, cinfo, watch_head, watch_next = cl
     learned = le.learned
-    le.found[:, :] = grid
+    copy_grid(grid, le.found)
     if st[S_LEVEL] == 0:
         st[S_DONE] = 1
         return FOUND
@@ -636,7 +645,7 @@ def _record_solution(grid, q, tr, cl, le):
     return FOUND
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _decide(v, grid, q, tr):
     """A new decision level: cell v takes its target phase, else its saved phase."""
     h = grid.shape[0]
@@ -650,17 +659,18 @@ def _decide(v, grid, q, tr):
             st, queue, in_queue, qstate, phase)
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def run(grid, lw, q, tr, cl, le, work_limit, decision_limit):
     """Search on until a solution, exhaustion, or the work or decision limit is reached.
 
-    ``grid``: (h, w) cells, changed in place; ``lw``, ``q``, ``tr``, ``cl``, ``le``: the
-    bundles (grader.solver.bundles); ``work_limit``: stop once ``lw.counters[0]`` (line
+    ``grid``: (h, w) cells, C-contiguous (the helpers also read it as one row), changed
+    in place; ``lw``, ``q``, ``tr``, ``cl``, ``le``: the bundles (grader.solver.bundles);
+    ``work_limit``: stop once ``lw.counters[0]`` (line
     solves) reaches it; ``decision_limit``: stop once the decisions reach it. Returns
     EXHAUSTED, FOUND (the solution in ``le.found``), OUT_OF_WORK, GAVE_UP or GAVE_UP_FOUND.
     """
     (clues, nclues, line_in, line_out, fwd, bwd, empties, marks, counters, cache_keys,
-     cache_vals, mask_keys, mask_vals) = lw
+     cache_vals, mask_keys, mask_vals, _) = lw
     queue, in_queue, qstate = q
     level, reasons, reason_pos, trail, trail_pos, st, phase, _ = tr
     lits, cinfo, watch_head, watch_next = cl
@@ -686,13 +696,15 @@ def run(grid, lw, q, tr, cl, le, work_limit, decision_limit):
         _decide(best, grid, q, tr)
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def start_from(grid, tr):
     """Take every known cell of a propagated grid as a fact at decision level 0."""
     w = grid.shape[1]
     level, reasons, _, trail, trail_pos, st, _, _ = tr
-    st[:] = 0
+    for i in range(st.shape[0]):
+        st[i] = 0
     st[S_RESTART_AT] = RESTART_UNIT
+    st[S_RESTART_UNIT] = RESTART_UNIT
     st[S_CLEAN_AT] = FIRST_CLEAN
     for v in range(grid.shape[0] * w):
         r = v // w

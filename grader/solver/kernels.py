@@ -18,19 +18,22 @@ Kernel arguments keep one name for one thing in every kernel:
 * ``cells``, ``line_in`` (uint8 states of one line, read), ``out``, ``line_out`` (written);
 * ``filled``, ``empty`` (bit sets of a line's known cells, bit x = cell x), ``fits``,
   ``scratch`` (scratch words of the bit-set solves);
-* ``grid`` (the (h, w) uint8 grid, changed in place) and ``trial_filled``,
-  ``trial_empty`` (probe copies of it), ``found`` ((2, h, w): solutions met while probing);
-* ``state`` / ``probe_state`` (the probing fixpoint's slots CURSOR ... FOUND_COUNT, so a
-  call can resume), ``work_limit`` (stop once ``counters[0]``, the line solves, reaches it);
+* ``grid`` (the (h, w) uint8 grid, changed in place), ``source``, ``target`` (grids
+  copied from and to);
+* ``state`` (the probing fixpoint's slots CURSOR ... FOUND_COUNT, so a call can resume),
+  ``work_limit`` (stop once ``counters[0]``, the line solves, reaches it);
 * the shared buffers ``clues``, ``nclues``, ``fwd``, ``bwd``, ``empties``, ``marks``,
   ``counters``, ``cache_keys``, ``cache_vals``, ``mask_keys``, ``mask_vals`` (the fields
   of :class:`grader.solver.bundles.LineWork`) and ``queue``, ``in_queue``, ``qstate``
-  (:class:`grader.solver.bundles.Queue`), documented there.
+  (:class:`grader.solver.bundles.Queue`), documented there; the bundles themselves
+  ``lw`` (LineWork), ``q`` (Queue) and ``probing`` (Probing: ``trial_filled``,
+  ``trial_empty``, ``found``, ``state``), as the loops called once per node take them.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -41,6 +44,12 @@ from grader.solver.jit_cache import prepare_cache
 # (never inside the installed package) and never loads code older than its callees. Every
 # compiled module imports this one first.
 prepare_cache(Path(__file__).resolve().parent)
+
+#: numba options of every kernel: cached, releasing the GIL, and without reference
+#: counting. The kernels allocate nothing (callers pass every buffer), so the atomic
+#: increments and decrements numba puts around each array view, bundle field and call
+#: only cost: a fifth of the conflict search's time on hard 25x25 puzzles.
+KERNEL: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
 
 EMPTY = np.uint8(1)
 FILLED = np.uint8(2)
@@ -54,7 +63,7 @@ CONTRADICTION = -1
 BITS_MAX_LENGTH = 62
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _fill_up(seeds, passable):
     """Positions reachable from ``seeds`` by steps i -> i+1 onto ``passable`` bits.
 
@@ -76,7 +85,7 @@ def _fill_up(seeds, passable):
     return g
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _fill_down(seeds, passable):
     """Positions reachable from ``seeds`` by steps i -> i-1 onto ``passable`` bits."""
     g = seeds
@@ -95,7 +104,7 @@ def _fill_down(seeds, passable):
     return g
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _runs_from(bits, length):
     """Starts s whose ``length`` bits s..s+length-1 are all set in ``bits`` (non-negative)."""
     result = bits
@@ -114,7 +123,7 @@ def _runs_from(bits, length):
     return result
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _spread(starts, length):
     """Cells s..s+length-1 for every start s in ``starts``."""
     result = starts
@@ -132,7 +141,7 @@ def _spread(starts, length):
     return result
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _starts_after(fwd, j, not_filled, position_mask):
     """Where block j may start after blocks 0..j-1: position fwd[j] plus an empty gap."""
     if j == 0:
@@ -141,7 +150,7 @@ def _starts_after(fwd, j, not_filled, position_mask):
 
 
 # inlined where used: a tuple result across a compiled call costs a third of a solve
-@njit(cache=True, nogil=True, inline="always")
+@njit(inline="always", **KERNEL)
 def solve_masks(clue, k, n, filled, empty, fwd, bwd, fits):
     """The complete line solve on bit sets: (ok, cells that may be filled, may be empty).
 
@@ -184,7 +193,7 @@ def solve_masks(clue, k, n, filled, empty, fwd, bwd, fits):
     return True, can_fill & cell_mask, can_empty
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(inline="always", **KERNEL)
 def line_masks(cells, n):
     """(filled, empty) bit sets of ``cells[:n]``."""
     filled = np.int64(0)
@@ -197,7 +206,7 @@ def line_masks(cells, n):
     return filled, empty
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def solve_line_bits(clue, k, cells, n, out, fwd, bwd, fits):
     """solve_line_into for lines of at most BITS_MAX_LENGTH cells, through solve_masks."""
     filled, empty = line_masks(cells, n)
@@ -219,7 +228,7 @@ PAIR_MAX_LENGTH = 2 * WORD_BITS - 1
 
 
 # The two-word helpers return pairs: inlined, as a tuple result across a call is slow.
-@njit(cache=True, nogil=True, inline="always")
+@njit(inline="always", **KERNEL)
 def _p_up(lo, hi, s, top):
     """(lo, hi) shifted s positions up; positions past ``top`` in hi drop."""
     if s >= WORD_BITS:
@@ -227,7 +236,7 @@ def _p_up(lo, hi, s, top):
     return (lo << s) & WORD_MASK, ((hi << s) | (lo >> (WORD_BITS - s))) & top
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(inline="always", **KERNEL)
 def _p_down(lo, hi, s):
     """(lo, hi) shifted s positions down."""
     if s >= WORD_BITS:
@@ -235,21 +244,21 @@ def _p_down(lo, hi, s):
     return (lo >> s) | ((hi << (WORD_BITS - s)) & WORD_MASK), hi >> s
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(inline="always", **KERNEL)
 def _p_fill_up(lo, hi, pass_lo, pass_hi):
     lo = _fill_up(lo, pass_lo)
     hi = _fill_up(hi | ((lo >> (WORD_BITS - 1)) & pass_hi & 1), pass_hi)
     return lo, hi
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(inline="always", **KERNEL)
 def _p_fill_down(lo, hi, pass_lo, pass_hi):
     hi = _fill_down(hi, pass_hi)
     lo = _fill_down(lo | ((hi & (pass_lo >> (WORD_BITS - 1)) & 1) << (WORD_BITS - 1)), pass_lo)
     return lo, hi
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(inline="always", **KERNEL)
 def _p_runs_from(lo, hi, length):
     out_lo, out_hi = lo, hi
     run_lo, run_hi = lo, hi
@@ -270,7 +279,7 @@ def _p_runs_from(lo, hi, length):
     return out_lo, out_hi
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(inline="always", **KERNEL)
 def _p_spread(lo, hi, length, top):
     out_lo, out_hi = lo, hi
     run_lo, run_hi = lo, hi
@@ -291,7 +300,7 @@ def _p_spread(lo, hi, length, top):
     return out_lo, out_hi
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def solve_line_pair(clue, k, cells, n, out, scratch):
     """solve_masks for lines of BITS_MAX_LENGTH+1 to PAIR_MAX_LENGTH cells, on word pairs.
 
@@ -376,7 +385,7 @@ def solve_line_pair(clue, k, cells, n, out, scratch):
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def solve_line_into(clue, k, cells, n, out, fwd, bwd, empties, marks):
     """Narrow ``cells[:n]`` for ``clue[:k]`` into ``out[:n]``; False when nothing fits.
 
@@ -397,7 +406,7 @@ def solve_line_into(clue, k, cells, n, out, fwd, bwd, empties, marks):
     return solve_line_table(clue, k, cells, n, out, fwd, bwd, empties, marks)
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def solve_line_table(clue, k, cells, n, out, fwd, bwd, empties, marks):
     """The dynamic programme over tables, for lines of any length.
 
@@ -519,7 +528,16 @@ def solve_line_table(clue, k, cells, n, out, fwd, bwd, empties, marks):
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(inline="always", **KERNEL)
+def copy_grid(source, target):
+    """target[:, :] = source, by hand: numba's array assignment needs reference counting
+    (it may copy through a temporary), which the kernels go without (see KERNEL)."""
+    for r in range(source.shape[0]):
+        for c in range(source.shape[1]):
+            target[r, c] = source[r, c]
+
+
+@njit(**KERNEL)
 def enqueue(line, queue, in_queue, qstate):
     """Append ``line`` to the circular queue unless it is already waiting."""
     if in_queue[line]:
@@ -530,13 +548,13 @@ def enqueue(line, queue, in_queue, qstate):
     in_queue[line] = 1
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def enqueue_cell(r, c, h, queue, in_queue, qstate):
     enqueue(r, queue, in_queue, qstate)
     enqueue(h + c, queue, in_queue, qstate)
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def clear_queue(queue, in_queue, qstate):
     size = queue.shape[0]
     while qstate[1] > 0:
@@ -550,7 +568,7 @@ def clear_queue(queue, in_queue, qstate):
 CACHE_MAX_LENGTH = 52
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _pack(cells, start, stop):
     packed = np.uint64(0)
     for x in range(start, stop):
@@ -558,14 +576,14 @@ def _pack(cells, start, stop):
     return packed
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _unpack(packed, out, start, stop):
     for x in range(stop - 1, start - 1, -1):
         out[x] = np.uint8(packed & np.uint64(3))
         packed = packed >> np.uint64(2)
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def cached_solve(line, clue, k, line_in, n, line_out, fwd, bwd, empties, marks, counters,
                  cache_keys, cache_vals):
     """solve_line_into behind a hash table keyed by line number and cell states.
@@ -602,7 +620,7 @@ def cached_solve(line, clue, k, line_in, n, line_out, fwd, bwd, empties, marks, 
 
 
 # inlined where used (a tuple result, see solve_masks)
-@njit(cache=True, nogil=True, inline="always")
+@njit(inline="always", **KERNEL)
 def cached_solve_masks(line, clue, k, n, filled, empty, fwd, bwd, fits, counters, mask_keys,
                        mask_vals):
     """solve_masks behind a hash table keyed by (line, filled, empty): exact, never a collision.
@@ -636,12 +654,12 @@ def cached_solve_masks(line, clue, k, n, filled, empty, fwd, bwd, fits, counters
 STOP = 3
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(inline="always", **KERNEL)
 def stop_asked(counters):
     return counters.shape[0] > STOP and counters[STOP] != 0
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def propagate_queue(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
                     fwd, bwd, empties, marks, counters, cache_keys, cache_vals):
     """Line-solve queued lines until none changes; returns cells decided or CONTRADICTION.
@@ -697,7 +715,7 @@ def propagate_queue(grid, clues, nclues, queue, in_queue, qstate, line_in, line_
     return decided
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def propagate_all(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
                   fwd, bwd, empties, marks, counters, cache_keys, cache_vals):
     """Queue every line, then propagate (the start of a solve)."""
@@ -726,7 +744,7 @@ FOUND_COUNT = 6
 STATE_SIZE = 7
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def reset_probe_state(state):
     state[CURSOR] = 0
     state[SINCE_CHANGE] = 0
@@ -737,10 +755,8 @@ def reset_probe_state(state):
     state[FOUND_COUNT] = 0
 
 
-@njit(cache=True, nogil=True)
-def probe_fixpoint(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
-                   fwd, bwd, empties, marks, counters, cache_keys, cache_vals,
-                   trial_filled, trial_empty, found, state, work_limit):
+@njit(**KERNEL)
+def probe_fixpoint(grid, lw, q, probing, work_limit):
     """Propagate queued lines, then probe every unknown cell both ways until nothing changes.
 
     Probing a cell: suppose it filled and propagate, then suppose it empty and propagate.
@@ -751,7 +767,15 @@ def probe_fixpoint(grid, clues, nclues, queue, in_queue, qstate, line_in, line_o
     it is copied to ``found`` and the call returns FOUND (the caller collects it, resets
     ``state[FOUND_COUNT]`` and calls again). Resumable: stops with OUT_OF_WORK once
     ``counters[0]`` (line solves) reaches ``work_limit``, keeping its place in ``state``.
+
+    ``grid``: (h, w) cells, changed in place; ``lw``, ``q``, ``probing``: the LineWork,
+    Queue and Probing bundles (grader.solver.bundles, which documents every field);
+    ``work_limit``: see above. Returns SOLVED, INCONSISTENT, BRANCH, OUT_OF_WORK or FOUND.
     """
+    (clues, nclues, line_in, line_out, fwd, bwd, empties, marks, counters, cache_keys,
+     cache_vals, _, _, _) = lw
+    queue, in_queue, qstate = q
+    trial_filled, trial_empty, found, state = probing
     h = grid.shape[0]
     w = grid.shape[1]
     total = h * w
@@ -780,13 +804,13 @@ def probe_fixpoint(grid, clues, nclues, queue, in_queue, qstate, line_in, line_o
         c = cell - r * w
         if grid[r, c] != UNKNOWN:
             continue
-        trial_filled[:, :] = grid
+        copy_grid(grid, trial_filled)
         trial_filled[r, c] = FILLED
         enqueue_cell(r, c, h, queue, in_queue, qstate)
         d_filled = propagate_queue(trial_filled, clues, nclues, queue, in_queue, qstate,
                                    line_in, line_out, fwd, bwd, empties, marks, counters,
                                    cache_keys, cache_vals)
-        trial_empty[:, :] = grid
+        copy_grid(grid, trial_empty)
         trial_empty[r, c] = EMPTY
         enqueue_cell(r, c, h, queue, in_queue, qstate)
         d_empty = propagate_queue(trial_empty, clues, nclues, queue, in_queue, qstate,
@@ -797,9 +821,9 @@ def probe_fixpoint(grid, clues, nclues, queue, in_queue, qstate, line_in, line_o
         if d_filled < 0 or d_empty < 0:
             # the surviving supposition is already propagated: adopt it
             if d_filled < 0:
-                grid[:, :] = trial_empty
+                copy_grid(trial_empty, grid)
             else:
-                grid[:, :] = trial_filled
+                copy_grid(trial_filled, grid)
             state[SINCE_CHANGE] = 0
             state[BEST_CELL] = -1
             state[BEST_SCORE] = -1
@@ -820,10 +844,10 @@ def probe_fixpoint(grid, clues, nclues, queue, in_queue, qstate, line_in, line_o
                     enqueue_cell(rr, cc, h, queue, in_queue, qstate)
                     agreed += 1
         if open_filled == 0:
-            found[state[FOUND_COUNT]] = trial_filled
+            copy_grid(trial_filled, found[state[FOUND_COUNT]])
             state[FOUND_COUNT] += 1
         if open_empty == 0:
-            found[state[FOUND_COUNT]] = trial_empty
+            copy_grid(trial_empty, found[state[FOUND_COUNT]])
             state[FOUND_COUNT] += 1
         if agreed > 0:
             d = propagate_queue(grid, clues, nclues, queue, in_queue, qstate, line_in,
@@ -843,7 +867,7 @@ def probe_fixpoint(grid, clues, nclues, queue, in_queue, qstate, line_in, line_o
             state[BEST_EMPTY] = d_empty
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def line_cell(line, h, w, i):
     """The cell number (row * width + column) of the i-th cell of a line."""
     if line < h:

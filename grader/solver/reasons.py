@@ -19,14 +19,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from grader.solver.kernels import EMPTY, FILLED, UNKNOWN
+from grader.solver.kernels import EMPTY, FILLED, KERNEL, UNKNOWN
 
 #: longest line whose automaton fits one word (n + 2 states, sign bit spare); longer lines
 #: spread it over several
 AUTOMATON_MAX_LENGTH = 61
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _automaton(clue, k):
     """The clue's states as bit masks: (block cells, last cells of blocks, gaps, accepting).
 
@@ -52,7 +52,7 @@ def _automaton(clue, k):
     return ones, lasts, gaps, accept
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _forward(states, value, ones, lasts, gaps):
     """States after reading a cell of ``value`` (UNKNOWN: either)."""
     out = np.int64(0)
@@ -63,7 +63,7 @@ def _forward(states, value, ones, lasts, gaps):
     return out
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _explain_by_automaton(clue, k, line_in, n, target, assumed, reach, order, known):
     """Leave in ``line_in`` only the cells the failure needs; the rest become UNKNOWN.
 
@@ -105,7 +105,7 @@ def _explain_by_automaton(clue, k, line_in, n, target, assumed, reach, order, kn
             reach[n] = states
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order, level, seen):
     """The cells of ``line`` a deduction (of cell v; v < 0: a conflict) really needs.
 
@@ -178,7 +178,7 @@ def explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order, level, s
         _explain_by_automaton(clues[line], k, line_in, n, target, assumed, marks, order,
                               known)
     else:
-        _explain_wide(clues[line], k, line_in, n, target, assumed, order, known)
+        _explain_wide(clues[line], k, line_in, n, target, assumed, order, known, lw.wide)
     return known
 
 
@@ -187,13 +187,14 @@ WORD_BITS = 62
 _WORD_MASK = (1 << WORD_BITS) - 1
 
 
-@njit(cache=True, nogil=True)
-def _wide_automaton(clue, k, words):
-    """_automaton for longer lines: each mask spread over ``words`` words of WORD_BITS."""
-    ones = np.zeros(words, dtype=np.int64)
-    lasts = np.zeros(words, dtype=np.int64)
-    gaps = np.zeros(words, dtype=np.int64)
-    accept = np.zeros(words, dtype=np.int64)
+@njit(**KERNEL)
+def _wide_automaton(clue, k, ones, lasts, gaps, accept):
+    """_automaton for longer lines: each mask spread over the words of its row."""
+    for x in range(ones.shape[0]):
+        ones[x] = 0
+        lasts[x] = 0
+        gaps[x] = 0
+        accept[x] = 0
     one = np.int64(1)
     gaps[0] = one
     s = 1
@@ -207,10 +208,18 @@ def _wide_automaton(clue, k, words):
     accept[(s - 1) // WORD_BITS] |= one << ((s - 1) % WORD_BITS)
     if k > 0:
         accept[(s - 2) // WORD_BITS] |= one << ((s - 2) % WORD_BITS)
-    return ones, lasts, gaps, accept
 
 
-@njit(cache=True, nogil=True)
+def wide_scratch_shape(longest: int) -> tuple[int, int]:
+    """Shape of LineWork.wide for lines of up to ``longest`` cells: the reachable states
+    before each cell twice (kept and trial) and the automaton's four masks, in words of
+    WORD_BITS (a clue that fits in n cells has at most n + 2 states)."""
+    if longest <= AUTOMATON_MAX_LENGTH:
+        return 1, 1
+    return 2 * (longest + 1) + 4, (longest + 2 + WORD_BITS - 1) // WORD_BITS
+
+
+@njit(**KERNEL)
 def _wide_forward(src, i, dst, j, value, ones, lasts, gaps):
     """_forward over words: row j of ``dst`` = the states after row i of ``src`` reads a
     cell of ``value``. Rows by index, not by view: a view per cell costs more than the step.
@@ -230,7 +239,7 @@ def _wide_forward(src, i, dst, j, value, ones, lasts, gaps):
         dst[j, x] = result
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _same_rows(a, b, i):
     x = 0
     while x < a.shape[1] and a[i, x] == b[i, x]:
@@ -238,7 +247,7 @@ def _same_rows(a, b, i):
     return x == a.shape[1]
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _meets_accept(a, i, accept):
     x = 0
     while x < a.shape[1] and not a[i, x] & accept[x]:
@@ -246,16 +255,24 @@ def _meets_accept(a, i, accept):
     return x < a.shape[1]
 
 
-@njit(cache=True, nogil=True)
-def _explain_wide(clue, k, line_in, n, target, assumed, order, known):
-    """_explain_by_automaton for lines too long for one word: the same explanation."""
+@njit(**KERNEL)
+def _explain_wide(clue, k, line_in, n, target, assumed, order, known, wide):
+    """_explain_by_automaton for lines too long for one word: the same explanation.
+    ``wide``: scratch of wide_scratch_shape(n) or larger."""
     total = 0
     for j in range(k):
         total += clue[j]
     words = (total + k + 1 + WORD_BITS - 1) // WORD_BITS
-    ones, lasts, gaps, accept = _wide_automaton(clue, k, words)
-    reach = np.zeros((n + 1, words), dtype=np.int64)
-    trial = np.zeros((n + 1, words), dtype=np.int64)
+    reach = wide[: n + 1, :words]
+    trial = wide[n + 1: 2 * (n + 1), :words]
+    masks = 2 * (n + 1)
+    ones = wide[masks, :words]
+    lasts = wide[masks + 1, :words]
+    gaps = wide[masks + 2, :words]
+    accept = wide[masks + 3, :words]
+    _wide_automaton(clue, k, ones, lasts, gaps, accept)
+    for y in range(words):
+        reach[0, y] = 0
     reach[0, 0] = 1
     for i in range(n):
         value = assumed if i == target else line_in[i]

@@ -9,7 +9,8 @@ import numpy.typing as npt
 
 from grader.model import CellArray, Puzzle
 from grader.solver import kernels
-from grader.solver.bundles import LineWork, Queue
+from grader.solver.bundles import LineWork, Probing, Queue
+from grader.solver.reasons import wide_scratch_shape
 
 IntArray = npt.NDArray[np.int64]
 
@@ -73,8 +74,10 @@ class Workspace:
             self.clues, self.nclues, self.line_in, self.line_out, self.fwd, self.bwd,
             self.empties, self.marks, self.counters, self.cache_keys, self.cache_vals,
             self.mask_keys, self.mask_vals,
+            np.zeros(wide_scratch_shape(longest), dtype=np.int64),
         )
         self.lines_queued = Queue(self.queue, self.in_queue, self.qstate)
+        self.probing = Probing(self.trial_filled, self.trial_empty, self.found, self.probe_state)
 
     def blank(self) -> CellArray:
         """The start of a solve: every cell unknown but the puzzle's givens."""
@@ -115,10 +118,6 @@ class Workspace:
     def probe(self, grid: CellArray, work_limit: int) -> int:
         """One resumable call of the probing fixpoint (see kernels.probe_fixpoint)."""
         return int(
-            kernels.probe_fixpoint(
-                grid, self.clues, self.nclues, self.queue, self.in_queue, self.qstate,
-                self.line_in, self.line_out, self.fwd, self.bwd, self.empties, self.marks,
-                self.counters, self.cache_keys, self.cache_vals, self.trial_filled,
-                self.trial_empty, self.found, self.probe_state, work_limit,
-            )
+            kernels.probe_fixpoint(grid, self.line_work, self.lines_queued, self.probing,
+                                   work_limit)
         )
