@@ -88,11 +88,12 @@ class Engine:
         self._grid_modules: dict[str, Any] = {
             r.name: r.module() for r in self.rungs if r.scope == "grid"
         }
-        # Per line rung: each line's steps, the size of its biggest, and the lines whose
-        # cells changed since (only those are searched again: big grids stay fast).
+        # Per line rung: each line's deductions (made steps only when taken), the size of
+        # its biggest, and the lines whose cells changed since (only those are searched
+        # again: big grids stay fast).
         count = len(self.lines)
         line_rungs = list(self._line_finders)
-        self._line_steps: dict[str, list[list[Step]]] = {
+        self._line_steps: dict[str, list[list[LineDeduction]]] = {
             rung: [[] for _ in range(count)] for rung in line_rungs
         }
         self._line_best = {rung: np.zeros(count, dtype=np.int64) for rung in line_rungs}
@@ -139,7 +140,7 @@ class Engine:
             except Contradiction as exc:  # name the line: that is what an author must fix
                 raise LineBroken(rung, ref, clue, cells, str(exc)) from None
             self._line_total[rung] += len(found) - len(steps[number])
-            steps[number] = [self._place(rung, ref, clue, d) for d in found]
+            steps[number] = found
             best[number] = max((len(d.changes) for d in found), default=0)
 
     @staticmethod
@@ -153,9 +154,11 @@ class Engine:
         if not self._line_total[rung]:
             return None
         number = int(np.argmax(self._line_best[rung]))
-        candidates: list[Step] = self._line_steps[rung][number]
+        candidates = self._line_steps[rung][number]
         best = max(range(len(candidates)), key=lambda i: (len(candidates[i].changes), -i))
-        return replace(candidates[best], openings=self._line_total[rung])
+        ref, clue = self.lines[number]
+        step = self._place(rung, ref, clue, candidates[best])
+        return replace(step, openings=self._line_total[rung])
 
     def available(self, rung: str) -> list[Step]:
         """Every deduction ``rung`` can make now (the engine's openings at that rung)."""
@@ -167,7 +170,11 @@ class Engine:
             self._pending[rung] = pending
             return pending
         self._refresh(rung)
-        return [step for line in self._line_steps[rung] for step in line]
+        return [
+            self._place(rung, *self.lines[number], deduction)
+            for number, found in enumerate(self._line_steps[rung])
+            for deduction in found
+        ]
 
     def _still_open(self, step: Step) -> Step | None:
         """A step restricted to the cells still unknown, or None if none is."""

@@ -35,7 +35,7 @@ from grader.formats._base import (
     head_text,
     parse_number,
 )
-from grader.model import Clue, Metadata, Puzzle
+from grader.model import MAX_SIDE, Clue, Metadata, Puzzle
 
 LICENSE_NOTE = "license: "
 _COLOUR_MESSAGE = "colour puzzles are not supported (only black and white)"
@@ -101,8 +101,14 @@ def _puzzle(element: Element, source: str, number: int) -> Puzzle:
 
 
 def _line(line: Element, default: str, source: str, where: str) -> Clue:
+    counts = line.findall("count")
+    # no line of a grid within the size limit holds more blocks: refuse before converting
+    # (a 9 MB file of single <count>s cost seconds of CPU in every command that read it)
+    if len(counts) > (MAX_SIDE + 1) // 2:
+        raise FormatError(f"{where}a clue line of {len(counts)} blocks: more than a line of "
+                          f"at most {MAX_SIDE} cells can hold", source)
     numbers = []
-    for count in line.findall("count"):
+    for count in counts:
         if count.get("color", default) != default:
             raise FormatError(where + _COLOUR_MESSAGE, source)
         numbers.append(parse_number(_text(count), source, None, "count"))
