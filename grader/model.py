@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 import numpy.typing as npt
@@ -110,8 +110,38 @@ class Metadata:
         return {k: v for k, v in self.__dict__.items() if v}
 
 
+class PuzzleShape:
+    """Shape and metadata access shared by the black-and-white and the colour puzzle.
+
+    A plain mixin, not a dataclass: the puzzles' own dataclass fields stay theirs.
+    """
+
+    rows: tuple[Any, ...]
+    columns: tuple[Any, ...]
+    meta: Metadata
+
+    @property
+    def width(self) -> int:
+        return len(self.columns)
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+    @property
+    def size(self) -> str:
+        return f"{self.width}x{self.height}"
+
+    @property
+    def title(self) -> str:
+        return self.meta.title
+
+    def with_meta(self, **changes: str) -> Self:
+        return replace(self, meta=replace(self.meta, **changes))  # type: ignore[type-var]
+
+
 @dataclass(frozen=True)
-class Puzzle:
+class Puzzle(PuzzleShape):
     """A black-and-white nonogram: clues, optionally its known solution, and metadata.
 
     Immutable and validated on construction. ``solution`` is a tuple of row strings of
@@ -186,23 +216,6 @@ class Puzzle:
             more = f" and {extra} more" if extra > 0 else ""
             raise PuzzleError(f"the known solution does not satisfy the clues of {shown}{more}")
 
-    # -- shape ---------------------------------------------------------------------------
-    @property
-    def width(self) -> int:
-        return len(self.columns)
-
-    @property
-    def height(self) -> int:
-        return len(self.rows)
-
-    @property
-    def size(self) -> str:
-        return f"{self.width}x{self.height}"
-
-    @property
-    def title(self) -> str:
-        return self.meta.title
-
     # -- derived -------------------------------------------------------------------------
     def solution_array(self) -> BoolArray | None:
         """The known solution as a (height, width) bool array, True = filled."""
@@ -217,9 +230,6 @@ class Puzzle:
         if self.givens:  # puzzles without givens keep the keys they always had
             text += "/" + "|".join(f"{r},{c},{int(f)}" for r, c, f in self.givens)
         return hashlib.sha256(text.encode()).hexdigest()[:24]
-
-    def with_meta(self, **changes: str) -> Puzzle:
-        return replace(self, meta=replace(self.meta, **changes))
 
     def with_givens(self, givens: Iterable[Given]) -> Puzzle:
         return replace(self, givens=tuple(givens))

@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from grader.colour.palette import Palette
 from grader.errors import PuzzleError
-from grader.model import Metadata, Puzzle, check_size
+from grader.model import Metadata, Puzzle, PuzzleShape, check_size
 
 Block = tuple[int, int]  #: (length, colour index 1..K)
 ColourClue = tuple[Block, ...]
@@ -81,7 +81,7 @@ def _normalise(clue: Any, palette: Palette, what: str) -> ColourClue:
 
 
 @dataclass(frozen=True)
-class ColourPuzzle:
+class ColourPuzzle(PuzzleShape):
     """A colour nonogram: palette, clues, optionally its known solution, and metadata.
 
     ``solution`` is a tuple of row strings of the palette's chars.
@@ -121,23 +121,7 @@ class ColourPuzzle:
             if clues_of_colour_picture(picture) != (rows, cols):
                 raise PuzzleError("the known solution does not satisfy the clues")
 
-    # -- shape ---------------------------------------------------------------------------
-    @property
-    def width(self) -> int:
-        return len(self.columns)
-
-    @property
-    def height(self) -> int:
-        return len(self.rows)
-
-    @property
-    def size(self) -> str:
-        return f"{self.width}x{self.height}"
-
-    @property
-    def title(self) -> str:
-        return self.meta.title
-
+    # -- shape (width, height, size, title: PuzzleShape) ---------------------------------
     @property
     def colours(self) -> int:
         return self.palette.size
@@ -155,9 +139,6 @@ class ColourPuzzle:
                             for clue in clues)
         return hashlib.sha256((text(self.rows) + "/" + text(self.columns)).encode()
                               ).hexdigest()[:24]
-
-    def with_meta(self, **changes: str) -> ColourPuzzle:
-        return replace(self, meta=replace(self.meta, **changes))
 
     def with_solution(self, picture: ColourArray | None) -> ColourPuzzle:
         if picture is None:

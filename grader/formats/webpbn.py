@@ -19,7 +19,7 @@ carries the licence, which the DTD has no element for.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from xml.etree.ElementTree import Element, ParseError
 from xml.sax.saxutils import escape
 
@@ -167,10 +167,7 @@ def _xml_text(value: str) -> str:
 def _puzzle_xml(puzzle: Puzzle) -> list[str]:
     meta = puzzle.meta
     out = ['<puzzle type="grid" defaultcolor="black">']
-    for tag, value in (("source", meta.source), ("title", meta.title),
-                       ("author", meta.author), ("copyright", meta.copyright)):
-        if value:
-            out.append(f"<{tag}>{_xml_text(value)}</{tag}>")
+    out.extend(meta_xml(meta))
     out.append('<color name="white" char=".">fff</color>')
     out.append('<color name="black" char="X">000</color>')
     for kind, clues in (("columns", puzzle.columns), ("rows", puzzle.rows)):
@@ -183,18 +180,35 @@ def _puzzle_xml(puzzle: Puzzle) -> list[str]:
         out.append('<solution type="goal"><image>')
         out.extend("|" + row.replace("#", "X") + "|" for row in puzzle.solution)
         out.append("</image></solution>")
-    if meta.license:
-        out.append(f"<note>{_xml_text(LICENSE_NOTE + meta.license)}</note>")
+    out.extend(licence_xml(meta))
     out.append("</puzzle>")
     return out
 
 
-def write(puzzles: Sequence[Puzzle]) -> bytes:
+def meta_xml(meta: Metadata) -> list[str]:
+    """The <source>, <title>, <author> and <copyright> elements the metadata has text for."""
+    return [f"<{tag}>{_xml_text(value)}</{tag}>"
+            for tag, value in (("source", meta.source), ("title", meta.title),
+                               ("author", meta.author), ("copyright", meta.copyright))
+            if value]
+
+
+def licence_xml(meta: Metadata) -> list[str]:
+    """The licence as a <note> (the format has no element of its own for it)."""
+    return [f"<note>{_xml_text(LICENSE_NOTE + meta.license)}</note>"] if meta.license else []
+
+
+def puzzleset_xml(puzzles: Iterable[list[str]]) -> bytes:
+    """A whole file: the <puzzleset> of each puzzle's XML lines."""
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<puzzleset>"]
     for puzzle in puzzles:
-        lines.extend(_puzzle_xml(puzzle))
+        lines.extend(puzzle)
     lines.append("</puzzleset>")
     return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def write(puzzles: Sequence[Puzzle]) -> bytes:
+    return puzzleset_xml(_puzzle_xml(puzzle) for puzzle in puzzles)
 
 
 def sniff(data: bytes) -> bool:

@@ -25,7 +25,15 @@ from grader.colour.model import Block, ColourClue, ColourPuzzle
 from grader.colour.palette import Colour, Palette, parse_rgb
 from grader.errors import FormatError
 from grader.formats._base import check_count, check_header, parse_number
-from grader.formats.webpbn import LICENSE_NOTE, _meta, _parse_xml, _text, _xml_text
+from grader.formats.webpbn import (
+    _meta,
+    _parse_xml,
+    _text,
+    _xml_text,
+    licence_xml,
+    meta_xml,
+    puzzleset_xml,
+)
 
 
 def read(data: bytes, source: str) -> list[ColourPuzzle]:
@@ -129,10 +137,7 @@ def _puzzle_xml(puzzle: ColourPuzzle) -> list[str]:
     default = palette[1].name
     out = [f'<puzzle type="grid" defaultcolor="{_xml_text(default)}" '
            f'backgroundcolor="{_xml_text(palette.background.name)}">']
-    for tag, value in (("source", meta.source), ("title", meta.title),
-                       ("author", meta.author), ("copyright", meta.copyright)):
-        if value:
-            out.append(f"<{tag}>{_xml_text(value)}</{tag}>")
+    out.extend(meta_xml(meta))
     for i in range(palette.size + 1):
         colour = palette[i]
         symbol = f' symbol="{_xml_text(colour.symbol)}"' if colour.symbol else ""
@@ -150,18 +155,13 @@ def _puzzle_xml(puzzle: ColourPuzzle) -> list[str]:
         out.append('<solution type="goal"><image>')
         out.extend("|" + _xml_text(row) + "|" for row in puzzle.solution)
         out.append("</image></solution>")
-    if meta.license:
-        out.append(f"<note>{_xml_text(LICENSE_NOTE + meta.license)}</note>")
+    out.extend(licence_xml(meta))
     out.append("</puzzle>")
     return out
 
 
 def write(puzzles: Sequence[ColourPuzzle]) -> bytes:
-    lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<puzzleset>"]
-    for puzzle in puzzles:
-        lines.extend(_puzzle_xml(puzzle))
-    lines.append("</puzzleset>")
-    return ("\n".join(lines) + "\n").encode("utf-8")
+    return puzzleset_xml(_puzzle_xml(puzzle) for puzzle in puzzles)
 
 
 _COLOURED_COUNT = re.compile(rb"<count[^>]*\scolor\s*=")
