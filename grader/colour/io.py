@@ -16,7 +16,7 @@ from grader import formats
 from grader.colour.formats import COLOUR_FORMATS
 from grader.colour.formats.pictures import PICTURE_FORMATS, read_picture
 from grader.colour.model import AnyPuzzle, ColourPuzzle
-from grader.errors import BundleError, FormatError, PuzzleError
+from grader.errors import BundleError, FormatError
 from grader.inputs import read_input_bytes
 from grader.model import Puzzle
 
@@ -59,19 +59,7 @@ def read_any(source: str | os.PathLike[str] | bytes, *, format: str | None = Non
     except FormatError:
         if colour is None or not colour.looks_colour(data):
             raise
-    try:
-        puzzles = colour.reader(data, label)
-    except FormatError as exc:
-        raise exc.located(label) from None
-    except PuzzleError as exc:
-        raise FormatError(str(exc), label) from None
-    except RecursionError:
-        raise FormatError(f"{spec.name}: input nested too deeply", label) from None
-    except Exception as exc:  # a reader bug must not become a traceback
-        raise FormatError(f"cannot read as colour {spec.name} (reader failed: "
-                          f"{type(exc).__name__}: {exc})", label) from exc
-    if not puzzles:
-        raise FormatError(f"no puzzle found (read as {spec.name})", label)
+    puzzles = formats.run_reader(colour.reader, data, label, f"colour {spec.name}")
     return [_one_colour_is_plain(p) for p in puzzles]
 
 

@@ -15,8 +15,9 @@ input is a :class:`~grader.errors.FormatError` naming the source (and line when 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from grader.errors import FormatError, PuzzleError
 from grader.formats import (
@@ -36,6 +37,8 @@ from grader.formats import (
 from grader.formats._base import FormatSpec
 from grader.inputs import read_input_bytes
 from grader.model import Puzzle
+
+T = TypeVar("T")
 
 __all__ = [
     "FORMATS",
@@ -126,20 +129,29 @@ def read(
         data = read_input_bytes(source, label)
     spec = get_format(format) if format else detect(data, label if name or not
                                                      isinstance(source, bytes) else None)
+    return run_reader(spec.reader, data, label, spec.name)
+
+
+def run_reader(reader: Callable[[bytes, str], list[T]], data: bytes, label: str,
+               kind: str) -> list[T]:
+    """``reader``'s puzzles, every failure turned into one FormatError naming ``label``.
+
+    ``kind`` names the format in the messages ("xml", "colour xml").
+    """
     try:
-        puzzles = spec.reader(data, label)
+        puzzles = reader(data, label)
     except FormatError as exc:
         raise exc.located(label) from None
     except PuzzleError as exc:
         raise FormatError(str(exc), label) from None
     except RecursionError:
-        raise FormatError(f"{spec.name}: input nested too deeply", label) from None
+        raise FormatError(f"{kind}: input nested too deeply", label) from None
     except Exception as exc:  # a reader bug must not become a traceback
         raise FormatError(
-            f"cannot read as {spec.name} (reader failed: {type(exc).__name__}: {exc})", label
+            f"cannot read as {kind} (reader failed: {type(exc).__name__}: {exc})", label
         ) from exc
     if not puzzles:
-        raise FormatError(f"no puzzle found (read as {spec.name})", label)
+        raise FormatError(f"no puzzle found (read as {kind})", label)
     return puzzles
 
 
