@@ -55,8 +55,9 @@ def test_a_terminal_sees_the_stage_in_progress(cold: list[str]) -> None:
     stream = Terminal()
     ensure_compiled(stream)
     text = stream.getvalue()
-    assert "\rnonopress: compiling the solver (once after installing): 1/4 line solve" in text
-    assert "4/4 conflict search" in text
+    assert "\rnonopress: compiling the solver (once after installing): 1/5 line solve" in text
+    assert "4/5 conflict search" in text
+    assert "5/5 the grader's line ranges" in text
     assert text.endswith("(cached for later runs)\x1b[K\n")
 
 

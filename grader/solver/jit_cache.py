@@ -22,7 +22,7 @@ from typing import TextIO
 from grader.cachedir import cache_dir
 
 #: the solver modules with numba-compiled functions (they call into one another)
-COMPILED_MODULES = ("kernels", "reasons", "cdcl")
+COMPILED_MODULES = ("kernels", "reasons", "cdcl", "line_ranges")
 STAMP_NAME = "nonopress-kernels.stamp"
 NUMBA_VARIABLE = "NUMBA_CACHE_DIR"
 

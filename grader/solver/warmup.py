@@ -18,7 +18,7 @@ from typing import TextIO
 import numpy as np
 
 from grader.model import Puzzle
-from grader.solver import jit_cache, kernels
+from grader.solver import jit_cache, kernels, line_ranges
 from grader.solver.jit_cache import is_cold, prepare_cache
 from grader.solver.learning import ConflictSearch
 from grader.solver.linesolve import line_solve
@@ -57,6 +57,14 @@ def _probing() -> None:
     ws.probe(grid, _WORK)
 
 
+def _line_ranges() -> None:
+    clue = np.array([1], dtype=np.int64)
+    cells = np.array([kernels.UNKNOWN, kernels.FILLED, kernels.UNKNOWN], dtype=np.uint8)
+    for owners in (False, True):
+        _, lo, hi, *_ = line_ranges.narrow_line(clue, cells, owners)
+        line_ranges.deduction_spans(clue, cells, lo, hi)
+
+
 def _conflict_search() -> None:
     ws = Workspace(_tiny())
     ConflictSearch(ws, ws.blank()).step(_WORK)
@@ -68,6 +76,7 @@ STAGES: tuple[tuple[str, Callable[[], None]], ...] = (
     ("propagation", _propagation),
     ("probing", _probing),
     ("conflict search", _conflict_search),
+    ("the grader's line ranges", _line_ranges),
 )
 
 

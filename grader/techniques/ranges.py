@@ -7,9 +7,12 @@ cell it can reach. Ranges only ever shrink; a block left with no room is a Contr
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
+
+import numpy as np
 
 from grader.errors import Contradiction
 from grader.model import Clue, format_clue
@@ -208,12 +211,35 @@ def narrow(clue: Clue, cells: LineCells, ranges: Ranges, *, owners: bool) -> Non
         narrow_simple(clue, cells, ranges, empties, checked)
 
 
+#: lines at least this long are narrowed by the compiled kernels of
+#: grader.solver.line_ranges (equal results, held to the Python code here by the tests);
+#: shorter lines stay in Python, so grading an everyday puzzle loads no numba
+COMPILED_FROM = 100
+
+
+def _compiled_ranges(clue: Clue, cells: LineCells, owners: bool) -> Ranges:
+    from grader.solver.line_ranges import narrow_line
+
+    status, lo, hi, starts, ends, firsts, lasts = narrow_line(
+        np.array(clue, dtype=np.int64), np.array(cells, dtype=np.uint8), owners)
+    if status < 0:  # the reference raises with the words that name the problem
+        ranges = Ranges.initial(clue, len(cells))
+        narrow(clue, cells, ranges, owners=owners)
+        raise AssertionError("the compiled ranges broke a line the reference fills")
+    notes = {(int(s), int(e)): (int(f), int(g))
+             for s, e, f, g in zip(starts, ends, firsts, lasts, strict=True) if f >= 0}
+    return Ranges(lo.tolist(), hi.tolist(), notes)
+
+
 @lru_cache(maxsize=1 << 15)
 def _narrowed(
     clue: Clue, cells: tuple[int, ...], owners: bool
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[tuple[int, int], tuple[int, int]], ...]]:
-    ranges = Ranges.initial(clue, len(cells))
-    narrow(clue, cells, ranges, owners=owners)
+    if len(cells) >= COMPILED_FROM:
+        ranges = _compiled_ranges(clue, cells, owners)
+    else:
+        ranges = Ranges.initial(clue, len(cells))
+        narrow(clue, cells, ranges, owners=owners)
     return tuple(ranges.lo), tuple(ranges.hi), tuple(ranges.owner_notes.items())
 
 
@@ -224,6 +250,8 @@ def narrowed(clue: Clue, cells: LineCells, *, owners: bool) -> Ranges:
     up start from the same narrowing of the same line. Rung 1 alone is cheaper to redo
     than to look up (the memo cost easy puzzles, which rarely repeat a line, 15 %)."""
     if not owners:
+        if len(cells) >= COMPILED_FROM:
+            return _compiled_ranges(clue, cells, owners)
         ranges = Ranges.initial(clue, len(cells))
         narrow(clue, cells, ranges, owners=False)
         return ranges
@@ -237,10 +265,19 @@ def deductions_from_ranges(clue: Clue, cells: LineCells, ranges: Ranges) -> list
     The techniques are ``simple-boxes`` and ``simple-spaces``, or ``owner-boxes`` and
     ``owner-spaces`` when extreme owners narrowed the ranges that decide them.
     """
+    spans = _open_spans(clue, cells, ranges) if len(cells) >= COMPILED_FROM else None
+    if spans is None:
+        blocks: Iterable[int] = range(len(clue))
+        gaps: Iterable[tuple[int, int, int]] = _gaps(clue, cells, ranges)
+    else:
+        blocks, gaps = spans
+        if not blocks and not gaps:
+            return []
     found: list[LineDeduction] = []
     lo, hi = ranges.lo, ranges.hi
     notes = _notes_by_block(clue, ranges)
-    for j, block in enumerate(clue):
+    for j in blocks:
+        block = clue[j]
         first, last = hi[j] - block + 1, lo[j] + block - 1
         changes = tuple((c, FILLED) for c in range(first, last + 1) if cells[c] == UNKNOWN)
         if changes:
@@ -254,9 +291,29 @@ def deductions_from_ranges(clue: Clue, cells: LineCells, ranges: Ranges) -> list
                 facts["owners"] = notes[j]
             boxes = "owner-boxes" if j in notes else "simple-boxes"
             found.append(LineDeduction(boxes, changes, facts))
+    all_notes = _unique([n for block_notes in notes.values() for n in block_notes]) if notes else []
+    for j, start, stop in gaps:
+        changes = tuple((c, EMPTY) for c in range(start, stop) if cells[c] == UNKNOWN)
+        if changes:
+            facts = {"stretch": (start, stop - 1), "after_block": j - 1}
+            if j < len(clue):
+                facts["before_block"] = j
+            if all_notes:
+                # the runs whose owners are the blocks on either side of the gap
+                near = [n for n in all_notes if n["first"] <= j and n["last"] >= j - 1]
+                facts["owners"] = near or all_notes
+            spaces = "owner-spaces" if all_notes else "simple-spaces"
+            found.append(LineDeduction(spaces, changes, facts))
+    return found
+
+
+def _gaps(clue: Clue, cells: LineCells, ranges: Ranges) -> Iterator[tuple[int, int, int]]:
+    """(j, start, stop) of each stretch of cells in no block's range: gap j ends where
+    block j's range starts (the line's end for j = the number of blocks); Contradiction
+    when one holds a filled cell."""
     # Ranges keep the blocks' order, so the cells in no range are the gaps between the
     # running end of the ranges so far and the next range's start.
-    all_notes = _unique([n for block_notes in notes.values() for n in block_notes]) if notes else []
+    lo, hi = ranges.lo, ranges.hi
     reach = -1
     for j in range(len(clue) + 1):
         start = reach + 1
@@ -268,20 +325,27 @@ def deductions_from_ranges(clue: Clue, cells: LineCells, ranges: Ranges) -> list
                         f"cell {position + 1} is filled but no block of {format_clue(clue)} "
                         "reaches it"
                     )
-            changes = tuple((c, EMPTY) for c in range(start, stop) if cells[c] == UNKNOWN)
-            if changes:
-                facts = {"stretch": (start, stop - 1), "after_block": j - 1}
-                if j < len(clue):
-                    facts["before_block"] = j
-                if all_notes:
-                    # the runs whose owners are the blocks on either side of the gap
-                    near = [n for n in all_notes if n["first"] <= j and n["last"] >= j - 1]
-                    facts["owners"] = near or all_notes
-                spaces = "owner-spaces" if all_notes else "simple-spaces"
-                found.append(LineDeduction(spaces, changes, facts))
+            yield j, start, stop
         if j < len(clue):
             reach = max(reach, hi[j])
-    return found
+
+
+def _open_spans(
+    clue: Clue, cells: LineCells, ranges: Ranges
+) -> tuple[list[int], list[tuple[int, int, int]]] | None:
+    """The blocks and gaps of a long line that hold unknown cells, found by the compiled
+    kernel (most long lines, most of the time, have none: nothing is built for them);
+    None when a gap holds a filled cell, for the Python code to say so."""
+    from grader.solver.line_ranges import deduction_spans
+
+    status, block_open, starts, stops, gap_open = deduction_spans(
+        np.array(clue, dtype=np.int64), np.array(cells, dtype=np.uint8),
+        np.array(ranges.lo, dtype=np.int64), np.array(ranges.hi, dtype=np.int64))
+    if status < 0:
+        return None
+    blocks = np.flatnonzero(block_open).tolist()
+    gaps = [(j, int(starts[j]), int(stops[j])) for j in np.flatnonzero(gap_open).tolist()]
+    return blocks, gaps
 
 
 def _notes_by_block(clue: Clue, ranges: Ranges) -> dict[int, list[dict[str, Any]]]:

@@ -1,0 +1,125 @@
+"""The compiled block ranges of long lines equal the Python reference, notes and all.
+
+The grader narrows lines of ``ranges.COMPILED_FROM`` cells or more with
+grader.solver.line_ranges; every rung from simple boxes to owner branching reads those
+ranges, so a difference would change grades. Here both run on the same random lines
+(and on broken ones), compared field by field, deduction by deduction.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from grader.errors import Contradiction
+from grader.model import EMPTY, FILLED, UNKNOWN, Clue, clue_of
+from grader.solver import line_ranges
+from grader.techniques import caps, extreme, gaps, owner_branching, ranges, simple
+from grader.techniques.ranges import Ranges, narrow
+
+
+def reference(clue: Clue, cells: list[int], owners: bool) -> Ranges:
+    found = Ranges.initial(clue, len(cells))
+    narrow(clue, cells, found, owners=owners)
+    return found
+
+
+def compiled(clue: Clue, cells: list[int], owners: bool) -> tuple[int, Ranges]:
+    status, lo, hi, starts, ends, firsts, lasts = line_ranges.narrow_line(
+        np.array(clue, dtype=np.int64), np.array(cells, dtype=np.uint8), owners)
+    notes = {(int(s), int(e)): (int(f), int(g))
+             for s, e, f, g in zip(starts, ends, firsts, lasts, strict=True) if f >= 0}
+    return int(status), Ranges(lo.tolist(), hi.tolist(), notes)
+
+
+def random_line(rng: random.Random, length: int, broken: bool) -> tuple[Clue, list[int]]:
+    """A clue of a random picture line with some cells revealed (from another picture
+    when ``broken``, so that the line often cannot be filled)."""
+    density = rng.choice((0.3, 0.5, 0.7))
+    picture = [rng.random() < density for _ in range(length)]
+    clue = clue_of(np.array(picture))
+    if broken:
+        picture = [rng.random() < density for _ in range(length)]
+    reveal = rng.choice((0.0, 0.1, 0.3, 0.6, 0.9))
+    cells = [(FILLED if filled else EMPTY) if rng.random() < reveal else UNKNOWN
+             for filled in picture]
+    return clue, cells
+
+
+def lines(count: int, seed: int) -> list[tuple[Clue, list[int]]]:
+    rng = random.Random(seed)
+    return [random_line(rng, rng.choice((1, 2, 5, 17, 40, 120)), rng.random() < 0.4)
+            for _ in range(count)]
+
+
+@pytest.mark.parametrize("owners", [False, True])
+def test_compiled_ranges_equal_the_reference_on_random_lines(owners: bool) -> None:
+    broken = fine = 0
+    for clue, cells in lines(3000, seed=11 + owners):
+        status, got = compiled(clue, cells, owners)
+        try:
+            expected = reference(clue, cells, owners)
+        except Contradiction:
+            assert status < 0, (clue, cells)
+            broken += 1
+            continue
+        assert status == 0, (clue, cells)
+        assert (got.lo, got.hi, got.owner_notes) == (
+            expected.lo, expected.hi, expected.owner_notes), (clue, cells)
+        fine += 1
+    assert broken > 100 and fine > 1000  # both kinds were really compared
+
+
+def test_owner_notes_are_compared_on_lines_where_owner_rules_narrow() -> None:
+    noted = sum(bool(reference(clue, cells, True).owner_notes)
+                for clue, cells in lines(500, seed=5) if _fits(clue, cells))
+    assert noted > 50
+
+
+def _fits(clue: Clue, cells: list[int]) -> bool:
+    try:
+        reference(clue, cells, True)
+    except Contradiction:
+        return False
+    return True
+
+
+FINDERS = (simple, gaps, extreme, caps, owner_branching)
+
+
+def outcome(find: object, clue: Clue, cells: list[int]) -> object:
+    try:
+        return find.find(clue, cells)  # type: ignore[attr-defined]
+    except Contradiction as exc:
+        return f"Contradiction: {exc}"
+
+
+def test_every_range_rung_deduces_and_fails_alike_with_the_compiled_ranges(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cases = lines(1500, seed=3)
+    expected = [[outcome(f, clue, cells) for f in FINDERS] for clue, cells in cases]
+    ranges._narrowed.cache_clear()
+    monkeypatch.setattr(ranges, "COMPILED_FROM", 1)
+    try:
+        got = [[outcome(f, clue, cells) for f in FINDERS] for clue, cells in cases]
+    finally:
+        ranges._narrowed.cache_clear()
+    for case, want, have in zip(cases, expected, got, strict=True):
+        assert have == want, case
+    assert sum(isinstance(o, str) for row in expected for o in row) > 100
+    assert sum(bool(o) and isinstance(o, list) for row in expected for o in row) > 1000
+
+
+def test_a_long_line_takes_the_compiled_path_and_a_broken_one_is_named() -> None:
+    clue: Clue = (3, 1) * 20  # 119 cells at least
+    cells = [UNKNOWN] * 150
+    assert len(cells) >= ranges.COMPILED_FROM
+    assert extreme.find(clue, cells) == []  # 31 cells of slack: no overlap yet
+    tight = [UNKNOWN] * 119
+    found = simple.find(clue, tight)  # every block fixed in place, the 39 gaps empty
+    assert [d.technique for d in found] == ["simple-boxes"] * 40 + ["simple-spaces"] * 39
+    with pytest.raises(Contradiction, match="has no room"):
+        extreme.find(clue, [UNKNOWN] * 119 + [FILLED] * 31)
