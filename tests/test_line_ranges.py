@@ -123,3 +123,11 @@ def test_a_long_line_takes_the_compiled_path_and_a_broken_one_is_named() -> None
     assert [d.technique for d in found] == ["simple-boxes"] * 40 + ["simple-spaces"] * 39
     with pytest.raises(Contradiction, match="has no room"):
         extreme.find(clue, [UNKNOWN] * 119 + [FILLED] * 31)
+
+
+def test_compiled_gaps_equal_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    cases = [cells for _, cells in lines(1000, seed=8)]
+    expected = [gaps.gaps(cells) for cells in cases]
+    monkeypatch.setattr(ranges, "COMPILED_FROM", 1)
+    assert [gaps.gaps(cells) for cells in cases] == expected
+    assert sum(map(len, expected)) > 500

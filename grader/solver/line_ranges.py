@@ -278,3 +278,41 @@ def deduction_spans(clue, cells, lo, hi):
         if j < k:
             reach = max(reach, hi[j])
     return status, block_open, gap_start, gap_stop, gap_open
+
+
+@njit(**OPTIONS)
+def open_gaps(cells):
+    """(starts, ends) of each maximal stretch of unknown cells between empty cells or the
+    border with no filled cell in it, as techniques.gaps.gaps."""
+    n = cells.size
+    starts = np.empty(n // 2 + 1, np.int64)
+    ends = np.empty(n // 2 + 1, np.int64)
+    count = 0
+    start = 0
+    holds_filled = False
+    for position in range(n + 1):
+        if position == n or cells[position] == EMPTY:
+            if position > start and not holds_filled:
+                starts[count] = start
+                ends[count] = position - 1
+                count += 1
+            start = position + 1
+            holds_filled = False
+        elif cells[position] == FILLED:
+            holds_filled = True
+    return starts[:count].copy(), ends[:count].copy()
+
+
+@njit(**OPTIONS)
+def narrow_and_spans(clue, cells, owners):
+    """narrow_line, then deduction_spans of its ranges, in one call (rungs 1 and 2 ask for
+    both on every changed line): the seven results of the one, the last four of the other
+    and its status."""
+    status, lo, hi, run_start, run_end, note_first, note_last = narrow_line(clue, cells, owners)
+    if status < 0:
+        empty = np.zeros(0, np.int64)
+        return (status, lo, hi, run_start, run_end, note_first, note_last, BROKEN, empty,
+                empty, empty, empty)
+    spans_status, block_open, gap_start, gap_stop, gap_open = deduction_spans(clue, cells, lo, hi)
+    return (status, lo, hi, run_start, run_end, note_first, note_last, spans_status,
+            block_open, gap_start, gap_stop, gap_open)

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from grader.model import Clue
 from grader.techniques.base import LineCells, LineDeduction
-from grader.techniques.ranges import deductions_from_ranges, narrowed
+from grader.techniques.ranges import line_deductions
 
 
 def find(clue: Clue, cells: LineCells) -> list[LineDeduction]:
     """Every deduction of rungs 1 and 2 together on one line."""
-    ranges = narrowed(clue, cells, owners=True)
-    return deductions_from_ranges(clue, cells, ranges)
+    return line_deductions(clue, cells, owners=True)

@@ -8,7 +8,10 @@ empties the cells no block reaches; this rule is for gaps inside a block's range
 
 from __future__ import annotations
 
+import numpy as np
+
 from grader.model import Clue
+from grader.techniques import ranges as ranges_module
 from grader.techniques.base import EMPTY, FILLED, UNKNOWN, LineCells, LineDeduction
 from grader.techniques.ranges import narrowed
 
@@ -18,6 +21,11 @@ TECHNIQUE = "simple-gaps"
 def gaps(cells: LineCells) -> list[tuple[int, int]]:
     """(first, last) of each maximal stretch of unknown cells between empty cells or the
     border, with no filled cell in it."""
+    if len(cells) >= ranges_module.COMPILED_FROM:
+        from grader.solver.line_ranges import open_gaps
+
+        starts, ends = open_gaps(np.array(cells, dtype=np.uint8))
+        return list(zip(starts.tolist(), ends.tolist(), strict=True))
     found: list[tuple[int, int]] = []
     start = 0
     for position in range(len(cells) + 1):

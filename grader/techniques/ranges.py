@@ -13,10 +13,16 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from grader.errors import Contradiction
 from grader.model import Clue, format_clue
 from grader.techniques.base import EMPTY, FILLED, UNKNOWN, LineCells, LineDeduction, filled_runs
+
+Array = npt.NDArray[np.int64]
+#: filled run (first, last cell) -> (first, last block that could own it) when the owner
+#: rules narrowed a range because of it
+OwnerNotes = dict[tuple[int, int], tuple[int, int]]
 
 
 @dataclass
@@ -25,7 +31,7 @@ class Ranges:
 
     lo: list[int]
     hi: list[int]
-    owner_notes: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    owner_notes: OwnerNotes = field(default_factory=dict)
 
     @classmethod
     def initial(cls, clue: Clue, length: int) -> Ranges:
@@ -221,14 +227,24 @@ def _compiled_ranges(clue: Clue, cells: LineCells, owners: bool) -> Ranges:
     from grader.solver.line_ranges import narrow_line
 
     status, lo, hi, starts, ends, firsts, lasts = narrow_line(
-        np.array(clue, dtype=np.int64), np.array(cells, dtype=np.uint8), owners)
+        _clue_array(clue), np.array(cells, dtype=np.uint8), owners)
     if status < 0:  # the reference raises with the words that name the problem
         ranges = Ranges.initial(clue, len(cells))
         narrow(clue, cells, ranges, owners=owners)
         raise AssertionError("the compiled ranges broke a line the reference fills")
-    notes = {(int(s), int(e)): (int(f), int(g))
-             for s, e, f, g in zip(starts, ends, firsts, lasts, strict=True) if f >= 0}
-    return Ranges(lo.tolist(), hi.tolist(), notes)
+    return Ranges(lo.tolist(), hi.tolist(), _notes(starts, ends, firsts, lasts))
+
+
+def _notes(starts: Array, ends: Array, firsts: Array, lasts: Array) -> OwnerNotes:
+    """Owner notes from the kernel's per-run arrays (first owner -1: no note)."""
+    return {(s, e): (f, g) for s, e, f, g in zip(starts.tolist(), ends.tolist(),
+                                                 firsts.tolist(), lasts.tolist(), strict=True)
+            if f >= 0}
+
+
+@lru_cache(maxsize=1 << 12)
+def _clue_array(clue: Clue) -> Array:
+    return np.array(clue, dtype=np.int64)
 
 
 @lru_cache(maxsize=1 << 15)
@@ -267,12 +283,36 @@ def deductions_from_ranges(clue: Clue, cells: LineCells, ranges: Ranges) -> list
     """
     spans = _open_spans(clue, cells, ranges) if len(cells) >= COMPILED_FROM else None
     if spans is None:
-        blocks: Iterable[int] = range(len(clue))
-        gaps: Iterable[tuple[int, int, int]] = _gaps(clue, cells, ranges)
-    else:
-        blocks, gaps = spans
-        if not blocks and not gaps:
-            return []
+        return _build_deductions(clue, cells, ranges, range(len(clue)),
+                                 _gaps(clue, cells, ranges))
+    return _build_deductions(clue, cells, ranges, *spans) if spans != ([], []) else []
+
+
+def line_deductions(clue: Clue, cells: LineCells, *, owners: bool) -> list[LineDeduction]:
+    """Every deduction of rung 1 (or of rungs 1 and 2 together) on one line: the
+    deductions of :func:`narrowed` ranges, for a long line in one compiled call."""
+    if len(cells) < COMPILED_FROM:
+        return deductions_from_ranges(clue, cells, narrowed(clue, cells, owners=owners))
+    from grader.solver.line_ranges import narrow_and_spans
+
+    (status, lo, hi, starts, ends, firsts, lasts, spans_status, block_open, gap_start,
+     gap_stop, gap_open) = narrow_and_spans(_clue_array(clue),
+                                            np.array(cells, dtype=np.uint8), owners)
+    if status < 0 or spans_status < 0:  # the reference raises with the words for it
+        return deductions_from_ranges(clue, cells, narrowed(clue, cells, owners=owners))
+    if not block_open.any() and not gap_open.any():
+        return []
+    ranges = Ranges(lo.tolist(), hi.tolist(), _notes(starts, ends, firsts, lasts))
+    gaps = [(j, int(gap_start[j]), int(gap_stop[j])) for j in np.flatnonzero(gap_open).tolist()]
+    return _build_deductions(clue, cells, ranges, np.flatnonzero(block_open).tolist(), gaps)
+
+
+def _build_deductions(
+    clue: Clue, cells: LineCells, ranges: Ranges, blocks: Iterable[int],
+    gaps: Iterable[tuple[int, int, int]],
+) -> list[LineDeduction]:
+    """The deductions of the given blocks' overlaps and gaps (those without an unknown
+    cell give none), with the owner notes that narrowed them."""
     found: list[LineDeduction] = []
     lo, hi = ranges.lo, ranges.hi
     notes = _notes_by_block(clue, ranges)
@@ -339,7 +379,7 @@ def _open_spans(
     from grader.solver.line_ranges import deduction_spans
 
     status, block_open, starts, stops, gap_open = deduction_spans(
-        np.array(clue, dtype=np.int64), np.array(cells, dtype=np.uint8),
+        _clue_array(clue), np.array(cells, dtype=np.uint8),
         np.array(ranges.lo, dtype=np.int64), np.array(ranges.hi, dtype=np.int64))
     if status < 0:
         return None

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from grader.model import Clue
 from grader.techniques.base import LineCells, LineDeduction
-from grader.techniques.ranges import deductions_from_ranges, narrowed
+from grader.techniques.ranges import line_deductions
 
 
 def find(clue: Clue, cells: LineCells) -> list[LineDeduction]:
     """Every simple box and simple space of one line (Contradiction if it cannot fit)."""
-    ranges = narrowed(clue, cells, owners=False)
-    return deductions_from_ranges(clue, cells, ranges)
+    return line_deductions(clue, cells, owners=False)
