@@ -8,7 +8,7 @@ grid, and it raises Contradiction when a deduction disagrees with the grid.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -22,14 +22,16 @@ from grader.results import Budget
 from grader.techniques.base import (
     UNPLACED,
     GridContext,
+    LineCellList,
     LineDeduction,
     LineRef,
     SeveralSolutions,
     Step,
+    deduction_sizes,
 )
 
 Outcome = Literal["solved", "stuck", "multiple"]
-LineFinder = Callable[[Clue, list[int]], list[LineDeduction]]
+LineFinder = Callable[[Clue, list[int]], Sequence[LineDeduction]]
 
 
 @dataclass
@@ -93,7 +95,7 @@ class Engine:
         # again: big grids stay fast).
         count = len(self.lines)
         line_rungs = list(self._line_finders)
-        self._line_steps: dict[str, list[list[LineDeduction]]] = {
+        self._line_steps: dict[str, list[Sequence[LineDeduction]]] = {
             rung: [[] for _ in range(count)] for rung in line_rungs
         }
         self._line_best = {rung: np.zeros(count, dtype=np.int64) for rung in line_rungs}
@@ -120,7 +122,7 @@ class Engine:
             ref = self.lines[number][0]
             grid = self.grid.cells
             view = grid[ref.index] if ref.axis == "row" else grid[:, ref.index]
-            cells = self._cells[number] = view.tolist()
+            cells = self._cells[number] = LineCellList(view.copy())
         return cells
 
     def _refresh(self, rung: str) -> None:
@@ -141,7 +143,7 @@ class Engine:
                 raise LineBroken(rung, ref, clue, cells, str(exc)) from None
             self._line_total[rung] += len(found) - len(steps[number])
             steps[number] = found
-            best[number] = max((len(d.changes) for d in found), default=0)
+            best[number] = max(deduction_sizes(found), default=0)
 
     @staticmethod
     def _place(rung: str, ref: LineRef, clue: Clue, deduction: LineDeduction) -> Step:

@@ -90,8 +90,11 @@ FINDERS = (simple, gaps, extreme, caps, owner_branching)
 
 
 def outcome(find: object, clue: Clue, cells: list[int]) -> object:
+    """The deductions with their facts (which LineDeduction's equality leaves out: the
+    explanations are made from them), or the contradiction's words."""
     try:
-        return find.find(clue, cells)  # type: ignore[attr-defined]
+        found = find.find(clue, cells)  # type: ignore[attr-defined]
+        return [(d.technique, d.changes, dict(d.facts)) for d in found]
     except Contradiction as exc:
         return f"Contradiction: {exc}"
 

@@ -8,9 +8,12 @@ inside the line; the engine places them in the grid as :class:`Step` objects.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, overload
+
+import numpy as np
+import numpy.typing as npt
 
 from grader.model import EMPTY, FILLED, UNKNOWN, CellArray, Clue, Puzzle
 
@@ -48,6 +51,72 @@ class LineDeduction:
     technique: str
     changes: tuple[tuple[int, int], ...]
     facts: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+
+class LineCellList(list[int]):
+    """A line's cells as the list every finder reads, with the array they were copied
+    from: the compiled finders of long lines take that instead of converting back."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array: npt.NDArray[np.uint8]):
+        super().__init__(array.tolist())
+        self.array = array
+
+
+def cells_array(cells: LineCells) -> npt.NDArray[np.uint8]:
+    """The cells as a uint8 array (without a copy when they came with one)."""
+    if isinstance(cells, LineCellList):
+        return cells.array
+    return np.array(cells, dtype=np.uint8)
+
+
+class PendingDeductions(Sequence[LineDeduction]):
+    """A line's deductions, counted and sized now but built when first read.
+
+    The engine only needs each line's count and biggest deduction to choose a step;
+    of the many lines that have some, one is taken. ``sizes`` are the deductions' numbers
+    of changes, in the order ``build`` returns them.
+    """
+
+    def __init__(self, sizes: list[int], build: Callable[[], list[LineDeduction]]):
+        self.sizes = sizes
+        self._build: Callable[[], list[LineDeduction]] | None = build
+        self._built: list[LineDeduction] = []
+
+    def _items(self) -> list[LineDeduction]:
+        if self._build is not None:
+            self._built = self._build()
+            self._build = None
+            if [len(d.changes) for d in self._built] != self.sizes:
+                raise AssertionError("pending deductions were sized wrongly")
+        return self._built
+
+    def __len__(self) -> int:
+        return len(self.sizes)
+
+    @overload
+    def __getitem__(self, index: int) -> LineDeduction: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[LineDeduction]: ...
+
+    def __getitem__(self, index: int | slice) -> LineDeduction | Sequence[LineDeduction]:
+        return self._items()[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def deduction_sizes(found: Sequence[LineDeduction]) -> list[int]:
+    """How many cells each deduction decides (without building pending ones)."""
+    if isinstance(found, PendingDeductions):
+        return found.sizes
+    return [len(d.changes) for d in found]
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,13 @@ classic "forcing", "glue" and "mercury" moves).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from grader.model import Clue
 from grader.techniques.base import LineCells, LineDeduction
 from grader.techniques.ranges import line_deductions
 
 
-def find(clue: Clue, cells: LineCells) -> list[LineDeduction]:
+def find(clue: Clue, cells: LineCells) -> Sequence[LineDeduction]:
     """Every deduction of rungs 1 and 2 together on one line."""
     return line_deductions(clue, cells, owners=True)

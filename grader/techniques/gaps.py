@@ -8,11 +8,16 @@ empties the cells no block reaches; this rule is for gaps inside a block's range
 
 from __future__ import annotations
 
-import numpy as np
-
 from grader.model import Clue
 from grader.techniques import ranges as ranges_module
-from grader.techniques.base import EMPTY, FILLED, UNKNOWN, LineCells, LineDeduction
+from grader.techniques.base import (
+    EMPTY,
+    FILLED,
+    UNKNOWN,
+    LineCells,
+    LineDeduction,
+    cells_array,
+)
 from grader.techniques.ranges import narrowed
 
 TECHNIQUE = "simple-gaps"
@@ -24,7 +29,7 @@ def gaps(cells: LineCells) -> list[tuple[int, int]]:
     if len(cells) >= ranges_module.COMPILED_FROM:
         from grader.solver.line_ranges import open_gaps
 
-        starts, ends = open_gaps(np.array(cells, dtype=np.uint8))
+        starts, ends = open_gaps(cells_array(cells))
         return list(zip(starts.tolist(), ends.tolist(), strict=True))
     found: list[tuple[int, int]] = []
     start = 0

@@ -7,7 +7,7 @@ cell it can reach. Ranges only ever shrink; a block left with no room is a Contr
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -17,7 +17,16 @@ import numpy.typing as npt
 
 from grader.errors import Contradiction
 from grader.model import Clue, format_clue
-from grader.techniques.base import EMPTY, FILLED, UNKNOWN, LineCells, LineDeduction, filled_runs
+from grader.techniques.base import (
+    EMPTY,
+    FILLED,
+    UNKNOWN,
+    LineCells,
+    LineDeduction,
+    PendingDeductions,
+    cells_array,
+    filled_runs,
+)
 
 Array = npt.NDArray[np.int64]
 #: filled run (first, last cell) -> (first, last block that could own it) when the owner
@@ -227,7 +236,7 @@ def _compiled_ranges(clue: Clue, cells: LineCells, owners: bool) -> Ranges:
     from grader.solver.line_ranges import narrow_line
 
     status, lo, hi, starts, ends, firsts, lasts = narrow_line(
-        _clue_array(clue), np.array(cells, dtype=np.uint8), owners)
+        _clue_array(clue), cells_array(cells), owners)
     if status < 0:  # the reference raises with the words that name the problem
         ranges = Ranges.initial(clue, len(cells))
         narrow(clue, cells, ranges, owners=owners)
@@ -288,23 +297,30 @@ def deductions_from_ranges(clue: Clue, cells: LineCells, ranges: Ranges) -> list
     return _build_deductions(clue, cells, ranges, *spans) if spans != ([], []) else []
 
 
-def line_deductions(clue: Clue, cells: LineCells, *, owners: bool) -> list[LineDeduction]:
+def line_deductions(clue: Clue, cells: LineCells, *, owners: bool) -> Sequence[LineDeduction]:
     """Every deduction of rung 1 (or of rungs 1 and 2 together) on one line: the
-    deductions of :func:`narrowed` ranges, for a long line in one compiled call."""
+    deductions of :func:`narrowed` ranges; for a long line from one compiled call, and
+    built only when read (the engine reads those of the line it takes a step from)."""
     if len(cells) < COMPILED_FROM:
         return deductions_from_ranges(clue, cells, narrowed(clue, cells, owners=owners))
     from grader.solver.line_ranges import narrow_and_spans
 
     (status, lo, hi, starts, ends, firsts, lasts, spans_status, block_open, gap_start,
      gap_stop, gap_open) = narrow_and_spans(_clue_array(clue),
-                                            np.array(cells, dtype=np.uint8), owners)
+                                            cells_array(cells), owners)
     if status < 0 or spans_status < 0:  # the reference raises with the words for it
         return deductions_from_ranges(clue, cells, narrowed(clue, cells, owners=owners))
-    if not block_open.any() and not gap_open.any():
+    blocks = np.flatnonzero(block_open)
+    open_gaps = np.flatnonzero(gap_open)
+    if not blocks.size and not open_gaps.size:
         return []
-    ranges = Ranges(lo.tolist(), hi.tolist(), _notes(starts, ends, firsts, lasts))
-    gaps = [(j, int(gap_start[j]), int(gap_stop[j])) for j in np.flatnonzero(gap_open).tolist()]
-    return _build_deductions(clue, cells, ranges, np.flatnonzero(block_open).tolist(), gaps)
+
+    def build() -> list[LineDeduction]:
+        ranges = Ranges(lo.tolist(), hi.tolist(), _notes(starts, ends, firsts, lasts))
+        gaps = [(j, int(gap_start[j]), int(gap_stop[j])) for j in open_gaps.tolist()]
+        return _build_deductions(clue, cells, ranges, blocks.tolist(), gaps)
+
+    return PendingDeductions(block_open[blocks].tolist() + gap_open[open_gaps].tolist(), build)
 
 
 def _build_deductions(
@@ -379,7 +395,7 @@ def _open_spans(
     from grader.solver.line_ranges import deduction_spans
 
     status, block_open, starts, stops, gap_open = deduction_spans(
-        _clue_array(clue), np.array(cells, dtype=np.uint8),
+        _clue_array(clue), cells_array(cells),
         np.array(ranges.lo, dtype=np.int64), np.array(ranges.hi, dtype=np.int64))
     if status < 0:
         return None
@@ -405,7 +421,7 @@ def _unique(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return result
 
 
-def apply_line(cells: LineCells, deductions: list[LineDeduction]) -> list[int]:
+def apply_line(cells: LineCells, deductions: Sequence[LineDeduction]) -> list[int]:
     """The line with every deduction applied; Contradiction when two disagree."""
     result = list(cells)
     for deduction in deductions:

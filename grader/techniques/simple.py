@@ -7,11 +7,13 @@ filled, and cells that no block can reach are empty.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from grader.model import Clue
 from grader.techniques.base import LineCells, LineDeduction
 from grader.techniques.ranges import line_deductions
 
 
-def find(clue: Clue, cells: LineCells) -> list[LineDeduction]:
+def find(clue: Clue, cells: LineCells) -> Sequence[LineDeduction]:
     """Every simple box and simple space of one line (Contradiction if it cannot fit)."""
     return line_deductions(clue, cells, owners=False)
