@@ -100,6 +100,8 @@ class Engine:
         }
         self._line_best = {rung: np.zeros(count, dtype=np.int64) for rung in line_rungs}
         self._line_total = dict.fromkeys(line_rungs, 0)
+        #: the lines with deductions at each line rung (a big grid has few at a time)
+        self._line_open: dict[str, set[int]] = {rung: set() for rung in line_rungs}
         self._dirty: dict[str, set[int]] = {rung: set(range(count)) for rung in line_rungs}
         self._unknown = self.grid.unknown_count()
         self._cells: dict[int, list[int]] = {}
@@ -143,6 +145,10 @@ class Engine:
                 raise LineBroken(rung, ref, clue, cells, str(exc)) from None
             self._line_total[rung] += len(found) - len(steps[number])
             steps[number] = found
+            if found:
+                self._line_open[rung].add(number)
+            else:
+                self._line_open[rung].discard(number)
             best[number] = max(deduction_sizes(found), default=0)
 
     @staticmethod
@@ -172,10 +178,11 @@ class Engine:
             self._pending[rung] = pending
             return pending
         self._refresh(rung)
+        steps = self._line_steps[rung]
         return [
             self._place(rung, *self.lines[number], deduction)
-            for number, found in enumerate(self._line_steps[rung])
-            for deduction in found
+            for number in sorted(self._line_open[rung])
+            for deduction in steps[number]
         ]
 
     def _still_open(self, step: Step) -> Step | None:

@@ -303,16 +303,71 @@ def open_gaps(cells):
     return starts[:count].copy(), ends[:count].copy()
 
 
+#: where line_summary's record starts: its length, then the number of blocks
+SUMMARY_LENGTH, SUMMARY_BLOCKS = 0, 1
+
+
+def summary_size(length: int) -> int:
+    """Room line_summary needs for a line of ``length`` cells (of at most length // 2 + 1
+    blocks and as many filled runs)."""
+    return 16 * (length // 2 + 1) + 8
+
+
 @njit(**OPTIONS)
-def narrow_and_spans(clue, cells, owners):
-    """narrow_line, then deduction_spans of its ranges, in one call (rungs 1 and 2 ask for
-    both on every changed line): the seven results of the one, the last four of the other
-    and its status."""
+def line_summary(clue, cells, owners, out):
+    """narrow_line, then deduction_spans of its ranges, in one call that writes one record
+    into ``out`` (of summary_size(n) at least) and returns how many deductions the line
+    has (BROKEN when it cannot be filled). The record: its length, k, lo[k], hi[k]; the
+    number of filled runs, then (start, end, first owner, last owner) of each (-1, -1 if
+    the owner rules never narrowed for it); the number of deductions, then (kind: 0 a
+    block's overlap, 1 a gap; block or gap index; open cells; first cell; end) of each,
+    blocks first. The overlap of block j is hi[j] - clue[j] + 1 .. lo[j] + clue[j] - 1;
+    gap j runs from the end of the ranges before block j to lo[j] (to the line's end
+    after the last block)."""
     status, lo, hi, run_start, run_end, note_first, note_last = narrow_line(clue, cells, owners)
     if status < 0:
-        empty = np.zeros(0, np.int64)
-        return (status, lo, hi, run_start, run_end, note_first, note_last, BROKEN, empty,
-                empty, empty, empty)
+        return BROKEN
     spans_status, block_open, gap_start, gap_stop, gap_open = deduction_spans(clue, cells, lo, hi)
-    return (status, lo, hi, run_start, run_end, note_first, note_last, spans_status,
-            block_open, gap_start, gap_stop, gap_open)
+    if spans_status < 0:
+        return BROKEN
+    k = clue.size
+    at = 2
+    out[SUMMARY_BLOCKS] = k
+    for j in range(k):
+        out[at] = lo[j]
+        out[at + k] = hi[j]
+        at += 1
+    at += k
+    runs = run_start.size
+    out[at] = runs
+    at += 1
+    for r in range(runs):
+        out[at] = run_start[r]
+        out[at + 1] = run_end[r]
+        out[at + 2] = note_first[r]
+        out[at + 3] = note_last[r]
+        at += 4
+    count_at = at
+    at += 1
+    count = 0
+    for j in range(k):
+        if block_open[j]:
+            out[at] = 0
+            out[at + 1] = j
+            out[at + 2] = block_open[j]
+            out[at + 3] = hi[j] - clue[j] + 1
+            out[at + 4] = lo[j] + clue[j]
+            at += 5
+            count += 1
+    for j in range(k + 1):
+        if gap_open[j]:
+            out[at] = 1
+            out[at + 1] = j
+            out[at + 2] = gap_open[j]
+            out[at + 3] = gap_start[j]
+            out[at + 4] = gap_stop[j]
+            at += 5
+            count += 1
+    out[count_at] = count
+    out[SUMMARY_LENGTH] = at
+    return count

@@ -60,9 +60,12 @@ def _probing() -> None:
 def _line_ranges() -> None:
     clue = np.array([1], dtype=np.int64)
     cells = np.array([kernels.UNKNOWN, kernels.FILLED, kernels.UNKNOWN], dtype=np.uint8)
+    out = np.empty(line_ranges.summary_size(cells.size), dtype=np.int64)
     for owners in (False, True):
         _, lo, hi, *_ = line_ranges.narrow_line(clue, cells, owners)
         line_ranges.deduction_spans(clue, cells, lo, hi)
+        line_ranges.line_summary(clue, cells, owners, out)
+    line_ranges.open_gaps(cells)
 
 
 def _conflict_search() -> None:

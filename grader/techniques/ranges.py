@@ -6,6 +6,7 @@ cell it can reach. Ranges only ever shrink; a block left with no room is a Contr
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -303,24 +304,43 @@ def line_deductions(clue: Clue, cells: LineCells, *, owners: bool) -> Sequence[L
     built only when read (the engine reads those of the line it takes a step from)."""
     if len(cells) < COMPILED_FROM:
         return deductions_from_ranges(clue, cells, narrowed(clue, cells, owners=owners))
-    from grader.solver.line_ranges import narrow_and_spans
+    from grader.solver.line_ranges import SUMMARY_LENGTH, line_summary, summary_size
 
-    (status, lo, hi, starts, ends, firsts, lasts, spans_status, block_open, gap_start,
-     gap_stop, gap_open) = narrow_and_spans(_clue_array(clue),
-                                            cells_array(cells), owners)
-    if status < 0 or spans_status < 0:  # the reference raises with the words for it
+    out = _summary_buffer(summary_size(len(cells)))
+    count = line_summary(_clue_array(clue), cells_array(cells), owners, out)
+    if count < 0:  # the reference raises with the words for it
         return deductions_from_ranges(clue, cells, narrowed(clue, cells, owners=owners))
-    blocks = np.flatnonzero(block_open)
-    open_gaps = np.flatnonzero(gap_open)
-    if not blocks.size and not open_gaps.size:
+    if not count:
         return []
+    record = out[:out[SUMMARY_LENGTH]].tolist()  # the buffer is the next line's
+    spans = record[-5 * count:]
+    return PendingDeductions(spans[2::5], lambda: _deductions_of_summary(clue, cells, record))
 
-    def build() -> list[LineDeduction]:
-        ranges = Ranges(lo.tolist(), hi.tolist(), _notes(starts, ends, firsts, lasts))
-        gaps = [(j, int(gap_start[j]), int(gap_stop[j])) for j in open_gaps.tolist()]
-        return _build_deductions(clue, cells, ranges, blocks.tolist(), gaps)
 
-    return PendingDeductions(block_open[blocks].tolist() + gap_open[open_gaps].tolist(), build)
+def _deductions_of_summary(clue: Clue, cells: LineCells, record: list[int]) -> list[LineDeduction]:
+    """The deductions a line_summary record describes (see there for its layout)."""
+    k = record[1]
+    lo, hi = record[2:2 + k], record[2 + k:2 + 2 * k]
+    at = 2 + 2 * k
+    runs = record[at]
+    notes = {(record[i], record[i + 1]): (record[i + 2], record[i + 3])
+             for i in range(at + 1, at + 1 + 4 * runs, 4) if record[i + 2] >= 0}
+    at += 1 + 4 * runs
+    spans = [record[i:i + 5] for i in range(at + 1, len(record), 5)]
+    blocks = [j for kind, j, *_ in spans if kind == 0]
+    gaps = [(j, start, stop) for kind, j, _, start, stop in spans if kind == 1]
+    return _build_deductions(clue, cells, Ranges(lo, hi, notes), blocks, gaps)
+
+
+_buffers = threading.local()
+
+
+def _summary_buffer(size: int) -> npt.NDArray[np.int64]:
+    """This thread's buffer for line_summary records, of ``size`` at least."""
+    buffer: npt.NDArray[np.int64] | None = getattr(_buffers, "summary", None)
+    if buffer is None or buffer.size < size:
+        buffer = _buffers.summary = np.empty(max(size, 4096), dtype=np.int64)
+    return buffer
 
 
 def _build_deductions(
