@@ -29,6 +29,7 @@ from grader.techniques.base import (
     Step,
     deduction_sizes,
 )
+from grader.techniques.ranges import COMPILED_FROM
 
 Outcome = Literal["solved", "stuck", "multiple"]
 LineFinder = Callable[[Clue, list[int]], Sequence[LineDeduction]]
@@ -124,7 +125,8 @@ class Engine:
             ref = self.lines[number][0]
             grid = self.grid.cells
             view = grid[ref.index] if ref.axis == "row" else grid[:, ref.index]
-            cells = self._cells[number] = LineCellList(view.copy())
+            cells = self._cells[number] = (
+                LineCellList(view.copy()) if len(view) >= COMPILED_FROM else view.tolist())
         return cells
 
     def _refresh(self, rung: str) -> None:

@@ -228,9 +228,11 @@ def narrow(clue: Clue, cells: LineCells, ranges: Ranges, *, owners: bool) -> Non
 
 
 #: lines at least this long are narrowed by the compiled kernels of
-#: grader.solver.line_ranges (equal results, held to the Python code here by the tests);
-#: shorter lines stay in Python, so grading an everyday puzzle loads no numba
-COMPILED_FROM = 100
+#: grader.solver.line_ranges (equal results, held to the Python code here by the tests).
+#: Rungs 1-2 on one line cost 15-20 us compiled against 60-270 us in Python for 20-100
+#: cells, but loading numba costs a process about 0.4 s: shorter lines, an everyday
+#: puzzle's, stay in Python (grading a 40x40 loads no numba)
+COMPILED_FROM = 64
 
 
 def _compiled_ranges(clue: Clue, cells: LineCells, owners: bool) -> Ranges:
