@@ -1,15 +1,18 @@
 """Median grading time per puzzle, by group of the public corpus.
 
-    python bench/bench_grade.py [--repeat 3] [--seconds 120]
+    python bench/bench_grade.py [--repeat 3] [--seconds 120] [--only GROUP] [--extra FILE...]
 
 Groups: the largest magazine puzzles (jwilk, 25x25 to 30x30 and 40x20, solvable by line
 logic; target for a 30x30: median under 0.5 s), jwilk's only 30x30 (it needs cell branching),
 the puzzles that
 need cell branching (jwilk's eight, domino/, webpbn #6574 "Forever"; target: seconds), and
-the other webpbn puzzles. Each puzzle is graded ``--repeat`` times in this process after
+the other webpbn puzzles, and the huge ones (a side of 100 cells or more: the 512x512
+cauldron, which line logic solves; target: under 3 s). ``--extra`` adds files of your own
+(e.g. webpbn #22336 "Gettys", 99x59, from a copy of the site you fetched) as a group of
+their own. Each puzzle is graded ``--repeat`` times in this process after
 one warm-up grade (numba compiles or loads its cache once per process, not per puzzle), with
-the line-solve memo cleared before each, and its median is kept; the table gives the
-median and the maximum of those per group.
+the line-solve memo cleared before each, and its median CPU time is kept; the table gives
+the median and the maximum of those per group.
 """
 
 from __future__ import annotations
@@ -45,9 +48,14 @@ def groups() -> dict[str, list[str]]:
     thirty: list[str] = []
     branching: list[str] = []
     webpbn: list[str] = []
+    huge: list[str] = []
     for key, info in sorted(verdicts.items()):
         if info.get("solutions") != 1:
             continue
+        if key.startswith("patterns/"):
+            puzzle = load(key)
+            if max(puzzle.width, puzzle.height) >= 100:
+                huge.append(key)
         if key.startswith("jwilk/"):
             puzzle = load(key)
             if info.get("pbnsolve") == "lookahead":
@@ -65,6 +73,7 @@ def groups() -> dict[str, list[str]]:
         "jwilk 30x30": thirty,
         "cell branching": branching,
         "webpbn": webpbn,
+        "huge": huge,
     }
 
 
@@ -72,6 +81,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=120.0, help="budget per grade")
+    parser.add_argument("--only", action="append", default=[], metavar="GROUP",
+                        help="only this group (repeatable): magazine, 30x30, branching, "
+                        "webpbn, huge, extra")
+    parser.add_argument("--extra", nargs="+", default=[], type=Path, metavar="FILE",
+                        help="puzzle files graded as a group of their own")
     args = parser.parse_args(argv)
     if not CORPUS.is_dir():
         print(f"the corpus is not at {CORPUS}", file=sys.stderr)
@@ -79,18 +93,23 @@ def main(argv: list[str] | None = None) -> int:
     budget = Budget(seconds=args.seconds)
     grade(load("webpbn/1.non"), budget=budget)  # warm-up
     print(f"{'group':18s} {'puzzles':>7s} {'median s':>9s} {'max s':>8s}  slowest")
-    for name, keys in groups().items():
+    chosen = groups()
+    if args.extra:
+        chosen["extra"] = [str(path.resolve()) for path in args.extra]
+    for name, keys in chosen.items():
+        if args.only and not any(word in name for word in args.only):
+            continue
         medians: list[tuple[float, str, str]] = []
         for key in keys:
-            puzzle = load(key)
+            puzzle = formats.read(key)[0] if name == "extra" else load(key)
             times = []
             level = ""
             for _ in range(args.repeat):
                 cached_line_solve.cache_clear()  # time a first grade, not a replay
                 _narrowed.cache_clear()
-                started = time.perf_counter()
+                started = time.process_time()
                 level = grade(puzzle, budget=budget).level
-                times.append(time.perf_counter() - started)
+                times.append(time.process_time() - started)
             medians.append((statistics.median(times), key, level))
         if not medians:
             continue
@@ -98,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         slowest = max(medians)
         print(
             f"{name:18s} {len(values):7d} {statistics.median(values):9.3f} {max(values):8.2f}"
-            f"  {slowest[1]} ({slowest[2]})"
+            f"  {Path(slowest[1]).name if name == 'extra' else slowest[1]} ({slowest[2]})"
         )
     return 0
 
