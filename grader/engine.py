@@ -285,9 +285,3 @@ class Engine:
                 first = self.rungs[0].name if self.rungs else "simple-boxes"
                 raise LineBroken(first, ref, clue, cells, "the filled line does not match")
 
-
-def solve_with_ladder(
-    puzzle: Puzzle, *, max_rung: str | None = None, budget: Budget | None = None
-) -> EngineResult:
-    """Run the engine within an optional budget."""
-    return Engine(puzzle, max_rung=max_rung, budget=budget).run()

@@ -2,6 +2,10 @@
 
 Shared by rungs 1-3. ``lo[j]`` is the first cell block ``j`` can start at, ``hi[j]`` the last
 cell it can reach. Ranges only ever shrink; a block left with no room is a Contradiction.
+
+Lines of :data:`COMPILED_FROM` cells or more are narrowed by the compiled twin of this
+module, :mod:`grader.solver.line_ranges`, step for step the same; a change to the narrowing
+here must be made there too (``tests/test_line_ranges.py`` compares the two on random lines).
 """
 
 from __future__ import annotations
