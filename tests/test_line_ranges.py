@@ -3,7 +3,8 @@
 The grader narrows lines of ``ranges.COMPILED_FROM`` cells or more with
 grader.solver.line_ranges; every rung from simple boxes to owner branching reads those
 ranges, so a difference would change grades. Here both run on the same random lines
-(and on broken ones), compared field by field, deduction by deduction.
+(and on broken ones), compared field by field, deduction by deduction, and a wide puzzle
+is graded both ways, step log against step log.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ import numpy as np
 import pytest
 
 from grader.errors import Contradiction
-from grader.model import EMPTY, FILLED, UNKNOWN, Clue, clue_of
+from grader.grading import grade
+from grader.model import EMPTY, FILLED, UNKNOWN, Clue, Puzzle, clue_of
 from grader.solver import line_ranges
 from grader.techniques import caps, extreme, gaps, owner_branching, ranges, simple
+from grader.techniques.base import Step
 from grader.techniques.ranges import Ranges, narrow
 
 
@@ -134,3 +137,24 @@ def test_compiled_gaps_equal_the_reference(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(ranges, "COMPILED_FROM", 1)
     assert [gaps.gaps(cells) for cells in cases] == expected
     assert sum(map(len, expected)) > 500
+
+
+def test_a_wide_puzzle_grades_alike_through_either_narrowing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(3)
+    picture = ["".join(rng.choice("##.") for _ in range(ranges.COMPILED_FROM + 20))
+               for _ in range(12)]
+    puzzle = Puzzle.from_picture(picture)
+    compiled = grade(puzzle)
+    ranges._narrowed.cache_clear()
+    monkeypatch.setattr(ranges, "COMPILED_FROM", 10**9)
+    python = grade(puzzle)
+    ranges._narrowed.cache_clear()
+
+    def log(steps: tuple[Step, ...]) -> list[tuple[object, ...]]:
+        return [(s.rung, s.technique, s.changes, s.line, s.openings, dict(s.facts))
+                for s in steps]
+
+    assert (compiled.level, compiled.score) == (python.level, python.score)
+    assert log(compiled.steps) == log(python.steps) and len(compiled.steps) > 50
