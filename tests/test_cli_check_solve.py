@@ -41,6 +41,7 @@ def test_check_json_verdicts(files: dict[str, Path], capsys: pytest.CaptureFixtu
     assert unique["solutions"] == [["#####", "#...#", "#####"]]
     assert unique["file"] == str(files["unique"]) and "title" in unique
     assert isinstance(unique["time_s"], float)
+    assert all(r["cpu_s"] >= 0.0 for r in records)  # CPU beside wall clock, for benchmarks
     assert sorted(map(tuple, two["solutions"])) == [("#.", ".#"), (".#", "#.")]
     assert sorted(map(tuple, two["differing_cells"])) == [(0, 0), (0, 1), (1, 0), (1, 1)]
     assert "solutions" not in none
