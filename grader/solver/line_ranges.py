@@ -308,9 +308,10 @@ SUMMARY_LENGTH, SUMMARY_BLOCKS = 0, 1
 
 
 def summary_size(length: int) -> int:
-    """Room line_summary needs for a line of ``length`` cells (of at most length // 2 + 1
-    blocks and as many filled runs)."""
-    return 16 * (length // 2 + 1) + 8
+    """Room line_summary needs for a line of ``length`` cells: a record is written only
+    for a line its clue fits, so of k <= (length + 1) // 2 blocks, as many filled runs at
+    most and 2k + 1 spans: 4 + 2k + 4 runs + 5 spans <= 9 + 16 (length + 1) // 2 numbers."""
+    return 16 * (length // 2 + 1) + 16
 
 
 @njit(**OPTIONS)
