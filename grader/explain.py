@@ -148,6 +148,18 @@ def _broken_in(step: Step) -> str:
     return f" in {broken.label.lower()}" if broken is not None else ""
 
 
+_REACH = (
+    "its row and column",
+    "its row and column, then the lines they change",
+    "its row and column, the lines they change and the lines those change",
+)
+
+
+def _reach(step: Step) -> str:
+    rounds: int = step.facts["rounds"]
+    return _REACH[min(rounds, len(_REACH)) - 1]
+
+
 def _both_ways(step: Step) -> str:
     filled = [(r, c) for r, c, s in step.changes if s == FILLED]
     empty = [(r, c) for r, c, s in step.changes if s == EMPTY]
@@ -190,6 +202,9 @@ FIELDS: dict[str, Callable[[Step], str]] = {
     "actual": lambda s: STATE_WORDS[s.changes[0][2]],
     "broken_in": _broken_in,
     "both_ways": _both_ways,
+    "reach": _reach,
+    "broken_line": lambda s: s.facts["broken_line"].label.lower(),
+    "decided": lambda s: _plural(s.facts["decided"], "1 cell", f"{s.facts['decided']} cells"),
     "nodes": lambda s: str(s.facts["nodes"]),
 }
 

@@ -230,7 +230,7 @@ def test_targets_map_levels_and_stars_to_score_bands() -> None:
     assert Target(level="medium").direction(1.4) == 0
     low, high = Target(stars=3).interval()
     assert low < high and Target(stars=3).direction((low + high) / 2) == 0
-    assert Target(level="hard").top_rung() == "line-analysis"
+    assert Target(level="hard").top_rung() == "short-look-ahead"
     assert Target(stars=1).top_rung() == "capped-runs"  # the last easy rung of the table
     with pytest.raises(PuzzleError):
         Target(level="medium", stars=2)

@@ -19,8 +19,14 @@ OWNERS = Puzzle.from_picture(["#..#.", "#.#..", ".#.#.", "#...#", "#.#.#", ".###
 CAPPED = Puzzle.from_picture(
     ["##.##..", "...#..#", "###....", "#...###", "..#..#.", ".#####.", "..#..##", "#..#..#"]
 )
-FIENDISH = Puzzle.from_picture(
+# one supposition that breaks two rounds of line logic later (a short look-ahead)
+HARD = Puzzle.from_picture(
     [".##.#.#", "#...###", "###.###", "...##..", ".#####.", "#####.#", "#..#..#"]
+)
+# suppositions whose contradiction lies further than three rounds of line logic away
+FIENDISH = Puzzle.from_picture(
+    ["#...#....", "###....#.", "..###..##", "..#.#.#.#", "#...#.#..", "##...#..#",
+     "....###.#", ".#.##.###", "..##....#"]
 )
 TWO_SOLUTIONS = Puzzle.from_picture(["#.", ".#"])
 IMPOSSIBLE = Puzzle(rows=((2,), ()), columns=((1,), (), (1,)))

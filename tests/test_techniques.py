@@ -17,7 +17,7 @@ from grader.errors import Contradiction
 from grader.ladder import default_ladder
 from grader.lines import solve_line
 from grader.model import EMPTY, FILLED, UNKNOWN, Clue, Puzzle, clue_of
-from grader.techniques import cell_branching, line_analysis
+from grader.techniques import cell_branching, line_analysis, short_look_ahead
 from grader.techniques.base import LineDeduction
 from grader.techniques.ranges import apply_line
 
@@ -192,6 +192,7 @@ def test_cell_branching_deductions_hold_in_every_solution(picture: list[list[boo
     engine = Engine(puzzle, max_rung="line-analysis")
     engine.run()  # the grid cell branching starts from: line logic exhausted
     steps = cell_branching.find(puzzle, engine.grid.cells)
+    steps += short_look_ahead.find(puzzle, engine.grid.cells)
     for step in steps:
         for r, c, state in step.changes:
             assert all(bool(s[r, c]) == (state == FILLED) for s in solutions), step
@@ -210,3 +211,57 @@ def test_cell_branching_finds_the_contradiction_of_a_fiendish_puzzle() -> None:
     for step in steps:
         for r, c, state in step.changes:
             assert bool(solution[r, c]) == (state == FILLED)
+
+
+#: needs one short look-ahead: cell (row 5, column 1) filled breaks row 7 two rounds on
+SHORT = Puzzle.from_picture(
+    [".##.#.#", "#...###", "###.###", "...##..", ".#####.", "#####.#", "#..#..#"]
+)
+#: needs cell branching whose contradictions lie beyond the short look-ahead's reach
+DEEP = Puzzle.from_picture(
+    ["#...#....", "###....#.", "..###..##", "..#.#.#.#", "#...#.#..", "##...#..#",
+     "....###.#", ".#.##.###", "..##....#"]
+)
+
+
+def test_short_look_ahead_must_fire_where_two_rounds_break_a_line() -> None:
+    engine = Engine(SHORT, max_rung="line-analysis")
+    assert engine.run().outcome == "stuck"
+    steps = short_look_ahead.find(SHORT, engine.grid.cells)
+    assert [(s.cell, s.changes) for s in steps][:1] == [((4, 0), ((4, 0, EMPTY),))]
+    first = steps[0]
+    assert first.facts["supposed"] == FILLED
+    assert first.facts["rounds"] == 2
+    assert first.facts["broken_line"].label == "Row 7"
+    # the break is real: the supposition leaves row 7 with no arrangement
+    broken = short_look_ahead.follow(SHORT, engine.grid.cells, 4, 0, FILLED)
+    assert broken is not None and broken.line == first.facts["broken_line"]
+    assert short_look_ahead.follow(SHORT, engine.grid.cells, 4, 0, FILLED, rounds=1) is None
+
+
+def test_short_look_ahead_must_not_fire_where_only_deep_branching_decides() -> None:
+    engine = Engine(DEEP, max_rung="short-look-ahead")
+    assert engine.run().outcome == "stuck"
+    cells = engine.grid.cells
+    assert not short_look_ahead.find(DEEP, cells)
+    assert cell_branching.find(DEEP, cells), "cell branching proper still decides cells here"
+    # every contradiction cell branching finds here is more than the short reach away
+    for step in cell_branching.find(DEEP, cells):
+        if step.technique == "contradiction":
+            r, c = step.cell or (0, 0)
+            deep = short_look_ahead.follow(DEEP, cells, r, c, step.facts["supposed"], rounds=50)
+            assert deep is not None and deep.round > short_look_ahead.ROUNDS
+
+
+def test_short_look_ahead_is_explained_with_its_reach() -> None:
+    from grader.explain import sentence
+    from grader.grading import grade
+
+    result = grade(SHORT)
+    assert result.level == "hard"
+    [step] = [s for s in result.steps if s.rung == "short-look-ahead"]
+    assert sentence(step, SHORT) == (
+        "Cell (row 5, column 1): supposing it filled, line logic on its row and column, "
+        "then the lines they change leaves no arrangement for row 7 after deciding 7 cells; "
+        "so it is empty"
+    )
