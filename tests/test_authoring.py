@@ -306,3 +306,14 @@ def test_steering_to_medium_keeps_the_picture_and_misses_keep_nothing_useless() 
     if not missed.reached:
         assert missed.grade.level != start.level or missed.flips == ()
         assert any("out of reach" in line for line in missed.report_lines())
+
+
+def test_steering_to_hard_lands_on_a_short_look_ahead() -> None:
+    # hard is the level of a short look-ahead: a plain heart gets there with a few flips
+    heart = binarise(load_grey(png(draw("heart", "silhouette"))), 15, 15).picture
+    result = author(heart, target=Target(level="hard"), seconds=30)
+    assert result.reached and sat_unique(result.puzzle)
+    assert result.grade is not None and result.grade.level == "hard"
+    hardest = [s.rung for s in result.grade.steps if s.rung == "short-look-ahead"]
+    assert hardest and "cell-branching" not in result.grade.rungs
+    assert 0 < result.flip_share <= 12.0
