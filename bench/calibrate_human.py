@@ -21,6 +21,8 @@ data has no licence: read it from where it lies, never copy it into the project.
 4. Report on the held-back half: Spearman's rho of score, level, effort and baselines
    (sweeps, area, clue count) against the votes, overall and per size, the star spread
    over every puzzle, and the twenty biggest disagreements with their explanations.
+   Beside it, how repeatable the votes are: pictures posted twice, rated by different
+   people, give the noise of a vote and so a ceiling on rho for any score, per size.
 """
 
 from __future__ import annotations
@@ -155,10 +157,31 @@ class StepLogs:
         return {key: json.loads(log) for key, log in self.db.execute("SELECT key, log FROM logs")}
 
 
+def shape_key(puzzle: Puzzle) -> str:
+    """The clues up to rotation and mirroring: one picture posted twice has one shape key."""
+    rows, columns = puzzle.rows, puzzle.columns
+    variants = []
+    for _ in range(2):
+        for flip_rows in (False, True):
+            for flip_columns in (False, True):
+                r = tuple(c[::-1] for c in rows) if flip_columns else rows
+                c = tuple(reversed(columns)) if flip_columns else columns
+                r = tuple(reversed(r)) if flip_rows else r
+                c = tuple(k[::-1] for k in c) if flip_rows else c
+                variants.append(repr((r, c)))
+        rows, columns = columns, rows
+    return hashlib.sha256(min(variants).encode()).hexdigest()[:24]
+
+
 def grade_all(
-    rated: Sequence[Rated], out: Path, *, jobs: int, timeout_s: float, grade: bool = True
+    rated: Sequence[Rated], out: Path, *, jobs: int, timeout_s: float, grade: bool = True,
+    reposts: dict[str, list[tuple[float, str]]] | None = None,
 ) -> dict[str, tuple[Puzzle, float, str]]:
-    """Grade what the store lacks; return key -> (puzzle, vote, file) for every puzzle."""
+    """Grade what the store lacks; return key -> (puzzle, vote, file) for every puzzle.
+
+    ``reposts``, when given, gets every puzzle's vote and size class by shape key (the
+    pictures posted more than once measure how repeatable the votes are).
+    """
     tasks: list[Task] = []
     by_key: dict[str, tuple[Puzzle, float, str]] = {}
     for item in rated:
@@ -167,6 +190,9 @@ def grade_all(
         except NonopressError as exc:
             print(f"skipped {exc}", file=sys.stderr)
             continue
+        if reposts is not None:
+            size = size_class(puzzle.width, puzzle.height)
+            reposts.setdefault(shape_key(puzzle), []).append((item.vote, size))
         key = puzzle.key()
         if key in by_key:
             continue
@@ -330,7 +356,7 @@ def unpack(theta: np.ndarray, design: Design) -> tuple[np.ndarray, float, float]
 # from the weights the last fit wrote)
 PRIOR_WEIGHTS = {"exact-fit": 0.2, "simple-boxes": 1.0, "simple-gaps": 1.0, "extreme-owners": 2.0,
                  "capped-runs": 2.0, "owner-branching": 4.0, "line-analysis": 6.0,
-                 "cell-branching": 25.0, "recursion": 80.0}
+                 "short-look-ahead": 12.0, "cell-branching": 25.0, "recursion": 80.0}
 RIDGE = 1e-4  # pull of the log weights toward the starting table (rare rungs stay sane)
 
 
@@ -518,6 +544,34 @@ def rho_table(samples: Sequence[Sample]) -> list[str]:
     return lines
 
 
+def repeatability(reposts: dict[str, list[tuple[float, str]]]) -> list[str]:
+    """How far any score can agree with the votes, from pictures posted twice or more.
+
+    Two postings of one picture are rated by different people: the spread of their votes
+    is the noise of a vote. Classical test theory then bounds the correlation of any
+    score with the votes of a group at sqrt(1 - noise variance / vote variance).
+    """
+    pairs = [(votes[0][0], votes[1][0]) for votes in reposts.values() if len(votes) > 1]
+    if len(pairs) < 10:
+        return [f"Repeatability: {len(pairs)} pictures posted twice, too few to measure"]
+    first, second = (np.array(side) for side in zip(*pairs, strict=True))
+    noise = float(np.mean((first - second) ** 2) / 2)
+    lines = [
+        f"Repeatability: {len(pairs)} pictures posted twice (same clues up to rotation and "
+        f"mirroring): Spearman rho between their votes {spearman(first.tolist(), second.tolist()):+.3f}; "
+        f"noise of one vote sd {noise ** 0.5:.3f}.",
+        "Ceiling on rho for any score, sqrt(1 - noise / vote variance), per group:",
+    ]
+    groups = [("overall", [v[0][0] for v in reposts.values()])]
+    groups += [(size, [v[0][0] for v in reposts.values() if v[0][1] == size]) for size in SIZES]
+    for name, votes in groups:
+        variance = float(np.var(votes)) if len(votes) > 1 else 0.0
+        ceiling = max(0.0, 1 - noise / variance) ** 0.5 if variance else float("nan")
+        lines.append(f"  {name:8s} {len(votes):5d} vote sd {variance ** 0.5:.3f} "
+                     f"ceiling {ceiling:.3f}")
+    return lines
+
+
 def explain(sample: Sample, weights: scoring.Weights) -> str:
     terms = sample.terms
     lines = terms.width + terms.height
@@ -552,7 +606,8 @@ def disagreements(samples: Sequence[Sample], weights: scoring.Weights, count: in
     return lines
 
 
-def report(samples: Sequence[Sample], weights: scoring.Weights, left_out: Counter[str]) -> None:
+def report(samples: Sequence[Sample], weights: scoring.Weights, left_out: Counter[str],
+           reposts: dict[str, list[tuple[float, str]]] | None = None) -> None:
     for s in samples:
         figures = scoring.figures(s.level, s.terms, weights)
         s.fields["score"] = figures.difficulty
@@ -566,6 +621,8 @@ def report(samples: Sequence[Sample], weights: scoring.Weights, left_out: Counte
     print("\n".join(rho_table(test)))
     print("\nSame on the training split:")
     print("\n".join(rho_table(train)[:1] + rho_table(train)[1:2]))
+    if reposts is not None:
+        print("\n" + "\n".join(repeatability(reposts)))
     counts = Counter(scoring.stars(s.fields["score"], weights) for s in samples)
     spread = ", ".join(f"{k}: {counts[k] / len(samples):.0%}" for k in range(1, 6))
     print(f"\nStars over all {len(samples)} rated puzzles: {spread}")
@@ -610,8 +667,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         rated = sorted(random.Random(args.seed).sample(rated, min(args.limit, len(rated))),
                        key=lambda r: r.path)
     print(f"{len(rated)} rated puzzles under {args.path}", file=sys.stderr)
+    reposts: dict[str, list[tuple[float, str]]] = {}
     puzzles = grade_all(
-        rated, args.out, jobs=args.jobs, timeout_s=args.timeout, grade=not args.no_grade
+        rated, args.out, jobs=args.jobs, timeout_s=args.timeout, grade=not args.no_grade,
+        reposts=reposts,
     )
     if args.grade_only:
         return 0
@@ -623,7 +682,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     weights = scoring.default_weights()
     if args.fit:
         weights = fit([s for s in samples if not s.held_back], weights)
-    report(samples, weights, left_out)
+    report(samples, weights, left_out, reposts)
     if args.fit and args.write_weights:
         test = [s for s in samples if s.held_back]
         rho = spearman([s.fields["score"] for s in test], [s.vote for s in test])
