@@ -556,9 +556,10 @@ def repeatability(reposts: dict[str, list[tuple[float, str]]]) -> list[str]:
         return [f"Repeatability: {len(pairs)} pictures posted twice, too few to measure"]
     first, second = (np.array(side) for side in zip(*pairs, strict=True))
     noise = float(np.mean((first - second) ** 2) / 2)
+    agreement = spearman(first.tolist(), second.tolist())
     lines = [
         f"Repeatability: {len(pairs)} pictures posted twice (same clues up to rotation and "
-        f"mirroring): Spearman rho between their votes {spearman(first.tolist(), second.tolist()):+.3f}; "
+        f"mirroring): Spearman rho between their votes {agreement:+.3f}; "
         f"noise of one vote sd {noise ** 0.5:.3f}.",
         "Ceiling on rho for any score, sqrt(1 - noise / vote variance), per group:",
     ]

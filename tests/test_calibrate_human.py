@@ -1,0 +1,49 @@
+"""The calibration bench's measure of how repeatable people's votes are (pictures posted
+twice): one shape key under rotation and mirroring, and the ceiling it puts on rho."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from grader.model import Puzzle
+
+BENCH = Path(__file__).resolve().parents[1] / "bench" / "calibrate_human.py"
+spec = importlib.util.spec_from_file_location("calibrate_human", BENCH)
+assert spec is not None and spec.loader is not None
+calibrate_human = importlib.util.module_from_spec(spec)
+sys.modules["calibrate_human"] = calibrate_human
+spec.loader.exec_module(calibrate_human)
+
+PICTURE = np.array([[1, 1, 0, 0], [0, 1, 0, 1], [1, 1, 1, 0]], dtype=bool)
+
+
+def test_a_picture_turned_or_mirrored_has_one_shape_key() -> None:
+    key = calibrate_human.shape_key(Puzzle.from_picture(PICTURE))
+    for variant in (PICTURE[::-1], PICTURE[:, ::-1], PICTURE[::-1, ::-1], PICTURE.T,
+                    np.rot90(PICTURE), np.rot90(PICTURE, 3), PICTURE.T[::-1]):
+        assert calibrate_human.shape_key(Puzzle.from_picture(variant)) == key
+    other = PICTURE.copy()
+    other[0, 3] = True
+    assert calibrate_human.shape_key(Puzzle.from_picture(other)) != key
+
+
+def test_repeatability_bounds_rho_by_the_noise_of_a_vote() -> None:
+    rng = np.random.default_rng(7)
+    truth = rng.uniform(1, 5, 400)
+    reposts = {f"p{i}": [(float(t + rng.normal(0, 0.3)), "20x20")] for i, t in enumerate(truth)}
+    for i in range(200):  # half the pictures posted twice, rated by other people
+        reposts[f"p{i}"].append((float(truth[i] + rng.normal(0, 0.3)), "20x20"))
+    lines = calibrate_human.repeatability(reposts)
+    assert lines[0].startswith("Repeatability: 200 pictures posted twice")
+    noise_sd = float(lines[0].rsplit("sd ", 1)[1].rstrip("."))
+    assert 0.25 < noise_sd < 0.35
+    overall = next(line for line in lines if line.strip().startswith("overall"))
+    ceiling = float(overall.rsplit("ceiling ", 1)[1])
+    # the true ceiling: corr(truth, one vote) = sd(truth) / sd(vote)
+    expected = truth.std() / np.sqrt(truth.var() + 0.09)
+    assert abs(ceiling - expected) < 0.01
+    assert calibrate_human.repeatability({"a": [(1.0, "other")]})[0].endswith("too few to measure")
