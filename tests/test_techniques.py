@@ -265,3 +265,59 @@ def test_short_look_ahead_is_explained_with_its_reach() -> None:
         "then the lines they change leaves no arrangement for row 7 after deciding 7 cells; "
         "so it is empty"
     )
+
+
+def _follow_reference(puzzle: Puzzle, cells: np.ndarray, r: int, c: int, state: int,
+                      rounds: int) -> tuple[int, str, int] | None:
+    """The short look-ahead's rounds, readably: a first-in first-out queue of lines, a line
+    waiting is not queued again, each round the lines queued by the round before."""
+    from collections import deque
+
+    from grader.lines import solve_line as reference_solve
+
+    trial = cells.copy()
+    trial[r, c] = state
+    queue = deque([("row", r), ("column", c)])
+    decided = 0
+    for number in range(1, rounds + 1):
+        if not queue:
+            return None
+        for _ in range(len(queue)):
+            axis, index = queue.popleft()
+            view = trial[index] if axis == "row" else trial[:, index]
+            clue = (puzzle.rows if axis == "row" else puzzle.columns)[index]
+            solved = reference_solve(clue, [int(v) for v in view])
+            if solved is None:
+                return number, f"{axis} {index}", decided
+            for position, (old, new) in enumerate(zip(view.tolist(), solved, strict=True)):
+                if old != new:
+                    view[position] = new
+                    decided += 1
+                    cross = ("column" if axis == "row" else "row", position)
+                    if cross not in queue:
+                        queue.append(cross)
+    return None
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(5, 9), st.integers(5, 9), st.integers(0, 2**32 - 1))
+def test_short_look_ahead_rounds_match_the_readable_reference(
+    height: int, width: int, seed: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    puzzle = Puzzle.from_picture(rng.random((height, width)) < 0.55)
+    engine = Engine(puzzle, max_rung="line-analysis")
+    engine.run()  # a fixpoint of line logic, as the grid rungs get it
+    cells = engine.grid.cells
+    for r, c in zip(*np.nonzero(cells == UNKNOWN), strict=True):
+        for state in (FILLED, EMPTY):
+            for rounds in (short_look_ahead.ROUNDS, 40):
+                expected = _follow_reference(puzzle, cells, int(r), int(c), state, rounds)
+                got = short_look_ahead.follow(puzzle, cells, int(r), int(c), state, rounds)
+                if expected is None:
+                    assert got is None
+                else:
+                    assert got is not None
+                    assert (got.round, f"{got.line.axis} {got.line.index}", got.decided) == (
+                        expected
+                    )

@@ -726,6 +726,65 @@ def propagate_all(grid, clues, nclues, queue, in_queue, qstate, line_in, line_ou
                            fwd, bwd, empties, marks, counters, cache_keys, cache_vals)
 
 
+@njit(**KERNEL)
+def follow_cell(grid, r, c, state, rounds, clues, nclues, queue, in_queue, qstate, line_in,
+                line_out, fwd, bwd, empties, marks, counters, cache_keys, cache_vals, result):
+    """Suppose cell (r, c) is ``state`` in ``grid`` (changed in place) and line-solve round
+    by round: round 1 is its row, then its column; each next round the lines that cells
+    decided in the round before cross, in the order they were first crossed (a line still
+    waiting is not queued twice; a line solved sees what the lines before it decided).
+
+    Returns the round a line broke in (``result`` = [line, cells decided before]), or 0
+    when none broke within ``rounds`` rounds. With a grid at a fixpoint of line logic
+    and enough rounds, the grid ends as whole-grid line logic would leave it.
+    """
+    h = grid.shape[0]
+    w = grid.shape[1]
+    size = queue.shape[0]
+    clear_queue(queue, in_queue, qstate)
+    grid[r, c] = state
+    enqueue(r, queue, in_queue, qstate)
+    enqueue(h + c, queue, in_queue, qstate)
+    decided = 0
+    for number in range(1, rounds + 1):
+        waiting = qstate[1]
+        if waiting == 0:
+            break
+        for _ in range(waiting):
+            line = queue[qstate[0]]
+            qstate[0] = (qstate[0] + 1) % size
+            qstate[1] -= 1
+            in_queue[line] = 0
+            if line < h:
+                n = w
+                for x in range(n):
+                    line_in[x] = grid[line, x]
+            else:
+                n = h
+                for x in range(n):
+                    line_in[x] = grid[x, line - h]
+            ok = cached_solve(line, clues[line], nclues[line], line_in, n, line_out, fwd, bwd,
+                              empties, marks, counters, cache_keys, cache_vals)
+            if not ok:
+                clear_queue(queue, in_queue, qstate)
+                result[0] = line
+                result[1] = decided
+                return number
+            for x in range(n):
+                if line_out[x] != line_in[x]:
+                    decided += 1
+                    if line < h:
+                        grid[line, x] = line_out[x]
+                        enqueue(h + x, queue, in_queue, qstate)
+                    else:
+                        grid[x, line - h] = line_out[x]
+                        enqueue(x, queue, in_queue, qstate)
+    clear_queue(queue, in_queue, qstate)
+    result[0] = -1
+    result[1] = decided
+    return 0
+
+
 #: probe_fixpoint() outcomes
 SOLVED = 0
 INCONSISTENT = 1

@@ -35,3 +35,19 @@ def propagate(puzzle: Puzzle, cells: CellArray) -> CellArray | None:
     if _workspace(puzzle).propagate_all(grid) < 0:
         return None
     return grid
+
+
+def follow(puzzle: Puzzle, cells: CellArray, row: int, column: int, state: int,
+           rounds: int) -> tuple[CellArray, int, int, int]:
+    """Suppose cell (row, column) is ``state`` and line-solve from it, round by round.
+
+    Returns the grid reached (a copy), the round a line broke in (0: none within
+    ``rounds``), the broken line (rows 0..height-1, then columns; -1: none) and the cells
+    decided before. From a grid at a fixpoint of line logic, with rounds enough
+    (height x width), the grid is what :func:`propagate` gives, or the break is its None.
+    """
+    grid = np.array(cells, dtype=np.uint8, copy=True)
+    if grid.shape != (puzzle.height, puzzle.width):
+        raise PuzzleError(f"grid is {grid.shape}, puzzle is {puzzle.size}")
+    broke, line, decided = _workspace(puzzle).follow_cell(grid, row, column, state, rounds)
+    return grid, broke, line, decided

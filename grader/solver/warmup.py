@@ -22,7 +22,7 @@ from grader.solver import jit_cache, kernels, line_ranges
 from grader.solver.jit_cache import is_cold, prepare_cache
 from grader.solver.learning import ConflictSearch
 from grader.solver.linesolve import line_solve
-from grader.solver.propagation import propagate
+from grader.solver.propagation import follow, propagate
 from grader.solver.workspace import Workspace
 
 #: work limit of the warm-up calls (the tiny puzzle needs far less)
@@ -45,6 +45,7 @@ def _line_solve() -> None:
 def _propagation() -> None:
     puzzle = _tiny()
     propagate(puzzle, np.full((2, 2), kernels.UNKNOWN, dtype=np.uint8))
+    follow(puzzle, np.full((2, 2), kernels.UNKNOWN, dtype=np.uint8), 0, 0, int(kernels.FILLED), 3)
 
 
 def _probing() -> None:

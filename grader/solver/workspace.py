@@ -102,6 +102,18 @@ class Workspace:
             )
         )
 
+    def follow_cell(self, grid: CellArray, row: int, column: int, state: int,
+                    rounds: int) -> tuple[int, int, int]:
+        """A supposition followed round by round (see kernels.follow_cell), ``grid``
+        changed in place: (round it broke in or 0, broken line or -1, cells decided)."""
+        result = np.zeros(2, dtype=np.int64)
+        broke = kernels.follow_cell(
+            grid, row, column, state, rounds, self.clues, self.nclues, self.queue,
+            self.in_queue, self.qstate, self.line_in, self.line_out, self.fwd, self.bwd,
+            self.empties, self.marks, self.counters, self.cache_keys, self.cache_vals, result,
+        )
+        return int(broke), int(result[0]), int(result[1])
+
     def enqueue_cell(self, row: int, column: int) -> None:
         kernels.enqueue_cell(row, column, self.height, self.queue, self.in_queue, self.qstate)
 

@@ -8,7 +8,8 @@ where a contradiction shows, run once for the step an explanation describes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import cache
 
 from grader.model import CellArray, Clue, Puzzle
 from grader.techniques.base import LineRef
@@ -56,12 +57,19 @@ def propagate(
     return None
 
 
+@cache
+def _compiled_propagate() -> Callable[[Puzzle, CellArray], CellArray | None]:
+    # loaded when first needed, then kept: looking it up on the solver package each
+    # call cost as much as a small propagation
+    from grader.solver import propagate as compiled_propagate
+
+    return compiled_propagate  # type: ignore[no-any-return]
+
+
 def settle(puzzle: Puzzle, cells: CellArray) -> CellArray | None:
     """Everything line logic implies from ``cells``, on a copy; None on a contradiction.
 
     Uses the compiled solver's propagation (the same complete line solve, tens of
     microseconds a call): probes and searches call it thousands of times.
     """
-    from grader.solver import propagate as compiled_propagate  # loaded when first needed
-
-    return compiled_propagate(puzzle, cells)
+    return _compiled_propagate()(puzzle, cells)

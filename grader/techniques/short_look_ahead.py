@@ -14,15 +14,17 @@ where what two other lines decided meets in it.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
+from typing import Any
 
 import numpy as np
 
 from grader.errors import BudgetExceeded, Contradiction
-from grader.model import CellArray, Clue, Puzzle
+from grader.model import CellArray, Puzzle
 from grader.techniques.base import EMPTY, FILLED, UNKNOWN, UNPLACED, GridContext, LineRef, Step
-from grader.techniques.line_analysis import cached_line_solve
-from grader.techniques.propagation import settle
+from grader.techniques.cell_branching import is_settled
 
 #: rounds of line logic a short look-ahead follows (see the module's docstring)
 ROUNDS = 3
@@ -30,61 +32,43 @@ ROUNDS = 3
 
 @dataclass(frozen=True)
 class Break:
-    """Where a supposition broke: the line, the round, and the cells decided on the way."""
+    """Where a supposition broke: the line, the round, and the cells decided before."""
 
     line: LineRef
     round: int
     decided: int
 
 
+@cache
+def _follow() -> Callable[..., Any]:
+    from grader.solver.propagation import follow as compiled_follow  # loaded when needed
+
+    return compiled_follow
+
+
 def follow(puzzle: Puzzle, cells: CellArray, r: int, c: int, state: int,
            rounds: int = ROUNDS) -> Break | None:
-    """Suppose cell (r, c) is ``state`` and solve line by line, round by round.
+    """Suppose cell (r, c) is ``state`` and line-solve from it round by round (compiled:
+    ``grader.solver.kernels.follow_cell``); where a line broke within ``rounds``, or None.
 
-    Returns where a line broke within ``rounds`` rounds, or None. Works on a copy.
+    ``cells`` must be at a fixpoint of line logic (as the engine leaves it for grid rungs):
+    the rounds start from the supposed cell's lines only.
     """
-    trial = cells.copy()
-    trial[r, c] = state
-    clues: dict[str, tuple[Clue, ...]] = {"row": puzzle.rows, "column": puzzle.columns}
-    current = [LineRef("row", r), LineRef("column", c)]
-    decided = 0
-    for number in range(1, rounds + 1):
-        changed: dict[tuple[str, int], LineRef] = {}
-        for ref in current:
-            view = trial[ref.index] if ref.axis == "row" else trial[:, ref.index]
-            line = tuple(view.tolist())
-            solved = cached_line_solve(clues[ref.axis][ref.index], line)
-            if solved is None:
-                return Break(ref, number, decided)
-            for position, (old, new) in enumerate(zip(line, solved, strict=True)):
-                if old != new:
-                    view[position] = new
-                    decided += 1
-                    cross = LineRef("column" if ref.axis == "row" else "row", position)
-                    changed[(cross.axis, cross.index)] = cross
-        if not changed:
-            return None
-        current = [changed[key] for key in sorted(changed)]
-    return None
+    _, broke, line, decided = _follow()(puzzle, cells, r, c, state, rounds)
+    if not broke:
+        return None
+    ref = LineRef("row", line) if line < puzzle.height else LineRef("column", line - puzzle.height)
+    return Break(ref, broke, decided)
 
 
 def probe(puzzle: Puzzle, cells: CellArray, r: int, c: int) -> Step | None:
-    """The short look-ahead's deduction on cell (r, c), if a supposition breaks soon.
-
-    The compiled propagation (whole grid, fast) screens first: a supposition that line
-    logic cannot break at all cannot break in a few rounds either.
-    """
+    """The short look-ahead's deduction on cell (r, c), if a supposition breaks soon."""
+    everything = puzzle.height * puzzle.width + 1  # rounds enough to settle the grid
     for supposed, keep in ((FILLED, EMPTY), (EMPTY, FILLED)):
-        trial = cells.copy()
-        trial[r, c] = supposed
-        if settle(puzzle, trial) is not None:
-            continue
         broken = follow(puzzle, cells, r, c, supposed)
         if broken is None:
             continue
-        other = cells.copy()
-        other[r, c] = keep
-        if settle(puzzle, other) is None:
+        if follow(puzzle, cells, r, c, keep, everything) is not None:
             raise Contradiction(f"cell ({r + 1}, {c + 1}) can be neither filled nor empty")
         facts = {"supposed": supposed, "broken_line": broken.line, "rounds": broken.round,
                  "decided": broken.decided}
@@ -96,6 +80,8 @@ def find(puzzle: Puzzle, cells: CellArray, context: GridContext | None = None) -
     """Probe every unknown cell (row by row); every short contradiction is a Step."""
     deadline = context.deadline if context is not None else None
     found: list[Step] = []
+    if not is_settled(puzzle, cells):  # the rounds start from a fixpoint of line logic
+        return found
     rows, cols = np.nonzero(cells == UNKNOWN)
     for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
         if deadline is not None and time.monotonic() > deadline:
