@@ -563,13 +563,20 @@ def repeatability(reposts: dict[str, list[tuple[float, str]]]) -> list[str]:
         f"noise of one vote sd {noise ** 0.5:.3f}.",
         "Ceiling on rho for any score, sqrt(1 - noise / vote variance), per group:",
     ]
+    # the noise, again from pairs drawn with replacement (a seeded bootstrap): how sure
+    rng = np.random.default_rng(0)
+    draws = rng.integers(0, len(pairs), size=(1000, len(pairs)))
+    noises = np.mean((first[draws] - second[draws]) ** 2, axis=1) / 2
     groups = [("overall", [v[0][0] for v in reposts.values()])]
     groups += [(size, [v[0][0] for v in reposts.values() if v[0][1] == size]) for size in SIZES]
     for name, votes in groups:
         variance = float(np.var(votes)) if len(votes) > 1 else 0.0
-        ceiling = max(0.0, 1 - noise / variance) ** 0.5 if variance else float("nan")
+        if not variance:
+            continue
+        ceiling = max(0.0, 1 - noise / variance) ** 0.5
+        low, high = np.sqrt(np.clip(1 - np.percentile(noises, [95, 5]) / variance, 0, 1))
         lines.append(f"  {name:8s} {len(votes):5d} vote sd {variance ** 0.5:.3f} "
-                     f"ceiling {ceiling:.3f}")
+                     f"ceiling {ceiling:.3f} (90% interval {low:.3f}-{high:.3f})")
     return lines
 
 

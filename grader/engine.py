@@ -200,6 +200,7 @@ class Engine:
         """Apply a step; returns how many cells changed. The only mutator of the grid."""
         cells = self.grid.cells
         height = self.puzzle.height
+        touched: set[int] = set()
         changed = 0
         for r, c, state in step.changes:
             old = int(cells[r, c])
@@ -210,13 +211,14 @@ class Engine:
                 )
             if new != old:
                 cells[r, c] = new
-                self._unknown -= 1
-                for dirty in self._dirty.values():
-                    dirty.add(r)
-                    dirty.add(height + c)
-                self._cells.pop(r, None)
-                self._cells.pop(height + c, None)
+                touched.add(r)
+                touched.add(height + c)
                 changed += 1
+        for dirty in self._dirty.values():  # the lines through changed cells, every rung
+            dirty |= touched
+        for number in touched:
+            self._cells.pop(number, None)
+        self._unknown -= changed
         return changed
 
     # -- the ladder -----------------------------------------------------------------------

@@ -42,7 +42,9 @@ def test_repeatability_bounds_rho_by_the_noise_of_a_vote() -> None:
     noise_sd = float(lines[0].rsplit("sd ", 1)[1].rstrip("."))
     assert 0.25 < noise_sd < 0.35
     overall = next(line for line in lines if line.strip().startswith("overall"))
-    ceiling = float(overall.rsplit("ceiling ", 1)[1])
+    ceiling = float(overall.split("ceiling ", 1)[1].split()[0])
+    low, high = (float(v) for v in overall.rsplit("interval ", 1)[1].rstrip(")").split("-"))
+    assert low <= ceiling <= high
     # the true ceiling: corr(truth, one vote) = sd(truth) / sd(vote)
     expected = truth.std() / np.sqrt(truth.var() + 0.09)
     assert abs(ceiling - expected) < 0.01
