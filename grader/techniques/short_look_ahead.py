@@ -2,8 +2,9 @@
 
 A person tries a cell ("if this were filled..."), follows its row and column, then the
 lines those change, and sees a line that can no longer be completed. That is cell
-branching with a short reach, the look-ahead people do on paper; cell branching proper
-(rung 5b) follows the supposition through the whole grid.
+branching with a short reach in rounds (the cells decided on the way may still be many:
+the sentence says how many); cell branching proper (rung 5b) follows the supposition
+through the whole grid.
 
 One round solves every line that the previous round changed (the first round: the
 supposed cell's row and column), each with what the lines before it decided. At a
