@@ -44,6 +44,19 @@ def _line(event: yaml.Event) -> int | None:
 
 def check_shape(text: str) -> None:
     """Raise ShapeError for a document too deep or too inflated (yaml.YAMLError if invalid)."""
+    try:
+        _check_events(text)
+    except yaml.MarkedYAMLError as exc:
+        # libyaml 0.2.5 and later (PyYAML 6.0.4 wheels) refuse deep nesting themselves,
+        # in their scanner, before the events reach the count below: same words either way
+        if "nesting depth" not in str(exc.problem):
+            raise
+        mark = exc.problem_mark
+        line = None if mark is None else int(mark.line) + 1
+        raise ShapeError(f"nested more than {MAX_DEPTH} levels deep", line) from None
+
+
+def _check_events(text: str) -> None:
     depth = 0
     own = 0  # nodes written out in the text
     expanded = 0  # nodes the aliases stand for
