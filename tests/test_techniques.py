@@ -321,3 +321,24 @@ def test_short_look_ahead_rounds_match_the_readable_reference(
                     assert (got.round, f"{got.line.axis} {got.line.index}", got.decided) == (
                         expected
                     )
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(5, 9), st.integers(5, 9), st.integers(0, 2**32 - 1))
+def test_cell_branching_from_the_cell_equals_settling_the_whole_grid(
+    height: int, width: int, seed: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    puzzle = Puzzle.from_picture(rng.random((height, width)) < 0.55)
+    engine = Engine(puzzle, max_rung="line-analysis")
+    engine.run()
+    cells = engine.grid.cells
+    assert cell_branching.is_settled(puzzle, cells)
+    for r, c in zip(*np.nonzero(cells == UNKNOWN), strict=True):
+        try:
+            whole = cell_branching.probe(puzzle, cells, int(r), int(c), settled=False)
+        except Contradiction:
+            with pytest.raises(Contradiction):
+                cell_branching.probe(puzzle, cells, int(r), int(c), settled=True)
+            continue
+        assert cell_branching.probe(puzzle, cells, int(r), int(c), settled=True) == whole
