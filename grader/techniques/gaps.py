@@ -42,12 +42,23 @@ def gaps(cells: LineCells) -> list[tuple[int, int]]:
     return found
 
 
+def _short_gaps(cells: LineCells, longest: int) -> list[tuple[int, int]]:
+    """The gaps shorter than ``longest`` (a long line has hundreds of gaps: numpy picks)."""
+    if len(cells) >= ranges_module.COMPILED_FROM:
+        from grader.solver.line_ranges import open_gaps
+
+        starts, ends = open_gaps(cells_array(cells))
+        keep = ends - starts + 1 < longest
+        return list(zip(starts[keep].tolist(), ends[keep].tolist(), strict=True))
+    return [gap for gap in gaps(cells) if gap[1] - gap[0] + 1 < longest]
+
+
 def find(clue: Clue, cells: LineCells) -> list[LineDeduction]:
     """One deduction per gap that every block able to reach it is too long for."""
     if EMPTY not in cells:
         return []  # the one gap is the whole line, where the clue fits
     longest = max(clue, default=0)
-    short = [gap for gap in gaps(cells) if gap[1] - gap[0] + 1 < longest]
+    short = _short_gaps(cells, longest)
     if not short:
         return []  # every gap fits the longest block: no need to narrow the ranges
     ranges = narrowed(clue, cells, owners=False)
