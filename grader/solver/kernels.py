@@ -659,6 +659,23 @@ def stop_asked(counters):
     return counters.shape[0] > STOP and counters[STOP] != 0
 
 
+@njit(inline="always", **KERNEL)
+def write_back(grid, line, h, n, line_in, line_out, queue, in_queue, qstate):
+    """Copy a solved line's new cells into the grid, queueing each crossing line; the
+    count of cells decided."""
+    decided = 0
+    for x in range(n):
+        if line_out[x] != line_in[x]:
+            decided += 1
+            if line < h:
+                grid[line, x] = line_out[x]
+                enqueue(h + x, queue, in_queue, qstate)
+            else:
+                grid[x, line - h] = line_out[x]
+                enqueue(x, queue, in_queue, qstate)
+    return decided
+
+
 @njit(**KERNEL)
 def propagate_queue(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
                     fwd, bwd, empties, marks, counters, cache_keys, cache_vals):
@@ -702,15 +719,7 @@ def propagate_queue(grid, clues, nclues, queue, in_queue, qstate, line_in, line_
             return CONTRADICTION
         if unknown == 0:
             continue
-        for x in range(n):
-            if line_out[x] != line_in[x]:
-                decided += 1
-                if line < h:
-                    grid[line, x] = line_out[x]
-                    enqueue(h + x, queue, in_queue, qstate)
-                else:
-                    grid[x, line - h] = line_out[x]
-                    enqueue(x, queue, in_queue, qstate)
+        decided += write_back(grid, line, h, n, line_in, line_out, queue, in_queue, qstate)
     qstate[0] = 0
     return decided
 
@@ -770,15 +779,8 @@ def follow_cell(grid, r, c, state, rounds, clues, nclues, queue, in_queue, qstat
                 result[0] = line
                 result[1] = decided
                 return number
-            for x in range(n):
-                if line_out[x] != line_in[x]:
-                    decided += 1
-                    if line < h:
-                        grid[line, x] = line_out[x]
-                        enqueue(h + x, queue, in_queue, qstate)
-                    else:
-                        grid[x, line - h] = line_out[x]
-                        enqueue(x, queue, in_queue, qstate)
+            decided += write_back(grid, line, h, n, line_in, line_out, queue, in_queue,
+                                  qstate)
     clear_queue(queue, in_queue, qstate)
     result[0] = -1
     result[1] = decided
