@@ -15,10 +15,7 @@ where what two other lines decided meets in it.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
-from typing import Any
 
 import numpy as np
 
@@ -40,13 +37,6 @@ class Break:
     decided: int
 
 
-@cache
-def _follow() -> Callable[..., Any]:
-    from grader.solver.propagation import follow as compiled_follow  # loaded when needed
-
-    return compiled_follow
-
-
 def follow(puzzle: Puzzle, cells: CellArray, r: int, c: int, state: int,
            rounds: int = ROUNDS) -> Break | None:
     """Suppose cell (r, c) is ``state`` and line-solve from it round by round (compiled:
@@ -55,7 +45,9 @@ def follow(puzzle: Puzzle, cells: CellArray, r: int, c: int, state: int,
     ``cells`` must be at a fixpoint of line logic (as the engine leaves it for grid rungs):
     the rounds start from the supposed cell's lines only.
     """
-    _, broke, line, decided = _follow()(puzzle, cells, r, c, state, rounds)
+    from grader.solver.propagation import follow as compiled  # loaded when first needed
+
+    _, broke, line, decided = compiled(puzzle, cells, r, c, state, rounds)
     if not broke:
         return None
     ref = LineRef("row", line) if line < puzzle.height else LineRef("column", line - puzzle.height)
