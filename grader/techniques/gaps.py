@@ -27,9 +27,7 @@ def gaps(cells: LineCells) -> list[tuple[int, int]]:
     """(first, last) of each maximal stretch of unknown cells between empty cells or the
     border, with no filled cell in it."""
     if len(cells) >= ranges_module.COMPILED_FROM:
-        from grader.solver.line_ranges import open_gaps
-
-        starts, ends = open_gaps(cells_array(cells))
+        starts, ends = ranges_module.line_kernels().open_gaps(cells_array(cells))
         return list(zip(starts.tolist(), ends.tolist(), strict=True))
     found: list[tuple[int, int]] = []
     start = 0
@@ -45,9 +43,7 @@ def gaps(cells: LineCells) -> list[tuple[int, int]]:
 def _short_gaps(cells: LineCells, longest: int) -> list[tuple[int, int]]:
     """The gaps shorter than ``longest`` (a long line has hundreds of gaps: numpy picks)."""
     if len(cells) >= ranges_module.COMPILED_FROM:
-        from grader.solver.line_ranges import open_gaps
-
-        starts, ends = open_gaps(cells_array(cells))
+        starts, ends = ranges_module.line_kernels().open_gaps(cells_array(cells))
         keep = ends - starts + 1 < longest
         return list(zip(starts[keep].tolist(), ends[keep].tolist(), strict=True))
     return [gap for gap in gaps(cells) if gap[1] - gap[0] + 1 < longest]

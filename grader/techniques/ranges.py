@@ -15,6 +15,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -239,10 +240,17 @@ def narrow(clue: Clue, cells: LineCells, ranges: Ranges, *, owners: bool) -> Non
 COMPILED_FROM = 64
 
 
-def _compiled_ranges(clue: Clue, cells: LineCells, owners: bool) -> Ranges:
-    from grader.solver.line_ranges import narrow_line
+@lru_cache(maxsize=1)
+def line_kernels() -> ModuleType:
+    """grader.solver.line_ranges, imported on first use (a function-level import costs a
+    microsecond or two each time: the cauldron's 100,000 line searches paid 4 % for it)."""
+    from grader.solver import line_ranges
 
-    status, lo, hi, starts, ends, firsts, lasts = narrow_line(
+    return line_ranges
+
+
+def _compiled_ranges(clue: Clue, cells: LineCells, owners: bool) -> Ranges:
+    status, lo, hi, starts, ends, firsts, lasts = line_kernels().narrow_line(
         _clue_array(clue), cells_array(cells), owners)
     if status < 0:  # the reference raises with the words that name the problem
         ranges = Ranges.initial(clue, len(cells))
@@ -310,15 +318,14 @@ def line_deductions(clue: Clue, cells: LineCells, *, owners: bool) -> Sequence[L
     built only when read (the engine reads those of the line it takes a step from)."""
     if len(cells) < COMPILED_FROM:
         return deductions_from_ranges(clue, cells, narrowed(clue, cells, owners=owners))
-    from grader.solver.line_ranges import SUMMARY_LENGTH, line_summary, summary_size
-
-    out = _summary_buffer(summary_size(len(cells)))
-    count = line_summary(_clue_array(clue), cells_array(cells), owners, out)
+    kernels = line_kernels()
+    out = _summary_buffer(kernels.summary_size(len(cells)))
+    count = kernels.line_summary(_clue_array(clue), cells_array(cells), owners, out)
     if count < 0:  # the reference raises with the words for it
         return deductions_from_ranges(clue, cells, narrowed(clue, cells, owners=owners))
     if not count:
         return []
-    record = out[:out[SUMMARY_LENGTH]].tolist()  # the buffer is the next line's
+    record = out[:out[kernels.SUMMARY_LENGTH]].tolist()  # the buffer is the next line's
     spans = record[-5 * count:]
     return PendingDeductions(spans[2::5], lambda: _deductions_of_summary(clue, cells, record))
 
@@ -421,9 +428,7 @@ def _open_spans(
     """The blocks and gaps of a long line that hold unknown cells, found by the compiled
     kernel (most long lines, most of the time, have none: nothing is built for them);
     None when a gap holds a filled cell, for the Python code to say so."""
-    from grader.solver.line_ranges import deduction_spans
-
-    status, block_open, starts, stops, gap_open = deduction_spans(
+    status, block_open, starts, stops, gap_open = line_kernels().deduction_spans(
         _clue_array(clue), cells_array(cells),
         np.array(ranges.lo, dtype=np.int64), np.array(ranges.hi, dtype=np.int64))
     if status < 0:
