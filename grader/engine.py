@@ -105,6 +105,11 @@ class Engine:
         self._line_open: dict[str, set[int]] = {rung: set() for rung in line_rungs}
         self._dirty: dict[str, set[int]] = {rung: set(range(count)) for rung in line_rungs}
         self._unknown = self.grid.unknown_count()
+        unknown = self.grid.cells == UNKNOWN
+        #: unknown cells of each line, rows then columns (a full line is not searched:
+        #: counting beats scanning a 512-cell line for an unknown one)
+        self._line_unknown: list[int] = (
+            unknown.sum(axis=1).tolist() + unknown.sum(axis=0).tolist())
         self._cells: dict[int, list[int]] = {}
         #: the steps taken so far (kept when a Contradiction or the budget stops the run)
         self.steps: list[Step] = []
@@ -142,7 +147,7 @@ class Engine:
             ref, clue = self.lines[number]
             cells = self.line_cells(number)
             try:
-                found = [] if UNKNOWN not in cells else find(clue, cells)
+                found = find(clue, cells) if self._line_unknown[number] else []
             except Contradiction as exc:  # name the line: that is what an author must fix
                 raise LineBroken(rung, ref, clue, cells, str(exc)) from None
             self._line_total[rung] += len(found) - len(steps[number])
@@ -154,9 +159,11 @@ class Engine:
             best[number] = max(deduction_sizes(found), default=0)
 
     @staticmethod
-    def _place(rung: str, ref: LineRef, clue: Clue, deduction: LineDeduction) -> Step:
+    def _place(rung: str, ref: LineRef, clue: Clue, deduction: LineDeduction,
+               openings: int = 1) -> Step:
         changes = tuple((*ref.cell(p), state) for p, state in deduction.changes)
-        return Step(rung, deduction.technique, changes, line=ref, clue=clue, facts=deduction.facts)
+        return Step(rung, deduction.technique, changes, line=ref, clue=clue,
+                    facts=deduction.facts, openings=openings)
 
     def _choose_line_step(self, rung: str) -> Step | None:
         """The step of ``rung`` deciding most cells (first line on ties), with openings."""
@@ -181,8 +188,9 @@ class Engine:
             return pending
         self._refresh(rung)
         steps = self._line_steps[rung]
+        openings = self._line_total[rung]  # all of them, each open now
         return [
-            self._place(rung, *self.lines[number], deduction)
+            self._place(rung, *self.lines[number], deduction, openings)
             for number in sorted(self._line_open[rung])
             for deduction in steps[number]
         ]
@@ -201,6 +209,7 @@ class Engine:
         cells = self.grid.cells
         height = self.puzzle.height
         touched: set[int] = set()
+        line_unknown = self._line_unknown
         changed = 0
         for r, c, state in step.changes:
             old = int(cells[r, c])
@@ -209,10 +218,12 @@ class Engine:
                 raise Contradiction(
                     f"{step.technique} decides cell ({r + 1}, {c + 1}) against the grid"
                 )
-            if new != old:
+            if new != old:  # (old was unknown: a known cell only ever keeps its value)
                 cells[r, c] = new
                 touched.add(r)
                 touched.add(height + c)
+                line_unknown[r] -= 1
+                line_unknown[height + c] -= 1
                 changed += 1
         for dirty in self._dirty.values():  # the lines through changed cells, every rung
             dirty |= touched
@@ -239,7 +250,7 @@ class Engine:
                 chosen = self._still_open(candidate)
                 if chosen is None:
                     continue  # an earlier step of the batch decided its cells already
-                if len(batch) > 1:
+                if len(batch) > 1 and chosen.openings != len(batch):
                     # all of them were open when the batch was found
                     chosen = replace(chosen, openings=len(batch))
                 steps.append(chosen)
