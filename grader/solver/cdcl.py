@@ -74,7 +74,11 @@ S_LAST_CLEAN = 14  # conflicts at the last clean-up
 S_RESTART_UNIT = 15  # conflicts of a Luby unit (start_from sets RESTART_UNIT)
 S_SIZE = 16
 
-RESTART_UNIT = 256
+#: conflicts of one Luby unit. Whole TAAI/ICGA sets, in-process CPU against 256, same
+#: runs: 512 took 443 s over seven sets (icga2018, 2020, 2022, 2023, taai2015, 2020,
+#: 2021) against 491 s, and its slowest puzzle 8.6 s against 23.7 s; 1024 fell between,
+#: 64, 2048, 4096 and no restarts were slower; domino puzzles end before the first restart
+RESTART_UNIT = 512
 #: activity decay per conflict (VSIDS): 0.9 beat 0.95 (slow to forget), 0.85 and 0.8 on
 #: the hard set over 10 seeds (0.85 faster on TAAI but slower on domino)
 DECAY = 0.9
