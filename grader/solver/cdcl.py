@@ -78,8 +78,8 @@ S_SIZE = 16
 #: runs: 512 took 443 s over seven sets (icga2018, 2020, 2022, 2023, taai2015, 2020,
 #: 2021) against 491 s, and its slowest puzzle 8.6 s against 23.7 s; 1024 fell between,
 #: 64, 2048, 4096 and no restarts were slower. Over all 19 sets (bench_tournaments, one
-#: process a set) the total stayed equal (1,143 s against 1,147 s) with 5 puzzles over 5 s
-#: against 9: the unit reshuffles which puzzles are unlucky more than it saves. Domino
+#: process a set) the total stayed equal (1,143 s against 1,147 s) with 6 puzzles over 5 s
+#: against 11: the unit reshuffles which puzzles are unlucky more than it saves. Domino
 #: puzzles end before the first restart.
 RESTART_UNIT = 512
 #: activity decay per conflict (VSIDS): 0.9 beat 0.95 (slow to forget), 0.85 and 0.8 on
