@@ -61,6 +61,7 @@ class Trail(NamedTuple):
     st: IntArray  # (S_SIZE,): the scalar state, slots S_* of cdcl.py
     phase: ByteArray  # (cells,): the last value each cell took (saved phase)
     target: ByteArray  # (cells,): value in the longest conflict-free trail; 0: none
+    settled: ByteArray  # (lines,): 1 while a line holds no cell its last solve did not see
 
 
 class Clauses(NamedTuple):

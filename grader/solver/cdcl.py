@@ -112,18 +112,19 @@ def _luby(i):
 
 @njit(**KERNEL)
 def _assign(v, value, reason, rpos, grid, w, h, level, reasons, reason_pos, trail, trail_pos,
-            st, queue, in_queue, qstate, phase):
+            st, queue, in_queue, qstate, phase, settled):
     """Put cell v on the trail with ``value``, its reason (see Trail.reasons) and the
     trail size ``rpos`` its premises are read at; queue its row and column."""
     r = v // w
     _assign_at(r, v - r * w, v, value, reason, rpos, grid, h, level, reasons, reason_pos,
-               trail, trail_pos, st, queue, in_queue, qstate, phase)
+               trail, trail_pos, st, queue, in_queue, qstate, phase, settled)
 
 
 @njit(inline="always", **KERNEL)
 def _assign_at(r, c, v, value, reason, rpos, grid, h, level, reasons, reason_pos, trail,
-               trail_pos, st, queue, in_queue, qstate, phase):
-    """_assign for cell v at row r, column c (a line solve knows them: no division)."""
+               trail_pos, st, queue, in_queue, qstate, phase, settled, solved=-1):
+    """_assign for cell v at row r, column c (a line solve knows them: no division);
+    ``solved``: the line whose solve decided it (it stays settled), else -1."""
     grid[r, c] = value
     level[v] = st[S_LEVEL]
     reasons[v] = reason
@@ -132,6 +133,10 @@ def _assign_at(r, c, v, value, reason, rpos, grid, h, level, reasons, reason_pos
     trail[st[S_TRAIL]] = v
     st[S_TRAIL] += 1
     phase[v] = value
+    if r != solved:
+        settled[r] = 0
+    if h + c != solved:
+        settled[h + c] = 0
     enqueue(r, queue, in_queue, qstate)
     enqueue(h + c, queue, in_queue, qstate)
 
@@ -154,7 +159,7 @@ def _watch(clause, slot, lit, watch_head, watch_next):
 
 @njit(**KERNEL)
 def _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos, st, queue,
-                       in_queue, qstate, phase, lits, cinfo, watch_head, watch_next,
+                       in_queue, qstate, phase, settled, lits, cinfo, watch_head, watch_next,
                        nlines):
     """Unit propagation over learned clauses for the trail not yet seen; -1 or a clause."""
     cells = grid.reshape(grid.size)  # a view: a literal's cell without a division
@@ -203,7 +208,8 @@ def _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos,
                 return clause
             # unit: the first literal must hold
             _assign(first >> 1, (first & 1) + 1, nlines + clause, 0, grid, w, h, level,
-                    reasons, reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase)
+                    reasons, reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase,
+                    settled)
             prev = node
             node = nxt
     return -1
@@ -212,8 +218,8 @@ def _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos,
 @njit(**KERNEL)
 def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, fwd, bwd,
                empties, marks, counters, cache_keys, cache_vals, mask_keys, mask_vals, level,
-               reasons, reason_pos, trail, trail_pos, st, phase, lits, cinfo, watch_head,
-               watch_next):
+               reasons, reason_pos, trail, trail_pos, st, phase, settled, lits, cinfo,
+               watch_head, watch_next):
     """Clauses, then one queued line at a time, to a fixed point; returns a conflict code.
 
     -1: no conflict; 0 <= code < lines: that line cannot be solved; code >= lines: the
@@ -225,7 +231,7 @@ def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, 
     size = queue.shape[0]
     while True:
         clause = _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos,
-                                    st, queue, in_queue, qstate, phase, lits, cinfo,
+                                    st, queue, in_queue, qstate, phase, settled, lits, cinfo,
                                     watch_head, watch_next, nlines)
         if clause >= 0:
             return nlines + clause
@@ -235,6 +241,11 @@ def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, 
         qstate[0] = (qstate[0] + 1) % size
         qstate[1] -= 1
         in_queue[line] = 0
+        if settled[line]:
+            # queued by its own deductions only: a complete line solve deduces nothing
+            # more from them (a quarter of the solves on hard 25x25 puzzles; 4% of the time)
+            continue
+        settled[line] = 1  # until a cell of it is decided by anything but this solve
         n = w if line < h else h
         if n <= BITS_MAX_LENGTH:
             # bit sets in, bit sets out: only the cells the solve decides are visited
@@ -257,7 +268,7 @@ def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, 
                     r, c = (line, x) if line < h else (x, line - h)
                     _assign_at(r, c, r * w + c, value, line, rpos, grid, h, level, reasons,
                                reason_pos, trail, trail_pos, st, queue, in_queue, qstate,
-                               phase)
+                               phase, settled, line)
                 decided >>= 1
                 x += 1
             continue
@@ -276,7 +287,8 @@ def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, 
             if line_out[x] != line_in[x]:
                 r, c = (line, x) if line < h else (x, line - h)
                 _assign_at(r, c, r * w + c, line_out[x], line, rpos, grid, h, level, reasons,
-                           reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase)
+                           reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase,
+                           settled, line)
 
 
 @njit(**KERNEL)
@@ -534,7 +546,7 @@ def _decay_activities(activity, bump):
 def _restart_if_due(grid, q, tr, cl):
     """Luby restarts; at each, learned clauses are cleaned up when enough piled up."""
     w = grid.shape[1]
-    level, _, _, trail, _, st, _, _ = tr
+    level, _, _, trail, _, st, _, _, _ = tr
     queue, in_queue, qstate = q
     lits, cinfo, watch_head, watch_next = cl
     if st[S_CONFLICTS] < st[S_RESTART_AT]:
@@ -556,7 +568,7 @@ def _learn_from_conflict(conflict, grid, lw, q, tr, cl, le):
     h = grid.shape[0]
     w = grid.shape[1]
     nlines = h + w
-    level, reasons, reason_pos, trail, trail_pos, st, phase, target = tr
+    level, reasons, reason_pos, trail, trail_pos, st, phase, target, settled = tr
     queue, in_queue, qstate = q
     lits, cinfo, watch_head, watch_next = cl
     seen, learned, activity, bump, order, _ = le
@@ -577,7 +589,7 @@ def _learn_from_conflict(conflict, grid, lw, q, tr, cl, le):
     if count == 1:
         _backjump(0, grid, w, level, trail, st, queue, in_queue, qstate)
         _assign(asserted >> 1, (asserted & 1) + 1, FACT, 0, grid, w, h, level, reasons,
-                reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase)
+                reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase, settled)
         return KEEP_GOING
     clause = _add_clause(learned, count, 0, lbd, st, lits, cinfo, watch_head, watch_next)
     if clause < 0:
@@ -588,7 +600,8 @@ def _learn_from_conflict(conflict, grid, lw, q, tr, cl, le):
             return GAVE_UP
         return KEEP_GOING
     _assign(asserted >> 1, (asserted & 1) + 1, nlines + clause, 0, grid, w, h, level,
-            reasons, reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase)
+            reasons, reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase,
+            settled)
     _restart_if_due(grid, q, tr, cl)
     return KEEP_GOING
 
@@ -613,7 +626,7 @@ def _record_solution(grid, q, tr, cl, le):
     h = grid.shape[0]
     w = grid.shape[1]
     nlines = h + w
-    level, reasons, reason_pos, trail, trail_pos, st, phase, _ = tr
+    level, reasons, reason_pos, trail, trail_pos, st, phase, _, settled = tr
     queue, in_queue, qstate = q
     lits, cinfo, watch_head, watch_next = cl
     learned = le.learned
@@ -635,7 +648,7 @@ def _record_solution(grid, q, tr, cl, le):
     asserted = learned[0]
     if count == 1:
         _assign(asserted >> 1, (asserted & 1) + 1, FACT, 0, grid, w, h, level, reasons,
-                reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase)
+                reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase, settled)
         return FOUND
     clause = _add_clause(learned, count, 1, 0, st, lits, cinfo, watch_head, watch_next)
     if clause < 0:
@@ -648,7 +661,8 @@ def _record_solution(grid, q, tr, cl, le):
         # at level 0 now: the clause is watched; propagation will assert it
         return FOUND
     _assign(asserted >> 1, (asserted & 1) + 1, nlines + clause, 0, grid, w, h, level,
-            reasons, reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase)
+            reasons, reason_pos, trail, trail_pos, st, queue, in_queue, qstate, phase,
+            settled)
     return FOUND
 
 
@@ -657,13 +671,13 @@ def _decide(v, grid, q, tr):
     """A new decision level: cell v takes its target phase, else its saved phase."""
     h = grid.shape[0]
     w = grid.shape[1]
-    level, reasons, reason_pos, trail, trail_pos, st, phase, target = tr
+    level, reasons, reason_pos, trail, trail_pos, st, phase, target, settled = tr
     queue, in_queue, qstate = q
     st[S_DECISIONS] += 1
     st[S_LEVEL] += 1
     value = target[v] if target[v] != 0 else phase[v]
     _assign(v, value, DECISION, 0, grid, w, h, level, reasons, reason_pos, trail, trail_pos,
-            st, queue, in_queue, qstate, phase)
+            st, queue, in_queue, qstate, phase, settled)
 
 
 @njit(**KERNEL)
@@ -679,7 +693,7 @@ def run(grid, lw, q, tr, cl, le, work_limit, decision_limit):
     (clues, nclues, line_in, line_out, fwd, bwd, empties, marks, counters, cache_keys,
      cache_vals, mask_keys, mask_vals, _) = lw
     queue, in_queue, qstate = q
-    level, reasons, reason_pos, trail, trail_pos, st, phase, _ = tr
+    level, reasons, reason_pos, trail, trail_pos, st, phase, _, settled = tr
     lits, cinfo, watch_head, watch_next = cl
     if st[S_DONE]:
         return EXHAUSTED
@@ -687,7 +701,8 @@ def run(grid, lw, q, tr, cl, le, work_limit, decision_limit):
         conflict = _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out,
                               fwd, bwd, empties, marks, counters, cache_keys, cache_vals,
                               mask_keys, mask_vals, level, reasons, reason_pos, trail,
-                              trail_pos, st, phase, lits, cinfo, watch_head, watch_next)
+                              trail_pos, st, phase, settled, lits, cinfo, watch_head,
+                              watch_next)
         if conflict >= 0:
             outcome = _learn_from_conflict(conflict, grid, lw, q, tr, cl, le)
             if outcome != KEEP_GOING:
@@ -707,7 +722,7 @@ def run(grid, lw, q, tr, cl, le, work_limit, decision_limit):
 def start_from(grid, tr):
     """Take every known cell of a propagated grid as a fact at decision level 0."""
     w = grid.shape[1]
-    level, reasons, _, trail, trail_pos, st, _, _ = tr
+    level, reasons, _, trail, trail_pos, st, _, _, _ = tr
     for i in range(st.shape[0]):
         st[i] = 0
     st[S_RESTART_AT] = RESTART_UNIT

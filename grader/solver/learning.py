@@ -35,6 +35,7 @@ class ConflictSearch:
             st=np.zeros(cdcl.S_SIZE, dtype=np.int64),
             phase=np.full(cells, FILLED, dtype=np.uint8),
             target=np.zeros(cells, dtype=np.uint8),  # target phases; 0: none yet
+            settled=np.zeros(ws.height + ws.width, dtype=np.uint8),
         )
         # The clause store is only read where it was written (clauses added, watches
         # linked from watch_head): left uninitialised, its pages are touched as it fills,
