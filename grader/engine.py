@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, Literal
 
 import numpy as np
@@ -17,7 +18,7 @@ import numpy as np
 from grader.errors import BudgetExceeded, Contradiction
 from grader.ladder import Ladder, Rung, default_ladder
 from grader.lines import is_solved_line
-from grader.model import UNKNOWN, Clue, Grid, Puzzle
+from grader.model import UNKNOWN, Clue, Grid, IntArray, Puzzle, clue_table
 from grader.results import Budget
 from grader.techniques.base import (
     UNPLACED,
@@ -25,11 +26,12 @@ from grader.techniques.base import (
     LineCellList,
     LineDeduction,
     LineRef,
+    PendingDeductions,
     SeveralSolutions,
     Step,
     deduction_sizes,
 )
-from grader.techniques.ranges import COMPILED_FROM
+from grader.techniques.ranges import COMPILED_FROM, deduction_sizes_many
 
 Outcome = Literal["solved", "stuck", "multiple"]
 LineFinder = Callable[[Clue, list[int]], Sequence[LineDeduction]]
@@ -88,6 +90,12 @@ class Engine:
         self._line_finders: dict[str, LineFinder] = {
             r.name: r.finder() for r in self.rungs if r.scope == "line"
         }
+        #: line rungs whose deductions on long lines are sized many lines a call
+        self._sizes_kinds: dict[str, str] = {
+            r.name: r.module().SIZES_KIND for r in self.rungs
+            if r.scope == "line" and hasattr(r.module(), "SIZES_KIND")
+        }
+        self._clue_table: tuple[IntArray, IntArray] | None = None
         self._grid_modules: dict[str, Any] = {
             r.name: r.module() for r in self.rungs if r.scope == "grid"
         }
@@ -139,17 +147,26 @@ class Engine:
         steps, best = self._line_steps[rung], self._line_best[rung]
         find = self._line_finders[rung]
         dirty = self._dirty[rung]
-        for number in sorted(dirty):
+        numbers = sorted(dirty)
+        sized = self._sizes_of_long_lines(rung, numbers)
+        for number in numbers:
             # a refresh of 2,000 lines of a 1000x1000 grid takes seconds: keep the budget
             if self.deadline is not None and time.monotonic() > self.deadline:
                 raise BudgetExceeded(f"the ladder ran out of time after {len(self.steps)} steps")
             dirty.discard(number)
             ref, clue = self.lines[number]
-            cells = self.line_cells(number)
-            try:
-                found = find(clue, cells) if self._line_unknown[number] else []
-            except Contradiction as exc:  # name the line: that is what an author must fix
-                raise LineBroken(rung, ref, clue, cells, str(exc)) from None
+            sizes = sized.get(number)
+            if sizes is not None:  # sized in the batch: built from the line when read
+                found: Sequence[LineDeduction] = PendingDeductions(
+                    sizes, partial(self._find_listed, find, number)) if sizes else []
+            elif not self._line_unknown[number]:
+                found = []
+            else:
+                cells = self.line_cells(number)
+                try:
+                    found = find(clue, cells)
+                except Contradiction as exc:  # name the line: that is what an author must fix
+                    raise LineBroken(rung, ref, clue, cells, str(exc)) from None
             self._line_total[rung] += len(found) - len(steps[number])
             steps[number] = found
             if found:
@@ -157,6 +174,28 @@ class Engine:
             else:
                 self._line_open[rung].discard(number)
             best[number] = max(deduction_sizes(found), default=0)
+
+    def _sizes_of_long_lines(self, rung: str, numbers: list[int]) -> dict[int, list[int]]:
+        """The deductions' sizes of the long open lines among ``numbers``, in one compiled
+        call (a broken line is left out: its finder says why)."""
+        kind = self._sizes_kinds.get(rung)
+        if kind is None:
+            return {}
+        height = self.puzzle.height
+        long_rows = self.puzzle.width >= COMPILED_FROM
+        long_columns = height >= COMPILED_FROM
+        chosen = [n for n in numbers if self._line_unknown[n]
+                  and (long_rows if n < height else long_columns)]
+        if len(chosen) < 2:
+            return {}  # one line is as quick through its finder
+        if self._clue_table is None:
+            self._clue_table = clue_table([clue for _, clue in self.lines])
+        clues, counts = self._clue_table
+        sizes = deduction_sizes_many(kind, clues, counts, self.grid.cells, chosen)
+        return {n: s for n, s in zip(chosen, sizes, strict=True) if s is not None}
+
+    def _find_listed(self, find: LineFinder, number: int) -> list[LineDeduction]:
+        return list(find(self.lines[number][1], self.line_cells(number)))
 
     @staticmethod
     def _place(rung: str, ref: LineRef, clue: Clue, deduction: LineDeduction,

@@ -36,6 +36,7 @@ Clue = tuple[int, ...]
 Given = tuple[int, int, bool]
 BoolArray = npt.NDArray[np.bool_]
 CellArray = npt.NDArray[np.uint8]
+IntArray = npt.NDArray[np.int64]
 
 
 def check_size(width: int, height: int) -> None:
@@ -291,6 +292,18 @@ def _clues_of_rows(picture: BoolArray) -> tuple[Clue, ...]:
     offsets = np.concatenate(([0], np.cumsum(np.bincount(start_rows, minlength=height))))
     bounds = offsets.tolist()
     return tuple(tuple(lengths[bounds[r]:bounds[r + 1]]) for r in range(height))
+
+
+def clue_table(clues: Sequence[Sequence[int]]) -> tuple[IntArray, IntArray]:
+    """Clues as a zero-padded (lines, widest clue) table and a count per line (what the
+    compiled kernels read)."""
+    widest = max((len(c) for c in clues), default=0)
+    table = np.zeros((len(clues), max(widest, 1)), dtype=np.int64)
+    counts = np.zeros(len(clues), dtype=np.int64)
+    for i, clue in enumerate(clues):
+        counts[i] = len(clue)
+        table[i, : len(clue)] = clue
+    return table, counts
 
 
 def clues_of_picture(picture: BoolArray) -> tuple[tuple[Clue, ...], tuple[Clue, ...]]:

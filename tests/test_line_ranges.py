@@ -16,7 +16,7 @@ import pytest
 
 from grader.errors import Contradiction
 from grader.grading import grade
-from grader.model import EMPTY, FILLED, UNKNOWN, Clue, Puzzle, clue_of
+from grader.model import EMPTY, FILLED, UNKNOWN, Clue, Puzzle, clue_of, clue_table
 from grader.solver import line_ranges
 from grader.techniques import caps, extreme, gaps, owner_branching, ranges, simple
 from grader.techniques.base import Step
@@ -158,3 +158,34 @@ def test_a_wide_puzzle_grades_alike_through_either_narrowing(
 
     assert (compiled.level, compiled.score) == (python.level, python.score)
     assert log(compiled.steps) == log(python.steps) and len(compiled.steps) > 50
+
+
+def sizes_or_broken(finder: object, clue: Clue, cells: list[int]) -> list[int] | None:
+    try:
+        return [len(d.changes) for d in finder.find(clue, cells)]  # type: ignore[attr-defined]
+    except Contradiction:
+        return None
+
+
+@pytest.mark.parametrize("finder", [simple, extreme, gaps])
+def test_many_lines_are_sized_in_one_call_as_their_finder_lists_them(
+    finder: object, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(11)
+    length = ranges.COMPILED_FROM + 6
+    cases = [random_line(rng, length, rng.random() < 0.3) for _ in range(600)]
+    grid = np.array([cells for _, cells in cases], dtype=np.uint8)
+    # every line twice: as a row of the grid, and as a column of its transpose
+    clues, nclues = clue_table([clue for clue, _ in cases] + [()] * length)
+    tall = np.ascontiguousarray(grid.T)
+    tall_clues, tall_nclues = clue_table([()] * length + [clue for clue, _ in cases])
+    expected = [sizes_or_broken(finder, clue, cells) for clue, cells in cases]
+    monkeypatch.setattr(ranges, "_SIZES_ROOM", 4 * length)  # several calls, as when big
+    monkeypatch.setattr(ranges._buffers, "sizes", None, raising=False)
+    kind = finder.SIZES_KIND  # type: ignore[attr-defined]
+    rows = ranges.deduction_sizes_many(kind, clues, nclues, grid, list(range(len(cases))))
+    columns = ranges.deduction_sizes_many(
+        kind, tall_clues, tall_nclues, tall, [length + i for i in range(len(cases))])
+    assert rows == expected and columns == expected
+    assert sum(s is None for s in expected) > 5 or finder is gaps
+    assert sum(bool(s) for s in expected) > (8 if finder is gaps else 60)

@@ -13,10 +13,9 @@ import numpy as np
 import pytest
 
 from grader.lines import random_line, solve_line
-from grader.model import UNKNOWN
+from grader.model import UNKNOWN, clue_table
 from grader.solver.bundles import LineWork
 from grader.solver.reasons import explain_line, wide_scratch_shape
-from grader.solver.workspace import clue_table
 
 
 class Explained:

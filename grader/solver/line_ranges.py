@@ -372,3 +372,111 @@ def line_summary(clue, cells, owners, out):
     out[count_at] = count
     out[SUMMARY_LENGTH] = at
     return count
+
+
+#: what deduction_sizes_many sizes: rung 1's ranges, rungs 1-2's (owners), simple gaps
+SIZES_SIMPLE, SIZES_OWNERS, SIZES_GAPS = 0, 1, 2
+
+
+@njit(**OPTIONS)
+def _gap_sizes(clue, cells, out, at):
+    """techniques.gaps.find's deductions' sizes into ``out[at:]``: their count, or BROKEN
+    when the line's ranges break (find would raise); its early outs are the same."""
+    k = clue.size
+    n = cells.size
+    longest = 0
+    for j in range(k):
+        longest = max(longest, clue[j])
+    starts, ends = open_gaps(cells)
+    holds_empty = False
+    for i in range(n):
+        if cells[i] == EMPTY:
+            holds_empty = True
+            break
+    short = 0
+    for g in range(starts.size):
+        if ends[g] - starts[g] + 1 < longest:
+            short += 1
+    if not holds_empty or short == 0:
+        return 0
+    status, lo, hi, _, _, _, _ = narrow_line(clue, cells, False)
+    if status < 0:
+        return BROKEN
+    count = 0
+    for g in range(starts.size):
+        first = starts[g]
+        last = ends[g]
+        length = last - first + 1
+        if length >= longest:
+            continue
+        reaching = 0
+        fits = False
+        for j in range(k):
+            if lo[j] <= last and hi[j] >= first:
+                reaching += 1
+                if clue[j] <= length:
+                    fits = True
+        if reaching and not fits:
+            out[at + count] = length  # an open gap's cells are all unknown
+            count += 1
+    return count
+
+
+@njit(**OPTIONS)
+def deduction_sizes_many(kind, clues, nclues, grid, numbers, counts, sizes):
+    """The sizes of one line rung's deductions on many lines of ``grid`` in one call (the
+    engine's refresh of a big grid: 100,000 calls from Python cost more than the work).
+
+    ``kind``: SIZES_SIMPLE / SIZES_OWNERS (line_summary's deductions, blocks then gaps)
+    or SIZES_GAPS (techniques.gaps.find's); ``clues``/``nclues``: every line's clue, rows
+    then columns; ``numbers``: the lines. Writes counts[i] (BROKEN: the Python finder
+    must say why) and the sizes of line i's deductions one after the other into
+    ``sizes``; stops before a line whose sizes might not fit and returns how many lines
+    it did.
+    """
+    h = grid.shape[0]
+    w = grid.shape[1]
+    column = np.empty(h, np.uint8)
+    at = 0
+    for i in range(numbers.size):
+        line = numbers[i]
+        n = w if line < h else h
+        if at + n + 2 > sizes.size:
+            return i
+        if line < h:
+            cells = grid[line]
+        else:
+            for r in range(h):
+                column[r] = grid[r, line - h]
+            cells = column
+        clue = clues[line, :nclues[line]]
+        if kind == SIZES_GAPS:
+            count = _gap_sizes(clue, cells, sizes, at)
+        else:
+            count = _summary_sizes(clue, cells, kind == SIZES_OWNERS, sizes, at)
+        counts[i] = count
+        if count > 0:
+            at += count
+    return numbers.size
+
+
+@njit(**OPTIONS)
+def _summary_sizes(clue, cells, owners, out, at):
+    """line_summary's deductions' sizes into ``out[at:]`` (blocks, then gaps); their
+    count or BROKEN."""
+    status, lo, hi, _, _, _, _ = narrow_line(clue, cells, owners)
+    if status < 0:
+        return BROKEN
+    spans_status, block_open, _, _, gap_open = deduction_spans(clue, cells, lo, hi)
+    if spans_status < 0:
+        return BROKEN
+    count = 0
+    for j in range(clue.size):
+        if block_open[j]:
+            out[at + count] = block_open[j]
+            count += 1
+    for j in range(clue.size + 1):
+        if gap_open[j]:
+            out[at + count] = gap_open[j]
+            count += 1
+    return count

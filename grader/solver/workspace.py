@@ -2,28 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import numpy.typing as npt
 
-from grader.model import CellArray, Puzzle
+from grader.model import CellArray, Puzzle, clue_table
 from grader.solver import kernels
 from grader.solver.bundles import LineWork, Probing, Queue
 from grader.solver.reasons import wide_scratch_shape
 
 IntArray = npt.NDArray[np.int64]
-
-
-def clue_table(clues: Sequence[Sequence[int]]) -> tuple[IntArray, IntArray]:
-    """Clues as a zero-padded (lines, widest clue) table and a count per line."""
-    widest = max((len(c) for c in clues), default=0)
-    table = np.zeros((len(clues), max(widest, 1)), dtype=np.int64)
-    counts = np.zeros(len(clues), dtype=np.int64)
-    for i, clue in enumerate(clues):
-        counts[i] = len(clue)
-        table[i, : len(clue)] = clue
-    return table, counts
 
 
 def cache_slots(cells: int) -> int:

@@ -14,6 +14,9 @@ from grader.model import Clue
 from grader.techniques.base import LineCells, LineDeduction
 from grader.techniques.ranges import line_deductions
 
+#: how ranges.deduction_sizes_many sizes this rung's deductions on many long lines
+SIZES_KIND = "owners"
+
 
 def find(clue: Clue, cells: LineCells) -> Sequence[LineDeduction]:
     """Every deduction of rungs 1 and 2 together on one line."""

@@ -21,6 +21,8 @@ from grader.techniques.base import (
 from grader.techniques.ranges import narrowed
 
 TECHNIQUE = "simple-gaps"
+#: how ranges.deduction_sizes_many sizes this rung's deductions on many long lines
+SIZES_KIND = "gaps"
 
 
 def gaps(cells: LineCells) -> list[tuple[int, int]]:

@@ -330,6 +330,50 @@ def line_deductions(clue: Clue, cells: LineCells, *, owners: bool) -> Sequence[L
     return PendingDeductions(spans[2::5], lambda: _deductions_of_summary(clue, cells, record))
 
 
+#: line rungs whose deductions deduction_sizes_many can size in one compiled call
+SIZES_KINDS = {"simple": 0, "owners": 1, "gaps": 2}  # line_ranges.SIZES_*
+#: numbers one deduction_sizes_many call writes at most (the lines after wait a call)
+_SIZES_ROOM = 1 << 16
+
+
+def deduction_sizes_many(
+    kind: str, clues: npt.NDArray[np.int64], nclues: npt.NDArray[np.int64],
+    grid: npt.NDArray[np.uint8], numbers: list[int],
+) -> list[list[int] | None]:
+    """The sizes of the deductions a line rung (``kind``, see SIZES_KINDS) has on each of
+    ``numbers`` (rows, then columns, of ``grid``), as its finder would list them; None
+    for a line its finder would find broken (ask the finder for the words). For long
+    lines: the same compiled code as the finders', without a call from Python a line."""
+    kernels = line_kernels()
+    code = SIZES_KINDS[kind]
+    lines = np.array(numbers, dtype=np.int64)
+    counts = np.zeros(len(numbers), dtype=np.int64)
+    sizes = _sizes_buffer(max(grid.shape) + 2)
+    result: list[list[int] | None] = []
+    done = 0
+    while done < len(numbers):
+        upto = done + kernels.deduction_sizes_many(
+            code, clues, nclues, grid, lines[done:], counts[done:], sizes)
+        chunk = counts[done:upto].tolist()
+        flat = sizes[:sum(c for c in chunk if c > 0)].tolist()
+        at = 0
+        for count in chunk:
+            if count < 0:
+                result.append(None)
+                continue
+            result.append(flat[at:at + count])
+            at += count
+        done = upto
+    return result
+
+
+def _sizes_buffer(least: int) -> npt.NDArray[np.int64]:
+    buffer: npt.NDArray[np.int64] | None = getattr(_buffers, "sizes", None)
+    if buffer is None or buffer.size < least:
+        buffer = _buffers.sizes = np.empty(max(least, _SIZES_ROOM), dtype=np.int64)
+    return buffer
+
+
 def _deductions_of_summary(clue: Clue, cells: LineCells, record: list[int]) -> list[LineDeduction]:
     """The deductions a line_summary record describes (see there for its layout)."""
     k = record[1]

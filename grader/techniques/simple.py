@@ -13,6 +13,9 @@ from grader.model import Clue
 from grader.techniques.base import LineCells, LineDeduction
 from grader.techniques.ranges import line_deductions
 
+#: how ranges.deduction_sizes_many sizes this rung's deductions on many long lines
+SIZES_KIND = "simple"
+
 
 def find(clue: Clue, cells: LineCells) -> Sequence[LineDeduction]:
     """Every simple box and simple space of one line (Contradiction if it cannot fit)."""
