@@ -787,6 +787,34 @@ def follow_cell(grid, r, c, state, rounds, clues, nclues, queue, in_queue, qstat
     return 0
 
 
+@njit(**KERNEL)
+def follow_cells(grid, cells, rounds, scratch, clues, nclues, queue, in_queue, qstate,
+                 line_in, line_out, fwd, bwd, empties, marks, counters, cache_keys,
+                 cache_vals, result, out):
+    """follow_cell for each cell of ``cells`` (v = row * width + column) on a copy of
+    ``grid`` (in ``scratch``), supposed FILLED, then EMPTY if that did not break (the
+    short look-ahead's order). ``out[i]``: the state that broke (0: neither), the round,
+    the broken line and the cells decided before; ``result``: follow_cell's (2,) scratch.
+    ``grid`` is not changed.
+    """
+    w = grid.shape[1]
+    for i in range(cells.size):
+        r = cells[i] // w
+        c = cells[i] - r * w
+        out[i, 0] = 0
+        for state in (FILLED, EMPTY):
+            copy_grid(grid, scratch)
+            broke = follow_cell(scratch, r, c, state, rounds, clues, nclues, queue, in_queue,
+                                qstate, line_in, line_out, fwd, bwd, empties, marks,
+                                counters, cache_keys, cache_vals, result)
+            if broke:
+                out[i, 0] = state
+                out[i, 1] = broke
+                out[i, 2] = result[0]
+                out[i, 3] = result[1]
+                break
+
+
 #: probe_fixpoint() outcomes
 SOLVED = 0
 INCONSISTENT = 1

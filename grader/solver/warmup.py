@@ -22,7 +22,7 @@ from grader.solver import jit_cache, kernels, line_ranges
 from grader.solver.jit_cache import is_cold, prepare_cache
 from grader.solver.learning import ConflictSearch
 from grader.solver.linesolve import line_solve
-from grader.solver.propagation import follow, propagate
+from grader.solver.propagation import follow, follow_many, propagate
 from grader.solver.workspace import Workspace
 
 #: work limit of the warm-up calls (the tiny puzzle needs far less)
@@ -46,6 +46,8 @@ def _propagation() -> None:
     puzzle = _tiny()
     propagate(puzzle, np.full((2, 2), kernels.UNKNOWN, dtype=np.uint8))
     follow(puzzle, np.full((2, 2), kernels.UNKNOWN, dtype=np.uint8), 0, 0, int(kernels.FILLED), 3)
+    follow_many(puzzle, np.full((2, 2), kernels.UNKNOWN, dtype=np.uint8),
+                np.arange(4, dtype=np.int64), 3)
 
 
 def _probing() -> None:
@@ -67,6 +69,13 @@ def _line_ranges() -> None:
         line_ranges.deduction_spans(clue, cells, lo, hi)
         line_ranges.line_summary(clue, cells, owners, out)
     line_ranges.open_gaps(cells)
+    clues = clue.reshape(1, 1)
+    grid = cells.reshape(1, cells.size)
+    numbers = np.zeros(1, dtype=np.int64)
+    sizes = np.empty(2 * cells.size + 4, dtype=np.int64)
+    for kind in (line_ranges.SIZES_SIMPLE, line_ranges.SIZES_OWNERS, line_ranges.SIZES_GAPS):
+        line_ranges.deduction_sizes_many(kind, clues, numbers + 1, grid, numbers,
+                                         numbers.copy(), sizes)
 
 
 def _conflict_search() -> None:

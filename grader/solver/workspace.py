@@ -101,6 +101,19 @@ class Workspace:
         )
         return int(broke), int(result[0]), int(result[1])
 
+    def follow_cells(self, grid: CellArray, cells: npt.NDArray[np.int64],
+                     rounds: int) -> npt.NDArray[np.int64]:
+        """Each cell supposed FILLED, then EMPTY, on a copy of ``grid`` (see
+        kernels.follow_cells): a row per cell, (state that broke or 0, round, line, decided)."""
+        out = np.zeros((cells.size, 4), dtype=np.int64)
+        kernels.follow_cells(
+            grid, cells, rounds, np.empty_like(grid), self.clues, self.nclues, self.queue,
+            self.in_queue, self.qstate, self.line_in, self.line_out, self.fwd, self.bwd,
+            self.empties, self.marks, self.counters, self.cache_keys, self.cache_vals,
+            np.zeros(2, dtype=np.int64), out,
+        )
+        return out
+
     def enqueue_cell(self, row: int, column: int) -> None:
         kernels.enqueue_cell(row, column, self.height, self.queue, self.in_queue, self.qstate)
 

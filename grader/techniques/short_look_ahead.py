@@ -50,36 +50,60 @@ def follow(puzzle: Puzzle, cells: CellArray, r: int, c: int, state: int,
     _, broke, line, decided = compiled(puzzle, cells, r, c, state, rounds)
     if not broke:
         return None
-    ref = LineRef("row", line) if line < puzzle.height else LineRef("column", line - puzzle.height)
-    return Break(ref, broke, decided)
+    return Break(_line_ref(puzzle, line), broke, decided)
+
+
+def _line_ref(puzzle: Puzzle, line: int) -> LineRef:
+    """Line ``line`` of the compiled kernels (rows, then columns)."""
+    return LineRef("row", line) if line < puzzle.height else LineRef("column", line - puzzle.height)
 
 
 def probe(puzzle: Puzzle, cells: CellArray, r: int, c: int) -> Step | None:
     """The short look-ahead's deduction on cell (r, c), if a supposition breaks soon."""
-    everything = puzzle.height * puzzle.width + 1  # rounds enough to settle the grid
-    for supposed, keep in ((FILLED, EMPTY), (EMPTY, FILLED)):
+    for supposed in (FILLED, EMPTY):
         broken = follow(puzzle, cells, r, c, supposed)
-        if broken is None:
-            continue
-        if follow(puzzle, cells, r, c, keep, everything) is not None:
-            raise Contradiction(f"cell ({r + 1}, {c + 1}) can be neither filled nor empty")
-        facts = {"supposed": supposed, "broken_line": broken.line, "rounds": broken.round,
-                 "decided": broken.decided}
-        return Step(UNPLACED, "short-look-ahead", ((r, c, keep),), cell=(r, c), facts=facts)
+        if broken is not None:
+            return _deduction(puzzle, cells, r, c, supposed, broken)
     return None
 
 
+def _deduction(puzzle: Puzzle, cells: CellArray, r: int, c: int, supposed: int,
+               broken: Break) -> Step:
+    """The step a broken supposition gives: the cell takes the other value (checked to
+    hold up, followed to the end: else the grid has no solution)."""
+    keep = EMPTY if supposed == FILLED else FILLED
+    everything = puzzle.height * puzzle.width + 1  # rounds enough to settle the grid
+    if follow(puzzle, cells, r, c, keep, everything) is not None:
+        raise Contradiction(f"cell ({r + 1}, {c + 1}) can be neither filled nor empty")
+    facts = {"supposed": supposed, "broken_line": broken.line, "rounds": broken.round,
+             "decided": broken.decided}
+    return Step(UNPLACED, "short-look-ahead", ((r, c, keep),), cell=(r, c), facts=facts)
+
+
+#: cells probed in one compiled call (the deadline is looked at between calls)
+CHUNK = 256
+
+
 def find(puzzle: Puzzle, cells: CellArray, context: GridContext | None = None) -> list[Step]:
-    """Probe every unknown cell (row by row); every short contradiction is a Step."""
+    """Probe every unknown cell (row by row); every short contradiction is a Step.
+
+    The probes of :func:`probe`, many cells a compiled call (a call from Python per
+    supposition cost more than the supposition on a 99x59 grid)."""
+    from grader.solver.propagation import follow_many  # loaded when first needed
+
     deadline = context.deadline if context is not None else None
     found: list[Step] = []
     if not is_settled(puzzle, cells):  # the rounds start from a fixpoint of line logic
         return found
-    rows, cols = np.nonzero(cells == UNKNOWN)
-    for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
+    targets = np.flatnonzero(cells == UNKNOWN)
+    for start in range(0, targets.size, CHUNK):
         if deadline is not None and time.monotonic() > deadline:
             raise BudgetExceeded("the short look-ahead ran out of time")
-        step = probe(puzzle, cells, r, c)
-        if step is not None:
-            found.append(step)
+        chunk = targets[start:start + CHUNK]
+        outcome = follow_many(puzzle, cells, chunk, ROUNDS)
+        for i in np.flatnonzero(outcome[:, 0]).tolist():
+            r, c = divmod(int(chunk[i]), puzzle.width)
+            supposed, broke, line, decided = outcome[i].tolist()
+            broken = Break(_line_ref(puzzle, line), broke, decided)
+            found.append(_deduction(puzzle, cells, r, c, supposed, broken))
     return found
