@@ -253,6 +253,31 @@ def test_short_look_ahead_must_not_fire_where_only_deep_branching_decides() -> N
             assert deep is not None and deep.round > short_look_ahead.ROUNDS
 
 
+@pytest.mark.parametrize("puzzle", [SHORT, DEEP], ids=["short", "deep"])
+def test_grid_rungs_probing_many_cells_a_call_find_what_probing_each_finds(
+    puzzle: Puzzle, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from grader.solver import propagation
+
+    engine = Engine(puzzle, max_rung="line-analysis")
+    assert engine.run().outcome == "stuck"
+    cells = engine.grid.cells
+    unknown = [(int(r), int(c)) for r, c in zip(*np.nonzero(cells == UNKNOWN), strict=True)]
+    one_by_one = {
+        short_look_ahead: [short_look_ahead.probe(puzzle, cells, r, c) for r, c in unknown],
+        cell_branching: [cell_branching.probe(puzzle, cells, r, c, True) for r, c in unknown],
+    }
+    # room for one grid's pairs a call: cell branching's calls stop and resume
+    monkeypatch.setattr(propagation, "BRANCH_ROOM", 1)
+    monkeypatch.setattr(short_look_ahead, "CHUNK", 3)
+    for rung, probed in one_by_one.items():
+        expected = [step for step in probed if step is not None]
+        assert rung.find(puzzle, cells) == expected
+        assert expected or rung is short_look_ahead
+    if puzzle is DEEP:  # the agreed cells are compared too
+        assert any(s.technique == "both-ways" for s in cell_branching.find(puzzle, cells))
+
+
 def test_short_look_ahead_is_explained_with_its_reach() -> None:
     from grader.explain import sentence
     from grader.grading import grade

@@ -815,6 +815,50 @@ def follow_cells(grid, cells, rounds, scratch, clues, nclues, queue, in_queue, q
                 break
 
 
+@njit(**KERNEL)
+def branch_cells(grid, cells, start, filled, empty, clues, nclues, queue, in_queue, qstate,
+                 line_in, line_out, fwd, bwd, empties, marks, counters, cache_keys,
+                 cache_vals, result, out, agreed):
+    """Cell branching from ``cells[start]`` on: each cell supposed FILLED and EMPTY and
+    followed to the end (follow_cell with rounds enough), on copies of ``grid`` (into
+    ``filled``/``empty``). ``out[i]``: whether the FILLED supposition broke, whether the
+    EMPTY one did, and how many unknown cells both decided alike; those cells' (v, value)
+    pairs go one after the other into ``agreed``. Stops before a cell whose pairs might
+    not fit; returns the index it stopped at. ``grid`` is not changed.
+    """
+    h = grid.shape[0]
+    w = grid.shape[1]
+    rounds = h * w + 1
+    at = 0
+    for i in range(start, cells.size):
+        if at + h * w > agreed.shape[0]:
+            return i
+        r = cells[i] // w
+        c = cells[i] - r * w
+        copy_grid(grid, filled)
+        broke_filled = follow_cell(filled, r, c, FILLED, rounds, clues, nclues, queue,
+                                   in_queue, qstate, line_in, line_out, fwd, bwd, empties,
+                                   marks, counters, cache_keys, cache_vals, result)
+        copy_grid(grid, empty)
+        broke_empty = follow_cell(empty, r, c, EMPTY, rounds, clues, nclues, queue,
+                                  in_queue, qstate, line_in, line_out, fwd, bwd, empties,
+                                  marks, counters, cache_keys, cache_vals, result)
+        out[i, 0] = 1 if broke_filled else 0
+        out[i, 1] = 1 if broke_empty else 0
+        count = 0
+        if not broke_filled and not broke_empty:
+            for y in range(h):
+                for x in range(w):
+                    value = filled[y, x]
+                    if grid[y, x] == UNKNOWN and value != UNKNOWN and value == empty[y, x]:
+                        agreed[at, 0] = y * w + x
+                        agreed[at, 1] = value
+                        at += 1
+                        count += 1
+        out[i, 2] = count
+    return cells.size
+
+
 #: probe_fixpoint() outcomes
 SOLVED = 0
 INCONSISTENT = 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 
 import numpy as np
@@ -65,3 +66,33 @@ def follow_many(puzzle: Puzzle, cells: CellArray, targets: npt.NDArray[np.int64]
         raise PuzzleError(f"grid is {grid.shape}, puzzle is {puzzle.size}")
     return _workspace(puzzle).follow_cells(grid, np.ascontiguousarray(targets, np.int64),
                                            rounds)
+
+
+#: (v, value) pairs branch_many keeps between two looks at the clock, at least a grid's
+BRANCH_ROOM = 1 << 16
+
+
+def branch_many(puzzle: Puzzle, cells: CellArray,
+                targets: npt.NDArray[np.int64]) -> Iterator[tuple[int, int, int, list[int]]]:
+    """Cell branching on each of ``targets`` (row * width + column) from a grid settled
+    by line logic: for each, in order, (target, FILLED broke, EMPTY broke, the agreed
+    cells as v * 4 + value), a few compiled calls for all of them (between which the
+    caller may stop)."""
+    grid = np.ascontiguousarray(cells, dtype=np.uint8)
+    if grid.shape != (puzzle.height, puzzle.width):
+        raise PuzzleError(f"grid is {grid.shape}, puzzle is {puzzle.size}")
+    targets = np.ascontiguousarray(targets, np.int64)
+    out = np.zeros((targets.size, 3), dtype=np.int64)
+    agreed = np.empty((max(BRANCH_ROOM, grid.size), 2), dtype=np.int64)
+    workspace = _workspace(puzzle)
+    done = 0
+    while done < targets.size:
+        upto = workspace.branch_cells(grid, targets, done, out, agreed)
+        pairs = agreed[:int(out[done:upto, 2].sum())]
+        flat = (pairs[:, 0] * 4 + pairs[:, 1]).tolist()
+        at = 0
+        for i in range(done, upto):
+            count = int(out[i, 2])
+            yield int(targets[i]), int(out[i, 0]), int(out[i, 1]), flat[at:at + count]
+            at += count
+        done = upto

@@ -22,7 +22,7 @@ from grader.solver import jit_cache, kernels, line_ranges
 from grader.solver.jit_cache import is_cold, prepare_cache
 from grader.solver.learning import ConflictSearch
 from grader.solver.linesolve import line_solve
-from grader.solver.propagation import follow, follow_many, propagate
+from grader.solver.propagation import branch_many, follow, follow_many, propagate
 from grader.solver.workspace import Workspace
 
 #: work limit of the warm-up calls (the tiny puzzle needs far less)
@@ -48,6 +48,8 @@ def _propagation() -> None:
     follow(puzzle, np.full((2, 2), kernels.UNKNOWN, dtype=np.uint8), 0, 0, int(kernels.FILLED), 3)
     follow_many(puzzle, np.full((2, 2), kernels.UNKNOWN, dtype=np.uint8),
                 np.arange(4, dtype=np.int64), 3)
+    list(branch_many(puzzle, np.full((2, 2), kernels.UNKNOWN, dtype=np.uint8),
+                     np.arange(4, dtype=np.int64)))
 
 
 def _probing() -> None:

@@ -114,6 +114,17 @@ class Workspace:
         )
         return out
 
+    def branch_cells(self, grid: CellArray, cells: npt.NDArray[np.int64], start: int,
+                     out: npt.NDArray[np.int64], agreed: npt.NDArray[np.int64]) -> int:
+        """Cell branching on ``cells[start:]`` until ``agreed`` may overflow (see
+        kernels.branch_cells); the index it stopped at."""
+        return int(kernels.branch_cells(
+            grid, cells, start, np.empty_like(grid), np.empty_like(grid), self.clues,
+            self.nclues, self.queue, self.in_queue, self.qstate, self.line_in, self.line_out,
+            self.fwd, self.bwd, self.empties, self.marks, self.counters, self.cache_keys,
+            self.cache_vals, np.zeros(2, dtype=np.int64), out, agreed,
+        ))
+
     def enqueue_cell(self, row: int, column: int) -> None:
         kernels.enqueue_cell(row, column, self.height, self.queue, self.in_queue, self.qstate)
 

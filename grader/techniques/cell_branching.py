@@ -61,13 +61,8 @@ def probe(puzzle: Puzzle, cells: CellArray, r: int, c: int, settled: bool = Fals
     """The deduction from branching on cell (r, c), if any (``settled``: see _suppose)."""
     filled = _suppose(puzzle, cells, r, c, FILLED, settled)
     empty = _suppose(puzzle, cells, r, c, EMPTY, settled)
-    if filled is None and empty is None:
-        raise Contradiction(f"cell ({r + 1}, {c + 1}) can be neither filled nor empty")
     if filled is None or empty is None:
-        keep = EMPTY if filled is None else FILLED
-        supposed = FILLED if keep == EMPTY else EMPTY
-        facts = {"supposed": supposed}
-        return Step(UNPLACED, "contradiction", ((r, c, keep),), cell=(r, c), facts=facts)
+        return _contradiction(r, c, filled is None, empty is None)
     agree = (filled == empty) & (cells == UNKNOWN) & (filled != UNKNOWN)
     if not agree.any():
         return None
@@ -76,18 +71,50 @@ def probe(puzzle: Puzzle, cells: CellArray, r: int, c: int, settled: bool = Fals
         (int(i), int(j), int(filled[i, j]))
         for i, j in zip(rows.tolist(), cols.tolist(), strict=False)
     )
+    return _both_ways(r, c, changes)
+
+
+def _contradiction(r: int, c: int, filled_broke: bool, empty_broke: bool) -> Step:
+    """The step when a supposition broke (one of them did): the cell takes the other value."""
+    if filled_broke and empty_broke:
+        raise Contradiction(f"cell ({r + 1}, {c + 1}) can be neither filled nor empty")
+    keep = EMPTY if filled_broke else FILLED
+    supposed = FILLED if keep == EMPTY else EMPTY
+    return Step(UNPLACED, "contradiction", ((r, c, keep),), cell=(r, c),
+                facts={"supposed": supposed})
+
+
+def _both_ways(r: int, c: int, changes: tuple[tuple[int, int, int], ...]) -> Step:
     return Step(UNPLACED, "both-ways", changes, cell=(r, c), facts={})
 
 
 def find(puzzle: Puzzle, cells: CellArray, context: GridContext | None = None) -> list[Step]:
-    """Probe every unknown cell both ways (row by row); every productive probe is a Step."""
+    """Probe every unknown cell both ways (row by row); every productive probe is a Step.
+
+    From a settled grid the probes run compiled, many cells a call (one call from Python
+    per supposition cost more than following it on a 99x59 grid)."""
     deadline = context.deadline if context is not None else None
     found: list[Step] = []
     settled = is_settled(puzzle, cells)
-    rows, cols = np.nonzero(cells == UNKNOWN)
-    for r, c in zip(rows.tolist(), cols.tolist(), strict=False):
+    targets = np.flatnonzero(cells == UNKNOWN)
+    if settled and targets.size:
+        from grader.solver.propagation import branch_many  # compiled: loaded when needed
+
+        width = puzzle.width
+        for target, filled_broke, empty_broke, agreed in branch_many(puzzle, cells, targets):
+            if deadline is not None and time.monotonic() > deadline:
+                raise BudgetExceeded("cell branching ran out of time")
+            r, c = divmod(target, width)
+            if filled_broke or empty_broke:
+                found.append(_contradiction(r, c, bool(filled_broke), bool(empty_broke)))
+            elif agreed:
+                changes = tuple((v // 4 // width, v // 4 % width, v % 4) for v in agreed)
+                found.append(_both_ways(r, c, changes))
+        return found
+    for target in targets.tolist():
         if deadline is not None and time.monotonic() > deadline:
             raise BudgetExceeded("cell branching ran out of time")
+        r, c = divmod(target, puzzle.width)
         step = probe(puzzle, cells, r, c, settled)
         if step is not None:
             found.append(step)
