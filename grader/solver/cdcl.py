@@ -158,11 +158,14 @@ def _watch(clause, slot, lit, watch_head, watch_next):
 
 
 @njit(**KERNEL)
-def _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos, st, queue,
-                       in_queue, qstate, phase, settled, lits, cinfo, watch_head, watch_next,
-                       nlines):
-    """Unit propagation over learned clauses for the trail not yet seen; -1 or a clause."""
-    cells = grid.reshape(grid.size)  # a view: a literal's cell without a division
+def _propagate_clauses(grid, cells, w, h, level, reasons, reason_pos, trail, trail_pos, st,
+                       queue, in_queue, qstate, phase, settled, lits, cinfo, watch_head,
+                       watch_next, nlines):
+    """Unit propagation over learned clauses for the trail not yet seen; -1 or a clause.
+
+    ``cells``: the grid as one row (a view: a literal's cell without a division; made
+    once by the caller, as this runs before every line solve).
+    """
     while st[S_CLAUSE_HEAD] < st[S_TRAIL]:
         v = trail[st[S_CLAUSE_HEAD]]
         st[S_CLAUSE_HEAD] += 1
@@ -229,10 +232,11 @@ def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, 
     w = grid.shape[1]
     nlines = h + w
     size = queue.shape[0]
+    cells = grid.reshape(grid.size)
     while True:
-        clause = _propagate_clauses(grid, w, h, level, reasons, reason_pos, trail, trail_pos,
-                                    st, queue, in_queue, qstate, phase, settled, lits, cinfo,
-                                    watch_head, watch_next, nlines)
+        clause = _propagate_clauses(grid, cells, w, h, level, reasons, reason_pos, trail,
+                                    trail_pos, st, queue, in_queue, qstate, phase, settled,
+                                    lits, cinfo, watch_head, watch_next, nlines)
         if clause >= 0:
             return nlines + clause
         if qstate[1] == 0 or stop_asked(counters):
