@@ -150,12 +150,11 @@ class Engine:
         numbers = sorted(dirty)
         sized = self._sizes_of_long_lines(rung, numbers)
         line_unknown, line_open = self._line_unknown, self._line_open[rung]
-        deadline = self.deadline
         total = self._line_total[rung]
         try:
             for number in numbers:
                 # a refresh of 2,000 lines of a 1000x1000 grid takes seconds: keep the budget
-                if deadline is not None and time.monotonic() > deadline:
+                if self.deadline is not None and time.monotonic() > self.deadline:
                     raise BudgetExceeded(
                         f"the ladder ran out of time after {len(self.steps)} steps")
                 dirty.discard(number)
