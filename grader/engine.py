@@ -186,16 +186,14 @@ class Engine:
             self._line_total[rung] = total
 
     def _sizes_of_long_lines(self, rung: str, numbers: list[int]) -> dict[int, list[int]]:
-        """The deductions' sizes of the long open lines among ``numbers``, in one compiled
-        call (a broken line is left out: its finder says why)."""
+        """The deductions' sizes of the open lines among ``numbers`` of a grid with long
+        lines, in one compiled call (a broken line is left out: its finder says why). A
+        grid without long lines loads no compiled code (see ranges.COMPILED_FROM); in one
+        with them, short lines are sized too (the sizes are equal, tests hold them so)."""
         kind = self._sizes_kinds.get(rung)
-        if kind is None:
+        if kind is None or max(self.puzzle.width, self.puzzle.height) < COMPILED_FROM:
             return {}
-        height = self.puzzle.height
-        long_rows = self.puzzle.width >= COMPILED_FROM
-        long_columns = height >= COMPILED_FROM
-        chosen = [n for n in numbers if self._line_unknown[n]
-                  and (long_rows if n < height else long_columns)]
+        chosen = [n for n in numbers if self._line_unknown[n]]
         if len(chosen) < 2:
             return {}  # one line is as quick through its finder
         if self._clue_table is None:

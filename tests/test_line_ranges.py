@@ -167,7 +167,7 @@ def sizes_or_broken(finder: object, clue: Clue, cells: list[int]) -> list[int] |
         return None
 
 
-@pytest.mark.parametrize("finder", [simple, extreme, gaps])
+@pytest.mark.parametrize("finder", [simple, extreme, gaps, owner_branching])
 def test_many_lines_are_sized_in_one_call_as_their_finder_lists_them(
     finder: object, monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -374,8 +374,9 @@ def line_summary(clue, cells, owners, out):
     return count
 
 
-#: what deduction_sizes_many sizes: rung 1's ranges, rungs 1-2's (owners), simple gaps
-SIZES_SIMPLE, SIZES_OWNERS, SIZES_GAPS = 0, 1, 2
+#: what deduction_sizes_many sizes: rung 1's ranges, rungs 1-2's (owners), simple gaps,
+#: owner branching
+SIZES_SIMPLE, SIZES_OWNERS, SIZES_GAPS, SIZES_OWNER_BRANCHING = 0, 1, 2, 3
 
 
 @njit(**OPTIONS)
@@ -452,6 +453,8 @@ def deduction_sizes_many(kind, clues, nclues, grid, numbers, counts, sizes):
         clue = clues[line, :nclues[line]]
         if kind == SIZES_GAPS:
             count = _gap_sizes(clue, cells, sizes, at)
+        elif kind == SIZES_OWNER_BRANCHING:
+            count = _owner_branching_sizes(clue, cells, sizes, at)
         else:
             count = _summary_sizes(clue, cells, kind == SIZES_OWNERS, sizes, at)
         counts[i] = count
@@ -478,5 +481,133 @@ def _summary_sizes(clue, cells, owners, out, at):
     for j in range(clue.size + 1):
         if gap_open[j]:
             out[at + count] = gap_open[j]
+            count += 1
+    return count
+
+
+@njit(**OPTIONS)
+def _narrow_from(clue, cells, lo, hi):
+    """ranges.narrow(owners=True) of the ranges ``lo``/``hi`` in place: 0, or BROKEN."""
+    k = clue.size
+    n = cells.size
+    empties = np.zeros(n + 1, np.int64)
+    for i in range(n):
+        empties[i + 1] = empties[i] + (cells[i] == EMPTY)
+    fit_lo = np.full(k, -1, np.int64)
+    fit_hi = np.full(k, -1, np.int64)
+    if _narrow_simple(clue, cells, lo, hi, empties, fit_lo, fit_hi) == BROKEN:
+        return BROKEN
+    run_start, run_end = filled_runs(cells)
+    runs = run_start.size
+    if not runs:
+        return 0
+    note_first = np.full(runs, -1, np.int64)
+    note_last = np.full(runs, -1, np.int64)
+    first = np.empty(runs, np.int64)
+    last = np.empty(runs, np.int64)
+    while True:
+        status = _narrow_owners(clue, lo, hi, run_start, run_end, note_first, note_last,
+                                first, last)
+        if status == BROKEN:
+            return BROKEN
+        if status != 1:
+            return 0
+        if _narrow_simple(clue, cells, lo, hi, empties, fit_lo, fit_hi) == BROKEN:
+            return BROKEN
+
+
+@njit(**OPTIONS)
+def _assume_owner(clue, lo, hi, start, end, owner):
+    """owner_branching._assume_owner: False where it raises."""
+    block = clue[owner]
+    if block < end - start + 1:
+        return False
+    lo[owner] = max(lo[owner], end - block + 1)
+    hi[owner] = min(hi[owner], start + block - 1)
+    for j in range(owner):
+        hi[j] = min(hi[j], start - 2)
+    for j in range(owner + 1, clue.size):
+        lo[j] = max(lo[j], end + 2)
+    for j in range(clue.size):  # noqa: SIM110 (numba compiles no generator into all())
+        if hi[j] - lo[j] + 1 < clue[j]:
+            return False
+    return True
+
+
+@njit(**OPTIONS)
+def _line_fixpoint(clue, current, lo, hi):
+    """owner_branching.line_fixpoint on ``current`` in place: False where it raises."""
+    k = clue.size
+    while True:
+        if _narrow_from(clue, current, lo, hi) == BROKEN:
+            return False
+        status, block_open, gap_start, gap_stop, gap_open = deduction_spans(clue, current,
+                                                                            lo, hi)
+        if status < 0:
+            return False
+        changed = False
+        for j in range(k):
+            if block_open[j]:
+                for c in range(hi[j] - clue[j] + 1, lo[j] + clue[j]):
+                    current[c] = FILLED  # (an overlap's known cells are filled already)
+                changed = True
+        for j in range(k + 1):
+            if gap_open[j]:
+                for c in range(gap_start[j], gap_stop[j]):
+                    current[c] = EMPTY  # (a gap holds no filled cell: BROKEN above)
+                changed = True
+        if not changed:
+            return True
+
+
+@njit(**OPTIONS)
+def _owner_branching_sizes(clue, cells, out, at):
+    """owner_branching.find's deductions' sizes into ``out[at:]``: their count, or BROKEN
+    where find raises."""
+    k = clue.size
+    n = cells.size
+    status, lo, hi, run_start, run_end, _, _ = narrow_line(clue, cells, True)
+    if status < 0:
+        return BROKEN
+    runs = run_start.size
+    if not runs:
+        return 0
+    first = np.empty(runs, np.int64)
+    last = np.empty(runs, np.int64)
+    if _possible_owners(clue, lo, hi, run_start, run_end, first, last) == BROKEN:
+        return BROKEN
+    agreed = np.empty(n, np.uint8)
+    current = np.empty(n, np.uint8)
+    branch_lo = np.empty(k, np.int64)
+    branch_hi = np.empty(k, np.int64)
+    count = 0
+    for r in range(runs):
+        if first[r] == last[r]:
+            continue
+        survivors = 0
+        for owner in range(first[r], last[r] + 1):
+            for j in range(k):
+                branch_lo[j] = lo[j]
+                branch_hi[j] = hi[j]
+            if not _assume_owner(clue, branch_lo, branch_hi, run_start[r], run_end[r], owner):
+                continue
+            for p in range(n):
+                current[p] = cells[p]
+            if not _line_fixpoint(clue, current, branch_lo, branch_hi):
+                continue
+            for p in range(n):  # a cell the survivors disagree on goes back to unknown
+                if survivors == 0:
+                    agreed[p] = current[p]
+                elif agreed[p] != current[p]:
+                    agreed[p] = UNKNOWN
+            survivors += 1
+        if survivors == 0:
+            return BROKEN
+        size = 0
+        for p in range(n):
+            if cells[p] == UNKNOWN and agreed[p] != UNKNOWN:
+                size += 1
+        if size:
+            out[at + count] = size
             count += 1
     return count

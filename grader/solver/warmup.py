@@ -75,7 +75,8 @@ def _line_ranges() -> None:
     grid = cells.reshape(1, cells.size)
     numbers = np.zeros(1, dtype=np.int64)
     sizes = np.empty(2 * cells.size + 4, dtype=np.int64)
-    for kind in (line_ranges.SIZES_SIMPLE, line_ranges.SIZES_OWNERS, line_ranges.SIZES_GAPS):
+    for kind in (line_ranges.SIZES_SIMPLE, line_ranges.SIZES_OWNERS, line_ranges.SIZES_GAPS,
+                 line_ranges.SIZES_OWNER_BRANCHING):
         line_ranges.deduction_sizes_many(kind, clues, numbers + 1, grid, numbers,
                                          numbers.copy(), sizes)
 

@@ -21,6 +21,8 @@ from grader.techniques.ranges import (
 )
 
 TECHNIQUE = "owner-branching"
+#: how ranges.deduction_sizes_many sizes this rung's deductions on many long lines
+SIZES_KIND = "owner-branching"
 
 
 def line_fixpoint(clue: Clue, cells: LineCells, ranges: Ranges) -> list[int]:

@@ -331,7 +331,7 @@ def line_deductions(clue: Clue, cells: LineCells, *, owners: bool) -> Sequence[L
 
 
 #: line rungs whose deductions deduction_sizes_many can size in one compiled call
-SIZES_KINDS = {"simple": 0, "owners": 1, "gaps": 2}  # line_ranges.SIZES_*
+SIZES_KINDS = {"simple": 0, "owners": 1, "gaps": 2, "owner-branching": 3}  # line_ranges.SIZES_*
 #: numbers one deduction_sizes_many call writes at most (the lines after wait a call)
 _SIZES_ROOM = 1 << 16
 
