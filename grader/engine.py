@@ -148,7 +148,7 @@ class Engine:
         find = self._line_finders[rung]
         dirty = self._dirty[rung]
         numbers = sorted(dirty)
-        sized = self._sizes_of_long_lines(rung, numbers)
+        sized = self._sizes_in_batch(rung, numbers)
         line_unknown, line_open = self._line_unknown, self._line_open[rung]
         total = self._line_total[rung]
         try:
@@ -185,7 +185,7 @@ class Engine:
         finally:
             self._line_total[rung] = total
 
-    def _sizes_of_long_lines(self, rung: str, numbers: list[int]) -> dict[int, list[int]]:
+    def _sizes_in_batch(self, rung: str, numbers: list[int]) -> dict[int, list[int]]:
         """The deductions' sizes of the open lines among ``numbers`` of a grid with long
         lines, in one compiled call (a broken line is left out: its finder says why). A
         grid without long lines loads no compiled code (see ranges.COMPILED_FROM); in one

@@ -410,13 +410,12 @@ def _gap_sizes(clue, cells, out, at):
         length = last - first + 1
         if length >= longest:
             continue
-        reaching = 0
+        reaching = False
         fits = False
         for j in range(k):
             if lo[j] <= last and hi[j] >= first:
-                reaching += 1
-                if clue[j] <= length:
-                    fits = True
+                reaching = True
+                fits = fits or clue[j] <= length
         if reaching and not fits:
             out[at + count] = length  # an open gap's cells are all unknown
             count += 1
@@ -428,8 +427,9 @@ def deduction_sizes_many(kind, clues, nclues, grid, numbers, counts, sizes):
     """The sizes of one line rung's deductions on many lines of ``grid`` in one call (the
     engine's refresh of a big grid: 100,000 calls from Python cost more than the work).
 
-    ``kind``: SIZES_SIMPLE / SIZES_OWNERS (line_summary's deductions, blocks then gaps)
-    or SIZES_GAPS (techniques.gaps.find's); ``clues``/``nclues``: every line's clue, rows
+    ``kind``: SIZES_SIMPLE / SIZES_OWNERS (line_summary's deductions, blocks then gaps),
+    SIZES_GAPS (techniques.gaps.find's) or SIZES_OWNER_BRANCHING (owner_branching.find's);
+    ``clues``/``nclues``: every line's clue, rows
     then columns; ``numbers``: the lines. Writes counts[i] (BROKEN: the Python finder
     must say why) and the sizes of line i's deductions one after the other into
     ``sizes``; stops before a line whose sizes might not fit and returns how many lines
