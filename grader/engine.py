@@ -224,8 +224,7 @@ class Engine:
         candidates = self._line_steps[rung][number]
         best = max(range(len(candidates)), key=lambda i: (len(candidates[i].changes), -i))
         ref, clue = self.lines[number]
-        step = self._place(rung, ref, clue, candidates[best])
-        return replace(step, openings=self._line_total[rung])
+        return self._place(rung, ref, clue, candidates[best], self._line_total[rung])
 
     def available(self, rung: str) -> list[Step]:
         """Every deduction ``rung`` can make now (the engine's openings at that rung)."""

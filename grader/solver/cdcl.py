@@ -247,7 +247,8 @@ def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, 
         in_queue[line] = 0
         if settled[line]:
             # queued by its own deductions only: a complete line solve deduces nothing
-            # more from them (a quarter of the solves on hard 25x25 puzzles; 4% of the time)
+            # more from them (a quarter of the solves on hard 25x25 puzzles; 4% of the conflict
+            # search's time alone, no measurable change beside the probing search)
             continue
         settled[line] = 1  # until a cell of it is decided by anything but this solve
         n = w if line < h else h

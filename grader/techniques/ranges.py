@@ -319,7 +319,7 @@ def line_deductions(clue: Clue, cells: LineCells, *, owners: bool) -> Sequence[L
     if len(cells) < COMPILED_FROM:
         return deductions_from_ranges(clue, cells, narrowed(clue, cells, owners=owners))
     kernels = line_kernels()
-    out = _summary_buffer(kernels.summary_size(len(cells)))
+    out = _thread_buffer("summary", kernels.summary_size(len(cells)), 4096)
     count = kernels.line_summary(_clue_array(clue), cells_array(cells), owners, out)
     if count < 0:  # the reference raises with the words for it
         return deductions_from_ranges(clue, cells, narrowed(clue, cells, owners=owners))
@@ -342,13 +342,14 @@ def deduction_sizes_many(
 ) -> list[list[int] | None]:
     """The sizes of the deductions a line rung (``kind``, see SIZES_KINDS) has on each of
     ``numbers`` (rows, then columns, of ``grid``), as its finder would list them; None
-    for a line its finder would find broken (ask the finder for the words). For long
-    lines: the same compiled code as the finders', without a call from Python a line."""
+    for a line its finder would find broken (ask the finder for the words). The same
+    narrowing as the finders' (equal sizes on any line: tests hold them so), without a
+    call from Python a line."""
     kernels = line_kernels()
     code = SIZES_KINDS[kind]
     lines = np.array(numbers, dtype=np.int64)
     counts = np.zeros(len(numbers), dtype=np.int64)
-    sizes = _sizes_buffer(max(grid.shape) + 2)
+    sizes = _thread_buffer("sizes", max(grid.shape) + 2, _SIZES_ROOM)
     result: list[list[int] | None] = []
     done = 0
     while done < len(numbers):
@@ -365,13 +366,6 @@ def deduction_sizes_many(
             at += count
         done = upto
     return result
-
-
-def _sizes_buffer(least: int) -> npt.NDArray[np.int64]:
-    buffer: npt.NDArray[np.int64] | None = getattr(_buffers, "sizes", None)
-    if buffer is None or buffer.size < least:
-        buffer = _buffers.sizes = np.empty(max(least, _SIZES_ROOM), dtype=np.int64)
-    return buffer
 
 
 def _deductions_of_summary(clue: Clue, cells: LineCells, record: list[int]) -> list[LineDeduction]:
@@ -392,11 +386,13 @@ def _deductions_of_summary(clue: Clue, cells: LineCells, record: list[int]) -> l
 _buffers = threading.local()
 
 
-def _summary_buffer(size: int) -> npt.NDArray[np.int64]:
-    """This thread's buffer for line_summary records, of ``size`` at least."""
-    buffer: npt.NDArray[np.int64] | None = getattr(_buffers, "summary", None)
+def _thread_buffer(name: str, size: int, floor: int) -> npt.NDArray[np.int64]:
+    """This thread's buffer ``name`` (line_summary records, batch sizes), of ``size`` at
+    least and never under ``floor``."""
+    buffer: npt.NDArray[np.int64] | None = getattr(_buffers, name, None)
     if buffer is None or buffer.size < size:
-        buffer = _buffers.summary = np.empty(max(size, 4096), dtype=np.int64)
+        buffer = np.empty(max(size, floor), dtype=np.int64)
+        setattr(_buffers, name, buffer)
     return buffer
 
 
