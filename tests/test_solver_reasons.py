@@ -124,10 +124,12 @@ def _check_one(clue: Sequence[int], cells: list[int], rng: random.Random) -> str
 
 
 @pytest.mark.parametrize(("seed", "longest", "lines"),
-                         [(0, 64, 3_000), (1, 64, 3_000), (2, 64, 3_000), (3, 200, 600)])
+                         [(0, 64, 3_000), (1, 64, 3_000), (2, 64, 3_000), (3, 200, 600),
+                          (4, 124, 1_500)])
 def test_explanations_are_sound_and_minimal(seed: int, longest: int, lines: int) -> None:
     # random lines of 1-64 cells: one word of automaton states up to 61 cells, two beyond;
-    # and fewer of up to 200 cells (up to four words)
+    # fewer of up to 124 cells (two words of states, or more for a dense clue) and of up
+    # to 200 cells (up to four words)
     rng = random.Random(3000 + seed)
     cases = {"conflict": 0, "deduction": 0, "nothing": 0}
     for _ in range(lines):

@@ -177,6 +177,8 @@ def explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order, level, s
     elif n <= AUTOMATON_MAX_LENGTH:
         _explain_by_automaton(clues[line], k, line_in, n, target, assumed, marks, order,
                               known)
+    elif total + k + 1 <= 2 * WORD_BITS:
+        _explain_pair(clues[line], k, line_in, n, target, assumed, order, known, lw.wide)
     else:
         _explain_wide(clues[line], k, line_in, n, target, assumed, order, known, lw.wide)
     return known
@@ -185,6 +187,92 @@ def explain_line(line, v, grid, h, w, reason_pos, trail_pos, lw, order, level, s
 #: bits of a word the wide automaton uses (the sign bit and one more stay clear)
 WORD_BITS = 62
 _WORD_MASK = (1 << WORD_BITS) - 1
+
+
+@njit(inline="always", **KERNEL)
+def _set_pair_bit(lo, hi, s):
+    if s < WORD_BITS:
+        return lo | (np.int64(1) << s), hi
+    return lo, hi | (np.int64(1) << (s - WORD_BITS))
+
+
+@njit(inline="always", **KERNEL)
+def _pair_up(lo, hi):
+    """(lo, hi) one state up, across the words."""
+    return (lo << 1) & _WORD_MASK, ((hi << 1) | (lo >> (WORD_BITS - 1))) & _WORD_MASK
+
+
+@njit(inline="always", **KERNEL)
+def _pair_forward(lo, hi, value, ones_lo, ones_hi, lasts_lo, lasts_hi, gaps_lo, gaps_hi):
+    """_forward on states held in two words (inlined: a pair returned across a call is
+    slow)."""
+    out_lo = np.int64(0)
+    out_hi = np.int64(0)
+    if value != EMPTY:
+        up_lo, up_hi = _pair_up(lo, hi)
+        out_lo |= up_lo & ones_lo
+        out_hi |= up_hi & ones_hi
+    if value != FILLED:
+        up_lo, up_hi = _pair_up(lo & lasts_lo, hi & lasts_hi)
+        out_lo |= (lo & gaps_lo) | up_lo
+        out_hi |= (hi & gaps_hi) | up_hi
+    return out_lo, out_hi
+
+
+@njit(**KERNEL)
+def _explain_pair(clue, k, line_in, n, target, assumed, order, known, wide):
+    """_explain_by_automaton for clues of 62 to 2 WORD_BITS states (rows of Gettys, 99
+    cells): the states in a pair of words, with no loop over words per cell. Rows 0..n
+    of ``wide`` hold the kept states before each cell, rows n+1.. the trial's (two
+    columns each)."""
+    zero = np.int64(0)
+    ones_lo = ones_hi = lasts_lo = lasts_hi = zero
+    gaps_lo, gaps_hi = np.int64(1), zero
+    s = 1
+    for j in range(k):
+        for _ in range(clue[j]):
+            ones_lo, ones_hi = _set_pair_bit(ones_lo, ones_hi, s)
+            s += 1
+        lasts_lo, lasts_hi = _set_pair_bit(lasts_lo, lasts_hi, s - 1)
+        gaps_lo, gaps_hi = _set_pair_bit(gaps_lo, gaps_hi, s)
+        s += 1
+    accept_lo, accept_hi = _set_pair_bit(zero, zero, s - 1)
+    if k > 0:
+        accept_lo, accept_hi = _set_pair_bit(accept_lo, accept_hi, s - 2)
+    trial = n + 1
+    lo, hi = np.int64(1), zero
+    wide[0, 0] = lo
+    wide[0, 1] = hi
+    for i in range(n):
+        value = assumed if i == target else line_in[i]
+        lo, hi = _pair_forward(lo, hi, value, ones_lo, ones_hi, lasts_lo, lasts_hi,
+                               gaps_lo, gaps_hi)
+        wide[i + 1, 0] = lo
+        wide[i + 1, 1] = hi
+    if (lo & accept_lo) | (hi & accept_hi):
+        return
+    for q in range(known):
+        p = order[q]
+        lo, hi = _pair_forward(wide[p, 0], wide[p, 1], UNKNOWN, ones_lo, ones_hi,
+                               lasts_lo, lasts_hi, gaps_lo, gaps_hi)
+        i = p + 1
+        while i < n and (lo != wide[i, 0] or hi != wide[i, 1]):
+            wide[trial + i, 0] = lo
+            wide[trial + i, 1] = hi
+            value = assumed if i == target else line_in[i]
+            lo, hi = _pair_forward(lo, hi, value, ones_lo, ones_hi, lasts_lo, lasts_hi,
+                                   gaps_lo, gaps_hi)
+            i += 1
+        if i == n and (lo != wide[n, 0] or hi != wide[n, 1]) and \
+                (lo & accept_lo) | (hi & accept_hi):
+            continue  # needed: without it a placement fits
+        line_in[p] = UNKNOWN
+        for x in range(p + 1, i):
+            wide[x, 0] = wide[trial + x, 0]
+            wide[x, 1] = wide[trial + x, 1]
+        if i == n:
+            wide[n, 0] = lo
+            wide[n, 1] = hi
 
 
 @njit(**KERNEL)
