@@ -57,6 +57,57 @@ def test_verdicts_agree_with_sat(seed: int, count: int, max_side: int) -> None:
         assert min(seen.values()) > count // 50, seen
 
 
+def test_verdicts_agree_with_sat_with_lines_of_two_words() -> None:
+    # rows of 63-100 cells: the conflict search solves them on word pairs
+    rng = random.Random(7)
+    seen = {"none": 0, "unique": 0, "multiple": 0}
+    searched = 0
+    for _ in range(30):
+        height, width = rng.randint(3, 6), rng.randint(63, 100)
+        density = rng.uniform(0.3, 0.7)
+        picture = np.array([[rng.random() < density for _ in range(width)]
+                            for _ in range(height)])
+        rows, columns = clues_of_picture(picture)
+        if rng.random() < 1 / 4:
+            rows = tuple(rng.sample(rows, len(rows)))
+        puzzle = Puzzle(rows, columns)
+        found, _ = count_solutions(puzzle, limit=2)
+        result = solve(puzzle, budget=Budget(seconds=60))
+        assert result.verdict == EXPECTED[found], (puzzle.rows, puzzle.columns)
+        assert_solutions_valid(puzzle, result.solutions)
+        seen[result.verdict] += 1
+        searched += result.stats.get("learner_line_solves", 0) > 0
+    assert searched >= 10 and min(seen.values()) >= 3, (searched, seen)
+
+
+def test_conflict_search_propagates_long_lines_as_line_logic_does() -> None:
+    # the conflict search's own propagation (word pairs for 63-125 cells, bit sets
+    # below) reaches the fixpoint of the plain line logic, from revealed cells
+    from grader.model import EMPTY, FILLED, UNKNOWN
+    from grader.solver.learning import ConflictSearch
+    from grader.solver.workspace import Workspace
+
+    rng = random.Random(3)
+    decided = 0
+    for _ in range(40):
+        height, width = rng.randint(3, 6), rng.randint(63, 125)
+        picture = np.array([[rng.random() < 0.5 for _ in range(width)] for _ in range(height)])
+        puzzle = Puzzle(*clues_of_picture(picture))
+        start = np.full((height, width), UNKNOWN, dtype=np.uint8)
+        revealed = np.array([[rng.random() < 0.2 for _ in range(width)]
+                             for _ in range(height)])
+        start[revealed] = np.where(picture, FILLED, EMPTY)[revealed]
+        expected = start.copy()
+        Workspace(puzzle).propagate_all(expected)
+        ws = Workspace(puzzle)
+        search = ConflictSearch(ws, start.copy())
+        ws.enqueue_all()
+        search.step(1 << 40, decision_limit=0)  # propagation at level 0, no decision
+        assert np.array_equal(search.grid, expected), (puzzle.rows, puzzle.columns)
+        decided += int((expected != start).sum())
+    assert decided > 5_000
+
+
 def test_enumerates_every_solution_to_the_limit() -> None:
     # one filled cell in every row and column of a 4x4: the 24 permutation matrices
     puzzle = Puzzle(((1,),) * 4, ((1,),) * 4)

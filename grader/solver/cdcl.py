@@ -32,13 +32,17 @@ from grader.solver.kernels import (
     EMPTY,
     FILLED,
     KERNEL,
+    PAIR_MAX_LENGTH,
     UNKNOWN,
+    WORD_BITS,
     cached_solve,
     cached_solve_masks,
     copy_grid,
     enqueue,
     line_cell,
     line_masks,
+    line_pair_masks,
+    solve_pair_masks,
     stop_asked,
 )
 from grader.solver.reasons import explain_line
@@ -276,6 +280,42 @@ def _propagate(grid, clues, nclues, queue, in_queue, qstate, line_in, line_out, 
                                phase, settled, line)
                 decided >>= 1
                 x += 1
+            continue
+        if n <= PAIR_MAX_LENGTH:
+            # the same on word pairs, uncached (Gettys' 99-cell rows: a fifth of its search)
+            k = nclues[line]
+            total = k - 1
+            for j in range(k):
+                total += clues[line, j]
+            if total > n:
+                return line
+            if line < h:
+                nf_lo, nf_hi, ne_lo, ne_hi = line_pair_masks(grid[line], n)
+            else:
+                nf_lo, nf_hi, ne_lo, ne_hi = line_pair_masks(grid[:, line - h], n)
+            counters[0] += 1
+            ok, cf_lo, cf_hi, ce_lo, ce_hi = solve_pair_masks(
+                clues[line], k, n, nf_lo, nf_hi, ne_lo, ne_hi, marks)
+            if not ok:
+                return line
+            rpos = st[S_TRAIL]
+            for half in range(2):
+                unknown = nf_lo & ne_lo if half == 0 else nf_hi & ne_hi
+                can_fill = cf_lo if half == 0 else cf_hi
+                can_empty = ce_lo if half == 0 else ce_hi
+                to_fill = can_fill & ~can_empty & unknown
+                decided = to_fill | (can_empty & ~can_fill & unknown)
+                x = half * WORD_BITS
+                while decided:
+                    if decided & 1:
+                        value = FILLED if to_fill & 1 else EMPTY
+                        r, c = (line, x) if line < h else (x, line - h)
+                        _assign_at(r, c, r * w + c, value, line, rpos, grid, h, level,
+                                   reasons, reason_pos, trail, trail_pos, st, queue,
+                                   in_queue, qstate, phase, settled, line)
+                    decided >>= 1
+                    to_fill >>= 1
+                    x += 1
             continue
         if line < h:
             for x in range(n):

@@ -300,14 +300,9 @@ def _p_spread(lo, hi, length, top):
     return out_lo, out_hi
 
 
-@njit(**KERNEL)
-def solve_line_pair(clue, k, cells, n, out, scratch):
-    """solve_masks for lines of BITS_MAX_LENGTH+1 to PAIR_MAX_LENGTH cells, on word pairs.
-
-    Position or cell i is bit i of ``lo`` (i < 63) or bit i - 63 of ``hi``. The fwd and fits
-    rows live in ``scratch`` (4k+2 entries), two words each.
-    """
-    top = (np.int64(1) << (n - WORD_BITS + 1)) - 1  # hi bits of positions up to n
+@njit(inline="always", **KERNEL)
+def line_pair_masks(cells, n):
+    """(not filled, not empty) bit sets of ``cells[:n]`` as word pairs (see solve_pair_masks)."""
     nf_lo = np.int64(0)
     nf_hi = np.int64(0)
     ne_lo = np.int64(0)
@@ -325,6 +320,37 @@ def solve_line_pair(clue, k, cells, n, out, scratch):
                 nf_hi |= bit
             if cells[i] != EMPTY:
                 ne_hi |= bit
+    return nf_lo, nf_hi, ne_lo, ne_hi
+
+
+@njit(**KERNEL)
+def solve_line_pair(clue, k, cells, n, out, scratch):
+    """solve_line_into for lines of BITS_MAX_LENGTH+1 to PAIR_MAX_LENGTH cells, through
+    solve_pair_masks."""
+    nf_lo, nf_hi, ne_lo, ne_hi = line_pair_masks(cells, n)
+    ok, cf_lo, cf_hi, ce_lo, ce_hi = solve_pair_masks(clue, k, n, nf_lo, nf_hi, ne_lo, ne_hi,
+                                                      scratch)
+    if not ok:
+        return False
+    for i in range(n):
+        if i < WORD_BITS:
+            out[i] = ((ce_lo >> i) & 1) | (((cf_lo >> i) & 1) << 1)
+        else:
+            b = i - WORD_BITS
+            out[i] = ((ce_hi >> b) & 1) | (((cf_hi >> b) & 1) << 1)
+    return True
+
+
+# inlined where used (a tuple result, see solve_masks)
+@njit(inline="always", **KERNEL)
+def solve_pair_masks(clue, k, n, nf_lo, nf_hi, ne_lo, ne_hi, scratch):
+    """solve_masks for lines of BITS_MAX_LENGTH+1 to PAIR_MAX_LENGTH cells, on word pairs:
+    (ok, may be filled lo, hi, may be empty lo, hi) from the cells not filled and not empty.
+
+    Position or cell i is bit i of ``lo`` (i < 63) or bit i - 63 of ``hi``. The fwd and fits
+    rows live in ``scratch`` (4k+2 entries), two words each. The clue must fit in n cells.
+    """
+    top = (np.int64(1) << (n - WORD_BITS + 1)) - 1  # hi bits of positions up to n
     fwd = 0  # rows 0..k of the forward sets; the backward ones are needed one at a time
     fits = 2 * (k + 1)
     pu_lo, pu_hi = _p_up(nf_lo, nf_hi, 1, top)
@@ -344,7 +370,7 @@ def solve_line_pair(clue, k, cells, n, out, scratch):
         scratch[fwd + 2 * (j + 1) + 1] = hi
     end_word, end_bit = (lo, n) if n < WORD_BITS else (hi, n - WORD_BITS)
     if not (end_word >> end_bit) & 1:
-        return False
+        return False, np.int64(0), np.int64(0), np.int64(0), np.int64(0)
     start_lo = np.int64(0)
     start_hi = np.int64(1) << (n - WORD_BITS)
     b_lo, b_hi = _p_fill_down(start_lo, start_hi, nf_lo, nf_hi)
@@ -376,13 +402,7 @@ def solve_line_pair(clue, k, cells, n, out, scratch):
         s_lo, s_hi = _p_down(b_lo, b_hi, 1)
         ce_lo |= fw_lo & s_lo & nf_lo
         ce_hi |= fw_hi & s_hi & nf_hi
-    for i in range(n):
-        if i < WORD_BITS:
-            out[i] = ((ce_lo >> i) & 1) | (((cf_lo >> i) & 1) << 1)
-        else:
-            b = i - WORD_BITS
-            out[i] = ((ce_hi >> b) & 1) | (((cf_hi >> b) & 1) << 1)
-    return True
+    return True, cf_lo, cf_hi, ce_lo, ce_hi
 
 
 @njit(**KERNEL)
