@@ -127,6 +127,40 @@ def test_line_solve_on_masks_agrees_with_the_cells_version_cached_or_not() -> No
     assert counters[0] == 1200 and counters[1] == 600
 
 
+def test_wide_cache_answers_as_the_line_solve_does() -> None:
+    # a grid with lines over 52 cells keys its cache by five words: every line of up to
+    # 128 cells is cached (the second ask of each is a hit), longer ones are solved each time
+    from grader.solver import kernels
+
+    rng = random.Random(11)
+    keys = np.zeros((4, kernels.WIDE_KEY_WORDS), dtype=np.uint64)  # tiny: slots replaced
+    values = np.zeros((4, kernels.WIDE_KEY_WORDS - 1), dtype=np.uint64)
+    counters = np.zeros(3, dtype=np.int64)
+    longest = 140
+    fwd = np.zeros((longest + 1, longest + 1), dtype=np.uint8)
+    bwd = np.zeros_like(fwd)
+    empties = np.zeros(longest + 1, dtype=np.int64)
+    marks = np.zeros(2 * (longest + 2), dtype=np.int64)
+    out = np.zeros(longest, dtype=np.uint8)
+    asked = [random_line(rng, longest) for _ in range(500)]
+    cacheable = 0
+    for number in range(3 * len(asked)):
+        # each line twice (the second a hit), then its cells under another line number (a miss)
+        clue, cells = asked[number // 3]
+        line = number // 3 + (rng.randrange(1_000, 9_000) if number % 3 == 2 else 0)
+        n = len(cells)
+        cacheable += n <= kernels.WIDE_CACHE_MAX_LENGTH and number % 3 == 1
+        blocks = np.array([*clue, 0], dtype=np.int64)
+        expected = solve_line(clue, cells)
+        ok = kernels.cached_solve(line, blocks, len(clue), np.array(cells, dtype=np.uint8), n,
+                                  out, fwd, bwd, empties, marks, counters, keys, values)
+        assert ok == (expected is not None), (clue, cells)
+        if expected is not None:
+            assert out[:n].tolist() == expected, (clue, cells)
+    assert counters[0] == 3 * len(asked)
+    assert counters[1] == cacheable and cacheable > 400
+
+
 def _line_of_about(rng: random.Random, n: int) -> tuple[tuple[int, ...], list[int]]:
     while True:
         clue, cells = random_line(rng, n)

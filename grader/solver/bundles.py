@@ -35,8 +35,8 @@ class LineWork(NamedTuple):
     empties: IntArray  # (longest + 1,): prefix counts of empty cells; explain: trail times
     marks: IntArray  # (2 (longest + 2),): scratch of the bit-parallel solve and explain
     counters: IntArray  # (4,): line solves asked for, cache hits, explanations, stop flag
-    cache_keys: WordArray  # (slots, 2): line solve cache keyed by line and cell states
-    cache_vals: WordArray  # (slots, 2): the solved cells of each key
+    cache_keys: WordArray  # (slots, 2 or 5): line solve cache keyed by line and cell states
+    cache_vals: WordArray  # (slots, 2 or 4): the solved cells of each key
     mask_keys: IntArray  # (slots, 3): bit-set line solve cache, keyed by line and masks
     mask_vals: IntArray  # (slots, 2): the cells that can be filled / can be empty
     wide: IntArray  # (rows, words): explanation scratch of lines over 61 cells (reasons.py)

@@ -44,9 +44,15 @@ class Workspace:
         self.marks = np.zeros(2 * (longest + 2), dtype=np.int64)
         # line solves, cache hits, explaining, and the stop flag (kernels.STOP)
         self.counters = np.zeros(4, dtype=np.int64)
-        slots = cache_slots(self.height * self.width) if longest <= kernels.CACHE_MAX_LENGTH else 1
-        self.cache_keys = np.zeros((slots, 2), dtype=np.uint64)
-        self.cache_vals = np.zeros((slots, 2), dtype=np.uint64)
+        slots = cache_slots(self.height * self.width)
+        if longest <= kernels.CACHE_MAX_LENGTH:
+            key_words, value_words = 2, 2
+        elif longest <= kernels.WIDE_CACHE_MAX_LENGTH:
+            key_words, value_words = kernels.WIDE_KEY_WORDS, kernels.WIDE_KEY_WORDS - 1
+        else:
+            slots, key_words, value_words = 1, 2, 2
+        self.cache_keys = np.zeros((slots, key_words), dtype=np.uint64)
+        self.cache_vals = np.zeros((slots, value_words), dtype=np.uint64)
         # the conflict search's cache, for lines short enough to be bit sets
         shortest = min(self.height, self.width)
         slots = cache_slots(self.height * self.width) if shortest <= kernels.BITS_MAX_LENGTH else 1
