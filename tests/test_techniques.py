@@ -367,3 +367,34 @@ def test_cell_branching_from_the_cell_equals_settling_the_whole_grid(
                 cell_branching.probe(puzzle, cells, int(r), int(c), settled=True)
             continue
         assert cell_branching.probe(puzzle, cells, int(r), int(c), settled=True) == whole
+
+
+def test_many_follows_remembered_across_changing_grids_equal_fresh_ones() -> None:
+    # follow_many remembers each supposition with the lines it solved, and reuses it while
+    # none of them changed: over grids that gain and lose known cells (and a change of
+    # rounds), its answers equal those of a workspace that never saw an earlier grid
+    from grader.model import EMPTY, FILLED, clues_of_picture
+    from grader.solver import propagation
+    from grader.solver.workspace import Workspace
+
+    rng = np.random.default_rng(5)
+    picture = rng.random((14, 40)) < 0.55
+    puzzle = Puzzle(*clues_of_picture(picture))
+    truth = np.where(picture, FILLED, EMPTY).astype(np.uint8)
+    grids = []
+    known = np.zeros(picture.shape, dtype=bool)
+    for _ in range(8):
+        known |= rng.random(picture.shape) < 0.04
+        grids.append(np.where(known, truth, UNKNOWN).astype(np.uint8))
+    grids += [grids[2], grids[6], grids[6], grids[0]]  # back to fewer known cells, and again
+    for number, grid in enumerate(grids):
+        rounds = 2 if number in (9, 10) else 3
+        targets = np.flatnonzero(grid == UNKNOWN)
+        workspace = propagation._workspace(puzzle)
+        solves_before = workspace.line_solves
+        remembered = propagation.follow_many(puzzle, grid, targets, rounds)
+        fresh = Workspace(puzzle).follow_cells(grid, targets, rounds)
+        assert np.array_equal(remembered, fresh), number
+        if number == 10:  # the same grid and rounds again: nothing is followed anew
+            assert workspace.line_solves == solves_before
+    assert (grids[0] == UNKNOWN).sum() > 300

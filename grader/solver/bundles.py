@@ -91,3 +91,17 @@ class Probing(NamedTuple):
     trial_empty: ByteArray  # (h, w): the same with the probed cell EMPTY
     found: ByteArray  # (2, h, w): solutions met while probing (state[FOUND_COUNT] of them)
     state: IntArray  # (STATE_SIZE,): slots CURSOR ... FOUND_COUNT of kernels.py, to resume
+
+
+class FollowMemo(NamedTuple):
+    """What each supposition of kernels.follow_cells gave, and the lines it solved: a
+    later call reuses it while none of those lines changed (its path is theirs alone).
+    Lines are stamped with the call that last saw them change."""
+
+    grid: ByteArray  # (h, w): the grid of the last call (0 before the first)
+    stamps: IntArray  # (lines,): the stamp of the call that last saw each line change
+    state: IntArray  # (2,): the current stamp, and the rounds the memo was made with
+    made: IntArray  # (cells, 2): stamp when (cell, FILLED / EMPTY) was followed; -1: never
+    outcome: IntArray  # (cells, 2, 3): the round it broke in (0: none), the line, decided
+    lines: WordArray  # (cells, 2, (lines + 63) // 64): bit set of the lines it solved
+

@@ -7,10 +7,15 @@ import numpy.typing as npt
 
 from grader.model import CellArray, Puzzle, clue_table
 from grader.solver import kernels
-from grader.solver.bundles import LineWork, Probing, Queue
+from grader.solver.bundles import FollowMemo, LineWork, Probing, Queue
 from grader.solver.reasons import wide_scratch_shape
 
 IntArray = npt.NDArray[np.int64]
+
+
+#: most memory follow_cells' memo may take (a bit per line for each cell and state):
+#: 280 kB for Gettys (99x59), 84 MB for a 512x512 grid, which gets none
+MEMO_BYTES = 32 << 20
 
 
 def cache_slots(cells: int) -> int:
@@ -62,6 +67,9 @@ class Workspace:
         self.trial_empty = np.zeros((self.height, self.width), dtype=np.uint8)
         self.found = np.zeros((2, self.height, self.width), dtype=np.uint8)
         self.probe_state = np.zeros(kernels.STATE_SIZE, dtype=np.int64)
+        #: lines a supposition solved (kernels.follow_cells): a few rounds of all lines
+        self.touched = np.zeros(4 * lines + 1, dtype=np.int64)
+        self.follow_memo: FollowMemo | None = None
         #: the same arrays, bundled for the conflict search (grader.solver.bundles)
         self.line_work = LineWork(
             self.clues, self.nclues, self.line_in, self.line_out, self.fwd, self.bwd,
@@ -116,9 +124,28 @@ class Workspace:
             grid, cells, rounds, np.empty_like(grid), self.clues, self.nclues, self.queue,
             self.in_queue, self.qstate, self.line_in, self.line_out, self.fwd, self.bwd,
             self.empties, self.marks, self.counters, self.cache_keys, self.cache_vals,
-            np.zeros(2, dtype=np.int64), out,
+            np.zeros(2, dtype=np.int64), self.touched, self._follow_memo(), out,
         )
         return out
+
+    def _follow_memo(self) -> FollowMemo:
+        """follow_cells' memo, made on first use; one holding nothing when its line sets
+        would take more than MEMO_BYTES."""
+        if self.follow_memo is None:
+            lines = self.height + self.width
+            words = (lines + 63) // 64
+            cells = self.height * self.width
+            if cells * 2 * (words + 4) * 8 > MEMO_BYTES:
+                cells = 0
+            self.follow_memo = FollowMemo(
+                grid=np.zeros((self.height, self.width) if cells else (0, 0), dtype=np.uint8),
+                stamps=np.zeros(lines, dtype=np.int64),
+                state=np.array([0, -1], dtype=np.int64),
+                made=np.full((cells, 2), -1, dtype=np.int64),
+                outcome=np.zeros((cells, 2, 3), dtype=np.int64),
+                lines=np.zeros((cells, 2, words), dtype=np.uint64),
+            )
+        return self.follow_memo
 
     def branch_cells(self, grid: CellArray, cells: npt.NDArray[np.int64], start: int,
                      out: npt.NDArray[np.int64], agreed: npt.NDArray[np.int64]) -> int:
