@@ -185,7 +185,7 @@ def grade(
             verdict = "unique"
             solution = engine.grid.picture()
         elif outcome == "stuck":  # the allowed rungs stopped short of the grid: the solver
-            proof = engine.context.prove(puzzle)
+            proof = engine.context.prove(puzzle, engine.grid.cells)
             verdict = proof.verdict
             if verdict == "unique":
                 solution = proof.solutions[0]

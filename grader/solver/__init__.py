@@ -22,7 +22,7 @@ from grader.solver import jit_cache
 from grader.solver.quick import prove_by_line_logic
 
 if TYPE_CHECKING:
-    from grader.model import Puzzle
+    from grader.model import CellArray, Puzzle
     from grader.solver.linesolve import line_solve
     from grader.solver.propagation import propagate
 
@@ -82,23 +82,26 @@ def compile_if_needed(notice: TextIO | None = None) -> float:
 
 
 def solve(
-    puzzle: Puzzle, limit: int = 2, budget: Budget | None = None, *, first: bool = False
+    puzzle: Puzzle, limit: int = 2, budget: Budget | None = None, *, first: bool = False,
+    start: CellArray | None = None,
 ) -> SolveResult:
     """Count the solutions of ``puzzle`` up to ``limit`` (at least 2 are looked for).
 
     Verdicts: ``unique``, ``multiple`` (with the first two solutions), ``none``, or
     ``undecided`` when the budget ran out first; with ``first``, ``solved`` when the search
-    stopped at a first solution. See :func:`grader.solver.search.solve`.
+    stopped at a first solution. ``start``: known cells every solution agrees with, to
+    search from. See :func:`grader.solver.search.solve`.
     """
     if limit < 1:
         raise ValueError("limit must be at least 1")
     budget = budget if budget is not None else Budget()
-    if not _compiled_loaded:
+    if not _compiled_loaded and start is None:
         # once loaded, the compiled solver is faster than the Python line logic on every puzzle
         quick = prove_by_line_logic(puzzle, budget)
         if quick is not None:
             return quick
-    result: SolveResult = _compiled_module("search").solve(puzzle, limit, budget, first=first)
+    result: SolveResult = _compiled_module("search").solve(puzzle, limit, budget, first=first,
+                                                            start=start)
     return result
 
 

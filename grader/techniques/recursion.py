@@ -34,7 +34,7 @@ def find(puzzle: Puzzle, cells: CellArray, context: GridContext | None = None) -
     Raises SeveralSolutions (with two of them) when guessing finds more than one,
     Contradiction when it finds none, BudgetExceeded when the time left runs out.
     """
-    proof = (context if context is not None else GridContext()).prove(puzzle)
+    proof = (context if context is not None else GridContext()).prove(puzzle, cells)
     if proof.verdict == "undecided":
         raise BudgetExceeded(f"the search ran out of its budget ({proof.reason})")
     if proof.verdict == "none":
