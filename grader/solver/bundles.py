@@ -79,6 +79,7 @@ class Learning(NamedTuple):
     seen: ByteArray  # (cells,): cells marked during one analysis
     learned: IntArray  # (cells + 1,): the clause being learned, asserting literal first
     activity: FloatArray  # (cells,): VSIDS activity of each cell
+    free: IntArray  # (unknown,): the cells unknown when the search started, in order
     bump: FloatArray  # (1,): the current activity increment
     order: IntArray  # (longest,): explain_line's cells to try dropping, latest first
     found: ByteArray  # (h, w): the last solution found

@@ -617,7 +617,7 @@ def _learn_from_conflict(conflict, grid, lw, q, tr, cl, le):
     level, reasons, reason_pos, trail, trail_pos, st, phase, target, settled = tr
     queue, in_queue, qstate = q
     lits, cinfo, watch_head, watch_next = cl
-    seen, learned, activity, bump, order, _ = le
+    seen, learned, activity, _, bump, order, _ = le
     if st[S_LEVEL] == 0:
         st[S_DONE] = 1
         return EXHAUSTED
@@ -653,12 +653,15 @@ def _learn_from_conflict(conflict, grid, lw, q, tr, cl, le):
 
 
 @njit(**KERNEL)
-def _most_active_unknown(grid, activity):
-    """The unknown cell of highest activity, or -1 when the grid is full."""
+def _most_active_unknown(grid, free, activity):
+    """The unknown cell of highest activity (the first of equals), or -1 when the grid is
+    full. Only ``free`` (the cells unknown at the start, in order) can be: the others are
+    facts (Gettys from the grade's grid: a quarter of the cells)."""
     cells = grid.reshape(grid.size)
     best = -1
     best_activity = -1.0
-    for v in range(cells.shape[0]):
+    for i in range(free.shape[0]):
+        v = free[i]
         if cells[v] == UNKNOWN and activity[v] > best_activity:
             best = v
             best_activity = activity[v]
@@ -758,7 +761,7 @@ def run(grid, lw, q, tr, cl, le, work_limit, decision_limit):
         if counters[0] >= work_limit or st[S_DECISIONS] >= decision_limit or \
                 stop_asked(counters):
             return OUT_OF_WORK
-        best = _most_active_unknown(grid, le.activity)
+        best = _most_active_unknown(grid, le.free, le.activity)
         if best < 0:
             return _record_solution(grid, q, tr, cl, le)
         _decide(best, grid, q, tr)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from grader.model import FILLED, CellArray
+from grader.model import FILLED, UNKNOWN, CellArray
 from grader.solver import cdcl
 from grader.solver.bundles import Clauses, Learning, Trail
 from grader.solver.workspace import Workspace
@@ -55,6 +55,8 @@ class ConflictSearch:
             seen=np.zeros(cells, dtype=np.uint8),
             learned=np.zeros(cells + 1, dtype=np.int64),
             activity=rng.random(cells) * TIE_BREAK,
+            # the only cells a decision can take (the others are facts for good)
+            free=np.flatnonzero(grid.ravel() == UNKNOWN),
             bump=np.ones(1, dtype=np.float64),
             order=np.zeros(max(ws.height, ws.width), dtype=np.int64),
             found=np.zeros((ws.height, ws.width), dtype=np.uint8),
