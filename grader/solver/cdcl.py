@@ -656,7 +656,7 @@ def _learn_from_conflict(conflict, grid, lw, q, tr, cl, le):
 def _most_active_unknown(grid, free, activity):
     """The unknown cell of highest activity (the first of equals), or -1 when the grid is
     full. Only ``free`` (the cells unknown at the start, in order) can be: the others are
-    facts (Gettys from the grade's grid: a quarter of the cells)."""
+    facts (Gettys from the grade's grid: 3,348 of its 5,841 cells are free)."""
     cells = grid.reshape(grid.size)
     best = -1
     best_activity = -1.0
