@@ -13,8 +13,9 @@ from grader.solver.reasons import wide_scratch_shape
 IntArray = npt.NDArray[np.int64]
 
 
-#: most memory follow_cells' memo may take (a bit per line for each cell and state):
-#: 280 kB for Gettys (99x59), 84 MB for a 512x512 grid, which gets none
+#: most memory follow_cells' memo may take (per cell and state: a bit per line, and its
+#: outcome):
+#: 650 kB for Gettys (99x59), 84 MB for a 512x512 grid, which gets none
 MEMO_BYTES = 32 << 20
 
 
