@@ -156,7 +156,7 @@ class GridContext:
         """The complete solver's answer (up to two solutions) within the time left, kept.
 
         ``cells``: the grade's grid, whose deductions every solution agrees with: the
-        search starts from it (Gettys, 99x59: 21,651 conflicts from the blank grid).
+        search starts from it (Gettys, 99x59: its root probing 0.38 -> 0.25 s).
         Its verdict may be ``undecided`` when the budget runs out first.
         """
         if self.proof is None:
