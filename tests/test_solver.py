@@ -141,6 +141,52 @@ def test_probing_decides_what_line_logic_cannot() -> None:
     )
 
 
+def test_search_from_the_grades_grid_finds_every_solution_once() -> None:
+    """``start`` (a grid of cells every solution agrees with: where the ladder stopped,
+    below recursion) and ``probed`` (cell branching found nothing on it) change the work,
+    never the solutions: all of them, counted to a limit above their number, equal those
+    from the blank grid. The probed root skips its probing cycle: less work."""
+    from grader.engine import Engine
+    from grader.errors import Contradiction
+
+    rng = random.Random(11)
+    compared = skipped = 0
+    while compared < 25:
+        puzzle = random_puzzle(rng, 14)
+        engine = Engine(puzzle, max_rung="cell-branching")
+        try:
+            if engine.run().outcome != "stuck":
+                continue
+        except Contradiction:  # (a shuffled clue with no solution)
+            continue
+        grid = engine.grid.cells
+        assert engine.context.probed is not None and np.array_equal(engine.context.probed, grid)
+        blank = solve(puzzle, limit=200)
+        if not blank.complete:
+            continue  # more solutions than the limit: nothing to compare in full
+        compared += 1
+        expected = {s.tobytes() for s in blank.solutions}
+        for probed in (False, True):
+            result = solve(puzzle, limit=200, start=grid.copy(), probed=probed)
+            assert result.verdict == blank.verdict and result.complete
+            assert {s.tobytes() for s in result.solutions} == expected
+            assert_solutions_valid(puzzle, result.solutions[:2])
+        unprobed = solve(puzzle, limit=200, start=grid.copy())
+        settled = solve(puzzle, limit=200, start=grid.copy(), probed=True)
+        assert settled.stats["line_solves"] <= unprobed.stats["line_solves"]
+        skipped += settled.stats["line_solves"] < unprobed.stats["line_solves"]
+    assert skipped == compared  # every probed root skipped a probing cycle
+
+
+def test_a_wrong_probed_hint_costs_work_never_the_verdict() -> None:
+    """``probed`` on a grid line logic still changes (here the blank grid of a puzzle
+    probing must finish) is not trusted: the root is probed as usual."""
+    puzzle = Puzzle.from_picture(HARD_UNIQUE)
+    result = solve(puzzle, start=np.full((10, 10), 3, dtype=np.uint8), probed=True)
+    assert result.verdict == "unique"
+    assert result.nodes == 1  # probing, not the search, decided it
+
+
 def test_tiny_budget_is_undecided_never_wrong() -> None:
     # 5 disjoint 2x2 diagonals on the diagonal of a 10x10: 32 solutions, needs branching
     picture = np.zeros((10, 10), dtype=bool)

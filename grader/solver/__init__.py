@@ -83,14 +83,15 @@ def compile_if_needed(notice: TextIO | None = None) -> float:
 
 def solve(
     puzzle: Puzzle, limit: int = 2, budget: Budget | None = None, *, first: bool = False,
-    start: CellArray | None = None,
+    start: CellArray | None = None, probed: bool = False,
 ) -> SolveResult:
     """Count the solutions of ``puzzle`` up to ``limit`` (at least 2 are looked for).
 
     Verdicts: ``unique``, ``multiple`` (with the first two solutions), ``none``, or
     ``undecided`` when the budget ran out first; with ``first``, ``solved`` when the search
     stopped at a first solution. ``start``: known cells every solution agrees with, to
-    search from. See :func:`grader.solver.search.solve`.
+    search from; ``probed``: ``start`` is a fixpoint of probing, not probed again. See
+    :func:`grader.solver.search.solve`.
     """
     if limit < 1:
         raise ValueError("limit must be at least 1")
@@ -101,7 +102,7 @@ def solve(
         if quick is not None:
             return quick
     result: SolveResult = _compiled_module("search").solve(puzzle, limit, budget, first=first,
-                                                            start=start)
+                                                            start=start, probed=probed)
     return result
 
 

@@ -110,6 +110,7 @@ def find(puzzle: Puzzle, cells: CellArray, context: GridContext | None = None) -
             elif agreed:
                 changes = tuple((v // 4 // width, v // 4 % width, v % 4) for v in agreed)
                 found.append(_both_ways(r, c, changes))
+        _note_probed(context, cells, found)
         return found
     for target in targets.tolist():
         if deadline is not None and time.monotonic() > deadline:
@@ -118,4 +119,12 @@ def find(puzzle: Puzzle, cells: CellArray, context: GridContext | None = None) -
         step = probe(puzzle, cells, r, c, settled)
         if step is not None:
             found.append(step)
+    _note_probed(context, cells, found)
     return found
+
+
+def _note_probed(context: GridContext | None, cells: CellArray, found: list[Step]) -> None:
+    """Tell the context a grid every unknown cell of which was tried, to no avail: the
+    complete solver need not probe it again (GridContext.prove)."""
+    if context is not None and not found:
+        context.probed = cells.copy()
