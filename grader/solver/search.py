@@ -167,9 +167,9 @@ def _node(ws: Workspace, grid: CellArray, clock: _Clock, nodes: int,
 
 def _probed_root(ws: Workspace, grid: CellArray, clock: _Clock, solutions: _Solutions) -> int:
     """The root of a grid said to be a fixpoint of probing: line logic only, then BRANCH
-    on its first unknown cell (a probing cycle over it would decide nothing: Gettys, 99x59,
-    spent 0.28 s of its grade on that cycle). A grid line logic still changes was not such
-    a fixpoint: it is probed as usual."""
+    on its first unknown cell (a probing cycle over it would decide nothing: on Gettys,
+    99x59, that cycle is 145,000 line solves and about 0.16 s of its 3 s proof). A grid line
+    logic still changes was not such a fixpoint: it is probed as usual."""
     kernels.reset_probe_state(ws.probe_state)
     if ws.propagate_all(grid) != 0:  # cells decided, or a line broke: probe it after all
         ws.clear_queue()
