@@ -196,8 +196,19 @@ def test_tiny_budget_is_undecided_never_wrong() -> None:
     assert solve(puzzle, budget=Budget(seconds=None, nodes=1)).verdict == "undecided"
     timed_out = solve(puzzle, budget=Budget(seconds=1e-9))
     assert timed_out.verdict == "undecided" and not timed_out.complete
-    assert timed_out.reason
+    assert timed_out.reason == "time budget of 1e-09 s spent"
     assert solve(puzzle).verdict == "multiple"
+
+
+@pytest.mark.parametrize(
+    ("seconds", "said"),
+    [(2.99633, "3"), (59.998, "60"), (0.5, "0.5"), (5399.996, "5400"), (120.0, "120")],
+)
+def test_a_spent_budget_is_said_as_the_user_gave_it(seconds: float, said: str) -> None:
+    # check --timeout 3 spends a few milliseconds reading the file: the search gets the rest
+    from grader.solver.search import _seconds
+
+    assert _seconds(seconds) == said
 
 
 def test_hard_puzzle_with_small_budget(corpus_dir: object) -> None:

@@ -38,6 +38,12 @@ HEAD_START = 50 * WORK_CHUNK
 ROOT_STALL_WORK = 100 * WORK_CHUNK
 
 
+def _seconds(value: float) -> str:
+    """A budget as a person gave it: ``check --timeout 3`` spends a few milliseconds
+    reading the puzzle, which leaves 2.99633 s for the search; that is said "3"."""
+    return f"{value:.0f}" if value >= 100 else f"{value:.3g}"
+
+
 class _OutOfBudget(Exception):
     def __init__(self, reason: str):
         super().__init__(reason)
@@ -99,7 +105,7 @@ class _Clock:
     def check_stop(self) -> None:
         """Call right after every kernel returns: once stopped, what it returned is void."""
         if self.stopped:
-            raise _OutOfBudget(f"time budget of {self.budget.seconds:g} s spent")
+            raise _OutOfBudget(f"time budget of {_seconds(self.budget.seconds or 0.0)} s spent")
 
     def check(self, nodes: int) -> None:
         self.check_stop()
@@ -107,7 +113,7 @@ class _Clock:
         if max_nodes is not None and nodes > max_nodes:
             raise _OutOfBudget(f"node budget of {max_nodes} spent")
         if seconds is not None and self.elapsed() > seconds:
-            raise _OutOfBudget(f"time budget of {seconds:g} s spent")
+            raise _OutOfBudget(f"time budget of {_seconds(seconds)} s spent")
 
 
 @dataclass
