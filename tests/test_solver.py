@@ -151,7 +151,9 @@ def test_search_from_the_grades_grid_finds_every_solution_once() -> None:
 
     rng = random.Random(11)
     compared = skipped = 0
-    while compared < 25:
+    for _ in range(5000):  # (about 200 draws give the 25 puzzles)
+        if compared == 25:
+            break
         puzzle = random_puzzle(rng, 14)
         engine = Engine(puzzle, max_rung="cell-branching")
         try:
@@ -166,15 +168,14 @@ def test_search_from_the_grades_grid_finds_every_solution_once() -> None:
             continue  # more solutions than the limit: nothing to compare in full
         compared += 1
         expected = {s.tobytes() for s in blank.solutions}
-        for probed in (False, True):
-            result = solve(puzzle, limit=200, start=grid.copy(), probed=probed)
+        results = {probed: solve(puzzle, limit=200, start=grid.copy(), probed=probed)
+                   for probed in (False, True)}
+        for result in results.values():
             assert result.verdict == blank.verdict and result.complete
             assert {s.tobytes() for s in result.solutions} == expected
             assert_solutions_valid(puzzle, result.solutions[:2])
-        unprobed = solve(puzzle, limit=200, start=grid.copy())
-        settled = solve(puzzle, limit=200, start=grid.copy(), probed=True)
-        assert settled.stats["line_solves"] <= unprobed.stats["line_solves"]
-        skipped += settled.stats["line_solves"] < unprobed.stats["line_solves"]
+        skipped += results[True].stats["line_solves"] < results[False].stats["line_solves"]
+    assert compared == 25
     assert skipped == compared  # every probed root skipped a probing cycle
 
 
