@@ -611,3 +611,148 @@ def _owner_branching_sizes(clue, cells, out, at):
             out[at + count] = size
             count += 1
     return count
+
+
+#: simple_rounds outcomes: rung 1 has no deduction left; it may have more (the rounds
+#: asked for were run); a line is broken (its number is returned: the finder says why)
+ROUNDS_IDLE, ROUNDS_MORE, ROUNDS_BROKEN = 0, 1, 2
+#: numbers before a step's cells in simple_rounds' record (see there)
+STEP_HEAD = 7
+
+
+@njit(**OPTIONS)
+def _grown(record, needed):
+    """``record``, or a copy twice as long when ``needed`` numbers would not fit."""
+    if needed <= record.size:
+        return record
+    bigger = np.empty(max(needed, 2 * record.size), record.dtype)
+    bigger[:record.size] = record
+    return bigger
+
+
+@njit(**OPTIONS)
+def _grown_rows(table, needed):
+    """``table``, or a copy with twice the rows when ``needed`` rows would not fit."""
+    if needed <= table.shape[0]:
+        return table
+    bigger = np.empty((max(needed, 2 * table.shape[0]), table.shape[1]), table.dtype)
+    bigger[:table.shape[0]] = table
+    return bigger
+
+
+@njit(**OPTIONS)
+def simple_rounds(clues, nclues, grid, dirty, rounds):
+    """The engine's rung 1 on a big grid, ``rounds`` rounds at most in one call (the
+    deadline is looked at between calls). A round: every line of ``dirty`` (rows, then
+    columns) with an unknown cell is narrowed as simple.find does (line_summary without
+    owners) and gives its deductions (blocks, then gaps); all of them, the biggest first
+    (stable), are applied to ``grid`` on the cells still unknown (one that has none left
+    is passed over), and the lines they change are the next round's ``dirty``.
+
+    Returns (outcome, record, used, broken line). ``record[:used]`` holds the steps taken,
+    each: line, kind (0 a block's overlap, 1 a gap), block or gap index j, lo[j] and hi[j]
+    (a gap: its start and stop), the round's number of deductions, the number of cells,
+    then the cells' positions along the line. A broken line stops before its round takes
+    any step; ``dirty`` then still holds that round's lines.
+    """
+    h = grid.shape[0]
+    w = grid.shape[1]
+    lines = h + w
+    column = np.empty(h, np.uint8)
+    found = np.empty((256, 6), np.int64)  # line, kind, j, a, b, size
+    record = np.empty(4096, np.int64)
+    used = 0
+    for _ in range(rounds):
+        count = 0
+        for line in range(lines):
+            if not dirty[line]:
+                continue
+            if line < h:
+                cells = grid[line]
+            else:
+                for r in range(h):
+                    column[r] = grid[r, line - h]
+                cells = column
+            unknown = 0
+            for p in range(cells.size):
+                if cells[p] == UNKNOWN:
+                    unknown += 1
+            if not unknown:
+                continue
+            clue = clues[line, :nclues[line]]
+            status, lo, hi, _, _, _, _ = narrow_line(clue, cells, False)
+            if status < 0:
+                return ROUNDS_BROKEN, record, used, line
+            spans_status, block_open, gap_start, gap_stop, gap_open = deduction_spans(
+                clue, cells, lo, hi)
+            if spans_status < 0:
+                return ROUNDS_BROKEN, record, used, line
+            k = clue.size
+            found = _grown_rows(found, count + 2 * k + 1)
+            for j in range(k):
+                if block_open[j]:
+                    found[count, 0] = line
+                    found[count, 1] = 0
+                    found[count, 2] = j
+                    found[count, 3] = lo[j]
+                    found[count, 4] = hi[j]
+                    found[count, 5] = block_open[j]
+                    count += 1
+            for j in range(k + 1):
+                if gap_open[j]:
+                    found[count, 0] = line
+                    found[count, 1] = 1
+                    found[count, 2] = j
+                    found[count, 3] = gap_start[j]
+                    found[count, 4] = gap_stop[j]
+                    found[count, 5] = gap_open[j]
+                    count += 1
+        for line in range(lines):
+            dirty[line] = 0
+        if count == 0:
+            return ROUNDS_IDLE, record, used, -1
+        # the biggest first, ties in the order found: sizes are at most a line's length
+        keys = np.empty(count, np.int64)
+        for i in range(count):
+            keys[i] = (max(h, w) - found[i, 5]) * count + i
+        for i in np.argsort(keys):
+            line = found[i, 0]
+            block = found[i, 1] == 0
+            j = found[i, 2]
+            if block:
+                clue_j = clues[line, j]
+                first = found[i, 4] - clue_j + 1
+                stop = found[i, 3] + clue_j
+                state = FILLED
+            else:
+                first = found[i, 3]
+                stop = found[i, 4]
+                state = EMPTY
+            record = _grown(record, used + STEP_HEAD + stop - first)
+            head = used
+            taken = 0
+            for p in range(first, stop):
+                if line < h:
+                    if grid[line, p] != UNKNOWN:
+                        continue
+                    grid[line, p] = state
+                    dirty[h + p] = 1
+                else:
+                    if grid[p, line - h] != UNKNOWN:
+                        continue
+                    grid[p, line - h] = state
+                    dirty[p] = 1
+                record[head + STEP_HEAD + taken] = p
+                taken += 1
+            if not taken:
+                continue
+            dirty[line] = 1
+            record[head] = line
+            record[head + 1] = 0 if block else 1
+            record[head + 2] = j
+            record[head + 3] = found[i, 3]
+            record[head + 4] = found[i, 4]
+            record[head + 5] = count
+            record[head + 6] = taken
+            used = head + STEP_HEAD + taken
+    return ROUNDS_MORE, record, used, -1

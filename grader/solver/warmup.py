@@ -79,6 +79,10 @@ def _line_ranges() -> None:
                  line_ranges.SIZES_OWNER_BRANCHING):
         line_ranges.deduction_sizes_many(kind, clues, numbers + 1, grid, numbers,
                                          numbers.copy(), sizes)
+    # the 1x3 grid's four lines: the row's clue 1, the columns' none
+    line_clues = np.array([[1], [0], [0], [0]], dtype=np.int64)
+    line_counts = np.array([1, 0, 0, 0], dtype=np.int64)
+    line_ranges.simple_rounds(line_clues, line_counts, grid.copy(), np.ones(4, np.uint8), 2)
 
 
 def _conflict_search() -> None:
