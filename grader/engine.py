@@ -19,7 +19,17 @@ import numpy as np
 from grader.errors import BudgetExceeded, Contradiction
 from grader.ladder import Ladder, Rung, default_ladder
 from grader.lines import is_solved_line
-from grader.model import EMPTY, FILLED, UNKNOWN, Clue, Grid, IntArray, Puzzle, clue_table
+from grader.model import (
+    EMPTY,
+    FILLED,
+    UNKNOWN,
+    CellArray,
+    Clue,
+    Grid,
+    IntArray,
+    Puzzle,
+    clue_table,
+)
 from grader.results import Budget
 from grader.techniques import ranges as ranges_module
 from grader.techniques.base import (
@@ -71,7 +81,8 @@ def _preference(step: Step) -> tuple[int, int]:
 
 class Engine:
     """Grades one puzzle with the rungs of ``ladder`` (the table's by default), cut off
-    above ``max_rung``, within ``budget`` (counted from construction)."""
+    above ``max_rung``, within ``budget`` (counted from construction); ``ask_solver``: see
+    __init__."""
 
     def __init__(
         self,
@@ -80,8 +91,16 @@ class Engine:
         max_rung: str | None = None,
         budget: Budget | None = None,
         ladder: Ladder | None = None,
+        ask_solver: Callable[[CellArray, GridContext], None] | None = None,
+        ask_after: float | None = None,
     ):
         self.puzzle = puzzle
+        #: asked once with the grid and the context (by grading, on a big puzzle, for the
+        #: solver's verdict; it may raise SeveralSolutions or Contradiction): before the
+        #: first grid rung,
+        #: or once the line rungs have run ``ask_after`` seconds, whichever comes first
+        self._ask_solver = ask_solver
+        self._ask_by = None if ask_after is None else time.monotonic() + ask_after
         self.rungs: tuple[Rung, ...] = (ladder or default_ladder()).up_to(max_rung)
         seconds = budget.seconds if budget is not None else None
         #: what grid rungs share: the deadline, and the solver's proof once one asked
@@ -429,7 +448,11 @@ class Engine:
         at this same rung, so taking them together (each on the cells still open) changes
         no rung's count and spares re-searching hundreds of crossing lines after each one.
         """
+        if self._ask_by is not None and time.monotonic() > self._ask_by:
+            self._ask()
         for number, row in enumerate(self.rungs):
+            if row.scope == "grid" and self._ask_solver is not None:
+                self._ask()
             rung = row.name
             if number == 0 and row.scope == "line":
                 found = self.available(rung)
@@ -453,6 +476,12 @@ class Engine:
                 step = describe(self.puzzle, self.grid.cells, step)
             return [step]
         return []
+
+    def _ask(self) -> None:
+        """Ask ``ask_solver`` its question, once."""
+        ask, self._ask_solver, self._ask_by = self._ask_solver, None, None
+        if ask is not None:
+            ask(self.grid.cells, self.context)
 
     def _check_solution(self) -> None:
         for number, (ref, clue) in enumerate(self.lines):

@@ -3,16 +3,28 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from grader import diagnose, scoring
 from grader.engine import Engine, LineBroken
 from grader.errors import BudgetExceeded, Contradiction
 from grader.ladder import Ladder, default_ladder, rung_names
-from grader.model import BoolArray, Grid, Puzzle, as_row_strings, format_clue
+from grader.model import (
+    EMPTY,
+    FILLED,
+    BoolArray,
+    CellArray,
+    Grid,
+    Puzzle,
+    as_row_strings,
+    format_clue,
+)
 from grader.results import Budget, SolveResult, Verdict
-from grader.techniques.base import Step
+from grader.techniques.base import GridContext, SeveralSolutions, Step
 
 __all__ = ["GRADED_LEVELS", "LEVELS", "RUNGS", "UNGRADED_LEVELS", "Grade", "grade"]
 
@@ -97,21 +109,41 @@ class Grade:
         return None if self.solution is None else as_row_strings(self.solution)
 
 
-#: Above this many cells the complete solver answers first, with a quarter of the budget:
-#: on a 200x200 grid with several solutions the ladder's cell branching alone outlasted the
-#: default minute, where the solver needs 0.03-5 s to show two solutions.
+#: Above this many cells the complete solver is asked for its verdict, with a quarter of
+#: the budget, before the ladder's first grid rung (or once the line rungs have run for a
+#: quarter of the budget): on a 200x200 grid with several solutions cell branching alone
+#: outlasted the default budget, where the solver needs 0.03-5 s to show two solutions. A
+#: puzzle the line rungs finish needs no proof (the 512x512 cauldron's grade: 0.2 s less).
 SOLVER_FIRST_CELLS = 10_000
 
 
-def _solver_first(puzzle: Puzzle, budget: Budget) -> SolveResult | None:
-    """The solver's verdict before the ladder, for big puzzles only (None: no verdict)."""
-    from grader.solver import solve
-
+def _solver_question(
+    puzzle: Puzzle, budget: Budget,
+) -> Callable[[CellArray, GridContext], None] | None:
+    """For a big puzzle, what the engine asks the solver (from the grid so far): its proof
+    is kept for recursion and the verdict; several solutions or none end the ladder
+    (SeveralSolutions, Contradiction); an undecided search leaves it to go on."""
     if puzzle.width * puzzle.height <= SOLVER_FIRST_CELLS:
         return None
-    share = None if budget.seconds is None else budget.seconds / 4
-    result = solve(puzzle, budget=Budget(seconds=share, nodes=budget.nodes))
-    return None if result.verdict == "undecided" else result
+
+    def ask(cells: CellArray, context: GridContext) -> None:
+        from grader.solver import solve
+
+        share = None if budget.seconds is None else budget.seconds / 4
+        if share is not None and context.deadline is not None:
+            share = max(min(share, context.deadline - time.monotonic()), 0.001)
+        result = solve(puzzle, budget=Budget(seconds=share, nodes=budget.nodes), start=cells)
+        if result.verdict == "undecided":
+            return
+        context.proof = result
+        if result.verdict == "multiple":
+            first, second = (np.where(s, FILLED, EMPTY).astype(np.uint8)
+                             for s in result.solutions[:2])
+            raise SeveralSolutions((first, second))
+        if result.verdict == "none":
+            raise Contradiction("no solution: the solver found none")
+
+    return ask
 
 
 def _broken_step(broken: LineBroken) -> Step:
@@ -164,23 +196,19 @@ def grade(
     compile_if_needed()  # compiling the solver is nobody's difficulty: before the clock
     budget = budget or Budget()
     started = time.perf_counter()
-    engine = Engine(puzzle, max_rung=max_rung, budget=budget, ladder=ladder)
+    # big puzzles: the solver's verdict before the grid rungs; its proof then serves
+    # recursion and the verdict
+    engine = Engine(puzzle, max_rung=max_rung, budget=budget, ladder=ladder,
+                    ask_solver=_solver_question(puzzle, budget),
+                    ask_after=None if budget.seconds is None else budget.seconds / 4)
     verdict: Verdict | None = None
     proof: SolveResult | None = None
     outcome: str
     solution: BoolArray | None = None
     problem = ""
     extra: list[Step] = []
-    # big puzzles: the solver first; its proof then serves recursion and the verdict
-    early = _solver_first(puzzle, budget)
-    engine.context.proof = early
     try:
-        if early is not None and early.verdict in ("multiple", "none"):
-            # not worth a ladder run: the level says ambiguous or contradictory
-            verdict, proof = early.verdict, early
-            outcome = "multiple" if verdict == "multiple" else "contradiction"
-        else:
-            outcome = engine.run().outcome
+        outcome = engine.run().outcome
         if outcome == "solved":
             verdict = "unique"
             solution = engine.grid.picture()

@@ -184,10 +184,11 @@ class _Reach:
         self.rows = [[0, 0, 0] for _ in range(height)]
         self.columns = [[0, 0, 0] for _ in range(width)]
 
-    def step(self, axis: str, index: int, cells: Sequence[int]) -> int:
+    def step(self, axis: str, index: int, cells: Sequence[Sequence[int]]) -> int:
         """The chain length of one step (a step on a line reaches one further than the
         cells of that line decided across it, and no less than its own axis reached
-        there; a grid step leans on the row and the column of its cell)."""
+        there; a grid step leans on the row and the column of its cell). ``cells``:
+        (row, column, ...) of each cell the step decided."""
         kind = _AXIS_KINDS.get(axis, 2)
         if kind == 0:
             seen = self.rows[index]
@@ -196,14 +197,36 @@ class _Reach:
             seen = self.columns[index]
             level = max(1 + max(seen[0], seen[2]), seen[1])
         elif cells:
-            level = 1 + max(max(self.rows[cells[0]]), max(self.columns[cells[1]]))
+            level = 1 + max(max(self.rows[cells[0][0]]), max(self.columns[cells[0][1]]))
         else:
             level = 1
-        for position in range(0, len(cells), 2):
-            row, column = self.rows[cells[position]], self.columns[cells[position + 1]]
-            row[kind] = max(row[kind], level)
-            column[kind] = max(column[kind], level)
+        if not cells:
+            return level
+        # a line step's cells all lie on its line: that line is raised once, the crossing
+        # lines each (the cauldron's 40,000 steps decide 262,144 cells)
+        if kind == 0:
+            seen[0] = max(seen[0], level)
+            for cell in cells:
+                crossing = self.columns[cell[1]]
+                if crossing[0] < level:
+                    crossing[0] = level
+        elif kind == 1:
+            seen[1] = max(seen[1], level)
+            for cell in cells:
+                crossing = self.rows[cell[0]]
+                if crossing[1] < level:
+                    crossing[1] = level
+        else:
+            for cell in cells:
+                row, column = self.rows[cell[0]], self.columns[cell[1]]
+                row[kind] = max(row[kind], level)
+                column[kind] = max(column[kind], level)
         return level
+
+
+#: what the work terms read of one step: rung, openings, axis ("" for a grid step), line
+#: index, clue (None when the step names none), and (row, column, ...) of each cell decided
+TermsRow = tuple[str, int, str, int, Sequence[int] | None, Sequence[Sequence[int]]]
 
 
 def work_terms(compact: Iterable[Sequence[Any]], width: int, height: int) -> WorkTerms:
@@ -213,6 +236,13 @@ def work_terms(compact: Iterable[Sequence[Any]], width: int, height: int) -> Wor
     than the cells of that line decided by steps across it (or by grid steps); a line's
     own earlier steps are part of the same look at it and add nothing.
     """
+    return _terms(((rung, openings, axis, index, clue,
+                    list(zip(cells[::2], cells[1::2], strict=True)))
+                   for rung, _technique, openings, axis, index, clue, cells in compact),
+                  width, height)
+
+
+def _terms(rows: Iterable[TermsRow], width: int, height: int) -> WorkTerms:
     steps: dict[str, float] = {}
     scarce: dict[str, float] = {}
     blocks = 0.0
@@ -221,24 +251,36 @@ def work_terms(compact: Iterable[Sequence[Any]], width: int, height: int) -> Wor
     looks_ahead = {r.name for r in ladder.rungs if r.family >= LOOK_AHEAD_FAMILY}
     reach = _Reach(width, height)
     chain = 0
-    for rung, _technique, openings, axis, index, clue, cells in compact:
+    # per line of the puzzle (a log is one puzzle's): -1 when its clue fits exactly, else
+    # its blocks beyond the first (a 512-cell line's clue has dozens of blocks to count)
+    line_counts: dict[tuple[str, int], int] = {}
+    for rung, openings, axis, index, clue, cells in rows:
         category = rung
         if axis and clue is not None and rung in COUNTING_RUNGS:
-            length = width if axis == "row" else height
-            if _fits_exactly(clue, length):
+            extra = line_counts.get((axis, index))
+            if extra is None:
+                length = width if axis == "row" else height
+                extra = line_counts[(axis, index)] = (
+                    -1 if _fits_exactly(clue, length)
+                    else max(len([b for b in clue if b > 0]) - 1, 0))
+            if extra < 0:
                 category = EXACT_FIT
             else:
-                blocks += max(len([b for b in clue if b > 0]) - 1, 0)
+                blocks += extra
         steps[category] = steps.get(category, 0.0) + 1.0
         if rung in looks_ahead:
-            look_ahead += len(cells) // 2
+            look_ahead += len(cells)
         scarce[category] = scarce.get(category, 0.0) + 1.0 / max(int(openings), 1)
         chain = max(chain, reach.step(axis, index, cells))
     return WorkTerms(steps, scarce, blocks, chain, width, height, look_ahead)
 
 
 def step_terms(steps: Iterable[Step], width: int, height: int) -> WorkTerms:
-    return work_terms((compact_step(step) for step in steps), width, height)
+    """Work terms of a step log (as :func:`work_terms` of its compact lists)."""
+    return _terms(((step.rung, step.openings,
+                    step.line.axis if step.line is not None else "",
+                    step.line.index if step.line is not None else -1,
+                    step.clue, step.changes) for step in steps), width, height)
 
 
 # -- the figures --------------------------------------------------------------------------------
