@@ -19,8 +19,9 @@ import numpy as np
 from grader.model import FILLED, BoolArray, CellArray, Puzzle, clues_of_picture
 from grader.results import Budget, SolveResult, Verdict
 from grader.solver import cdcl as learning
-from grader.solver import compile_if_needed, kernels
+from grader.solver import kernels
 from grader.solver.learning import ConflictSearch
+from grader.solver.warmup import ensure_compiled
 from grader.solver.workspace import Workspace
 
 #: line solves between two looks at the clock (a few milliseconds of work)
@@ -297,9 +298,7 @@ def solve(
     if limit < 1:
         raise ValueError("limit must be at least 1")
     budget = budget if budget is not None else Budget()
-    # compiling is not the puzzle's time; from a ready cache each kernel loads when first
-    # called (a puzzle that probing settles loads a few: the cauldron's grade 0.3 s less)
-    compile_if_needed()
+    ensure_compiled()  # compiling is not the puzzle's time
     clock = _Clock(budget)
     ws = Workspace(puzzle)
     clock.start(ws)
