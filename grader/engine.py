@@ -125,6 +125,9 @@ class Engine:
         self._simple_rung: str | None = next(
             (r.name for r in self.rungs[:1] if self._sizes_kinds.get(r.name) == "simple"), None)
         self._clue_table: tuple[IntArray, IntArray] | None = None
+        #: the lines' last narrowed ranges, with and without owner rules (the grid only
+        #: gains known cells, so they hold for the next narrowing: see RangesMemo)
+        self._ranges_memos: dict[bool, ranges_module.RangesMemo | None] = {}
         self._grid_modules: dict[str, Any] = {
             r.name: r.module() for r in self.rungs if r.scope == "grid"
         }
@@ -228,7 +231,11 @@ class Engine:
         if self._clue_table is None:
             self._clue_table = clue_table([clue for _, clue in self.lines])
         clues, counts = self._clue_table
-        sizes = deduction_sizes_many(kind, clues, counts, self.grid.cells, chosen)
+        owners = ranges_module.SIZES_OWNERS[kind]
+        if owners not in self._ranges_memos:
+            self._ranges_memos[owners] = ranges_module.RangesMemo.for_clues(clues)
+        sizes = deduction_sizes_many(kind, clues, counts, self.grid.cells, chosen,
+                                     self._ranges_memos[owners])
         return {n: s for n, s in zip(chosen, sizes, strict=True) if s is not None}
 
     def _find_listed(self, find: LineFinder, number: int) -> list[LineDeduction]:

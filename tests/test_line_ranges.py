@@ -189,3 +189,37 @@ def test_many_lines_are_sized_in_one_call_as_their_finder_lists_them(
     assert rows == expected and columns == expected
     assert sum(s is None for s in expected) > 5 or finder is gaps
     assert sum(bool(s) for s in expected) > (8 if finder is gaps else 60)
+
+
+@pytest.mark.parametrize("finder", [simple, extreme, gaps, owner_branching])
+def test_sizes_from_remembered_ranges_equal_fresh_ones_as_lines_fill_in(
+    finder: object,
+) -> None:
+    """The engine keeps each line's last ranges (RangesMemo) and narrows the line from
+    them once it gains cells; the sizes must be those of a fresh narrowing at every
+    stage, also once a wrong cell breaks a line (it then starts afresh)."""
+    rng = random.Random(21)
+    length = ranges.COMPILED_FROM + 6
+    count = 300
+    pictures = [[rng.random() < rng.choice((0.3, 0.5, 0.7)) for _ in range(length)]
+                for _ in range(count)]
+    row_clues = [clue_of(np.array(picture)) for picture in pictures]
+    clues, nclues = clue_table(row_clues + [()] * length)
+    memo = ranges.RangesMemo.for_clues(clues)
+    assert memo is not None
+    grid = np.full((count, length), UNKNOWN, dtype=np.uint8)
+    orders = [rng.sample(range(length), length) for _ in range(count)]
+    broken = remembered = 0
+    for stage in range(12):
+        for row, (picture, order) in enumerate(zip(pictures, orders, strict=True)):
+            for position in order[stage * 6:stage * 6 + 6]:
+                right = FILLED if picture[position] else EMPTY
+                grid[row, position] = right if rng.random() < 0.97 else FILLED + EMPTY - right
+        remembered += int(memo.ok.sum())
+        kind = finder.SIZES_KIND  # type: ignore[attr-defined]
+        got = ranges.deduction_sizes_many(kind, clues, nclues, grid, list(range(count)), memo)
+        expected = [sizes_or_broken(finder, clue, grid[row].tolist())
+                    for row, clue in enumerate(row_clues)]
+        assert got == expected, stage
+        broken += sum(s is None for s in expected)
+    assert remembered > 1000 and broken > 100

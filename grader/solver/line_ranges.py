@@ -380,7 +380,7 @@ SIZES_SIMPLE, SIZES_OWNERS, SIZES_GAPS, SIZES_OWNER_BRANCHING = 0, 1, 2, 3
 
 
 @njit(**OPTIONS)
-def _gap_sizes(clue, cells, out, at):
+def _gap_sizes(clue, cells, out, at, line, memo_lo, memo_hi, memo_ok):
     """techniques.gaps.find's deductions' sizes into ``out[at:]``: their count, or BROKEN
     when the line's ranges break (find would raise); its early outs are the same."""
     k = clue.size
@@ -400,7 +400,7 @@ def _gap_sizes(clue, cells, out, at):
             short += 1
     if not holds_empty or short == 0:
         return 0
-    status, lo, hi, _, _, _, _ = narrow_line(clue, cells, False)
+    status, lo, hi = _narrow_remembered(clue, cells, False, line, memo_lo, memo_hi, memo_ok)
     if status < 0:
         return BROKEN
     count = 0
@@ -423,14 +423,16 @@ def _gap_sizes(clue, cells, out, at):
 
 
 @njit(**OPTIONS)
-def deduction_sizes_many(kind, clues, nclues, grid, numbers, counts, sizes):
+def deduction_sizes_many(kind, clues, nclues, grid, numbers, counts, sizes, memo_lo,
+                         memo_hi, memo_ok):
     """The sizes of one line rung's deductions on many lines of ``grid`` in one call (the
     engine's refresh of a big grid: 100,000 calls from Python cost more than the work).
 
     ``kind``: SIZES_SIMPLE / SIZES_OWNERS (line_summary's deductions, blocks then gaps),
     SIZES_GAPS (techniques.gaps.find's) or SIZES_OWNER_BRANCHING (owner_branching.find's);
     ``clues``/``nclues``: every line's clue, rows
-    then columns; ``numbers``: the lines. Writes counts[i] (BROKEN: the Python finder
+    then columns; ``numbers``: the lines; ``memo_*``: ranges kept between calls for this
+    kind's narrowing (see _narrow_remembered). Writes counts[i] (BROKEN: the Python finder
     must say why) and the sizes of line i's deductions one after the other into
     ``sizes``; stops before a line whose sizes might not fit and returns how many lines
     it did.
@@ -452,11 +454,13 @@ def deduction_sizes_many(kind, clues, nclues, grid, numbers, counts, sizes):
             cells = column
         clue = clues[line, :nclues[line]]
         if kind == SIZES_GAPS:
-            count = _gap_sizes(clue, cells, sizes, at)
+            count = _gap_sizes(clue, cells, sizes, at, line, memo_lo, memo_hi, memo_ok)
         elif kind == SIZES_OWNER_BRANCHING:
-            count = _owner_branching_sizes(clue, cells, sizes, at)
+            count = _owner_branching_sizes(clue, cells, sizes, at, line, memo_lo, memo_hi,
+                                           memo_ok)
         else:
-            count = _summary_sizes(clue, cells, kind == SIZES_OWNERS, sizes, at)
+            count = _summary_sizes(clue, cells, kind == SIZES_OWNERS, sizes, at, line,
+                                   memo_lo, memo_hi, memo_ok)
         counts[i] = count
         if count > 0:
             at += count
@@ -464,10 +468,10 @@ def deduction_sizes_many(kind, clues, nclues, grid, numbers, counts, sizes):
 
 
 @njit(**OPTIONS)
-def _summary_sizes(clue, cells, owners, out, at):
+def _summary_sizes(clue, cells, owners, out, at, line, memo_lo, memo_hi, memo_ok):
     """line_summary's deductions' sizes into ``out[at:]`` (blocks, then gaps); their
     count or BROKEN."""
-    status, lo, hi, _, _, _, _ = narrow_line(clue, cells, owners)
+    status, lo, hi = _narrow_remembered(clue, cells, owners, line, memo_lo, memo_hi, memo_ok)
     if status < 0:
         return BROKEN
     spans_status, block_open, _, _, gap_open = deduction_spans(clue, cells, lo, hi)
@@ -517,6 +521,43 @@ def _narrow_from(clue, cells, lo, hi):
 
 
 @njit(**OPTIONS)
+def _narrow_remembered(clue, cells, owners, line, memo_lo, memo_hi, memo_ok):
+    """narrow_line's (status, lo, hi), narrowed from the ranges ``memo_*`` keep for
+    ``line`` (rows, then columns) when they keep some, and kept there. A memo without
+    rows keeps nothing.
+
+    The engine's grid only gains known cells, so the ranges of a line's last narrowing
+    hold the ones of its next: the narrowing is a fixpoint of rules that only shrink
+    ranges and only shrink more on a better-known line, and from any ranges that hold
+    it, it reaches the same one (tests/test_line_ranges.py compares the two on lines
+    revealed cell by cell). On the cauldron the owner rules then take one or two rounds
+    instead of seven."""
+    k = clue.size
+    remembering = memo_ok.size > 0
+    if remembering and memo_ok[line]:
+        lo = memo_lo[line, :k].copy()
+        hi = memo_hi[line, :k].copy()
+        if owners:
+            status = _narrow_from(clue, cells, lo, hi)
+        else:
+            n = cells.size
+            empties = np.zeros(n + 1, np.int64)
+            for i in range(n):
+                empties[i + 1] = empties[i] + (cells[i] == EMPTY)
+            status = _narrow_simple(clue, cells, lo, hi, empties, np.full(k, -1, np.int64),
+                                    np.full(k, -1, np.int64))
+    else:
+        status, lo, hi, _, _, _, _ = narrow_line(clue, cells, owners)
+    status = min(status, 0)
+    if remembering:
+        memo_ok[line] = 1 if status == 0 else 0
+        if status == 0:
+            memo_lo[line, :k] = lo
+            memo_hi[line, :k] = hi
+    return status, lo, hi
+
+
+@njit(**OPTIONS)
 def _assume_owner(clue, lo, hi, start, end, owner):
     """owner_branching._assume_owner: False where it raises."""
     block = clue[owner]
@@ -561,14 +602,15 @@ def _line_fixpoint(clue, current, lo, hi):
 
 
 @njit(**OPTIONS)
-def _owner_branching_sizes(clue, cells, out, at):
+def _owner_branching_sizes(clue, cells, out, at, line, memo_lo, memo_hi, memo_ok):
     """owner_branching.find's deductions' sizes into ``out[at:]``: their count, or BROKEN
     where find raises."""
     k = clue.size
     n = cells.size
-    status, lo, hi, run_start, run_end, _, _ = narrow_line(clue, cells, True)
+    status, lo, hi = _narrow_remembered(clue, cells, True, line, memo_lo, memo_hi, memo_ok)
     if status < 0:
         return BROKEN
+    run_start, run_end = filled_runs(cells)
     runs = run_start.size
     if not runs:
         return 0

@@ -75,10 +75,11 @@ def _line_ranges() -> None:
     grid = cells.reshape(1, cells.size)
     numbers = np.zeros(1, dtype=np.int64)
     sizes = np.empty(2 * cells.size + 4, dtype=np.int64)
+    no_memo = (np.zeros((0, 0), np.int64), np.zeros((0, 0), np.int64), np.zeros(0, np.uint8))
     for kind in (line_ranges.SIZES_SIMPLE, line_ranges.SIZES_OWNERS, line_ranges.SIZES_GAPS,
                  line_ranges.SIZES_OWNER_BRANCHING):
         line_ranges.deduction_sizes_many(kind, clues, numbers + 1, grid, numbers,
-                                         numbers.copy(), sizes)
+                                         numbers.copy(), sizes, *no_memo)
     # the 1x3 grid's four lines: the row's clue 1, the columns' none
     line_clues = np.array([[1], [0], [0], [0]], dtype=np.int64)
     line_counts = np.array([1, 0, 0, 0], dtype=np.int64)

@@ -332,21 +332,51 @@ def line_deductions(clue: Clue, cells: LineCells, *, owners: bool) -> Sequence[L
 
 #: line rungs whose deductions deduction_sizes_many can size in one compiled call
 SIZES_KINDS = {"simple": 0, "owners": 1, "gaps": 2, "owner-branching": 3}  # line_ranges.SIZES_*
+#: whether each kind's narrowing uses the owner rules (kinds alike share a RangesMemo)
+SIZES_OWNERS = {"simple": False, "owners": True, "gaps": False, "owner-branching": True}
+#: most bytes one RangesMemo may take (a 512x512 grid's: about 1.6 MB)
+MEMO_BYTES = 32 << 20
+
+
+@dataclass
+class RangesMemo:
+    """Each line's ranges after its last narrowing (rows, then columns), kept between
+    deduction_sizes_many calls on one grid that only gains known cells: the next
+    narrowing of the line starts from them (line_ranges._narrow_remembered)."""
+
+    lo: Array
+    hi: Array
+    ok: npt.NDArray[np.uint8]
+
+    @classmethod
+    def for_clues(cls, clues: Array) -> RangesMemo | None:
+        """A memo for the lines of a clue table, or None when it would take more than
+        MEMO_BYTES."""
+        if 2 * clues.size * 8 > MEMO_BYTES:
+            return None
+        return cls(np.zeros_like(clues), np.zeros_like(clues),
+                   np.zeros(clues.shape[0], dtype=np.uint8))
+
+
+_NO_MEMO = (np.zeros((0, 0), dtype=np.int64), np.zeros((0, 0), dtype=np.int64),
+            np.zeros(0, dtype=np.uint8))
 #: numbers one deduction_sizes_many call writes at most (the lines after wait a call)
 _SIZES_ROOM = 1 << 16
 
 
 def deduction_sizes_many(
     kind: str, clues: npt.NDArray[np.int64], nclues: npt.NDArray[np.int64],
-    grid: npt.NDArray[np.uint8], numbers: list[int],
+    grid: npt.NDArray[np.uint8], numbers: list[int], memo: RangesMemo | None = None,
 ) -> list[list[int] | None]:
     """The sizes of the deductions a line rung (``kind``, see SIZES_KINDS) has on each of
     ``numbers`` (rows, then columns, of ``grid``), as its finder would list them; None
     for a line its finder would find broken (ask the finder for the words). The same
     narrowing as the finders' (equal sizes on any line: tests hold them so), without a
-    call from Python a line."""
+    call from Python a line. ``memo``: the ranges of earlier calls of kinds with the same
+    SIZES_OWNERS on this grid, as it was with fewer known cells (kept up to date)."""
     kernels = line_kernels()
     code = SIZES_KINDS[kind]
+    kept = (memo.lo, memo.hi, memo.ok) if memo is not None else _NO_MEMO
     lines = np.array(numbers, dtype=np.int64)
     counts = np.zeros(len(numbers), dtype=np.int64)
     sizes = _thread_buffer("sizes", max(grid.shape) + 2, _SIZES_ROOM)
@@ -354,7 +384,7 @@ def deduction_sizes_many(
     done = 0
     while done < len(numbers):
         upto = done + kernels.deduction_sizes_many(
-            code, clues, nclues, grid, lines[done:], counts[done:], sizes)
+            code, clues, nclues, grid, lines[done:], counts[done:], sizes, *kept)
         chunk = counts[done:upto].tolist()
         flat = sizes[:sum(c for c in chunk if c > 0)].tolist()
         at = 0
