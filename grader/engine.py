@@ -97,8 +97,8 @@ class Engine:
         self.puzzle = puzzle
         #: asked once with the grid and the context (by grading, on a big puzzle, for the
         #: solver's verdict; it may raise SeveralSolutions or Contradiction): before the
-        #: first grid rung,
-        #: or once the line rungs have run ``ask_after`` seconds, whichever comes first
+        #: first grid rung, or once the ladder has run ``ask_after`` seconds (looked at
+        #: between rung 1's rounds and other steps), whichever comes first
         self._ask_solver = ask_solver
         self._ask_by = None if ask_after is None else time.monotonic() + ask_after
         self.rungs: tuple[Rung, ...] = (ladder or default_ladder()).up_to(max_rung)
