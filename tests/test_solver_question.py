@@ -9,6 +9,7 @@ budget. A puzzle the line rungs finish is never searched.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -66,6 +67,31 @@ def test_a_big_puzzle_with_several_solutions_is_asked_from_the_line_rungs_grid(
     assert result.steps and {s.rung for s in result.steps} <= {
         "simple-boxes", "simple-gaps", "extreme-owners", "capped-runs", "owner-branching",
         "line-analysis"}
+
+
+def test_an_undecided_answer_leaves_the_ladder_to_go_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The question's search runs out of its share: no verdict yet, the grid rungs run and
+    recursion asks the solver again (with the rest of the budget)."""
+    picture = ["." * 110 for _ in range(110)]
+    picture[0] = "#" + "." * 109
+    picture[1] = ".#" + "." * 108
+    puzzle = Puzzle.from_picture(picture)
+    real = grader.solver.solve
+    asked: list[str] = []
+
+    def first_undecided(*args, **kwargs):  # type: ignore[no-untyped-def]
+        result = real(*args, **kwargs)
+        if not asked:
+            result = replace(result, verdict="undecided", solutions=())
+        asked.append(result.verdict)
+        return result
+
+    monkeypatch.setattr(grader.solver, "solve", first_undecided)
+    result = grade(puzzle)
+    assert asked == ["undecided", "multiple"]
+    assert (result.verdict, result.level) == ("multiple", "ambiguous")
 
 
 def test_a_big_puzzle_without_a_solution_is_contradictory(
