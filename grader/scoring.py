@@ -204,18 +204,13 @@ class _Reach:
             return level
         # a line step's cells all lie on its line: that line is raised once, the crossing
         # lines each (the cauldron's 40,000 steps decide 262,144 cells)
-        if kind == 0:
-            seen[0] = max(seen[0], level)
+        if kind < 2:
+            seen[kind] = max(seen[kind], level)
+            crossing_lines, at = (self.columns, 1) if kind == 0 else (self.rows, 0)
             for cell in cells:
-                crossing = self.columns[cell[1]]
-                if crossing[0] < level:
-                    crossing[0] = level
-        elif kind == 1:
-            seen[1] = max(seen[1], level)
-            for cell in cells:
-                crossing = self.rows[cell[0]]
-                if crossing[1] < level:
-                    crossing[1] = level
+                crossing = crossing_lines[cell[at]]
+                if crossing[kind] < level:
+                    crossing[kind] = level
         else:
             for cell in cells:
                 row, column = self.rows[cell[0]], self.columns[cell[1]]

@@ -422,6 +422,18 @@ def _gap_sizes(clue, cells, out, at, line, memo_lo, memo_hi, memo_ok):
     return count
 
 
+@njit(inline="always", **OPTIONS)
+def _grid_line(grid, line, column):
+    """Line ``line`` of ``grid`` (rows, then columns): a row's view, or the column copied
+    into ``column`` (of the grid's height)."""
+    h = grid.shape[0]
+    if line < h:
+        return grid[line]
+    for r in range(h):
+        column[r] = grid[r, line - h]
+    return column
+
+
 @njit(**OPTIONS)
 def deduction_sizes_many(kind, clues, nclues, grid, numbers, counts, sizes, memo_lo,
                          memo_hi, memo_ok):
@@ -446,12 +458,7 @@ def deduction_sizes_many(kind, clues, nclues, grid, numbers, counts, sizes, memo
         n = w if line < h else h
         if at + n + 2 > sizes.size:
             return i
-        if line < h:
-            cells = grid[line]
-        else:
-            for r in range(h):
-                column[r] = grid[r, line - h]
-            cells = column
+        cells = _grid_line(grid, line, column)
         clue = clues[line, :nclues[line]]
         if kind == SIZES_GAPS:
             count = _gap_sizes(clue, cells, sizes, at, line, memo_lo, memo_hi, memo_ok)
@@ -682,6 +689,17 @@ def _grown_rows(table, needed):
     return bigger
 
 
+@njit(inline="always", **OPTIONS)
+def _found_row(found, row, line, kind, j, a, b, size):
+    """One deduction of a simple_rounds round: line, kind, index, range or span, size."""
+    found[row, 0] = line
+    found[row, 1] = kind
+    found[row, 2] = j
+    found[row, 3] = a
+    found[row, 4] = b
+    found[row, 5] = size
+
+
 @njit(**OPTIONS)
 def simple_rounds(clues, nclues, grid, dirty, rounds):
     """The engine's rung 1 on a big grid, ``rounds`` rounds at most in one call (the
@@ -709,12 +727,7 @@ def simple_rounds(clues, nclues, grid, dirty, rounds):
         for line in range(lines):
             if not dirty[line]:
                 continue
-            if line < h:
-                cells = grid[line]
-            else:
-                for r in range(h):
-                    column[r] = grid[r, line - h]
-                cells = column
+            cells = _grid_line(grid, line, column)
             unknown = 0
             for p in range(cells.size):
                 if cells[p] == UNKNOWN:
@@ -733,21 +746,12 @@ def simple_rounds(clues, nclues, grid, dirty, rounds):
             found = _grown_rows(found, count + 2 * k + 1)
             for j in range(k):
                 if block_open[j]:
-                    found[count, 0] = line
-                    found[count, 1] = 0
-                    found[count, 2] = j
-                    found[count, 3] = lo[j]
-                    found[count, 4] = hi[j]
-                    found[count, 5] = block_open[j]
+                    _found_row(found, count, line, 0, j, lo[j], hi[j], block_open[j])
                     count += 1
             for j in range(k + 1):
                 if gap_open[j]:
-                    found[count, 0] = line
-                    found[count, 1] = 1
-                    found[count, 2] = j
-                    found[count, 3] = gap_start[j]
-                    found[count, 4] = gap_stop[j]
-                    found[count, 5] = gap_open[j]
+                    _found_row(found, count, line, 1, j, gap_start[j], gap_stop[j],
+                               gap_open[j])
                     count += 1
         for line in range(lines):
             dirty[line] = 0
