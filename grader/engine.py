@@ -228,15 +228,19 @@ class Engine:
         chosen = [n for n in numbers if self._line_unknown[n]]
         if len(chosen) < 2:
             return {}  # one line is as quick through its finder
-        if self._clue_table is None:
-            self._clue_table = clue_table([clue for _, clue in self.lines])
-        clues, counts = self._clue_table
+        clues, counts = self._clues()
         owners = ranges_module.SIZES_OWNERS[kind]
         if owners not in self._ranges_memos:
             self._ranges_memos[owners] = ranges_module.RangesMemo.for_clues(clues)
         sizes = deduction_sizes_many(kind, clues, counts, self.grid.cells, chosen,
                                      self._ranges_memos[owners])
         return {n: s for n, s in zip(chosen, sizes, strict=True) if s is not None}
+
+    def _clues(self) -> tuple[IntArray, IntArray]:
+        """Every line's clue as the compiled kernels read them (made when first needed)."""
+        if self._clue_table is None:
+            self._clue_table = clue_table([clue for _, clue in self.lines])
+        return self._clue_table
 
     def _find_listed(self, find: LineFinder, number: int) -> list[LineDeduction]:
         return list(find(self.lines[number][1], self.line_cells(number)))
@@ -340,9 +344,7 @@ class Engine:
         pending = self._dirty[rung] | self._line_open[rung]
         if not pending:
             return False
-        if self._clue_table is None:
-            self._clue_table = clue_table([clue for _, clue in self.lines])
-        clues, counts = self._clue_table
+        clues, counts = self._clues()
         dirty = np.zeros(len(self.lines), dtype=np.uint8)
         dirty[list(pending)] = 1
         for number in self._line_open[rung]:  # found again by the first round

@@ -497,8 +497,8 @@ def _summary_sizes(clue, cells, owners, out, at, line, memo_lo, memo_hi, memo_ok
 
 
 @njit(**OPTIONS)
-def _narrow_from(clue, cells, lo, hi):
-    """ranges.narrow(owners=True) of the ranges ``lo``/``hi`` in place: 0, or BROKEN."""
+def _narrow_from(clue, cells, lo, hi, owners):
+    """ranges.narrow of the ranges ``lo``/``hi`` in place: 0, or BROKEN."""
     k = clue.size
     n = cells.size
     empties = np.zeros(n + 1, np.int64)
@@ -508,6 +508,8 @@ def _narrow_from(clue, cells, lo, hi):
     fit_hi = np.full(k, -1, np.int64)
     if _narrow_simple(clue, cells, lo, hi, empties, fit_lo, fit_hi) == BROKEN:
         return BROKEN
+    if not owners:
+        return 0
     run_start, run_end = filled_runs(cells)
     runs = run_start.size
     if not runs:
@@ -544,15 +546,7 @@ def _narrow_remembered(clue, cells, owners, line, memo_lo, memo_hi, memo_ok):
     if remembering and memo_ok[line]:
         lo = memo_lo[line, :k].copy()
         hi = memo_hi[line, :k].copy()
-        if owners:
-            status = _narrow_from(clue, cells, lo, hi)
-        else:
-            n = cells.size
-            empties = np.zeros(n + 1, np.int64)
-            for i in range(n):
-                empties[i + 1] = empties[i] + (cells[i] == EMPTY)
-            status = _narrow_simple(clue, cells, lo, hi, empties, np.full(k, -1, np.int64),
-                                    np.full(k, -1, np.int64))
+        status = _narrow_from(clue, cells, lo, hi, owners)
     else:
         status, lo, hi, _, _, _, _ = narrow_line(clue, cells, owners)
     status = min(status, 0)
@@ -587,7 +581,7 @@ def _line_fixpoint(clue, current, lo, hi):
     """owner_branching.line_fixpoint on ``current`` in place: False where it raises."""
     k = clue.size
     while True:
-        if _narrow_from(clue, current, lo, hi) == BROKEN:
+        if _narrow_from(clue, current, lo, hi, True) == BROKEN:
             return False
         status, block_open, gap_start, gap_stop, gap_open = deduction_spans(clue, current,
                                                                             lo, hi)
