@@ -1,6 +1,7 @@
 """Median grading time per puzzle, by group of the public corpus.
 
     python bench/bench_grade.py [--repeat 3] [--seconds 120] [--only GROUP] [--extra FILE...]
+                                [--solver-first-cells N] [--json OUT]
 
 Groups: the largest magazine puzzles (jwilk, 25x25 to 30x30 and 40x20, solvable by line
 logic; target for a 30x30: median under 0.5 s), jwilk's only 30x30 (it needs cell branching),
@@ -12,7 +13,9 @@ cauldron, which line logic solves; target: under 3 s). ``--extra`` adds files of
 their own. Each puzzle is graded ``--repeat`` times in this process after
 one warm-up grade (numba compiles or loads its cache once per process, not per puzzle), with
 the line-solve memo cleared before each, and its median CPU time is kept; the table gives
-the median and the maximum of those per group.
+the median and the maximum of those per group. ``--solver-first-cells`` grades with
+another size above which the solver is asked first (grading.SOLVER_FIRST_CELLS), to
+measure that choice; ``--json`` keeps every puzzle's median and level.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from grader import formats  # noqa: E402
+from grader import formats, grading  # noqa: E402
 from grader.grading import grade  # noqa: E402
 from grader.model import Puzzle  # noqa: E402
 from grader.results import Budget  # noqa: E402
@@ -86,7 +89,14 @@ def main(argv: list[str] | None = None) -> int:
                         "webpbn, huge, extra")
     parser.add_argument("--extra", nargs="+", default=[], type=Path, metavar="FILE",
                         help="puzzle files graded as a group of their own")
+    parser.add_argument("--solver-first-cells", type=int, metavar="N",
+                        help="ask the solver first above N cells (default "
+                        f"{grading.SOLVER_FIRST_CELLS})")
+    parser.add_argument("--json", type=Path, metavar="OUT",
+                        help="write each puzzle's group, median CPU s and level here")
     args = parser.parse_args(argv)
+    if args.solver_first_cells is not None:
+        grading.SOLVER_FIRST_CELLS = args.solver_first_cells
     if not CORPUS.is_dir():
         print(f"the corpus is not at {CORPUS}", file=sys.stderr)
         return 2
@@ -94,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     grade(load("webpbn/1.non"), budget=budget)  # warm-up
     print(f"{'group':18s} {'puzzles':>7s} {'median s':>9s} {'max s':>8s}  slowest")
     chosen = groups()
+    rows: list[dict[str, object]] = []
     if args.extra:
         chosen["extra"] = [str(path.resolve()) for path in args.extra]
     for name, keys in chosen.items():
@@ -111,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
                 level = grade(puzzle, budget=budget).level
                 times.append(time.process_time() - started)
             medians.append((statistics.median(times), key, level))
+            rows.append({"group": name, "puzzle": key, "seconds": round(medians[-1][0], 4),
+                         "level": level})
         if not medians:
             continue
         values = [m[0] for m in medians]
@@ -119,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{name:18s} {len(values):7d} {statistics.median(values):9.3f} {max(values):8.2f}"
             f"  {Path(slowest[1]).name if name == 'extra' else slowest[1]} ({slowest[2]})"
         )
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1) + "\n")
     return 0
 
 

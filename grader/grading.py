@@ -109,12 +109,17 @@ class Grade:
         return None if self.solution is None else as_row_strings(self.solution)
 
 
-#: Above this many cells the complete solver is asked for its verdict, with a quarter of
-#: the budget, before the ladder's first grid rung (or once the line rungs have run for a
-#: quarter of the budget): on a 200x200 grid with several solutions cell branching alone
-#: outlasted the default budget, where the solver needs 0.03-5 s to show two solutions. A
-#: puzzle the line rungs finish needs no proof (the 512x512 cauldron's grade: 0.2 s less).
-SOLVER_FIRST_CELLS = 10_000
+#: Above this many cells (50x50) the complete solver is asked for its verdict, with a
+#: quarter of the budget, before the ladder's first grid rung (or once the line rungs have
+#: run for a quarter of the budget): on a 200x200 grid with several solutions cell
+#: branching alone outlasted the default budget, where the solver needs 0.03-5 s to show
+#: two solutions. A puzzle the line rungs finish needs no proof (the 512x512 cauldron's
+#: grade: 0.2 s less). Lowered from 10,000 on the 351 corpus and webpbn puzzles of
+#: 2,501-10,000 cells (in-process CPU, budget 20 s): the 25 ambiguous ones were graded
+#: 1.02-54x faster (Gettys, 99x59: 4.07 -> 2.75 s), the 124 unique ones that need grid
+#: rungs took 40.7 s against 39.5 s (median ratio 1.01, at most 0.11 s more a puzzle; their
+#: steps are the same), all 351 138.3 s against 147.6 s. Magazine sizes are left alone.
+SOLVER_FIRST_CELLS = 2_500
 
 
 def _solver_question(
