@@ -202,6 +202,35 @@ def test_a_time_budget_ends_a_long_first_propagation() -> None:
     assert result.stats["line_solves"] < 800  # not even one pass over the 800 lines
 
 
+def test_one_watchdog_thread_serves_every_solve() -> None:
+    """Every solve with a time budget is watched by the same thread (a thread a solve
+    cost more than many a small solve), and a finished solve is forgotten by it."""
+    from grader.solver import search, solve
+
+    for _ in range(20):
+        assert solve(Puzzle(((1,), (1,)), ((1,), (1,))), budget=Budget(seconds=60)).verdict \
+            == "multiple"
+    watchdogs = [t for t in threading.enumerate() if t.name == "nonopress-watchdog"]
+    assert len(watchdogs) == 1 and watchdogs[0].daemon
+    assert search._WATCHDOG._deadlines == {}
+
+
+def test_an_earlier_deadline_wakes_the_watchdog() -> None:
+    """The watchdog sleeps until the earliest deadline it knows: a clock due in an hour,
+    then a solve due in 10 ms, whose first propagation the watchdog must stop itself."""
+    from grader.solver import search, solve
+
+    later = search._Clock(Budget(seconds=3600))
+    later.start()
+    try:
+        result = solve(big_random_puzzle(400), budget=Budget(seconds=0.01))
+    finally:
+        later.close()
+    assert result.verdict == "undecided" and "time budget" in result.reason
+    assert result.stats["line_solves"] < 800  # stopped inside the first pass
+    assert not later.stopped
+
+
 def test_root_probing_that_stalls_gives_way_to_search() -> None:
     """A permutation matrix (one 1 in every row and column) has n! solutions; probing its
     n*n cells one by one decides nothing, so the search must start early (it used to spend
@@ -534,7 +563,7 @@ def test_double_quotes_in_title_author_and_note_compile_in_latex(
 
 def test_a_big_puzzle_with_many_solutions_is_graded_ambiguous_not_undecided() -> None:
     """The trivial 200x200 case: the ladder's cell branching over 40,000 cells outlasted the
-    default budget; above 10,000 cells the solver's verdict comes first."""
+    default budget; above grading.SOLVER_FIRST_CELLS the solver's verdict comes first."""
     from grader.grading import SOLVER_FIRST_CELLS, grade
 
     side = 120
