@@ -231,6 +231,25 @@ def test_an_earlier_deadline_wakes_the_watchdog() -> None:
     assert not later.stopped
 
 
+def _stopped_in_first_pass() -> bool:
+    from grader.solver import solve
+
+    result = solve(big_random_puzzle(400), budget=Budget(seconds=0.01))
+    return result.verdict == "undecided" and result.stats["line_solves"] < 800
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX only")
+def test_a_forked_worker_gets_a_watchdog_of_its_own() -> None:
+    """Batch workers are forked after the parent may have started its watchdog thread,
+    which the child does not inherit: the child starts its own."""
+    import multiprocessing
+
+    assert _stopped_in_first_pass()  # the parent's watchdog is running now
+    context = multiprocessing.get_context("fork")
+    with context.Pool(1) as pool:
+        assert pool.apply(_stopped_in_first_pass)
+
+
 def test_root_probing_that_stalls_gives_way_to_search() -> None:
     """A permutation matrix (one 1 in every row and column) has n! solutions; probing its
     n*n cells one by one decides nothing, so the search must start early (it used to spend
