@@ -115,10 +115,11 @@ class Grade:
 #: branching alone outlasted the default budget, where the solver needs 0.03-5 s to show
 #: two solutions. A puzzle the line rungs finish needs no proof (the 512x512 cauldron's
 #: grade: 0.2 s less). Lowered from 10,000 on the 351 corpus and webpbn puzzles of
-#: 2,501-10,000 cells (in-process CPU, budget 20 s): the 25 ambiguous ones were graded
-#: 1.02-54x faster (Gettys, 99x59: 4.07 -> 2.75 s), the 124 unique ones that need grid
-#: rungs took 40.7 s against 39.5 s (median ratio 1.01, at most 0.11 s more a puzzle; their
-#: steps are the same), all 351 138.3 s against 147.6 s. Magazine sizes are left alone.
+#: 2,501-10,000 cells (bench/results/grading-2026-11-26b.md, in-process CPU): the 25
+#: ambiguous ones took 5.8 s against 15.2 s (Gettys, 99x59: 2.90 s against 4.09 s), the
+#: 124 unique ones that need grid rungs 37.9 s against 37.3 s (at most 0.21 s more a
+#: puzzle; their steps are the same), all 351 132.3 s against 141.2 s. Magazine sizes
+#: are left alone.
 SOLVER_FIRST_CELLS = 2_500
 
 
