@@ -66,6 +66,11 @@ class _Watchdog:
     """
 
     def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every clock and the thread. A forked child calls it: it has none of its
+        parent's threads, and starts its own watchdog when first needed."""
         self._lock = threading.Condition()
         self._deadlines: dict[_Clock, float] = {}
         self._thread: threading.Thread | None = None
@@ -98,17 +103,10 @@ class _Watchdog:
                 self._lock.wait(None if self._waking_at == float("inf")
                                 else self._waking_at - now)
 
-    def after_fork(self) -> None:
-        """A child process has no watchdog thread: it starts its own when first needed."""
-        self._lock = threading.Condition()
-        self._deadlines = {}
-        self._thread = None
-        self._waking_at = float("inf")
-
 
 _WATCHDOG = _Watchdog()
 if hasattr(os, "register_at_fork"):  # not on Windows, which does not fork
-    os.register_at_fork(after_in_child=_WATCHDOG.after_fork)
+    os.register_at_fork(after_in_child=_WATCHDOG.reset)
 
 
 @dataclass(eq=False)
