@@ -1,7 +1,7 @@
 """Time the complete solver (and optionally the SAT peer) on puzzle files.
 
     python bench/bench_solver.py FILES_OR_DIRS_OR_FILE#N... [--vs sat] [--repeat N] [--timeout S]
-        [--sample N --seed S] [--first N] [--shard K/N]
+        [--sample N --seed S] [--first N] [--shard K/N] [--tie-break-seeds 0,1,2,...]
 
 Per puzzle: verdict and median CPU time (time.process_time, the machines are shared) over
 ``--repeat`` runs; with ``--vs sat`` the SAT peer's count and time on the same puzzle in the
@@ -9,6 +9,11 @@ same run, and the ratio (the peer has no time limit: leave out files it cannot f
 Totals and medians at the end; ``--shard K/N`` takes every N-th puzzle from the K-th (1-based),
 so N processes can share a long run (add up their totals). The numba cache is warmed on a tiny
 puzzle first so compile time is not counted (it is reported separately).
+
+``--tie-break-seeds`` runs the solver once per seed of the conflict search's random initial
+activities (``learning.TIE_BREAK_SEED``, fixed at 0 in use) and reports the median time over
+them, with every seed's time and conflicts, and each seed's total at the end: how much of a
+puzzle's (and a set's) time is the luck of its search path rather than its difficulty.
 """
 
 from __future__ import annotations
@@ -74,6 +79,32 @@ def time_solver(puzzle: Puzzle, repeat: int, timeout: float) -> tuple[str, float
     return verdict, statistics.median(times)
 
 
+def time_seeds(puzzle: Puzzle, seeds: list[int], timeout: float
+               ) -> tuple[str, list[float], str]:
+    """The verdict, the CPU time of each of ``seeds`` (one run each), and each seed's
+    ``seconds/conflicts``."""
+    from grader.solver import learning, solve
+
+    kept = learning.TIE_BREAK_SEED
+    times: list[float] = []
+    shown: list[str] = []
+    verdicts: set[str] = set()
+    try:
+        for seed in seeds:
+            learning.TIE_BREAK_SEED = seed
+            start = time.process_time()
+            result = solve(puzzle, limit=2, budget=Budget(seconds=timeout))
+            times.append(time.process_time() - start)
+            verdicts.add(result.verdict)
+            shown.append(f"{times[-1]:.2f}/{result.stats.get('conflicts', 0)}")
+    finally:
+        learning.TIE_BREAK_SEED = kept
+    # seeds change the path, never the verdict (undecided aside)
+    decided = verdicts - {"undecided"}
+    verdict = decided.pop() if len(decided) == 1 else "/".join(sorted(verdicts))
+    return verdict, times, " ".join(shown)
+
+
 def time_sat(puzzle: Puzzle) -> tuple[str, float]:
     """The SAT peer's verdict and CPU time (no time limit: CaDiCaL cannot be interrupted)."""
     from grader.solver.sat_peer import count_solutions
@@ -94,6 +125,16 @@ def _shard(text: str) -> tuple[int, int]:
     return k, n
 
 
+def _seeds(text: str) -> list[int]:
+    try:
+        seeds = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seeds like 0,1,2, got {text!r}") from None
+    if any(seed < 0 for seed in seeds):
+        raise argparse.ArgumentTypeError(f"seeds must be at least 0, got {text!r}")
+    return seeds
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("paths", nargs="+", metavar="FILES_OR_DIRS")
@@ -104,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of --sample")
     parser.add_argument("--first", type=int, help="only the first N puzzles")
     parser.add_argument("--shard", type=_shard, help="K/N: the K-th of N interleaved parts")
+    parser.add_argument("--tie-break-seeds", type=_seeds, metavar="S,S,...",
+                        help="one run per seed of the conflict search's tie-break; the median")
     args = parser.parse_args(argv)
 
     start = time.process_time()
@@ -123,11 +166,20 @@ def main(argv: list[str] | None = None) -> int:
         puzzles = puzzles[part - 1 :: parts]
     ours: list[float] = []
     theirs: list[float] = []
+    seed_times: list[list[float]] = []  # per puzzle, per seed
     disagreements = 0
     for label, puzzle in puzzles:
-        verdict, seconds = time_solver(puzzle, args.repeat, args.timeout)
+        per_seed = ""
+        if args.tie_break_seeds:
+            verdict, times, per_seed = time_seeds(puzzle, args.tie_break_seeds, args.timeout)
+            seconds = statistics.median(times)
+            seed_times.append(times)
+        else:
+            verdict, seconds = time_solver(puzzle, args.repeat, args.timeout)
         ours.append(seconds)
         line = f"{label}\t{puzzle.size}\t{verdict}\t{seconds:.4f}"
+        if per_seed:
+            line += f"\tseeds {per_seed}"
         if args.vs == "sat":
             sat_verdict, sat_seconds = time_sat(puzzle)
             theirs.append(sat_seconds)
@@ -142,6 +194,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print(f"# {len(ours)} puzzles: total {sum(ours):.2f} s, median {statistics.median(ours):.4f}"
           f" s, max {max(ours):.3f} s")
+    for column, seed in enumerate(args.tie_break_seeds or []):
+        times = [per_puzzle[column] for per_puzzle in seed_times]
+        print(f"# seed {seed}: total {sum(times):.2f} s, max {max(times):.3f} s, "
+              f"over 5 s {sum(t > 5 for t in times)}")
     if theirs:
         print(f"# sat: total {sum(theirs):.2f} s, median {statistics.median(theirs):.4f} s, "
               f"max {max(theirs):.3f} s")

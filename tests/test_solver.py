@@ -80,6 +80,34 @@ def test_verdicts_agree_with_sat_with_lines_of_two_words() -> None:
     assert searched >= 10 and min(seen.values()) >= 3, (searched, seen)
 
 
+def test_the_tie_break_seed_changes_the_path_never_the_verdict(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # bench_solver --tie-break-seeds draws other search paths this way (a hard puzzle's
+    # time varies tenfold between seeds): every path must end at the same verdict
+    from grader.solver import learning
+
+    rng = random.Random(11)
+    searched = moved = 0
+    for _ in range(30):
+        # tournament-like pictures (17-22 cells a side, 35-50% filled) often need search
+        side = rng.randint(17, 22)
+        density = rng.uniform(0.35, 0.5)
+        picture = np.array([[rng.random() < density for _ in range(side)]
+                            for _ in range(side)])
+        puzzle = Puzzle(*clues_of_picture(picture))
+        found, _ = count_solutions(puzzle, limit=2)
+        conflicts = set()
+        for seed in (1, 2, 3):
+            monkeypatch.setattr(learning, "TIE_BREAK_SEED", seed)
+            result = solve(puzzle, budget=Budget(seconds=60))
+            assert result.verdict == EXPECTED[found], (seed, puzzle.rows, puzzle.columns)
+            assert_solutions_valid(puzzle, result.solutions)
+            conflicts.add(result.stats.get("conflicts", 0))
+        searched += max(conflicts) > 0
+        moved += len(conflicts) > 1
+    assert searched >= 10 and moved >= 5, (searched, moved)
+
+
 def test_conflict_search_propagates_long_lines_as_line_logic_does() -> None:
     # the conflict search's own propagation (word pairs for 63-125 cells, bit sets
     # below) reaches the fixpoint of the plain line logic, from revealed cells
