@@ -146,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, help="only the first N puzzles")
     parser.add_argument("--shard", type=_shard, help="K/N: the K-th of N interleaved parts")
     parser.add_argument("--tie-break-seeds", type=_seeds, metavar="S,S,...",
-                        help="one run per seed of the conflict search's tie-break; the median")
+                        help="one run per seed of the conflict search's tie-break (instead "
+                             "of --repeat); the median, and each seed's total")
     args = parser.parse_args(argv)
 
     start = time.process_time()
@@ -192,8 +193,9 @@ def main(argv: list[str] | None = None) -> int:
     if not ours:
         print("no puzzles")
         return 1
+    each = " (each puzzle at its median over the seeds)" if args.tie_break_seeds else ""
     print(f"# {len(ours)} puzzles: total {sum(ours):.2f} s, median {statistics.median(ours):.4f}"
-          f" s, max {max(ours):.3f} s")
+          f" s, max {max(ours):.3f} s{each}")
     for column, seed in enumerate(args.tie_break_seeds or []):
         times = [per_puzzle[column] for per_puzzle in seed_times]
         print(f"# seed {seed}: total {sum(times):.2f} s, max {max(times):.3f} s, "
