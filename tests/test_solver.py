@@ -17,11 +17,16 @@ from grader.solver.sat_peer import count_solutions
 EXPECTED = {0: "none", 1: "unique", 2: "multiple"}
 
 
+def random_picture(rng: random.Random, height: int, width: int, density: float) -> np.ndarray:
+    """Each cell filled with probability ``density``, row by row."""
+    return np.array([[rng.random() < density for _ in range(width)] for _ in range(height)])
+
+
 def random_puzzle(rng: random.Random, max_side: int) -> Puzzle:
     """A random picture's clues; a third get their row clues shuffled (often no solution)."""
     height, width = rng.randint(2, max_side), rng.randint(2, max_side)
     density = rng.uniform(0.2, 0.8)
-    picture = np.array([[rng.random() < density for _ in range(width)] for _ in range(height)])
+    picture = random_picture(rng, height, width, density)
     rows, columns = clues_of_picture(picture)
     if rng.random() < 1 / 3:
         shuffled = list(rows)
@@ -65,8 +70,7 @@ def test_verdicts_agree_with_sat_with_lines_of_two_words() -> None:
     for _ in range(30):
         height, width = rng.randint(3, 6), rng.randint(63, 100)
         density = rng.uniform(0.3, 0.7)
-        picture = np.array([[rng.random() < density for _ in range(width)]
-                            for _ in range(height)])
+        picture = random_picture(rng, height, width, density)
         rows, columns = clues_of_picture(picture)
         if rng.random() < 1 / 4:
             rows = tuple(rng.sample(rows, len(rows)))
@@ -92,9 +96,7 @@ def test_the_tie_break_seed_changes_the_path_never_the_verdict(
         # tournament-like pictures (17-22 cells a side, 35-50% filled) often need search
         side = rng.randint(17, 22)
         density = rng.uniform(0.35, 0.5)
-        picture = np.array([[rng.random() < density for _ in range(side)]
-                            for _ in range(side)])
-        puzzle = Puzzle(*clues_of_picture(picture))
+        puzzle = Puzzle(*clues_of_picture(random_picture(rng, side, side, density)))
         found, _ = count_solutions(puzzle, limit=2)
         conflicts = set()
         for seed in (1, 2, 3):
@@ -119,11 +121,10 @@ def test_conflict_search_propagates_long_lines_as_line_logic_does() -> None:
     decided = 0
     for _ in range(40):
         height, width = rng.randint(3, 6), rng.randint(63, 125)
-        picture = np.array([[rng.random() < 0.5 for _ in range(width)] for _ in range(height)])
+        picture = random_picture(rng, height, width, 0.5)
         puzzle = Puzzle(*clues_of_picture(picture))
         start = np.full((height, width), UNKNOWN, dtype=np.uint8)
-        revealed = np.array([[rng.random() < 0.2 for _ in range(width)]
-                             for _ in range(height)])
+        revealed = random_picture(rng, height, width, 0.2)
         start[revealed] = np.where(picture, FILLED, EMPTY)[revealed]
         expected = start.copy()
         Workspace(puzzle).propagate_all(expected)
