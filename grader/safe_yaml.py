@@ -3,8 +3,10 @@
 The C loader builds nested nodes by recursion: 25,000 opening brackets in 50 KB crash the
 process (a segfault, no message). Aliases let 100 KB stand for gigabytes once a reader
 walks them. So every YAML input is first read as a stream of events, which needs no
-recursion and no memory, and refused when it nests deeper than :data:`MAX_DEPTH` or when
-its aliases would add more than :data:`MAX_ALIAS_NODES` nodes; only then is it loaded.
+recursion and no memory, and refused when it nests deeper than :data:`MAX_DEPTH`, when
+its aliases would add more than :data:`MAX_ALIAS_NODES` nodes, or when a number is longer
+than the bound every reader shares (:data:`grader.safe_json.MAX_NUMBER_CHARS`); only then
+is it loaded.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import re
 from typing import Any
 
 import yaml
+
+from grader.safe_json import MAX_NUMBER_CHARS
 
 #: Puzzles and manifests nest four or five levels; nothing honest needs more than this.
 MAX_DEPTH = 50
@@ -26,6 +30,8 @@ SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader
 _OPENING = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
 _CLOSING = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 _NODES = (yaml.ScalarEvent, *_OPENING)
+_RESOLVER = yaml.resolver.Resolver()
+_NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 
 
 class ShapeError(ValueError):
@@ -35,6 +41,41 @@ class ShapeError(ValueError):
         super().__init__(message)
         self.message = message
         self.line = line
+
+
+def _key_of(text: str, target: int) -> str:
+    """The dotted keys above the ``target``-th event (for an error message only)."""
+    keys: list[str | None] = []  # per open collection: its current key (None: a list)
+    expecting: list[bool] = []  # per open collection: whether the next node is a key
+    for number, event in enumerate(yaml.parse(text, Loader=SafeLoader)):
+        if number == target:
+            break
+        if isinstance(event, _CLOSING):
+            keys.pop()
+            expecting.pop()
+            continue
+        if not isinstance(event, (*_NODES, yaml.AliasEvent)):
+            continue
+        is_key = bool(expecting) and expecting[-1]
+        if expecting and keys[-1] is not None or is_key:
+            if is_key:
+                keys[-1] = str(getattr(event, "value", "?"))[:40]
+            expecting[-1] = not expecting[-1]
+        if isinstance(event, yaml.MappingStartEvent):
+            keys.append("")
+            expecting.append(True)
+        elif isinstance(event, yaml.SequenceStartEvent):
+            keys.append(None)
+            expecting.append(False)
+    return ".".join(k for k in keys if k)
+
+
+def _is_number(event: yaml.ScalarEvent) -> bool:
+    """Whether the loader would make an int or a float of this scalar (plain, untagged)."""
+    if event.tag is not None or not event.implicit[0]:
+        return False
+    tag = _RESOLVER.resolve(yaml.ScalarNode, event.value, (True, False))  # type: ignore[no-untyped-call]
+    return tag in _NUMBER_TAGS
 
 
 def _line(event: yaml.Event) -> int | None:
@@ -62,7 +103,7 @@ def _check_events(text: str) -> None:
     expanded = 0  # nodes the aliases stand for
     sizes: dict[str, int] = {}  # anchor -> nodes under it, aliases included
     open_anchors: list[tuple[str | None, int]] = []
-    for event in yaml.parse(text, Loader=SafeLoader):
+    for number, event in enumerate(yaml.parse(text, Loader=SafeLoader)):
         if isinstance(event, _NODES):
             own += 1
         if isinstance(event, _OPENING):
@@ -76,8 +117,14 @@ def _check_events(text: str) -> None:
             anchor, start = open_anchors.pop()
             if anchor is not None:
                 sizes[anchor] = own + expanded - start
-        elif isinstance(event, yaml.ScalarEvent) and event.anchor is not None:
-            sizes[event.anchor] = 1
+        elif isinstance(event, yaml.ScalarEvent):
+            if event.anchor is not None:
+                sizes[event.anchor] = 1
+            if len(event.value) > MAX_NUMBER_CHARS and _is_number(event):
+                key = _key_of(text, number)
+                raise ShapeError(f"{key + ': ' if key else ''}number {event.value[:12]}... "
+                                 f"is longer than {MAX_NUMBER_CHARS} characters",
+                                 _line(event))
         elif isinstance(event, yaml.AliasEvent):
             expanded += sizes.get(event.anchor or "", 1)
             if expanded > MAX_ALIAS_NODES:

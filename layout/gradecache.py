@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from grader import __version__
+from grader import __version__, safe_json
 from grader.atomic import atomic_write
 from grader.errors import NonopressError
 from grader.inputs import read_input_bytes
@@ -40,7 +40,8 @@ class GradeCache:
         if path is not None and path.exists():
             try:
                 # a regular file only, capped: the cache sits in a folder others may write
-                data = json.loads(read_input_bytes(path, named=False).decode("utf-8"))
+                text = read_input_bytes(path, named=False).decode("utf-8")
+                data = safe_json.parse(text)
                 if data.get("format") == FILE_VERSION and isinstance(data.get("grades"), dict):
                     self.entries = data["grades"]
             except (NonopressError, OSError, ValueError, AttributeError, RecursionError) as exc:

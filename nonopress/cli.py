@@ -124,8 +124,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from nonopress.stdout_guard import StdoutError, guarded_stdout
+
     try:
-        return int(args._run(args))
+        with guarded_stdout():
+            return int(args._run(args))
+    except StdoutError as exc:
+        if exc.broken_pipe:  # the reader (``| head``) has all it wanted
+            return EXIT_OK
+        print(error_line(f"nonopress {args.command}: ", str(exc)), file=sys.stderr)
+        return EXIT_BAD_INPUT
     except NonopressError as exc:
         if isinstance(exc, ManyProblems):  # a line each, escaped and bounded on its own
             print(error_line(f"nonopress {args.command}: ", exc.headline), file=sys.stderr)
@@ -140,8 +148,6 @@ def _run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(f"nonopress {args.command}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return EXIT_OK
 
 
 def entry_point() -> None:

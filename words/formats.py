@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from grader import safe_json
 from grader.errors import FormatError
 from grader.inputs import read_input_bytes
 from words.fillin import FillIn
@@ -80,10 +81,7 @@ def read_ipuz(text: str, source: str = "<ipuz>") -> GridFile:
     body = text.strip()
     if body.startswith("ipuz(") and body.endswith(")"):  # the JSONP wrapper some sites use
         body = body[5:-1]
-    try:
-        data = json.loads(body)
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"not valid JSON: {exc.msg}", source, exc.lineno) from None
+    data = safe_json.load(body, source)
     if not isinstance(data, dict):
         raise FormatError("an ipuz file is a JSON object", source)
     kinds = data.get("kind")

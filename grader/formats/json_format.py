@@ -11,22 +11,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from grader import safe_json
 from grader.errors import FormatError
 from grader.formats._base import FormatSpec, decode_text, head_text
 from grader.formats._mapping import SchemaError, puzzle_from_mapping, puzzle_to_mapping
 from grader.model import Puzzle
-
-
-def _load(text: str, source: str, first_line: int) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        line = first_line + exc.lineno - 1
-        raise FormatError(f"not valid JSON: {exc.msg}", source, line) from None
-    except RecursionError:
-        raise FormatError("JSON nested too deeply", source, first_line) from None
-    except ValueError as exc:  # e.g. an integer with too many digits
-        raise FormatError(f"not valid JSON: {exc}", source, first_line) from None
 
 
 def _puzzle(item: Any, source: str, line: int, label: str) -> Puzzle:
@@ -48,13 +37,13 @@ def read(data: bytes, source: str) -> list[Puzzle]:
     if len(records) > 1 and all(line.lstrip().startswith("{") and line.rstrip().endswith("}")
                                 for _, line in records):
         try:
-            items = [(n, json.loads(line)) for n, line in records]
+            items = [(n, safe_json.parse(line)) for n, line in records]
         except (ValueError, RecursionError):
             items = []
         if items:
             return [_puzzle(obj, source, n, f"puzzle {i}") for i, (n, obj) in
                     enumerate(items, 1)]
-    document = _load(text, source, 1)
+    document = safe_json.load(text, source)
     if isinstance(document, dict) and "puzzles" in document:
         document = document["puzzles"]
         if not isinstance(document, list):

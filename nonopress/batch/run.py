@@ -79,9 +79,7 @@ def run_batch(
     named = frozenset(Path(p) for p in options.paths if not Path(p).is_dir())
     found = read_tasks(files, options.timeout_s, named)
 
-    out_folder = options.out if options.out.suffix not in (".sqlite", ".db") else \
-        options.out.parent
-    with batch_lock(out_folder), ResultStore.create(options.out) as store:
+    with batch_lock(options.out), ResultStore.create(options.out) as store:
         for file in found.readable_files:
             stale = store.unreadable_keys_for(file)
             if stale:

@@ -76,6 +76,7 @@ class ResultStore:
             db.execute(
                 "INSERT OR IGNORE INTO meta(name, value) VALUES ('schema', ?)", (SCHEMA_VERSION,)
             )
+            _check_schema(db, path)
         except (OSError, sqlite3.Error) as exc:
             raise NonopressError(f"{path}: cannot open the results database: {exc}") from None
         return cls(db, path)
@@ -87,9 +88,8 @@ class ResultStore:
         if not path.is_file():
             raise NonopressError(f"{path}: no results database here (run `nonopress batch` first)")
         try:
-            uri = Path(os.path.realpath(path)).as_uri()  # realpath: no error on a loop
-            db = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30)
-            db.execute("SELECT count(*) FROM results").fetchone()
+            db = _connect_read_only(path)
+            _check_schema(db, path)
         except sqlite3.Error as exc:
             raise NonopressError(f"{path}: not a results database: {exc}") from None
         return cls(db, path)
@@ -166,6 +166,53 @@ class ResultStore:
     def integrity_ok(self) -> bool:
         (answer,) = self._db.execute("PRAGMA integrity_check").fetchone()
         return bool(answer == "ok")
+
+
+def _check_schema(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse a database whose ``results`` table is not the one this module writes: an
+    INSERT or SELECT naming our columns would fail on it half-way through a batch."""
+    columns = [str(name) for _, name, *_ in db.execute("PRAGMA table_info(results)")]
+    if not columns:
+        raise NonopressError(f"{path}: not a results database (no 'results' table)")
+    if sorted(columns) != sorted(_COLUMNS):
+        extra = [c for c in columns if c not in _COLUMNS][:3]
+        missing = [c for c in _COLUMNS if c not in columns][:3]
+        detail = "; ".join(part for part in (
+            f"unknown column(s) {', '.join(extra)}" if extra else "",
+            f"missing {', '.join(missing)}" if missing else "") if part)
+        raise NonopressError(f"{path}: not a nonopress results database (its 'results' "
+                             f"table has other columns: {detail}); choose another --out")
+
+
+def _writable(path: Path) -> bool:
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """A read-only connection, on read-only media too.
+
+    Even a read-only reader of a WAL database needs its ``-shm`` file, which SQLite cannot
+    create in a folder it may not write: there a database without a ``-wal`` journal is
+    opened as immutable (nothing can change it), and one whose journal still holds
+    results is refused with what to do, rather than read without those results.
+    """
+    real = Path(os.path.realpath(path))  # realpath: no error on a loop
+    uri = real.as_uri()
+    try:
+        db = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30)
+        db.execute("SELECT count(*) FROM results").fetchone()
+        return db
+    except sqlite3.OperationalError:
+        if _writable(real):
+            raise
+    journal = real.with_name(real.name + "-wal")
+    if journal.exists() and journal.stat().st_size > 0:
+        raise NonopressError(
+            f"{path}: the newest results are still in {journal.name}, which cannot be read "
+            "where the folder is read-only: copy the folder somewhere writable first")
+    db = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, timeout=30)
+    db.execute("SELECT count(*) FROM results").fetchone()
+    return db
 
 
 def _to_sql(row: ResultRow) -> tuple[Any, ...]:

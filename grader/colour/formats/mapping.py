@@ -23,7 +23,7 @@ from typing import Any
 
 import yaml
 
-from grader import safe_yaml
+from grader import safe_json, safe_yaml
 from grader.colour.formats._base import ColourFormat, parse_colour_clue
 from grader.colour.model import (
     ColourClue,
@@ -171,9 +171,9 @@ def read_json(data: bytes, source: str) -> list[ColourPuzzle]:
     lines = [line for line in text.splitlines() if line.strip()]
     try:
         if len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines):
-            documents = [json.loads(line) for line in lines]
+            documents = [safe_json.parse(line) for line in lines]
         else:
-            documents = _documents(json.loads(text))
+            documents = _documents(safe_json.parse(text))
     except (ValueError, RecursionError) as exc:
         raise FormatError(f"not valid JSON: {str(exc)[:80]}", source) from None
     return _read_documents(documents, source)
