@@ -57,7 +57,7 @@ def _key_of(text: str, target: int) -> str:
         if not isinstance(event, (*_NODES, yaml.AliasEvent)):
             continue
         is_key = bool(expecting) and expecting[-1]
-        if expecting and keys[-1] is not None or is_key:
+        if (expecting and keys[-1] is not None) or is_key:
             if is_key:
                 keys[-1] = str(getattr(event, "value", "?"))[:40]
             expecting[-1] = not expecting[-1]
