@@ -4,7 +4,8 @@
   or a pair that YAML read as two characters) cannot be encoded as UTF-8 and would break
   every later print or write: pairs become the character they stand for, lone halves
   U+FFFD.
-* :func:`shown`: what reaches a terminal. Escape codes in a title must not move the
+* :func:`shown` (one line) and :func:`shown_lines` (a grid, an explanation): what reaches
+  a terminal. Escape codes in a title must not move the
   cursor, recolour the screen or retitle the window, so control characters (C0, DEL, C1)
   and bidirectional overrides are shown as ``\\x1b``-style escapes, and long text is cut.
 """
@@ -12,6 +13,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 #: Longest error line the CLI prints (a message quoting a 200 KB line is cut to this).
 MAX_LINE = 300
@@ -41,6 +43,14 @@ def shown(text: str, limit: int | None = None) -> str:
     if limit is not None and len(text) > limit:
         text = text[: max(limit - 1, 0)] + "…"
     return text
+
+
+def shown_lines(text: str | Iterable[str]) -> str:
+    """Several lines for a terminal (a grid, an explanation): each line as :func:`shown`
+    makes it, joined by newlines. Every text a command prints that holds a name from a
+    file (a title, a colour's name or character) goes through here or :func:`shown`."""
+    lines = text.split("\n") if isinstance(text, str) else text
+    return "\n".join(shown(line) for line in lines)
 
 
 def error_line(prefix: str, message: str) -> str:

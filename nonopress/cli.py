@@ -18,6 +18,8 @@ from types import FrameType, ModuleType
 
 from grader.errors import ManyProblems, NonopressError
 from grader.text import error_line
+from nonopress.exit_status import BAD_INPUT, DONE
+from nonopress.exit_status import HELP as EXIT_HELP
 
 #: subcommand -> module implementing it
 COMMANDS: dict[str, str] = {
@@ -37,8 +39,8 @@ COMMANDS: dict[str, str] = {
     "fillin": "nonopress.commands.fillin",
 }
 
-EXIT_OK = 0
-EXIT_BAD_INPUT = 2
+EXIT_OK = DONE
+EXIT_BAD_INPUT = BAD_INPUT
 
 
 def _wanted_commands(argv: Sequence[str]) -> Iterable[str]:
@@ -74,6 +76,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         module: ModuleType = importlib.import_module(module_name)
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(command)
+        command.epilog = EXIT_HELP if command.epilog is None else f"{command.epilog} {EXIT_HELP}"
         command.set_defaults(_run=module.run)
     return parser
 

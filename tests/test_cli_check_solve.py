@@ -82,7 +82,7 @@ def test_check_none_names_the_line_to_fix(
 def test_solve_none_names_the_line_and_shows_where_it_broke(
     files: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["solve", str(files["none"])]) == 0
+    assert main(["solve", str(files["none"])]) == 1  # not unique
     out = capsys.readouterr().out.splitlines()
     assert out[1].startswith("no solution: column 1 (clue 1) cannot be satisfied")
     # the rows forced #.# twice; the arrow points at column 1
@@ -135,7 +135,7 @@ def test_solve_prints_grid(files: dict[str, Path], capsys: pytest.CaptureFixture
 def test_solve_multiple_marks_differences(
     files: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["solve", str(files["two"])]) == 0
+    assert main(["solve", str(files["two"])]) == 1  # not unique
     out = capsys.readouterr().out
     assert "multiple" in out and "4 cells differ" in out
     assert "!!" in out
@@ -145,11 +145,11 @@ def test_solve_all_lists_every_solution(
     files: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     # a 3x3 with one cell in every row and column: the 6 permutation matrices
-    assert main(["solve", "--all", str(files["perm"])]) == 0
+    assert main(["solve", "--all", str(files["perm"])]) == 1  # not unique
     out = capsys.readouterr().out
     assert "6 solutions" in out and "solution 6:" in out and "solution 7:" not in out
     assert "may be more" not in out
-    assert main(["solve", "--all", "--limit", "3", str(files["perm"])]) == 0
+    assert main(["solve", "--all", "--limit", "3", str(files["perm"])]) == 1  # not unique
     out = capsys.readouterr().out
     assert "3 solutions" in out and "may be more" in out and "solution 4:" not in out
 

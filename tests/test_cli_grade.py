@@ -48,7 +48,7 @@ def _records(out: str) -> list[dict[str, object]]:
 def test_json_one_record_per_puzzle(
     files: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["grade", "--json", str(files["easy"]), str(files["two"])]) == 0
+    assert main(["grade", "--json", str(files["easy"]), str(files["two"])]) == 1  # not unique
     easy, two = _records(capsys.readouterr().out)
     assert easy["file"] == str(files["easy"])
     assert (easy["verdict"], easy["level"], easy["stars"]) == ("unique", "easy", 1)
@@ -148,7 +148,7 @@ def test_several_files_and_json_lines_stay_in_order(
     files: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     paths = [str(files["two"]), str(files["easy"]), str(files["medium"])]
-    assert main(["grade", "--json", *paths]) == 0
+    assert main(["grade", "--json", *paths]) == 1  # not unique
     records = _records(capsys.readouterr().out)
     assert [r["file"] for r in records] == paths
     assert [r["level"] for r in records] == ["ambiguous", "easy", "easy"]
@@ -174,7 +174,7 @@ def test_defective_puzzles_get_no_score_or_stars_in_the_table(
 ) -> None:
     monkeypatch.chdir(defects["easy"].parent)  # short names: the table shows them whole
     paths = [defects[name].name for name in ("easy", "two", "none")]
-    assert main(["grade", *paths]) == 0
+    assert main(["grade", *paths]) == 1  # two defects: exit status 1
     out = capsys.readouterr().out.splitlines()
     table = {line.split()[0]: line.split() for line in out[1:4]}
     # level, score, minutes, stars
@@ -192,7 +192,7 @@ def test_defective_puzzles_get_no_score_or_stars_in_the_table(
 def test_defective_puzzles_are_null_in_json(
     defects: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["grade", "--json", str(defects["two"]), str(defects["none"])]) == 0
+    assert main(["grade", "--json", str(defects["two"]), str(defects["none"])]) == 1  # not unique
     two, none = _records(capsys.readouterr().out)
     for record in (two, none):
         assert (record["score"], record["stars"]) == (None, None)
@@ -203,7 +203,7 @@ def test_defective_puzzles_are_null_in_json(
 def test_the_explanation_of_a_contradiction_ends_on_the_broken_line(
     defects: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["grade", "--explain", str(defects["none"])]) == 0
+    assert main(["grade", "--explain", str(defects["none"])]) == 1  # not unique
     out = capsys.readouterr().out
     assert "contradictory, no score: no solution: " in out.splitlines()[0]
     steps = re.findall(r"^\s+\d+\. \[[a-z-]+\] (.*)$", out, flags=re.M)

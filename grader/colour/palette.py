@@ -89,9 +89,11 @@ class Colour:
     def __post_init__(self) -> None:
         if not self.name or any(c.isspace() for c in self.name):
             raise PuzzleError(f"colour name {self.name!r} must be one word")
-        if len(self.char) != 1 or self.char.isspace() or self.char.isdigit():
+        # a control or bidi character would garble every text grid it stands in
+        if len(self.char) != 1 or self.char.isspace() or self.char.isdigit() \
+                or not self.char.isprintable():
             raise PuzzleError(f"colour {self.name!r}: char {self.char!r} must be one "
-                              "character, not a digit or a space")
+                              "printable character, not a digit or a space")
         if len(self.rgb) != 3 or any(not 0 <= int(v) <= 255 for v in self.rgb):
             raise PuzzleError(f"colour {self.name!r}: RGB {self.rgb!r} out of range")
 

@@ -54,6 +54,26 @@ def _parse_xml(data: bytes, source: str) -> Element:
     return root
 
 
+#: Colours a webpbn file may name without a ``<color>`` element: the DTD's defaults.
+IMPLICIT_COLOURS = frozenset(("black", "white"))
+
+
+def default_and_background(element: Element, declared: Iterable[str], source: str,
+                           where: str) -> tuple[str, str]:
+    """The puzzle's ``defaultcolor`` and ``backgroundcolor``, each a declared colour (or
+    an implicit black / white): a name that stands for nothing is refused, not guessed."""
+    default = element.get("defaultcolor", "black")
+    background = element.get("backgroundcolor", "white")
+    known = IMPLICIT_COLOURS | set(declared)
+    for attribute, name in (("defaultcolor", default), ("backgroundcolor", background)):
+        if name not in known:
+            raise FormatError(f"{where}{attribute} {name!r} is not a declared <color>", source)
+    if default == background:
+        raise FormatError(f"{where}defaultcolor and backgroundcolor are both {default!r}",
+                          source)
+    return default, background
+
+
 def _text(element: Element | None) -> str:
     return "".join(element.itertext()).strip() if element is not None else ""
 
@@ -76,9 +96,8 @@ def _puzzle(element: Element, source: str, number: int) -> Puzzle:
     kind = element.get("type", "grid")
     if kind != "grid":
         raise FormatError(f"{where}only grid puzzles are supported, not {kind!r}", source)
-    default = element.get("defaultcolor", "black")
     colours = {c.get("name", "") for c in element.findall("color")}
-    background = element.get("backgroundcolor", "white")
+    default, background = default_and_background(element, colours, source, where)
     if colours - {default, background, ""}:
         raise FormatError(where + _COLOUR_MESSAGE, source)
     clues: dict[str, list[Clue]] = {}

@@ -24,17 +24,18 @@ from nonopress.commands.common import (
     print_json_line,
     puzzle_summary,
 )
+from nonopress.exit_status import BAD_INPUT, DONE, NOT_PUBLISHABLE
 
 HELP = (
     "check that each puzzle has exactly one solution (unique / multiple / none / undecided); "
-    "exit status 0 when all are unique, 1 when any is not, 2 when a file cannot be read"
+    "a pre-press gate: exit status 1 when any is not unique"
 )
 
-#: exit status: every puzzle unique / some puzzle multiple, none or undecided / a file
-#: could not be read (the worst of them wins)
-EXIT_OK = 0
-EXIT_NOT_UNIQUE = 1
-EXIT_BAD_INPUT = 2
+#: exit status (nonopress.exit_status): every puzzle unique / some puzzle multiple, none or
+#: undecided / a file could not be read (the worst of them wins)
+EXIT_OK = DONE
+EXIT_NOT_UNIQUE = NOT_PUBLISHABLE
+EXIT_BAD_INPUT = BAD_INPUT
 
 
 def positive_float(text: str) -> float:

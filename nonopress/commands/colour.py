@@ -20,7 +20,7 @@ from grader.errors import BundleError, FormatError
 from grader.inputs import read_capped
 from grader.model import Puzzle
 from grader.results import Budget
-from grader.text import TITLE_WIDTH, shown
+from grader.text import TITLE_WIDTH, shown, shown_lines
 from nonopress.commands.common import STDIN, LoadedPuzzle
 
 
@@ -206,9 +206,10 @@ def table_row(loaded: LoadedColourPuzzle) -> tuple[str, ...]:
 
 # -- grade ---------------------------------------------------------------------------------
 def grade_one(loaded: LoadedColourPuzzle, args: argparse.Namespace, budget: Budget
-              ) -> dict[str, Any] | None:
+              ) -> tuple[dict[str, Any] | None, str]:
     """Grade one colour puzzle for ``nonopress grade``: print its JSON record or its
-    explanation, or return its row for the table. (--html pages show black and white only.)"""
+    explanation, or return its row for the table; and its verdict. (--html pages show
+    black and white only.)"""
     from grader.colour.grading import explain_colour, grade_colour
     from nonopress.commands.common import print_json_line
 
@@ -218,7 +219,7 @@ def grade_one(loaded: LoadedColourPuzzle, args: argparse.Namespace, budget: Budg
         record = summary(loaded)
         record.update(result.to_json())
         print_json_line(record)
-        return None
+        return None, result.verdict
     if args.explain:
         name = shown(puzzle.title or loaded.label, TITLE_WIDTH)
         colours = shown(", ".join(puzzle.palette.names()))
@@ -228,9 +229,9 @@ def grade_one(loaded: LoadedColourPuzzle, args: argparse.Namespace, budget: Budg
         else:
             heading = about + (f"{result.level}, score {result.score:.3f}, {result.stars} "
                                f"star{'s' * (result.stars != 1)}, verdict {result.verdict}")
-        print(explain_colour(puzzle, result, heading), flush=True)
+        print(shown_lines(explain_colour(puzzle, result, heading)), flush=True)
         print(flush=True)
-        return None
+        return None, result.verdict
     row = result.to_json()
     row["name"] = shown(puzzle.title or loaded.label, TITLE_WIDTH)
-    return row
+    return row, result.verdict

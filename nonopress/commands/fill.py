@@ -27,10 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_output_arguments(parser)
     parser.add_argument("--title", default="", help="title written into .ipuz / .puz output")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    parser.epilog = (
-        "Exit status: 0 filled, 1 no fill (proved, or not found within --timeout), 2 bad "
-        "input."
-    )
+    parser.epilog = "No fill (proved, or not found within --timeout) is exit status 1."
 
 
 def run(args: argparse.Namespace) -> int:

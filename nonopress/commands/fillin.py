@@ -37,8 +37,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-v", "--steps", action="store_true",
                         help="print the graded solving steps, one a line")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    parser.epilog = ("Exit status: 0 a puzzle with one solution, 1 several or none (or not "
-                     "proved within --timeout), 2 bad input.")
 
 
 def run(args: argparse.Namespace) -> int:

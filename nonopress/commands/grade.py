@@ -122,9 +122,10 @@ def run(args: argparse.Namespace) -> int:
     from grader.grading import grade
     from grader.results import Budget
     from grader.solver import announce_compiling
-    from grader.text import TITLE_WIDTH, shown
+    from grader.text import TITLE_WIDTH, shown, shown_lines
     from nonopress.commands import colour
     from nonopress.commands.common import iter_puzzles_reporting, print_json_line, puzzle_summary
+    from nonopress.exit_status import BAD_INPUT, DONE, for_verdict
 
     if args.html and not args.explain:
         raise NonopressError("--html OUT goes with --explain")
@@ -134,21 +135,23 @@ def run(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     pages = []
     announce_compiling(sys.stderr)  # a first compile is said, before any puzzle's clock
-    status = 0
+    status = DONE
     puzzles = iter_puzzles_reporting(
         args.files, "grade", lambda files: colour.iter_any_puzzles(files, args.input_format)
     )
     for loaded in puzzles:
         if loaded is None:  # a file that could not be read (already reported)
-            status = 2
+            status = BAD_INPUT
             continue
         if isinstance(loaded, colour.LoadedColourPuzzle):
-            row = colour.grade_one(loaded, args, budget)
+            row, verdict = colour.grade_one(loaded, args, budget)
+            status = max(status, for_verdict(verdict))
             if row is not None:
                 rows.append(row)
             continue
         puzzle = loaded.puzzle
         result = grade(puzzle, max_rung=args.max_rung, budget=budget)
+        status = max(status, for_verdict(result.verdict))
         border = empty_borders(puzzle)
         if args.json:
             record = puzzle_summary(loaded)
@@ -160,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
             name = shown(puzzle.title or loaded.label, TITLE_WIDTH)
             text = explain_text(puzzle, result.steps, heading(name, result))
             ending = closing(result)
-            print(text + (f"\n\n{ending}" if ending else ""), flush=True)
+            print(shown_lines(text + (f"\n\n{ending}" if ending else "")), flush=True)
             print(flush=True)
             if args.html:
                 from grader.explain_html import GradedPuzzle

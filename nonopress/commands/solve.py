@@ -13,7 +13,7 @@ from grader.colour.model import AnyPuzzle
 from grader.errors import FormatError
 from grader.model import as_row_strings
 from grader.results import SolveResult
-from grader.text import TITLE_WIDTH, shown
+from grader.text import TITLE_WIDTH, shown, shown_lines
 from nonopress.commands.check import add_budget_arguments, budget_from, positive_int
 from nonopress.commands.colour import (
     LoadedColourPuzzle,
@@ -23,6 +23,7 @@ from nonopress.commands.colour import (
 from nonopress.commands.colour import describe as describe_colour
 from nonopress.commands.colour import solve as solve_colour
 from nonopress.commands.common import LoadedPuzzle, add_input_arguments, expand_paths
+from nonopress.exit_status import DONE, for_verdict
 
 HELP = "solve puzzles and print the solution; two solutions and their differences if not unique"
 
@@ -141,19 +142,20 @@ def run(args: argparse.Namespace) -> int:
     budget = budget_from(args)
     solved: list[AnyPuzzle] = []
     announce_compiling(sys.stderr)  # a first compile is said, before any puzzle's clock
+    status = DONE
     for loaded in iter_any_puzzles(expand_paths([args.files]), args.input_format, args.colours):
         if isinstance(loaded, LoadedColourPuzzle):
             colour = solve_colour(loaded, limit, budget, args.first)
-            print("\n".join(describe_colour(loaded, colour, args.all)), flush=True)
+            print(shown_lines(describe_colour(loaded, colour, args.all)), flush=True)
+            status = max(status, for_verdict(colour.verdict))
             if colour.verdict in ("unique", "multiple", "solved"):
                 solved.append(loaded.puzzle.with_solution(colour.solutions[0]))
             continue
         result = solve(loaded.puzzle, limit=limit, budget=budget, first=args.first)
-        for line in describe(loaded, result, args.all):
-            print(line)
-        sys.stdout.flush()
+        print(shown_lines(describe(loaded, result, args.all)), flush=True)
+        status = max(status, for_verdict(result.verdict))
         if result.verdict in ("unique", "multiple", "solved"):
             solved.append(loaded.puzzle.with_solution(result.solutions[0]))
     if args.out:
         write_solutions(args.out, args.output_format, solved)
-    return 0
+    return status

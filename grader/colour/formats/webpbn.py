@@ -30,6 +30,7 @@ from grader.formats.webpbn import (
     _parse_xml,
     _text,
     _xml_text,
+    default_and_background,
     licence_xml,
     meta_xml,
     puzzleset_xml,
@@ -64,13 +65,12 @@ def _puzzle(element: Element, source: str, number: int) -> ColourPuzzle:
     where = f"puzzle {number}: "
     if element.get("type", "grid") != "grid":
         raise FormatError(f"{where}only grid puzzles are supported", source)
-    default = element.get("defaultcolor", "black")
-    background_name = element.get("backgroundcolor", "white")
     declared: dict[str, Colour] = {}
     used: set[str] = set()
     for item in element.findall("color"):
         colour = _colour(item, source, where, used)
         declared[item.get("name", "").strip()] = colour
+    default, background_name = default_and_background(element, declared, source, where)
     background = declared.pop(background_name, None) or Colour(
         background_name, parse_rgb(background_name) or (255, 255, 255), ".")
     if default not in declared:
