@@ -54,6 +54,9 @@ class SolveResult:
     complete: bool = True  # False when --all stopped at the limit or the budget
     reason: str = ""
     stats: dict[str, int] = field(default_factory=dict)
+    #: CPU seconds of this puzzle's solve alone (the solving thread's, kernels included;
+    #: not the process's: compiling, loading and other threads are not the puzzle's)
+    cpu_s: float = 0.0
 
     @property
     def differing_cells(self) -> list[tuple[int, int]]:

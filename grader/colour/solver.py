@@ -106,17 +106,42 @@ def _search(ws: ColourWorkspace, root: MaskArray, run: _Run) -> None:
 _compiled = False
 
 
-def warm_up() -> None:
+def _cold() -> bool:
+    """Whether numba's cache lacks the colour kernels (the next load compiles them)."""
+    from pathlib import Path
+
+    from grader.solver.jit_cache import configure_numba_cache, solver_cache_folder
+
+    folder = solver_cache_folder(configure_numba_cache(), Path(kernels.__file__).parent)
+    return not any(folder.glob("kernels.*.nbi"))
+
+
+def warm_up() -> float:
     """Compile the kernels (or load them from numba's cache) once a process, so that the
-    first puzzle's budget is not spent compiling."""
+    first puzzle's clock and budget are not spent compiling; seconds spent. A compile
+    (cold cache) is announced where the black-and-white solver's is
+    (:func:`grader.solver.announce_compiling`)."""
     global _compiled
     if _compiled:
-        return
+        return 0.0
+    from grader.solver import jit_cache
+
+    started = time.monotonic()
+    notice = jit_cache.compile_notice if _cold() else None
+    if notice is not None:
+        notice.write("nonopress: compiling the colour solver (once after installing; "
+                     "cached for later runs)\n")
+        notice.flush()
     palette = Palette((Colour("black", (0, 0, 0), "#"), Colour("red", (255, 0, 0), "r")))
     tiny = ColourPuzzle.from_picture(np.array([[1, 2], [2, 1]], dtype=np.uint8), palette)
     _search(ColourWorkspace(tiny), ColourWorkspace(tiny).blank(),
             _Run(tiny, Budget.unlimited(), 2))
     _compiled = True
+    spent = time.monotonic() - started
+    if notice is not None:
+        notice.write(f"nonopress: colour solver compiled in {spent:.0f} s\n")
+        notice.flush()
+    return spent
 
 
 def solve_colour(puzzle: ColourPuzzle, limit: int = 2, budget: Budget | None = None, *,

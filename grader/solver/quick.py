@@ -85,6 +85,7 @@ def prove_by_line_logic(puzzle: Puzzle, budget: Budget) -> SolveResult | None:
     if height * width > MAX_CELLS or height == 0 or width == 0:
         return None
     started = time.perf_counter()
+    cpu_started = time.thread_time()
     cells = puzzle.start_cells().tolist()  # unknown but the printed givens
     solves = settle_lines(cells, puzzle.rows, puzzle.columns, solve_line, budget)
     if solves is None:
@@ -103,6 +104,7 @@ def prove_by_line_logic(puzzle: Puzzle, budget: Budget) -> SolveResult | None:
         verdict="unique",
         solutions=(solution,),
         time_s=time.perf_counter() - started,
+        cpu_s=time.thread_time() - cpu_started,
         nodes=1,
         stats={"line_solves": solves},
     )

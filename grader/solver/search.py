@@ -352,6 +352,7 @@ def solve(
         raise ValueError("limit must be at least 1")
     budget = budget if budget is not None else Budget()
     ensure_compiled()  # compiling is not the puzzle's time
+    cpu_started = time.thread_time()
     clock = _Clock(budget)
     ws = Workspace(puzzle)
     clock.start(ws)
@@ -404,6 +405,7 @@ def solve(
         verdict=verdict,
         solutions=tuple(found[: max(limit, 2)]),
         time_s=clock.elapsed(),
+        cpu_s=time.thread_time() - cpu_started,
         nodes=counts.pop("nodes"),
         complete=complete,
         reason=reason,
