@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import TYPE_CHECKING
 
 from nonopress.commands.authoring_options import (
     add_job_arguments,
@@ -14,6 +16,9 @@ from nonopress.commands.authoring_options import (
     write_preview,
     write_puzzles,
 )
+
+if TYPE_CHECKING:
+    from grader.model import Puzzle
 
 HELP = "make a unique puzzle from a picture (any format Pillow reads)"
 
@@ -60,4 +65,18 @@ def run(args: argparse.Namespace) -> int:
         report([result], args, "nothing (the puzzle is not proved unique)")
         return EXIT_NOT_UNIQUE
     report([result], args, write_puzzles([result.puzzle], args.output))
+    trivial = trivial_picture(result.puzzle)
+    if trivial:  # written as asked, but a blank page is unlikely to be what was meant
+        print(f"nonopress make: warning: {args.image}: {trivial}", file=sys.stderr)
     return 0
+
+
+def trivial_picture(puzzle: Puzzle) -> str:
+    """Why the puzzle made from a picture is no puzzle at all ('' when it is one)."""
+    if not any(puzzle.rows):
+        return ("every cell is empty (a blank picture, or too light for the threshold): "
+                "try --threshold, --invert or --edges")
+    if all(clue == (puzzle.width,) for clue in puzzle.rows):
+        return ("every cell is filled (too dark for the threshold): try --threshold or "
+                "--invert")
+    return ""
