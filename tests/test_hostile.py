@@ -7,6 +7,7 @@ matrix over every reader and command is in test_hostile_matrix.py.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import csv
 import io
 import json
@@ -590,3 +591,61 @@ def test_a_big_puzzle_with_many_solutions_is_graded_ambiguous_not_undecided() ->
     assert side * side > SOLVER_FIRST_CELLS
     result = grade(Puzzle(((1,),) * side, ((1,),) * side))
     assert result.verdict == "multiple" and result.level == "ambiguous"
+
+
+# -- Issue 34, item 8: start-up is nobody's time -------------------------------------------
+def test_the_colour_kernels_are_cached_with_the_solver_not_in_the_package() -> None:
+    from grader.colour import kernels
+    from grader.colour.solver import warm_up
+
+    warm_up()
+    cache_path = Path(kernels.solve_line._cache._cache_path)
+    assert Path(os.environ["NUMBA_CACHE_DIR"]) in cache_path.parents
+    assert Path(kernels.__file__).resolve().parent not in (cache_path, *cache_path.parents)
+
+
+def _burn(seconds: float) -> None:
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
+
+
+def test_a_colour_grade_is_timed_after_the_kernels_are_loaded(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from grader.colour import grading
+    from grader.colour.io import read_any
+
+    (puzzle,) = read_any(Path(__file__).resolve().parents[1] / "puzzles/colour/ladybird.yaml")
+    monkeypatch.setattr(grading, "warm_up", lambda: _burn(0.4))  # a slow first load
+    result = grading.grade_colour(puzzle)
+    assert result.verdict == "unique" and result.time_s < 0.4
+
+
+def test_check_json_cpu_is_the_puzzles_not_the_loading(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from grader.solver import search
+
+    path = tmp_path / "random.non"
+    path.write_bytes(formats.write(big_random_puzzle(12, seed=7), "non"))
+    monkeypatch.setattr(search, "ensure_compiled", lambda: _burn(0.4))  # loading the cache
+    main(["check", "--json", str(path)])
+    record = json.loads(capsys.readouterr().out)
+    assert record["cpu_s"] < 0.3 and record["cpu_s"] <= record["time_s"] + 0.05
+
+
+def test_make_says_compiled_only_when_it_compiled(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PIL import Image
+
+    make = importlib.import_module("grader.authoring.make")  # the module, not the function
+
+    image = Image.new("L", (20, 20), 255)
+    image.paste(0, (5, 2, 15, 18))
+    image.save(tmp_path / "bar.png")
+    monkeypatch.setattr(make, "ensure_compiled", lambda: _burn(1.2))  # a slow cache load
+    assert main(["make", str(tmp_path / "bar.png"), "--size", "10x10",
+                 "-o", str(tmp_path / "bar.non")]) == 0
+    assert "compiled" not in capsys.readouterr().err
