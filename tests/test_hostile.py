@@ -7,8 +7,8 @@ matrix over every reader and command is in test_hostile_matrix.py.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import csv
+import importlib
 import io
 import json
 import os
