@@ -13,7 +13,20 @@ if TYPE_CHECKING:
 
 
 class NonopressError(Exception):
-    """Base of every error the toolkit raises on purpose."""
+    """Base of every error the toolkit raises on purpose.
+
+    ``exit_status``: what the command line exits with (the README's table): 2, bad input,
+    unless the error says the answer is not what a publisher needs (:class:`NotPublishable`).
+    """
+
+    exit_status = 2
+
+
+class NotPublishable(NonopressError):
+    """The input is sound but its answer cannot be printed: several solutions, none, or
+    uniqueness not proved within the budget (exit status 1)."""
+
+    exit_status = 1
 
 
 class PuzzleError(NonopressError, ValueError):
@@ -88,9 +101,10 @@ class ManyProblems(NonopressError):
     """Several problems found at once (every puzzle that blocks an issue): a headline and
     one line per problem, so a user fixes them all in one go."""
 
-    def __init__(self, headline: str, problems: list[str]):
+    def __init__(self, headline: str, problems: list[str], exit_status: int = 2):
         self.headline = headline
         self.problems = list(problems)
+        self.exit_status = exit_status
         super().__init__("\n".join([headline, *(f"  {p}" for p in self.problems)]))
 
 

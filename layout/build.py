@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from grader.diagnose import empty_borders
-from grader.errors import FormatError, ManyProblems, NonopressError
+from grader.errors import FormatError, ManyProblems, NonopressError, NotPublishable
 from grader.explain import sentence
 from grader.ladder import default_ladder
 from grader.model import BoolArray, Puzzle, rows_to_array
@@ -96,7 +96,7 @@ def solution_of(puzzle: Puzzle, grade: GradeInfo, budget: Budget, label: str) ->
 
     result = solve(puzzle, budget=budget)
     if result.verdict != "unique" or not result.solutions:
-        raise NonopressError(f"{label}: no unique solution to print ({result.verdict})")
+        raise NotPublishable(f"{label}: no unique solution to print ({result.verdict})")
     return result.solutions[0]
 
 
@@ -145,6 +145,7 @@ def build_issue(
     warnings: list[str] = []
     blockers: list[str] = []
     errors: list[NonopressError] = []  # the blockers that were errors, to raise a lone one
+    bad_input = False  # a blocker that is the file's fault, not its puzzle's verdict
     entries: list[IssueEntry] = []
     number = 0
     for ref in manifest.puzzles:
@@ -162,6 +163,7 @@ def build_issue(
             oversized = too_big(puzzle)
             if oversized:
                 blockers.append(f"{label} {oversized}")
+                bad_input = True
                 continue
             grade = cache.get(puzzle.key(), budget) if cache else None
             if grade is None:
@@ -204,6 +206,8 @@ def build_issue(
             f"block{'s' * (count == 1)} the issue; fix {'them' if count > 1 else 'it'} "
             "and build again:",
             blockers,
+            # a puzzle too big is bad input; one that is not unique is not publishable
+            exit_status=2 if bad_input else NotPublishable.exit_status,
         )
     _warn_missing_glyphs(manifest, entries, warnings)
     worked = manifest.worked

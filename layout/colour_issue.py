@@ -25,7 +25,7 @@ from grader import __version__
 from grader.colour.io import read_any
 from grader.colour.model import ColourArray, ColourPuzzle
 from grader.colour.palette import RGB, Palette, luminance
-from grader.errors import FormatError, NonopressError
+from grader.errors import FormatError, NonopressError, NotPublishable
 from grader.model import Puzzle
 from grader.results import Budget
 from layout.manifest import Manifest, PuzzleRef
@@ -145,8 +145,8 @@ def build_colour_issue(manifest: Manifest, budget: Budget,
             read)
         grade = grade_colour(puzzle, budget=budget)
         if grade.verdict != "unique":
-            raise FormatError(f"cannot print: the puzzle is {grade.level} "
-                              f"(verdict {grade.verdict})", str(ref.path))
+            raise NotPublishable(f"{ref.path}: cannot print: the puzzle is {grade.level} "
+                                 f"(verdict {grade.verdict})")
         solution = np.log2(grade.grid.astype(np.float64)).round().astype(np.uint8)
         title = ref.title if ref.title is not None else puzzle.title
         entries.append(ColourEntry(number, puzzle, title or "", ref.note, grade, solution))

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from grader.errors import NonopressError
+from grader.errors import NonopressError, NotPublishable
 from grader.results import Budget
 from layout.draw import (
     Bookmark,
@@ -102,7 +102,7 @@ def build_fillins(refs: Sequence[FillinRef], first_number: int, budget: Budget,
         if not grid.is_complete:
             result = fill(grid, default_word_list(), seed=ref.seed, budget=budget, quality=True)
             if result.status != "filled":
-                raise NonopressError(f"{where}: {result.reason}")
+                raise NotPublishable(f"{where}: no fill: {result.reason}")
             grid = result.grid
         title = ref.title if ref.title is not None else source.title
         try:
@@ -111,7 +111,7 @@ def build_fillins(refs: Sequence[FillinRef], first_number: int, budget: Budget,
             raise NonopressError(f"{where}: {exc}") from None
         grade = grade_info(puzzle, budget)
         if grade.verdict != "unique":
-            raise NonopressError(f"{where}: the fill-in has {grade.verdict} solutions: "
+            raise NotPublishable(f"{where}: the fill-in has {grade.verdict} solutions: "
                                  "choose another starter")
         entries.append(FillinEntry(number, puzzle, grade, title, ref.note))
     return tuple(entries)

@@ -144,7 +144,7 @@ def _run(args: argparse.Namespace) -> int:
                 print(error_line("  ", problem), file=sys.stderr)
         else:
             print(error_line(f"nonopress {args.command}: ", str(exc)), file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return int(exc.exit_status)  # 2, bad input, unless the answer is not publishable
     except Terminated as exc:
         print(f"nonopress {args.command}: terminated", file=sys.stderr)
         return 128 + int(exc.args[0])

@@ -197,7 +197,7 @@ def test_issue_with_an_ambiguous_colour_puzzle_is_refused(
                       'rows: ["1r", "1r", "2b"]\ncolumns: ["1r 1b", "1r 1b"]\n')
     manifest = tmp_path / "issue.yaml"
     manifest.write_text("title: T\npuzzles:\n  - two.yaml\n")
-    assert main(["issue", str(manifest), "-o", str(tmp_path / "x.pdf")]) == 2
+    assert main(["issue", str(manifest), "-o", str(tmp_path / "x.pdf")]) == 1  # not publishable
     err = capsys.readouterr().err
     assert "two.yaml" in err and "ambiguous" in err
     assert not (tmp_path / "x.pdf").exists()

@@ -170,15 +170,17 @@ def test_manifest_mistakes_exit_2(
     assert "Traceback" not in err and not (tmp_path / "x.pdf").exists()
 
 
-def test_unreadable_and_unprintable_puzzles_exit_2(
+def test_unreadable_puzzles_exit_2_and_unprintable_ones_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "broken.non").write_text("width 5\nheight 5\nrows\n1\n")
     (tmp_path / "twins.yaml").write_text("rows: [[1], [1]]\ncolumns: [[1], [1]]\n")
-    for name, expected in (("broken.non", "broken.non"), ("twins.yaml", "several solutions")):
+    for name, expected, status in (("broken.non", "broken.non", 2),
+                                   ("twins.yaml", "several solutions", 1)):
         path = tmp_path / f"{name}.issue.yaml"
         path.write_text(f"puzzles: [{name}]\n")
-        assert main(["issue", str(path), "-o", str(tmp_path / "x.pdf"), "--no-cache"]) == 2
+        assert main(["issue", str(path), "-o", str(tmp_path / "x.pdf"), "--no-cache"]) \
+            == status
         err = capsys.readouterr().err
         assert expected in err and "Traceback" not in err
 
