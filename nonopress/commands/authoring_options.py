@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from grader.atomic import atomic_write
 from grader.errors import FormatError
+from grader.text import shown, shown_lines
 
 if TYPE_CHECKING:
     from grader.authoring import Authored, Target
@@ -53,7 +54,7 @@ def target_of(args: argparse.Namespace) -> Target:
 
 def progress_of(args: argparse.Namespace) -> Progress:
     def say(message: str) -> None:
-        print(message, file=sys.stderr, flush=True)
+        print(shown(message), file=sys.stderr, flush=True)
 
     def quiet(message: str) -> None:
         pass
@@ -88,9 +89,9 @@ def report(results: Sequence[Authored], args: argparse.Namespace, written: str) 
         if args.json:
             print(json_line({**result.to_json(), "output": written}), file=stream)
         else:
-            print("\n".join(result.report_lines()), file=stream)
+            print(shown_lines(result.report_lines()), file=stream)
     if not args.json:
-        print(f"wrote {written}", file=stream)
+        print(shown(f"wrote {written}"), file=stream)
 
 
 def write_preview(result: Authored, path: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from grader.text import shown
 from nonopress.commands.words_options import (
     add_fill_arguments,
     add_output_arguments,
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
                 record["slot"] = result.failed_slot.short
         print_json_line(record)
     else:
-        print(f"{args.grid}: {result.summary()}", file=sys.stderr)
+        print(shown(f"{args.grid}: {result.summary()}"), file=sys.stderr)
         if result.status == "filled" and not args.output:
             sys.stdout.write(result.grid.to_text())
     if result.status != "filled":
@@ -73,5 +74,5 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise NonopressError(f"cannot write {args.output}: {exc.strerror or exc}") from None
         if not args.json:
-            print(f"wrote {args.output}", file=sys.stderr)
+            print(shown(f"wrote {args.output}"), file=sys.stderr)
     return EXIT_OK

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from grader.text import shown
 from nonopress.commands.words_options import (
     add_fill_arguments,
     add_output_arguments,
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         if filled.status != "filled":
             raise NonopressError(f"{args.grid}: cannot make a fill-in: {filled.reason}")
         grid = filled.grid
-        print(f"{args.grid}: {filled.summary()}", file=sys.stderr)
+        print(shown(f"{args.grid}: {filled.summary()}"), file=sys.stderr)
     title = args.title or source.title
     puzzle = make_fillin(grid, args.starter, title=title, budget=budget)
     count = count_fillin_solutions(puzzle, budget=budget)
@@ -98,5 +99,5 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise NonopressError(f"cannot write {args.output}: {exc.strerror or exc}") from None
         if not args.json:
-            print(f"wrote {args.output}", file=sys.stderr)
+            print(shown(f"wrote {args.output}"), file=sys.stderr)
     return EXIT_OK if count.verdict == "unique" else EXIT_NOT_UNIQUE

@@ -11,6 +11,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from grader.text import shown, shown_lines
+
 if TYPE_CHECKING:
     from layout.manifest import Manifest
 
@@ -86,7 +88,6 @@ def run(args: argparse.Namespace) -> int:
     from grader.atomic import atomic_write
     from grader.errors import NonopressError
     from grader.results import Budget
-    from grader.text import shown
     from grader.wording import plural
     from layout.build import build_issue
     from layout.gradecache import GradeCache
@@ -133,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
         manifest = replace(manifest, page=parse_page_size(args.page))
     manifest, changes = apply_profile(manifest)
     for change in changes:
-        print(f"nonopress issue: warning: {change}", file=sys.stderr)
+        print(shown(f"nonopress issue: warning: {change}"), file=sys.stderr)
     from layout.colour_issue import manifest_has_colour
 
     if manifest_has_colour(manifest):
@@ -214,14 +215,13 @@ def _preflight(paths: list[Path], profile: Profile, say: Callable[[str], None]) 
             say(f"preflight {profile.describe()}: {path} passes{warnings}")
             for result in report.warned:
                 for finding in result.findings[:3]:
-                    print(f"nonopress issue: preflight warning: {result.rule}: "
-                          f"{finding.describe()}", file=sys.stderr)
+                    print(shown(f"nonopress issue: preflight warning: {result.rule}: "
+                                f"{finding.describe()}"), file=sys.stderr)
         else:
             status = 1
-            print(f"nonopress issue: preflight {profile.describe()}: {path} fails "
-                  f"{len(report.failed)} rule(s):", file=sys.stderr)
-            for line in report.lines(3)[1:]:
-                print(line, file=sys.stderr)
+            print(shown(f"nonopress issue: preflight {profile.describe()}: {path} fails "
+                        f"{len(report.failed)} rule(s):"), file=sys.stderr)
+            print(shown_lines(report.lines(3)[1:]), file=sys.stderr)
     return status
 
 
@@ -241,7 +241,7 @@ def _run_colour(args: argparse.Namespace, manifest: Manifest) -> int:
 
     def say(message: str) -> None:
         if not args.quiet:
-            print(message, file=sys.stderr)
+            print(shown(message), file=sys.stderr)
 
     def write(path: str, data: bytes | str) -> None:
         try:

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from grader.text import shown
 from nonopress.commands.authoring_options import (
     add_job_arguments,
     add_output_arguments,
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     report([result], args, write_puzzles([result.puzzle], args.output))
     trivial = trivial_picture(result.puzzle)
     if trivial:  # written as asked, but a blank page is unlikely to be what was meant
-        print(f"nonopress make: warning: {args.image}: {trivial}", file=sys.stderr)
+        print(shown(f"nonopress make: warning: {args.image}: {trivial}"), file=sys.stderr)
     return 0
 
 

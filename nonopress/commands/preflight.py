@@ -6,6 +6,8 @@ import argparse
 import json
 import sys
 
+from grader.text import shown_lines
+
 HELP = "check a PDF against a printer's rules (KDP paperback, PDF/X-1a magazine, large print)"
 
 EXIT_PASSED, EXIT_FAILED = 0, 1
@@ -36,6 +38,6 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.as_dict(), indent=1))
     else:
-        print("\n".join(report.lines(max(args.limit, 0))))
+        print(shown_lines(report.lines(max(args.limit, 0))))  # names from the PDF
     sys.stdout.flush()
     return EXIT_PASSED if report.passed else EXIT_FAILED
