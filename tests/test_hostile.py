@@ -649,3 +649,17 @@ def test_make_says_compiled_only_when_it_compiled(
     assert main(["make", str(tmp_path / "bar.png"), "--size", "10x10",
                  "-o", str(tmp_path / "bar.non")]) == 0
     assert "compiled" not in capsys.readouterr().err
+
+
+# -- Issue 34: numbers on the command line are bounded where the text becomes a number ------
+@pytest.mark.parametrize("argv", [
+    ["grade", "--seconds", "nan"], ["grade", "--seconds", "inf"], ["check", "--timeout", "nan"],
+    ["make", "x.png", "--size", "5x5", "--seconds", "nan"],
+    ["batch", "--timeout", "1e999", "--out", "out"],
+    ["issue", "m.yaml", "-o", "x.pdf", "--grade-seconds", "nan"],
+])
+def test_a_budget_that_is_not_a_finite_positive_number_is_refused(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([*argv, "heart.yaml"] if argv[0] in ("grade", "check", "batch") else argv) == 2
+    assert "must be a number of seconds above 0" in capsys.readouterr().err

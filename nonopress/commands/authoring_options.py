@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from grader.atomic import atomic_write
 from grader.errors import FormatError
 from grader.text import shown, shown_lines
+from nonopress.commands.common import positive_float
 
 if TYPE_CHECKING:
     from grader.authoring import Authored, Target
@@ -27,7 +28,7 @@ def add_target_arguments(parser: argparse.ArgumentParser, *, required: bool = Fa
 
 
 def add_job_arguments(parser: argparse.ArgumentParser, default_seconds: float) -> None:
-    parser.add_argument("--seconds", type=float, default=default_seconds, metavar="S",
+    parser.add_argument("--seconds", type=positive_float, default=default_seconds, metavar="S",
                         help=f"time budget for the whole job (default {default_seconds:g})")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random choices")
     parser.add_argument("-q", "--quiet", action="store_true",

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from nonopress.commands.common import positive_float
+
 HELP = "grade and check whole archives in parallel into a resumable results database"
 
 
@@ -30,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=positive_float,
         default=DEFAULT_TIMEOUT_S,
         metavar="S",
         help=f"budget per puzzle in seconds (default {DEFAULT_TIMEOUT_S:g}); "

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from typing import Any
@@ -21,6 +20,8 @@ from nonopress.commands.colour import solve as solve_colour
 from nonopress.commands.common import (
     LoadedPuzzle,
     add_input_arguments,
+    positive_float,
+    positive_int,
     print_json_line,
     puzzle_summary,
 )
@@ -36,26 +37,6 @@ HELP = (
 EXIT_OK = DONE
 EXIT_NOT_UNIQUE = NOT_PUBLISHABLE
 EXIT_BAD_INPUT = BAD_INPUT
-
-
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 < value < math.inf:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, got {text}")
-    return value
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
-    return value
 
 
 def add_budget_arguments(parser: argparse.ArgumentParser) -> None:

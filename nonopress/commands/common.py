@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -34,6 +35,28 @@ class LoadedPuzzle:
     def label(self) -> str:
         """``file`` for a single-puzzle file, ``file#N`` for one of several."""
         return f"{self.file}#{self.index}" if self.count > 1 else self.file
+
+
+# -- numbers on the command line: bounded where the text becomes a number ------------------
+def positive_float(text: str) -> float:
+    """A number of seconds: above 0 and finite (``nan`` and ``inf`` are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, got {text}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
+    return value
 
 
 def read_input(path: str, format: str | None = None) -> list[Puzzle]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from nonopress.commands.common import add_input_arguments
+from nonopress.commands.common import add_input_arguments, positive_float
 
 if TYPE_CHECKING:
     from grader.grading import Grade
@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--seconds",
-        type=float,
+        type=positive_float,
         default=60.0,
         metavar="S",
         help="time budget per puzzle (default 60); past it the level is 'undecided'",
@@ -129,8 +129,6 @@ def run(args: argparse.Namespace) -> int:
 
     if args.html and not args.explain:
         raise NonopressError("--html OUT goes with --explain")
-    if args.seconds <= 0:
-        raise NonopressError("--seconds must be positive")
     budget = Budget(seconds=args.seconds)
     rows: list[dict[str, Any]] = []
     pages = []

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from grader.text import shown, shown_lines
+from nonopress.commands.common import positive_float
 
 if TYPE_CHECKING:
     from layout.manifest import Manifest
@@ -76,7 +77,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     cache.add_argument("--no-cache", action="store_true", help="grade every puzzle afresh")
     parser.add_argument(
         "--grade-seconds",
-        type=float,
+        type=positive_float,
         default=30.0,
         metavar="S",
         help="time budget for grading each puzzle (default 30)",

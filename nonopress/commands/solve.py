@@ -14,7 +14,7 @@ from grader.errors import FormatError
 from grader.model import as_row_strings
 from grader.results import SolveResult
 from grader.text import TITLE_WIDTH, shown, shown_lines
-from nonopress.commands.check import add_budget_arguments, budget_from, positive_int
+from nonopress.commands.check import add_budget_arguments, budget_from
 from nonopress.commands.colour import (
     LoadedColourPuzzle,
     add_colour_argument,
@@ -22,7 +22,12 @@ from nonopress.commands.colour import (
 )
 from nonopress.commands.colour import describe as describe_colour
 from nonopress.commands.colour import solve as solve_colour
-from nonopress.commands.common import LoadedPuzzle, add_input_arguments, expand_paths
+from nonopress.commands.common import (
+    LoadedPuzzle,
+    add_input_arguments,
+    expand_paths,
+    positive_int,
+)
 from nonopress.exit_status import DONE, for_verdict
 
 HELP = "solve puzzles and print the solution; two solutions and their differences if not unique"
