@@ -302,9 +302,12 @@ def run(args: argparse.Namespace) -> int:
     from grader.solver import ensure_compiled
     from words.wordlist import default_word_list
 
+    from nonopress.cli import build_parser
+
     ensure_compiled()  # loaded once here, inherited by every child
     warm_up()
     default_word_list()
+    build_parser()  # every command module imported here too, not by each child
     workroot = Path(tempfile.mkdtemp(prefix="nonopress-fuzz-"))
     seeds = make_seeds(workroot / "seeds")
     keep = Path(args.keep)
