@@ -300,9 +300,8 @@ class Finding:
 def run(args: argparse.Namespace) -> int:
     from grader.colour.solver import warm_up
     from grader.solver import ensure_compiled
-    from words.wordlist import default_word_list
-
     from nonopress.cli import build_parser
+    from words.wordlist import default_word_list
 
     ensure_compiled()  # loaded once here, inherited by every child
     warm_up()
