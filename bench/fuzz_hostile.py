@@ -148,6 +148,7 @@ def make_seeds(folder: Path) -> list[Seed]:
 
 # -- mutation ----------------------------------------------------------------------------
 TEXT_SUFFIXES = (".yaml", ".json", ".xml", ".non", ".g", ".txt", ".ipuz")
+PICTURE_SUFFIXES = (".png", ".gif", ".bmp", ".jpg")
 _NUMBER = re.compile(rb"[0-9]+(?:\.[0-9]+)?")
 
 
@@ -208,12 +209,108 @@ def _png_header(out: bytearray, rng: random.Random) -> None:
     out[29:33] = struct.pack(">I", zlib.crc32(bytes(out[12:29])) & 0xFFFFFFFF)
 
 
-def mutate(data: bytes, rng: random.Random, text: bool) -> bytes:
+#: picture sizes a decoder may be asked for: honest, tiny, and big but cheap to store
+PICTURE_SIDES = (1, 2, 40, 640, 6300, 20_000, 1_000_000, 39_000_000)
+
+
+def _new_picture(out: bytearray, rng: random.Random) -> None:
+    """A well-formed picture of an extreme size or mode in place of the seed: byte edits
+    rarely make one a decoder accepts. At most 40 M pixels, mostly one colour, so its
+    file stays small (a 6300x6300 1-bit PNG is 15 KB) while its pixels are many."""
+    import io
+
+    from PIL import Image
+
+    width, height = rng.choice(PICTURE_SIDES), rng.choice(PICTURE_SIDES)
+    while width * height > 40_000_000:
+        height = max(height // 10, 1)
+    mode = rng.choice(("1", "L", "P", "RGB", "RGBA", "I;16", "LA"))
+    image = Image.new(mode, (width, height), 0)
+    if width > 4 and height > 4:
+        image.paste(255 if mode in ("1", "L", "P", "I;16") else (255,) * len(mode),
+                    (width // 4, height // 4, width // 2, height // 2))
+    fmt = rng.choice(("PNG", "GIF", "TIFF", "BMP")) if mode in ("1", "L", "P") else "PNG"
+    buffer = io.BytesIO()
+    try:
+        image.save(buffer, format=fmt, optimize=False)
+    except (OSError, ValueError):  # a mode the format cannot hold
+        image.convert("L").save(buffer, format="PNG")
+    out[:] = buffer.getvalue()
+
+
+def _deflated(unit: bytes, times: int) -> bytes:
+    """``unit * times`` Flate-compressed, without holding it whole."""
+    packer = zlib.compressobj(9)
+    block = unit * max(1, (1 << 20) // len(unit))
+    parts, left = [], times * len(unit)
+    while left > 0:
+        piece = block[:left]
+        parts.append(packer.compress(piece))
+        left -= len(piece)
+    parts.append(packer.flush())
+    return b"".join(parts)
+
+
+def _new_pdf(out: bytearray, rng: random.Random) -> None:
+    """A well-formed PDF shaped to cost: one long content stream (up to 20 M operators,
+    Flate-compressed), thousands of pages sharing a stream, forms calling forms (fan-out
+    and depth), or odd page boxes. Byte edits of a seed rarely keep a PDF readable."""
+    import io
+
+    import pikepdf
+
+    pdf = pikepdf.new()
+    kind = rng.randrange(4)
+    box = [0, 0, 612, 792]
+    if kind == 3:
+        box = [rng.choice((0, -1e30, 1e30, 0.0001)), 0, rng.choice((612, 1e38, 0, -612)),
+               rng.choice((792, 1e38, 1))]
+    if kind == 0:
+        count = rng.choice((1_000, 1_000_000, 20_000_000))
+        stream = pikepdf.Stream(pdf, _deflated(b"0 0 m 1 1 l S\n", count))
+        stream.Filter = pikepdf.Name.FlateDecode
+        pages, content = 1, stream
+    else:
+        pages = rng.choice((1, 100, 5_000)) if kind == 1 else 1
+        content = pdf.make_stream(b"0 0 m 1 1 l S\n")
+    resources = pikepdf.Dictionary()
+    if kind == 2:
+        fanout, depth = rng.choice(((50, 4), (2_000, 2), (3, 12)))
+        inner: pikepdf.Object | None = None
+        for _ in range(depth):
+            body = b"" if inner is None else b"/F Do\n" * fanout
+            form = pdf.make_stream(body)
+            form.Type, form.Subtype = pikepdf.Name.XObject, pikepdf.Name.Form
+            form.BBox = [0, 0, 10, 10]
+            if inner is not None:
+                form.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(F=inner))
+            inner = form
+        content = pdf.make_stream(b"/F Do\n" * fanout)
+        resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(F=inner))
+    for _ in range(pages):
+        page = pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=box, Contents=content,
+                                  Resources=resources)
+        pdf.pages.append(pikepdf.Page(page))
+    buffer = io.BytesIO()
+    pdf.save(buffer)
+    out[:] = buffer.getvalue()
+
+
+def mutate(data: bytes, rng: random.Random, text: bool, picture: bool = False) -> bytes:
     """``data`` changed by one to three random edits; text seeds mostly keep their
-    encoding and shape (numbers, lines), so the edits reach past the parser's first check."""
+    encoding and shape (numbers, lines), so the edits reach past the parser's first check;
+    a picture seed is often replaced by a well-formed picture of an extreme size."""
     out = bytearray(data)
     edits = ((_token_for_number, 5), (_lines_edit, 3), (_byte_edit, 2)) if text else \
         ((_byte_edit, 5), (_token_for_number, 3), (_png_header, 2))
+    if data[:5] == b"%PDF-" and rng.random() < 0.3:  # a PDF shaped to cost, as it is
+        _new_pdf(out, rng)
+        return bytes(out)
+    if picture and rng.random() < 0.3:  # a new picture, maybe then edited
+        _new_picture(out, rng)
+        edits = ((_png_header, 1),) if rng.random() < 0.3 else ()
+        if not edits:
+            return bytes(out)
     functions, weights = zip(*edits, strict=True)
     for edit in rng.choices(functions, weights, k=rng.randint(1, 3)):
         edit(out, rng)
@@ -223,7 +320,8 @@ def mutate(data: bytes, rng: random.Random, text: bool) -> bytes:
 def input_of(index: int, seed: int, seeds: list[Seed]) -> tuple[Seed, bytes]:
     rng = random.Random(f"{seed}:{index}")
     base = seeds[index % len(seeds)]
-    return base, mutate(base.data, rng, base.name.endswith(TEXT_SUFFIXES))
+    return base, mutate(base.data, rng, base.name.endswith(TEXT_SUFFIXES),
+                        base.name.endswith(PICTURE_SUFFIXES))
 
 
 # -- running -----------------------------------------------------------------------------

@@ -27,6 +27,7 @@ def prove_colour_by_line_logic(puzzle: ColourPuzzle, budget: Budget
     if height * width > MAX_CELLS:
         return None
     started = time.perf_counter()
+    cpu_started = time.thread_time()
     cells = [[full_mask(puzzle.palette.size)] * width for _ in range(height)]
     solves = settle_lines(cells, puzzle.rows, puzzle.columns, solve_line, budget)
     if solves is None:
@@ -38,5 +39,6 @@ def prove_colour_by_line_logic(puzzle: ColourPuzzle, budget: Budget
     if clues_of_colour_picture(picture) != (puzzle.rows, puzzle.columns):
         return None
     return ColourSolveResult(verdict="unique", solutions=(picture,),
-                             time_s=time.perf_counter() - started, nodes=1,
+                             time_s=time.perf_counter() - started,
+                             cpu_s=time.thread_time() - cpu_started, nodes=1,
                              stats={"line_solves": solves})

@@ -23,6 +23,8 @@ class ColourSolveResult:
     complete: bool = True
     reason: str = ""
     stats: dict[str, int] = field(default_factory=dict)
+    #: CPU seconds of this solve alone (the solving thread's; not compiling or loading)
+    cpu_s: float = 0.0
 
     @property
     def differing_cells(self) -> list[tuple[int, int]]:

@@ -155,6 +155,7 @@ def solve_colour(puzzle: ColourPuzzle, limit: int = 2, budget: Budget | None = N
     if limit < 1:
         raise ValueError("limit must be at least 1")
     warm_up()
+    cpu_started = time.thread_time()
     run = _Run(puzzle, budget if budget is not None else Budget(), 1 if first else max(limit, 2))
     ws = ColourWorkspace(puzzle)
     complete, reason = True, ""
@@ -175,7 +176,8 @@ def solve_colour(puzzle: ColourPuzzle, limit: int = 2, budget: Budget | None = N
     else:
         verdict = "unique" if found else "none"
     return ColourSolveResult(
-        verdict=verdict, solutions=tuple(found), time_s=run.elapsed(), nodes=run.nodes,
+        verdict=verdict, solutions=tuple(found), time_s=run.elapsed(),
+        cpu_s=time.thread_time() - cpu_started, nodes=run.nodes,
         complete=complete, reason=reason, stats={"line_solves": ws.line_solves})
 
 

@@ -110,7 +110,8 @@ def solve(loaded: LoadedColourPuzzle, limit: int, budget: Budget, first: bool = 
 # -- check ---------------------------------------------------------------------------------
 def check_record(loaded: LoadedColourPuzzle, result: ColourSolveResult) -> dict[str, Any]:
     record = summary(loaded)
-    record.update(verdict=result.verdict, time_s=round(result.time_s, 6), nodes=result.nodes)
+    record.update(verdict=result.verdict, time_s=round(result.time_s, 6),
+                  cpu_s=round(result.cpu_s, 6), nodes=result.nodes)
     if result.verdict in ("unique", "multiple"):
         record["solutions"] = result.solution_rows(loaded.puzzle.palette)[:2]
         record["differing_cells"] = [list(cell) for cell in result.differing_cells]
