@@ -138,6 +138,9 @@ def preflight(path: str | os.PathLike[str], profile: str,
             doc = Document(pdf, scans, large_print)
             results = tuple(rule(doc) for rule in rules_for(profile, large_print))
             pages = len(pdf.pages)
+            damage = pdf.get_warnings()
+        if damage:  # objects the PDF library had to drop or guess: the report would lie
+            raise PreflightError(f"{source}: damaged PDF: {_first_line(Exception(damage[0]))}")
     except pikepdf.PasswordError:
         raise PreflightError(f"{source}: the file needs a password") from None
     except (ScanError, ContentError) as exc:

@@ -52,12 +52,15 @@ class Budget:
     costs time even though it paints nothing.
     """
 
-    operators: int = 5_000_000
-    form_calls: int = 200_000
+    operators: int = 2_000_000
+    form_calls: int = 20_000
     pages: int = 5_000
     decoded_bytes: int = 512 << 20
-    cpu_seconds: float = 8.0
+    cpu_seconds: float = 6.0
     started: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.limits = (self.operators, self.form_calls)
 
     def start(self) -> None:
         self.started = time.process_time()
@@ -65,13 +68,13 @@ class Budget:
     def spend_operators(self, count: int) -> None:
         self.operators -= count
         if self.operators < 0:
-            raise ContentError("too many operators to check (over the preflight's budget)")
+            raise ContentError(f"over {self.limits[0]:,} operators: too complex to check")
         self.check_time()
 
     def spend_form_call(self) -> None:
         self.form_calls -= 1
         if self.form_calls < 0:
-            raise ContentError("too many form calls to check (over the preflight's budget)")
+            raise ContentError(f"over {self.limits[1]:,} form calls: too complex to check")
 
     def spend_bytes(self, count: int) -> None:
         self.decoded_bytes -= count
@@ -198,7 +201,7 @@ def decoded(stream: Any, budget: Budget) -> Iterator[bytes]:
 # -- tokens -------------------------------------------------------------------------------------
 
 _TOKEN = re.compile(
-    rb"[ \t\r\n\f\x00]*(?:"
+    rb"[ \t\r\n\f\x00]*+(?:"
     rb"(?P<space>%[^\r\n]*)"
     rb"|(?P<number>[+-]?(?:\d+\.?\d*|\.\d+))(?=[^0-9A-Za-z.]|\Z)"
     rb"|(?P<name>/[^ \t\r\n\f\x00()<>\[\]{}/%]*)"
@@ -208,9 +211,15 @@ _TOKEN = re.compile(
     rb"|(?P<close>>>|\])"
     rb"|(?P<paren>\()"
     rb"|(?P<word>[^ \t\r\n\f\x00()<>\[\]{}/%]+)"
-    rb"|(?P<junk>.))",
+    rb"|(?P<junk>[^ \t\r\n\f\x00]))",
     re.DOTALL,
 )
+#: The common case, matched in one step: numbers, then the operator they belong to.
+_FAST = re.compile(
+    rb"[ \t\r\n\f\x00]*+((?:[+-]?(?:\d+\.?\d*|\.\d+)[ \t\r\n\f\x00]++)*+)"
+    rb"([A-Za-z'\"*][A-Za-z0-9'\"*]*)(?=[ \t\r\n\f\x00/\[<(%]|\Z)"
+)
+_NOT_FAST = frozenset((b"BI", b"ID", b"true", b"false", b"null"))
 _ESCAPES = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"b": b"\b", b"f": b"\f", b"(": b"(",
             b")": b")", b"\\": b"\\"}
 _ESCAPE = re.compile(rb"\\([0-7]{1,3}|\r\n|.)", re.DOTALL)
@@ -272,6 +281,7 @@ def operations(chunks: Iterable[bytes], budget: Budget) -> Iterator[tuple[str, l
     nest: list[list[Any]] = []  # open arrays and dictionaries (dictionaries as flat lists)
     count = 0
     image: dict[str, Any] | None = None  # an inline image's dictionary, waiting for its data
+    try_fast = True
     while True:
         pos = 0
         n = len(buf)
@@ -288,6 +298,27 @@ def operations(chunks: Iterable[bytes], budget: Budget) -> Iterator[tuple[str, l
                 image = None
                 pos = found.end() if found is not None else n
                 continue
+            if not nest and try_fast:
+                fast = _FAST.match(buf, pos)
+                # after a miss, the slow path reads on to the next operator (no retrying
+                # the fast pattern at every number of a long run: that would be quadratic)
+                try_fast = fast is not None
+                if fast is not None and (fast.end() < n or final):
+                    word = fast.group(2)
+                    if word not in _NOT_FAST:
+                        numbers = fast.group(1).split()
+                        for text in numbers:
+                            if len(text) > MAX_NUMBER_CHARS:
+                                _number(text)
+                        operands.extend(map(float, numbers))
+                        pos = fast.end()
+                        count += 1
+                        if count >= 4096:
+                            budget.spend_operators(count)
+                            count = 0
+                        yield word.decode("latin-1"), operands
+                        operands = []
+                        continue
             match = _TOKEN.match(buf, pos)
             if match is None:  # only whitespace is left
                 if not final:
@@ -355,6 +386,7 @@ def operations(chunks: Iterable[bytes], budget: Budget) -> Iterator[tuple[str, l
                     else:
                         yield op, operands
                         operands = []
+                    try_fast = True
                     continue
             else:  # junk: a stray byte
                 continue

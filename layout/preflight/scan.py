@@ -339,40 +339,8 @@ class _Scanner:
         tm = tlm = IDENTITY
         for number, (op, args) in enumerate(operations(chunks, self.budget), start=1):
             at = f"{where} operator {number} '{op}'" if op in _NAMED_OPS else ""
-            if op == "q":
-                if len(stack) < 4096:
-                    stack.append(state)
-            elif op == "Q":
-                if stack:
-                    state = stack.pop()
-            elif op == "cm" and len(args) == 6:
-                m = tuple(_number(a) for a in args)
-                state = replace(state, ctm=multiply(m, state.ctm))  # type: ignore[arg-type]
-            elif op == "w" and args:
-                state = replace(state, line_width=_number(args[0]))
-            elif op == "gs" and args:
-                state = self.ext_gstate(resources, _name(args[0]), state, at)
-            # -- colour -------------------------------------------------------------------
-            elif op in ("g", "G") and args:
-                state = self.colour(state, op == "G", Colour("DeviceGray", (_number(args[0]),)))
-            elif op in ("rg", "RG") and len(args) == 3:
-                state = self.colour(state, op == "RG",
-                                    Colour("DeviceRGB", tuple(_number(a) for a in args)))
-            elif op in ("k", "K") and len(args) == 4:
-                state = self.colour(state, op == "K",
-                                    Colour("DeviceCMYK", tuple(_number(a) for a in args)))
-            elif op in ("cs", "CS") and args:
-                family, detail, n = _colour_space(args[0], resources)
-                values = INITIAL.get(family, (1.0,) * n if family in
-                                     ("Separation", "DeviceN") else (0.0,) * n)
-                state = self.colour(state, op == "CS", Colour(family, values, detail))
-            elif op in ("sc", "scn", "SC", "SCN"):
-                stroke = op.startswith("S")
-                old = state.stroke if stroke else state.fill
-                values = tuple(_number(a) for a in args[:32] if isinstance(a, float))
-                state = self.colour(state, stroke, Colour(old.space, values, old.detail))
             # -- paths --------------------------------------------------------------------
-            elif op == "m" and len(args) == 2:
+            if op == "m" and len(args) == 2:
                 path.append(apply(state.ctm, _number(args[0]), _number(args[1])))
             elif op == "l" and len(args) == 2:
                 path.append(apply(state.ctm, _number(args[0]), _number(args[1])))
@@ -410,6 +378,38 @@ class _Scanner:
                                        f"stroked {shape}, {width:.2f} pt wide ({at})",
                                        line_width=width))
                 path, rects, curved, segments = [], [], False, 0
+            elif op == "q":
+                if len(stack) < 4096:
+                    stack.append(state)
+            elif op == "Q":
+                if stack:
+                    state = stack.pop()
+            elif op == "cm" and len(args) == 6:
+                m = tuple(_number(a) for a in args)
+                state = replace(state, ctm=multiply(m, state.ctm))  # type: ignore[arg-type]
+            elif op == "w" and args:
+                state = replace(state, line_width=_number(args[0]))
+            elif op == "gs" and args:
+                state = self.ext_gstate(resources, _name(args[0]), state, at)
+            # -- colour -------------------------------------------------------------------
+            elif op in ("g", "G") and args:
+                state = self.colour(state, op == "G", Colour("DeviceGray", (_number(args[0]),)))
+            elif op in ("rg", "RG") and len(args) == 3:
+                state = self.colour(state, op == "RG",
+                                    Colour("DeviceRGB", tuple(_number(a) for a in args)))
+            elif op in ("k", "K") and len(args) == 4:
+                state = self.colour(state, op == "K",
+                                    Colour("DeviceCMYK", tuple(_number(a) for a in args)))
+            elif op in ("cs", "CS") and args:
+                family, detail, n = _colour_space(args[0], resources)
+                values = INITIAL.get(family, (1.0,) * n if family in
+                                     ("Separation", "DeviceN") else (0.0,) * n)
+                state = self.colour(state, op == "CS", Colour(family, values, detail))
+            elif op in ("sc", "scn", "SC", "SCN"):
+                stroke = op.startswith("S")
+                old = state.stroke if stroke else state.fill
+                values = tuple(_number(a) for a in args[:32] if isinstance(a, float))
+                state = self.colour(state, stroke, Colour(old.space, values, old.detail))
             # -- text ---------------------------------------------------------------------
             elif op == "BT":
                 tm = tlm = IDENTITY
