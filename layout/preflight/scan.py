@@ -505,11 +505,16 @@ class _Scanner:
                 two = font.two_byte if font else False
                 codes = ([int.from_bytes(data[k:k + 2], "big") for k in range(0, len(data) - 1, 2)]
                          if two else list(data))
-                for code in codes:
-                    width = font.advance(code) if font else 0.5
-                    tx = (width * size + state.char_spacing
-                          + (state.word_spacing if code == 32 and not two else 0.0))
-                    tm = multiply((1, 0, 0, 1, tx * state.h_scale, 0), tm)
+                # the glyphs' advances add up: one translation for the whole string
+                if font is not None:
+                    widths, default, scale = font.widths, font.default_width, font.scale
+                    advance = sum(widths.get(code, default) for code in codes) * scale
+                else:
+                    advance = 0.5 * len(codes)
+                spaces = 0 if two else data.count(32)
+                tx = (advance * size + state.char_spacing * len(codes)
+                      + state.word_spacing * spaces)
+                tm = multiply((1, 0, 0, 1, tx * state.h_scale, 0), tm)
                 shown += data.decode("latin-1", "replace") if not two else "?" * len(codes)
             elif isinstance(piece, float):
                 tm = multiply((1, 0, 0, 1, -piece / 1000 * size * state.h_scale, 0), tm)
