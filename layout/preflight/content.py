@@ -169,8 +169,18 @@ def _raw_chunks(raw: bytes) -> Iterator[bytes]:
         yield bytes(view[start:start + CHUNK])
 
 
-def decoded(stream: Any, budget: Budget) -> Iterator[bytes]:
-    """The decoded bytes of one stream, chunk by chunk, each counted against ``budget``."""
+def _ascii_decoded(owner: pikepdf.Pdf, raw: bytes, filters: list[str]) -> bytes:
+    holder = pikepdf.Stream(owner, b"")
+    holder.write(raw, filter=pikepdf.Array([pikepdf.Name(name) for name in filters]))
+    try:
+        return bytes(holder.read_bytes())
+    except pikepdf.PdfError as exc:
+        raise ContentError(f"a content stream's ASCII data is damaged ({exc})") from None
+
+
+def decoded(stream: Any, budget: Budget, owner: pikepdf.Pdf | None = None) -> Iterator[bytes]:
+    """The decoded bytes of one stream, chunk by chunk, each counted against ``budget``
+    (``owner``, the file of the stream, lets the PDF library decode its ASCII filters)."""
     names, params = _filters(stream)
     streamable = all(n in ("/FlateDecode", "/Fl", "/ASCIIHexDecode", "/AHx", "/ASCII85Decode",
                            "/A85") for n in names)
@@ -179,6 +189,15 @@ def decoded(stream: Any, budget: Budget) -> Iterator[bytes]:
     raw = stream.read_raw_bytes()
     chunks: Iterable[bytes]
     if streamable and not predictor:
+        # ASCII filters only shrink their data: the PDF library's C++ decodes them at once
+        # (Python's a85decode is slow); Flate, which can grow a thousandfold, streams here
+        ascii_filters = ("/ASCIIHexDecode", "/AHx", "/ASCII85Decode", "/A85")
+        leading = 0
+        while leading < len(names) and names[leading] in ascii_filters:
+            leading += 1
+        if leading and owner is not None:
+            raw = _ascii_decoded(owner, raw, names[:leading])
+            names = names[leading:]
         chunks = _raw_chunks(raw)
         for name in names:
             chunks = (_flate(chunks) if name in ("/FlateDecode", "/Fl") else

@@ -183,9 +183,10 @@ class _State:
 
 
 def _number(value: Any) -> float:
-    """A number from the file, bounded: a 400-digit width or box is refused, not overflowed."""
-    if isinstance(value, float):
-        number = value
+    """A number from the file, bounded: a 400-digit width or box is refused, not overflowed.
+    (The tokenizer's floats are bounded by their length already: they pass straight.)"""
+    if type(value) is float:
+        return value
     else:
         try:
             number = float(value)
@@ -313,7 +314,8 @@ _NAMED_OPS = frozenset(("gs", "S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "T
 
 class _Scanner:
     def __init__(self, page_scan: PageScan, budget: Budget,
-                 fonts: dict[tuple[int, int], FontInfo]):
+                 fonts: dict[tuple[int, int], FontInfo], pdf: pikepdf.Pdf | None = None):
+        self.pdf = pdf
         self.out = page_scan
         self.budget = budget
         self.fonts = fonts  # font dictionaries read once per file
@@ -340,12 +342,18 @@ class _Scanner:
         for number, (op, args) in enumerate(operations(chunks, self.budget), start=1):
             at = f"{where} operator {number} '{op}'" if op in _NAMED_OPS else ""
             # -- paths --------------------------------------------------------------------
-            if op == "m" and len(args) == 2:
-                path.append(apply(state.ctm, _number(args[0]), _number(args[1])))
-            elif op == "l" and len(args) == 2:
-                path.append(apply(state.ctm, _number(args[0]), _number(args[1])))
+            # the hot path: numbers from the tokenizer are floats, bounded by their length
+            # (a name or a string here is a damaged page: the arithmetic refuses it)
+            if op == "l" and len(args) == 2:
+                a, b, c, d, e, f = state.ctm
+                x, y = args
+                path.append((a * x + c * y + e, b * x + d * y + f))
                 segments += 1
                 curved = True
+            elif op == "m" and len(args) == 2:
+                a, b, c, d, e, f = state.ctm
+                x, y = args
+                path.append((a * x + c * y + e, b * x + d * y + f))
             elif op in ("c", "v", "y"):
                 for k in range(0, min(len(args), 6) - 1, 2):
                     path.append(apply(state.ctm, _number(args[k]), _number(args[k + 1])))
@@ -579,7 +587,8 @@ class _Scanner:
             if len(m) != 6:
                 m = IDENTITY
             inner = replace(state, ctm=multiply(m, state.ctm))  # type: ignore[arg-type]
-            self.run(decoded(xobject, self.budget), xobject.get("/Resources", resources), inner,
+            self.run(decoded(xobject, self.budget, self.pdf),
+                     xobject.get("/Resources", resources), inner,
                      f"form /{name} in {at.split(' operator')[0]}", depth + 1)
 
     def inline_image(self, image: dict[str, Any], state: _State, at: str) -> None:
@@ -600,13 +609,13 @@ def _where(box: Box) -> str:
     return f"x {box[0]:.0f}-{box[2]:.0f}, y {box[1]:.0f}-{box[3]:.0f} pt"
 
 
-def _page_content(page: Any, budget: Budget) -> Iterator[bytes]:
+def _page_content(page: Any, budget: Budget, pdf: pikepdf.Pdf) -> Iterator[bytes]:
     """The decoded bytes of a page's content streams, one after the other."""
     contents = page.obj.get("/Contents")
     streams = list(contents) if isinstance(contents, pikepdf.Array) else [contents]
     for stream in streams[:10_000]:
         if isinstance(stream, pikepdf.Stream):
-            yield from decoded(stream, budget)
+            yield from decoded(stream, budget, pdf)
             yield b"\n"
 
 
@@ -621,13 +630,13 @@ def scan_pages(pdf: pikepdf.Pdf, budget: Budget | None = None) -> Iterator[PageS
             raise ScanError(f"more than {budget.pages:,} pages: more than this preflight "
                             "checks")
         result = PageScan(index)
-        scanner = _Scanner(result, budget, fonts)
+        scanner = _Scanner(result, budget, fonts, pdf)
         try:
             resources = page.obj.get("/Resources")
             if resources is None:
                 resources = page.resources
             if "/Contents" in page.obj:
-                scanner.run(_page_content(page, budget), resources, _State(),
+                scanner.run(_page_content(page, budget, pdf), resources, _State(),
                             f"page {index + 1}", 0)
         except ContentError as exc:
             raise ScanError(f"page {index + 1}: {exc}") from None
