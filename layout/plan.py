@@ -58,6 +58,8 @@ SHARE_LOOKAHEAD = 4
 INK_ALLOWANCE = 3.0
 #: Solution pictures under a print profile: big enough that its heavier rules stay clear.
 PRINT_SOLUTION_CELL = 2.4 * MM
+#: Large-print solutions: a 5x5 about 1.2 in wide, checkable without a magnifier.
+LARGE_PRINT_SOLUTION_CELL = 6.0 * MM
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,8 @@ class Sizes:
 
     @property
     def solution_cell(self) -> float:
+        if self.profile.large_print:  # a reader who needs large print checks cell by cell
+            return LARGE_PRINT_SOLUTION_CELL
         cell = PRINT_SOLUTION_CELL if self.profile.is_print else SOLUTION_CELL
         return cell * self.profile.text_scale
 
@@ -511,8 +515,12 @@ class Planner:
         body = sizes.pt(8)
         leading = body * 1.25
         continued = f"Worked solution No. {entry.number} (continued)"
+        hang = sizes.band(12)  # wrapped lines of a step hang under its first words
         for k, paragraph in enumerate(paragraphs):
             lines = self.wrapped(paragraph, body, area.width)
+            if len(lines) > 1:
+                rest = paragraph.split(None, len(lines[0].split()))[-1]
+                lines = [lines[0], *self.wrapped(rest, body, area.width - hang)]
             keep = len(lines) <= 6  # a step's lines stay together on one page
             for n, text in enumerate(lines):
                 full = y < area.bottom + 2
@@ -524,7 +532,7 @@ class Planner:
                     page.ops.append(Text(area.left, area.top - size - 1, continued, size,
                                          bold=True))
                     y = area.top - sizes.band(30)
-                page.ops.append(Text(area.left, y, text, body))
+                page.ops.append(Text(area.left + (hang if n else 0.0), y, text, body))
                 y -= leading
             if k == 0:
                 y -= sizes.band(6)

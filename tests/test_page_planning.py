@@ -89,3 +89,40 @@ def test_padding_is_said_in_the_build_report(tmp_path: Path) -> None:
     assert notes and len(plan.pages) == 24
     said = [w for w in plan.warnings if "padded" in w]
     assert said and f"with {notes} ruled Notes pages" in said[0], plan.warnings
+
+
+def test_large_print_solutions_are_big_enough_to_check() -> None:
+    from layout.manifest import Manifest
+    from layout.profiles import Profile
+    from layout.synthetic import issue_of, random_puzzle
+    from layout.units import INCH, MM
+
+    manifest = Manifest(source=Path("lp.yaml"), puzzles=(),
+                        profile=Profile("plain", large_print=True))
+    issue = issue_of([random_puzzle(5, 5, 1), random_puzzle(10, 10, 2)], manifest)
+    plan = plan_issue(issue)
+    blocks = [b for p in plan.pages if p.kind == "solutions" for b in p.blocks]
+    assert [b.number for b in blocks] == [1, 2]
+    five = blocks[0]
+    assert five.cell >= 6 * MM - 1e-6
+    assert five.geometry.width * five.cell >= 1.15 * INCH  # was 0.8 in
+
+
+def test_wrapped_worked_solution_lines_hang_under_their_step() -> None:
+    from layout.manifest import Manifest
+    from layout.synthetic import issue_of, random_puzzle
+
+    manifest = Manifest(source=Path("w.yaml"), puzzles=())
+    issue = issue_of([random_puzzle(10, 10, 3)], manifest)
+    long_step = "12. Row 4: " + " ".join(["the block of three must cover cell"] * 12)
+    entry = replace(issue.entries[0], worked=True,
+                    grade=replace(issue.entries[0].grade, steps=("1. Row 1: all empty.",
+                                                                 long_step)))
+    plan = plan_issue(replace(issue, entries=(entry,)))
+    worked = [p for p in plan.pages if p.kind == "worked"]
+    texts = [op for p in worked for op in p.ops if isinstance(op, Text)]
+    first = next(k for k, t in enumerate(texts) if t.text.startswith("12. Row 4"))
+    left = texts[first].x
+    continuation = texts[first + 1]
+    assert continuation.x > left + 5  # hangs under the step's words
+    assert texts[first - 1].text.startswith("1. Row 1") and texts[first - 1].x == left
