@@ -19,6 +19,7 @@ from layout.fillins import build_fillins
 from layout.gradecache import MAX_STEPS, GradeCache
 from layout.issue import GradeInfo, Issue, IssueEntry
 from layout.manifest import Manifest, PuzzleRef
+from layout.puzzlefiles import PuzzleFiles
 
 Grader = Callable[[Puzzle], GradeInfo]
 
@@ -111,10 +112,8 @@ def too_big(puzzle: Puzzle) -> str:
     )
 
 
-def _load(ref: PuzzleRef, manifest: Manifest) -> list[Puzzle]:
-    from grader.formats import read
-
-    puzzles = read(ref.path)
+def _load(ref: PuzzleRef, manifest: Manifest, files: PuzzleFiles) -> list[Puzzle]:
+    puzzles = files.read(ref.path)
     if ref.index is None:
         return puzzles
     if ref.index > len(puzzles):
@@ -133,14 +132,19 @@ def build_issue(
     budget: Budget | None = None,
     grader: Grader | None = None,
     progress: Callable[[str], None] | None = None,
+    files: PuzzleFiles | None = None,
 ) -> Issue:
     """Load, grade and number the puzzles of ``manifest``.
+
+    ``files`` holds the puzzle files this build has read (each is read once, however many
+    entries name it); a fresh one is made when not given.
 
     ``grader`` replaces the ladder (tests use it to pin grades); grades come from ``cache``
     when it has them, and new ones are put in it (the caller saves it). Every puzzle that
     blocks the issue is found before the one error that names them all.
     """
     budget = budget or Budget(seconds=30.0)
+    files = files if files is not None else PuzzleFiles()
     grade_puzzle = grader or (lambda p: grade_with_ladder(p, budget))
     warnings: list[str] = []
     blockers: list[str] = []
@@ -150,7 +154,7 @@ def build_issue(
     number = 0
     for ref in manifest.puzzles:
         try:
-            puzzles = _load(ref, manifest)
+            puzzles = _load(ref, manifest, files)
         except NonopressError as exc:
             blockers.append(str(exc))
             errors.append(exc)

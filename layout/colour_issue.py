@@ -29,6 +29,7 @@ from grader.errors import FormatError, NonopressError, NotPublishable
 from grader.model import Puzzle
 from grader.results import Budget
 from layout.manifest import Manifest, PuzzleRef
+from layout.puzzlefiles import PuzzleFiles
 from layout.units import MM
 
 if TYPE_CHECKING:
@@ -110,8 +111,8 @@ class ColourEntry:
 
 
 # -- reading and grading -------------------------------------------------------------------
-def _read_ref(ref: PuzzleRef) -> ColourPuzzle | Puzzle:
-    puzzles = read_any(ref.path)
+def _read_ref(ref: PuzzleRef, files: PuzzleFiles | None = None) -> ColourPuzzle | Puzzle:
+    puzzles = files.read_any(ref.path) if files is not None else read_any(ref.path)
     if ref.index is not None:
         if ref.index > len(puzzles):
             raise FormatError(f"index {ref.index}, but the file holds {len(puzzles)}",
@@ -122,12 +123,13 @@ def _read_ref(ref: PuzzleRef) -> ColourPuzzle | Puzzle:
     return puzzles[0]
 
 
-def manifest_has_colour(manifest: Manifest) -> bool:
+def manifest_has_colour(manifest: Manifest, files: PuzzleFiles | None = None) -> bool:
     """Whether any puzzle of the issue is a colour puzzle (read errors are left to the
-    black-and-white path, which reports them as it always has)."""
+    black-and-white path, which reports them as it always has). ``files`` reads each file
+    once for the whole build."""
     for ref in manifest.puzzles:
         try:
-            if isinstance(_read_ref(ref), ColourPuzzle):
+            if isinstance(_read_ref(ref, files), ColourPuzzle):
                 return True
         except NonopressError:
             return False
@@ -135,12 +137,13 @@ def manifest_has_colour(manifest: Manifest) -> bool:
 
 
 def build_colour_issue(manifest: Manifest, budget: Budget,
-                       progress: Callable[[str], None] = lambda _: None) -> list[ColourEntry]:
+                       progress: Callable[[str], None] = lambda _: None,
+                       files: PuzzleFiles | None = None) -> list[ColourEntry]:
     from grader.colour.grading import grade_colour  # the compiled solver: only when printing
 
     entries = []
     for number, ref in enumerate(manifest.puzzles, 1):
-        read = _read_ref(ref)
+        read = _read_ref(ref, files)
         puzzle = read if isinstance(read, ColourPuzzle) else ColourPuzzle.from_black_and_white(
             read)
         grade = grade_colour(puzzle, budget=budget)

@@ -8,6 +8,7 @@ shell escape and refuses to let TeX read or write files outside the build folder
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import shutil
 import signal
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import pikepdf
 
 from grader import __version__
 from grader.errors import NonopressError
@@ -291,4 +293,24 @@ def compile_latex(tex: str, jobname: str = "issue") -> bytes:
             errors = [line for line in text.splitlines() if line.startswith("!")]
             reason = errors[0] if errors else f"exit status {run.returncode}"
             raise NonopressError(f"LaTeX failed: {reason}")
-        return output.read_bytes()
+        data = output.read_bytes()
+    bitmap = bitmap_fonts(data)
+    if bitmap:
+        raise NonopressError(
+            f"LaTeX wrote bitmap (Type 3) fonts ({', '.join(bitmap[:3])}), which print soft: "
+            "install Latin Modern (Debian/Ubuntu: apt install lmodern; TeX Live: tlmgr "
+            "install lm) or the AMS Type 1 fonts (amsfonts), then build again")
+    return data
+
+
+def bitmap_fonts(pdf: bytes) -> list[str]:
+    """The names of the Type 3 fonts in a PDF (pdfTeX writes TeX's bitmap fonts so)."""
+    names: set[str] = set()
+    with pikepdf.open(io.BytesIO(pdf)) as document:
+        for page in document.pages:
+            resources: Any = page.obj.get("/Resources", {})
+            fonts: Any = resources.get("/Font", {})
+            for font in fonts.values():
+                if str(font.get("/Subtype", "")) == "/Type3":
+                    names.add(str(font.get("/Name", font.get("/BaseFont", "?"))).lstrip("/"))
+    return sorted(names)

@@ -51,11 +51,15 @@ NOTE = 11.0
 RUNNING_HEAD = 18.0
 FOLIO = 16.0
 AUTO_COUNTS = (12, 9, 8, 6, 4, 3, 2, 1)
+#: How far ahead the planner looks for a puzzle to share a page that would be half empty.
+SHARE_LOOKAHEAD = 4
 #: What a margin under a print profile keeps free of the edge for half a rule's width and
 #: a descender: a printer measures the ink, not the centre of the line.
 INK_ALLOWANCE = 3.0
 #: Solution pictures under a print profile: big enough that its heavier rules stay clear.
 PRINT_SOLUTION_CELL = 2.4 * MM
+#: Large-print solutions: a 5x5 about 1.2 in wide, checkable without a magnifier.
+LARGE_PRINT_SOLUTION_CELL = 6.0 * MM
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,8 @@ class Sizes:
 
     @property
     def solution_cell(self) -> float:
+        if self.profile.large_print:  # a reader who needs large print checks cell by cell
+            return LARGE_PRINT_SOLUTION_CELL
         cell = PRINT_SOLUTION_CELL if self.profile.is_print else SOLUTION_CELL
         return cell * self.profile.text_scale
 
@@ -247,6 +253,8 @@ class Planner:
         i = 0
         while i < len(entries):
             group, slots = self._next_group(entries[i:])
+            if group and not self.manifest.per_page:
+                group, slots = self._share_page(entries, i, group, slots)
             if not group:  # too big even alone on the page
                 entry = entries[i]
                 if self.profile.is_print:  # a printer's book or magazine has one page size
@@ -273,6 +281,53 @@ class Planner:
             pages.append(page)
             i += len(group)
         return pages
+
+    def _used(self, group: Sequence[IssueEntry], slots: Sequence[Area]) -> float:
+        """How much of the page's height ``group`` fills in ``slots`` (0 to 1)."""
+        cell = min(_fit(e, s.width, s.height, self.sizes) for e, s in zip(group, slots,
+                                                                            strict=False))
+        lowest = min(s.top - _header_height(e, self.sizes) - e.geometry.total_height * cell
+                     for e, s in zip(group, slots, strict=False))
+        return (self.area.top - lowest) / self.area.height
+
+    def _share_page(self, entries: list[IssueEntry], i: int, group: list[IssueEntry],
+                    slots: list[Area]) -> tuple[list[IssueEntry], list[Area]]:
+        """A page less than half used takes a later puzzle that fits beside the group at a
+        legible size (moved up from at most SHARE_LOOKAHEAD puzzles on; said in the build
+        report), rather than leaving the paper white."""
+        if self._used(group, slots) >= 0.5:
+            return group, slots
+        first = i + len(group)
+        area = self.area
+        one_row = all(abs(slot.top - area.top) < 0.01 for slot in slots)
+        for j in range(first, min(len(entries), first + SHARE_LOOKAHEAD)):
+            trial = [*group, entries[j]]
+            trial_slots, cell = _best_arrangement(trial, area, self.sizes)
+            if not _all_legible(trial, trial_slots, cell, self.sizes) and one_row:
+                # stacked: the group on top, the newcomer below, the page's height shared
+                # in proportion to their grids at one cell size
+                new = entries[j]
+                headers = max(_header_height(e, self.sizes) for e in group)
+                heights = max(e.geometry.total_height for e in group)
+                common = (area.height - GAP - headers - _header_height(new, self.sizes)) / (
+                    heights + new.geometry.total_height)
+                top_h = headers + heights * common
+                trial_slots = [*(Area(s.left, area.top - top_h, s.width, top_h) for s in slots),
+                               Area(area.left, area.bottom, area.width,
+                                    area.height - top_h - GAP)]
+                cell = min(_fit(e, s.width, s.height, self.sizes)
+                           for e, s in zip(trial, trial_slots, strict=False))
+            if not _all_legible(trial, trial_slots, cell, self.sizes):
+                continue
+            if j > first:
+                moved = entries.pop(j)
+                entries.insert(first, moved)
+                self.warnings.append(
+                    f"puzzle {moved.number} printed beside puzzle {group[-1].number}, ahead "
+                    f"of puzzle {entries[first + 1].number}, so that their page is not "
+                    "half empty")
+            return trial, trial_slots
+        return group, slots
 
     def _does_not_fit(self, entry: IssueEntry) -> NonopressError:
         columns, rows = largest_grid(entry, self.area, self.sizes)
@@ -460,8 +515,12 @@ class Planner:
         body = sizes.pt(8)
         leading = body * 1.25
         continued = f"Worked solution No. {entry.number} (continued)"
+        hang = sizes.band(12)  # wrapped lines of a step hang under its first words
         for k, paragraph in enumerate(paragraphs):
             lines = self.wrapped(paragraph, body, area.width)
+            if len(lines) > 1:
+                rest = paragraph.split(None, len(lines[0].split()))[-1]
+                lines = [lines[0], *self.wrapped(rest, body, area.width - hang)]
             keep = len(lines) <= 6  # a step's lines stay together on one page
             for n, text in enumerate(lines):
                 full = y < area.bottom + 2
@@ -473,7 +532,7 @@ class Planner:
                     page.ops.append(Text(area.left, area.top - size - 1, continued, size,
                                          bold=True))
                     y = area.top - sizes.band(30)
-                page.ops.append(Text(area.left, y, text, body))
+                page.ops.append(Text(area.left + (hang if n else 0.0), y, text, body))
                 y -= leading
             if k == 0:
                 y -= sizes.band(6)
@@ -576,6 +635,11 @@ def _kdp_page_count(pages: list[Page], planner: Planner) -> None:
         )
         return
     area, sizes = planner.area, planner.sizes
+    planner.warnings.append(
+        f"{count} pages padded to KDP's least {KDP_MIN_PAGES} with "
+        f"{KDP_MIN_PAGES - count} ruled Notes pages (pad_pages); "
+        f"{_puzzles_to_fill(planner, KDP_MIN_PAGES - count, count)} more puzzles would fill "
+        "them")
     while len(pages) < KDP_MIN_PAGES:
         page = planner.page("notes")
         size = sizes.pt(14)
@@ -589,6 +653,13 @@ def _kdp_page_count(pages: list[Page], planner: Planner) -> None:
             y -= gap
         page.ops.append(Lines("rule", max(0.5, planner.profile.design_line), rules))
         pages.append(page)
+
+
+def _puzzles_to_fill(planner: Planner, pages: int, count: int) -> str:
+    """About how many more puzzles like this issue's (with their solutions and contents
+    lines) fill ``pages`` pages of a book now ``count`` pages long."""
+    per_page = len(planner.issue.entries) / max(1, count)
+    return f"about {max(1, round(pages * per_page))}"
 
 
 #: (kind, entry, text): kind is "puzzle", a section heading or "credit"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import re
 import shutil
 import subprocess
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from grader.errors import NonopressError
 from layout.issue import Issue
 from layout.latex import (
     compile_latex,
@@ -108,3 +110,87 @@ def test_latex_back_end_compiles_and_prints_hostile_strings_literally(tmp_path: 
                              check=True).stdout
         assert f"Issue {HOSTILE}" in out
         assert "root:" not in out  # /etc/passwd was never read
+
+
+# -- outline fonts, with and without Latin Modern ---------------------------------------------
+
+def _kpsewhich(name: str, env: dict[str, str] | None = None) -> str:
+    return subprocess.run(["kpsewhich", name], capture_output=True, text=True, env=env,
+                          check=False).stdout.strip()
+
+
+def tex_without_lmodern() -> dict[str, str]:
+    """An environment in which TeX cannot find lmodern.sty, as on a plain TeX install: the
+    search path for TeX inputs with the one tree that holds Latin Modern's package split
+    into its other subfolders (kpathsea finds nothing it is not pointed at)."""
+    found = _kpsewhich("lmodern.sty")
+    assert found, "lmodern is installed by .ci/run: the test hides it"
+    hidden = Path(found).parent
+    shown = subprocess.run(["kpsewhich", "--show-path=tex"], capture_output=True, text=True,
+                           check=True).stdout.strip().split(":")
+    entries: list[str] = []
+    for entry in shown:
+        root = Path(entry.lstrip("!").rstrip("/") or ".")
+        recursive = entry.endswith("//")
+        if not (recursive and root in hidden.parents):
+            entries.append(entry)
+            continue
+        # walk from root down to the hidden folder, keeping every sibling on the way
+        folder = root
+        while folder != hidden:
+            entries.append(str(folder))  # its own files, no subfolders
+            step = hidden.relative_to(folder).parts[0]
+            entries += [f"{child}//" for child in sorted(folder.iterdir())
+                        if child.is_dir() and child.name != step]
+            folder = folder / step
+    env = dict(os.environ, TEXINPUTS=":".join(entries))
+    assert _kpsewhich("lmodern.sty", env) == ""
+    assert _kpsewhich("tikz.sty", env) != ""
+    return env
+
+
+def font_types(pdf: Path) -> list[tuple[str, str]]:
+    """(name, type) of each font ``pdffonts`` lists."""
+    lines = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True,
+                           check=True).stdout.splitlines()[2:]
+    rows = []
+    for line in lines:
+        match = re.match(r"(\S+)\s+(Type 3|Type 1C?|TrueType|CID \S+|Type 1)\s", line)
+        assert match, line
+        rows.append((match.group(1), match.group(2)))
+    return rows
+
+
+@needs_tex
+@pytest.mark.parametrize("lmodern", [True, False], ids=["lmodern", "plain TeX"])
+def test_latex_writes_outline_fonts_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         lmodern: bool) -> None:
+    """pdffonts shows no Type 3 (bitmap) font, with Latin Modern and without it; hostile
+    text (^ ~ " < > | and a backslash) still prints literally."""
+    if not lmodern:
+        for key, value in tex_without_lmodern().items():
+            monkeypatch.setenv(key, value)
+    issue = hostile_issue(bleed=3 * MM)
+    plan = plan_issue(issue)
+    path = tmp_path / "issue.pdf"
+    path.write_bytes(compile_latex(render_latex(issue, plan)))
+    fonts = font_types(path)
+    assert fonts and not [f for f in fonts if f[1] == "Type 3"], fonts
+    names = " ".join(name for name, _ in fonts)
+    assert ("LMSans" in names) == lmodern, names
+    out = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
+                         check=True).stdout
+    assert f"Issue {HOSTILE}" in out
+
+
+@needs_tex
+def test_a_bitmap_font_stops_the_build_and_names_the_package(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """TeX asked for a font only the bitmap EC fonts have (T1 without Latin Modern): the
+    build stops and says what to install, rather than writing a blurry book."""
+    for key, value in tex_without_lmodern().items():
+        monkeypatch.setenv(key, value)
+    tex = ("\\documentclass{article}\\usepackage[T1]{fontenc}\\begin{document}"
+           "Bitmap\\end{document}\n")
+    with pytest.raises(NonopressError, match="apt install lmodern"):
+        compile_latex(tex)

@@ -18,10 +18,11 @@ import pikepdf
 
 from grader.errors import NonopressError
 from grader.inputs import describe_kind
+from layout.preflight.content import Budget, ContentError
 from layout.preflight.rules import Document, Finding, RuleResult, rules_for
 from layout.preflight.scan import ScanError, scan_pages
 
-__all__ = ["Finding", "PreflightError", "PreflightReport", "RuleResult", "preflight"]
+__all__ = ["Budget", "Finding", "PreflightError", "PreflightReport", "RuleResult", "preflight"]
 
 PROFILES = ("kdp", "pdfx")
 #: Larger files are refused before anything is read into memory.
@@ -111,8 +112,10 @@ def _grouped(findings: list[Finding]) -> list[str]:
 
 
 def preflight(path: str | os.PathLike[str], profile: str,
-              large_print: bool = False) -> PreflightReport:
-    """Check the PDF at ``path`` against ``profile`` (kdp or pdfx)."""
+              large_print: bool = False, budget: Budget | None = None) -> PreflightReport:
+    """Check the PDF at ``path`` against ``profile`` (kdp or pdfx), within ``budget``
+    (operators, form calls, pages, decoded bytes and CPU seconds; the defaults keep any
+    file under 10 s and 1 GB)."""
     if profile not in PROFILES:
         raise PreflightError(f"unknown profile {profile!r} (choose kdp or pdfx)")
     source = Path(path)
@@ -128,13 +131,28 @@ def preflight(path: str | os.PathLike[str], profile: str,
     if size > MAX_FILE_BYTES:
         raise PreflightError(f"{source}: {size:,} bytes is more than this preflight reads")
     try:
+        budget = budget or Budget()
+        budget.start()
         with pikepdf.open(source) as pdf:
-            scans = list(scan_pages(pdf))
+            scans = list(scan_pages(pdf, budget))
             doc = Document(pdf, scans, large_print)
             results = tuple(rule(doc) for rule in rules_for(profile, large_print))
             pages = len(pdf.pages)
+            damage = pdf.get_warnings()
+        if damage:  # objects the PDF library had to drop or guess: the report would lie
+            raise PreflightError(f"{source}: damaged PDF: {_first_line(Exception(damage[0]))}")
     except pikepdf.PasswordError:
         raise PreflightError(f"{source}: the file needs a password") from None
-    except (pikepdf.PdfError, ScanError, ValueError, TypeError, KeyError, OSError) as exc:
-        raise PreflightError(f"{source}: not a readable PDF: {exc}") from None
+    except (ScanError, ContentError) as exc:
+        raise PreflightError(f"{source}: cannot be checked: {exc}") from None
+    except (pikepdf.PdfError, ValueError, TypeError, KeyError, OSError, OverflowError,
+            RecursionError, AttributeError, IndexError) as exc:
+        raise PreflightError(f"{source}: not a readable PDF: {_first_line(exc)}") from None
+    except MemoryError:
+        raise PreflightError(f"{source}: too large to check in memory") from None
     return PreflightReport(str(source), profile, large_print, pages, results)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:200] if text else type(exc).__name__

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import pikepdf
 
-from layout.preflight.scan import Box, Mark, PageScan
+from layout.preflight.scan import Box, Mark, PageScan, ScanError
 from layout.profiles import (
     KDP_BLEED,
     KDP_MAX_PAGES,
@@ -35,6 +35,11 @@ Status = Literal["pass", "warn", "fail"]
 #: Rounding in a PDF writer is not a failure: lengths within this of the limit pass.
 TOLERANCE = 0.01
 MAX_FINDINGS = 200
+#: Effective image resolution: printers ask for 300 ppi; under 200 prints visibly soft.
+WANTED_PPI = 300.0
+LEAST_PPI = 200.0
+#: How far a mark may cross an edge before it counts (rounding in a PDF writer).
+EDGE_SLACK = 0.05
 
 
 @dataclass(frozen=True)
@@ -69,16 +74,30 @@ class Document:
     large_print: bool
     #: page index -> its inked marks (several rules ask)
     inked: dict[int, list[Mark]] = field(default_factory=dict, compare=False)
+    #: page index -> every mark that reaches the media, white ones too
+    visible: dict[int, list[Mark]] = field(default_factory=dict, compare=False)
+    boxes: dict[tuple[int, str], Box | None] = field(default_factory=dict, compare=False)
 
     def box(self, index: int, name: str) -> Box | None:
         """A page box as (x0, y0, x1, y1), or None when the page does not set it."""
+        key = (index, name)
+        if key not in self.boxes:
+            self.boxes[key] = self._read_box(index, name)
+        return self.boxes[key]
+
+    def _read_box(self, index: int, name: str) -> Box | None:
         page = self.pdf.pages[index]
         value = page.obj.get("/" + name)
         if name == "MediaBox" and value is None:
             value = page.mediabox
         if value is None or len(value) != 4:
             return None
-        x0, y0, x1, y1 = (float(v) for v in value)
+        try:
+            x0, y0, x1, y1 = (float(v) for v in value)
+        except (OverflowError, ValueError, TypeError):
+            raise ScanError(f"page {index + 1}: the {name} is not four numbers") from None
+        if not all(abs(v) < 1e7 for v in (x0, y0, x1, y1)):
+            raise ScanError(f"page {index + 1}: the {name} holds a number out of range")
         return min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
 
     def trim(self, index: int) -> Box:
@@ -106,16 +125,45 @@ def _overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+def _visible(doc: Document, index: int) -> list[Mark]:
+    """The marks of a page that reach its media, white ones too: white text reversed out of
+    a black box is as small as black text of its size."""
+    if index not in doc.visible:
+        media = doc.box(index, "MediaBox") or doc.trim(index)
+        doc.visible[index] = [m for m in doc.pages[index].marks if _overlaps(m.bbox, media)]
+    return doc.visible[index]
+
+
 def _inked(doc: Document, index: int) -> list[Mark]:
     """The marks of a page that put ink inside its media."""
     if index not in doc.inked:
-        media = doc.box(index, "MediaBox") or doc.trim(index)
-        doc.inked[index] = [m for m in doc.pages[index].marks
-                            if not m.blank and _overlaps(m.bbox, media)]
+        doc.inked[index] = [m for m in _visible(doc, index) if not m.blank]
     return doc.inked[index]
 
 
 # -- rules for every profile -------------------------------------------------------------------
+
+def bitmap_fonts(doc: Document) -> RuleResult:
+    result = RuleResult("bitmap-fonts", "outline fonts only (no Type 3 bitmap fonts: they "
+                        "print soft at any resolution but the one they were made for)")
+    for scan in doc.pages:
+        for name, font in sorted(scan.fonts.items()):
+            if font.subtype == "Type3" and font.bitmap:
+                result.add(scan.index + 1, f"font {name} is a Type 3 bitmap font")
+    return result
+
+
+def image_resolution(doc: Document) -> RuleResult:
+    result = RuleResult("image-resolution", f"images at {WANTED_PPI:.0f} ppi at their printed "
+                        f"size (under {LEAST_PPI:.0f} ppi fails)")
+    for scan in doc.pages:
+        for mark in _inked(doc, scan.index):
+            if mark.ppi is None or mark.ppi >= WANTED_PPI - 0.5:
+                continue
+            status: Status = "fail" if mark.ppi < LEAST_PPI else "warn"
+            result.add(scan.index + 1, mark.what, status)
+    return result
+
 
 def fonts_embedded(doc: Document) -> RuleResult:
     result = RuleResult("fonts-embedded", "every font the pages use is embedded")
@@ -136,19 +184,23 @@ def not_encrypted(doc: Document) -> RuleResult:
 def _text_size(doc: Document, least: float, rule: str, title: str) -> RuleResult:
     result = RuleResult(rule, title)
     for scan in doc.pages:
-        for mark in _inked(doc, scan.index):
+        for mark in _visible(doc, scan.index):
             if mark.text_size is not None and mark.text_size < least - 0.05:
                 result.add(scan.index + 1, mark.what)
     return result
 
 
 def _line_widths(doc: Document, least: float, status: Status, why: str) -> RuleResult:
-    result = RuleResult("line-widths", f"lines at least {least:g} pt{why}")
+    result = RuleResult("line-widths", f"lines at least {least:g} pt{why}, filled shapes "
+                        "too (a hairline drawn as a thin rectangle)")
     for scan in doc.pages:
         trim = doc.trim(scan.index)
-        for mark in _inked(doc, scan.index):
-            if (mark.line_width is not None and mark.line_width < least - TOLERANCE
-                    and _overlaps(mark.bbox, trim)):
+        for mark in _visible(doc, scan.index):
+            if not _overlaps(mark.bbox, trim):
+                continue
+            thin = mark.line_width if mark.line_width is not None else mark.thinnest
+            if thin is not None and (mark.line_width is not None or thin > 0) and (
+                    thin < least - TOLERANCE):
                 result.add(scan.index + 1, mark.what, status)
     return result
 
@@ -158,13 +210,13 @@ def _line_widths(doc: Document, least: float, status: Status, why: str) -> RuleR
 def kdp_trim(doc: Document) -> RuleResult:
     result = RuleResult("trim-size", "a KDP paperback trim size, one for every page, with "
                         "no bleed or 0.125 in bleed")
-    sizes = set()
+    sizes: dict[tuple[int, int], list[int]] = {}
     for scan in doc.pages:
         media = doc.box(scan.index, "MediaBox") or doc.trim(scan.index)
         trim = doc.trim(scan.index)
         tw, th = trim[2] - trim[0], trim[3] - trim[1]
         mw, mh = media[2] - media[0], media[3] - media[1]
-        sizes.add((round(tw), round(th)))
+        sizes.setdefault((round(tw), round(th)), []).append(scan.index + 1)
         page = scan.index + 1
         if kdp_trim_name(tw, th) is None:
             result.add(page, f"trim {_inches(tw)} x {_inches(th)} is not a KDP trim size")
@@ -176,7 +228,15 @@ def kdp_trim(doc: Document) -> RuleResult:
                        f"{_inches(th)} trim: KDP wants the trim size, or trim + 0.125 in wide "
                        "and + 0.25 in high with bleed (crop-mark slugs are refused)")
     if len(sizes) > 1:
-        result.add(None, f"pages of {len(sizes)} different sizes: a book has one trim size")
+        common = max(sizes, key=lambda size: len(sizes[size]))
+        book = f"{_inches(common[0])} x {_inches(common[1])}"
+        for size, pages in sizes.items():
+            if size == common:
+                continue
+            for page in pages:
+                result.add(page, f"trim {_inches(size[0])} x {_inches(size[1])} in a "
+                           f"{book} book (pages of {len(sizes)} different sizes: a book has "
+                           "one trim size)")
     return result
 
 
@@ -241,6 +301,44 @@ def kdp_crop_marks(doc: Document) -> RuleResult:
     return result
 
 
+def _sides_crossed(box: Box, trim: Box, recto: bool) -> list[str]:
+    """The trim edges ``box`` runs over: gutter, outside, top, bottom."""
+    left, right = ("gutter", "outside") if recto else ("outside", "gutter")
+    sides = []
+    if box[0] < trim[0] - EDGE_SLACK:
+        sides.append(left)
+    if box[2] > trim[2] + EDGE_SLACK:
+        sides.append(right)
+    if box[3] > trim[3] + EDGE_SLACK:
+        sides.append("top")
+    if box[1] < trim[1] - EDGE_SLACK:
+        sides.append("bottom")
+    return sides
+
+
+def kdp_trim_edges(doc: Document) -> RuleResult:
+    result = RuleResult("bleed", "nothing runs over the trim, but bleed art over the outside, "
+                        "top and bottom edges of a bleed file (never the gutter)")
+    for scan in doc.pages:
+        trim = doc.trim(scan.index)
+        media = doc.box(scan.index, "MediaBox") or trim
+        bleed = media[2] - media[0] > trim[2] - trim[0] + 1
+        recto = scan.index % 2 == 0
+        for mark in _inked(doc, scan.index):
+            if mark.kind == "shading" or not _overlaps(mark.bbox, trim):
+                continue  # a shading fills its clip; marks wholly outside are crop marks
+            sides = _sides_crossed(mark.bbox, trim, recto)
+            if not sides:
+                continue
+            if not bleed:
+                result.add(scan.index + 1, f"runs over the {' and '.join(sides)} trim edge "
+                           f"of a file without bleed: {mark.what}")
+            elif "gutter" in sides:
+                result.add(scan.index + 1, "runs over the gutter trim edge (KDP bleeds only "
+                           f"the outside, top and bottom): {mark.what}")
+    return result
+
+
 def kdp_margins(doc: Document) -> RuleResult:
     count = len(doc.pages)
     gutter = kdp_gutter(count)
@@ -261,9 +359,9 @@ def kdp_margins(doc: Document) -> RuleResult:
         for mark in _inked(doc, scan.index):
             if mark.kind == "shading":
                 continue
-            crosses_trim = not _inside(mark.bbox, trim)
+            crosses_trim = not _inside(mark.bbox, trim, slack=EDGE_SLACK)
             if crosses_trim:
-                continue  # bleed art (checked by the trim rule) or marks outside the page
+                continue  # bleed art or a mark over the edge: the bleed rule judges it
             if not _inside(mark.bbox, live, slack=0.5):
                 side = _margin_side(mark.bbox, live, recto)
                 result.add(scan.index + 1, f"in the {side} margin: {mark.what}")
@@ -433,16 +531,25 @@ def pdfx_total_ink(doc: Document) -> RuleResult:
     return result
 
 
-def pdfx_transparency(doc: Document) -> RuleResult:
-    result = RuleResult("transparency", "no transparency (PDF/X-1a has none)")
+def _transparency(doc: Document, title: str, status: Status) -> RuleResult:
+    result = RuleResult("transparency", title)
     for index, page in enumerate(doc.pdf.pages):
         group = page.obj.get("/Group")
         if group is not None and str(group.get("/S", "")) == "/Transparency":
-            result.add(index + 1, "the page is a transparency group")
+            result.add(index + 1, "the page is a transparency group", status)
     for scan in doc.pages:
         for item in scan.transparency:
-            result.add(scan.index + 1, item)
+            result.add(scan.index + 1, item, status)
     return result
+
+
+def pdfx_transparency(doc: Document) -> RuleResult:
+    return _transparency(doc, "no transparency (PDF/X-1a has none)", "fail")
+
+
+def kdp_transparency(doc: Document) -> RuleResult:
+    return _transparency(doc, "flattened: no live transparency (KDP asks for flattened "
+                         "files; its printer may render it otherwise)", "warn")
 
 
 def pdfx_annotations(doc: Document) -> RuleResult:
@@ -481,18 +588,19 @@ def rules_for(profile: str, large_print: bool) -> list[Rule]:
     """The rules of ``profile`` (kdp or pdfx), in the order a report lists them."""
     if profile == "kdp":
         rules: list[Rule] = [
-            not_encrypted, kdp_trim, kdp_page_count, kdp_margins, kdp_crop_marks,
-            fonts_embedded,
+            not_encrypted, kdp_trim, kdp_page_count, kdp_trim_edges, kdp_margins,
+            kdp_crop_marks, fonts_embedded, bitmap_fonts,
             lambda d: _text_size(d, KDP_MIN_TEXT, "text-size",
                                  f"text at least {KDP_MIN_TEXT:g} pt"),
             lambda d: _line_widths(d, KDP_MIN_LINE, "fail", " (0.3 mm)"),
-            kdp_tints, kdp_colour, no_annotations, no_bookmarks, kdp_blank_pages,
+            kdp_tints, kdp_colour, image_resolution, kdp_transparency, no_annotations,
+            no_bookmarks, kdp_blank_pages,
         ]
     elif profile == "pdfx":
         rules = [
             not_encrypted, pdfx_version, pdfx_output_intent, pdfx_keys, pdfx_boxes,
-            fonts_embedded, pdfx_colour, pdfx_black_text, pdfx_total_ink, pdfx_transparency,
-            pdfx_annotations, pdfx_marks,
+            fonts_embedded, bitmap_fonts, pdfx_colour, pdfx_black_text, pdfx_total_ink,
+            pdfx_transparency, image_resolution, pdfx_annotations, pdfx_marks,
             lambda d: _line_widths(d, PDFX_MIN_LINE, "warn", " (thinner breaks up on plates)"),
         ]
     else:

@@ -13,21 +13,26 @@ it sees and leaves judging to the rules.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import pikepdf
 
+from layout.preflight.content import Budget, ContentError, Name, decoded, operations
+
 Matrix = tuple[float, float, float, float, float, float]
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+#: Marks kept per page: enough for every finding a report shows.
+MAX_MARKS = 200_000
 MarkKind = Literal["fill", "stroke", "text", "image", "shading"]
 
 #: Forms inside forms deeper than this are not followed (a cycle or a hostile file).
 MAX_FORM_DEPTH = 12
-#: Operators read over the whole file before the scan gives up: the preflight's budget.
-MAX_OPERATORS = 5_000_000
+#: Larger numbers in a dictionary the scan reads (a width, a box, a matrix) are hostile.
+MAX_MAGNITUDE = 1e9
 
 
 class ScanError(Exception):
@@ -125,6 +130,8 @@ class Mark:
     line_width: float | None = None  # effective, for strokes
     text_size: float | None = None  # effective, for text
     font: str | None = None
+    thinnest: float | None = None  # for fills: the thinnest side of the filled shape, in pt
+    ppi: float | None = None  # for images: effective resolution at the placed size
 
     @property
     def blank(self) -> bool:
@@ -143,6 +150,7 @@ class FontInfo:
     widths: dict[int, float]
     default_width: float
     scale: float = 0.001  # glyph space to text space
+    bitmap: bool = False  # a Type 3 font whose glyphs are images (TeX's PK fonts)
 
     def advance(self, code: int) -> float:
         return self.widths.get(code, self.default_width) * self.scale
@@ -175,10 +183,20 @@ class _State:
 
 
 def _number(value: Any) -> float:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return 0.0
+    """A number from the file, bounded: a 400-digit width or box is refused, not overflowed.
+    (The tokenizer's floats are bounded by their length already: they pass straight.)"""
+    if type(value) is float:
+        return value
+    else:
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            return 0.0
+        except OverflowError:
+            raise ScanError("a number too large to be a length") from None
+    if not math.isfinite(number) or abs(number) > MAX_MAGNITUDE:
+        raise ScanError(f"a number out of range ({str(value)[:20]}...)")
+    return number
 
 
 def _name(value: Any) -> str:
@@ -193,7 +211,7 @@ def _font_info(font: Any) -> FontInfo:
     if subtype == "Type3":
         matrix = font.get("/FontMatrix", [0.001, 0, 0, 0.001, 0, 0])
         return FontInfo(name, subtype, True, False, _simple_widths(font), 0.0,
-                        abs(_number(matrix[0])))
+                        abs(_number(matrix[0])), bitmap=_bitmap_glyphs(font))
     if subtype == "Type0":
         descendants = font.get("/DescendantFonts", [])
         cid = descendants[0] if len(descendants) else pikepdf.Dictionary()
@@ -224,7 +242,32 @@ def _font_info(font: Any) -> FontInfo:
 
 def _simple_widths(font: Any) -> dict[int, float]:
     first = int(_number(font.get("/FirstChar", 0)))
-    return {first + k: _number(w) for k, w in enumerate(font.get("/Widths", []))}
+    widths = font.get("/Widths", [])
+    return {first + k: _number(w) for k, w in enumerate(widths) if k < 65536}
+
+
+_IMAGE_IN_GLYPH = re.compile(rb"(?:^|[\s\]>])(?:BI|ID)[\s/]|/IM\s+true")
+
+
+def _bitmap_glyphs(font: Any) -> bool:
+    """Whether a Type 3 font draws its glyphs as images (a bitmap font), judged on a few."""
+    procs = font.get("/CharProcs")
+    if not isinstance(procs, pikepdf.Dictionary):
+        return False
+    for k, key in enumerate(procs.keys()):
+        if k >= 8:
+            break
+        proc = procs[key]
+        if not isinstance(proc, pikepdf.Stream) or len(proc.read_raw_bytes()) > 1 << 16:
+            continue
+        try:
+            data = proc.read_bytes()
+        except pikepdf.PdfError:
+            continue
+        if _IMAGE_IN_GLYPH.search(data[:1 << 20]):
+            return True
+    xobjects = font.get("/Resources", {}).get("/XObject", {})
+    return any(str(x.get("/Subtype", "")) == "/Image" for x in list(xobjects.values())[:8])
 
 
 def _embedded(descriptor: Any) -> bool:
@@ -235,7 +278,7 @@ def _embedded(descriptor: Any) -> bool:
 
 def _colour_space(value: Any, resources: Any) -> tuple[str, str, int]:
     """(family, detail, component count) of a colour space name or array."""
-    if isinstance(value, pikepdf.Name):
+    if isinstance(value, (pikepdf.Name, Name)):
         name = _name(value)
         short = {"G": "DeviceGray", "RGB": "DeviceRGB", "CMYK": "DeviceCMYK", "I": "Indexed"}
         name = short.get(name, name)
@@ -264,11 +307,18 @@ def _colour_space(value: Any, resources: Any) -> tuple[str, str, int]:
     return "unknown", str(value)[:40], 0
 
 
+#: Operators whose findings name them (the others' position is never shown).
+_NAMED_OPS = frozenset(("gs", "S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "Tj", "TJ", "'",
+                        '"', "Do", "sh"))
+
+
 class _Scanner:
-    def __init__(self, page_scan: PageScan, budget: list[int]):
+    def __init__(self, page_scan: PageScan, budget: Budget,
+                 fonts: dict[tuple[int, int], FontInfo], pdf: pikepdf.Pdf | None = None):
+        self.pdf = pdf
         self.out = page_scan
-        self.budget = budget  # shared count of operators left
-        self.fonts: dict[tuple[int, int], FontInfo] = {}
+        self.budget = budget
+        self.fonts = fonts  # font dictionaries read once per file
 
     def font(self, resources: Any, name: str) -> FontInfo | None:
         fonts = resources.get("/Font", {}) if resources is not None else {}
@@ -278,32 +328,67 @@ class _Scanner:
         key = font.objgen if font.is_indirect else (id(font), 0)
         if key not in self.fonts:
             self.fonts[key] = _font_info(font)
-        info = self.fonts[key]
-        self.out.fonts[info.name] = info
-        return info
+        return self.fonts[key]
 
-    def run(self, content: Any, resources: Any, state: _State, where: str, depth: int) -> None:
-        try:
-            instructions = pikepdf.parse_content_stream(content)
-        except pikepdf.PdfError as exc:
-            raise ScanError(f"{where}: content stream cannot be read: {exc}") from None
-        self.budget[0] -= len(instructions)
-        if self.budget[0] < 0:
-            raise ScanError(f"over {MAX_OPERATORS:,} operators: too complex to check")
+    def run(self, chunks: Iterable[bytes], resources: Any, state: _State, where: str,
+            depth: int) -> None:
+        """Follow one content stream (a page's or a form's), operator by operator."""
         stack: list[_State] = []
         path: list[tuple[float, float]] = []
+        rects: list[float] = []  # thinnest side of each rectangle in the path
+        curved = False  # the path has segments other than rectangles
         segments = 0
         tm = tlm = IDENTITY
-        for number, instruction in enumerate(instructions, start=1):
-            if isinstance(instruction, pikepdf.ContentStreamInlineImage):
-                self.inline_image(instruction, resources, state, f"{where} inline image "
-                                  f"(operator {number})")
-                continue
-            op = str(instruction.operator)
-            args = list(instruction.operands)
-            at = f"{where} operator {number} '{op}'"
-            if op == "q":
-                stack.append(state)
+        for number, (op, args) in enumerate(operations(chunks, self.budget), start=1):
+            at = f"{where} operator {number} '{op}'" if op in _NAMED_OPS else ""
+            # -- paths --------------------------------------------------------------------
+            # the hot path: numbers from the tokenizer are floats, bounded by their length
+            # (a name or a string here is a damaged page: the arithmetic refuses it)
+            if op == "l" and len(args) == 2:
+                a, b, c, d, e, f = state.ctm
+                x, y = args
+                path.append((a * x + c * y + e, b * x + d * y + f))
+                segments += 1
+                curved = True
+            elif op == "m" and len(args) == 2:
+                a, b, c, d, e, f = state.ctm
+                x, y = args
+                path.append((a * x + c * y + e, b * x + d * y + f))
+            elif op in ("c", "v", "y"):
+                for k in range(0, min(len(args), 6) - 1, 2):
+                    path.append(apply(state.ctm, _number(args[k]), _number(args[k + 1])))
+                segments += 1
+                curved = True
+            elif op == "re" and len(args) == 4:
+                x, y, w, h = (_number(a) for a in args)
+                path.extend(apply(state.ctm, px, py)
+                            for px, py in ((x, y), (x + w, y), (x + w, y + h), (x, y + h)))
+                a, b, c, d = state.ctm[:4]
+                rects.append(min(abs(w) * math.hypot(a, b), abs(h) * math.hypot(c, d)))
+                segments += 4
+            elif op in ("S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n"):
+                if path and op != "n":
+                    box = bbox_of(path)
+                    shape = f"path of {max(segments, 1)} segment(s) at " + _where(box)
+                    if op in ("f", "F", "f*", "B", "B*", "b", "b*"):
+                        # a rectangle's thinnest side is exact; any other shape is judged
+                        # by its bounding box (a thin diagonal sliver goes unmeasured)
+                        thin = min([*rects, *(() if rects and not curved else
+                                              (box[2] - box[0], box[3] - box[1]))])
+                        what = "filled " + (f"{thin:.2f} pt thin " if thin < 2 else "")
+                        self.mark(Mark("fill", box, state.fill, f"{what}{shape} ({at})",
+                                       thinnest=thin))
+                    if op in ("S", "s", "B", "B*", "b", "b*"):
+                        width = state.line_width * min_scale(state.ctm)
+                        half = max(width, 0.01) / 2  # the ink reaches half a width out
+                        box = (box[0] - half, box[1] - half, box[2] + half, box[3] + half)
+                        self.mark(Mark("stroke", box, state.stroke,
+                                       f"stroked {shape}, {width:.2f} pt wide ({at})",
+                                       line_width=width))
+                path, rects, curved, segments = [], [], False, 0
+            elif op == "q":
+                if len(stack) < 4096:
+                    stack.append(state)
             elif op == "Q":
                 if stack:
                     state = stack.pop()
@@ -331,37 +416,8 @@ class _Scanner:
             elif op in ("sc", "scn", "SC", "SCN"):
                 stroke = op.startswith("S")
                 old = state.stroke if stroke else state.fill
-                values = tuple(_number(a) for a in args if not isinstance(a, pikepdf.Name))
+                values = tuple(_number(a) for a in args[:32] if isinstance(a, float))
                 state = self.colour(state, stroke, Colour(old.space, values, old.detail))
-            # -- paths --------------------------------------------------------------------
-            elif op == "m" and len(args) == 2:
-                path.append(apply(state.ctm, _number(args[0]), _number(args[1])))
-            elif op == "l" and len(args) == 2:
-                path.append(apply(state.ctm, _number(args[0]), _number(args[1])))
-                segments += 1
-            elif op in ("c", "v", "y"):
-                for k in range(0, len(args) - 1, 2):
-                    path.append(apply(state.ctm, _number(args[k]), _number(args[k + 1])))
-                segments += 1
-            elif op == "re" and len(args) == 4:
-                x, y, w, h = (_number(a) for a in args)
-                path.extend(apply(state.ctm, px, py)
-                            for px, py in ((x, y), (x + w, y), (x + w, y + h), (x, y + h)))
-                segments += 4
-            elif op in ("S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n"):
-                if path and op != "n":
-                    box = bbox_of(path)
-                    shape = f"path of {max(segments, 1)} segment(s) at " + _where(box)
-                    if op in ("f", "F", "f*", "B", "B*", "b", "b*"):
-                        self.mark(Mark("fill", box, state.fill, f"filled {shape} ({at})"))
-                    if op in ("S", "s", "B", "B*", "b", "b*"):
-                        width = state.line_width * min_scale(state.ctm)
-                        half = max(width, 0.01) / 2  # the ink reaches half a width out
-                        box = (box[0] - half, box[1] - half, box[2] + half, box[3] + half)
-                        self.mark(Mark("stroke", box, state.stroke,
-                                       f"stroked {shape}, {width:.2f} pt wide ({at})",
-                                       line_width=width))
-                path, segments = [], 0
             # -- text ---------------------------------------------------------------------
             elif op == "BT":
                 tm = tlm = IDENTITY
@@ -403,6 +459,8 @@ class _Scanner:
             # -- images, forms, shadings --------------------------------------------------
             elif op == "Do" and args:
                 self.xobject(resources, _name(args[0]), state, at, depth)
+            elif op == "BI" and len(args) == 2:
+                self.inline_image(args[0], state, f"{where} inline image (operator {number})")
             elif op == "sh" and args:
                 shadings = resources.get("/Shading", {}) if resources is not None else {}
                 shading = shadings.get("/" + _name(args[0]))
@@ -415,7 +473,8 @@ class _Scanner:
         return replace(state, stroke=colour) if stroke else replace(state, fill=colour)
 
     def mark(self, mark: Mark) -> None:
-        self.out.marks.append(mark)
+        if len(self.out.marks) < MAX_MARKS:
+            self.out.marks.append(mark)
 
     def ext_gstate(self, resources: Any, name: str, state: _State, at: str) -> _State:
         states = resources.get("/ExtGState", {}) if resources is not None else {}
@@ -432,13 +491,12 @@ class _Scanner:
             self.out.transparency.append(f"soft mask in /{name} ({at})")
         if "/BM" in gs:
             modes = gs.BM if isinstance(gs.BM, pikepdf.Array) else [gs.BM]
-            for mode in modes:
+            for mode in list(modes)[:16]:
                 if _name(mode) not in ("Normal", "Compatible"):
                     self.out.transparency.append(f"blend mode {_name(mode)} in /{name} ({at})")
         if "/Font" in gs and len(gs.Font) == 2:
             font = gs.Font[0]
             info = _font_info(font)
-            self.out.fonts[info.name] = info
             state = replace(state, font=info, font_size=_number(gs.Font[1]))
         return state
 
@@ -448,22 +506,31 @@ class _Scanner:
         size = state.font_size
         start = tm
         shown = ""
-        pieces = text if isinstance(text, pikepdf.Array) else [text]
+        pieces = text if isinstance(text, list) else [text]
         for piece in pieces:
-            if isinstance(piece, pikepdf.String):
-                data = bytes(piece)
+            if isinstance(piece, bytes):
+                data = piece
                 two = font.two_byte if font else False
                 codes = ([int.from_bytes(data[k:k + 2], "big") for k in range(0, len(data) - 1, 2)]
                          if two else list(data))
-                for code in codes:
-                    width = font.advance(code) if font else 0.5
-                    tx = (width * size + state.char_spacing
-                          + (state.word_spacing if code == 32 and not two else 0.0))
-                    tm = multiply((1, 0, 0, 1, tx * state.h_scale, 0), tm)
+                # the glyphs' advances add up: one translation for the whole string
+                if font is not None:
+                    widths, default, scale = font.widths, font.default_width, font.scale
+                    advance = sum(widths.get(code, default) for code in codes) * scale
+                else:
+                    advance = 0.5 * len(codes)
+                spaces = 0 if two else data.count(32)
+                tx = (advance * size + state.char_spacing * len(codes)
+                      + state.word_spacing * spaces)
+                tm = multiply((1, 0, 0, 1, tx * state.h_scale, 0), tm)
                 shown += data.decode("latin-1", "replace") if not two else "?" * len(codes)
-            else:
-                tm = multiply((1, 0, 0, 1, -_number(piece) / 1000 * size * state.h_scale, 0), tm)
-        if not shown or state.render_mode in (3, 7):  # invisible text (e.g. an OCR layer)
+            elif isinstance(piece, float):
+                tm = multiply((1, 0, 0, 1, -piece / 1000 * size * state.h_scale, 0), tm)
+        if not shown:
+            return tm
+        if font is not None:  # a font counts as used once it shows a glyph
+            self.out.fonts[font.name] = font
+        if state.render_mode in (3, 7):  # invisible text (e.g. an OCR layer)
             return tm
         full = multiply(start, state.ctm)
         end = apply(multiply(tm, state.ctm), 0, 0)
@@ -481,6 +548,17 @@ class _Scanner:
                            f"outlined text {preview!r} ({at})", text_size=effective, font=name))
         return tm
 
+    def image(self, state: _State, pixels: tuple[float, float], colour: Colour,
+              what: str) -> None:
+        corners = [apply(state.ctm, x, y) for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))]
+        a, b, c, d = state.ctm[:4]
+        across, up = math.hypot(a, b) / 72, math.hypot(c, d) / 72  # placed size in inches
+        ppi = min(pixels[0] / across if across > 1e-9 else math.inf,
+                  pixels[1] / up if up > 1e-9 else math.inf)
+        self.mark(Mark("image", bbox_of(corners), colour,
+                       f"{what}, {pixels[0]:.0f}x{pixels[1]:.0f} px at {ppi:.0f} ppi",
+                       ppi=ppi))
+
     def xobject(self, resources: Any, name: str, state: _State, at: str, depth: int) -> None:
         objects = resources.get("/XObject", {}) if resources is not None else {}
         xobject = objects.get("/" + name)
@@ -488,7 +566,6 @@ class _Scanner:
             return
         subtype = _name(xobject.get("/Subtype", ""))
         if subtype == "Image":
-            corners = [apply(state.ctm, x, y) for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))]
             if xobject.get("/ImageMask", False):
                 colour: Colour = state.fill
             else:
@@ -496,8 +573,10 @@ class _Scanner:
                 colour = Colour(family, (), detail)
             if "/SMask" in xobject or "/SMaskInData" in xobject:
                 self.out.transparency.append(f"image /{name} with a soft mask ({at})")
-            self.mark(Mark("image", bbox_of(corners), colour, f"image /{name} ({at})"))
+            pixels = (_number(xobject.get("/Width", 0)), _number(xobject.get("/Height", 0)))
+            self.image(state, pixels, colour, f"image /{name} ({at})")
         elif subtype == "Form":
+            self.budget.spend_form_call()
             if depth >= MAX_FORM_DEPTH:
                 raise ScanError(f"forms nested deeper than {MAX_FORM_DEPTH} ({at})")
             group = xobject.get("/Group")
@@ -505,41 +584,64 @@ class _Scanner:
                 self.out.transparency.append(f"transparency group in form /{name} ({at})")
             matrix = xobject.get("/Matrix", None)
             m = tuple(_number(v) for v in matrix) if matrix is not None else IDENTITY
+            if len(m) != 6:
+                m = IDENTITY
             inner = replace(state, ctm=multiply(m, state.ctm))  # type: ignore[arg-type]
-            self.run(xobject, xobject.get("/Resources", resources), inner,
+            self.run(decoded(xobject, self.budget, self.pdf),
+                     xobject.get("/Resources", resources), inner,
                      f"form /{name} in {at.split(' operator')[0]}", depth + 1)
 
-    def inline_image(self, instruction: Any, resources: Any, state: _State, at: str) -> None:
-        image = instruction.iimage
-        corners = [apply(state.ctm, x, y) for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))]
-        if image.image_mask:
+    def inline_image(self, image: dict[str, Any], state: _State, at: str) -> None:
+        if image.get("/ImageMask") is True:
             colour = state.fill
         else:
-            try:
-                family = _name(image.colorspace or "unknown")
-            except (pikepdf.PdfError, NotImplementedError, ValueError):
-                family = "unknown"
+            space = image.get("/ColorSpace", "unknown")
+            family = _name(space) if isinstance(space, str) else "unknown"
             colour = Colour({"G": "DeviceGray", "RGB": "DeviceRGB",
                              "CMYK": "DeviceCMYK"}.get(family, family))
-        self.mark(Mark("image", bbox_of(corners), colour, at))
+        width, height = image.get("/Width", 0.0), image.get("/Height", 0.0)
+        pixels = (width if isinstance(width, float) else 0.0,
+                  height if isinstance(height, float) else 0.0)
+        self.image(state, pixels, colour, at)
 
 
 def _where(box: Box) -> str:
     return f"x {box[0]:.0f}-{box[2]:.0f}, y {box[1]:.0f}-{box[3]:.0f} pt"
 
 
-def scan_pages(pdf: pikepdf.Pdf) -> Iterator[PageScan]:
-    """A :class:`PageScan` for every page of ``pdf``, in order."""
-    budget = [MAX_OPERATORS]
+def _page_content(page: Any, budget: Budget, pdf: pikepdf.Pdf) -> Iterator[bytes]:
+    """The decoded bytes of a page's content streams, one after the other."""
+    contents = page.obj.get("/Contents")
+    streams = list(contents) if isinstance(contents, pikepdf.Array) else [contents]
+    for stream in streams[:10_000]:
+        if isinstance(stream, pikepdf.Stream):
+            yield from decoded(stream, budget, pdf)
+            yield b"\n"
+
+
+def scan_pages(pdf: pikepdf.Pdf, budget: Budget | None = None) -> Iterator[PageScan]:
+    """A :class:`PageScan` for every page of ``pdf``, in order, within ``budget``."""
+    budget = budget or Budget()
+    if not budget.started:
+        budget.start()
+    fonts: dict[tuple[int, int], FontInfo] = {}
     for index, page in enumerate(pdf.pages):
+        if index >= budget.pages:
+            raise ScanError(f"more than {budget.pages:,} pages: more than this preflight "
+                            "checks")
         result = PageScan(index)
-        scanner = _Scanner(result, budget)
+        scanner = _Scanner(result, budget, fonts, pdf)
         try:
             resources = page.obj.get("/Resources")
             if resources is None:
                 resources = page.resources
             if "/Contents" in page.obj:
-                scanner.run(page, resources, _State(), f"page {index + 1}", 0)
-        except (pikepdf.PdfError, ValueError, TypeError, KeyError, RecursionError) as exc:
+                scanner.run(_page_content(page, budget, pdf), resources, _State(),
+                            f"page {index + 1}", 0)
+        except ContentError as exc:
             raise ScanError(f"page {index + 1}: {exc}") from None
+        except (pikepdf.PdfError, ValueError, TypeError, KeyError, RecursionError,
+                OverflowError) as exc:
+            raise ScanError(f"page {index + 1}: {exc}") from None
+        budget.check_time()
         yield result

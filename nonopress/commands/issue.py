@@ -16,6 +16,7 @@ from nonopress.commands.common import positive_float
 
 if TYPE_CHECKING:
     from layout.manifest import Manifest
+    from layout.puzzlefiles import PuzzleFiles
 
 from layout.profiles import Profile
 
@@ -137,9 +138,11 @@ def run(args: argparse.Namespace) -> int:
     for change in changes:
         print(shown(f"nonopress issue: warning: {change}"), file=sys.stderr)
     from layout.colour_issue import manifest_has_colour
+    from layout.puzzlefiles import PuzzleFiles
 
-    if manifest_has_colour(manifest):
-        return _run_colour(args, manifest)
+    files = PuzzleFiles()  # each puzzle file read once, however many entries name it
+    if manifest_has_colour(manifest, files):
+        return _run_colour(args, manifest, files)
     if args.no_cache:
         cache = GradeCache(None)
     else:
@@ -168,6 +171,7 @@ def run(args: argparse.Namespace) -> int:
         cache=cache,
         budget=Budget(seconds=args.grade_seconds),
         progress=say,
+        files=files,
     )
     try:
         cache.save()
@@ -226,7 +230,7 @@ def _preflight(paths: list[Path], profile: Profile, say: Callable[[str], None]) 
     return status
 
 
-def _run_colour(args: argparse.Namespace, manifest: Manifest) -> int:
+def _run_colour(args: argparse.Namespace, manifest: Manifest, files: PuzzleFiles) -> int:
     """An issue with colour puzzles: laid out by layout.colour_issue (no grade cache)."""
     from grader.atomic import atomic_write
     from grader.errors import NonopressError
@@ -252,7 +256,7 @@ def _run_colour(args: argparse.Namespace, manifest: Manifest) -> int:
 
     for option in unsupported_options(manifest):
         print(f"nonopress issue: warning: colour issues ignore {option}", file=sys.stderr)
-    entries = build_colour_issue(manifest, Budget(seconds=args.grade_seconds), say)
+    entries = build_colour_issue(manifest, Budget(seconds=args.grade_seconds), say, files)
     pages = plan_colour_issue(entries, manifest)
     summary = f"{len(pages)} pages, {len(entries)} puzzles (colour)"
     checked: list[Path] = []
