@@ -89,6 +89,9 @@ def resolve_locks(grid: Grid, locks: Mapping[str, str]) -> dict[int, str]:
             if have != "." and have != want:
                 raise NonopressError(
                     f"lock {slot.label}: {word} clashes with {grid.entry(slot)} in the grid")
+        if slot.index in fixed and fixed[slot.index] != word:
+            raise NonopressError(f"lock {slot.label}: two words for one slot, "
+                                 f"{fixed[slot.index]} and {word}; keep one")
         fixed[slot.index] = word
     return fixed
 

@@ -65,11 +65,19 @@ def word_list_from(args: argparse.Namespace) -> WordList:
 
 
 def locks_from(args: argparse.Namespace) -> dict[str, str]:
+    """``--lock`` items as ``{slot name: word}``; two locks on one slot are an error naming
+    both (the later one silently winning would drop a theme entry)."""
     locks: dict[str, str] = {}
+    seen: dict[str, str] = {}  # slot name as typed, upper-cased without spaces -> item
     for item in args.lock:
         name, sep, word = item.partition("=")
         if not sep or not name.strip() or not word.strip():
             raise NonopressError(f"--lock {item!r}: expected SLOT=WORD, e.g. 1A=NONOGRAM")
+        key = name.strip().upper().replace(" ", "")
+        if key in seen and seen[key].partition("=")[2].strip() != word.strip():
+            raise NonopressError(f"--lock {seen[key]} and --lock {item}: two words for one "
+                                 "slot; keep one")
+        seen[key] = item
         locks[name.strip()] = word.strip()
     return locks
 
