@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 from grader.results import Budget  # noqa: E402
 from words.fill import fill  # noqa: E402
 from words.grid import parse_grid  # noqa: E402
-from words.wordlist import DEFAULT_MIN_ZIPF, default_word_list, load_word_list  # noqa: E402
+from words.wordlist import default_word_list, load_word_list  # noqa: E402
 
 DEFAULT_DIR = ROOT.parent / "shared" / "crossword-grids" / "txt"
 GOAL_S = 1.0
@@ -34,7 +34,6 @@ def main() -> int:
     parser.add_argument("folder", nargs="?", default=str(DEFAULT_DIR))
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--min-zipf", type=float, default=DEFAULT_MIN_ZIPF)
     parser.add_argument("--words", help="a word list file instead of the default list")
     parser.add_argument("--only", help="grids whose name contains this")
     parser.add_argument("--quality", action="store_true",
@@ -43,7 +42,7 @@ def main() -> int:
     args = parser.parse_args()
 
     started = time.perf_counter()
-    words = load_word_list(args.words) if args.words else default_word_list(args.min_zipf)
+    words = load_word_list(args.words) if args.words else default_word_list()
     load_s = time.perf_counter() - started
     paths = sorted(Path(args.folder).glob("*.txt"))
     if args.only:
