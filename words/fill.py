@@ -13,13 +13,16 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from grader.errors import NonopressError
 from grader.results import Budget
 from words.grid import Grid, Slot
 from words.search import Limits, Search, Stop, luby
 from words.wordlist import WordList, normalise
+
+if TYPE_CHECKING:
+    from words.compiled_fill import CompiledSearch
 
 FillStatus = Literal["filled", "none", "undecided"]
 #: Score thresholds tried in turn before the whole list when asked for quality (37.5 is
@@ -117,6 +120,11 @@ def fill(
     budget = budget or Budget(seconds=10.0)
     fixed = resolve_locks(grid, locks or {})
     words = words.with_words(fixed.values())
+    from words.compiled_fill import MAX_STATE_BYTES, CompiledSearch
+
+    if CompiledSearch.state_bytes(grid, words) <= MAX_STATE_BYTES:
+        return _fill_compiled(CompiledSearch(grid, words, fixed), words, started, budget,
+                              seed, restarts, quality)
     search = Search(grid, words, fixed)
     search.limits = Limits(
         deadline=None if budget.seconds is None else started + budget.seconds,
@@ -182,6 +190,56 @@ def fill(
         return done("undecided", failed_slot=slot, restarts=runs,
                     reason=f"budget spent after {search.nodes} nodes; the hardest "
                            f"slot was {slot.label} ({slot.length} letters)")
+
+
+def _fill_compiled(search: CompiledSearch, words: WordList, started: float, budget: Budget,
+                   seed: int, restarts: bool, quality: bool) -> FillResult:
+    """:func:`fill` on the compiled search (same tiers, restarts and answers)."""
+    grid = search.grid
+    deadline = None if budget.seconds is None else started + budget.seconds
+    runs = 0
+
+    def done(status: FillStatus, *, entries: tuple[str, ...] = (),
+             failed_slot: Slot | None = None, reason: str = "") -> FillResult:
+        filled = grid
+        for slot, word in zip(search.slots, entries, strict=False):
+            filled = filled.with_entry(slot, word)
+        return FillResult(status, filled, entries, tuple(words.score(w) for w in entries),
+                          time.perf_counter() - started, search.nodes, runs, failed_slot,
+                          reason)
+
+    def hardest() -> Slot:
+        return search.slots[int(search.fails.argmax())]
+
+    lowest = min((words.table(s.length).scores[-1] for s in search.slots
+                  if words.table(s.length).scores), default=0.0)
+    for tier in [t for t in QUALITY_TIERS if t > lowest] if quality else []:
+        if search.root(tier) >= 0:
+            continue
+        cap = search.nodes + TIER_NODES * (len(search.slots) + RESTART_NODES)
+        outcome = search.search(seed, restarts, deadline, budget.nodes, cap, RESTART_NODES)
+        runs += search.runs
+        if outcome == "filled":
+            return done("filled", entries=tuple(search.solution()))
+        if outcome == "budget":
+            break
+    failed = search.root()
+    if failed >= 0:
+        slot = search.slots[failed]
+        return done("none", failed_slot=slot, reason=_root_reason(grid, slot, words))
+    outcome = search.search(seed, restarts, deadline, budget.nodes, None, RESTART_NODES)
+    runs += search.runs
+    if outcome == "filled":
+        return done("filled", entries=tuple(search.solution()))
+    slot = hardest()
+    if outcome == "none":
+        return done("none", failed_slot=slot,
+                    reason=f"no fill exists: the complete search ran out of words for "
+                           f"{slot.label} ({slot.length} letters, pattern "
+                           f"{_shown(grid, slot)}) most often")
+    return done("undecided", failed_slot=slot,
+                reason=f"budget spent after {search.nodes} nodes; the hardest slot was "
+                       f"{slot.label} ({slot.length} letters)")
 
 
 def _restarts(
