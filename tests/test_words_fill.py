@@ -218,3 +218,59 @@ def test_missing_length_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[s
     grid.write_text("..#\n...\n#..\n")
     assert main(["fill", str(grid), "--min-length", "3"]) == 1
     assert "the list has no 2-letter words, and 1 Across needs one" in capsys.readouterr().err
+
+
+def test_report_names_weakest_entries_and_better_corners(english: WordList) -> None:
+    from words.report import corner_grid, crossing_slots, fill_report
+
+    grid = parse_grid((DATA / "ginsberg-20.txt").read_text())
+    result = fill(grid, english, seed=0, budget=Budget(seconds=30))
+    report = fill_report(result, english, count=3, seconds=2.0)
+    scores = sorted(result.scores)
+    assert [e.score for e in report] == scores[:3]
+    assert any(e.rewrites for e in report)
+    for entry in report:
+        rubbed = corner_grid(result.grid, entry.slot)
+        assert rubbed.entry(entry.slot) == "." * entry.slot.length
+        assert all("." in rubbed.entry(s) for s in crossing_slots(grid, entry.slot))
+        # the slots a rewrite may change: those with a rubbed-out cell
+        corner = {s.index for s in grid.slots if "." in rubbed.entry(s)}
+        for rewrite in entry.rewrites:
+            new = dict(enumerate(result.entries))
+            for slot, word, score in rewrite.changes:
+                assert slot.index in corner and score > entry.score  # better words only
+                new[slot.index] = word
+            assert new[entry.slot.index] != entry.word
+            refilled = grid
+            for slot in grid.slots:
+                refilled = refilled.with_entry(slot, new[slot.index])  # crossings agree
+            assert all(refilled.entry(s) == new[s.index] for s in grid.slots)
+            assert len(set(new.values())) == len(new)
+
+
+def test_compiled_search_agrees_with_the_python_search() -> None:
+    """Random small grids over random small lists: the compiled search (fill) and the
+    Python reference (words.search) find a fill, or prove none, alike."""
+    import random
+
+    from words.search import Search
+
+    rng = random.Random(5)
+    for _ in range(40):
+        width, height = rng.randint(2, 4), rng.randint(2, 4)
+        rows = ["".join("#" if rng.random() < 0.15 else "." for _ in range(width))
+                for _ in range(height)]
+        try:
+            grid = parse_grid("\n".join(rows) + "\n")
+        except FormatError:
+            continue
+        pool = ["".join(rng.choice("ABE") for _ in range(n)) for n in range(2, 5)
+                for _ in range(12)]
+        words = WordList.from_scores(pool)
+        result = fill(grid, words, budget=Budget(seconds=10))
+        reference = Search(grid, words)
+        root = reference.root()
+        found = not isinstance(root, int) and reference.dfs(root[0], root[1], lambda _: True)
+        assert (result.status == "filled") == found, rows
+        if found:
+            assert_valid_fill(grid, result, words)

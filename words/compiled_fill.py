@@ -130,7 +130,7 @@ class CompiledSearch:
         self.support = np.zeros(width, dtype=np.int64)
         self.weight = np.ones(nslots, dtype=np.float64)
         self.fails = np.zeros(nslots, dtype=np.int64)
-        self.box = np.zeros(2, dtype=np.int64)
+        self.box = np.array([0, 0, -1], dtype=np.int64)
         self.runs = 0
 
     @staticmethod
@@ -191,6 +191,7 @@ class CompiledSearch:
             self.runs = run - 1
             # level 0 keeps what earlier runs refuted there: proved, whatever the seed
             self.box[0] = 0
+            self.box[2] = -1
             self.k.seed_rng(seed * 1_000_003 + run)
             limit = self.nodes + (len(self.slots) + restart_nodes) * luby(run) \
                 if restarts else None

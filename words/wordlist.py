@@ -216,6 +216,11 @@ class WordList:
             return self
         return WordList({**self.scores, **new}, self.name)
 
+    def better_than(self, score: float) -> WordList:
+        """Only the words scoring more than ``score``."""
+        return WordList({w: v for w, v in self.ordered_items() if v > score}, self.name,
+                        ordered=True)
+
     def without(self, drop: Iterable[str], name: str | None = None) -> WordList:
         """This list less ``drop`` (``--avoid``); self if none of them is in it."""
         gone = {w for w in drop if w in self.scores}
