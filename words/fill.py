@@ -36,6 +36,8 @@ TIER_NODES = 1
 #: backtracking takes about one node a slot. 150 measured best of 0/50/100/150/300 on the
 #: hardest benchmark grids (six seeds each): fewest nodes in all and the shortest worst case.
 RESTART_NODES = 150
+#: Nodes a slot the Python search may take before the compiled search takes over.
+QUICK_NODES = 1.5
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,10 @@ def fill(
     from words.compiled_fill import MAX_STATE_BYTES, CompiledSearch
 
     if CompiledSearch.state_bytes(grid, words) <= MAX_STATE_BYTES:
+        if not quality:
+            quick = _quick_fill(grid, words, fixed, started, budget, seed)
+            if quick is not None:
+                return quick
         return _fill_compiled(CompiledSearch(grid, words, fixed), words, started, budget,
                               seed, restarts, quality)
     search = Search(grid, words, fixed)
@@ -190,6 +196,49 @@ def fill(
         return done("undecided", failed_slot=slot, restarts=runs,
                     reason=f"budget spent after {search.nodes} nodes; the hardest "
                            f"slot was {slot.label} ({slot.length} letters)")
+
+
+def _quick_fill(grid: Grid, words: WordList, fixed: Mapping[int, str], started: float,
+                budget: Budget, seed: int) -> FillResult | None:
+    """A fill (or a root proof of none) found by the Python search within
+    :data:`QUICK_NODES` nodes a slot, or None: most grids fill nearly without
+    backtracking, and then the compiled kernels (a third of a second to load) are not
+    needed. The same seed gives the same answer."""
+    search = Search(grid, words, fixed)
+    root = search.root()
+    if isinstance(root, int):
+        slot = search.slots[root]
+        return FillResult("none", grid, (), (), time.perf_counter() - started, 0, 0, slot,
+                          _root_reason(grid, slot, words))
+    search.rng = random.Random(seed * 1_000_003 + 1)
+    search.node_limit = int(QUICK_NODES * len(search.slots)) + 1
+    search.limits = Limits(
+        deadline=None if budget.seconds is None else started + budget.seconds,
+        max_nodes=budget.nodes,
+    )
+    solution: list[str] = []
+
+    def found(dom: list[int]) -> bool:
+        solution.extend(search.words_of(dom))
+        return True
+
+    try:
+        if not search.dfs(root[0], root[1], found):
+            return None
+    except Stop as stop:
+        if stop.why == "budget":  # the whole budget is spent: say so as the search would
+            slot = search.slots[max(range(len(search.slots)), key=search.failures.__getitem__)]
+            return FillResult("undecided", grid, (), (), time.perf_counter() - started,
+                              search.nodes, 0, slot, f"budget spent after {search.nodes} "
+                              f"nodes; the hardest slot was {slot.label} ({slot.length} "
+                              "letters)")
+        return None
+    filled = grid
+    for slot, word in zip(search.slots, solution, strict=True):
+        filled = filled.with_entry(slot, word)
+    return FillResult("filled", filled, tuple(solution),
+                      tuple(words.score(w) for w in solution),
+                      time.perf_counter() - started, search.nodes, 0)
 
 
 def _fill_compiled(search: CompiledSearch, words: WordList, started: float, budget: Budget,
