@@ -249,28 +249,38 @@ def test_report_names_weakest_entries_and_better_corners(english: WordList) -> N
 
 
 def test_compiled_search_agrees_with_the_python_search() -> None:
-    """Random small grids over random small lists: the compiled search (fill) and the
-    Python reference (words.search) find a fill, or prove none, alike."""
+    """Random small grids over random small lists: the compiled search (with its
+    backjumping) and the Python reference (words.search) find a fill, or prove none,
+    alike."""
     import random
+    import time
 
+    from words.compiled_fill import CompiledSearch
+    from words.fill import _fill_compiled
     from words.search import Search
 
     rng = random.Random(5)
-    for _ in range(40):
-        width, height = rng.randint(2, 4), rng.randint(2, 4)
+    tried = {"filled": 0, "none": 0}
+    for _ in range(120):
+        width, height = rng.randint(3, 5), rng.randint(3, 5)
         rows = ["".join("#" if rng.random() < 0.15 else "." for _ in range(width))
                 for _ in range(height)]
         try:
             grid = parse_grid("\n".join(rows) + "\n")
         except FormatError:
             continue
-        pool = ["".join(rng.choice("ABE") for _ in range(n)) for n in range(2, 5)
-                for _ in range(12)]
+        pool = ["".join(rng.choice("ABET") for _ in range(n)) for n in range(2, 6)
+                for _ in range(rng.randint(8, 30))]
         words = WordList.from_scores(pool)
-        result = fill(grid, words, budget=Budget(seconds=10))
-        reference = Search(grid, words)
-        root = reference.root()
-        found = not isinstance(root, int) and reference.dfs(root[0], root[1], lambda _: True)
-        assert (result.status == "filled") == found, rows
-        if found:
-            assert_valid_fill(grid, result, words)
+        for seed in (0, 1):
+            result = _fill_compiled(CompiledSearch(grid, words, {}), words,
+                                    time.perf_counter(), Budget(seconds=10), seed, True, False)
+            reference = Search(grid, words)
+            root = reference.root()
+            found = not isinstance(root, int) and reference.dfs(root[0], root[1],
+                                                                lambda _: True)
+            assert result.status == ("filled" if found else "none"), (rows, seed)
+            tried[result.status] += 1
+            if found:
+                assert_valid_fill(grid, result, words)
+    assert tried["filled"] > 20 and tried["none"] > 20

@@ -123,6 +123,9 @@ class CompiledSearch:
         self.dom = np.zeros((levels, row), dtype=np.uint64)
         self.mask = np.zeros((levels, grid.width * grid.height), dtype=np.int64)
         self.entered = np.zeros((levels, nslots), dtype=np.uint8)
+        nlw = (levels + 63) // 64
+        self.expl = np.zeros((levels, nslots, nlw), dtype=np.uint64)
+        self.conflict = np.zeros(nlw, dtype=np.uint64)
         self.chosen = np.zeros(levels, dtype=np.int64)
         self.value = np.zeros(levels, dtype=np.int64)
         self.queue = np.zeros(nslots, dtype=np.int64)
@@ -177,7 +180,8 @@ class CompiledSearch:
                     self.mask[0, r * width + c] = 1 << (ord(ch) - 65)
         self.entered[0, :] = 0
         self.inq[:] = 0
-        failed = self.k.root(dom, self.mask, self.entered, self.queue, self.inq,
+        self.expl[0] = 0
+        failed = self.k.root(dom, self.mask, self.entered, self.expl, self.queue, self.inq,
                              *self._statics())
         return int(failed)
 
@@ -202,9 +206,10 @@ class CompiledSearch:
                 for bound in (limit, max_nodes):
                     if bound is not None:
                         chunk = min(chunk, bound)
-                status = self.k.run(self.dom, self.mask, self.entered, self.box, self.chosen,
+                status = self.k.run(self.dom, self.mask, self.entered, self.expl, self.box,
+                                    self.chosen,
                                     self.value, chunk, run > 1 or seed != 0, self.queue, self.inq,
-                                    *self._statics(), self.weight, self.fails)
+                                    *self._statics(), self.weight, self.fails, self.conflict)
                 if status == self.k.FOUND:
                     return "filled"
                 if status == self.k.EXHAUSTED:

@@ -113,7 +113,7 @@ def has_letter(dom, lv, s, p, c, doff, dnw, sid, index, ioff):
 
 
 @njit(**OPTS)
-def propagate(dom, mask, entered, lv, queue, qlen, inq, slen, sid, cells, xs, xq,
+def propagate(dom, mask, entered, expl, lv, queue, qlen, inq, slen, sid, cells, xs, xq,
               letters, wstart, index, ioff, doff, dnw, support):
     """Narrow level lv to a fixpoint from the slots queue[:qlen]; the slot that ran out of
     words, or -1."""
@@ -139,6 +139,7 @@ def propagate(dom, mask, entered, lv, queue, qlen, inq, slen, sid, cells, xs, xq
                 if t == s or sid[t] != j or not dom[lv, doff[t] + w] & bit:
                     continue
                 dom[lv, doff[t] + w] &= ~bit
+                expl[lv, t, :] |= expl[lv, s, :]
                 if count(dom, lv, doff[t], dnw[t]) == 0:
                     return t
                 if inq[t] == 0:
@@ -175,13 +176,14 @@ def propagate(dom, mask, entered, lv, queue, qlen, inq, slen, sid, cells, xs, xq
             if found == current:
                 continue
             if found == 0:
-                return s
+                return s  # (cannot happen: the words left have letters the cell allows)
             mask[lv, cell] = found
             removed = current & ~found
             q = xq[s, p]
             for c in range(26):
                 if removed >> c & 1:
                     strike_letter(dom, lv, t, q, c, doff, dnw, sid, index, ioff)
+            expl[lv, t, :] |= expl[lv, s, :]
             if count(dom, lv, doff[t], dnw[t]) == 0:
                 return t
             if inq[t] == 0:
@@ -207,7 +209,7 @@ def choose(dom, lv, doff, dnw, weight):
 
 
 @njit(**OPTS)
-def pick(dom, entered, lv, s, slen, sid, xs, xq, letters, wstart, index, ioff, doff, dnw,
+def pick(dom, entered, expl, lv, s, slen, sid, xs, xq, letters, wstart, index, ioff, doff, dnw,
          randomize):
     """Among the slot's first LOOKAHEAD words, the one leaving its open crossings the
     most words (its smallest crossing count, largest first; score order breaks ties).
@@ -242,6 +244,9 @@ def pick(dom, entered, lv, s, slen, sid, xs, xq, letters, wstart, index, ioff, d
                     least = left
             if least == 0:
                 dom[lv, o + w] &= ~low  # dead: a crossing would have no word
+                for p in range(slen[s]):
+                    if xs[s, p] >= 0:
+                        expl[lv, s, :] |= expl[lv, xs[s, p], :]
                 continue
             seen += 1
             key = float(least)
@@ -261,8 +266,9 @@ def seed_rng(seed):
 
 
 @njit(**OPTS)
-def run(dom, mask, entered, box, chosen, value, node_cap, randomize, queue, inq, slen, sid,
-        cells, xs, xq, letters, wstart, index, ioff, doff, dnw, support, weight, fails):
+def run(dom, mask, entered, expl, box, chosen, value, node_cap, randomize, queue, inq, slen,
+        sid, cells, xs, xq, letters, wstart, index, ioff, doff, dnw, support, weight, fails,
+        conflict):
     """Search on from ``box[LEVEL]`` until a fill (FOUND, at box[LEVEL]), a complete
     refutation (EXHAUSTED) or ``box[NODES]`` reaching node_cap (PAUSED: call again)."""
     lv = box[LEVEL]
@@ -275,15 +281,18 @@ def run(dom, mask, entered, box, chosen, value, node_cap, randomize, queue, inq,
             box[LEVEL] = lv
             return PAUSED
         box[NODES] += 1
-        v = pick(dom, entered, lv, s, slen, sid, xs, xq, letters, wstart, index, ioff,
+        v = pick(dom, entered, expl, lv, s, slen, sid, xs, xq, letters, wstart, index, ioff,
                  doff, dnw, randomize)
         failed = -1
-        if v < 0:
+        if v < 0:  # every word of the slot was dead: explained by its crossings
             failed = s
+            conflict[:] = expl[lv, s, :]
         else:
             dom[lv + 1, :] = dom[lv, :]
             mask[lv + 1, :] = mask[lv, :]
             entered[lv + 1, :] = entered[lv, :]
+            expl[lv + 1, :, :] = expl[lv, :, :]
+            expl[lv + 1, s, lv // 64] |= ONE << np.uint64(lv % 64)  # decision lv
             o = doff[s]
             for w in range(dnw[s]):
                 dom[lv + 1, o + w] = ZERO
@@ -291,38 +300,56 @@ def run(dom, mask, entered, box, chosen, value, node_cap, randomize, queue, inq,
             queue[0] = s
             inq[:] = 0
             inq[s] = 1
-            failed = propagate(dom, mask, entered, lv + 1, queue, 1, inq, slen, sid, cells,
-                               xs, xq, letters, wstart, index, ioff, doff, dnw, support)
+            failed = propagate(dom, mask, entered, expl, lv + 1, queue, 1, inq, slen, sid,
+                               cells, xs, xq, letters, wstart, index, ioff, doff, dnw, support)
             if failed < 0:
                 chosen[lv] = s
                 value[lv] = v
                 lv += 1
                 continue
+            conflict[:] = expl[lv + 1, failed, :]
         weight[failed] += 1.0
         fails[failed] += 1
-        # refute: the word cannot go there; backtrack while that empties the level
+        # Conflict-directed backjumping: ``conflict`` holds the decisions (by level) the
+        # failure follows from. The decision of this level is refuted only when it is one
+        # of them; otherwise, and when the refutation fails too, the search jumps back to
+        # the latest decision in the conflict, past levels that played no part.
         while True:
-            if v >= 0:
+            word, bit = lv // 64, ONE << np.uint64(lv % 64)
+            if v >= 0 and conflict[word] & bit:
+                conflict[word] &= ~bit
                 dom[lv, doff[s] + v // 64] &= ~(ONE << np.uint64(v % 64))
-            queue[0] = s
-            inq[:] = 0
-            inq[s] = 1
-            failed = propagate(dom, mask, entered, lv, queue, 1, inq, slen, sid, cells, xs,
-                               xq, letters, wstart, index, ioff, doff, dnw, support)
-            if failed < 0:
-                break
-            weight[failed] += 1.0
-            fails[failed] += 1
-            if lv == 0:
+                expl[lv, s, :] |= conflict
+                queue[0] = s
+                inq[:] = 0
+                inq[s] = 1
+                failed = propagate(dom, mask, entered, expl, lv, queue, 1, inq, slen, sid,
+                                   cells, xs, xq, letters, wstart, index, ioff, doff, dnw,
+                                   support)
+                if failed < 0:
+                    break
+                weight[failed] += 1.0
+                fails[failed] += 1
+                conflict[:] = expl[lv, failed, :]
+            target = -1
+            for w in range(conflict.shape[0] - 1, -1, -1):
+                if conflict[w]:
+                    x = conflict[w]
+                    high = 63
+                    while not (x >> np.uint64(high)) & ONE:
+                        high -= 1
+                    target = w * 64 + high
+                    break
+            if target < 0:  # the failure follows from no decision: none exists
                 box[LEVEL] = 0
                 return EXHAUSTED
-            lv -= 1
+            lv = target
             s = chosen[lv]
             v = value[lv]
 
 
 @njit(**OPTS)
-def root(dom, mask, entered, queue, inq, slen, sid, cells, xs, xq, letters, wstart, index,
+def root(dom, mask, entered, expl, queue, inq, slen, sid, cells, xs, xq, letters, wstart, index,
          ioff, doff, dnw, support):
     """Level 0 from its domains and letters: every slot's words narrowed to the letters of
     its cells, then propagated. The slot that has no word, or -1."""
@@ -338,5 +365,5 @@ def root(dom, mask, entered, queue, inq, slen, sid, cells, xs, xq, letters, wsta
             return s
         queue[s] = s
         inq[s] = 1
-    return propagate(dom, mask, entered, 0, queue, nslots, inq, slen, sid, cells, xs, xq,
+    return propagate(dom, mask, entered, expl, 0, queue, nslots, inq, slen, sid, cells, xs, xq,
                      letters, wstart, index, ioff, doff, dnw, support)
