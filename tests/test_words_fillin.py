@@ -158,6 +158,10 @@ def test_cli_fill_reports_no_fill(tmp_path: Path, capsys: pytest.CaptureFixture[
     [(["fill", "missing.txt"], "missing.txt: file not found"),
      (["fill", "{grid}", "--words", "nowords.txt"], "nowords.txt: word list not found"),
      (["fill", "{grid}", "--lock", "1A"], "expected SLOT=WORD"),
+     (["fill", "{grid}", "--lock", "1A=CAT", "--lock", "1A=DOG"],
+      "--lock 1A=CAT and --lock 1A=DOG: two words for one slot"),
+     (["fill", "{grid}", "--lock", "1A=CAT", "--lock", "1 across=DOG"],
+      "two words for one slot, CAT and DOG"),
      (["fillin", "{grid}", "--starter", "ZZZZZ"], "neither a slot")],
 )
 def test_cli_bad_input_is_one_line_and_status_2(

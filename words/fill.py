@@ -13,13 +13,16 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from grader.errors import NonopressError
 from grader.results import Budget
 from words.grid import Grid, Slot
 from words.search import Limits, Search, Stop, luby
 from words.wordlist import WordList, normalise
+
+if TYPE_CHECKING:
+    from words.compiled_fill import CompiledSearch
 
 FillStatus = Literal["filled", "none", "undecided"]
 #: Score thresholds tried in turn before the whole list when asked for quality (37.5 is
@@ -33,6 +36,8 @@ TIER_NODES = 1
 #: backtracking takes about one node a slot. 150 measured best of 0/50/100/150/300 on the
 #: hardest benchmark grids (six seeds each): fewest nodes in all and the shortest worst case.
 RESTART_NODES = 150
+#: Nodes a slot the Python search may take before the compiled search takes over.
+QUICK_NODES = 1.5
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,9 @@ def resolve_locks(grid: Grid, locks: Mapping[str, str]) -> dict[int, str]:
             if have != "." and have != want:
                 raise NonopressError(
                     f"lock {slot.label}: {word} clashes with {grid.entry(slot)} in the grid")
+        if slot.index in fixed and fixed[slot.index] != word:
+            raise NonopressError(f"lock {slot.label}: two words for one slot, "
+                                 f"{fixed[slot.index]} and {word}; keep one")
         fixed[slot.index] = word
     return fixed
 
@@ -114,6 +122,15 @@ def fill(
     budget = budget or Budget(seconds=10.0)
     fixed = resolve_locks(grid, locks or {})
     words = words.with_words(fixed.values())
+    from words.compiled_fill import MAX_STATE_BYTES, CompiledSearch
+
+    if CompiledSearch.state_bytes(grid, words) <= MAX_STATE_BYTES:
+        if not quality:
+            quick = _quick_fill(grid, words, fixed, started, budget, seed)
+            if quick is not None:
+                return quick
+        return _fill_compiled(CompiledSearch(grid, words, fixed), words, started, budget,
+                              seed, restarts, quality)
     search = Search(grid, words, fixed)
     search.limits = Limits(
         deadline=None if budget.seconds is None else started + budget.seconds,
@@ -179,6 +196,99 @@ def fill(
         return done("undecided", failed_slot=slot, restarts=runs,
                     reason=f"budget spent after {search.nodes} nodes; the hardest "
                            f"slot was {slot.label} ({slot.length} letters)")
+
+
+def _quick_fill(grid: Grid, words: WordList, fixed: Mapping[int, str], started: float,
+                budget: Budget, seed: int) -> FillResult | None:
+    """A fill (or a root proof of none) found by the Python search within
+    :data:`QUICK_NODES` nodes a slot, or None: most grids fill nearly without
+    backtracking, and then the compiled kernels (a third of a second to load) are not
+    needed. The same seed gives the same answer."""
+    search = Search(grid, words, fixed)
+    root = search.root()
+    if isinstance(root, int):
+        slot = search.slots[root]
+        return FillResult("none", grid, (), (), time.perf_counter() - started, 0, 0, slot,
+                          _root_reason(grid, slot, words))
+    search.rng = random.Random(seed * 1_000_003 + 1)
+    search.node_limit = int(QUICK_NODES * len(search.slots)) + 1
+    search.limits = Limits(
+        deadline=None if budget.seconds is None else started + budget.seconds,
+        max_nodes=budget.nodes,
+    )
+    solution: list[str] = []
+
+    def found(dom: list[int]) -> bool:
+        solution.extend(search.words_of(dom))
+        return True
+
+    try:
+        if not search.dfs(root[0], root[1], found):
+            return None
+    except Stop as stop:
+        if stop.why == "budget":  # the whole budget is spent: say so as the search would
+            slot = search.slots[max(range(len(search.slots)), key=search.failures.__getitem__)]
+            return FillResult("undecided", grid, (), (), time.perf_counter() - started,
+                              search.nodes, 0, slot, f"budget spent after {search.nodes} "
+                              f"nodes; the hardest slot was {slot.label} ({slot.length} "
+                              "letters)")
+        return None
+    filled = grid
+    for slot, word in zip(search.slots, solution, strict=True):
+        filled = filled.with_entry(slot, word)
+    return FillResult("filled", filled, tuple(solution),
+                      tuple(words.score(w) for w in solution),
+                      time.perf_counter() - started, search.nodes, 0)
+
+
+def _fill_compiled(search: CompiledSearch, words: WordList, started: float, budget: Budget,
+                   seed: int, restarts: bool, quality: bool) -> FillResult:
+    """:func:`fill` on the compiled search (same tiers, restarts and answers)."""
+    grid = search.grid
+    deadline = None if budget.seconds is None else started + budget.seconds
+    runs = 0
+
+    def done(status: FillStatus, *, entries: tuple[str, ...] = (),
+             failed_slot: Slot | None = None, reason: str = "") -> FillResult:
+        filled = grid
+        for slot, word in zip(search.slots, entries, strict=False):
+            filled = filled.with_entry(slot, word)
+        return FillResult(status, filled, entries, tuple(words.score(w) for w in entries),
+                          time.perf_counter() - started, search.nodes, runs, failed_slot,
+                          reason)
+
+    def hardest() -> Slot:
+        return search.slots[int(search.fails.argmax())]
+
+    lowest = min((words.table(s.length).scores[-1] for s in search.slots
+                  if words.table(s.length).scores), default=0.0)
+    for tier in [t for t in QUALITY_TIERS if t > lowest] if quality else []:
+        if search.root(tier) >= 0:
+            continue
+        cap = search.nodes + TIER_NODES * (len(search.slots) + RESTART_NODES)
+        outcome = search.search(seed, restarts, deadline, budget.nodes, cap, RESTART_NODES)
+        runs += search.runs
+        if outcome == "filled":
+            return done("filled", entries=tuple(search.solution()))
+        if outcome == "budget":
+            break
+    failed = search.root()
+    if failed >= 0:
+        slot = search.slots[failed]
+        return done("none", failed_slot=slot, reason=_root_reason(grid, slot, words))
+    outcome = search.search(seed, restarts, deadline, budget.nodes, None, RESTART_NODES)
+    runs += search.runs
+    if outcome == "filled":
+        return done("filled", entries=tuple(search.solution()))
+    slot = hardest()
+    if outcome == "none":
+        return done("none", failed_slot=slot,
+                    reason=f"no fill exists: the complete search ran out of words for "
+                           f"{slot.label} ({slot.length} letters, pattern "
+                           f"{_shown(grid, slot)}) most often")
+    return done("undecided", failed_slot=slot,
+                reason=f"budget spent after {search.nodes} nodes; the hardest slot was "
+                       f"{slot.label} ({slot.length} letters)")
 
 
 def _restarts(

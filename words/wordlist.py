@@ -13,15 +13,19 @@ wheel, so nothing is downloaded): the score of a word is its Zipf frequency scal
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 from grader.errors import FormatError, NonopressError
 from grader.inputs import read_input_bytes
+from words.blocklist import Blocklist, default_blocklist
 
 DEFAULT_SCORE = 50.0
 MIN_LENGTH = 2
@@ -139,18 +143,32 @@ class WordList:
     """Normalised words with scores, by length. Build with :func:`load_word_list`,
     :func:`default_word_list` or :meth:`from_scores`."""
 
-    def __init__(self, scores: Mapping[str, float], name: str = "") -> None:
+    def __init__(self, scores: Mapping[str, float], name: str = "",
+                 ordered: bool = False) -> None:
+        """``ordered``: ``scores`` already runs by length, best score first (as
+        :meth:`ordered_items` gives it), so the sort is skipped (a cached list loads so)."""
         self.name = name
         self.scores: dict[str, float] = dict(scores)
         by_length: dict[int, list[str]] = {}
         for word in self.scores:
-            by_length.setdefault(len(word), []).append(word)
+            group = by_length.get(len(word))
+            if group is None:
+                by_length[len(word)] = [word]
+            else:
+                group.append(word)
         self._tables: dict[int, LengthTable] = {}
-        for length, group in by_length.items():
-            group.sort(key=lambda w: (-self.scores[w], w))
-            self._tables[length] = LengthTable(
-                length, tuple(group), tuple(self.scores[w] for w in group)
-            )
+        get = self.scores.__getitem__
+        for length, group in sorted(by_length.items()):
+            if not ordered:  # alphabetical, then best score first (the sort is stable)
+                group.sort()
+                group.sort(key=get, reverse=True)
+            self._tables[length] = LengthTable(length, tuple(group), tuple(map(get, group)))
+
+    def ordered_items(self) -> Iterator[tuple[str, float]]:
+        """(word, score) by length, best score first: the order of the bit sets."""
+        for length in sorted(self._tables):
+            table = self._tables[length]
+            yield from zip(table.words, table.scores, strict=True)
 
     @classmethod
     def from_scores(
@@ -198,52 +216,132 @@ class WordList:
             return self
         return WordList({**self.scores, **new}, self.name)
 
+    def better_than(self, score: float) -> WordList:
+        """Only the words scoring more than ``score``."""
+        return WordList({w: v for w, v in self.ordered_items() if v > score}, self.name,
+                        ordered=True)
+
+    def without(self, drop: Iterable[str], name: str | None = None) -> WordList:
+        """This list less ``drop`` (``--avoid``); self if none of them is in it."""
+        gone = {w for w in drop if w in self.scores}
+        if not gone:
+            return self
+        return WordList({w: v for w, v in self.ordered_items() if w not in gone},
+                        self.name if name is None else name, ordered=True)
+
+
+@dataclass(frozen=True)
+class ListOptions:
+    """What a list keeps of its source. ``names``: capitalised entries (proper nouns) too;
+    ``min_score``: only words scoring at least this; ``blocklist``: words never used (the
+    built-in one when None)."""
+
+    min_length: int = MIN_LENGTH
+    names: bool = False
+    min_score: float = 0.0
+    blocklist: Blocklist | None = None
+
+    def blocked(self) -> Blocklist:
+        return default_blocklist() if self.blocklist is None else self.blocklist
+
+    def key(self) -> str:
+        """Everything that changes the list, for the cache key."""
+        return (f"min_length={self.min_length} names={self.names} "
+                f"min_score={self.min_score!r} block={self.blocked().digest()}")
+
+
+def _split_entry(line: str, source: str, number: int) -> tuple[str, float]:
+    """``word``, ``word;50``, ``word 50`` or ``word<TAB>50`` as (word, score)."""
+    if line.isalpha():
+        return line, DEFAULT_SCORE
+    match = _SCORE_SPLIT.match(line)
+    assert match is not None  # the pattern matches any line
+    word, score_text = match.group(1), match.group(2)
+    if ";" in word:
+        raise FormatError(f"the score after ';' is not a number: {line!r}", source, number)
+    return word, float(score_text) if score_text is not None else DEFAULT_SCORE
+
+
+_POSSESSIVE = frozenset({"'s", "\u2019s", "'S", "\u2019S"})
+
 
 def parse_word_list(text: str, source: str = "<words>",
-                    min_length: int = MIN_LENGTH) -> WordList:
-    """A word list from its text; a score that is not a number is an error naming the line."""
+                    min_length: int = MIN_LENGTH,
+                    options: ListOptions | None = None) -> WordList:
+    """A word list from its text; a score that is not a number is an error naming the line.
+
+    In a dictionary-style list (most entries in lower case, as ``/usr/share/dict/words``),
+    capitalised entries are proper nouns or abbreviations and are left out unless
+    ``options.names``; a list written all in capitals (crossword style) keeps every entry.
+    Possessives (``word's``) and blocklisted words are always left out.
+    """
+    options = options or ListOptions(min_length=min_length)
     entries: list[tuple[str, float]] = []
+    lower = 0
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
-        if not line or line.startswith("#"):
+        if not line or line[0] == "#":
             continue
-        match = _SCORE_SPLIT.match(line)
-        assert match is not None  # the pattern matches any line
-        word, score_text = match.group(1), match.group(2)
-        if ";" in word:
-            raise FormatError(f"the score after ';' is not a number: {line!r}", source, number)
-        score = float(score_text) if score_text is not None else DEFAULT_SCORE
-        entries.append((word, score))
-    words = WordList.from_scores(entries, name=source, min_length=min_length)
+        word, score = (line, DEFAULT_SCORE) if line.isalpha() else \
+            _split_entry(line, source, number)
+        if word[-2:] not in _POSSESSIVE:
+            entries.append((word, score))
+            lower += word[0].islower()
+    drop_names = lower * 2 > len(entries) and not options.names
+    scores: dict[str, float] = {}
+    blocked = options.blocked().forms
+    low, high, min_score = options.min_length, MAX_LENGTH, options.min_score
+    for word, score in entries:
+        if drop_names and not word[0].islower():
+            continue  # a proper noun or an abbreviation of a dictionary-style list
+        norm = word.upper() if word.isascii() and word.isalpha() else normalise(word)
+        if norm is None or not low <= len(norm) <= high or score < min_score:
+            continue
+        if score > scores.get(norm, -1.0) and norm not in blocked:
+            scores[norm] = score
+    words = WordList(scores, name=source)
     if not words:
         raise FormatError("no usable words (one word a line, letters only)", source)
     return words
 
 
-def load_word_list(path: str | Path, min_length: int = MIN_LENGTH) -> WordList:
+def load_word_list(path: str | Path, min_length: int = MIN_LENGTH,
+                   options: ListOptions | None = None) -> WordList:
+    """A word list file, from the cache when this content was loaded before with the same
+    options (a large list takes seconds to parse, a cached one a fraction of that)."""
+    from words.listcache import cached
+
+    options = options or ListOptions(min_length=min_length)
     source = Path(path)
     try:
         size = source.stat().st_size
         if size > MAX_FILE_BYTES:
             raise FormatError(f"word list larger than {MAX_FILE_BYTES >> 20} MiB", str(source))
         # capped, and a FIFO only with a deadline (grader.inputs)
-        text = read_input_bytes(source).decode("utf-8-sig")
+        data = read_input_bytes(source)
     except FileNotFoundError:
         raise FormatError("word list not found", str(source)) from None
-    except UnicodeDecodeError:
-        raise FormatError("word list is not UTF-8 text", str(source)) from None
     except OSError as exc:
         raise FormatError(f"cannot read the word list: {exc.strerror or exc}",
                           str(source)) from None
-    return parse_word_list(text, str(source), min_length)
+
+    def build() -> WordList:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise FormatError("word list is not UTF-8 text", str(source)) from None
+        return parse_word_list(text, str(source), options=options)
+
+    return cached("file", [hashlib.sha256(data).hexdigest(), options.key()], str(source),
+                  build)
 
 
 _VOWELS = frozenset("AEIOUY")
 
 
 def plausible_entry(word: str) -> bool:
-    """False for the frequency list's noise that no crossword prints: one letter repeated
-    (AAAAA, ZZZ) and letter strings of four or more without a vowel (HMMWV, BRRR)."""
+    """False for noise that no crossword prints: one letter repeated (AAAAA, ZZZ) and
+    letter strings of four or more without a vowel (HMMWV, BRRR)."""
     if len(set(word)) == 1 and len(word) > 2:
         return False
     return len(word) < 4 or not _VOWELS.isdisjoint(word)
@@ -254,25 +352,75 @@ def zipf_score(zipf: float) -> float:
     return round(max(0.0, min(100.0, zipf * 12.5)), 1)
 
 
+#: The shipped lists (built by bench/build_wordlist.py from SCOWL; words/data/README.md).
+DEFAULT_WORDS = "english.txt.gz"
+DEFAULT_NAMES = "names.txt.gz"
+#: Share of the SCOWL level score in a default word's score; the rest is wordfreq's.
+LEVEL_WEIGHT = 0.5
+
+
+def _package_data(name: str) -> bytes:
+    return resources.files("words").joinpath("data", name).read_bytes()
+
+
+def default_word_list(min_length: int = MIN_LENGTH,
+                      options: ListOptions | None = None) -> WordList:
+    """The default list: SCOWL's words of size levels 10-50 (a standard dictionary's),
+    no proper nouns (unless ``options.names``), no abbreviations, no possessives, no
+    blocklisted word. A word's score blends its SCOWL level score with its wordfreq
+    frequency (``LEVEL_WEIGHT``); built once, then loaded from the cache."""
+    return _default(options or ListOptions(min_length=min_length))
+
+
 @lru_cache(maxsize=4)
-def default_word_list(min_zipf: float = DEFAULT_MIN_ZIPF, language: str = "en",
-                      min_length: int = MIN_LENGTH) -> WordList:
-    """The scored list from ``wordfreq`` (bundled data, works offline)."""
+def _default(options: ListOptions) -> WordList:
+    from words.listcache import cached
+
+    files = [DEFAULT_WORDS] + ([DEFAULT_NAMES] if options.names else [])
+    blobs = [_package_data(name) for name in files]
+    name = "SCOWL English (levels 10-50" + (", with names)" if options.names else ")")
+    key = [hashlib.sha256(b).hexdigest() for b in blobs] + [options.key(), _wordfreq_version()]
+    return cached("default", key, name, lambda: _build_default(blobs, options, name))
+
+
+def _wordfreq_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return f"wordfreq {version('wordfreq')}"
+    except Exception:  # a missing distribution only changes the key
+        return "wordfreq ?"
+
+
+def _build_default(blobs: list[bytes], options: ListOptions, name: str) -> WordList:
+    levels: dict[str, float] = {}
+    for blob in blobs:
+        text = gzip.decompress(blob).decode("utf-8")
+        parsed = parse_word_list(text, name, options=ListOptions(
+            min_length=options.min_length, names=True, blocklist=options.blocked()))
+        for word, score in parsed.scores.items():
+            levels.setdefault(word, score)
+    frequency = _wordfreq_zipf(set(levels))
+    scores: dict[str, float] = {}
+    for word, level in levels.items():
+        score = round(LEVEL_WEIGHT * level
+                      + (1 - LEVEL_WEIGHT) * zipf_score(frequency.get(word, 0.0)), 1)
+        if score >= options.min_score and plausible_entry(word):
+            scores[word] = score
+    return WordList(scores, name)
+
+
+def _wordfreq_zipf(wanted: set[str]) -> dict[str, float]:
+    """Zipf frequency of each wanted word (upper case) from wordfreq's bundled English."""
     try:
         import wordfreq
     except ImportError:  # pragma: no cover - a declared dependency
         raise NonopressError("the default word list needs the wordfreq package") from None
-    try:
-        buckets = wordfreq.get_frequency_list(language, "large")
-    except (LookupError, ValueError) as exc:
-        raise NonopressError(f"wordfreq has no list for {language!r}: {exc}") from None
-    entries: list[tuple[str, float]] = []
-    for centibels, bucket in enumerate(buckets):
+    found: dict[str, float] = {}
+    for centibels, bucket in enumerate(wordfreq.get_frequency_list("en", "large")):
         zipf = 9.0 - centibels / 100.0  # bucket i holds words of frequency 10**(-i/100)
-        if zipf < min_zipf:
-            break
-        score = zipf_score(zipf)
-        entries.extend((w, score) for w in bucket)
-    words = WordList.from_scores(entries, min_length=min_length)
-    return WordList({w: v for w, v in words.scores.items() if plausible_entry(w)},
-                    name=f"wordfreq {language} (Zipf >= {min_zipf:g})")
+        for token in bucket:
+            word = token.upper() if token.isascii() and token.isalpha() else normalise(token)
+            if word in wanted and word not in found:
+                found[word] = zipf
+    return found

@@ -28,6 +28,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_output_arguments(parser)
     parser.add_argument("--title", default="", help="title written into .ipuz / .puz output")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    parser.add_argument(
+        "--report", action="store_true",
+        help="after a fill, list its weakest entries by score, each with other ways to fill "
+        "its corner that keep the rest of the grid (then refill with --avoid WORD)",
+    )
     parser.epilog = "No fill (proved, or not found within --timeout) is exit status 1."
 
 
@@ -43,6 +48,11 @@ def run(args: argparse.Namespace) -> int:
     words = word_list_from(args)
     result = fill(source.grid, words, seed=args.seed, budget=budget_from(args),
                   locks=locks_from(args), quality=args.quality)
+    report = []
+    if args.report and result.status == "filled":
+        from words.report import fill_report
+
+        report = fill_report(result, words)
     if args.json:
         record: dict[str, object] = {
             "file": args.grid, "size": source.grid.size, "slots": len(source.grid.slots),
@@ -55,6 +65,12 @@ def run(args: argparse.Namespace) -> int:
                           grid=list(result.grid.rows),
                           entries={s.short: w for s, w in zip(result.grid.slots,
                                                                result.entries, strict=True)})
+            if args.report:
+                record["weakest"] = [
+                    {"slot": e.slot.short, "word": e.word, "score": e.score,
+                     "rewrites": [[{"slot": s.short, "word": w, "score": v}
+                                   for s, w, v in r.changes] for r in e.rewrites]}
+                    for e in report]
         else:
             record["reason"] = result.reason
             if result.failed_slot is not None:
@@ -64,6 +80,11 @@ def run(args: argparse.Namespace) -> int:
         print(shown(f"{args.grid}: {result.summary()}"), file=sys.stderr)
         if result.status == "filled" and not args.output:
             sys.stdout.write(result.grid.to_text())
+        if report:
+            print("weakest entries (refill without one: --avoid WORD):", file=sys.stderr)
+            for entry in report:
+                for line in entry.lines():
+                    print(line, file=sys.stderr)
     if result.status != "filled":
         return EXIT_NO_FILL
     if args.output:
