@@ -18,7 +18,7 @@ data has no licence: read it from where it lies, never copy it into the project.
 3. Fit (``--fit``): the weights of ``grader/scoring.py``'s model are fitted on the training
    half only (``--write-weights`` writes each rung's step weight into the ladder table,
    ``grader/ladder.yaml``, and the other terms into ``grader/scoring.yaml``).
-4. Report on the held-back half: Spearman's rho of score, level, effort and baselines
+4. Report on the held-back half: Spearman's rho of score, level, minutes and baselines
    (sweeps, area, clue count) against the votes, overall and per size, the star spread
    over every puzzle, and the twenty biggest disagreements with their explanations.
    Beside it, how repeatable the votes are: pictures posted twice, rated by different
@@ -47,9 +47,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from grader import formats, scoring  # noqa: E402
+from grader import formats, minutes, scoring  # noqa: E402
 from grader.errors import NonopressError  # noqa: E402
 from grader.ladder import rung_names  # noqa: E402
+from grader.minutes import ClueFacts  # noqa: E402
 from grader.model import UNKNOWN, Puzzle  # noqa: E402
 from grader.results import Budget  # noqa: E402
 from nonopress.batch.pool import run_pool  # noqa: E402
@@ -245,6 +246,7 @@ class Sample:
     clue_count: int
     held_back: bool
     fields: dict[str, float] = field(default_factory=dict)
+    clues: ClueFacts | None = None
 
 
 def held_back(key: str, seed: int) -> bool:
@@ -283,6 +285,7 @@ def load_samples(
                     area=puzzle.width * puzzle.height,
                     clue_count=sum(len(c) for c in (*puzzle.rows, *puzzle.columns)),
                     held_back=held_back(row.key, seed),
+                    clues=ClueFacts.of_counts(puzzle.rows, puzzle.columns),
                 )
             )
     return samples, left_out
@@ -504,7 +507,7 @@ def replace_block(text: str, name: str, value: Any) -> str:
 MEASURES: dict[str, Callable[[Sample], float]] = {
     "score": lambda s: s.fields["score"],
     "level": lambda s: float(LEVEL_ORDER.index(s.level)),
-    "effort": lambda s: s.fields["effort"],
+    "minutes": lambda s: s.fields["minutes"],
     "banded": lambda s: banded_score(s),
     "sweeps": lambda s: float(s.sweeps),
     "area": lambda s: float(s.area),
@@ -619,7 +622,8 @@ def report(samples: Sequence[Sample], weights: scoring.Weights, left_out: Counte
     for s in samples:
         figures = scoring.figures(s.level, s.terms, weights)
         s.fields["score"] = figures.difficulty
-        s.fields["effort"] = figures.effort_minutes
+        clues = s.clues or ClueFacts(s.terms.width, s.terms.height, 0, 0)
+        s.fields["minutes"] = minutes.estimate(s.terms, clues, weights).minutes
     train = [s for s in samples if not s.held_back]
     test = [s for s in samples if s.held_back]
     skipped = ", ".join(f"{n} {k}" for k, n in sorted(left_out.items())) or "none"
