@@ -47,11 +47,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from grader import formats, minutes, scoring  # noqa: E402
+from grader import formats, minutes, scoring, sweeps  # noqa: E402
 from grader.errors import NonopressError  # noqa: E402
 from grader.ladder import rung_names  # noqa: E402
 from grader.minutes import ClueFacts  # noqa: E402
-from grader.model import UNKNOWN, Puzzle  # noqa: E402
+from grader.model import Puzzle  # noqa: E402
 from grader.results import Budget  # noqa: E402
 from nonopress.batch.pool import run_pool  # noqa: E402
 from nonopress.batch.rows import ResultRow, Task  # noqa: E402
@@ -59,7 +59,6 @@ from nonopress.batch.store import ResultStore  # noqa: E402
 from nonopress.batch.worker import grade_one, row_from_grade  # noqa: E402
 
 RUNGS = rung_names()
-from grader.techniques.line_analysis import cached_line_solve  # noqa: E402
 
 VOTE = re.compile(r"^difficulty\s+([0-9.]+)\s*$", re.MULTILINE)
 SIZES = ("10x10", "15x15", "20x20", "25x25", "30x30", "other")
@@ -98,27 +97,9 @@ class LoggedRow(ResultRow):
 
 def sweep_count(puzzle: Puzzle) -> int:
     """Batenburg's measure: alternating sweeps (all rows, all columns, ...) of the complete
-    line solve until the grid is solved or stuck (the sweeps that changed something)."""
-    cells = np.full((puzzle.height, puzzle.width), UNKNOWN, dtype=np.uint8)
-    sweeps = stale = 0
-    turn = 0
-    while (cells == UNKNOWN).any() and stale < 2:
-        by_rows = turn % 2 == 0
-        turn += 1
-        clues = puzzle.rows if by_rows else puzzle.columns
-        view = cells if by_rows else cells.T
-        changed = False
-        for index, clue in enumerate(clues):
-            line = tuple(view[index].tolist())
-            solved = cached_line_solve(clue, line)
-            if solved is None:
-                return sweeps
-            if solved != line:
-                view[index] = solved
-                changed = True
-        sweeps += changed
-        stale = 0 if changed else stale + 1
-    return sweeps
+    line solve until the grid is solved or stuck (the sweeps that changed something); the
+    grade's own count (grader/sweeps.py), so the time model is fitted to what it reads."""
+    return sweeps.sweep_count(puzzle.rows, puzzle.columns)
 
 
 def grade_logged(task: Task) -> ResultRow:
@@ -285,7 +266,8 @@ def load_samples(
                     area=puzzle.width * puzzle.height,
                     clue_count=sum(len(c) for c in (*puzzle.rows, *puzzle.columns)),
                     held_back=held_back(row.key, seed),
-                    clues=ClueFacts.of_counts(puzzle.rows, puzzle.columns),
+                    clues=ClueFacts.of_counts(puzzle.rows, puzzle.columns,
+                                              int(logs[row.key]["sweeps"])),
                 )
             )
     return samples, left_out

@@ -136,7 +136,7 @@ def solves(out: Path, puzzles: dict[str, tuple[Puzzle, float, str]], seed: int,
     found = []
     for sample in samples:
         puzzle = puzzles[sample.key][0]
-        clues = ClueFacts.of_counts(puzzle.rows, puzzle.columns)
+        clues = ClueFacts.of_counts(puzzle.rows, puzzle.columns, sample.sweeps)
         values = np.array([FEATURES[name](sample.terms, clues, weights) for name in NAMES])
         found.append(Solve(sample, clues, values, stratum(puzzle.width, puzzle.height)))
     return found, left_out

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from grader import diagnose, minutes, scoring
+from grader import diagnose, minutes, scoring, sweeps
 from grader.engine import Engine, LineBroken
 from grader.errors import BudgetExceeded, Contradiction
 from grader.ladder import Ladder, default_ladder, rung_names
@@ -131,6 +131,8 @@ class Grade:
 #: puzzle; their steps are the same), all 351 132.3 s against 141.2 s. Magazine sizes
 #: are left alone.
 SOLVER_FIRST_CELLS = 2_500
+#: the time the sweep count (for the minutes) gets even when the grade used its budget up
+SWEEPS_MIN_S = 0.5
 
 
 def _solver_question(
@@ -285,8 +287,15 @@ def grade(
     figures = scoring.figures(level, terms, weights)
     # a defect is not a difficulty: no score (the table's 5.0 for unrated levels unused)
     value = figures.difficulty if level in GRADED_LEVELS else None
-    clues = minutes.ClueFacts.of_counts(puzzle.rows, puzzle.columns)
-    timing = None if value is None else minutes.estimate(terms, clues, weights)
+    timing = None
+    if value is not None:
+        # the sweep count takes a few milliseconds at magazine sizes; past the budget the
+        # passes so far are counted (a lower bound)
+        left = None if budget.seconds is None else budget.seconds - (time.perf_counter() - started)
+        deadline = None if left is None else time.monotonic() + max(left, SWEEPS_MIN_S)
+        count = sweeps.sweep_count(puzzle.rows, puzzle.columns, deadline=deadline)
+        clues = minutes.ClueFacts.of_counts(puzzle.rows, puzzle.columns, count)
+        timing = minutes.estimate(terms, clues, weights)
     return Grade(
         verdict=verdict,
         level=level,

@@ -25,7 +25,7 @@ from typing import Any
 
 import yaml
 
-from grader.scoring import Weights, WorkTerms, default_weights
+from grader.scoring import Weights, WorkTerms, default_weights, rating
 
 #: the rung whose use means the puzzle needs guessing
 GUESSING_RUNG = "recursion"
@@ -33,26 +33,29 @@ GUESSING_RUNG = "recursion"
 
 @dataclass(frozen=True)
 class ClueFacts:
-    """What the time model reads of the clues: size, filled cells and blocks.
+    """What the time model reads of the clues alone, whatever the ladder did.
 
     ``filled`` is the number of cells to fill (the sum of the row clues), ``blocks`` the
-    number of blocks in all row and column clues (each one a number to read and place).
+    number of blocks in all row and column clues (each one a number to read and place),
+    ``sweeps`` Batenburg's count of alternating passes of line logic (grader/sweeps.py).
     """
 
     width: int
     height: int
     filled: int
     blocks: int
+    sweeps: int = 0
 
     @classmethod
-    def of_counts(cls, rows: Sequence[Sequence[int]], columns: Sequence[Sequence[int]]
-                  ) -> ClueFacts:
+    def of_counts(cls, rows: Sequence[Sequence[int]], columns: Sequence[Sequence[int]],
+                  sweeps: int = 0) -> ClueFacts:
         """From clues given as block lengths (a colour clue: the lengths of its blocks)."""
         return cls(
             width=len(columns),
             height=len(rows),
             filled=sum(n for clue in rows for n in clue if n > 0),
             blocks=sum(1 for clue in (*rows, *columns) for n in clue if n > 0),
+            sweeps=sweeps,
         )
 
 
@@ -74,12 +77,17 @@ FEATURES: Mapping[str, Feature] = {
     "cells": lambda t, c, w: math.log(max(c.width * c.height, 1)),
     "filled": lambda t, c, w: math.log1p(c.filled),
     "ink": lambda t, c, w: c.filled / max(c.width * c.height, 1),
+    "ink_squared": lambda t, c, w: (c.filled / max(c.width * c.height, 1)) ** 2,
     "blocks": lambda t, c, w: math.log1p(c.blocks),
     "blocks_per_line": lambda t, c, w: math.log(max(c.blocks, 1) / max(c.width + c.height, 1)),
     "aspect": lambda t, c, w: math.log(max(c.width, c.height) / max(min(c.width, c.height), 1)),
     # the step log: the summed work, and what makes a solve stall
     "work": lambda t, c, w: math.log1p(t.work(w)),
+    "work_squared": lambda t, c, w: math.log1p(t.work(w)) ** 2,
     "work_per_line": lambda t, c, w: math.log1p(t.work(w) / max(t.width + t.height, 1)),
+    "steps": lambda t, c, w: math.log1p(sum(t.steps.values())),
+    "score": lambda t, c, w: rating(t, w),
+    "sweeps": lambda t, c, w: math.log1p(c.sweeps),
     "chain": lambda t, c, w: math.log1p(t.chain),
     "look_ahead": lambda t, c, w: math.sqrt(
         min(t.look_ahead / max(t.width * t.height, 1), 1.0)),
