@@ -20,7 +20,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from grader.model import UNKNOWN, Clue
-from grader.techniques.line_analysis import cached_line_solve
 
 
 def sweep_count(rows: Sequence[Clue], columns: Sequence[Clue], *,
@@ -29,6 +28,8 @@ def sweep_count(rows: Sequence[Clue], columns: Sequence[Clue], *,
     something, from the empty grid until it is solved or two passes change nothing; a
     contradiction ends the count. Past ``deadline`` (time.monotonic()) the passes so far
     are returned: a lower bound."""
+    from grader.solver import line_solve  # compiled: loaded when first counted
+
     height, width = len(rows), len(columns)
     cells = np.full((height, width), UNKNOWN, dtype=np.uint8)
     dirty = [set(range(height)), set(range(width))]  # lines to solve, rows then columns
@@ -43,16 +44,14 @@ def sweep_count(rows: Sequence[Clue], columns: Sequence[Clue], *,
         view = cells if axis == 0 else cells.T
         changed = False
         for index in sorted(dirty[axis]):
-            line = tuple(view[index].tolist())
-            solved = cached_line_solve(clues[index], line)
+            solved = line_solve(clues[index], view[index])
             if solved is None:
                 return sweeps
-            if solved != line:
-                new = np.array(solved, dtype=np.uint8)
-                moved = np.flatnonzero(new != view[index])
-                view[index] = new
+            moved = np.flatnonzero(solved != view[index])
+            if len(moved):
+                view[index] = solved
                 unknown -= len(moved)
-                dirty[1 - axis].update(int(i) for i in moved)
+                dirty[1 - axis].update(moved.tolist())
                 changed = True
         dirty[axis].clear()
         sweeps += changed
