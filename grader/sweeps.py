@@ -15,27 +15,36 @@ count is the one of solving every line each pass, at the cost of the changes.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
-from grader.model import UNKNOWN, Clue
+from grader.model import UNKNOWN
+
+#: a complete line solve: (clue, cells of the line) -> the narrowed cells, None when no
+#: arrangement fits (black and white: uint8 states; colour: bit sets of what a cell may be)
+LineSolve = Callable[[Any, Any], "np.ndarray | Sequence[int] | None"]
 
 
-def sweep_count(rows: Sequence[Clue], columns: Sequence[Clue], *,
-                deadline: float | None = None) -> int:
+def sweep_count(rows: Sequence[Any], columns: Sequence[Any], *,
+                deadline: float | None = None, solve: LineSolve | None = None,
+                start: np.ndarray | None = None) -> int:
     """Passes (all rows, all columns, ...) of the complete line solve that changed
-    something, from the empty grid until it is solved or two passes change nothing; a
-    contradiction ends the count. Past ``deadline`` (time.monotonic()) the passes so far
-    are returned: a lower bound."""
-    from grader.solver import line_solve  # compiled: loaded when first counted
+    something, until two passes in a row change nothing (a solved grid changes no more);
+    a contradiction ends the count. Past ``deadline`` (time.monotonic()) the passes so
+    far are returned: a lower bound. Black and white by default; a colour puzzle passes
+    its own ``solve`` and ``start`` grid (every cell any value)."""
+    if solve is None:
+        from grader.solver import line_solve  # compiled: loaded when first counted
 
+        solve = line_solve
     height, width = len(rows), len(columns)
-    cells = np.full((height, width), UNKNOWN, dtype=np.uint8)
-    dirty = [set(range(height)), set(range(width))]  # lines to solve, rows then columns
+    cells = (np.full((height, width), UNKNOWN, dtype=np.uint8) if start is None
+             else np.array(start))
+    dirty: list[set[int]] = [set(range(height)), set(range(width))]  # rows, columns
     sweeps = stale = turn = 0
-    unknown = height * width
-    while unknown and stale < 2:
+    while stale < 2:
         if deadline is not None and time.monotonic() > deadline:
             break
         axis = turn % 2
@@ -44,13 +53,12 @@ def sweep_count(rows: Sequence[Clue], columns: Sequence[Clue], *,
         view = cells if axis == 0 else cells.T
         changed = False
         for index in sorted(dirty[axis]):
-            solved = line_solve(clues[index], view[index])
+            solved = solve(clues[index], view[index])
             if solved is None:
                 return sweeps
-            moved = np.flatnonzero(solved != view[index])
+            moved = np.flatnonzero(np.asarray(solved, dtype=cells.dtype) != view[index])
             if len(moved):
                 view[index] = solved
-                unknown -= len(moved)
                 dirty[1 - axis].update(moved.tolist())
                 changed = True
         dirty[axis].clear()

@@ -20,16 +20,17 @@ from typing import Any
 
 import numpy as np
 
-from grader import minutes, scoring
+from grader import minutes, scoring, sweeps
 from grader.colour import techniques
 from grader.colour.lines import full_mask
+from grader.colour.lines import solve_line as colour_line_solve
 from grader.colour.model import ColourClue, ColourPuzzle
 from grader.colour.solver import solve_colour
 from grader.colour.techniques import ColourDeduction
 from grader.colour.workspace import ColourWorkspace, MaskArray
 from grader.diagnose import differing_text
 from grader.errors import BudgetExceeded, Contradiction
-from grader.grading import GRADED_LEVELS
+from grader.grading import GRADED_LEVELS, SWEEPS_MIN_S
 from grader.ladder import default_ladder
 from grader.results import Budget, Verdict
 from grader.techniques.base import LineRef, Step
@@ -262,9 +263,17 @@ def grade_colour(puzzle: ColourPuzzle, *, max_rung: str | None = None,
     terms = scoring.step_terms(steps, puzzle.width, puzzle.height)
     figures = scoring.figures(level, terms)
     value = figures.difficulty if level in GRADED_LEVELS else None
-    clues = minutes.ClueFacts.of_counts([[n for n, _ in c] for c in puzzle.rows],
-                                        [[n for n, _ in c] for c in puzzle.columns])
-    timing = None if value is None else minutes.estimate(terms, clues, weights)
+    timing = None
+    if value is not None:
+        count = sweeps.sweep_count(
+            puzzle.rows, puzzle.columns, solve=colour_line_solve,
+            start=np.full((puzzle.height, puzzle.width), full_mask(puzzle.palette.size),
+                          dtype=np.uint32),
+            deadline=None if deadline is None
+            else max(deadline, time.monotonic() + SWEEPS_MIN_S))
+        clues = minutes.ClueFacts.of_counts([[n for n, _ in c] for c in puzzle.rows],
+                                            [[n for n, _ in c] for c in puzzle.columns], count)
+        timing = minutes.estimate(terms, clues, weights)
     return ColourGrade(
         verdict=verdict, level=level, score=value, problem=problem,
         stars=None if value is None else scoring.stars(value, weights),
