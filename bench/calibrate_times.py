@@ -296,11 +296,13 @@ def describe(model: TimeModel) -> str:
             f"x{np.exp(model.high):.2f}")
 
 
-def write_model(model: TimeModel, note: str) -> Path:
+SCORING = ROOT / "grader" / "scoring.yaml"
+
+
+def write_model(model: TimeModel, note: str, path: Path = SCORING) -> Path:
     """The ``minutes`` block of ``grader/scoring.yaml`` (and its note) replaced."""
     from grader.atomic import atomic_write
 
-    path = ROOT / "grader" / "scoring.yaml"
     text = path.read_text(encoding="utf-8")
     terms = "".join(f"    {name}: {value}\n" for name, value in model.coefficients.items())
     block = (f"{note}minutes:\n  intercept: {model.intercept}\n  terms:\n{terms}"
