@@ -266,6 +266,20 @@ def table(group: Sequence[Solve], model: TimeModel, weights: scoring.Weights) ->
     return lines
 
 
+def markdown_table(group: Sequence[Solve], model: TimeModel, weights: scoring.Weights
+                   ) -> list[str]:
+    """:func:`table` as Markdown, for the README."""
+    lines = ["| size | n | measured (median min) | before: min, \\|ln\\|, x2, rho | "
+             "minutes: min, \\|ln\\|, x2, rho | in range |",
+             "|---|---|---|---|---|---|"]
+    for row in table(group, model, weights)[1:]:
+        name, rest = row[:13].strip(), row[13:].replace("|", " ").split()
+        n, measured, b_min, b_ln, b_x2, b_rho, m_min, m_ln, m_x2, m_rho, inside = rest
+        lines.append(f"| {name} | {n} | {measured} | {b_min}, {b_ln}, {b_x2}, {b_rho} | "
+                     f"{m_min}, {m_ln}, {m_x2}, {m_rho} | {inside} |")
+    return lines
+
+
 def ablation(train: Sequence[Solve], test: Sequence[Solve], names: Sequence[str],
              weights: scoring.Weights) -> list[str]:
     """Held-back agreement with each chosen feature left out, and with each other one
@@ -342,6 +356,8 @@ def fit_and_report(args: argparse.Namespace, puzzles: dict[str, tuple[Puzzle, fl
           "within a factor of 2, rho = Spearman within the row;\nin IQR = share of measured "
           "medians inside [minutes_low, minutes_high]")
     print("\n".join(table(test, model, weights)))
+    if args.markdown:
+        print("\n".join(markdown_table(test, model, weights)))
     print("\nSame on the training half:")
     print("\n".join(table(train, model, weights)[:2]))
     if args.fit:
@@ -382,6 +398,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-grade", action="store_true", help="report on what is graded")
     parser.add_argument("--fit", action="store_true", help="fit the model on the training split")
     parser.add_argument("--write-weights", action="store_true", help="save it (with --fit)")
+    parser.add_argument("--markdown", action="store_true", help="the table in Markdown too")
     args = parser.parse_args(argv)
     if not args.path.is_dir():
         print(f"{args.path}: no such folder", file=sys.stderr)
