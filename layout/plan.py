@@ -334,7 +334,9 @@ class Planner:
         page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, profile=self.profile))
         if entry.about:  # under the grid, in the band _header_height kept for it
             y = top - geometry.total_height * cell - sizes.band(ABOUT - 2)
-            page.ops.append(Text(x, y, entry.about, sizes.pt(8)))
+            size = self.fitted(entry.about, sizes.pt(8), box_x + box_w - x,
+                               f"the minutes of puzzle {entry.number}")
+            page.ops.append(Text(x, y, entry.about, size))
         page.blocks.append(Block(entry.number, x, top, cell, geometry, False))
         page.bookmarks.append(Bookmark(entry.label))
 
