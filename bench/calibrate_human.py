@@ -18,7 +18,7 @@ data has no licence: read it from where it lies, never copy it into the project.
 3. Fit (``--fit``): the weights of ``grader/scoring.py``'s model are fitted on the training
    half only (``--write-weights`` writes each rung's step weight into the ladder table,
    ``grader/ladder.yaml``, and the other terms into ``grader/scoring.yaml``).
-4. Report on the held-back half: Spearman's rho of score, level, effort and baselines
+4. Report on the held-back half: Spearman's rho of score, level, minutes and baselines
    (sweeps, area, clue count) against the votes, overall and per size, the star spread
    over every puzzle, and the twenty biggest disagreements with their explanations.
    Beside it, how repeatable the votes are: pictures posted twice, rated by different
@@ -47,10 +47,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from grader import formats, scoring  # noqa: E402
+from grader import formats, minutes, scoring, sweeps  # noqa: E402
 from grader.errors import NonopressError  # noqa: E402
 from grader.ladder import rung_names  # noqa: E402
-from grader.model import UNKNOWN, Puzzle  # noqa: E402
+from grader.minutes import ClueFacts  # noqa: E402
+from grader.model import Puzzle  # noqa: E402
 from grader.results import Budget  # noqa: E402
 from nonopress.batch.pool import run_pool  # noqa: E402
 from nonopress.batch.rows import ResultRow, Task  # noqa: E402
@@ -58,7 +59,6 @@ from nonopress.batch.store import ResultStore  # noqa: E402
 from nonopress.batch.worker import grade_one, row_from_grade  # noqa: E402
 
 RUNGS = rung_names()
-from grader.techniques.line_analysis import cached_line_solve  # noqa: E402
 
 VOTE = re.compile(r"^difficulty\s+([0-9.]+)\s*$", re.MULTILINE)
 SIZES = ("10x10", "15x15", "20x20", "25x25", "30x30", "other")
@@ -97,27 +97,9 @@ class LoggedRow(ResultRow):
 
 def sweep_count(puzzle: Puzzle) -> int:
     """Batenburg's measure: alternating sweeps (all rows, all columns, ...) of the complete
-    line solve until the grid is solved or stuck (the sweeps that changed something)."""
-    cells = np.full((puzzle.height, puzzle.width), UNKNOWN, dtype=np.uint8)
-    sweeps = stale = 0
-    turn = 0
-    while (cells == UNKNOWN).any() and stale < 2:
-        by_rows = turn % 2 == 0
-        turn += 1
-        clues = puzzle.rows if by_rows else puzzle.columns
-        view = cells if by_rows else cells.T
-        changed = False
-        for index, clue in enumerate(clues):
-            line = tuple(view[index].tolist())
-            solved = cached_line_solve(clue, line)
-            if solved is None:
-                return sweeps
-            if solved != line:
-                view[index] = solved
-                changed = True
-        sweeps += changed
-        stale = 0 if changed else stale + 1
-    return sweeps
+    line solve until the grid is solved or stuck (the sweeps that changed something); the
+    grade's own count (grader/sweeps.py), so the time model is fitted to what it reads."""
+    return sweeps.sweep_count(puzzle.rows, puzzle.columns)
 
 
 def grade_logged(task: Task) -> ResultRow:
@@ -245,6 +227,7 @@ class Sample:
     clue_count: int
     held_back: bool
     fields: dict[str, float] = field(default_factory=dict)
+    clues: ClueFacts | None = None
 
 
 def held_back(key: str, seed: int) -> bool:
@@ -283,6 +266,8 @@ def load_samples(
                     area=puzzle.width * puzzle.height,
                     clue_count=sum(len(c) for c in (*puzzle.rows, *puzzle.columns)),
                     held_back=held_back(row.key, seed),
+                    clues=ClueFacts.of_counts(puzzle.rows, puzzle.columns,
+                                              int(logs[row.key]["sweeps"])),
                 )
             )
     return samples, left_out
@@ -504,7 +489,7 @@ def replace_block(text: str, name: str, value: Any) -> str:
 MEASURES: dict[str, Callable[[Sample], float]] = {
     "score": lambda s: s.fields["score"],
     "level": lambda s: float(LEVEL_ORDER.index(s.level)),
-    "effort": lambda s: s.fields["effort"],
+    "minutes": lambda s: s.fields["minutes"],
     "banded": lambda s: banded_score(s),
     "sweeps": lambda s: float(s.sweeps),
     "area": lambda s: float(s.area),
@@ -619,7 +604,8 @@ def report(samples: Sequence[Sample], weights: scoring.Weights, left_out: Counte
     for s in samples:
         figures = scoring.figures(s.level, s.terms, weights)
         s.fields["score"] = figures.difficulty
-        s.fields["effort"] = figures.effort_minutes
+        clues = s.clues or ClueFacts(s.terms.width, s.terms.height, 0, 0)
+        s.fields["minutes"] = minutes.estimate(s.terms, clues, weights).minutes
     train = [s for s in samples if not s.held_back]
     test = [s for s in samples if s.held_back]
     skipped = ", ".join(f"{n} {k}" for k, n in sorted(left_out.items())) or "none"

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from grader import diagnose, scoring
+from grader import diagnose, minutes, scoring, sweeps
 from grader.engine import Engine, LineBroken
 from grader.errors import BudgetExceeded, Contradiction
 from grader.ladder import Ladder, default_ladder, rung_names
@@ -74,8 +74,16 @@ class Grade:
     solution: BoolArray | None = None
     budget: Budget | None = None
     problem: str = ""
-    #: expected minutes for an average solver (the score is the difficulty: how hard)
-    effort_minutes: float = 0.0
+    #: predicted minutes for experienced online solvers and the range around them
+    #: (grader/minutes.py says what the range means); None without a score
+    minutes: float | None = None
+    minutes_low: float | None = None
+    minutes_high: float | None = None
+
+    @property
+    def effort_minutes(self) -> float:
+        """The old name of :attr:`minutes` (0.0 without a score), for older callers."""
+        return self.minutes or 0.0
 
     @property
     def graded(self) -> bool:
@@ -94,7 +102,9 @@ class Grade:
             "level": self.level,
             "score": self.score,
             "difficulty": self.difficulty,
-            "effort_minutes": self.effort_minutes,
+            "minutes": self.minutes,
+            "minutes_low": self.minutes_low,
+            "minutes_high": self.minutes_high,
             "stars": self.stars,
             "problem": self.problem or None,
             "rungs": dict(self.rungs),
@@ -121,6 +131,8 @@ class Grade:
 #: puzzle; their steps are the same), all 351 132.3 s against 141.2 s. Magazine sizes
 #: are left alone.
 SOLVER_FIRST_CELLS = 2_500
+#: the time the sweep count (for the minutes) gets even when the grade used its budget up
+SWEEPS_MIN_S = 0.5
 
 
 def _solver_question(
@@ -275,6 +287,15 @@ def grade(
     figures = scoring.figures(level, terms, weights)
     # a defect is not a difficulty: no score (the table's 5.0 for unrated levels unused)
     value = figures.difficulty if level in GRADED_LEVELS else None
+    timing = None
+    if value is not None:
+        # the sweep count takes a few milliseconds at magazine sizes; past the budget the
+        # passes so far are counted (a lower bound)
+        left = None if budget.seconds is None else budget.seconds - (time.perf_counter() - started)
+        deadline = None if left is None else time.monotonic() + max(left, SWEEPS_MIN_S)
+        count = sweeps.sweep_count(puzzle.rows, puzzle.columns, deadline=deadline)
+        clues = minutes.ClueFacts.of_counts(puzzle.rows, puzzle.columns, count)
+        timing = minutes.estimate(terms, clues, weights)
     return Grade(
         verdict=verdict,
         level=level,
@@ -290,5 +311,7 @@ def grade(
         solution=solution,
         budget=budget,
         problem=problem,
-        effort_minutes=figures.effort_minutes,
+        minutes=None if timing is None else timing.minutes,
+        minutes_low=None if timing is None else timing.low,
+        minutes_high=None if timing is None else timing.high,
     )

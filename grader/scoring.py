@@ -1,4 +1,4 @@
-"""From a step log to a level, two figures (difficulty and effort), a score and 1-5 stars.
+"""From a step log to a level, a score (the difficulty) and 1-5 stars.
 
 The level is the hardest rung used, named: editors want it. The score does not come from
 the level's band but from the work, the way people feel it (fitted to human votes; the
@@ -14,9 +14,9 @@ weights are data: each rung's level and step weight are columns of the ladder ta
   the share of the cells that only a look-ahead rung (owner branching and up) decided
   combine, on a log scale, into the score: a predicted webpbn vote minus one (0-4).
 
-Difficulty is the score (how hard, per line); effort is the expected minutes an average
-solver spends (it grows with the cells to fill and the total work). The stars show the
-difficulty.
+Difficulty is the score (how hard, per line); the stars show it. How long a puzzle takes
+is another model, fitted to solving times: ``grader/minutes.py`` (it reads the same work
+terms; its coefficients are the ``minutes`` block of ``scoring.yaml``).
 """
 
 from __future__ import annotations
@@ -58,14 +58,12 @@ class Weights:
     lines: float
     look_ahead: float
     stars: tuple[float, ...]
-    cell_seconds: float
-    work_seconds: float
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], ladder: Ladder | None = None) -> Weights:
         """``scoring.yaml``'s model, with each rung's level and step weight from ``ladder``."""
         ladder = ladder or default_ladder()
-        missing = [key for key in ("exact_fit", "scarcity", "counting", "score", "stars", "effort")
+        missing = [key for key in ("exact_fit", "scarcity", "counting", "score", "stars")
                    if key not in data]
         if missing:
             raise ValueError(f"scoring.yaml lacks {', '.join(missing)}")
@@ -81,7 +79,6 @@ class Weights:
         if len(stars) != 4 or list(stars) != sorted(stars):
             raise ValueError("stars must be four increasing thresholds")
         model = data["score"]
-        effort = data["effort"]
         return cls(
             levels=levels,
             step_weights=weights,
@@ -94,8 +91,6 @@ class Weights:
             # a term added later: a table without it gives it no weight
             look_ahead=float(model.get("look_ahead", 0.0)),
             stars=stars,
-            cell_seconds=float(effort["cell_seconds"]),
-            work_seconds=float(effort["work_seconds"]),
         )
 
 
@@ -146,7 +141,12 @@ class WorkTerms:
     ``steps[c]`` counts the steps of category c (a rung, or exact-fit), ``scarce[c]`` sums
     1/openings over them, ``blocks`` the blocks beyond the first of every counting step's
     clue, ``chain`` is the longest chain of lines handing cells on to one another,
-    ``look_ahead`` the cells decided by rungs of :data:`LOOK_AHEAD_FAMILY` and up.
+    ``look_ahead`` the cells decided by rungs of :data:`LOOK_AHEAD_FAMILY` and up (the
+    *hard* steps). For the time model (grader/minutes.py): ``hardest`` names the hardest
+    rung used ("" for none), ``hard_steps`` counts the hard steps, ``episodes`` the times
+    a person got stuck (a hard step right after an easier one: the runs of hard steps),
+    ``hard_single`` the hard steps taken when no other of their rung was open (each
+    chained to the one before: no choice of where to look).
     """
 
     steps: Mapping[str, float]
@@ -156,6 +156,10 @@ class WorkTerms:
     width: int
     height: int
     look_ahead: float = 0.0
+    hardest: str = ""
+    hard_steps: int = 0
+    episodes: int = 0
+    hard_single: int = 0
 
     def work(self, weights: Weights) -> float:
         total = weights.counting * self.blocks
@@ -246,6 +250,10 @@ def _terms(rows: Iterable[TermsRow], width: int, height: int) -> WorkTerms:
     looks_ahead = {r.name for r in ladder.rungs if r.family >= LOOK_AHEAD_FAMILY}
     reach = _Reach(width, height)
     chain = 0
+    position = {name: i for i, name in enumerate(ladder.names)}
+    hardest = -1
+    hard_steps = episodes = hard_single = 0
+    after_hard = False
     # per line of the puzzle (a log is one puzzle's): -1 when its clue fits exactly, else
     # its blocks beyond the first (a 512-cell line's clue has dozens of blocks to count)
     line_counts: dict[tuple[str, int], int] = {}
@@ -263,11 +271,18 @@ def _terms(rows: Iterable[TermsRow], width: int, height: int) -> WorkTerms:
             else:
                 blocks += extra
         steps[category] = steps.get(category, 0.0) + 1.0
+        hardest = max(hardest, position[rung])
         if rung in looks_ahead:
             look_ahead += len(cells)
+            hard_steps += 1
+            hard_single += int(openings) <= 1
+            episodes += not after_hard
+        after_hard = rung in looks_ahead
         scarce[category] = scarce.get(category, 0.0) + 1.0 / max(int(openings), 1)
         chain = max(chain, reach.step(axis, index, cells))
-    return WorkTerms(steps, scarce, blocks, chain, width, height, look_ahead)
+    return WorkTerms(steps, scarce, blocks, chain, width, height, look_ahead,
+                     ladder.names[hardest] if hardest >= 0 else "", hard_steps, episodes,
+                     hard_single)
 
 
 def step_terms(steps: Iterable[Step], width: int, height: int) -> WorkTerms:
@@ -281,10 +296,9 @@ def step_terms(steps: Iterable[Step], width: int, height: int) -> WorkTerms:
 # -- the figures --------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Figures:
-    """Difficulty (0-5: how hard, per line; the score) and effort (expected minutes)."""
+    """Difficulty (0-5: how hard, per line; the score). Minutes: grader/minutes.py."""
 
     difficulty: float
-    effort_minutes: float
 
 
 def rating(terms: WorkTerms, weights: Weights) -> float:
@@ -306,21 +320,14 @@ def look_ahead_share(terms: WorkTerms) -> float:
     return math.sqrt(min(terms.look_ahead / max(terms.width * terms.height, 1), 1.0))
 
 
-def effort_minutes(terms: WorkTerms, weights: Weights) -> float:
-    seconds = terms.width * terms.height * weights.cell_seconds
-    seconds += terms.work(weights) * weights.work_seconds
-    return seconds / 60.0
-
-
 def figures(level: str, terms: WorkTerms, weights: Weights | None = None) -> Figures:
-    """Both figures of a graded puzzle; levels that are not fit to print get no rating of
+    """The figures of a graded puzzle; levels that are not fit to print get no rating of
     their own (difficulty UNRATED_SCORE)."""
     weights = weights or default_weights()
-    minutes = round(effort_minutes(terms, weights), 1)
     if level not in RATED_LEVELS:
-        return Figures(UNRATED_SCORE, minutes)
+        return Figures(UNRATED_SCORE)
     value = min(max(rating(terms, weights), 0.0), MAX_SCORE)
-    return Figures(round(value, 3), minutes)
+    return Figures(round(value, 3))
 
 
 def stars(value: float, weights: Weights | None = None) -> int:

@@ -12,6 +12,7 @@ from grader.diagnose import empty_borders
 from grader.errors import FormatError, ManyProblems, NonopressError, NotPublishable
 from grader.explain import sentence
 from grader.ladder import default_ladder
+from grader.minutes import about_text
 from grader.model import BoolArray, Puzzle, rows_to_array
 from grader.results import Budget
 from grader.techniques.base import Step
@@ -199,6 +200,8 @@ def build_issue(
                     title=title,
                     note=ref.note,
                     hide_title=ref.hide_title,
+                    about=about_text(grade.minutes)
+                    if manifest.minutes and grade.minutes is not None else "",
                 )
             )
     if len(blockers) == 1 and errors:

@@ -30,7 +30,15 @@ class GradeInfo:
     steps: tuple[str, ...] = ()  # numbered worked-solution lines (see build.worked_lines)
     solution: tuple[str, ...] | None = None  # rows of '#' and '.', when the grade proved it
     problem: str = ""  # what keeps the puzzle from a score, when it has none
-    effort_minutes: float = 0.0  # expected minutes for an average solver
+    #: predicted minutes of experienced solvers and their range (None without a score)
+    minutes: float | None = None
+    minutes_low: float | None = None
+    minutes_high: float | None = None
+
+    @property
+    def effort_minutes(self) -> float:
+        """The old name of :attr:`minutes` (0.0 without a score), for older callers."""
+        return self.minutes or 0.0
 
     @classmethod
     def from_grade(cls, grade: Grade, steps: tuple[str, ...] = ()) -> GradeInfo:
@@ -45,7 +53,9 @@ class GradeInfo:
             steps=steps,
             solution=grade.solution_rows(),
             problem=grade.problem,
-            effort_minutes=float(grade.effort_minutes),
+            minutes=grade.minutes,
+            minutes_low=grade.minutes_low,
+            minutes_high=grade.minutes_high,
         )
 
     def to_json(self, max_steps: int | None = None) -> dict[str, Any]:
@@ -70,8 +80,14 @@ class GradeInfo:
             steps=tuple(str(s) for s in record["steps"]),
             solution=None if solution is None else tuple(str(row) for row in solution),
             problem=str(record.get("problem", "")),
-            effort_minutes=float(record.get("effort_minutes", 0.0)),
+            minutes=_optional(record.get("minutes")),
+            minutes_low=_optional(record.get("minutes_low")),
+            minutes_high=_optional(record.get("minutes_high")),
         )
+
+
+def _optional(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 @dataclass(frozen=True, eq=False)
@@ -86,6 +102,8 @@ class IssueEntry:
     note: str = ""
     hide_title: bool = True
     worked: bool = False
+    #: a line printed under the puzzle ("about 12 min"), or ""
+    about: str = ""
 
     @property
     def size(self) -> str:

@@ -32,7 +32,7 @@ from layout.units import MM, PageSize, parse_length, parse_page_size
 TOP_KEYS = (
     "title", "issue", "date", "author", "page", "margins", "bleed", "crop_marks", "per_page",
     "solutions", "worked", "puzzles", "hide_titles", "ink", "booklet",
-    "profile", "large_print", "output_condition", "pad_pages", "fillins",
+    "profile", "large_print", "output_condition", "pad_pages", "fillins", "minutes",
 )
 PUZZLE_KEYS = ("file", "title", "note", "hide_title", "index")
 MARGIN_SIDES = ("top", "bottom", "left", "right")
@@ -87,6 +87,8 @@ class Manifest:
     bleed_default: bool = False
     #: pad a book to the printer's least page count with puzzle-free pages
     pad_pages: bool = False
+    #: print "about N min" under each puzzle (the grade's minutes)
+    minutes: bool = False
 
 
 def _key_lines(text: str) -> tuple[dict[str, int], list[int]]:
@@ -195,6 +197,7 @@ def parse_manifest(text: str, source: Path) -> Manifest:
         colour_asked="ink" in data and ink == "colour",
         bleed_default=bleed_value is True,
         pad_pages=value("pad_pages", lambda v: _boolean(v, "pad_pages"), False),
+        minutes=value("minutes", lambda v: _boolean(v, "minutes"), False),
     )
 
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from grader.errors import ManyProblems, NonopressError
+from grader.minutes import about_text
 from layout.draw import (
     Block,
     Bookmark,
@@ -48,6 +49,7 @@ SOLUTION_MIN_BOX = 22 * MM
 GAP = 8 * MM
 HEADER = 16.0  # puzzle header band: number, size, stars
 NOTE = 11.0
+ABOUT = 11.0  # the line under a puzzle ("about 12 min"), when the manifest asks for it
 RUNNING_HEAD = 18.0
 FOLIO = 16.0
 AUTO_COUNTS = (12, 9, 8, 6, 4, 3, 2, 1)
@@ -124,7 +126,8 @@ def content_area(size: PageSize, manifest: Manifest) -> Area:
 
 
 def _header_height(entry: IssueEntry, sizes: Sizes) -> float:
-    return sizes.band(HEADER + (NOTE if entry.note else 0.0))
+    """The text around a puzzle's grid: its header, note and the line under it."""
+    return sizes.band(HEADER + (NOTE if entry.note else 0.0) + (ABOUT if entry.about else 0.0))
 
 
 def _fit(entry: IssueEntry, width: float, height: float, sizes: Sizes) -> float:
@@ -384,6 +387,11 @@ class Planner:
         x = box_x + (box_w - block_w) / 2
         top = slot.top - header
         page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, profile=self.profile))
+        if entry.about:  # under the grid, in the band _header_height kept for it
+            y = top - geometry.total_height * cell - sizes.band(ABOUT - 2)
+            size = self.fitted(entry.about, sizes.pt(8), box_x + box_w - x,
+                               f"the minutes of puzzle {entry.number}")
+            page.ops.append(Text(x, y, entry.about, size))
         page.blocks.append(Block(entry.number, x, top, cell, geometry, False))
         page.bookmarks.append(Bookmark(entry.label))
 
@@ -394,9 +402,6 @@ class Planner:
     def _header_text(entry: IssueEntry) -> str:
         """What follows the number in a puzzle's header: its size and shown title."""
         rest = f"  {entry.size}"
-        if entry.grade.effort_minutes > 0 and entry.grade.stars is not None:
-            # the stars show how hard; this, how long
-            rest += f"  ~{max(entry.grade.effort_minutes, 1):.0f} min"
         if entry.shown_title:
             rest += f"  {entry.shown_title}"
         return rest
@@ -501,8 +506,8 @@ class Planner:
             page.ops.append(Text(area.left, y, f"Level: {grade.level} (no score)", size))
         else:
             line = f"Level: {grade.level}   score {grade.score:.1f}   "
-            if grade.effort_minutes > 0:
-                line += f"about {grade.effort_minutes:.0f} min   "
+            if grade.minutes is not None:
+                line += f"{about_text(grade.minutes)}   "
             page.ops.append(Text(area.left, y, line, size))
             page.ops.extend(self.stars(area.left + text_width(line, size), y, sizes.band(8),
                                        grade.stars))

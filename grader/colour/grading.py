@@ -20,16 +20,17 @@ from typing import Any
 
 import numpy as np
 
-from grader import scoring
+from grader import minutes, scoring, sweeps
 from grader.colour import techniques
 from grader.colour.lines import full_mask
+from grader.colour.lines import solve_line as colour_line_solve
 from grader.colour.model import ColourClue, ColourPuzzle
 from grader.colour.solver import solve_colour, warm_up
 from grader.colour.techniques import ColourDeduction
 from grader.colour.workspace import ColourWorkspace, MaskArray
 from grader.diagnose import differing_text
 from grader.errors import BudgetExceeded, Contradiction
-from grader.grading import GRADED_LEVELS
+from grader.grading import GRADED_LEVELS, SWEEPS_MIN_S
 from grader.ladder import default_ladder
 from grader.results import Budget, Verdict
 from grader.techniques.base import LineRef, Step
@@ -64,7 +65,16 @@ class ColourGrade:
     solved: bool = False
     colours: int = 1
     problem: str = ""  # what keeps the puzzle from a score, when it has none
-    effort_minutes: float = 0.0  # expected minutes for an average solver
+    #: predicted minutes and their range, by the black-and-white time model
+    #: (grader/minutes.py; not fitted to colour solves); None without a score
+    minutes: float | None = None
+    minutes_low: float | None = None
+    minutes_high: float | None = None
+
+    @property
+    def effort_minutes(self) -> float:
+        """The old name of :attr:`minutes` (0.0 without a score), for older callers."""
+        return self.minutes or 0.0
 
     @property
     def graded(self) -> bool:
@@ -76,7 +86,8 @@ class ColourGrade:
                 "stars": self.stars, "problem": self.problem or None,
                 "rungs": dict(self.rungs), "steps": len(self.steps),
                 "solved": self.solved, "time_s": round(self.time_s, 4),
-                "effort_minutes": self.effort_minutes}
+                "minutes": self.minutes, "minutes_low": self.minutes_low,
+                "minutes_high": self.minutes_high}
 
 
 class _Grader:
@@ -250,15 +261,29 @@ def grade_colour(puzzle: ColourPuzzle, *, max_rung: str | None = None,
         level = scoring.ladder_level(steps, weights)
     else:  # unique, but beyond the allowed ladder
         level, problem = "stuck", f"stuck: needs more than {max_rung}"
-    figures = scoring.figures(level, scoring.step_terms(steps, puzzle.width, puzzle.height))
+    terms = scoring.step_terms(steps, puzzle.width, puzzle.height)
+    figures = scoring.figures(level, terms)
     value = figures.difficulty if level in GRADED_LEVELS else None
+    timing = None
+    if value is not None:
+        count = sweeps.sweep_count(
+            puzzle.rows, puzzle.columns, solve=colour_line_solve,
+            start=np.full((puzzle.height, puzzle.width), full_mask(puzzle.palette.size),
+                          dtype=np.uint32),
+            deadline=None if deadline is None
+            else max(deadline, time.monotonic() + SWEEPS_MIN_S))
+        clues = minutes.ClueFacts.of_counts([[n for n, _ in c] for c in puzzle.rows],
+                                            [[n for n, _ in c] for c in puzzle.columns], count)
+        timing = minutes.estimate(terms, clues, weights)
     return ColourGrade(
         verdict=verdict, level=level, score=value, problem=problem,
         stars=None if value is None else scoring.stars(value, weights),
         rungs=scoring.rung_counts(steps), steps=steps, grid=grader.grid,
         time_s=time.perf_counter() - started, title=puzzle.title, size=puzzle.size,
         solved=outcome == "solved", colours=puzzle.palette.size,
-        effort_minutes=figures.effort_minutes)
+        minutes=None if timing is None else timing.minutes,
+        minutes_low=None if timing is None else timing.low,
+        minutes_high=None if timing is None else timing.high)
 
 
 # -- sentences ----------------------------------------------------------------------------

@@ -18,7 +18,8 @@ from nonopress.batch.rows import ResultRow
 #: Columns of the CSV export (the JSON export has these plus the solution rows).
 CSV_FIELDS = (
     "key", "file", "index", "title", "width", "height", "status", "verdict", "level",
-    "score", "stars", "rungs", "steps", "time_s", "error", "finished_at",
+    "score", "stars", "minutes", "minutes_low", "minutes_high", "rungs", "steps", "time_s",
+    "error", "finished_at",
 )  # fmt: skip
 
 _ATTENTION = {"failed": 0, "multiple": 1, "none": 2, "undecided": 3}
@@ -43,10 +44,13 @@ def has_score(row: ResultRow) -> bool:
 
 
 def without_defect_scores(rows: Iterable[ResultRow]) -> list[ResultRow]:
-    """``rows`` with the score and stars of every row without a difficulty removed."""
+    """``rows`` with the score, stars and minutes of every row without a difficulty
+    removed."""
     return [
-        row if has_score(row) or (row.score is None and row.stars is None)
-        else replace(row, score=None, stars=None)
+        row if has_score(row) or (row.score is None and row.stars is None
+                                  and row.minutes is None)
+        else replace(row, score=None, stars=None, minutes=None, minutes_low=None,
+                     minutes_high=None)
         for row in rows
     ]
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 import jinja2
 from markupsafe import Markup
 
+from grader.minutes import span_text
 from grader.wording import plural
 from nonopress.batch.export import attention_rank
 from nonopress.batch.pictures import histogram_svg, score_bins, thumbnail_data_uri
@@ -63,7 +64,10 @@ or stars (a defect is not a difficulty). Click a heading to sort.</p>
 <th data-type="num">#</th><th data-type="text">solution</th><th data-type="text">file</th>
 <th data-type="text">title</th><th data-type="num">size</th><th data-type="text">status</th>
 <th data-type="text">verdict</th><th data-type="num">level</th><th data-type="num">score</th>
-<th data-type="num">stars</th><th data-type="num">steps</th><th data-type="num">time (s)</th>
+<th data-type="num">stars</th>
+<th data-type="num" title="predicted minutes of experienced online solvers; the range held
+half of the measured times">minutes</th>
+<th data-type="num">steps</th><th data-type="num">time (s)</th>
 <th data-type="text">problem</th>
 </tr></thead>
 <tbody>
@@ -84,6 +88,9 @@ or stars (a defect is not a difficulty). Click a heading to sort.</p>
 <td class="num" data-value="{{ num(row.score) }}">
 {%- if row.score is not none %}{{ "%.1f"|format(row.score) }}{% else %}-{% endif %}</td>
 <td class="num" data-value="{{ num(row.stars) }}">{{ "-" if row.stars is none else row.stars }}</td>
+<td class="num" data-value="{{ num(row.minutes) }}">
+{%- if row.minutes is not none %}{{ span(row.minutes, row.minutes_low, row.minutes_high) }}
+{%- else %}-{% endif %}</td>
 <td class="num" data-value="{{ num(row.steps) }}">{{ "" if row.steps is none else row.steps }}</td>
 <td class="num" data-value="{{ row.time_s }}">{{ "%.2f"|format(row.time_s) }}</td>
 <td class="error">{{ row.error }}</td>
@@ -173,6 +180,7 @@ def render_html(rows: Sequence[ResultRow], *, title: str = "Nonopress batch repo
         level_chart=Markup(level_chart),  # built from numbers and escaped labels only
         score_chart=Markup(score_chart),
         num=_num,
+        span=span_text,
         plural=plural,
         level_rank=order,
         ready_marker=READY_MARKER,

@@ -53,6 +53,10 @@ class ResultRow:
     error: str = ""
     solution: tuple[str, ...] | None = None  # row strings of '#', '.', '?' for thumbnails
     finished_at: str = ""
+    #: predicted minutes of experienced solvers and their range (grader/minutes.py)
+    minutes: float | None = None
+    minutes_low: float | None = None
+    minutes_high: float | None = None
 
     @property
     def label(self) -> str:

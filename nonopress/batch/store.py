@@ -24,7 +24,11 @@ SCHEMA_VERSION = "1"
 _COLUMNS = (
     "key", "file", "idx", "title", "width", "height", "status", "verdict", "level", "score",
     "stars", "rungs", "steps", "time_s", "error", "solution", "finished_at",
+    "minutes", "minutes_low", "minutes_high",
 )  # fmt: skip
+#: columns added after the first schema: (name, SQL type); a database without them gets
+#: them on opening for writing (older rows read as NULL)
+_ADDED_COLUMNS = (("minutes", "REAL"), ("minutes_low", "REAL"), ("minutes_high", "REAL"))
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS results (
@@ -44,7 +48,10 @@ CREATE TABLE IF NOT EXISTS results (
     time_s REAL NOT NULL,
     error TEXT NOT NULL,
     solution TEXT,
-    finished_at TEXT NOT NULL
+    finished_at TEXT NOT NULL,
+    minutes REAL,
+    minutes_low REAL,
+    minutes_high REAL
 );
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
@@ -62,6 +69,7 @@ class ResultStore:
     def __init__(self, connection: sqlite3.Connection, path: Path):
         self._db = connection
         self.path = path
+        self._missing: tuple[str, ...] = ()
 
     @classmethod
     def create(cls, location: str | Path) -> ResultStore:
@@ -73,10 +81,11 @@ class ResultStore:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.executescript(_SCHEMA)
+            _check_schema(db, path)  # before anything is added to someone else's table
+            _add_missing_columns(db)
             db.execute(
                 "INSERT OR IGNORE INTO meta(name, value) VALUES ('schema', ?)", (SCHEMA_VERSION,)
             )
-            _check_schema(db, path)
         except (OSError, sqlite3.Error) as exc:
             raise NonopressError(f"{path}: cannot open the results database: {exc}") from None
         return cls(db, path)
@@ -90,9 +99,13 @@ class ResultStore:
         try:
             db = _connect_read_only(path)
             _check_schema(db, path)
+            have = {row[1] for row in db.execute("PRAGMA table_info(results)")}
         except sqlite3.Error as exc:
             raise NonopressError(f"{path}: not a results database: {exc}") from None
-        return cls(db, path)
+        store = cls(db, path)
+        # a database written before the minutes: read them as NULL
+        store._missing = tuple(name for name, _ in _ADDED_COLUMNS if name not in have)
+        return store
 
     def close(self) -> None:
         self._db.close()
@@ -143,7 +156,8 @@ class ResultStore:
 
     def rows(self) -> Iterator[ResultRow]:
         """Every row; a damaged database or row is a NonopressError naming the database."""
-        query = f"SELECT {', '.join(_COLUMNS)} FROM results ORDER BY file, idx"
+        selected = ("NULL" if name in self._missing else name for name in _COLUMNS)
+        query = f"SELECT {', '.join(selected)} FROM results ORDER BY file, idx"
         try:
             cursor = self._db.execute(query)
             for values in cursor:
@@ -174,9 +188,10 @@ def _check_schema(db: sqlite3.Connection, path: Path) -> None:
     columns = [str(name) for _, name, *_ in db.execute("PRAGMA table_info(results)")]
     if not columns:
         raise NonopressError(f"{path}: not a results database (no 'results' table)")
-    if sorted(columns) != sorted(_COLUMNS):
-        extra = [c for c in columns if c not in _COLUMNS][:3]
-        missing = [c for c in _COLUMNS if c not in columns][:3]
+    added = {name for name, _ in _ADDED_COLUMNS}  # absent from a database made before them
+    extra = [c for c in columns if c not in _COLUMNS][:3]
+    missing = [c for c in _COLUMNS if c not in columns and c not in added][:3]
+    if extra or missing:
         detail = "; ".join(part for part in (
             f"unknown column(s) {', '.join(extra)}" if extra else "",
             f"missing {', '.join(missing)}" if missing else "") if part)
@@ -221,6 +236,7 @@ def _to_sql(row: ResultRow) -> tuple[Any, ...]:
         row.verdict, row.level, row.score, row.stars, json.dumps(row.rungs, sort_keys=True),
         row.steps, row.time_s, row.error,
         "\n".join(row.solution) if row.solution is not None else None, row.finished_at,
+        row.minutes, row.minutes_low, row.minutes_high,
     )  # fmt: skip
 
 
@@ -245,4 +261,15 @@ def _from_sql(values: tuple[Any, ...]) -> ResultRow:
         error=data["error"],
         solution=tuple(solution.split("\n")) if solution else None,
         finished_at=data["finished_at"],
+        minutes=data["minutes"],
+        minutes_low=data["minutes_low"],
+        minutes_high=data["minutes_high"],
     )
+
+
+def _add_missing_columns(db: sqlite3.Connection) -> None:
+    """Columns added since a database was written (each added once, NULL in old rows)."""
+    have = {row[1] for row in db.execute("PRAGMA table_info(results)")}
+    for name, kind in _ADDED_COLUMNS:
+        if name not in have:
+            db.execute(f"ALTER TABLE results ADD COLUMN {name} {kind}")

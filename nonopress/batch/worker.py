@@ -70,4 +70,7 @@ def row_from_grade(task: Task, outcome: Grade, elapsed_s: float) -> ResultRow:
         error=outcome.problem,
         solution=solution,
         finished_at=utc_now(),
+        minutes=outcome.minutes,
+        minutes_low=outcome.minutes_low,
+        minutes_high=outcome.minutes_high,
     )

@@ -53,6 +53,15 @@ def _score(value: float | None) -> str:
     return NO_SCORE if value is None else f"{value:.3f}"
 
 
+def _minutes(row: dict[str, Any]) -> str:
+    """``12 (8-17)``: minutes and the range holding half of the measured times."""
+    from grader.minutes import span_text
+
+    if row.get("minutes") is None:
+        return NO_SCORE
+    return span_text(row["minutes"], row["minutes_low"], row["minutes_high"])
+
+
 def _table(rows: list[dict[str, Any]]) -> str:
     headers = ("puzzle", "size", "level", "score", "minutes", "stars", "rungs", "time")
     table = [headers] + [
@@ -61,7 +70,7 @@ def _table(rows: list[dict[str, Any]]) -> str:
             row["size"],
             row["level"],
             _score(row["score"]),
-            NO_SCORE if row["score"] is None else f"{row['effort_minutes']:.0f}",
+            _minutes(row),
             _stars(row["stars"]),
             " ".join(f"{rung}:{count}" for rung, count in row["rungs"].items()) or "-",
             f"{row['time_s']:.2f}s",
@@ -88,13 +97,16 @@ def _problems(rows: list[dict[str, Any]]) -> str:
 
 def heading(name: str, result: Grade) -> str:
     """The first line of a puzzle's explanation."""
+    from grader.minutes import whole
+
     size = result.size
     if not result.graded:
         return f"{name}: {size}, {result.level}, no score: {result.problem}"
     stars = result.stars or 0
     return (
         f"{name}: {size}, {result.level}, score {_score(result.score)}, "
-        f"about {result.effort_minutes:.0f} min, "
+        f"about {whole(result.minutes or 0)} min ({whole(result.minutes_low or 0)}-"
+        f"{whole(result.minutes_high or 0)}), "
         f"{stars} star{'s' * (stars != 1)}, verdict {result.verdict}"
     )
 

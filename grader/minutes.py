@@ -1,0 +1,183 @@
+"""Minutes: how long experienced online solvers take over a puzzle, with a range.
+
+The model is fitted to solving times (``bench/calibrate_times.py``): griddlers.net
+members' median times on black-and-white puzzles. It is a line in log minutes over
+features of the puzzle (its size, how much of it is ink, how many blocks its clues hold)
+and of the step log the ladder wrote (the summed work, the hardest step, how many hard
+steps, how many cells each decided, how often a solver gets stuck, guessing); the
+coefficients are data, in the ``minutes`` block of ``grader/scoring.yaml``.
+
+``minutes`` is the predicted median time of such solvers (they solve on a screen, with
+a mouse, many puzzles a week). The data hold one median per puzzle, not each solver's
+time, so ``minutes_low``..``minutes_high`` is what the data can show: the range that held
+half of the measured medians of puzzles given the same prediction (the quartiles of the
+fit's residuals). People slower or faster than the site's typical member fall outside it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from grader.scoring import Weights, WorkTerms, default_weights, rating
+
+#: the rung whose use means the puzzle needs guessing
+GUESSING_RUNG = "recursion"
+
+
+@dataclass(frozen=True)
+class ClueFacts:
+    """What the time model reads of the clues alone, whatever the ladder did.
+
+    ``filled`` is the number of cells to fill (the sum of the row clues), ``blocks`` the
+    number of blocks in all row and column clues (each one a number to read and place),
+    ``sweeps`` Batenburg's count of alternating passes of line logic (grader/sweeps.py).
+    """
+
+    width: int
+    height: int
+    filled: int
+    blocks: int
+    sweeps: int = 0
+
+    @classmethod
+    def of_counts(cls, rows: Sequence[Sequence[int]], columns: Sequence[Sequence[int]],
+                  sweeps: int = 0) -> ClueFacts:
+        """From clues given as block lengths (a colour clue: the lengths of its blocks)."""
+        return cls(
+            width=len(columns),
+            height=len(rows),
+            filled=sum(n for clue in rows for n in clue if n > 0),
+            blocks=sum(1 for clue in (*rows, *columns) for n in clue if n > 0),
+            sweeps=sweeps,
+        )
+
+
+Feature = Callable[[WorkTerms, ClueFacts, Weights], float]
+
+
+def _per_hard_step(terms: WorkTerms, value: float) -> float:
+    return value / terms.hard_steps if terms.hard_steps else 0.0
+
+
+def _hardest_weight(terms: WorkTerms, weights: Weights) -> float:
+    """Sudoku Explainer's measure: the weight of the hardest rung used (its ladder weight)."""
+    return weights.step_weights.get(terms.hardest, 1.0) if terms.hardest else 1.0
+
+
+#: every feature the model may use, by the name ``scoring.yaml`` gives its coefficient
+FEATURES: Mapping[str, Feature] = {
+    # the size and the clues
+    "cells": lambda t, c, w: math.log(max(c.width * c.height, 1)),
+    "filled": lambda t, c, w: math.log1p(c.filled),
+    "ink": lambda t, c, w: c.filled / max(c.width * c.height, 1),
+    "ink_squared": lambda t, c, w: (c.filled / max(c.width * c.height, 1)) ** 2,
+    "blocks": lambda t, c, w: math.log1p(c.blocks),
+    "blocks_per_line": lambda t, c, w: math.log(max(c.blocks, 1) / max(c.width + c.height, 1)),
+    "aspect": lambda t, c, w: math.log(max(c.width, c.height) / max(min(c.width, c.height), 1)),
+    # the step log: the summed work, and what makes a solve stall
+    "work": lambda t, c, w: math.log1p(t.work(w)),
+    "work_squared": lambda t, c, w: math.log1p(t.work(w)) ** 2,
+    "work_per_line": lambda t, c, w: math.log1p(t.work(w) / max(t.width + t.height, 1)),
+    "steps": lambda t, c, w: math.log1p(sum(t.steps.values())),
+    "score": lambda t, c, w: rating(t, w),
+    "sweeps": lambda t, c, w: math.log1p(c.sweeps),
+    "chain": lambda t, c, w: math.log1p(t.chain),
+    "look_ahead": lambda t, c, w: math.sqrt(
+        min(t.look_ahead / max(t.width * t.height, 1), 1.0)),
+    "hardest": lambda t, c, w: math.log(max(_hardest_weight(t, w), 1e-6)),
+    "hard_steps": lambda t, c, w: math.log1p(t.hard_steps),
+    "cells_per_hard_step": lambda t, c, w: math.log1p(_per_hard_step(t, t.look_ahead)),
+    "episodes": lambda t, c, w: math.log1p(t.episodes),
+    "chained": lambda t, c, w: _per_hard_step(t, t.hard_single),
+    "guessing": lambda t, c, w: float(bool(t.steps.get(GUESSING_RUNG))),
+}
+
+
+@dataclass(frozen=True)
+class Minutes:
+    """Predicted minutes and the range around them (see the module's note)."""
+
+    minutes: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class TimeModel:
+    """ln(minutes) = intercept + sum of coefficient * feature; the range multiplies the
+    prediction by exp(low) and exp(high), the quartiles of the log residuals."""
+
+    intercept: float
+    coefficients: Mapping[str, float]
+    low: float
+    high: float
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> TimeModel:
+        """The ``minutes`` block of ``scoring.yaml``."""
+        missing = [key for key in ("intercept", "terms", "range") if key not in data]
+        if missing:
+            raise ValueError(f"scoring.yaml's minutes lacks {', '.join(missing)}")
+        terms = data["terms"] or {}
+        unknown = sorted(set(terms) - set(FEATURES))
+        if unknown:
+            raise ValueError(f"scoring.yaml's minutes has unknown terms: {', '.join(unknown)}; "
+                             f"known: {', '.join(FEATURES)}")
+        low, high = (float(v) for v in data["range"])
+        if not low <= 0.0 <= high:
+            raise ValueError("scoring.yaml's minutes range must be [low <= 0, high >= 0]")
+        return cls(float(data["intercept"]), {k: float(v) for k, v in terms.items()}, low, high)
+
+    def log_minutes(self, terms: WorkTerms, clues: ClueFacts, weights: Weights) -> float:
+        return self.intercept + sum(
+            coefficient * FEATURES[name](terms, clues, weights)
+            for name, coefficient in self.coefficients.items()
+        )
+
+    def estimate(self, terms: WorkTerms, clues: ClueFacts, weights: Weights | None = None
+                 ) -> Minutes:
+        """Minutes, rounded for people (a tenth under ten minutes, whole minutes above)."""
+        centre = self.log_minutes(terms, clues, weights or default_weights())
+        centre = min(max(centre, -5.0), 12.0)  # 0.4 s .. 113 days: no overflow, no zero
+        return Minutes(*(_round(math.exp(centre + shift))
+                         for shift in (0.0, self.low, self.high)))
+
+
+def _round(minutes: float) -> float:
+    return max(round(minutes, 1), 0.1) if minutes < 10 else float(round(minutes))
+
+
+@lru_cache(maxsize=1)
+def default_model() -> TimeModel:
+    text = resources.files("grader").joinpath("scoring.yaml").read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    if "minutes" not in data:
+        raise ValueError("scoring.yaml lacks minutes")
+    return TimeModel.from_mapping(data["minutes"])
+
+
+def estimate(terms: WorkTerms, clues: ClueFacts, weights: Weights | None = None) -> Minutes:
+    """The minutes of a graded puzzle by the model in ``scoring.yaml``."""
+    return default_model().estimate(terms, clues, weights)
+
+
+def whole(minutes: float) -> str:
+    """Minutes as people say them: whole minutes, tenths under one minute."""
+    return f"{minutes:.1f}" if minutes < 0.95 else f"{minutes:.0f}"
+
+
+def span_text(minutes: float, low: float, high: float) -> str:
+    """``12 (8-17)``: the minutes and their range, for tables."""
+    return f"{whole(minutes)} ({whole(low)}-{whole(high)})"
+
+
+def about_text(minutes: float) -> str:
+    """``about 12 min``: what a printed issue says under a puzzle (never under a minute)."""
+    return f"about {max(round(minutes), 1)} min"

@@ -1,0 +1,102 @@
+"""The time calibration bench on made-up data: reading times, the stratified sample, the
+fit recovering a known model, and writing the model back (no griddlers.net data here)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from grader import formats
+from grader.minutes import TimeModel
+from grader.model import Puzzle
+from grader.scoring import WorkTerms
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+
+def load(name: str) -> object:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+calibrate_human = load("calibrate_human")
+calibrate_times = load("calibrate_times")
+
+
+def timed_file(folder: Path, name: str, picture: list[str], time: str | None) -> Path:
+    text = formats.write([Puzzle.from_picture(picture)], "non").decode()
+    if time is not None:
+        text = f'medium_time "{time}"\n' + text
+    path = folder / f"{name}.non"
+    path.write_text(text)
+    return path
+
+
+def test_times_are_read_and_untimed_files_left_out(tmp_path: Path) -> None:
+    timed_file(tmp_path, "a", ["#.", ".#"], "0:01:30")
+    timed_file(tmp_path, "b", ["##.", ".##", "#.#"], "1:02:03")
+    timed_file(tmp_path, "c", ["#.", "##"], "0:00:00")  # no one solved it: no time
+    timed_file(tmp_path, "d", ["#.", "##"], None)
+    found = calibrate_times.find_timed(tmp_path)
+    assert [(t.path.name, t.minutes, t.width, t.height) for t in found] == [
+        ("a.non", 1.5, 2, 2), ("b.non", 62.05, 3, 3)]
+
+
+def test_the_sample_caps_each_stratum_and_is_seeded() -> None:
+    timed = [calibrate_times.Timed(Path(f"{i}.non"), 1.0, size, size)
+             for i, size in enumerate([5] * 30 + [10] * 3 + [17] * 40)]
+    chosen = calibrate_times.stratified(timed, 10, seed=1)
+    strata = [t.stratum for t in chosen]
+    assert strata.count("5x5") == 10 and strata.count("10x10") == 3
+    assert strata.count("other <=625") == 10  # 17x17 = 289 cells
+    assert chosen == calibrate_times.stratified(timed, 10, seed=1)
+    assert chosen != calibrate_times.stratified(timed, 10, seed=2)
+
+
+def solve(i: int, features: np.ndarray, minutes: float) -> object:
+    sample = calibrate_human.Sample(
+        key=f"{i * 2654435761 % 2**32:08x}", file=f"{i}.non", vote=minutes, size="10x10",
+        level="easy", terms=WorkTerms({}, {}, 0.0, 0, 10, 10), sweeps=0, area=100,
+        clue_count=0, held_back=False)
+    return calibrate_times.Solve(sample, None, features, "10x10")
+
+
+def test_the_fit_finds_the_features_that_carry_the_times() -> None:
+    rng = np.random.default_rng(3)
+    names = calibrate_times.NAMES
+    steps, sweeps = names.index("steps"), names.index("sweeps")
+    solves = []
+    for i in range(600):
+        x = rng.normal(0, 1, len(names))
+        log_minutes = 0.5 + 1.2 * x[steps] + 0.4 * x[sweeps] + rng.normal(0, 0.1)
+        solves.append(solve(i, x, float(np.exp(log_minutes))))
+    chosen, log = calibrate_times.forward_selection(solves)
+    assert chosen[:2] == ["steps", "sweeps"] and len(chosen) <= 4
+    assert log[-1].lstrip().startswith("stop")
+    model = calibrate_times.fit_model(solves, ["steps", "sweeps"])
+    assert abs(model.intercept - 0.5) < 0.03
+    assert abs(model.coefficients["steps"] - 1.2) < 0.03
+    assert abs(model.coefficients["sweeps"] - 0.4) < 0.03
+    # the quartiles of normal residuals of sd 0.1: +-0.0674
+    assert -0.09 < model.low < -0.05 and 0.05 < model.high < 0.09
+
+
+def test_the_model_is_written_where_the_grader_reads_it(tmp_path: Path) -> None:
+    path = tmp_path / "scoring.yaml"
+    path.write_text((ROOT / "grader" / "scoring.yaml").read_text())
+    model = TimeModel(-1.5, {"steps": 1.25, "sweeps": 0.5}, -0.2, 0.25)
+    calibrate_times.write_model(model, "# Minutes fitted by a test\n", path)
+    text = path.read_text()
+    data = yaml.safe_load(text)
+    assert TimeModel.from_mapping(data["minutes"]) == model
+    assert "# Minutes fitted by a test\nminutes:" in text
+    assert data["score"] == yaml.safe_load((ROOT / "grader" / "scoring.yaml").read_text())["score"]

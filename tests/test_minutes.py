@@ -1,0 +1,240 @@
+"""Minutes: the time model's fields on the project's own puzzles, where they are printed,
+and the sweep count it reads (no test reads the unlicensed griddlers.net data)."""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import pytest
+from pypdf import PdfReader
+
+from grader import formats
+from grader.grading import Grade, grade
+from grader.lines import solve_line
+from grader.minutes import ClueFacts, TimeModel, about_text, default_model, span_text
+from grader.model import UNKNOWN, Metadata, Puzzle
+from grader.scoring import step_terms
+from grader.sweeps import sweep_count
+from grader.techniques.base import Step
+from nonopress.batch.html_report import render_html
+from nonopress.batch.rows import ResultRow
+from nonopress.batch.store import ResultStore
+from nonopress.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+LIBRARY = sorted((ROOT / "puzzles").glob("*.yaml"))
+
+
+def graded(name: str) -> Grade:
+    return grade(formats.read(ROOT / "puzzles" / name)[0])
+
+
+@pytest.fixture(scope="module")
+def library() -> dict[str, Grade]:
+    return {path.name: grade(formats.read(path)[0]) for path in LIBRARY}
+
+
+def test_every_graded_puzzle_has_ordered_minutes(library: dict[str, Grade]) -> None:
+    scored = {name: g for name, g in library.items() if g.graded}
+    assert len(scored) >= 10
+    for name, result in scored.items():
+        assert result.minutes is not None and result.minutes_low is not None, name
+        assert result.minutes_high is not None, name
+        assert 0 < result.minutes_low <= result.minutes <= result.minutes_high, name
+        data = result.to_json()
+        assert (data["minutes"], data["minutes_low"], data["minutes_high"]) == (
+            result.minutes, result.minutes_low, result.minutes_high)
+
+
+def test_a_puzzle_without_a_score_has_no_minutes(library: dict[str, Grade]) -> None:
+    defects = [g for g in library.values() if not g.graded]
+    assert defects  # the library's ambiguous die
+    for result in defects:
+        assert (result.minutes, result.minutes_low, result.minutes_high) == (None, None, None)
+        assert result.to_json()["minutes"] is None
+
+
+def test_minutes_are_deterministic() -> None:
+    first, second = graded("bicycle.yaml"), graded("bicycle.yaml")
+    assert (first.minutes, first.minutes_low, first.minutes_high) == (
+        second.minutes, second.minutes_low, second.minutes_high)
+
+
+def test_bigger_and_harder_puzzles_take_longer(library: dict[str, Grade]) -> None:
+    def minutes(name: str) -> float:
+        value = library[name].minutes
+        assert value is not None
+        return value
+
+    # one easy picture at 10x10 against easy ones of 30x30 and 40x40
+    assert minutes("cat.yaml") < minutes("sailboat.yaml") < minutes("sunflower.yaml")
+    # 5x5 against 10x10
+    assert minutes("house.yaml") < minutes("cat.yaml")
+
+
+def test_the_same_picture_drawn_larger_takes_longer() -> None:
+    picture = np.array([[c == "#" for c in row] for row in (
+        "..##..##..", ".########.", "##########", "##########", ".########.",
+        "..######..", "...####...", "....##....", "..........", "..........")])
+    small = grade(Puzzle.from_picture(picture, Metadata(title="heart")))
+    large = grade(Puzzle.from_picture(np.kron(picture, np.ones((3, 3), dtype=bool)),
+                                      Metadata(title="heart, 30x30")))
+    assert small.minutes is not None and large.minutes is not None
+    assert large.minutes > 2 * small.minutes
+
+
+def test_more_steps_and_more_sweeps_take_longer() -> None:
+    model = default_model()
+    steps = [Step("simple-boxes", "t", ((0, 0, 2),))] * 40
+    terms = step_terms(steps, 15, 15)
+    clues = ClueFacts(15, 15, filled=110, blocks=60, sweeps=4)
+    base = model.estimate(terms, clues).minutes
+    assert model.estimate(step_terms(steps * 3, 15, 15), clues).minutes > base
+    slower = ClueFacts(15, 15, filled=110, blocks=60, sweeps=12)
+    assert model.estimate(terms, slower).minutes > base
+
+
+def test_the_model_table_is_checked() -> None:
+    good = {"intercept": -3.0, "terms": {"cells": 0.8}, "range": [-0.2, 0.2]}
+    assert TimeModel.from_mapping(good).coefficients == {"cells": 0.8}
+    with pytest.raises(ValueError, match="unknown terms: telepathy"):
+        TimeModel.from_mapping({**good, "terms": {"telepathy": 1.0}})
+    with pytest.raises(ValueError, match="range"):
+        TimeModel.from_mapping({**good, "range": [0.2, 0.4]})
+    with pytest.raises(ValueError, match="lacks intercept"):
+        TimeModel.from_mapping({"terms": {}, "range": [0, 0]})
+
+
+def test_texts() -> None:
+    assert span_text(12.4, 8.2, 17.0) == "12 (8-17)"
+    assert span_text(0.6, 0.5, 0.8) == "0.6 (0.5-0.8)"
+    assert about_text(0.3) == "about 1 min"
+    assert about_text(12.4) == "about 12 min"
+
+
+# -- the sweep count ------------------------------------------------------------------------------
+def naive_sweeps(puzzle: Puzzle) -> int:
+    """Batenburg's count the plain way: every line of the axis, every pass, pure Python."""
+    cells = np.full((puzzle.height, puzzle.width), UNKNOWN, dtype=np.uint8)
+    sweeps = stale = turn = 0
+    while (cells == UNKNOWN).any() and stale < 2:
+        by_rows = turn % 2 == 0
+        turn += 1
+        clues, view = (puzzle.rows, cells) if by_rows else (puzzle.columns, cells.T)
+        changed = False
+        for index, clue in enumerate(clues):
+            line = tuple(int(v) for v in view[index])
+            solved = solve_line(clue, line)
+            assert solved is not None
+            if tuple(solved) != line:
+                view[index] = solved
+                changed = True
+        sweeps += changed
+        stale = 0 if changed else stale + 1
+    return sweeps
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_sweep_count_matches_the_plain_count(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    puzzle = Puzzle.from_picture(rng.random((9, 11)) < 0.55, Metadata(title=f"r{seed}"))
+    assert sweep_count(puzzle.rows, puzzle.columns) == naive_sweeps(puzzle)
+
+
+def test_sweep_count_of_known_shapes() -> None:
+    full = Puzzle.from_picture(np.ones((4, 6), dtype=bool), Metadata(title="full"))
+    assert sweep_count(full.rows, full.columns) == 1  # every row fits exactly
+    plus = Puzzle.from_picture(["..#..", "..#..", "#####", "..#..", "..#.."],
+                               Metadata(title="plus"))
+    assert sweep_count(plus.rows, plus.columns) == 2  # rows: the middle; columns: the rest
+    assert sweep_count(plus.rows, plus.columns, deadline=0.0) == 0  # past its deadline
+
+
+# -- where the minutes are printed ----------------------------------------------------------------
+def test_grade_table_and_json_show_the_minutes(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(ROOT / "puzzles" / "cat.yaml")
+    assert main(["grade", path]) == 0
+    table = capsys.readouterr().out.splitlines()
+    expected = graded("cat.yaml")
+    assert expected.minutes is not None
+    shown = span_text(expected.minutes, expected.minutes_low or 0, expected.minutes_high or 0)
+    assert shown in table[1]
+    assert main(["grade", "--json", path]) == 0
+    record = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert record["minutes_low"] <= record["minutes"] <= record["minutes_high"]
+
+
+def write_issue(folder: Path, extra: str) -> Path:
+    for name in ("cat.yaml", "house.yaml"):
+        (folder / name).write_bytes((ROOT / "puzzles" / name).read_bytes())
+    path = folder / "issue.yaml"
+    path.write_text(f"title: Minutes\nsolutions: false\n{extra}puzzles:\n  - cat.yaml\n"
+                    "  - house.yaml\n")
+    return path
+
+
+def page_text(pdf: Path) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.read_bytes())).pages)
+
+
+def test_the_issue_prints_about_n_min_only_when_asked(tmp_path: Path) -> None:
+    cat = graded("cat.yaml")
+    assert cat.minutes is not None
+    wanted = about_text(cat.minutes)
+    plain, asked = tmp_path / "plain", tmp_path / "asked"
+    plain.mkdir()
+    asked.mkdir()
+    assert main(["issue", str(write_issue(plain, "")), "-o", str(plain / "a.pdf")]) == 0
+    assert "min" not in page_text(plain / "a.pdf")
+    manifest = write_issue(asked, "minutes: true\n")
+    assert main(["issue", str(manifest), "-o", str(asked / "a.pdf"), "--latex",
+                 str(asked / "a.tex"), "--no-compile"]) == 0
+    text = page_text(asked / "a.pdf")
+    assert wanted in text
+    assert text.count("about ") == 2  # one line under each puzzle
+    tex = (asked / "a.tex").read_text(encoding="utf-8")
+    assert tex.count(wanted.replace(" ", "\\ ")) == 2  # TeX's spaces are escaped
+
+
+def test_a_manifest_minutes_must_be_yes_or_no(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    manifest = write_issue(tmp_path, "minutes: often\n")
+    assert main(["issue", str(manifest), "-o", str(tmp_path / "a.pdf")]) == 2
+    assert "minutes" in capsys.readouterr().err
+
+
+def row(minutes: float | None) -> ResultRow:
+    return ResultRow(key=f"k{minutes}", file="a.non", index=1, title="A", status="graded",
+                     width=10, height=10, verdict="unique", level="easy", score=1.0, stars=2,
+                     minutes=minutes, minutes_low=None if minutes is None else minutes - 1,
+                     minutes_high=None if minutes is None else minutes + 2)
+
+
+def test_batch_rows_keep_the_minutes_and_the_report_shows_them(tmp_path: Path) -> None:
+    with ResultStore.create(tmp_path) as store:
+        store.record(row(7.0))
+    with ResultStore.open_existing(tmp_path) as store:
+        (back,) = list(store.rows())
+    assert (back.minutes, back.minutes_low, back.minutes_high) == (7.0, 6.0, 9.0)
+    page = render_html([back])
+    assert ">minutes</th>" in page and "7 (6-9)" in page
+
+
+def test_a_results_database_from_before_the_minutes_still_opens(tmp_path: Path) -> None:
+    with ResultStore.create(tmp_path) as store:
+        store.record(row(5.0))
+    db = sqlite3.connect(tmp_path / "results.sqlite")
+    for name in ("minutes", "minutes_low", "minutes_high"):
+        db.execute(f"ALTER TABLE results DROP COLUMN {name}")
+    db.commit()
+    db.close()
+    with ResultStore.open_existing(tmp_path) as store:
+        (old,) = list(store.rows())
+    assert old.minutes is None and old.score == 1.0
+    with ResultStore.create(tmp_path) as store:  # writing adds the columns
+        store.record(row(3.0))
+        assert {r.minutes for r in store.rows()} == {None, 3.0}
