@@ -80,6 +80,21 @@ def _palette(value: object) -> Palette:
         raise bad(f"palette: {exc}") from None
 
 
+def _givens(value: object, height: int, width: int) -> list[tuple[int, int, bool]]:
+    """Cells printed in the grid: [[row, column, filled], ...], 0-based."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or len(value) > height * width:
+        raise bad("givens must be a list of [row, column, filled] (0-based)")
+    givens = []
+    for item in value:
+        if (not isinstance(item, list) or len(item) != 3
+                or any(isinstance(v, bool) or not isinstance(v, int) for v in item[:2])):
+            raise bad("givens must be a list of [row, column, filled] (0-based)")
+        givens.append((item[0], item[1], bool(item[2])))
+    return givens
+
+
 def _meta(body: dict[str, Any]) -> Metadata:
     title = body.get("title", "")
     if not isinstance(title, str):
@@ -102,7 +117,9 @@ def puzzle_from(body: dict[str, Any], max_side: int) -> LoadedPuzzle | LoadedCol
                 return LoadedColourPuzzle(LABEL, 1, 1, colour)
             if any(set(row) - {"#", "."} for row in rows):
                 raise bad("grid: rows may hold only '#' (filled) and '.' (empty)")
-            return LoadedPuzzle(LABEL, 1, 1, Puzzle.from_picture(rows_to_array(rows), meta))
+            puzzle = Puzzle.from_picture(rows_to_array(rows), meta)
+            givens = _givens(body.get("givens"), puzzle.height, puzzle.width)
+            return LoadedPuzzle(LABEL, 1, 1, puzzle.with_givens(givens) if givens else puzzle)
         if "rows" in body and "columns" in body:
             rows_clues = _clues(body["rows"], "rows", max_side)
             column_clues = _clues(body["columns"], "columns", max_side)
