@@ -52,7 +52,7 @@ def studio_of(request: Request) -> Studio:
 
 
 def _seconds(body: dict[str, Any], cap: float) -> float:
-    return number(body, "seconds", cap, 0.01, cap)
+    return number(body, "seconds", cap, 0.001, cap)
 
 
 def _channel(body: dict[str, Any]) -> str | None:
