@@ -45,7 +45,7 @@ export class Board {
     const rowClue = Math.max(1, ...rows.map((c) => c.length));
     const colClue = Math.max(1, ...columns.map((c) => c.length));
     const across = p.width + rowClue * 0.9, down = p.height + colClue * 0.9;
-    this.cell = Math.max(9, Math.min(34, Math.floor(Math.min(maxWidth / across, maxHeight / down))));
+    this.cell = Math.max(9, Math.min(40, Math.floor(Math.min(maxWidth / across, maxHeight / down))));
     this.left = Math.ceil(rowClue * this.cell * 0.9) + 6;
     this.top = Math.ceil(colClue * this.cell * 0.9) + 6;
     return {rows, columns};

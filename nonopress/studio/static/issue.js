@@ -30,12 +30,15 @@ export class Issue {
     list.replaceChildren();
     this.items.forEach((label, i) => {
       const item = document.createElement('li');
+      const number = document.createElement('b');
+      number.className = 'number';
+      number.textContent = `${i + 1}.`;
       const name = document.createElement('span');
       name.textContent = label;
       const up = document.createElement('button'); up.textContent = '↑'; up.title = 'Earlier'; up.onclick = () => this.move(i, -1);
       const down = document.createElement('button'); down.textContent = '↓'; down.title = 'Later'; down.onclick = () => this.move(i, 1);
       const remove = document.createElement('button'); remove.textContent = '×'; remove.title = 'Remove'; remove.onclick = () => this.toggle(label);
-      item.append(name, up, down, remove);
+      item.append(number, name, up, down, remove);
       list.appendChild(item);
     });
   }
@@ -67,6 +70,10 @@ export class Issue {
   }
 
   show(result) {
+    if (result.order) {  // the order the issue was printed in (by level: as graded)
+      this.items = result.order;
+      this.render();
+    }
     const box = $('issue-result');
     const report = document.createElement('div');
     report.className = 'report';
