@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import shutil
 import statistics
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,8 @@ AMBER = (245, 158, 11)       # an empty cell that differs between two solutions
 DARK_AMBER = (180, 83, 9)    # a filled cell that differs
 INK = (29, 35, 48)           # a filled cell
 WHITE = (255, 255, 255)
-SHOTS = Path(__file__).resolve().parent / "studio-shots"
+#: every state's screenshot, to look at after a run
+SHOTS = Path(tempfile.gettempdir()) / "nonopress-studio-shots"
 
 
 @pytest.fixture(scope="module")
