@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 
 HELP = ("start the studio: a local web page to draw, check, grade, repair and print the "
         "folder's puzzles (and a JSON API for scripts)")
@@ -27,10 +28,8 @@ def _machine_names() -> tuple[str, ...]:
     import socket
 
     names = {socket.gethostname()}
-    try:
+    with contextlib.suppress(OSError):
         names.update(socket.gethostbyname_ex(socket.gethostname())[2])
-    except OSError:
-        pass
     return tuple(sorted(names))
 
 

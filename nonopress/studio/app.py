@@ -5,8 +5,8 @@ from __future__ import annotations
 import contextlib
 import html
 import logging
-from importlib import resources
 from collections.abc import AsyncIterator
+from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette

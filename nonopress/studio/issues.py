@@ -129,13 +129,11 @@ def _targets(request: IssueRequest, folder: Path) -> tuple[Path, Path, Path | No
 def build(request: IssueRequest, folder: Path, seconds: float) -> IssueResult:
     """Write the manifest, build the PDF (and LaTeX) as ``nonopress issue`` does, preflight
     it against its profile and render small page previews."""
-    from layout.manifest import load_manifest
-
     text = manifest_text(request, folder)
     manifest_path, pdf_path, tex_path = _targets(request, folder)
     try:
         manifest = load_manifest_text(text, manifest_path)
-        pdf, tex, pages, warnings = _render(manifest, seconds, request.name)
+        pdf, tex, pages, warnings = _render(manifest, seconds, request.name, request.latex)
     except NonopressError as exc:
         raise RequestRefused(400, f"issue: {exc}") from None
     atomic_write(manifest_path, text)
@@ -149,7 +147,6 @@ def build(request: IssueRequest, folder: Path, seconds: float) -> IssueResult:
         report = preflight(pdf_path, manifest.profile.name,
                            large_print=manifest.profile.large_print).as_dict()
         report["file"] = relative_name(folder, pdf_path)
-    del load_manifest
     return IssueResult(
         manifest=relative_name(folder, manifest_path), pdf=relative_name(folder, pdf_path),
         latex=relative_name(folder, tex_path) if tex_path is not None else None,
@@ -164,7 +161,7 @@ def load_manifest_text(text: str, path: Path) -> Any:
     return parse_manifest(text, path)
 
 
-def _render(manifest: Any, seconds: float, jobname: str
+def _render(manifest: Any, seconds: float, jobname: str, latex: bool
             ) -> tuple[bytes, str | None, int, list[str]]:
     from layout.colour_issue import manifest_has_colour
     from layout.printsetup import apply_profile
@@ -181,7 +178,7 @@ def _render(manifest: Any, seconds: float, jobname: str
 
         entries = build_colour_issue(manifest, budget, warnings.append)
         colour_pages = plan_colour_issue(entries, manifest)
-        tex = render_colour_latex(colour_pages, manifest, jobname=jobname)
+        tex = render_colour_latex(colour_pages, manifest, jobname=jobname) if latex else None
         return render_colour_pdf(colour_pages, manifest), tex, len(colour_pages), warnings
     from layout.build import build_issue
     from layout.gradecache import GradeCache
@@ -193,7 +190,7 @@ def _render(manifest: Any, seconds: float, jobname: str
                         progress=lambda message: None)
     plan = plan_issue(issue)
     warnings.extend(plan.warnings)
-    tex = render_latex(issue, plan, jobname=jobname)
+    tex = render_latex(issue, plan, jobname=jobname) if latex else None
     return render_pdf(issue, plan), tex, len(plan.pages), warnings
 
 

@@ -11,8 +11,8 @@
 
 from __future__ import annotations
 
-import hashlib
 import base64
+import hashlib
 import hmac
 import json
 from typing import Any
