@@ -35,7 +35,7 @@ def puzzle_folder(base: Path) -> Path:
 @contextmanager
 def running_studio(config: StudioConfig) -> Iterator[StudioConfig]:
     """The studio served by uvicorn on a free loopback port, in a thread, for real HTTP."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
     config = replace(config, host="127.0.0.1", port=sock.getsockname()[1])
     server = uvicorn.Server(uvicorn.Config(create_app(config), log_level="warning"))
