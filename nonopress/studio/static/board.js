@@ -9,7 +9,7 @@ export const COLOURS = {
   toFilled: '#d92d20', toEmpty: '#2f5bea', given: '#12805c',
 };
 // rung rank (ladder order) -> heat colour: cool for cheap rungs, hot for look-aheads
-const HEAT = ['#ffffff00', '#fde68a66', '#fcd34d88', '#fbbf24a0', '#f97316b0', '#ea580cc0',
+export const HEAT = ['#ffffff00', '#fde68a66', '#fcd34d88', '#fbbf24a0', '#f97316b0', '#ea580cc0',
               '#dc2626c8', '#b91c1cd0', '#7f1d1dd8'];
 
 export class Board {

@@ -3,7 +3,7 @@
 // requests), and a unique one to POST /api/grade; a response older than the newest change
 // is ignored, so a slow check never overwrites a newer answer or freezes the page.
 import {post, ApiError} from './api.js';
-import {Board} from './board.js';
+import {Board, COLOURS, HEAT} from './board.js';
 import {Picture} from './picture.js';
 
 const $ = (id) => document.getElementById(id);
@@ -171,6 +171,7 @@ export class Editor {
     Object.assign(this.board.overlay, {differ: null, broken: null, heat: null, flips: null,
       givens: this.givens.map(([r, c]) => [r, c]), clues: this.clueOnly});
     this.draw();
+    this.legend();
     if (live) this.check(this.sequence);
   }
 
@@ -237,6 +238,7 @@ export class Editor {
       this.setVerdict(record.verdict, record.reason || '');
     }
     this.draw();
+    this.legend();
   }
 
   async grade(sequence) {
@@ -256,6 +258,33 @@ export class Editor {
   showHeat() {
     this.board.overlay.heat = $('heat').checked && this.lastGrade ? this.lastGrade.heat : null;
     this.draw();
+    this.legend();
+  }
+
+  // what the colours on the grid mean, for the overlays shown now
+  legend() {
+    const items = [];
+    const overlay = this.board.overlay;
+    if (overlay.differ) items.push([COLOURS.shadeEmpty, 'differs between two solutions']);
+    const flips = overlay.flips || [];
+    if (flips.some(([, , filled]) => filled)) items.push([COLOURS.toFilled, 'would be filled']);
+    if (flips.some(([, , filled]) => !filled)) items.push([COLOURS.toEmpty, 'would be emptied']);
+    if (overlay.givens && overlay.givens.length) items.push([COLOURS.given, 'given (printed)']);
+    if (overlay.heat && this.lastGrade) {
+      const used = new Set(overlay.heat.flat());
+      this.lastGrade.rung_order.forEach((name, rank) => {
+        if (used.has(rank) && rank > 0) items.push([HEAT[Math.min(HEAT.length - 1, rank)], name]);
+      });
+    }
+    const box = $('legend');
+    box.replaceChildren();
+    for (const [colour, text] of items) {
+      const item = document.createElement('span');
+      const swatch = document.createElement('i');
+      swatch.style.background = colour;
+      item.append(swatch, text);
+      box.appendChild(item);
+    }
   }
 
   // -- fix and steer ------------------------------------------------------------------------
@@ -310,6 +339,7 @@ export class Editor {
     box.append(head, list);
     $('proposal').hidden = false;
     this.draw();
+    this.legend();
   }
 
   accept() {
@@ -325,6 +355,7 @@ export class Editor {
     this.board.overlay.flips = null;
     this.board.overlay.givens = this.givens.map(([r, c]) => [r, c]);
     this.draw();
+    this.legend();
   }
 
   // -- opening, importing, saving ---------------------------------------------------------
