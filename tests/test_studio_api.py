@@ -386,3 +386,20 @@ def test_the_command_serves_the_folder_and_refuses_a_missing_one(tmp_path: Path)
     finally:
         process.terminate()
         process.wait(20)
+
+
+def test_listening_beyond_loopback_warns(tmp_path: Path) -> None:
+    folder = puzzle_folder(tmp_path)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nonopress", "studio", str(folder), "--host", "0.0.0.0",
+         "--port", "0", "--no-browser"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    try:
+        assert process.stderr is not None and process.stdout is not None
+        warning = process.stderr.readline()
+        assert "warning: listening on 0.0.0.0" in warning
+        address = process.stdout.readline().split()[2]
+        assert address.startswith("http://127.0.0.1:")  # the page is still opened on loopback
+    finally:
+        process.terminate()
+        process.wait(20)

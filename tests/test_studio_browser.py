@@ -227,3 +227,28 @@ def test_usable_on_a_tablet_by_touch(browser: Any, studio: StudioConfig) -> None
     assert near(pixel(shot, tab, 0, 1), INK)
     assert tab.locator("#make-unique").is_visible()
     context.close()
+
+
+def test_import_a_picture_accept_and_save_a_file_the_cli_reads(
+        page: Any, studio: StudioConfig, tmp_path: Path) -> None:
+    from PIL import ImageDraw
+
+    image = Image.new("L", (300, 300), 255)
+    ImageDraw.Draw(image).ellipse((40, 40, 260, 260), fill=0)
+    picture = tmp_path / "disc.png"
+    image.save(picture)
+    page.fill("#width", "15")
+    page.fill("#height", "15")
+    page.set_input_files("#picture", str(picture))
+    page.wait_for_selector("#proposal:not([hidden])", timeout=120_000)
+    assert "Picture made into a puzzle: unique" in page.inner_text("#proposal-text")
+    page.click("#accept")
+    wait_verdict(page, "unique")
+    shot = screenshot(page, "9-imported")
+    assert near(pixel(shot, page, 7, 7), INK) and near(pixel(shot, page, 0, 0), WHITE)
+    page.fill("#save-path", "disc.yaml")
+    page.click("#save")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "Saved disc.yaml" in page.inner_text("#toast")
+    assert main(["check", str(studio.folder / "disc.yaml")]) == 0
+    assert page.input_value("#title") == "disc"

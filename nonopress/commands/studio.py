@@ -33,6 +33,17 @@ def _machine_names() -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
+def _loopback(host: str) -> bool:
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a name: only this machine's own name is loopback for sure
+        return False
+
+
 def run(args: argparse.Namespace) -> int:
     import socket
     import sys
@@ -64,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
                              f"{exc.strerror or exc}") from None
     port = sock.getsockname()[1]
     extra = _machine_names() if args.host in ("0.0.0.0", "::") else ()
-    if args.host not in ("127.0.0.1", "localhost", "::1"):
+    if not _loopback(args.host):
         print(f"nonopress studio: warning: listening on {args.host}: anyone who can reach "
               "this machine can use the studio (and read the folder's puzzles)",
               file=sys.stderr)
