@@ -36,7 +36,9 @@ export class Editor {
   draw() {
     const wrap = document.querySelector('.stage');
     const width = Math.max(240, wrap.clientWidth - 40);
-    const height = Math.max(240, window.innerHeight - 150);
+    // side by side on a wide screen; on a tablet the verdict sits under the grid
+    const narrow = window.innerWidth <= 1180;
+    const height = Math.max(240, narrow ? window.innerHeight * 0.5 : window.innerHeight - 150);
     this.board.picture = this.picture;
     this.board.render(width, height);
   }
