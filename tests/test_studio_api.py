@@ -242,7 +242,7 @@ def test_a_cross_origin_post_is_refused(studio: StudioConfig) -> None:
 
 
 @pytest.mark.parametrize("path", ["../secret.yaml", "/etc/passwd", "a/../../secret.yaml",
-                                  "link-out/secret.yaml", "file-link.yaml"])
+                                  "link-out/secret.yaml", "file-link.yaml", ".hidden/x.yaml"])
 def test_paths_outside_the_folder_are_refused(
         http: httpx.Client, folder: Path, path: str) -> None:
     outside = folder.parent / "outside"

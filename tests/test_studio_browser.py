@@ -252,3 +252,25 @@ def test_import_a_picture_accept_and_save_a_file_the_cli_reads(
     assert "Saved disc.yaml" in page.inner_text("#toast")
     assert main(["check", str(studio.folder / "disc.yaml")]) == 0
     assert page.input_value("#title") == "disc"
+
+
+def test_a_puzzle_without_solution_shows_none_and_frames_the_broken_line(
+        page: Any, studio: StudioConfig) -> None:
+    # column 1 needs both rows to start there; then column 2 gets two cells, not one
+    (studio.folder / "broken.yaml").write_text(
+        "title: Broken\nrows: [[2], [2]]\ncolumns: [[2], [1], [1]]\n")
+    page.click("button[data-tab=library]")
+    page.click(".card[data-label='broken.yaml']")
+    wait_verdict(page, "none")
+    assert "cannot be satisfied" in page.inner_text("#verdict-detail")
+    broken = page.evaluate("__studio.board.overlay.broken")
+    shot = screenshot(page, "10-none")
+    box = page.locator("#grid").bounding_box()
+    g = geometry(page)
+    if broken["axis"] == "row":
+        x, y = box["x"] + 1, g["y"] + (broken["index"] + 0.5) * g["cell"]
+    else:
+        x, y = g["x"] + (broken["index"] + 0.5) * g["cell"], box["y"] + 1
+    frame: tuple[int, int, int] = shot.getpixel((int(x), int(y)))  # type: ignore[assignment]
+    assert near(frame, (0xC0, 0x26, 0x2D), 30), frame  # the red frame round the line
+    (studio.folder / "broken.yaml").unlink()

@@ -28,6 +28,9 @@ def confine(folder: Path, relative: object, *, must_exist: bool = True) -> Path:
         raise PathRefused(f"{relative}: absolute paths are refused; give a path inside the folder")
     if ".." in pure.parts:
         raise PathRefused(f"{relative}: '..' is refused; give a path inside the folder")
+    if any(part.startswith(".") for part in pure.parts):
+        # .git, .env, .venv: hidden entries are no puzzles, and may hold secrets
+        raise PathRefused(f"{relative}: hidden files and folders are refused")
     root = folder.resolve()
     candidate = root.joinpath(*pure.parts)
     # realpath follows every link, also in the folders on the way: the end must be inside
