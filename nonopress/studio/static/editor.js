@@ -8,6 +8,7 @@ import {Picture} from './picture.js';
 
 const $ = (id) => document.getElementById(id);
 const UNDO_LIMIT = 200;
+const GRADE_PAUSE_MS = 150;
 
 export class Editor {
   constructor(toast) {
@@ -222,8 +223,11 @@ export class Editor {
     this.lastCheck = record;
     this.showCheck(record);
     this.latencies.push(performance.now() - this.changedAt);
-    if (record.verdict === 'unique') this.grade(sequence);
-    else { this.lastGrade = null; this.setGrade(null); }
+    clearTimeout(this.gradeTimer);
+    if (record.verdict === 'unique') {
+      // the grade waits for a pause in the drawing: quick strokes do not queue grades
+      this.gradeTimer = setTimeout(() => this.grade(sequence), GRADE_PAUSE_MS);
+    } else { this.lastGrade = null; this.setGrade(null); }
   }
 
   showCheck(record) {
@@ -246,6 +250,7 @@ export class Editor {
   }
 
   async grade(sequence) {
+    if (sequence !== this.sequence) return;
     let record;
     try {
       record = await post('/api/grade', {...this.payload(), channel: `grade-${this.page}`});
