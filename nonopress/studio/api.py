@@ -38,7 +38,7 @@ class Studio:
     jobs: Jobs
     library: LibrarySource
     previews: OrderedDict[int, list[bytes]] = field(default_factory=OrderedDict)
-    numbers: Any = field(default_factory=lambda: itertools.count(1))
+    numbers: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     @classmethod
     def start(cls, config: StudioConfig) -> Studio:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import base64
 import io
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from grader.authoring import Authored, MakeOptions, Target
 from grader.errors import NonopressError
@@ -17,6 +18,11 @@ from grader.results import Budget
 from nonopress.commands.colour import LoadedColourPuzzle
 from nonopress.commands.common import LoadedPuzzle
 from nonopress.studio.security import RequestRefused
+
+if TYPE_CHECKING:
+    from nonopress.studio.config import StudioConfig
+    from nonopress.studio.issues import IssueRequest
+    from nonopress.studio.library import LibrarySource
 
 AnyLoaded = LoadedPuzzle | LoadedColourPuzzle
 
@@ -166,7 +172,7 @@ def make(data: bytes, options: MakeOptions) -> dict[str, Any]:
         raise RequestRefused(400, f"picture: {exc}") from None
 
 
-def open_puzzle(config: Any, path: Any, index: int) -> dict[str, Any]:
+def open_puzzle(config: StudioConfig, path: Path, index: int) -> dict[str, Any]:
     """One puzzle of a file, as the editor draws it: its picture (known, or the first the
     solver finds), clues, givens and palette."""
     from grader.colour.io import read_any
@@ -221,7 +227,7 @@ def open_puzzle(config: Any, path: Any, index: int) -> dict[str, Any]:
     return record
 
 
-def save(loaded: AnyLoaded, givens: object, target: Any, suffix: str) -> dict[str, Any]:
+def save(loaded: AnyLoaded, givens: object, target: Path, suffix: str) -> dict[str, Any]:
     """Write the puzzle (with its givens) in the format its suffix names, atomically."""
     from grader import formats
     from grader.atomic import atomic_write
@@ -245,7 +251,7 @@ def save(loaded: AnyLoaded, givens: object, target: Any, suffix: str) -> dict[st
     return {"written": True, "bytes": len(data), "format": spec.name if spec else suffix}
 
 
-def order_by_level(library: Any, request: Any) -> Any:
+def order_by_level(library: LibrarySource, request: IssueRequest) -> IssueRequest:
     """The issue's puzzles easiest first (level, then score), as the library grades them."""
     from nonopress.studio.issues import with_order
     from nonopress.studio.library import level_rank
