@@ -20,10 +20,11 @@ import pytest
 pytest.importorskip("uvicorn")
 httpx = pytest.importorskip("httpx")
 
+from studio_support import client, puzzle_folder, running_studio  # noqa: E402
+
 from grader.model import Puzzle  # noqa: E402
 from nonopress.cli import main  # noqa: E402
 from nonopress.studio.config import StudioConfig  # noqa: E402
-from tests.studio_support import client, puzzle_folder, running_studio  # noqa: E402
 
 AMBIGUOUS = ["#.", ".#"]  # two solutions: every cell differs
 HEART = [".##.##.", "#######", ".#####.", "..###..", "...#..."]

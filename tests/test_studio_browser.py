@@ -17,10 +17,10 @@ pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
 from PIL import Image  # noqa: E402
+from studio_support import puzzle_folder, running_studio  # noqa: E402
 
 from nonopress.cli import main  # noqa: E402
 from nonopress.studio.config import StudioConfig  # noqa: E402
-from tests.studio_support import puzzle_folder, running_studio  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed")
