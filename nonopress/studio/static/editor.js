@@ -236,7 +236,7 @@ export class Editor {
     if (record.verdict === 'multiple') {
       overlay.differ = new Set(record.differing_cells.map(([r, c]) => r * w + c));
       const n = record.differing_cells.length;
-      this.setVerdict('multiple', `More than one solution: the ${n} shaded cells differ between two of them.`);
+      this.setVerdict('multiple', `At least two solutions: the ${n} shaded cells differ between two of them.`);
     } else if (record.verdict === 'none') {
       overlay.broken = record.broken || null;
       this.setVerdict('none', record.reason || 'No solution.');
