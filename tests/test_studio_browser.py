@@ -274,3 +274,31 @@ def test_a_puzzle_without_solution_shows_none_and_frames_the_broken_line(
     frame: tuple[int, int, int] = shot.getpixel((int(x), int(y)))  # type: ignore[assignment]
     assert near(frame, (0xC0, 0x26, 0x2D), 30), frame  # the red frame round the line
     (studio.folder / "broken.yaml").unlink()
+
+
+def test_the_library_sorts_filters_and_flags_duplicates(
+        page: Any, studio: StudioConfig) -> None:
+    heart = (studio.folder / "heart.yaml").read_text()
+    (studio.folder / "heart-copy.yaml").write_text(heart.replace("Heart", "Heart again"))
+    page.click("button[data-tab=library]")
+    page.wait_for_function("() => !document.getElementById('lib-summary').textContent"
+                           ".includes('grading')", timeout=120_000)
+    page.fill("#lib-filter", "heart")
+    assert page.locator(".card").count() == 2
+    assert "same design as heart-copy.yaml" in page.inner_text(
+        ".card[data-label='heart.yaml'] .dup")
+    page.fill("#lib-filter", "")
+    page.select_option("#lib-level", "ambiguous")
+    assert [page.locator(".card").nth(i).get_attribute("data-label")
+            for i in range(page.locator(".card").count())] == ["loaded-die.yaml"]
+    page.select_option("#lib-level", "")
+    page.select_option("#lib-sort", "size")
+    first = page.locator(".card").first.get_attribute("data-label")
+    assert first == "house.yaml"  # 5x5, the smallest
+    shot = screenshot(page, "11-library")
+    card = page.locator(".card[data-label='heart.yaml'] canvas").bounding_box()
+    # the thumbnail shows the heart: its second row is filled right across
+    x = int(card["x"] + card["width"] / 2)
+    y = int(card["y"] + card["height"] * 0.3)
+    assert near(shot.getpixel((x, y)), INK, 30)  # type: ignore[arg-type]
+    (studio.folder / "heart-copy.yaml").unlink()

@@ -204,6 +204,11 @@ export class Editor {
   }
 
   async check(sequence) {
+    if (this.clueOnly && this.picture.palette) {  // colour clues travel only as a picture
+      this.setVerdict('undecided', 'No picture of these colour clues was found within the budget; draw one to check it.');
+      this.setGrade(null);
+      return;
+    }
     if (!this.clueOnly && this.picture.filled() === 0) {
       this.lastCheck = null; this.lastGrade = null;
       this.setVerdict('empty', 'Draw a picture: the verdict follows every stroke.');
