@@ -146,6 +146,22 @@ def test_repair_with_givens_keeps_the_picture(http: httpx.Client) -> None:
     assert check["verdict"] == "unique"
 
 
+def test_steering_proposes_toward_the_stars_asked_or_says_it_is_out_of_reach(
+        http: httpx.Client) -> None:
+    house = http.get("/api/puzzle", params={"path": "house.yaml"}).json()
+    graded = http.post("/api/grade", json={"grid": house["grid"]}).json()
+    harder = min(5, graded["stars"] + 1)
+    answer = http.post("/api/repair", json={"grid": house["grid"], "stars": harder}).json()
+    assert answer["unique"] and answer["report"]["target"].startswith(f"{harder} star")
+    check = http.post("/api/grade", json={"grid": answer["grid"],
+                                          "givens": answer["givens"]}).json()
+    assert check["stars"] == answer["report"]["stars"]
+    if not answer["reached"]:
+        assert any("out of reach" in line for line in answer["lines"])
+    refused = http.post("/api/repair", json={"grid": house["grid"], "stars": 9})
+    assert refused.status_code == 400 and "stars" in refused.json()["error"]
+
+
 def test_make_turns_a_picture_into_a_unique_puzzle(http: httpx.Client) -> None:
     from PIL import Image, ImageDraw
 
