@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "generate": "nonopress.commands.generate",
     "fill": "nonopress.commands.fill",
     "fillin": "nonopress.commands.fillin",
+    "studio": "nonopress.commands.studio",
 }
 
 EXIT_OK = DONE

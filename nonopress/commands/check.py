@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from grader.results import Budget, SolveResult
 from grader.text import TITLE_WIDTH, error_line, shown
@@ -26,6 +27,9 @@ from nonopress.commands.common import (
     puzzle_summary,
 )
 from nonopress.exit_status import BAD_INPUT, DONE, NOT_PUBLISHABLE
+
+if TYPE_CHECKING:
+    from grader.diagnose import Diagnosis
 
 HELP = (
     "check that each puzzle has exactly one solution (unique / multiple / none / undecided); "
@@ -120,13 +124,50 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
+def check_json_record(
+    loaded: LoadedPuzzle | LoadedColourPuzzle, budget: Budget
+) -> dict[str, Any]:
+    """What ``check --json`` prints for one puzzle, black-and-white or colour (the studio's
+    ``POST /api/check`` answers the same record)."""
+    if isinstance(loaded, LoadedColourPuzzle):
+        return check_record(loaded, solve_colour(loaded, 2, budget))
+    return check_black_and_white(loaded, budget).record(loaded)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One black-and-white puzzle's check: the proof, what breaks (for ``none``), the
+    empty-border warning and the CPU time it took."""
+
+    result: SolveResult
+    why: str
+    border: str
+    cpu_s: float
+    #: for ``none``: the line (or cell) that breaks, as grader.diagnose found it
+    diagnosis: Diagnosis | None = None
+
+    def record(self, loaded: LoadedPuzzle) -> dict[str, Any]:
+        record = result_record(loaded, self.result, self.why)
+        # beside the wall-clock time the budget counts: what benchmarks on a busy machine need
+        record["cpu_s"] = round(self.cpu_s, 6)
+        record["warnings"] = [self.border] if self.border else []
+        return record
+
+
+def check_black_and_white(loaded: LoadedPuzzle, budget: Budget) -> Checked:
+    from grader.diagnose import empty_borders, why_no_solution
+    from grader.solver import solve
+
+    result = solve(loaded.puzzle, limit=2, budget=budget)
+    diagnosis, why = why_no_solution(loaded.puzzle) if result.verdict == "none" else (None, "")
+    # the puzzle's own CPU (the solving thread's), with no compiling or loading in it
+    return Checked(result, why, empty_borders(loaded.puzzle), result.cpu_s, diagnosis)
+
+
 def _check_one(
     loaded: LoadedPuzzle | LoadedColourPuzzle, budget: Budget, args: argparse.Namespace
 ) -> int:
     """Check and report one puzzle; EXIT_NOT_UNIQUE unless it has exactly one solution."""
-    from grader.diagnose import empty_borders
-    from grader.solver import solve
-
     if isinstance(loaded, LoadedColourPuzzle):
         colour = solve_colour(loaded, 2, budget)
         if args.json:
@@ -134,19 +175,12 @@ def _check_one(
         else:
             print(check_line(loaded, colour), flush=True)
         return EXIT_OK if colour.verdict == "unique" else EXIT_NOT_UNIQUE
-    result = solve(loaded.puzzle, limit=2, budget=budget)
-    why = no_solution_reason(loaded, result)
-    border = empty_borders(loaded.puzzle)
+    checked = check_black_and_white(loaded, budget)
     if args.json:
-        record = result_record(loaded, result, why)
-        # beside the wall-clock time the budget counts: what benchmarks on a busy machine
-        # need (the puzzle's own CPU, not the process's: no compiling or loading in it)
-        record["cpu_s"] = round(result.cpu_s, 6)
-        record["warnings"] = [border] if border else []
-        print_json_line(record)
+        print_json_line(checked.record(loaded))
     else:
-        print(result_line(loaded, result, why), flush=True)
-        if border:
-            print(error_line("nonopress check: warning: ", f"{loaded.label}: {border}"),
+        print(result_line(loaded, checked.result, checked.why), flush=True)
+        if checked.border:
+            print(error_line("nonopress check: warning: ", f"{loaded.label}: {checked.border}"),
                   file=sys.stderr)
-    return EXIT_OK if result.verdict == "unique" else EXIT_NOT_UNIQUE
+    return EXIT_OK if checked.result.verdict == "unique" else EXIT_NOT_UNIQUE

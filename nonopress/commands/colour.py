@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader.colour.io import read_any
 from grader.colour.model import ColourPuzzle, format_colour_clue
@@ -22,6 +22,9 @@ from grader.model import Puzzle
 from grader.results import Budget
 from grader.text import TITLE_WIDTH, shown, shown_lines
 from nonopress.commands.common import STDIN, LoadedPuzzle
+
+if TYPE_CHECKING:
+    from grader.colour.grading import ColourGrade
 
 
 @dataclass(frozen=True)
@@ -206,19 +209,28 @@ def table_row(loaded: LoadedColourPuzzle) -> tuple[str, ...]:
 
 
 # -- grade ---------------------------------------------------------------------------------
+def grade_record(loaded: LoadedColourPuzzle, max_rung: str | None, budget: Budget
+                 ) -> tuple[dict[str, Any], ColourGrade]:
+    """What ``grade --json`` prints for one colour puzzle, and the grade itself."""
+    from grader.colour.grading import grade_colour
+
+    result = grade_colour(loaded.puzzle, max_rung=max_rung, budget=budget)
+    record = summary(loaded)
+    record.update(result.to_json())
+    return record, result
+
+
 def grade_one(loaded: LoadedColourPuzzle, args: argparse.Namespace, budget: Budget
               ) -> tuple[dict[str, Any] | None, str]:
     """Grade one colour puzzle for ``nonopress grade``: print its JSON record or its
     explanation, or return its row for the table; and its verdict. (--html pages show
     black and white only.)"""
-    from grader.colour.grading import explain_colour, grade_colour
+    from grader.colour.grading import explain_colour
     from nonopress.commands.common import print_json_line
 
     puzzle = loaded.puzzle
-    result = grade_colour(puzzle, max_rung=args.max_rung, budget=budget)
+    record, result = grade_record(loaded, args.max_rung, budget)
     if args.json:
-        record = summary(loaded)
-        record.update(result.to_json())
         print_json_line(record)
         return None, result.verdict
     if args.explain:

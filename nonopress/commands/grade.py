@@ -9,6 +9,8 @@ from nonopress.commands.common import add_input_arguments, positive_float
 
 if TYPE_CHECKING:
     from grader.grading import Grade
+    from grader.results import Budget
+    from nonopress.commands.common import LoadedPuzzle
 
 HELP = "grade puzzles with human techniques: level, score, stars, step-by-step explanation"
 
@@ -125,18 +127,35 @@ def closing(result: Grade) -> str:
     return f"{result.problem[0].upper()}{result.problem[1:]}."
 
 
+def grade_record(
+    loaded: LoadedPuzzle, max_rung: str | None, budget: Budget
+) -> tuple[dict[str, Any], Grade]:
+    """What ``grade --json`` prints for one black-and-white puzzle, and the grade itself
+    (the studio's ``POST /api/grade`` answers the same record)."""
+    from grader.diagnose import empty_borders
+    from grader.grading import grade
+    from nonopress.commands.common import puzzle_summary
+
+    puzzle = loaded.puzzle
+    result = grade(puzzle, max_rung=max_rung, budget=budget)
+    border = empty_borders(puzzle)
+    record = puzzle_summary(loaded)
+    record.update(result.to_json())
+    record["title"] = puzzle.title
+    record["warnings"] = [border] if border else []
+    return record, result
+
+
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from grader.diagnose import empty_borders
     from grader.errors import NonopressError
     from grader.explain import explain_text
-    from grader.grading import grade
     from grader.results import Budget
     from grader.solver import announce_compiling
     from grader.text import TITLE_WIDTH, shown, shown_lines
     from nonopress.commands import colour
-    from nonopress.commands.common import iter_puzzles_reporting, print_json_line, puzzle_summary
+    from nonopress.commands.common import iter_puzzles_reporting, print_json_line
     from nonopress.exit_status import BAD_INPUT, DONE, for_verdict
 
     if args.html and not args.explain:
@@ -160,14 +179,9 @@ def run(args: argparse.Namespace) -> int:
                 rows.append(row)
             continue
         puzzle = loaded.puzzle
-        result = grade(puzzle, max_rung=args.max_rung, budget=budget)
+        record, result = grade_record(loaded, args.max_rung, budget)
         status = max(status, for_verdict(result.verdict))
-        border = empty_borders(puzzle)
         if args.json:
-            record = puzzle_summary(loaded)
-            record.update(result.to_json())
-            record["title"] = puzzle.title
-            record["warnings"] = [border] if border else []
             print_json_line(record)
         elif args.explain:
             name = shown(puzzle.title or loaded.label, TITLE_WIDTH)

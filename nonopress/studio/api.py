@@ -1,0 +1,248 @@
+"""The JSON API's handlers (one page is one client of it, scripts are another).
+
+Each handler reads and checks its request on the event loop (cheap, capped) and hands the
+engine work to :class:`~nonopress.studio.jobs.Jobs`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+
+from grader.authoring import MakeOptions, Target
+from grader.errors import NonopressError
+from grader.model import Metadata
+from nonopress.studio import engines, issues
+from nonopress.studio.config import StudioConfig
+from nonopress.studio.jobs import Jobs
+from nonopress.studio.library import FolderSource, LibrarySource
+from nonopress.studio.paths import confine, relative_name
+from nonopress.studio.payload import bad, choice, number, puzzle_from
+from nonopress.studio.security import RequestRefused, read_json
+
+#: issue previews kept in memory (the newest few builds)
+KEPT_PREVIEWS = 8
+SAVE_FORMATS = ("yaml", "non", "xml", "json", "g")
+
+
+@dataclass
+class Studio:
+    """One session's state: its configuration, job pool, library and issue previews."""
+
+    config: StudioConfig
+    jobs: Jobs
+    library: LibrarySource
+    previews: OrderedDict[int, list[bytes]] = field(default_factory=OrderedDict)
+    numbers: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+
+    @classmethod
+    def start(cls, config: StudioConfig) -> Studio:
+        return cls(config, Jobs(config.workers, config.max_pending),
+                   FolderSource(config.folder))
+
+
+def studio_of(request: Request) -> Studio:
+    studio: Studio = request.app.state.studio
+    return studio
+
+
+def _seconds(body: dict[str, Any], cap: float) -> float:
+    return number(body, "seconds", cap, 0.001, cap)
+
+
+def _channel(body: dict[str, Any]) -> str | None:
+    channel = body.get("channel")
+    if channel is not None and not isinstance(channel, str):
+        raise bad("channel must be a string")
+    return channel
+
+
+async def _puzzle_job(request: Request, work: str) -> JSONResponse:
+    studio = studio_of(request)
+    config = studio.config
+    body = await read_json(request, config.max_body_bytes)
+    loaded = puzzle_from(body, config.max_side)
+    if work == "check":
+        seconds = _seconds(body, config.check_seconds)
+        record = await studio.jobs.run(lambda: engines.check(loaded, seconds), _channel(body))
+    elif work == "grade":
+        seconds = _seconds(body, config.grade_seconds)
+        record = await studio.jobs.run(lambda: engines.grade(loaded, seconds), _channel(body))
+    else:
+        seconds = _seconds(body, config.grade_seconds)
+        record = await studio.jobs.run(lambda: engines.replay(loaded, seconds), _channel(body))
+    return JSONResponse(record)
+
+
+async def check(request: Request) -> JSONResponse:
+    """POST /api/check: the ``check --json`` record of the puzzle sent."""
+    return await _puzzle_job(request, "check")
+
+
+async def grade(request: Request) -> JSONResponse:
+    """POST /api/grade: the ``grade --json`` record, with ``heat`` and ``rung_order``."""
+    return await _puzzle_job(request, "grade")
+
+
+async def replay(request: Request) -> JSONResponse:
+    """POST /api/replay: the step-by-step replay page (``html``) of the puzzle's grade."""
+    return await _puzzle_job(request, "replay")
+
+
+def _target(body: dict[str, Any]) -> Target:
+    level = choice(body, "level", ("easy", "medium", "hard", "fiendish"), None)
+    stars = body.get("stars")
+    if stars is not None and (isinstance(stars, bool) or not isinstance(stars, int)):
+        raise bad("stars must be a whole number from 1 to 5")
+    try:
+        return Target(level=level, stars=stars)
+    except NonopressError as exc:
+        raise bad(str(exc)) from None
+
+
+async def repair(request: Request) -> JSONResponse:
+    """POST /api/repair: a proposal making the drawn puzzle unique (``mode`` flips or
+    givens), steered to ``level`` or ``stars`` when given."""
+    studio = studio_of(request)
+    config = studio.config
+    body = await read_json(request, config.max_body_bytes)
+    loaded = puzzle_from(body, config.max_side)
+    mode = choice(body, "mode", ("flips", "givens"), "flips") or "flips"
+    target = _target(body)
+    seconds = _seconds(body, config.make_seconds)
+    result = await studio.jobs.run(lambda: engines.repair(loaded, mode, target, seconds),
+                                   _channel(body))
+    return JSONResponse(result)
+
+
+async def make(request: Request) -> JSONResponse:
+    """POST /api/make: a picture (base64) made into a unique puzzle, as ``nonopress make``."""
+    studio = studio_of(request)
+    config = studio.config
+    body = await read_json(request, config.max_body_bytes)
+    data = engines.decode_picture(body.get("picture"), config.max_body_bytes,
+                                  config.max_picture_pixels)
+    width = int(number(body, "width", 20, 2, config.max_side))
+    height = int(number(body, "height", width, 2, config.max_side))
+    threshold = body.get("threshold")
+    if threshold is not None:
+        threshold = number(body, "threshold", 128, 0, 255)
+    title = body.get("title", "")
+    try:
+        options = MakeOptions(
+            width=width, height=height,
+            fit=choice(body, "fit", ("pad", "crop"), "pad"),  # type: ignore[arg-type]
+            threshold=threshold, invert=bool(body.get("invert", False)),
+            edges=bool(body.get("edges", False)),
+            mode="givens" if body.get("givens") else "flips", target=_target(body),
+            seconds=_seconds(body, config.make_seconds),
+            meta=Metadata(title=title[:200] if isinstance(title, str) else ""),
+        )
+    except NonopressError as exc:
+        raise bad(str(exc)) from None
+    result = await studio.jobs.run(lambda: engines.make(data, options), _channel(body))
+    return JSONResponse(result)
+
+
+async def puzzles(request: Request) -> JSONResponse:
+    """GET /api/puzzles: the library (every puzzle of the folder, graded in the background)."""
+    studio = studio_of(request)
+    library = studio.library
+    entries = await studio.jobs.run(library.entries)
+    return JSONResponse({"source": library.name, "folder": studio.config.folder.name,
+                         "entries": [entry.as_dict() for entry in entries],
+                         "pending": library.pending()})
+
+
+def _index(request: Request) -> int:
+    text = request.query_params.get("index", "1")
+    if not text.isdigit() or int(text) < 1:
+        raise bad("index must be a whole number from 1")
+    return int(text)
+
+
+async def puzzle(request: Request) -> JSONResponse:
+    """GET /api/puzzle?path=P&index=N: one puzzle of the folder, for the editor."""
+    studio = studio_of(request)
+    config = studio.config
+    path = confine(config.folder, request.query_params.get("path"))
+    index = _index(request)
+    record = await studio.jobs.run(lambda: engines.open_puzzle(config, path, index))
+    return JSONResponse(record)
+
+
+async def save(request: Request) -> JSONResponse:
+    """POST /api/save: the drawn puzzle written to a new file of the folder (atomically;
+    an existing file only with ``overwrite``)."""
+    studio = studio_of(request)
+    config = studio.config
+    body = await read_json(request, config.max_body_bytes)
+    loaded = puzzle_from(body, config.max_side)
+    name = body.get("path")
+    target = confine(config.folder, name, must_exist=False)
+    suffix = target.suffix.lower().lstrip(".")
+    if suffix not in SAVE_FORMATS:
+        raise bad(f"path must end in one of .{', .'.join(SAVE_FORMATS)}")
+    if target.exists() and not body.get("overwrite"):
+        raise RequestRefused(409, f"{name} is already in the folder: choose another name, "
+                                  "or ask to overwrite")
+    if not target.parent.is_dir():
+        raise bad(f"{name}: its folder does not exist")
+    givens = body.get("givens") or []
+    result = await studio.jobs.run(lambda: engines.save(loaded, givens, target, suffix))
+    result["path"] = relative_name(config.folder, target)
+    return JSONResponse(result)
+
+
+async def issue(request: Request) -> JSONResponse:
+    """POST /api/issue: a manifest, its PDF (and LaTeX), the preflight's report, previews."""
+    studio = studio_of(request)
+    config = studio.config
+    body = await read_json(request, config.max_body_bytes)
+    wanted = issues.parse_request(body)
+    wanted.puzzles = [(relative_name(config.folder, confine(config.folder, path)), index)
+                      for path, index in wanted.puzzles]
+    if body.get("order") == "level":
+        wanted = await studio.jobs.run(lambda: engines.order_by_level(studio.library, wanted))
+    result = await studio.jobs.run(lambda: issues.build(wanted, config.folder,
+                                                        config.issue_seconds))
+    number_ = next(studio.numbers)
+    studio.previews[number_] = result.previews
+    while len(studio.previews) > KEPT_PREVIEWS:
+        studio.previews.popitem(last=False)
+    record = result.as_dict()
+    record["previews"] = [f"/api/issue/{number_}/page/{n}" for n in
+                          range(1, len(result.previews) + 1)]
+    record["order"] = [f"{path}#{index}" if index else path for path, index in wanted.puzzles]
+    return JSONResponse(record)
+
+
+async def issue_page(request: Request) -> Response:
+    """GET /api/issue/{build}/page/{n}: a page preview of a build (PNG)."""
+    studio = studio_of(request)
+    pages = studio.previews.get(int(request.path_params["build"]))
+    n = int(request.path_params["page"])
+    if pages is None or not 1 <= n <= len(pages):
+        raise RequestRefused(404, "no such preview page (previews of the newest builds are kept)")
+    return Response(pages[n - 1], media_type="image/png")
+
+
+async def file(request: Request) -> Response:
+    """GET /api/file?path=P: a file of the folder (a PDF written, a puzzle), as is."""
+    config = studio_of(request).config
+    path = confine(config.folder, request.query_params.get("path"))
+    if not path.is_file():
+        raise bad("not a file")
+    return FileResponse(path)
+
+
+async def health(request: Request) -> JSONResponse:
+    """GET /api/health: alive, and how many jobs wait or run."""
+    studio = studio_of(request)
+    return JSONResponse({"ok": True, "jobs": studio.jobs.pending,
+                         "folder": str(studio.config.folder)})

@@ -1,0 +1,95 @@
+"""The studio's ASGI application: the page, its static modules and the JSON API."""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import logging
+from collections.abc import AsyncIterator
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from grader.errors import NonopressError
+from nonopress.studio import api
+from nonopress.studio.config import StudioConfig
+from nonopress.studio.security import GuardMiddleware, RequestRefused
+
+log = logging.getLogger("nonopress.studio")
+
+
+def static_folder() -> str:
+    return str(resources.files("nonopress.studio") / "static")
+
+
+async def page(request: Request) -> HTMLResponse:
+    """The one page, with the session token for its own requests."""
+    studio = api.studio_of(request)
+    text = (resources.files("nonopress.studio") / "static" / "index.html").read_text("utf-8")
+    text = text.replace("{{token}}", html.escape(studio.config.token, quote=True))
+    text = text.replace("{{folder}}", html.escape(studio.config.folder.name or "/"))
+    return HTMLResponse(text)
+
+
+async def refused(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestRefused)
+    return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+
+async def bad_input(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"error": str(exc)}, status_code=400)
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+
+
+async def crashed(request: Request, exc: Exception) -> Response:
+    """Never a traceback page: the error's kind, and the log has the rest."""
+    log.exception("studio: %s %s failed", request.method, request.url.path)
+    return JSONResponse({"error": f"internal error ({exc.__class__.__name__})"},
+                        status_code=500)
+
+
+def create_app(config: StudioConfig) -> Starlette:
+    studio = api.Studio.start(config)
+    routes = [
+        Route("/", page),
+        Route("/api/health", api.health),
+        Route("/api/check", api.check, methods=["POST"]),
+        Route("/api/grade", api.grade, methods=["POST"]),
+        Route("/api/replay", api.replay, methods=["POST"]),
+        Route("/api/repair", api.repair, methods=["POST"]),
+        Route("/api/make", api.make, methods=["POST"]),
+        Route("/api/puzzles", api.puzzles),
+        Route("/api/puzzle", api.puzzle),
+        Route("/api/save", api.save, methods=["POST"]),
+        Route("/api/issue", api.issue, methods=["POST"]),
+        Route("/api/issue/{build:int}/page/{page:int}", api.issue_page),
+        Route("/api/file", api.file),
+        Mount("/static", StaticFiles(directory=static_folder()), name="static"),
+    ]
+    handlers: dict[Any, Any] = {
+        RequestRefused: refused,
+        NonopressError: bad_input,
+        HTTPException: http_error,
+        Exception: crashed,
+    }
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        studio.jobs.shutdown()
+
+    app = Starlette(routes=routes, exception_handlers=handlers,
+                    middleware=[Middleware(GuardMiddleware, config=config)],
+                    lifespan=lifespan)
+    app.state.studio = studio
+    return app

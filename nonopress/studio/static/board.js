@@ -1,0 +1,187 @@
+// Draws the grid on a canvas: clues at the edges, thick rules every five cells, and the
+// overlays the verdict brings (cells that differ between two solutions, the line that
+// breaks, the heat of the hard steps, a proposal's flips and givens).
+import {clueOf} from './picture.js';
+
+export const COLOURS = {
+  ink: '#1d2330', grid: '#c9ced8', rule: '#5b6475', clueBg: '#eef0f4', clueInk: '#2b3240',
+  shadeEmpty: '#f59e0b', shadeFilled: '#b45309', broken: '#c0262d',
+  toFilled: '#d92d20', toEmpty: '#2f5bea', given: '#12805c',
+};
+// rung rank (ladder order) -> heat colour: cool for cheap rungs, hot for look-aheads
+export const HEAT = ['#ffffff00', '#fde68a66', '#fcd34d88', '#fbbf24a0', '#f97316b0', '#ea580cc0',
+              '#dc2626c8', '#b91c1cd0', '#7f1d1dd8'];
+
+export class Board {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext('2d');
+    this.picture = null;
+    this.overlay = {differ: null, broken: null, heat: null, flips: null, givens: null, clues: null};
+    this.cell = 24;
+    this.left = 0; this.top = 0;
+  }
+
+  colourOf(value) {
+    if (!value) return '#ffffff';
+    const palette = this.picture.palette;
+    if (!palette) return COLOURS.ink;
+    const rgb = palette[value - 1].rgb;
+    return rgb.startsWith('#') ? rgb : `#${rgb}`;
+  }
+
+  clues() {
+    const p = this.picture;
+    if (this.overlay.clues) return this.overlay.clues;  // a puzzle read as clues alone
+    const rows = [], columns = [];
+    for (let r = 0; r < p.height; r++) rows.push(clueOf(p.line('row', r)));
+    for (let c = 0; c < p.width; c++) columns.push(clueOf(p.line('column', c)));
+    return {rows, columns};
+  }
+
+  layout(maxWidth, maxHeight) {
+    const p = this.picture;
+    const {rows, columns} = this.clues();
+    const rowClue = Math.max(1, ...rows.map((c) => c.length));
+    const colClue = Math.max(1, ...columns.map((c) => c.length));
+    const across = p.width + rowClue * 0.9, down = p.height + colClue * 0.9;
+    this.cell = Math.max(9, Math.min(40, Math.floor(Math.min(maxWidth / across, maxHeight / down))));
+    this.left = Math.ceil(rowClue * this.cell * 0.9) + 6;
+    this.top = Math.ceil(colClue * this.cell * 0.9) + 6;
+    return {rows, columns};
+  }
+
+  render(maxWidth, maxHeight) {
+    const p = this.picture;
+    if (!p) return;
+    const {rows, columns} = this.layout(maxWidth, maxHeight);
+    const s = this.cell, W = this.left + p.width * s + 1, H = this.top + p.height * s + 1;
+    const ratio = window.devicePixelRatio || 1;
+    this.canvas.width = Math.round(W * ratio); this.canvas.height = Math.round(H * ratio);
+    this.canvas.style.width = `${W}px`; this.canvas.style.height = `${H}px`;
+    const ctx = this.ctx;
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.clearRect(0, 0, W, H);
+    // clue areas, tinted
+    ctx.fillStyle = COLOURS.clueBg;
+    ctx.fillRect(this.left, 0, p.width * s, this.top - 2);
+    ctx.fillRect(0, this.top, this.left - 2, p.height * s);
+    this.drawClues(rows, columns);
+    // cells
+    const differ = this.overlay.differ;
+    for (let r = 0; r < p.height; r++) {
+      for (let c = 0; c < p.width; c++) {
+        const v = p.get(r, c);
+        let fill = this.colourOf(v);
+        if (differ && differ.has(r * p.width + c)) fill = v ? COLOURS.shadeFilled : COLOURS.shadeEmpty;
+        ctx.fillStyle = fill;
+        ctx.fillRect(this.left + c * s, this.top + r * s, s, s);
+        const heat = this.overlay.heat;
+        if (heat && heat[r][c] > 0) {
+          ctx.fillStyle = HEAT[Math.min(HEAT.length - 1, heat[r][c])];
+          ctx.fillRect(this.left + c * s, this.top + r * s, s, s);
+        }
+      }
+    }
+    this.drawRules();
+    this.drawProposal();
+    this.drawBroken();
+  }
+
+  drawClues(rows, columns) {
+    const ctx = this.ctx, s = this.cell;
+    const two = [...rows, ...columns].some((clue) => clue.some(([n]) => n > 9));
+    ctx.font = `600 ${Math.round(s * (two ? 0.5 : 0.6))}px Inter, "DejaVu Sans", Arial, sans-serif`;
+    ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
+    const step = s * 0.9;
+    const ink = (colour) => (this.picture.palette && colour ? this.colourOf(colour) : COLOURS.clueInk);
+    rows.forEach((clue, r) => {
+      const y = this.top + r * s + s / 2;
+      clue.forEach(([n, colour], i) => {
+        ctx.fillStyle = ink(colour);
+        ctx.fillText(String(n), this.left - 4 - (clue.length - i - 0.5) * step, y + 0.5);
+      });
+    });
+    columns.forEach((clue, c) => {
+      const x = this.left + c * s + s / 2;
+      clue.forEach(([n, colour], i) => {
+        ctx.fillStyle = ink(colour);
+        ctx.fillText(String(n), x, this.top - 4 - (clue.length - i - 0.5) * step);
+      });
+    });
+  }
+
+  drawRules() {
+    const ctx = this.ctx, s = this.cell, p = this.picture;
+    for (let pass = 0; pass < 2; pass++) {
+      ctx.beginPath();
+      for (let c = 0; c <= p.width; c++) {
+        const thick = c % 5 === 0 || c === p.width;
+        if (thick !== (pass === 1)) continue;
+        const x = this.left + c * s + 0.5;
+        ctx.moveTo(x, pass ? 0 : this.top); ctx.lineTo(x, this.top + p.height * s);
+      }
+      for (let r = 0; r <= p.height; r++) {
+        const thick = r % 5 === 0 || r === p.height;
+        if (thick !== (pass === 1)) continue;
+        const y = this.top + r * s + 0.5;
+        ctx.moveTo(pass ? 0 : this.left, y); ctx.lineTo(this.left + p.width * s, y);
+      }
+      ctx.strokeStyle = pass ? COLOURS.rule : COLOURS.grid;
+      ctx.lineWidth = pass ? 1.6 : 1;
+      ctx.stroke();
+    }
+  }
+
+  drawProposal() {
+    const ctx = this.ctx, s = this.cell;
+    const frame = (r, c, colour, width) => {
+      ctx.strokeStyle = colour; ctx.lineWidth = width;
+      ctx.strokeRect(this.left + c * s + 2, this.top + r * s + 2, s - 4, s - 4);
+    };
+    for (const [r, c, toFilled] of this.overlay.flips || []) {
+      ctx.fillStyle = toFilled ? COLOURS.toFilled : COLOURS.toEmpty;
+      ctx.beginPath();
+      ctx.arc(this.left + c * s + s / 2, this.top + r * s + s / 2, s * 0.28, 0, Math.PI * 2);
+      ctx.fill();
+      frame(r, c, toFilled ? COLOURS.toFilled : COLOURS.toEmpty, 2);
+    }
+    for (const [r, c] of this.overlay.givens || []) frame(r, c, COLOURS.given, 2.5);
+  }
+
+  drawBroken() {
+    const broken = this.overlay.broken;
+    if (!broken) return;
+    const ctx = this.ctx, s = this.cell, p = this.picture;
+    ctx.strokeStyle = COLOURS.broken; ctx.lineWidth = 3;
+    if (broken.axis === 'row') ctx.strokeRect(1.5, this.top + broken.index * s + 1.5, this.left + p.width * s - 3, s - 3);
+    else if (broken.axis === 'column') ctx.strokeRect(this.left + broken.index * s + 1.5, 1.5, s - 3, this.top + p.height * s - 3);
+    else if (broken.cell) ctx.strokeRect(this.left + broken.cell[1] * s + 1.5, this.top + broken.cell[0] * s + 1.5, s - 3, s - 3);
+  }
+
+  // the cell under a pointer, or null
+  cellAt(event) {
+    const rect = this.canvas.getBoundingClientRect();
+    const x = event.clientX - rect.left - this.left, y = event.clientY - rect.top - this.top;
+    const c = Math.floor(x / this.cell), r = Math.floor(y / this.cell);
+    if (!this.picture || r < 0 || c < 0 || r >= this.picture.height || c >= this.picture.width) return null;
+    return [r, c];
+  }
+}
+
+export function drawThumbnail(canvas, rows, palette) {
+  const height = rows.length, width = rows[0].length;
+  const scale = Math.max(1, Math.floor(Math.min(160 / width, 120 / height)));
+  canvas.width = width * scale; canvas.height = height * scale;
+  const ctx = canvas.getContext('2d');
+  const colours = {'.': '#ffffff', '#': COLOURS.ink};
+  (palette || []).forEach((c) => { colours[c.char] = c.rgb.startsWith('#') ? c.rgb : `#${c.rgb}`; });
+  ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, canvas.width, canvas.height);
+  rows.forEach((row, r) => {
+    for (let c = 0; c < width; c++) {
+      if (row[c] === '.') continue;
+      ctx.fillStyle = colours[row[c]] || COLOURS.ink;
+      ctx.fillRect(c * scale, r * scale, scale, scale);
+    }
+  });
+}

@@ -1,0 +1,465 @@
+// The editor: drawing with mouse, pen or touch, undo/redo, and the live verdict. After every
+// change the picture goes to POST /api/check (channel "live": the server drops older
+// requests), and a unique one to POST /api/grade; a response older than the newest change
+// is ignored, so a slow check never overwrites a newer answer or freezes the page.
+import {post, ApiError} from './api.js';
+import {Board, COLOURS, HEAT} from './board.js';
+import {Picture} from './picture.js';
+
+const $ = (id) => document.getElementById(id);
+const UNDO_LIMIT = 200;
+const GRADE_PAUSE_MS = 150;
+
+export class Editor {
+  constructor(toast) {
+    this.toast = toast;
+    this.board = new Board($('grid'));
+    this.picture = new Picture(10, 10);
+    this.board.picture = this.picture;
+    this.givens = [];
+    this.clueOnly = null;   // {rows, columns} of a puzzle opened without a picture
+    this.path = null;
+    this.tool = 'paint';
+    this.colour = 1;
+    this.undoStack = []; this.redoStack = [];
+    this.sequence = 0;      // the newest change; answers for older ones are dropped
+    this.changedAt = 0;
+    this.lastCheck = null; this.lastGrade = null;
+    this.proposal = null;
+    // this page's own channels: another tab's checks never supersede this one's
+    this.page = Math.random().toString(36).slice(2, 10);
+    this.latencies = [];    // ms from a change to its verdict on screen (read by the tests)
+    window.__studio = this;
+    this.bind();
+    this.draw();
+    this.changed(false);
+  }
+
+  // -- drawing -----------------------------------------------------------------------------
+  draw() {
+    const wrap = document.querySelector('.stage');
+    const width = Math.max(240, wrap.clientWidth - 40);
+    // side by side on a wide screen; on a tablet the verdict sits under the grid
+    const narrow = window.innerWidth <= 1180;
+    const height = Math.max(240, narrow ? window.innerHeight * 0.5 : window.innerHeight - 150);
+    this.board.picture = this.picture;
+    this.board.render(width, height);
+  }
+
+  snapshot() {
+    return {picture: this.picture.clone(), givens: this.givens.slice(), clueOnly: this.clueOnly};
+  }
+  restore(state) {
+    this.picture = state.picture; this.givens = state.givens; this.clueOnly = state.clueOnly;
+    this.syncSize();
+  }
+  remember() {
+    this.undoStack.push(this.snapshot());
+    if (this.undoStack.length > UNDO_LIMIT) this.undoStack.shift();
+    this.redoStack = [];
+  }
+  undo() {
+    if (!this.undoStack.length) return;
+    this.redoStack.push(this.snapshot());
+    this.restore(this.undoStack.pop());
+    this.changed();
+  }
+  redo() {
+    if (!this.redoStack.length) return;
+    this.undoStack.push(this.snapshot());
+    this.restore(this.redoStack.pop());
+    this.changed();
+  }
+
+  replace(picture, givens = []) {
+    this.remember();
+    this.picture = picture; this.givens = givens; this.clueOnly = null;
+    this.syncSize();
+    this.changed();
+  }
+  transform(name) { this.replace(this.picture[name](), []); }
+
+  syncSize() {
+    $('width').value = this.picture.width; $('height').value = this.picture.height;
+    this.renderPalette();
+  }
+
+  renderPalette() {
+    const box = $('palette');
+    box.replaceChildren();
+    const palette = this.picture.palette;
+    box.hidden = !palette;
+    if (!palette) { this.colour = 1; return; }
+    if (this.colour > palette.length) this.colour = 1;
+    palette.forEach((colour, i) => {
+      const swatch = document.createElement('button');
+      swatch.className = 'swatch' + (this.colour === i + 1 ? ' active' : '');
+      swatch.style.background = colour.rgb.startsWith('#') ? colour.rgb : `#${colour.rgb}`;
+      swatch.title = `${colour.name} (${i + 1})`;
+      swatch.onclick = () => { this.colour = i + 1; this.renderPalette(); };
+      box.appendChild(swatch);
+    });
+  }
+
+  // pointer: a press paints (or erases a cell already that colour); a drag fills the run
+  // from the first cell along the row or column it first moves in
+  bind() {
+    const canvas = $('grid');
+    let stroke = null;
+    canvas.addEventListener('pointerdown', (event) => {
+      const cell = this.board.cellAt(event);
+      if (!cell) return;
+      canvas.setPointerCapture(event.pointerId);
+      const before = this.snapshot();
+      const current = this.picture.get(cell[0], cell[1]);
+      let value = this.tool === 'erase' ? 0 : this.colour;
+      if (this.tool === 'paint' && current === value) value = 0;
+      stroke = {start: cell, value, before, base: this.picture.clone(), axis: null, last: null};
+      this.clueOnly = null;
+      this.paintRun(stroke, cell);
+    });
+    canvas.addEventListener('pointermove', (event) => {
+      if (!stroke) return;
+      const cell = this.board.cellAt(event);
+      if (cell) this.paintRun(stroke, cell);
+    });
+    const end = () => {
+      if (!stroke) return;
+      if (!this.picture.equals(stroke.before.picture)) {
+        this.undoStack.push(stroke.before);
+        this.redoStack = [];
+      }
+      stroke = null;
+    };
+    canvas.addEventListener('pointerup', end);
+    canvas.addEventListener('pointercancel', end);
+    window.addEventListener('resize', () => this.draw());
+  }
+
+  paintRun(stroke, cell) {
+    const [r0, c0] = stroke.start;
+    let [r, c] = cell;
+    if (!stroke.axis && (r !== r0 || c !== c0)) stroke.axis = Math.abs(c - c0) >= Math.abs(r - r0) ? 'row' : 'column';
+    if (stroke.axis === 'row') r = r0;
+    if (stroke.axis === 'column') c = c0;
+    const key = `${r},${c}`;
+    if (stroke.last === key) return;
+    stroke.last = key;
+    const picture = stroke.base.clone();
+    for (let i = Math.min(r0, r); i <= Math.max(r0, r); i++) {
+      for (let j = Math.min(c0, c); j <= Math.max(c0, c); j++) picture.set(i, j, stroke.value);
+    }
+    if (picture.equals(this.picture)) return;
+    this.picture = picture;
+    this.givens = this.givens.filter(([gr, gc]) => picture.get(gr, gc) > 0 === Boolean(stroke.base.get(gr, gc)));
+    this.changed();
+  }
+
+  // -- the live verdict ----------------------------------------------------------------------
+  payload() {
+    if (this.clueOnly) {
+      return {rows: this.clueOnly.rows.map((c) => c.map(([n]) => n)),
+              columns: this.clueOnly.columns.map((c) => c.map(([n]) => n)),
+              title: $('title').value};
+    }
+    const body = {grid: this.picture.rows(), title: $('title').value};
+    if (this.picture.palette) body.palette = this.picture.palette;
+    else if (this.givens.length) body.givens = this.givens;
+    return body;
+  }
+
+  changed(live = true) {
+    this.sequence += 1;
+    this.changedAt = performance.now();
+    this.proposal = null;
+    $('proposal').hidden = true;
+    Object.assign(this.board.overlay, {differ: null, broken: null, heat: null, flips: null,
+      givens: this.givens.map(([r, c]) => [r, c]), clues: this.clueOnly});
+    this.draw();
+    this.legend();
+    if (live) this.check(this.sequence);
+  }
+
+  setVerdict(word, detail) {
+    const box = $('verdict');
+    box.dataset.verdict = word;
+    box.classList.remove('busy');
+    $('verdict-word').textContent = word;
+    $('verdict-detail').textContent = detail;
+  }
+
+  setGrade(record) {
+    const graded = record && record.score !== null && record.score !== undefined;
+    $('level').textContent = record ? record.level : '–';
+    $('score').textContent = graded ? record.score.toFixed(2) : '–';
+    $('stars').textContent = graded ? '★'.repeat(record.stars) + '☆'.repeat(5 - record.stars) : '–';
+    $('minutes').textContent = graded ? Math.round(record.effort_minutes) : '–';
+    const rungs = $('rungs');
+    rungs.replaceChildren();
+    for (const [name, count] of Object.entries(record ? record.rungs : {})) {
+      const tag = document.createElement('span');
+      tag.className = 'rung'; tag.textContent = `${name} ×${count}`;
+      rungs.appendChild(tag);
+    }
+  }
+
+  async check(sequence) {
+    if (this.clueOnly && this.picture.palette) {  // colour clues travel only as a picture
+      this.setVerdict('undecided', 'No picture of these colour clues was found within the budget; draw one to check it.');
+      this.setGrade(null);
+      return;
+    }
+    if (!this.clueOnly && this.picture.filled() === 0) {
+      this.lastCheck = null; this.lastGrade = null;
+      this.setVerdict('empty', 'Draw a picture: the verdict follows every stroke.');
+      this.setGrade(null);
+      return;
+    }
+    $('verdict').classList.add('busy');
+    let record;
+    try {
+      record = await post('/api/check', {...this.payload(), channel: `live-${this.page}`});
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) return;  // a newer one runs
+      if (sequence === this.sequence) this.setVerdict('error', error.message);
+      return;
+    }
+    if (sequence !== this.sequence) return;
+    this.lastCheck = record;
+    this.showCheck(record);
+    this.latencies.push(performance.now() - this.changedAt);
+    clearTimeout(this.gradeTimer);
+    if (record.verdict === 'unique') {
+      // the grade waits for a pause in the drawing: quick strokes do not queue grades
+      this.gradeTimer = setTimeout(() => this.grade(sequence), GRADE_PAUSE_MS);
+    } else { this.lastGrade = null; this.setGrade(null); }
+  }
+
+  showCheck(record) {
+    const w = this.picture.width;
+    const overlay = this.board.overlay;
+    if (record.verdict === 'multiple') {
+      overlay.differ = new Set(record.differing_cells.map(([r, c]) => r * w + c));
+      const n = record.differing_cells.length;
+      this.setVerdict('multiple', `At least two solutions: the ${n} shaded cells differ between two of them.`);
+    } else if (record.verdict === 'none') {
+      overlay.broken = record.broken || null;
+      this.setVerdict('none', record.reason || 'No solution.');
+    } else if (record.verdict === 'unique') {
+      this.setVerdict('unique', `One solution, proved in ${(record.time_s * 1000).toFixed(0)} ms.`);
+    } else {
+      this.setVerdict(record.verdict, record.reason || '');
+    }
+    this.draw();
+    this.legend();
+  }
+
+  async grade(sequence) {
+    if (sequence !== this.sequence) return;
+    let record;
+    try {
+      record = await post('/api/grade', {...this.payload(), channel: `grade-${this.page}`});
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 409)) this.toast(error.message);
+      return;
+    }
+    if (sequence !== this.sequence) return;
+    this.lastGrade = record;
+    this.setGrade(record);
+    if ($('heat').checked) this.showHeat();
+  }
+
+  showHeat() {
+    this.board.overlay.heat = $('heat').checked && this.lastGrade ? this.lastGrade.heat : null;
+    this.draw();
+    this.legend();
+  }
+
+  // what the colours on the grid mean, for the overlays shown now
+  legend() {
+    const items = [];
+    const overlay = this.board.overlay;
+    if (overlay.differ) items.push([COLOURS.shadeEmpty, 'differs between two solutions']);
+    const flips = overlay.flips || [];
+    if (flips.some(([, , filled]) => filled)) items.push([COLOURS.toFilled, 'would be filled']);
+    if (flips.some(([, , filled]) => !filled)) items.push([COLOURS.toEmpty, 'would be emptied']);
+    if (overlay.givens && overlay.givens.length) items.push([COLOURS.given, 'given (printed)']);
+    if (overlay.heat && this.lastGrade) {
+      const used = new Set(overlay.heat.flat());
+      this.lastGrade.rung_order.forEach((name, rank) => {
+        if (used.has(rank) && rank > 0) items.push([HEAT[Math.min(HEAT.length - 1, rank)], name]);
+      });
+    }
+    const box = $('legend');
+    box.replaceChildren();
+    for (const [colour, text] of items) {
+      const item = document.createElement('span');
+      const swatch = document.createElement('i');
+      swatch.style.background = colour;
+      item.append(swatch, text);
+      box.appendChild(item);
+    }
+  }
+
+  // -- fix and steer ------------------------------------------------------------------------
+  async propose(kind) {
+    if (this.picture.palette) { this.toast('Repair and steering work on black-and-white puzzles.'); return; }
+    if (!this.picture.filled()) { this.toast('Draw something first.'); return; }
+    const body = {...this.payload(), mode: kind === 'givens' ? 'givens' : 'flips'};
+    delete body.channel;
+    if (kind === 'easier' || kind === 'harder') {
+      const stars = this.lastGrade && this.lastGrade.stars;
+      if (!stars) { this.toast('Make it unique first: a level is steered from a graded puzzle.'); return; }
+      body.stars = kind === 'easier' ? Math.max(1, stars - 1) : Math.min(5, stars + 1);
+    }
+    $('status').textContent = 'Working on a proposal…';
+    try {
+      const result = await post('/api/repair', body);
+      this.showProposal(result, kind);
+    } catch (error) {
+      this.toast(error.message);
+    } finally {
+      $('status').textContent = '';
+    }
+  }
+
+  showProposal(result, kind) {
+    this.proposal = result;
+    const current = this.picture;
+    const next = Picture.fromRows(result.grid);
+    const flips = [];
+    for (let r = 0; r < next.height; r++) {
+      for (let c = 0; c < next.width; c++) {
+        if (r >= current.height || c >= current.width || next.get(r, c) !== current.get(r, c)) {
+          flips.push([r, c, next.get(r, c) > 0]);
+        }
+      }
+    }
+    if (next.width === current.width && next.height === current.height) {
+      this.board.overlay.flips = flips;
+      this.board.overlay.givens = result.givens.map(([r, c]) => [r, c]);
+    }
+    const title = {unique: 'Make unique', givens: 'Use givens instead', easier: 'Easier',
+                   harder: 'Harder', make: 'Picture made into a puzzle'}[kind] || 'Proposal';
+    const box = $('proposal-text');
+    box.replaceChildren();
+    const head = document.createElement('b');
+    head.textContent = `${title}: ${result.unique ? 'unique' : 'not proved unique'}` +
+      (result.report.target ? (result.reached ? ', target reached' : ', target out of reach') : '');
+    const list = document.createElement('ul');
+    for (const line of result.lines) {
+      const item = document.createElement('li'); item.textContent = line; list.appendChild(item);
+    }
+    box.append(head, list);
+    $('proposal').hidden = false;
+    this.draw();
+    this.legend();
+  }
+
+  accept() {
+    const result = this.proposal;
+    if (!result) return;
+    const givens = result.givens.map(([r, c, f]) => [r, c, f]);
+    this.replace(Picture.fromRows(result.grid), givens);
+  }
+
+  reject() {
+    this.proposal = null;
+    $('proposal').hidden = true;
+    this.board.overlay.flips = null;
+    this.board.overlay.givens = this.givens.map(([r, c]) => [r, c]);
+    this.draw();
+    this.legend();
+  }
+
+  // -- opening, importing, saving ---------------------------------------------------------
+  open(record) {
+    this.remember();
+    const palette = record.kind === 'colour' ? record.palette : null;
+    if (record.grid) {
+      this.picture = Picture.fromRows(record.grid, palette);
+      this.clueOnly = null;
+    } else {
+      this.picture = new Picture(record.width, record.height, palette);
+      const wrap = (clues) => clues.map((clue) => clue.map((n) => (Array.isArray(n) ? [n[0], 1] : [n, 1])));
+      this.clueOnly = {rows: wrap(record.rows), columns: wrap(record.columns)};
+    }
+    this.givens = record.givens || [];
+    this.path = record.path;
+    $('title').value = record.title || '';
+    $('file-label').textContent = `${record.path}${record.count > 1 ? ` #${record.index}` : ''}` +
+      (record.from === 'solver' ? ' (picture found by the solver)' : '');
+    $('save-path').value = record.path.replace(/\.[^.]+$/, '') + '-edited.yaml';
+    this.syncSize();
+    this.changed();
+  }
+
+  async importPicture(file) {
+    if (!file) return;
+    const data = await new Promise((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result);
+      reader.onerror = () => reject(reader.error);
+      reader.readAsDataURL(file);
+    });
+    const body = {picture: data, width: +$('width').value, height: +$('height').value,
+                  fit: $('make-fit').value, invert: $('make-invert').checked,
+                  edges: $('make-edges').checked, givens: $('make-givens').checked,
+                  title: file.name.replace(/\.[^.]+$/, '')};
+    if ($('make-threshold').value !== '') body.threshold = +$('make-threshold').value;
+    if ($('make-level').value) body.level = $('make-level').value;
+    $('status').textContent = `Making ${file.name} into a ${body.width}×${body.height} puzzle…`;
+    try {
+      const result = await post('/api/make', body);
+      this.remember();
+      this.picture = Picture.fromRows(result.original);
+      this.givens = [];
+      this.clueOnly = null;
+      $('title').value = body.title;
+      this.syncSize();
+      this.changed();
+      this.showProposal(result, 'make');
+    } catch (error) {
+      this.toast(error.message);
+    } finally {
+      $('status').textContent = '';
+    }
+  }
+
+  async save() {
+    const path = $('save-path').value.trim();
+    if (!path) { this.toast('Give the file a name, e.g. cat.yaml'); return; }
+    const body = {...this.payload(), path};
+    try {
+      let result;
+      try {
+        result = await post('/api/save', body);
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 409)) throw error;
+        if (!window.confirm(`${path} exists. Replace it?`)) return;
+        result = await post('/api/save', {...body, overwrite: true});
+      }
+      this.toast(`Saved ${result.path}`);
+      $('file-label').textContent = result.path;
+      document.dispatchEvent(new CustomEvent('library-changed'));
+    } catch (error) {
+      this.toast(error.message);
+    }
+  }
+
+  async replay() {
+    if (!this.picture.filled() && !this.clueOnly) { this.toast('Nothing to replay yet.'); return; }
+    $('status').textContent = 'Grading for the replay…';
+    try {
+      const result = await post('/api/replay', this.payload());
+      const frame = $('replay-frame'), text = $('replay-text');
+      frame.hidden = !result.html; text.hidden = Boolean(result.html);
+      if (result.html) frame.srcdoc = result.html; else text.textContent = result.text;
+      $('replay-dialog').showModal();
+    } catch (error) {
+      this.toast(error.message);
+    } finally {
+      $('status').textContent = '';
+    }
+  }
+}
