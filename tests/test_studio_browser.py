@@ -281,8 +281,12 @@ def test_the_library_sorts_filters_and_flags_duplicates(
     heart = (studio.folder / "heart.yaml").read_text()
     (studio.folder / "heart-copy.yaml").write_text(heart.replace("Heart", "Heart again"))
     page.click("button[data-tab=library]")
-    page.wait_for_function("() => !document.getElementById('lib-summary').textContent"
-                           ".includes('grading')", timeout=120_000)
+    # listed, and every grade in (the summary says "grading N" while some are pending)
+    page.wait_for_function(
+        "() => { const text = document.getElementById('lib-summary').textContent;"
+        " return text.includes('puzzles') && !text.includes('grading') &&"
+        " document.querySelector(\".card[data-label='heart-copy.yaml']\") !== null; }",
+        timeout=120_000)
     page.fill("#lib-filter", "heart")
     assert page.locator(".card").count() == 2
     assert "same design as heart-copy.yaml" in page.inner_text(
