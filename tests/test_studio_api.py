@@ -282,6 +282,16 @@ def test_the_library_does_not_follow_links_out_of_the_folder(http: httpx.Client)
     assert not any("secret" in label or "link" in label for label in labels)
 
 
+def test_folder_files_never_run_as_the_studios_own_page(
+        http: httpx.Client, folder: Path) -> None:
+    (folder / "evil.html").write_text("<script>fetch('/api/save')</script>")
+    answer = http.get("/api/file", params={"path": "evil.html"})
+    assert answer.headers["content-type"].startswith("text/plain")
+    assert answer.headers["content-disposition"].startswith("attachment")
+    assert "script-src 'self'" in answer.headers["content-security-policy"]
+    (folder / "evil.html").unlink()
+
+
 def test_bodies_over_the_cap_are_refused(studio: StudioConfig, http: httpx.Client) -> None:
     big = b'{"grid": ["' + b"#" * (studio.max_body_bytes + 10) + b'"]}'
     answer = http.post("/api/check", content=big, headers={"Content-Type": "application/json"})

@@ -28,6 +28,8 @@ from nonopress.studio.security import RequestRefused, read_json
 #: issue previews kept in memory (the newest few builds)
 KEPT_PREVIEWS = 8
 SAVE_FORMATS = ("yaml", "non", "xml", "json", "g")
+#: files the page may show as they are; every other file is a plain-text download
+SHOWN_FILES = {".pdf": "application/pdf", ".png": "image/png"}
 
 
 @dataclass
@@ -238,7 +240,13 @@ async def file(request: Request) -> Response:
     path = confine(config.folder, request.query_params.get("path"))
     if not path.is_file():
         raise bad("not a file")
-    return FileResponse(path)
+    suffix = path.suffix.lower()
+    if suffix in SHOWN_FILES:
+        return FileResponse(path, media_type=SHOWN_FILES[suffix])
+    # anything else is handed over as plain text to save, never rendered in this origin
+    # (an .html or .js in the folder must not run as the studio's own page)
+    return FileResponse(path, media_type="text/plain; charset=utf-8",
+                        content_disposition_type="attachment", filename=path.name)
 
 
 async def health(request: Request) -> JSONResponse:
