@@ -209,6 +209,20 @@ def test_puzzle_opens_black_and_white_and_colour(http: httpx.Client) -> None:
     assert len(ladybird["grid"]) == ladybird["height"] == 10
 
 
+def test_open_reads_a_file_sent_by_the_page_in_any_format(http: httpx.Client) -> None:
+    from grader import formats
+
+    text = formats.write(Puzzle.from_picture(HEART).with_solution(None), "non")
+    body = {"name": "heart.non", "content": base64.b64encode(text).decode()}
+    record = http.post("/api/open", json=body).json()
+    assert record["kind"] == "bw" and record["path"] is None and record["name"] == "heart.non"
+    assert record["grid"] == HEART and record["from"] == "solver"
+    broken = http.post("/api/open", json={"name": "x.non", "content":
+                                          base64.b64encode(b"width 2\nheight x\n").decode()})
+    assert broken.status_code == 400 and "x.non" in broken.json()["error"]
+    assert http.post("/api/open", json={"name": "../x.non", "content": ""}).status_code == 400
+
+
 def test_save_writes_a_file_the_cli_reads_and_never_overwrites_silently(
         http: httpx.Client, folder: Path) -> None:
     answer = http.post("/api/save", json={"grid": HEART, "title": "Saved heart",

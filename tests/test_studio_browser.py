@@ -306,3 +306,19 @@ def test_the_library_sorts_filters_and_flags_duplicates(
     y = int(card["y"] + card["height"] * 0.3)
     assert near(shot.getpixel((x, y)), INK, 30)  # type: ignore[arg-type]
     (studio.folder / "heart-copy.yaml").unlink()
+
+
+def test_open_a_file_from_this_computer(page: Any, tmp_path: Path) -> None:
+    from grader import formats
+    from grader.model import Puzzle
+
+    rows = ["#.#", "###", ".#."]
+    path = tmp_path / "plus.non"
+    path.write_bytes(formats.write(Puzzle.from_picture(rows).with_meta(title="Plus"), "non"))
+    page.set_input_files("#open-file", str(path))
+    page.wait_for_function("() => document.getElementById('title').value === 'Plus'")
+    wait_verdict(page, "unique")
+    shot = screenshot(page, "12-opened")
+    assert near(pixel(shot, page, 1, 1), INK) and near(pixel(shot, page, 0, 1), WHITE)
+    assert "from this computer" in page.inner_text("#file-label")
+    assert page.input_value("#save-path") == "plus.yaml"

@@ -6,6 +6,7 @@ engine work to :class:`~nonopress.studio.jobs.Jobs`.
 
 from __future__ import annotations
 
+import base64
 import itertools
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -175,6 +176,29 @@ async def puzzle(request: Request) -> JSONResponse:
     path = confine(config.folder, request.query_params.get("path"))
     index = _index(request)
     record = await studio.jobs.run(lambda: engines.open_puzzle(config, path, index))
+    return JSONResponse(record)
+
+
+async def open_file(request: Request) -> JSONResponse:
+    """POST /api/open: a puzzle file sent by the page (``content`` base64, ``name``), read as
+    the CLI reads files; nothing is written."""
+    studio = studio_of(request)
+    config = studio.config
+    body = await read_json(request, config.max_body_bytes)
+    name = body.get("name")
+    if not isinstance(name, str) or not name or len(name) > 200 or "/" in name:
+        raise bad("name must be the file's name, e.g. heart.non (its suffix names the format)")
+    content = body.get("content")
+    if not isinstance(content, str):
+        raise bad("content must be the file's bytes in base64")
+    try:
+        data = base64.b64decode(content, validate=True)
+    except ValueError:
+        raise bad("content: not valid base64") from None
+    index = body.get("index", 1)
+    if isinstance(index, bool) or not isinstance(index, int) or index < 1:
+        raise bad("index must be a whole number from 1")
+    record = await studio.jobs.run(lambda: engines.open_upload(config, data, name, index))
     return JSONResponse(record)
 
 
