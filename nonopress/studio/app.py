@@ -88,6 +88,7 @@ def create_app(config: StudioConfig) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
         studio.jobs.shutdown()
+        studio.library.close()  # the background grading stops after its current puzzle
 
     app = Starlette(routes=routes, exception_handlers=handlers,
                     middleware=[Middleware(GuardMiddleware, config=config)],
