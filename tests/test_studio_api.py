@@ -209,6 +209,20 @@ def test_puzzle_opens_black_and_white_and_colour(http: httpx.Client) -> None:
     assert len(ladybird["grid"]) == ladybird["height"] == 10
 
 
+def test_open_reads_a_file_sent_by_the_page_in_any_format(http: httpx.Client) -> None:
+    from grader import formats
+
+    text = formats.write(Puzzle.from_picture(HEART).with_solution(None), "non")
+    body = {"name": "heart.non", "content": base64.b64encode(text).decode()}
+    record = http.post("/api/open", json=body).json()
+    assert record["kind"] == "bw" and record["path"] is None and record["name"] == "heart.non"
+    assert record["grid"] == HEART and record["from"] == "solver"
+    broken = http.post("/api/open", json={"name": "x.non", "content":
+                                          base64.b64encode(b"width 2\nheight x\n").decode()})
+    assert broken.status_code == 400 and "x.non" in broken.json()["error"]
+    assert http.post("/api/open", json={"name": "../x.non", "content": ""}).status_code == 400
+
+
 def test_save_writes_a_file_the_cli_reads_and_never_overwrites_silently(
         http: httpx.Client, folder: Path) -> None:
     answer = http.post("/api/save", json={"grid": HEART, "title": "Saved heart",
@@ -280,6 +294,16 @@ def test_paths_outside_the_folder_are_refused(
 def test_the_library_does_not_follow_links_out_of_the_folder(http: httpx.Client) -> None:
     labels = {entry["label"] for entry in http.get("/api/puzzles").json()["entries"]}
     assert not any("secret" in label or "link" in label for label in labels)
+
+
+def test_folder_files_never_run_as_the_studios_own_page(
+        http: httpx.Client, folder: Path) -> None:
+    (folder / "evil.html").write_text("<script>fetch('/api/save')</script>")
+    answer = http.get("/api/file", params={"path": "evil.html"})
+    assert answer.headers["content-type"].startswith("text/plain")
+    assert answer.headers["content-disposition"].startswith("attachment")
+    assert "script-src 'self'" in answer.headers["content-security-policy"]
+    (folder / "evil.html").unlink()
 
 
 def test_bodies_over_the_cap_are_refused(studio: StudioConfig, http: httpx.Client) -> None:

@@ -281,8 +281,12 @@ def test_the_library_sorts_filters_and_flags_duplicates(
     heart = (studio.folder / "heart.yaml").read_text()
     (studio.folder / "heart-copy.yaml").write_text(heart.replace("Heart", "Heart again"))
     page.click("button[data-tab=library]")
-    page.wait_for_function("() => !document.getElementById('lib-summary').textContent"
-                           ".includes('grading')", timeout=120_000)
+    # listed, and every grade in (the summary says "grading N" while some are pending)
+    page.wait_for_function(
+        "() => { const text = document.getElementById('lib-summary').textContent;"
+        " return text.includes('puzzles') && !text.includes('grading') &&"
+        " document.querySelector(\".card[data-label='heart-copy.yaml']\") !== null; }",
+        timeout=120_000)
     page.fill("#lib-filter", "heart")
     assert page.locator(".card").count() == 2
     assert "same design as heart-copy.yaml" in page.inner_text(
@@ -302,3 +306,19 @@ def test_the_library_sorts_filters_and_flags_duplicates(
     y = int(card["y"] + card["height"] * 0.3)
     assert near(shot.getpixel((x, y)), INK, 30)  # type: ignore[arg-type]
     (studio.folder / "heart-copy.yaml").unlink()
+
+
+def test_open_a_file_from_this_computer(page: Any, tmp_path: Path) -> None:
+    from grader import formats
+    from grader.model import Puzzle
+
+    rows = ["#.#", "###", ".#."]
+    path = tmp_path / "plus.non"
+    path.write_bytes(formats.write(Puzzle.from_picture(rows).with_meta(title="Plus"), "non"))
+    page.set_input_files("#open-file", str(path))
+    page.wait_for_function("() => document.getElementById('title').value === 'Plus'")
+    wait_verdict(page, "unique")
+    shot = screenshot(page, "12-opened")
+    assert near(pixel(shot, page, 1, 1), INK) and near(pixel(shot, page, 0, 1), WHITE)
+    assert "from this computer" in page.inner_text("#file-label")
+    assert page.input_value("#save-path") == "plus.yaml"

@@ -6,6 +6,7 @@ engine work to :class:`~nonopress.studio.jobs.Jobs`.
 
 from __future__ import annotations
 
+import base64
 import itertools
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -28,6 +29,8 @@ from nonopress.studio.security import RequestRefused, read_json
 #: issue previews kept in memory (the newest few builds)
 KEPT_PREVIEWS = 8
 SAVE_FORMATS = ("yaml", "non", "xml", "json", "g")
+#: files the page may show as they are; every other file is a plain-text download
+SHOWN_FILES = {".pdf": "application/pdf", ".png": "image/png"}
 
 
 @dataclass
@@ -176,6 +179,29 @@ async def puzzle(request: Request) -> JSONResponse:
     return JSONResponse(record)
 
 
+async def open_file(request: Request) -> JSONResponse:
+    """POST /api/open: a puzzle file sent by the page (``content`` base64, ``name``), read as
+    the CLI reads files; nothing is written."""
+    studio = studio_of(request)
+    config = studio.config
+    body = await read_json(request, config.max_body_bytes)
+    name = body.get("name")
+    if not isinstance(name, str) or not name or len(name) > 200 or "/" in name:
+        raise bad("name must be the file's name, e.g. heart.non (its suffix names the format)")
+    content = body.get("content")
+    if not isinstance(content, str):
+        raise bad("content must be the file's bytes in base64")
+    try:
+        data = base64.b64decode(content, validate=True)
+    except ValueError:
+        raise bad("content: not valid base64") from None
+    index = body.get("index", 1)
+    if isinstance(index, bool) or not isinstance(index, int) or index < 1:
+        raise bad("index must be a whole number from 1")
+    record = await studio.jobs.run(lambda: engines.open_upload(config, data, name, index))
+    return JSONResponse(record)
+
+
 async def save(request: Request) -> JSONResponse:
     """POST /api/save: the drawn puzzle written to a new file of the folder (atomically;
     an existing file only with ``overwrite``)."""
@@ -238,7 +264,13 @@ async def file(request: Request) -> Response:
     path = confine(config.folder, request.query_params.get("path"))
     if not path.is_file():
         raise bad("not a file")
-    return FileResponse(path)
+    suffix = path.suffix.lower()
+    if suffix in SHOWN_FILES:
+        return FileResponse(path, media_type=SHOWN_FILES[suffix])
+    # anything else is handed over as plain text to save, never rendered in this origin
+    # (an .html or .js in the folder must not run as the studio's own page)
+    return FileResponse(path, media_type="text/plain; charset=utf-8",
+                        content_disposition_type="attachment", filename=path.name)
 
 
 async def health(request: Request) -> JSONResponse:

@@ -71,6 +71,7 @@ def create_app(config: StudioConfig) -> Starlette:
         Route("/api/make", api.make, methods=["POST"]),
         Route("/api/puzzles", api.puzzles),
         Route("/api/puzzle", api.puzzle),
+        Route("/api/open", api.open_file, methods=["POST"]),
         Route("/api/save", api.save, methods=["POST"]),
         Route("/api/issue", api.issue, methods=["POST"]),
         Route("/api/issue/{build:int}/page/{page:int}", api.issue_page),
@@ -87,6 +88,7 @@ def create_app(config: StudioConfig) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
         studio.jobs.shutdown()
+        studio.library.close()  # the background grading stops after its current puzzle
 
     app = Starlette(routes=routes, exception_handlers=handlers,
                     middleware=[Middleware(GuardMiddleware, config=config)],

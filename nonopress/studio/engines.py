@@ -173,19 +173,35 @@ def make(data: bytes, options: MakeOptions) -> dict[str, Any]:
 
 
 def open_puzzle(config: StudioConfig, path: Path, index: int) -> dict[str, Any]:
-    """One puzzle of a file, as the editor draws it: its picture (known, or the first the
-    solver finds), clues, givens and palette."""
+    """One puzzle of a file of the folder, as the editor draws it."""
+    from nonopress.studio.paths import relative_name
+
+    name = relative_name(config.folder, path)
+    return _opened(config, path, name, index)
+
+
+def open_upload(config: StudioConfig, data: bytes, name: str, index: int) -> dict[str, Any]:
+    """One puzzle of a file the editor picked on their own computer (any format Nonopress
+    reads, detected by its name and content); ``path`` is None: it is not in the folder."""
+    record = _opened(config, data, name, index)
+    record["path"] = None
+    record["name"] = name
+    return record
+
+
+def _opened(config: StudioConfig, source: Path | bytes, name: str, index: int
+            ) -> dict[str, Any]:
+    """The record the editor opens: its picture (known, or the first the solver finds),
+    clues, givens and palette."""
     from grader.colour.io import read_any
     from grader.colour.model import ColourPuzzle
     from grader.model import as_row_strings
     from grader.solver import solve
     from nonopress.commands.colour import palette_record
     from nonopress.commands.colour import solve as solve_colour
-    from nonopress.studio.paths import relative_name
 
-    name = relative_name(config.folder, path)
     try:
-        found = read_any(path, name=name)
+        found = read_any(source, name=name)
     except NonopressError as exc:
         raise RequestRefused(400, str(exc)) from None
     if not 1 <= index <= len(found):

@@ -79,6 +79,10 @@ class LibrarySource(Protocol):
         """One entry, graded now if it was still waiting."""
         ...
 
+    def close(self) -> None:
+        """Stop background work (the server is shutting down)."""
+        ...
+
 
 @dataclass
 class _Known:
@@ -258,7 +262,7 @@ class FolderSource:
         except NonopressError:  # a puzzle the grader refuses is listed without a grade
             return _Known("undecided", "undecided", None, None, None, None)
 
-    def stop(self) -> None:
+    def close(self) -> None:
         self._stopped.set()
 
 

@@ -386,10 +386,12 @@ export class Editor {
     }
     this.givens = record.givens || [];
     this.path = record.path;
+    const name = record.path || record.name;
     $('title').value = record.title || '';
-    $('file-label').textContent = `${record.path}${record.count > 1 ? ` #${record.index}` : ''}` +
+    $('file-label').textContent = `${name}${record.count > 1 ? ` #${record.index}` : ''}` +
+      (record.path ? '' : ' (from this computer; Save puts it in the folder)') +
       (record.from === 'solver' ? ' (picture found by the solver)' : '');
-    $('save-path').value = record.path.replace(/\.[^.]+$/, '') + '-edited.yaml';
+    $('save-path').value = name.replace(/\.[^.]+$/, '') + (record.path ? '-edited.yaml' : '.yaml');
     this.syncSize();
     this.changed();
   }
@@ -423,6 +425,21 @@ export class Editor {
       this.toast(error.message);
     } finally {
       $('status').textContent = '';
+    }
+  }
+
+  async openUpload(file) {
+    if (!file) return;
+    const data = await new Promise((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result);
+      reader.onerror = () => reject(reader.error);
+      reader.readAsDataURL(file);
+    });
+    try {
+      this.open(await post('/api/open', {name: file.name, content: data.split(',', 2)[1]}));
+    } catch (error) {
+      this.toast(error.message);
     }
   }
 

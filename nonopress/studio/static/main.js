@@ -56,6 +56,7 @@ $('resize').onclick = () => {
 $('title').addEventListener('change', () => editor.changed());
 $('picture').addEventListener('change', (event) => { editor.importPicture(event.target.files[0]); event.target.value = ''; });
 $('save').onclick = () => editor.save();
+$('open-file').addEventListener('change', (event) => { editor.openUpload(event.target.files[0]); event.target.value = ''; });
 $('make-unique').onclick = () => editor.propose('unique');
 $('use-givens').onclick = () => editor.propose('givens');
 $('easier').onclick = () => editor.propose('easier');
