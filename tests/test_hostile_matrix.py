@@ -11,16 +11,19 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import json
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -526,3 +529,39 @@ def test_every_command_states_the_one_exit_status_table(command: str) -> None:
     parser = build_parser([command, "--help"])
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert HELP in " ".join(sub.choices[command].format_help().split())
+
+
+# -- The fuzz run's own parts (bench/fuzz_hostile.py) --------------------------------------
+def _fuzz_module() -> Any:
+    path = Path(__file__).resolve().parents[1] / "bench" / "fuzz_hostile.py"
+    spec = importlib.util.spec_from_file_location("fuzz_hostile", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["fuzz_hostile"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_fuzz_run_counts_each_outcome_by_what_the_child_did() -> None:
+    fuzz = _fuzz_module()
+    one_line = "nonopress check: x.yaml:3: not valid YAML\n"
+    assert fuzz.classify(2 << 8, one_line) == "ok"
+    assert fuzz.classify(1 << 8, "") == "ok"
+    assert fuzz.classify(2 << 8, one_line * 2) == "not_one_line"
+    assert fuzz.classify(70 << 8, "Traceback (most recent call last):\nKeyError: 1\n") \
+        == "traceback"
+    assert fuzz.classify(70 << 8, "numpy...: _ArrayMemoryError: MemoryError\n") == "over_bound"
+    assert fuzz.classify(int(signal.SIGXCPU), "") == "over_bound"
+    assert fuzz.classify(int(signal.SIGSEGV), "") == "crash"
+    assert fuzz.classify(3 << 8, "") == "other_status"
+
+
+def test_a_fuzz_input_is_made_again_from_its_number() -> None:
+    fuzz = _fuzz_module()
+    seeds = [fuzz.Seed("heart.yaml", HEART.encode(), lambda name: ["check", name]),
+             fuzz.Seed("heart.non", b"width 2\nheight 1\nrows\n2\ncolumns\n1\n1\n",
+                       lambda name: ["check", name])]
+    made = [fuzz.input_of(index, 34, seeds) for index in range(40)]
+    assert made == [fuzz.input_of(index, 34, seeds) for index in range(40)]
+    assert len({data for _, data in made}) > 30  # and they differ from one another
+    assert made != [fuzz.input_of(index, 35, seeds) for index in range(40)]
