@@ -64,6 +64,10 @@ PRINT_SOLUTION_CELL = 2.4 * MM
 LARGE_PRINT_SOLUTION_CELL = 6.0 * MM
 
 
+#: (most digits in a clue, large print, least text size) -> least legible cell
+_MIN_CELLS: dict[tuple[int, bool, float], float] = {}
+
+
 @dataclass(frozen=True)
 class Sizes:
     """Text sizes, bands and cell limits for a profile: large print scales the text (and
@@ -84,8 +88,13 @@ class Sizes:
 
     def min_cell(self, entry: IssueEntry) -> float:
         """The smallest cell at which the clue digits are legible and meet the profile."""
-        ratio = entry.geometry.digit_ratio_for(self.profile.large_print)
-        return max(MIN_CELL, self.profile.min_text / ratio)
+        geometry = entry.geometry
+        key = (geometry.max_digits, self.profile.large_print, self.profile.min_text)
+        cell = _MIN_CELLS.get(key)
+        if cell is None:  # asked some 200,000 times planning a 500-puzzle book
+            ratio = geometry.digit_ratio_for(self.profile.large_print)
+            cell = _MIN_CELLS[key] = max(MIN_CELL, self.profile.min_text / ratio)
+        return cell
 
     @property
     def solution_cell(self) -> float:

@@ -307,6 +307,10 @@ def _colour_space(value: Any, resources: Any) -> tuple[str, str, int]:
     return "unknown", str(value)[:40], 0
 
 
+#: Operators that change nothing the rules look at (closing a path, clipping, dashes,
+#: marked content, ending a text object): skipped before the long dispatch below.
+_NOTHING_TO_SEE = frozenset(("h", "ET", "W", "W*", "d", "j", "J", "M", "ri", "i", "BX", "EX",
+                             "MP", "DP", "BMC", "BDC", "EMC", "d0", "d1"))
 #: Operators whose findings name them (the others' position is never shown).
 _NAMED_OPS = frozenset(("gs", "S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "Tj", "TJ", "'",
                         '"', "Do", "sh"))
@@ -354,6 +358,8 @@ class _Scanner:
                 a, b, c, d, e, f = state.ctm
                 x, y = args
                 path.append((a * x + c * y + e, b * x + d * y + f))
+            elif op in _NOTHING_TO_SEE:
+                continue
             elif op in ("c", "v", "y"):
                 for k in range(0, min(len(args), 6) - 1, 2):
                     path.append(apply(state.ctm, _number(args[k]), _number(args[k + 1])))
@@ -522,7 +528,9 @@ class _Scanner:
                 spaces = 0 if two else data.count(32)
                 tx = (advance * size + state.char_spacing * len(codes)
                       + state.word_spacing * spaces)
-                tm = multiply((1, 0, 0, 1, tx * state.h_scale, 0), tm)
+                a, b, c, d, e, f = tm  # a translation along the baseline
+                shift = tx * state.h_scale
+                tm = (a, b, c, d, e + shift * a, f + shift * b)
                 shown += data.decode("latin-1", "replace") if not two else "?" * len(codes)
             elif isinstance(piece, float):
                 tm = multiply((1, 0, 0, 1, -piece / 1000 * size * state.h_scale, 0), tm)
@@ -533,13 +541,15 @@ class _Scanner:
         if state.render_mode in (3, 7):  # invisible text (e.g. an OCR layer)
             return tm
         full = multiply(start, state.ctm)
-        end = apply(multiply(tm, state.ctm), 0, 0)
-        corners = [apply(full, 0, state.rise - 0.2 * size), apply(full, 0, state.rise + 0.8 * size),
-                   (end[0], end[1]), apply(multiply(tm, state.ctm), 0, state.rise + 0.8 * size)]
+        last = multiply(tm, state.ctm)
+        low, high = state.rise - 0.2 * size, state.rise + 0.8 * size
+        corners = [apply(full, 0, low), apply(full, 0, high), apply(last, 0, low),
+                   apply(last, 0, high)]
         effective = abs(size) * math.hypot(full[2], full[3])
         colour = state.stroke if state.render_mode in (1, 5) else state.fill
         name = font.name if font else "no font"
-        preview = "".join(ch if " " <= ch <= "~" else "?" for ch in shown)[:24]
+        preview = shown[:24] if shown.isascii() and shown.isprintable() else "".join(
+            ch if " " <= ch <= "~" else "?" for ch in shown[:24])
         self.mark(Mark("text", bbox_of(corners), colour,
                        f"text {preview!r} in {name} at {effective:.1f} pt ({at})",
                        text_size=effective, font=name))

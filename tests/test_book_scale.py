@@ -1,0 +1,39 @@
+"""Books at scale: a manifest naming one many-puzzle file many times reads it once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.errors import NonopressError
+from grader.formats import write
+from layout.build import build_issue
+from layout.colour_issue import manifest_has_colour
+from layout.issue import GradeInfo
+from layout.manifest import load_manifest
+from layout.puzzlefiles import PuzzleFiles
+from layout.synthetic import random_puzzle
+
+
+def test_a_file_named_by_every_entry_is_read_once(tmp_path: Path) -> None:
+    puzzles = [random_puzzle(6, 6, seed) for seed in range(1, 41)]
+    (tmp_path / "all.yaml").write_bytes(write(puzzles, "yaml"))
+    entries = "".join(f"  - {{file: all.yaml, index: {n}}}\n" for n in range(40, 0, -1))
+    (tmp_path / "book.yaml").write_text(f"title: Forty\npuzzles:\n{entries}")
+    manifest = load_manifest(tmp_path / "book.yaml")
+    files = PuzzleFiles()
+    assert not manifest_has_colour(manifest, files)
+    issue = build_issue(manifest, files=files,
+                        grader=lambda p: GradeInfo("easy", 1.0, 1, solution=None))
+    assert files.reads == 1  # not 80 (once per entry for the colour check, once to build)
+    assert [e.puzzle.title for e in issue.entries] == [p.title for p in reversed(puzzles)]
+
+
+def test_a_broken_file_fails_every_entry_the_same_without_reading_again(tmp_path: Path) -> None:
+    (tmp_path / "bad.yaml").write_text("rows: [[1]\n")
+    files = PuzzleFiles()
+    for _ in range(3):
+        with pytest.raises(NonopressError, match=r"bad\.yaml"):
+            files.read(tmp_path / "bad.yaml")
+    assert files.reads == 1
