@@ -74,6 +74,12 @@ def test_bigger_and_harder_puzzles_take_longer(library: dict[str, Grade]) -> Non
     assert minutes("cat.yaml") < minutes("sailboat.yaml") < minutes("sunflower.yaml")
     # 5x5 against 10x10
     assert minutes("house.yaml") < minutes("cat.yaml")
+    # one size, harder: the alarm clock needs look-ahead (hard), the sailboat line logic
+    assert library["clock.yaml"].level == "hard" and library["sailboat.yaml"].level == "easy"
+    assert minutes("clock.yaml") > minutes("sailboat.yaml")
+    scores = {name: library[name].score or 0.0 for name in ("qr-code.yaml", "owl.yaml")}
+    assert scores["qr-code.yaml"] > scores["owl.yaml"]
+    assert minutes("qr-code.yaml") > minutes("owl.yaml")  # 25x25 both
 
 
 def test_the_same_picture_drawn_larger_takes_longer() -> None:
