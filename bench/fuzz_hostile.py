@@ -233,7 +233,8 @@ def _new_picture(out: bytearray, rng: random.Random) -> None:
     buffer = io.BytesIO()
     try:
         image.save(buffer, format=fmt, optimize=False)
-    except (OSError, ValueError):  # a mode the format cannot hold
+    except (OSError, ValueError, OverflowError, struct.error):  # a size or mode the
+        buffer = io.BytesIO()  # format cannot hold (GIF and BMP sides are 16 bits)
         image.convert("L").save(buffer, format="PNG")
     out[:] = buffer.getvalue()
 
