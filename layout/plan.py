@@ -304,42 +304,54 @@ class Planner:
 
     def _share_page(self, entries: list[IssueEntry], i: int, group: list[IssueEntry],
                     slots: list[Area]) -> tuple[list[IssueEntry], list[Area]]:
-        """A page less than half used takes a later puzzle that fits beside the group at a
-        legible size (moved up from at most SHARE_LOOKAHEAD puzzles on; said in the build
-        report), rather than leaving the paper white."""
+        """A page less than half used takes a later puzzle that fits beside the group
+        (moved up from at most SHARE_LOOKAHEAD puzzles on; said in the build report), rather
+        than leaving the paper white: first one that keeps comfortable cells, else one
+        that stays legible."""
         if self._used(group, slots) >= 0.5:
             return group, slots
         first = i + len(group)
-        area = self.area
-        one_row = all(abs(slot.top - area.top) < 0.01 for slot in slots)
-        for j in range(first, min(len(entries), first + SHARE_LOOKAHEAD)):
-            trial = [*group, entries[j]]
-            trial_slots, cell = _best_arrangement(trial, area, self.sizes)
-            if not _all_legible(trial, trial_slots, cell, self.sizes) and one_row:
-                # stacked: the group on top, the newcomer below, the page's height shared
-                # in proportion to their grids at one cell size
-                new = entries[j]
-                headers = max(_header_height(e, self.sizes) for e in group)
-                heights = max(e.geometry.total_height for e in group)
-                common = (area.height - GAP - headers - _header_height(new, self.sizes)) / (
-                    heights + new.geometry.total_height)
-                top_h = headers + heights * common
-                trial_slots = [*(Area(s.left, area.top - top_h, s.width, top_h) for s in slots),
-                               Area(area.left, area.bottom, area.width,
-                                    area.height - top_h - GAP)]
-                cell = min(_fit(e, s.width, s.height, self.sizes)
-                           for e, s in zip(trial, trial_slots, strict=False))
-            if not _all_legible(trial, trial_slots, cell, self.sizes):
-                continue
-            if j > first:
-                moved = entries.pop(j)
-                entries.insert(first, moved)
-                self.warnings.append(
-                    f"puzzle {moved.number} printed beside puzzle {group[-1].number}, ahead "
-                    f"of puzzle {entries[first + 1].number}, so that their page is not "
-                    "half empty")
-            return trial, trial_slots
+        candidates = range(first, min(len(entries), first + SHARE_LOOKAHEAD))
+        comfortable = AUTO_CELL * self.profile.text_scale
+        for threshold in (comfortable, 0.0):
+            for j in candidates:
+                trial = [*group, entries[j]]
+                trial_slots = self._shared_slots(group, slots, entries[j], threshold)
+                if not trial_slots:
+                    continue
+                if j > first:
+                    moved = entries.pop(j)
+                    entries.insert(first, moved)
+                    self.warnings.append(
+                        f"puzzle {moved.number} printed beside puzzle {group[-1].number}, "
+                        f"ahead of puzzle {entries[first + 1].number}, so that their page is "
+                        "not half empty")
+                return trial, trial_slots
         return group, slots
+
+    def _shared_slots(self, group: list[IssueEntry], slots: list[Area], new: IssueEntry,
+                      threshold: float) -> list[Area]:
+        """Slots for ``group`` and ``new`` on one page with every cell legible and at least
+        ``threshold``: side by side as usual, else stacked (the group on top, ``new`` below,
+        the height shared in proportion to their grids at one cell size); [] if neither."""
+        area = self.area
+        trial = [*group, new]
+        trial_slots, cell = _best_arrangement(trial, area, self.sizes)
+        if _all_legible(trial, trial_slots, cell, self.sizes, threshold):
+            return trial_slots
+        if not all(abs(slot.top - area.top) < 0.01 for slot in slots):
+            return []
+        headers = max(_header_height(e, self.sizes) for e in group)
+        heights = max(e.geometry.total_height for e in group)
+        common = (area.height - GAP - headers - _header_height(new, self.sizes)) / (
+            heights + new.geometry.total_height)
+        top_h = headers + heights * common
+        trial_slots = [*(Area(s.left, area.top - top_h, s.width, top_h) for s in slots),
+                       Area(area.left, area.bottom, area.width, area.height - top_h - GAP)]
+        cell = min(_fit(e, s.width, s.height, self.sizes)
+                   for e, s in zip(trial, trial_slots, strict=False))
+        return trial_slots if _all_legible(trial, trial_slots, cell, self.sizes,
+                                           threshold) else []
 
     def _does_not_fit(self, entry: IssueEntry) -> NonopressError:
         columns, rows = largest_grid(entry, self.area, self.sizes)
@@ -359,8 +371,11 @@ class Planner:
         fixed = self.manifest.per_page
         counts = [fixed] if fixed else list(AUTO_COUNTS)
         threshold = MIN_CELL if fixed else AUTO_CELL * self.profile.text_scale
+        room = self.area.width * self.area.height
         for count in counts:
             group = rest[:count]
+            if not fixed and self._least_area(group, threshold) > room:
+                continue  # cannot fit at a legible size however the slots are cut
             # A fixed count keeps its slot grid on the last, partly filled page too.
             slots, cell = _best_arrangement(group, self.area, self.sizes, fixed)
             if _all_legible(group, slots, cell, self.sizes, threshold):
@@ -379,6 +394,18 @@ class Planner:
                     )
                 return rest[:count], slots
         return [], []
+
+    def _least_area(self, group: Sequence[IssueEntry], threshold: float) -> float:
+        """The page area ``group`` needs at least: each block at its least legible cell (or
+        ``threshold``), header included. Slots cut the page, so more than the page is
+        never legible: a cheap test before trying every arrangement."""
+        total = 0.0
+        for entry in group:
+            cell = max(self.sizes.min_cell(entry), threshold)
+            g = entry.geometry
+            total += g.total_width * cell * (g.total_height * cell
+                                              + _header_height(entry, self.sizes))
+        return total
 
     def _place_puzzle(self, page: Page, entry: IssueEntry, slot: Area, cell: float) -> None:
         geometry = entry.geometry

@@ -242,3 +242,17 @@ def test_a_legitimate_stream_of_a_million_operators_is_checked(tmp_path: Path) -
     (status, err, out), = preflight_bounded(path, ["pdfx"])
     assert status == 1, err
     assert "line-widths" in out and "0.10 pt wide" in out
+
+
+def test_a_bigger_budget_is_asked_for_not_assumed(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``--seconds`` grows every count with the time; the default answers within 10 s."""
+    from layout.preflight import Budget
+    from nonopress.cli import main
+
+    default, big = Budget(), Budget.scaled(60)
+    assert big.cpu_seconds == 60 and big.operators == default.operators * 10
+    assert big.form_calls == default.form_calls * 10 and big.pages == default.pages * 10
+    path = empty_form_calls(tmp_path / "forms.pdf")  # 4 M form calls: over any budget here
+    assert main(["preflight", str(path), "--profile", "kdp", "--seconds", "0"]) == 2
+    assert "--seconds" in capsys.readouterr().err

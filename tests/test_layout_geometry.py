@@ -119,7 +119,10 @@ def test_a_40x40_gets_its_own_page_at_a4() -> None:
     pages = [p for p in plan.pages if p.kind == "puzzles"]
     alone = [p for p in pages if [b.number for b in p.blocks] == [2]]
     assert alone and alone[0].width == pytest.approx(parse_page_size("A4").width)
-    assert not plan.warnings
+    # the two 10x10s share a page rather than leave one half empty, and the report says so
+    assert [[b.number for b in p.blocks] for p in pages] == [[1, 3], [2]]
+    assert plan.warnings == ["puzzle 3 printed beside puzzle 1, ahead of puzzle 2, so that "
+                             "their page is not half empty"]
 
 
 @pytest.mark.parametrize("per_page", [1, 2, 4, 6])

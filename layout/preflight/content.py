@@ -59,6 +59,19 @@ class Budget:
     cpu_seconds: float = 6.0
     started: float = 0.0
 
+    @classmethod
+    def scaled(cls, seconds: float) -> Budget:
+        """A budget of ``seconds`` of CPU, the counts grown in proportion (the default is
+        6 s: any file answered within the README's 10 s; a book of 800 busy pages may need
+        more, given by ``preflight --seconds`` or by ``issue`` for the file it wrote)."""
+        base = cls()
+        factor = max(seconds / base.cpu_seconds, 1.0)
+        return cls(operators=int(base.operators * factor),
+                   form_calls=int(base.form_calls * factor),
+                   pages=int(base.pages * factor),
+                   decoded_bytes=int(base.decoded_bytes * factor),
+                   cpu_seconds=seconds)
+
     def __post_init__(self) -> None:
         self.limits = (self.operators, self.form_calls)
 

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 from layout.profiles import Profile
 
+#: CPU seconds the preflight may spend on the PDF the issue command just wrote.
+OWN_PDF_SECONDS = 120.0
+
 HELP = "typeset the puzzles of an issue manifest as a print-ready PDF and/or LaTeX"
 CACHE_NAME = "nonopress-grades.json"
 
@@ -208,13 +211,15 @@ def run(args: argparse.Namespace) -> int:
 def _preflight(paths: list[Path], profile: Profile, say: Callable[[str], None]) -> int:
     """Check what was written against its profile: 0 when it passes (or there is no
     profile), 1 when the printer would refuse it (the file is kept, to be looked at)."""
-    from layout.preflight import preflight
+    from layout.preflight import Budget, preflight
 
     if not profile.is_print:
         return 0
     status = 0
     for path in paths:
-        report = preflight(path, profile.name, large_print=profile.large_print)
+        # our own file, as big as the book: a budget for 828 busy pages, not for hostile input
+        report = preflight(path, profile.name, large_print=profile.large_print,
+                           budget=Budget.scaled(OWN_PDF_SECONDS))
         if report.passed:
             warnings = f" ({len(report.warned)} warning(s))" if report.warned else ""
             say(f"preflight {profile.describe()}: {path} passes{warnings}")

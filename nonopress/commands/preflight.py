@@ -26,15 +26,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="the report as one JSON object")
     parser.add_argument(
+        "--seconds", type=float, default=6.0, metavar="S",
+        help="CPU seconds the check may take before it calls the file too complex (default "
+             "6; the operator, form-call and page budgets grow with it)",
+    )
+    parser.add_argument(
         "--limit", type=int, default=5, metavar="N",
         help="findings shown per rule (default 5; --json gives them all)",
     )
 
 
 def run(args: argparse.Namespace) -> int:
-    from layout.preflight import preflight
+    from grader.errors import NonopressError
+    from layout.preflight import Budget, preflight
 
-    report = preflight(args.pdf, args.profile, large_print=args.large_print)
+    if not 0 < args.seconds <= 3600:
+        raise NonopressError("--seconds must be between 0 and 3600")
+    report = preflight(args.pdf, args.profile, large_print=args.large_print,
+                       budget=Budget.scaled(args.seconds))
     if args.json:
         print(json.dumps(report.as_dict(), indent=1))
     else:
