@@ -119,7 +119,10 @@ def load_grey(source: str | os.PathLike[str] | bytes, name: str = "") -> GreyArr
             _ask_for_draft(image)
             image.load()
             grey = _reduced(_eight_bit_grey(image))
-    except (UnidentifiedImageError, Image.DecompressionBombError) as exc:
+    except Image.DecompressionBombError:
+        raise FormatError(f"picture is over the limit of {MAX_PIXELS:,} pixels (its header "
+                          "claims far more)", label) from None
+    except UnidentifiedImageError as exc:
         raise FormatError(f"not a picture Pillow can read ({exc.__class__.__name__})",
                           label) from None
     except MemoryError:
@@ -288,7 +291,8 @@ def binarise(
     if sides:
         if not picture.any():
             raise PuzzleError(
-                f"no cell is filled at {how.split(' (')[0].lower()}: the picture is blank "
+                f"no cell is filled at {how.split(' (')[0][0].lower()}{how.split(' (')[0][1:]}: "
+                "the picture is blank "
                 "at this size (try --threshold, --invert or a larger --size)"
             )
         picture = trim_empty_edges(picture, sides)
@@ -355,5 +359,9 @@ def picture_from_file(
 ) -> Binarised:
     """Read, fit and binarise a picture file (any format Pillow reads)."""
     grey = load_grey(source)
-    return binarise(grey, width, height, fit=fit, threshold=threshold, invert=invert,
-                    edges=edges, trim=trim)
+    try:
+        return binarise(grey, width, height, fit=fit, threshold=threshold, invert=invert,
+                        edges=edges, trim=trim)
+    except PuzzleError as exc:  # about this picture: name it
+        label = str(source) if not isinstance(source, bytes) else "<picture>"
+        raise FormatError(str(exc), label) from None
