@@ -143,7 +143,7 @@ def test_steering_never_changes_more_than_max_change() -> None:
     assert len(result.flips) <= max(change_limit(picture.size, 1.0), len(start.flips))
     if not result.reached:
         assert "--max-change" in result.note or result.note
-    assert change_limit(400, 0) == 0 and change_limit(900, 3.0) == 27
+    assert change_limit(400, 0) == 0 and change_limit(900, 4.0) == 36
 
 
 def test_max_change_default_and_option() -> None:

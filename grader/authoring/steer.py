@@ -54,7 +54,7 @@ PLATEAU = 8
 #: most cells steering may change by default, as a percentage of all cells (flips made
 #: for uniqueness included; at least MIN_FLIPS): an art editor notices a few percent of
 #: changed cells as speckles and holes, so past this the target is reported out of reach
-MAX_CHANGE, MIN_FLIPS = 3.0, 4
+MAX_CHANGE, MIN_FLIPS = 4.0, 4
 
 
 @dataclass

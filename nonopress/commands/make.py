@@ -20,7 +20,7 @@ HELP = "make a unique puzzle from a picture (any format Pillow reads)"
 EXIT_NOT_UNIQUE = 1
 #: the default of --max-change (grader.authoring.steer.MAX_CHANGE; not imported here: the
 #: command's options are read before anything heavy is loaded)
-MAX_CHANGE = 3.0
+MAX_CHANGE = 4.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
