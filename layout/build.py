@@ -114,6 +114,9 @@ def too_big(puzzle: Puzzle) -> str:
 def _load(ref: PuzzleRef, manifest: Manifest) -> list[Puzzle]:
     from grader.formats import read
 
+    if ref.missing:
+        raise FormatError(f"puzzle file not found: {ref.missing}", str(manifest.source),
+                          ref.line)
     puzzles = read(ref.path)
     if ref.index is None:
         return puzzles
@@ -146,6 +149,7 @@ def build_issue(
     blockers: list[str] = []
     errors: list[NonopressError] = []  # the blockers that were errors, to raise a lone one
     entries: list[IssueEntry] = []
+    seen: dict[str, int] = {}  # puzzle key -> the number it was first printed as
     number = 0
     for ref in manifest.puzzles:
         try:
@@ -183,6 +187,10 @@ def build_issue(
             border = empty_borders(puzzle)
             if border:
                 warnings.append(f"{label}: {border}")
+            first = seen.setdefault(puzzle.key(), number)
+            if first != number:
+                warnings.append(f"{label} is the same puzzle as puzzle {first}: it is printed "
+                                "twice (listed twice in the manifest?)")
             title = ref.title if ref.title is not None else puzzle.title
             entries.append(
                 IssueEntry(
