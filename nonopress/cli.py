@@ -23,6 +23,7 @@ from grader.text import error_line
 COMMANDS: dict[str, str] = {
     "info": "nonopress.commands.info",
     "convert": "nonopress.commands.convert",
+    "render": "nonopress.commands.render",
     "check": "nonopress.commands.check",
     "solve": "nonopress.commands.solve",
     "grade": "nonopress.commands.grade",
