@@ -163,3 +163,24 @@ def test_make_json_report_carries_the_trimmed_size(
     assert width <= 30 and height < 30  # the 3:2 photo pads to 30x20, no bands
     solution = formats.read(tmp_path / "p.yaml")[0].solution_array()
     assert solution is not None and 0.1 < solution.mean() < 0.9
+
+
+def test_preview_shows_the_original_beside_the_result_with_captions(tmp_path: Path) -> None:
+    picture = tmp_path / "photo.png"
+    photo().save(picture)
+    preview = tmp_path / "preview.png"
+    assert main(["make", str(picture), "--size", "30x30", "-q", "-o", str(tmp_path / "p.yaml"),
+                 "--preview", str(preview)]) == 0
+    with Image.open(preview) as shown:
+        grey = np.asarray(shown.convert("L"))
+    # four panels: the original's greys (the wall at 170) appear, not only ink and paper
+    assert (np.abs(grey.astype(int) - 170) < 6).sum() > 500
+    # captions: dark text under the panels' bottom frame (the last long dark row)
+    frame = int(np.flatnonzero((grey < 128).sum(axis=1) > grey.shape[1] // 2)[-1])
+    assert (grey[frame + 2 :] < 128).sum() > 50
+
+
+def test_report_names_cells_as_grade_does() -> None:
+    from grader.authoring.result import _cells
+
+    assert _cells([(5, 2)]) == "(row 6, column 3)"

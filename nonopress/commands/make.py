@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     )
     result = make(args.image, options, progress=progress_of(args))
     if args.preview:
-        write_preview(result, args.preview)
+        write_preview(result, args.preview, picture=args.image)
     if not result.unique:
         report([result], args, "nothing (the puzzle is not proved unique)")
         return EXIT_NOT_UNIQUE
