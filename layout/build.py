@@ -114,6 +114,9 @@ def too_big(puzzle: Puzzle) -> str:
 
 
 def _load(ref: PuzzleRef, manifest: Manifest, files: PuzzleFiles) -> list[Puzzle]:
+    if ref.missing:
+        raise FormatError(f"puzzle file not found: {ref.missing}", str(manifest.source),
+                          ref.line)
     puzzles = files.read(ref.path)
     if ref.index is None:
         return puzzles
@@ -152,6 +155,7 @@ def build_issue(
     errors: list[NonopressError] = []  # the blockers that were errors, to raise a lone one
     bad_input = False  # a blocker that is the file's fault, not its puzzle's verdict
     entries: list[IssueEntry] = []
+    seen: dict[str, int] = {}  # puzzle key -> the number it was first printed as
     number = 0
     for ref in manifest.puzzles:
         try:
@@ -159,6 +163,7 @@ def build_issue(
         except NonopressError as exc:
             blockers.append(str(exc))
             errors.append(exc)
+            bad_input = bad_input or not isinstance(exc, NotPublishable)
             number += 1
             continue
         for k, puzzle in enumerate(puzzles):
@@ -190,6 +195,10 @@ def build_issue(
             border = empty_borders(puzzle)
             if border:
                 warnings.append(f"{label}: {border}")
+            first = seen.setdefault(puzzle.key(), number)
+            if first != number:
+                warnings.append(f"{label} is the same puzzle as puzzle {first}: it is printed "
+                                "twice (listed twice in the manifest?)")
             title = ref.title if ref.title is not None else puzzle.title
             entries.append(
                 IssueEntry(

@@ -25,7 +25,7 @@ from grader import __version__
 from grader.colour.io import read_any
 from grader.colour.model import ColourArray, ColourPuzzle
 from grader.colour.palette import RGB, Palette, luminance
-from grader.errors import FormatError, NonopressError, NotPublishable
+from grader.errors import FormatError, ManyProblems, NonopressError, NotPublishable
 from grader.model import Puzzle
 from grader.results import Budget
 from layout.manifest import Manifest, PuzzleRef
@@ -128,6 +128,8 @@ def manifest_has_colour(manifest: Manifest, files: PuzzleFiles | None = None) ->
     black-and-white path, which reports them as it always has). ``files`` reads each file
     once for the whole build."""
     for ref in manifest.puzzles:
+        if ref.missing:
+            continue  # the build names it, with the rest
         try:
             if isinstance(_read_ref(ref, files), ColourPuzzle):
                 return True
@@ -142,20 +144,40 @@ def build_colour_issue(manifest: Manifest, budget: Budget,
     from grader.colour.grading import grade_colour  # the compiled solver: only when printing
 
     entries = []
+    blockers: list[str] = []  # every puzzle that keeps the issue from print, named at once
+    bad_input = False  # a blocker that is a file's fault, not its puzzle's verdict
     for number, ref in enumerate(manifest.puzzles, 1):
-        read = _read_ref(ref, files)
+        where = f"{manifest.source}:{ref.line}" if ref.line else str(manifest.source)
+        if ref.missing:
+            blockers.append(f"{where}: puzzle {number}: file not found: {ref.missing}")
+            bad_input = True
+            continue
+        try:
+            read = _read_ref(ref, files)
+        except NonopressError as exc:
+            blockers.append(f"puzzle {number}: {exc}")
+            bad_input = bad_input or not isinstance(exc, NotPublishable)
+            continue
         puzzle = read if isinstance(read, ColourPuzzle) else ColourPuzzle.from_black_and_white(
             read)
         grade = grade_colour(puzzle, budget=budget)
         if grade.verdict != "unique":
-            raise NotPublishable(f"{ref.path}: cannot print: the puzzle is {grade.level} "
-                                 f"(verdict {grade.verdict})")
+            blockers.append(f"puzzle {number} ({ref.path.name}): cannot print: the puzzle is "
+                            f"{grade.level} (verdict {grade.verdict})")
+            continue
         solution = np.log2(grade.grid.astype(np.float64)).round().astype(np.uint8)
         title = ref.title if ref.title is not None else puzzle.title
         entries.append(ColourEntry(number, puzzle, title or "", ref.note, grade, solution))
         k = puzzle.palette.size
         progress(f"{number}. {ref.path.name}: {puzzle.size}, {k} colour{'s' * (k > 1)}, "
                  f"{grade.level}")
+    if blockers:
+        count = len(blockers)
+        raise ManyProblems(
+            f"{count} puzzle{'s' * (count != 1)} of {manifest.source} "
+            f"block{'s' * (count == 1)} the issue; fix {'them' if count > 1 else 'it'} "
+            "and build again:", blockers,
+            exit_status=2 if bad_input else NotPublishable.exit_status)
     return entries
 
 

@@ -1,8 +1,9 @@
 """The issue manifest: a short YAML file naming the puzzles of an issue and how to print it.
 
 Parsed with the safe loader after a look at its shape (:mod:`grader.safe_yaml`); every key
-is checked, and an unknown key or a missing puzzle
-file is a :class:`FormatError` naming the manifest, the line and the key or file.
+is checked, and an unknown key is a :class:`FormatError` naming the manifest, the line
+and the key. A missing puzzle file is recorded on its item (``missing``) so that the build
+reports it beside every other problem of the issue, at its line.
 """
 
 from __future__ import annotations
@@ -57,6 +58,9 @@ class PuzzleRef:
     hide_title: bool = True
     index: int | None = None  # 1-based position in a file holding several puzzles
     line: int | None = None  # where the item is in the manifest, for error messages
+    #: the path as written, when no file is there: the build names it with every other
+    #: problem of the issue instead of stopping at the first
+    missing: str = ""
 
 
 @dataclass(frozen=True)
@@ -218,8 +222,7 @@ def _puzzle_ref(
         raise fail("a puzzles item needs 'file': the path of a puzzle file", line=line)
     # realpath, not resolve(): a symlink loop must be a message, not a RuntimeError
     path = Path(os.path.realpath(base / file))
-    if not path.exists():
-        raise fail(f"puzzle file not found: {file}", line=line)
+    missing = "" if path.exists() else file
     index = item.get("index")
     if index is not None and (isinstance(index, bool) or not isinstance(index, int) or index < 1):
         raise fail(f"index must be a whole number from 1, got {index!r}", line=line)
@@ -232,6 +235,7 @@ def _puzzle_ref(
             hide_title=_boolean(item.get("hide_title", hide_default), "hide_title"),
             index=index,
             line=line,
+            missing=missing,
         )
     except NonopressError as exc:
         raise fail(str(exc), line=line) from None

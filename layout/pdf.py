@@ -8,7 +8,7 @@ pure K ink in CMYK always, and with ``grey`` the accent colour too.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -116,6 +116,13 @@ class _Painter:
                     path.lineTo(*point)
                 path.close()
             c.drawPath(path, stroke=1, fill=1 if op.fill else 0)
+
+
+def draw_ops(canvas: Canvas, ops: Sequence[Op], grey: bool = False) -> None:
+    """Draw a display list on ``canvas`` (one puzzle rendered alone uses this)."""
+    painter = _Painter(canvas, grey)
+    for op in ops:
+        painter.draw(op)
 
 
 def render_pdf(issue: Issue, plan: IssuePlan) -> bytes:

@@ -230,6 +230,8 @@ class Planner:
         #: user text that fits nowhere even shrunk to the smallest size: the issue is
         #: refused with all of them named rather than printed with any of them cut
         self.too_long: dict[str, None] = {}
+        #: puzzles too big for the printer's page, each with the largest grid that fits
+        self.misfits: list[NonopressError] = []
 
     @property
     def smallest_text(self) -> float:
@@ -270,7 +272,10 @@ class Planner:
             if not group:  # too big even alone on the page
                 entry = entries[i]
                 if self.profile.is_print:  # a printer's book or magazine has one page size
-                    raise self._does_not_fit(entry)
+                    # every misfit is named in one run, each with the largest grid that fits
+                    self.misfits.append(self._does_not_fit(entry))
+                    i += 1
+                    continue
                 size = _bigger_page(entry, self.manifest, self.sizes)
                 if size is None:
                     raise NonopressError(f"puzzle {entry.number} ({entry.size}) is too big")
@@ -292,6 +297,16 @@ class Planner:
                 self._place_puzzle(page, entry, slot, cell)
             pages.append(page)
             i += len(group)
+        if len(self.misfits) == 1:
+            raise self.misfits[0]
+        if self.misfits:
+            count = len(self.misfits)
+            raise ManyProblems(
+                f"{count} puzzle{'s' * (count != 1)} of {self.manifest.source} cannot be "
+                f"printed on the {self.manifest.page.name} page; make "
+                f"{'them' if count > 1 else 'it'} smaller or choose a larger page:",
+                [str(misfit) for misfit in self.misfits],
+            )
         return pages
 
     def _used(self, group: Sequence[IssueEntry], slots: Sequence[Area]) -> float:

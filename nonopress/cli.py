@@ -25,6 +25,7 @@ from nonopress.exit_status import HELP as EXIT_HELP
 COMMANDS: dict[str, str] = {
     "info": "nonopress.commands.info",
     "convert": "nonopress.commands.convert",
+    "render": "nonopress.commands.render",
     "check": "nonopress.commands.check",
     "solve": "nonopress.commands.solve",
     "grade": "nonopress.commands.grade",

@@ -159,7 +159,7 @@ def test_make_command_writes_puzzle_report_and_preview(tmp_path: Path,
     draw("moon", "line-art", line_width=20).save(source)
     out, preview = tmp_path / "moon.yaml", tmp_path / "moon-preview.png"
     code = main(["make", str(source), "--size", "20x15", "-q", "-o", str(out),
-                 "--preview", str(preview), "--seconds", "30"])
+                 "--preview", str(preview), "--seconds", "30", "--no-trim"])
     report = capsys.readouterr().out
     assert code == 0, report
     puzzle = formats.read(str(out))[0]
@@ -246,7 +246,8 @@ def _make_json(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, si
     draw(name, "silhouette").save(source)
     out = tmp_path / f"{name}-{stars}.yaml"
     code = main(["make", str(source), "--size", f"{size}x{size}", "--stars", str(stars),
-                 "--json", "-q", "-o", str(out), "--seconds", "30"])
+                 "--json", "-q", "-o", str(out), "--seconds", "30", "--no-trim",
+                 "--max-change", "12"])
     line = capsys.readouterr().out.strip()
     assert code == 0, line
     report = json.loads(line)
@@ -293,7 +294,7 @@ def test_steering_to_medium_keeps_the_picture_and_misses_keep_nothing_useless() 
     from grader.grading import grade
 
     heart = binarise(load_grey(png(draw("heart", "silhouette"))), 15, 15).picture
-    result = author(heart, target=Target(level="medium"), seconds=30)
+    result = author(heart, target=Target(level="medium"), seconds=30, max_change=12.0)
     assert result.reached and sat_unique(result.puzzle)
     assert result.grade is not None and result.grade.level == "medium"
     assert result.flip_share <= 12.0  # steering's cap (flips no move needed are undone)
@@ -301,7 +302,7 @@ def test_steering_to_medium_keeps_the_picture_and_misses_keep_nothing_useless() 
     # moved it off its starting level, none is kept
     circle = binarise(load_grey(png(draw("circle", "silhouette"))), 15, 15).picture
     start = grade(Puzzle.from_picture(circle))
-    missed = author(circle, target=Target(level="medium"), seconds=30)
+    missed = author(circle, target=Target(level="medium"), seconds=30, max_change=12.0)
     assert missed.unique and sat_unique(missed.puzzle) and missed.grade is not None
     if not missed.reached:
         assert missed.grade.level != start.level or missed.flips == ()
@@ -311,7 +312,7 @@ def test_steering_to_medium_keeps_the_picture_and_misses_keep_nothing_useless() 
 def test_steering_to_hard_lands_on_a_short_look_ahead() -> None:
     # hard is the level of a short look-ahead: a plain heart gets there with a few flips
     heart = binarise(load_grey(png(draw("heart", "silhouette"))), 15, 15).picture
-    result = author(heart, target=Target(level="hard"), seconds=30)
+    result = author(heart, target=Target(level="hard"), seconds=30, max_change=12.0)
     assert result.reached and sat_unique(result.puzzle)
     assert result.grade is not None and result.grade.level == "hard"
     hardest = [s.rung for s in result.grade.steps if s.rung == "short-look-ahead"]

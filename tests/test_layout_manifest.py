@@ -79,7 +79,6 @@ def test_defaults(tmp_path: Path) -> None:
         ("title: x\ncolour: red\npuzzles: [plus.yaml]\n", "unknown key 'colour'", 2),
         ("puzzles:\n  - plus.yaml\n  - {file: plus.yaml, titel: x}\n",
          "unknown puzzle key 'titel'", 3),
-        ("puzzles:\n  - plus.yaml\n  - missing.non\n", "puzzle file not found: missing.non", 3),
         ("page: B5\npuzzles: [plus.yaml]\n", "unknown page size 'B5'", 1),
         ("per_page: 0\npuzzles: [plus.yaml]\n", "per_page", 1),
         ("bleed: lots\npuzzles: [plus.yaml]\n", "bleed", 1),

@@ -1,49 +1,91 @@
-"""A side-by-side PNG: the picture as read, the puzzle's solution, and what changed."""
+"""A side-by-side PNG, each panel captioned: the original picture (when known), the
+picture as read, the puzzle's solution, and what changed."""
 
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
+import numpy as np
+
+from grader.authoring.picture import GreyArray
+from grader.model import BoolArray
+
+if TYPE_CHECKING:
+    from PIL.ImageDraw import ImageDraw
 from grader.authoring.result import Authored
 
 #: colours (RGB) of the preview
 PAPER, INK, GRID = (255, 255, 255), (30, 30, 30), (200, 200, 200)
 TURNED_ON, TURNED_OFF, GIVEN = (214, 39, 40), (31, 119, 180), (44, 160, 44)
+#: pixels of caption text, and the room under the panels for it
+CAPTION_PX, CAPTION_ROOM = 13, 34
 
 
-def preview_png(result: Authored, cell: int | None = None) -> bytes:
-    """The three panels as PNG bytes; ``cell`` pixels a cell (default: fits ~300 px)."""
-    from PIL import Image, ImageDraw
+def preview_png(result: Authored, cell: int | None = None,
+                source: GreyArray | None = None) -> bytes:
+    """The panels as PNG bytes; ``cell`` pixels a cell (default: fits ~300 px);
+    ``source``: the original picture's grey levels, shown first at the panels' height."""
+    from PIL import Image, ImageDraw, ImageFont
 
     height, width = result.original.shape
     cell = cell or max(3, min(16, 300 // max(width, height)))
-    gap = 2 * cell
+    gap = 2 * cell + 6
     panel_w, panel_h = width * cell, height * cell
-    image = Image.new("RGB", (3 * panel_w + 4 * gap, panel_h + 2 * gap), PAPER)
+    photo = None
+    if source is not None:
+        scale = panel_h / source.shape[0]
+        size = (max(1, round(source.shape[1] * scale)), panel_h)
+        photo = Image.fromarray(np.clip(np.rint(source), 0, 255).astype(np.uint8),
+                                mode="L").resize(size, Image.Resampling.BOX)
+    widths = ([photo.width] if photo is not None else []) + [panel_w] * 3
+    image = Image.new("RGB", (sum(widths) + (len(widths) + 1) * gap,
+                              panel_h + 2 * gap + CAPTION_ROOM), PAPER)
     draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=CAPTION_PX)
     solution = result.puzzle.solution_array()
     assert solution is not None
     changed = solution != result.original
     given = {(r, c) for r, c, _ in result.puzzle.givens}
-    for panel in range(3):
-        left = gap + panel * (panel_w + gap)
-        for r in range(height):
-            for c in range(width):
-                box = (left + c * cell, gap + r * cell, left + (c + 1) * cell - 1,
-                       gap + (r + 1) * cell - 1)
-                colour = PAPER
-                if (panel == 0 and result.original[r, c]) or (panel == 1 and solution[r, c]):
-                    colour = INK
-                elif panel == 2:
-                    if changed[r, c]:
-                        colour = TURNED_ON if solution[r, c] else TURNED_OFF
-                    elif solution[r, c]:
-                        colour = GRID
-                draw.rectangle(box, fill=colour)
-                if panel == 2 and (r, c) in given:
-                    draw.rectangle(box, outline=GIVEN, width=max(1, cell // 5))
-        draw.rectangle((left - 1, gap - 1, left + panel_w, gap + panel_h), outline=INK)
+    flips = len(result.flips)
+    captions = (["original"] if photo is not None else []) + [
+        f"as read ({width}x{height})",
+        "puzzle" + (f", {result.grade.level}" if result.grade is not None else ""),
+        f"changes: {flips} flip{'s' * (flips != 1)}, {len(given)} given"
+        f"{'s' * (len(given) != 1)}",
+    ]
+    left = gap
+    for index, caption in enumerate(captions):
+        panel = index - (1 if photo is not None else 0)
+        if panel < 0 and photo is not None:
+            image.paste(photo.convert("RGB"), (left, gap))
+        else:
+            _draw_panel(draw, panel, left, gap, cell, result.original, solution, changed, given)
+        draw.rectangle((left - 1, gap - 1, left + widths[index], gap + panel_h), outline=INK)
+        draw.text((left, gap + panel_h + 8), caption, fill=INK, font=font)
+        left += widths[index] + gap
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()
 
+
+def _draw_panel(draw: ImageDraw, panel: int, left: int, top: int, cell: int,
+                original: BoolArray, solution: BoolArray, changed: BoolArray,
+                given: set[tuple[int, int]]) -> None:
+    """Panel 0: the picture as read; 1: the solution; 2: the changes."""
+    height, width = original.shape
+    for r in range(height):
+        for c in range(width):
+            box = (left + c * cell, top + r * cell, left + (c + 1) * cell - 1,
+                   top + (r + 1) * cell - 1)
+            colour = PAPER
+            if (panel == 0 and original[r, c]) or (panel == 1 and solution[r, c]):
+                colour = INK
+            elif panel == 2:
+                if changed[r, c]:
+                    colour = TURNED_ON if solution[r, c] else TURNED_OFF
+                elif solution[r, c]:
+                    colour = GRID
+            draw.rectangle(box, fill=colour)
+            if panel == 2 and (r, c) in given:
+                draw.rectangle(box, outline=GIVEN, width=max(1, cell // 5))

@@ -98,6 +98,6 @@ class Authored:
 
 
 def _cells(cells: list[Cell] | tuple[Cell, ...]) -> str:
-    """(row, column) 1-based, the first few."""
-    shown = " ".join(f"({r + 1},{c + 1})" for r, c in sorted(cells)[:8])
+    """(row 6, column 3), 1-based as ``grade`` says it, the first few."""
+    shown = ", ".join(f"(row {r + 1}, column {c + 1})" for r, c in sorted(cells)[:8])
     return shown + (f" and {len(cells) - 8} more" if len(cells) > 8 else "")

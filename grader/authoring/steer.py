@@ -51,9 +51,10 @@ PATIENCE = 5
 KICKS, KICK_SHARE = 3, 100
 #: moves in a row that only tighten lines, before such moves stop
 PLATEAU = 8
-#: most flips steering may make, as a share of the cells (at least MIN_FLIPS): beyond
-#: that the picture is no longer the editor's, and the target is reported out of reach
-MAX_FLIP_SHARE, MIN_FLIPS = 0.12, 4
+#: most cells steering may change by default, as a percentage of all cells (flips made
+#: for uniqueness included; at least MIN_FLIPS): an art editor notices a few percent of
+#: changed cells as speckles and holes, so past this the target is reported out of reach
+MAX_CHANGE, MIN_FLIPS = 4.0, 4
 
 
 @dataclass
@@ -242,14 +243,24 @@ def _kick(edit: Edit, clock: Clock, rng: random.Random) -> bool:
     return edit.verdict == "unique"
 
 
-def steer(edit: Edit, target: Target, mode: Mode, clock: Clock, seed: int = 0) -> Grade:
-    """Move ``edit`` (unique) towards ``target``; returns the grade of the nearest puzzle
-    found, which ``edit`` is left holding."""
+def change_limit(cells: int, max_change: float = MAX_CHANGE) -> int:
+    """The most flips ``max_change`` percent of ``cells`` allows (at least MIN_FLIPS, unless
+    no change at all is allowed)."""
+    if max_change <= 0:
+        return 0
+    return max(MIN_FLIPS, int(max_change * cells / 100.0))
+
+
+def steer(edit: Edit, target: Target, mode: Mode, clock: Clock, seed: int = 0, *,
+          max_change: float = MAX_CHANGE) -> Grade:
+    """Move ``edit`` (unique) towards ``target`` with at most ``max_change`` percent of the
+    cells flipped; returns the grade of the nearest puzzle found, which ``edit`` is left
+    holding."""
     rng = random.Random(seed)
     current = grade_edit(edit, clock)
     nearest = start = _Snapshot.take(edit, current)
     idle = plateau_moves = kicks = 0
-    limit = max(MIN_FLIPS, int(MAX_FLIP_SHARE * edit.picture.size))
+    limit = max(change_limit(edit.picture.size, max_change), len(edit.flips))
     while target.direction(target.measure(current)) != 0 and not clock.out() and idle < PATIENCE:
         if target.direction(target.measure(current)) < 0:
             outcome, still_open = _easier(edit, target, mode, clock, rng, current,
@@ -265,6 +276,7 @@ def steer(edit: Edit, target: Target, mode: Mode, clock: Clock, seed: int = 0) -
                 moved = _kick(edit, clock, rng)
         if moved and len(edit.flips) > limit:
             moved = False  # past this the picture is lost: the nearest so far stands
+            edit.capped = True
         if not moved:
             idle += 1
             nearest.restore(edit)

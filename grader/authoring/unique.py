@@ -47,6 +47,8 @@ class Edit:
     flips: set[Cell] = field(default_factory=set)
     givens: dict[Cell, bool] = field(default_factory=dict)
     verdict: Verdict = "undecided"
+    #: a steering move was refused because it would change more cells than allowed
+    capped: bool = False
 
     @classmethod
     def of(cls, picture: BoolArray, givens: dict[Cell, bool] | None = None) -> Edit:

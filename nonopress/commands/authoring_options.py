@@ -95,10 +95,13 @@ def report(results: Sequence[Authored], args: argparse.Namespace, written: str) 
         print(shown(f"wrote {written}"), file=stream)
 
 
-def write_preview(result: Authored, path: str) -> None:
+def write_preview(result: Authored, path: str, picture: str | None = None) -> None:
+    """The preview PNG; ``picture``: the original file, shown first."""
     from grader.authoring import preview_png
+    from grader.authoring.picture import load_grey
 
+    source = load_grey(picture) if picture is not None else None
     try:
-        atomic_write(path, preview_png(result))
+        atomic_write(path, preview_png(result, source=source))
     except OSError as exc:
         raise FormatError(f"cannot write: {exc.strerror or exc}", path) from None

@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 HELP = "make a unique puzzle from a picture (any format Pillow reads)"
 
 EXIT_NOT_UNIQUE = 1
+#: the default of --max-change (grader.authoring.steer.MAX_CHANGE; not imported here: the
+#: command's options are read before anything heavy is loaded)
+MAX_CHANGE = 4.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,7 +40,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="grey level below which a cell is filled (default: Otsu's)")
     shade.add_argument("--edges", action="store_true",
                        help="fill the outlines of the shapes (for line drawings and logos)")
-    parser.add_argument("--invert", action="store_true", help="light cells are filled")
+    parser.add_argument("--invert", action="store_true",
+                        help="light cells are filled (the padding stays empty)")
+    parser.add_argument("--trim", action=argparse.BooleanOptionalAction, default=True,
+                        help="cut empty margins so no edge row or column is empty: the picture "
+                        "is fitted again without them and the puzzle may come out smaller "
+                        "than --size (default: on; --no-trim keeps the size)")
+    parser.add_argument("--keep-edges", metavar="SIDES", default="",
+                        help="sides never trimmed, by commas: top,bottom,left,right or all")
+    parser.add_argument("--max-change", type=float, default=MAX_CHANGE, metavar="PERCENT",
+                        help="most cells steering to --level/--stars may change, as a "
+                        f"percentage of all cells (default {MAX_CHANGE:g})")
     parser.add_argument("--title", default="", help="the puzzle's title")
     add_target_arguments(parser)
     add_output_arguments(parser)
@@ -48,20 +61,25 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from grader.authoring import MakeOptions, make
-    from grader.authoring.picture import parse_size
+    from grader.authoring.picture import parse_size, trimmed_sides
+    from grader.errors import PuzzleError
     from grader.model import Metadata
 
     width, height = parse_size(args.size)
+    if not 0 <= args.max_change <= 100:
+        raise PuzzleError(f"--max-change {args.max_change:g} is outside 0-100 (percent)")
+    trim = trimmed_sides(args.keep_edges) if args.trim else ()
     title = args.title or Path(args.image).stem
     options = MakeOptions(
         width=width, height=height, fit=args.fit, threshold=args.threshold,
-        invert=args.invert, edges=args.edges, mode="givens" if args.givens else "flips",
+        invert=args.invert, edges=args.edges, trim=trim, max_change=args.max_change,
+        mode="givens" if args.givens else "flips",
         target=target_of(args), seconds=args.seconds, seed=args.seed,
         meta=Metadata(title=title),
     )
     result = make(args.image, options, progress=progress_of(args))
     if args.preview:
-        write_preview(result, args.preview)
+        write_preview(result, args.preview, picture=args.image)
     if not result.unique:
         report([result], args, "nothing (the puzzle is not proved unique)")
         return EXIT_NOT_UNIQUE

@@ -1,0 +1,173 @@
+"""One puzzle drawn as an editor shows it to a colleague: its clues, its grid and,
+optionally, its solution, on a page of its own size, as PNG, SVG or PDF.
+
+The block is the one the issue prints (:func:`layout.draw.puzzle_ops`, same rules, tint
+and digits); the three back ends only translate its display list.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from xml.sax.saxutils import escape
+
+from grader.model import BoolArray, Puzzle
+from layout.draw import ClueText, Lines, Page, Polygons, Rects, Text, puzzle_ops
+from layout.fonts import DIGIT_HEIGHT
+from layout.geometry import BlockGeometry
+
+#: the cell size in points (a PNG has 2 pixels a point: 28 px cells)
+CELL = 14.0
+#: room around the block, and the caption's size
+MARGIN, CAPTION = 18.0, 11.0
+#: pixels a point in PNG
+PNG_SCALE = 2.0
+FORMATS = ("png", "svg", "pdf")
+#: RGB of each colour role on screen
+SCREEN: dict[str, tuple[int, int, int]] = {
+    "ink": (0, 0, 0), "tint": (225, 225, 225), "accent": (255, 178, 76),
+    "paper": (255, 255, 255), "rule": (102, 102, 102),
+}
+
+
+def puzzle_page(puzzle: Puzzle, solution: BoolArray | None = None, caption: str = "",
+                cell: float = CELL) -> Page:
+    """A page just large enough for the caption and the block."""
+    geometry = BlockGeometry.of(puzzle)
+    width = geometry.total_width * cell + 2 * MARGIN
+    caption_room = 2 * CAPTION if caption else 0.0
+    height = geometry.total_height * cell + 2 * MARGIN + caption_room
+    top = height - MARGIN - caption_room
+    page = Page(width, height, "puzzle")
+    if caption:
+        page.ops.append(Text(MARGIN, height - MARGIN - CAPTION, caption, CAPTION, bold=True))
+    page.ops.extend(puzzle_ops(puzzle, geometry, MARGIN, top, cell, solution))
+    return page
+
+
+def render(page: Page, kind: str) -> bytes:
+    """The page as ``png``, ``svg`` or ``pdf`` bytes."""
+    if kind == "png":
+        return _png(page)
+    if kind == "svg":
+        return _svg(page).encode("utf-8")
+    if kind == "pdf":
+        return _pdf(page)
+    raise ValueError(f"no renderer for {kind!r} (one of {', '.join(FORMATS)})")
+
+
+def _png(page: Page) -> bytes:
+    from PIL import Image, ImageDraw, ImageFont
+
+    from layout.fonts import font_files
+
+    scale = PNG_SCALE
+    size = (round(page.width * scale), round(page.height * scale))
+    image = Image.new("RGB", size, SCREEN["paper"])
+    draw = ImageDraw.Draw(image)
+    files = font_files()
+    regular, bold = (str(path) for path in files.values())
+
+    def at(x: float, y: float) -> tuple[float, float]:  # PDF space -> pixels
+        return x * scale, (page.height - y) * scale
+
+    def font(points: float, heavy: bool = False) -> ImageFont.FreeTypeFont:
+        return ImageFont.truetype(bold if heavy else regular, max(1, round(points * scale)))
+
+    for op in page.ops:
+        if isinstance(op, Rects):
+            for x, y, w, h in op.rects:
+                left, bottom = at(x, y)
+                right, top = at(x + w, y + h)
+                draw.rectangle((left, top, right - 1, bottom - 1), fill=SCREEN[op.role])
+        elif isinstance(op, Lines):
+            width = max(1, round(op.width * scale))
+            for x1, y1, x2, y2 in op.segments:
+                draw.line((*at(x1, y1), *at(x2, y2)), fill=SCREEN[op.role], width=width)
+        elif isinstance(op, ClueText):
+            face = font(op.size)
+            for x, y, text in op.items:
+                draw.text(at(x, y), text, fill=SCREEN["ink"], font=face, anchor="mm")
+        elif isinstance(op, Text):
+            anchor = {"left": "ls", "center": "ms", "right": "rs"}[op.anchor]
+            draw.text(at(op.x, op.y), op.text, fill=SCREEN[op.role], anchor=anchor,
+                      font=font(op.size, op.bold))
+        elif isinstance(op, Polygons):
+            for polygon in op.polygons:
+                draw.polygon([at(x, y) for x, y in polygon],
+                             fill=SCREEN[op.role] if op.fill else None, outline=SCREEN[op.role])
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+def _colour(role: str) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*SCREEN[role])
+
+
+def _svg(page: Page) -> str:
+    height = page.height
+
+    def y_of(y: float) -> float:
+        return height - y
+
+    parts = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{page.width:.2f}pt" '
+        f'height="{height:.2f}pt" viewBox="0 0 {page.width:.2f} {height:.2f}">',
+        f'<rect width="100%" height="100%" fill="{_colour("paper")}"/>',
+    ]
+    for op in page.ops:
+        if isinstance(op, Rects) and op.rects:
+            path = " ".join(f"M{x:.2f} {y_of(y + h):.2f}h{w:.2f}v{h:.2f}h{-w:.2f}z"
+                            for x, y, w, h in op.rects)
+            parts.append(f'<path fill="{_colour(op.role)}" d="{path}"/>')
+        elif isinstance(op, Lines) and op.segments:
+            path = " ".join(f"M{x1:.2f} {y_of(y1):.2f}L{x2:.2f} {y_of(y2):.2f}"
+                            for x1, y1, x2, y2 in op.segments)
+            parts.append(f'<path fill="none" stroke="{_colour(op.role)}" '
+                         f'stroke-width="{op.width:.2f}" stroke-linecap="square" d="{path}"/>')
+        elif isinstance(op, ClueText):
+            lift = DIGIT_HEIGHT * op.size / 2
+            parts.append(f'<g font-family="DejaVu Sans, Bitstream Vera Sans, sans-serif" '
+                         f'font-size="{op.size:.2f}" text-anchor="middle" fill="#000000">')
+            parts.extend(f'<text x="{x:.2f}" y="{y_of(y - lift):.2f}">{escape(text)}</text>'
+                         for x, y, text in op.items)
+            parts.append("</g>")
+        elif isinstance(op, Text):
+            anchor = {"left": "start", "center": "middle", "right": "end"}[op.anchor]
+            weight = ' font-weight="bold"' if op.bold else ""
+            parts.append(f'<text x="{op.x:.2f}" y="{y_of(op.y):.2f}" font-size="{op.size:.2f}" '
+                         f'font-family="DejaVu Sans, Bitstream Vera Sans, sans-serif" '
+                         f'text-anchor="{anchor}"{weight} fill="{_colour(op.role)}">'
+                         f"{escape(op.text)}</text>")
+        elif isinstance(op, Polygons):
+            for polygon in op.polygons:
+                points = " ".join(f"{x:.2f},{y_of(y):.2f}" for x, y in polygon)
+                fill = _colour(op.role) if op.fill else "none"
+                parts.append(f'<polygon points="{points}" fill="{fill}" '
+                             f'stroke="{_colour(op.role)}" stroke-width="{op.width:.2f}"/>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def _pdf(page: Page) -> bytes:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from layout.fonts import register_fonts
+    from layout.pdf import draw_ops
+
+    regular, _ = register_fonts()
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(page.width, page.height), invariant=1,
+                    pageCompression=1, initialFontName=regular, initialFontSize=10)
+    canvas.setCreator("nonopress render (reportlab)")
+    draw_ops(canvas, page.ops)
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def caption_of(puzzle: Puzzle, extra: Sequence[str] = ()) -> str:
+    """'Title, 20x15' and whatever else is known (level, stars), by commas."""
+    return ", ".join(part for part in (puzzle.title, puzzle.size, *extra) if part)
