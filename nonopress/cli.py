@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "generate": "nonopress.commands.generate",
     "fill": "nonopress.commands.fill",
     "fillin": "nonopress.commands.fillin",
+    "library": "nonopress.commands.library",
 }
 
 EXIT_OK = 0

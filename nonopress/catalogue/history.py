@@ -40,7 +40,7 @@ def _known_shape_keys(catalogue: Catalogue, keys: Sequence[str]) -> dict[str, st
     P = schema.puzzles
     with catalogue.reading() as connection:
         return dict(connection.execute(sa.select(P.c.key, P.c.shape_key).where(
-            P.c.key.in_(list(keys)))).tuples().all())
+            P.c.key.in_(list(keys)))).all())
 
 
 def shape_keys(catalogue: Catalogue, puzzles: Sequence[AnyPuzzle]) -> list[str | None]:

@@ -141,8 +141,9 @@ def set_tags(connection: object, ids: Sequence[int], *, add: Sequence[str] = (),
         conn.execute(schema.tags.delete().where(
             schema.tags.c.puzzle_id.in_(ids), schema.tags.c.tag.in_(gone)))
     if wanted and ids:
-        have = set(conn.execute(sa.select(schema.tags.c.puzzle_id, schema.tags.c.tag).where(
-            schema.tags.c.puzzle_id.in_(ids))).tuples())
+        query = sa.select(schema.tags.c.puzzle_id, schema.tags.c.tag).where(
+            schema.tags.c.puzzle_id.in_(ids))
+        have = {(int(row[0]), str(row[1])) for row in conn.execute(query)}
         rows = [{"puzzle_id": i, "tag": t} for i in ids for t in wanted if (i, t) not in have]
         if rows:
             conn.execute(schema.tags.insert(), rows)

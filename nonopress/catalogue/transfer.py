@@ -85,7 +85,7 @@ def import_lines(catalogue: Catalogue, lines: Iterator[str], name: str) -> tuple
                 connection.execute(P.insert(), [{k: v for k, v in p.items() if k != "tags"}
                                                 for p in new])
                 ids = dict(connection.execute(sa.select(P.c.key, P.c.id).where(
-                    P.c.key.in_([p["key"] for p in new]))).tuples().all())
+                    P.c.key.in_([p["key"] for p in new]))).all())
                 for p in new:
                     set_tags(connection, [ids[p["key"]]], add=[str(t) for t in p["tags"]])
                 added += len(new)
