@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from grader.shapes import Picture
 from nonopress.catalogue.database import Catalogue
 from nonopress.catalogue.entries import Entry
-from nonopress.catalogue.finding import find
 
 
 @dataclass(frozen=True)
@@ -28,7 +27,15 @@ class Duplicate:
 
 def duplicates(catalogue: Catalogue, *, near: int = 2) -> list[Duplicate]:
     """Every pair of one design, then pairs at most ``near`` cells apart (same cell count)."""
-    entries = [e for e in find(catalogue) if e.shape_key is not None]
+    import sqlalchemy as sa
+
+    from nonopress.catalogue import schema
+    from nonopress.catalogue.entries import entry_from_row
+
+    P = schema.puzzles
+    with catalogue.reading() as connection:  # whole rows: a colour picture needs its palette
+        entries = [entry_from_row(row) for row in connection.execute(
+            sa.select(P).where(P.c.shape_key.is_not(None)).order_by(P.c.id))]
     found: list[Duplicate] = []
     by_key: dict[str, list[Entry]] = defaultdict(list)
     for entry in entries:

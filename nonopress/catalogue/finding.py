@@ -20,6 +20,8 @@ from nonopress.catalogue.database import Catalogue
 from nonopress.catalogue.entries import Entry, entry_from_row
 
 P = schema.puzzles
+#: the columns a listing reads: all but the puzzle text and the grade record
+LISTED = [column for column in P.columns if column.name not in ("puzzle", "grade")]
 
 
 @dataclass(frozen=True)
@@ -140,15 +142,22 @@ def printed_condition(since: dt.date | None, last_issues: int | None,
 
 def find(catalogue: Catalogue, filters: Filters = Filters(), *,
          order: Sequence[Any] | None = None) -> list[Entry]:
-    """The puzzles that pass ``filters``, by level, score and id (or ``order``)."""
-    query = sa.select(P).where(*conditions(filters))
+    """The puzzles that pass ``filters``, by score and id (or ``order``), without their puzzle
+    text (:func:`get` gives an entry with it)."""
+    where = conditions(filters)
+    query = sa.select(*LISTED).where(*where)
     query = query.order_by(*(order or (P.c.score.is_(None), P.c.score, P.c.id)))
     if filters.limit is not None:
         query = query.limit(filters.limit)
     with catalogue.reading() as connection:
         rows = connection.execute(query).all()
-        tags = tags_of(connection, [int(row.id) for row in rows])
-    return [entry_from_row(row, tags.get(int(row.id), ())) for row in rows]
+        found = sa.select(P.c.id).where(*where)  # their tags in one query, not an IN list
+        tags: dict[int, list[str]] = {}
+        for puzzle_id, tag in connection.execute(
+                sa.select(schema.tags.c.puzzle_id, schema.tags.c.tag)
+                .where(schema.tags.c.puzzle_id.in_(found)).order_by(schema.tags.c.tag)):
+            tags.setdefault(int(puzzle_id), []).append(tag)
+    return [entry_from_row(row, tuple(tags.get(int(row.id), ()))) for row in rows]
 
 
 def tags_of(connection: Any, ids: Sequence[int]) -> dict[int, tuple[str, ...]]:
