@@ -34,6 +34,7 @@ TOP_KEYS = (
     "title", "issue", "date", "author", "page", "margins", "bleed", "crop_marks", "per_page",
     "solutions", "worked", "puzzles", "hide_titles", "ink", "booklet",
     "profile", "large_print", "output_condition", "pad_pages", "fillins", "minutes",
+    "from_library",  # puzzles picked from the catalogue: resolved by nonopress, not here
 )
 PUZZLE_KEYS = ("file", "title", "note", "hide_title", "index")
 MARGIN_SIDES = ("top", "bottom", "left", "right")
@@ -158,11 +159,14 @@ def parse_manifest(text: str, source: Path) -> Manifest:
             raise fail(str(exc), key) from None
 
     fillins = value("fillins", lambda v: parse_fillin_refs(v, source.parent), ())
-    if not fillins and "puzzles" not in data:
+    if "puzzles" not in data and data.get("from_library"):
+        data["puzzles"] = []  # every puzzle comes from the catalogue (added by the caller)
+    elif not fillins and "puzzles" not in data:
         raise fail("'puzzles' must be a non-empty list of puzzle files", "puzzles")
     if "puzzles" not in data:  # an issue of fill-ins only
         data["puzzles"] = []
-    elif not isinstance(data["puzzles"], list) or not data["puzzles"]:
+    elif not isinstance(data["puzzles"], list) or (not data["puzzles"]
+                                                   and not data.get("from_library")):
         raise fail("'puzzles' must be a non-empty list of puzzle files", "puzzles")
     hide_default = value("hide_titles", lambda v: _boolean(v, "hide_titles"), True)
     refs = tuple(

@@ -39,6 +39,7 @@ COMMANDS: dict[str, str] = {
     "fill": "nonopress.commands.fill",
     "fillin": "nonopress.commands.fillin",
     "studio": "nonopress.commands.studio",
+    "library": "nonopress.commands.library",
 }
 
 EXIT_OK = DONE

@@ -136,8 +136,9 @@ def read_tasks(
     """Read every file; one Task per distinct puzzle (bundles give one per puzzle).
 
     Only the files in ``named`` (given on the command line) may be FIFOs or devices.
+    Colour puzzles are read too (a one-colour file comes back black and white).
     """
-    from grader.formats import read
+    from grader.colour.io import read_any
 
     result = Discovery()
     keys: set[str] = set()
@@ -145,7 +146,7 @@ def read_tasks(
         name = str(path)
         try:
             data = read_input_bytes(path, name, named=path in named)
-            puzzles = read(data, name=name)
+            puzzles = read_any(data, name=name)
         except (NonopressError, OSError, UnicodeDecodeError) as exc:
             result.unreadable.append(_unreadable_row(path, exc))
             continue

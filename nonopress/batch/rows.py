@@ -10,7 +10,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from grader.model import Puzzle
+from grader.colour.model import AnyPuzzle
 
 Status = Literal["graded", "failed", "undecided"]
 STATUSES: tuple[Status, ...] = ("graded", "failed", "undecided")
@@ -24,7 +24,7 @@ class Task:
     file: str
     index: int  # 1-based position in its file (bundles hold many puzzles)
     title: str
-    puzzle: Puzzle
+    puzzle: AnyPuzzle  # black-and-white or colour
     timeout_s: float
 
     @property
@@ -57,6 +57,9 @@ class ResultRow:
     minutes: float | None = None
     minutes_low: float | None = None
     minutes_high: float | None = None
+    #: the grader's whole record (``grade --json``'s fields, no grid), for whoever keeps more
+    #: than the results database does (the catalogue); None for a row read back or failed
+    grade_record: dict[str, Any] | None = field(default=None, compare=False)
 
     @property
     def label(self) -> str:
@@ -65,6 +68,7 @@ class ResultRow:
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
+        del data["grade_record"]  # the results database's columns only
         data["solution"] = list(self.solution) if self.solution is not None else None
         return data
 

@@ -87,6 +87,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="time budget for grading each puzzle (default 30)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="print warnings only")
+    library = parser.add_argument_group("catalogue")
+    library.add_argument(
+        "--db", metavar="FILE|URL",
+        help="the catalogue (nonopress library): fills the manifest's from_library section, "
+        "warns about puzzles printed before and records what this issue prints (default: "
+        "$NONOPRESS_LIBRARY or nonopress-library.sqlite in this folder, when there is one)",
+    )
+    library.add_argument(
+        "--no-record", action="store_true",
+        help="a proof: do not record the printing in the catalogue",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -123,6 +134,12 @@ def run(args: argparse.Namespace) -> int:
         if target and not Path(os.path.realpath(target)).parent.is_dir():
             raise NonopressError(f"{target}: the folder {Path(target).parent} does not exist")
     manifest = load_manifest(args.manifest)
+    from nonopress.catalogue.issue_link import IssueLibrary
+
+    library = IssueLibrary.open(args.db, manifest)
+    if library is not None:
+        manifest = library.fill(manifest)
+        library.warn_reprints(manifest)
     manifest = replace(
         manifest,
         grey=manifest.grey or args.grey,
@@ -145,7 +162,10 @@ def run(args: argparse.Namespace) -> int:
 
     files = PuzzleFiles()  # each puzzle file read once, however many entries name it
     if manifest_has_colour(manifest, files):
-        return _run_colour(args, manifest, files)
+        status = _run_colour(args, manifest, files)
+        if library is not None and not args.no_record and args.output:
+            library.record(manifest, {})
+        return status
     if args.no_cache:
         cache = GradeCache(None)
     else:
@@ -205,7 +225,12 @@ def run(args: argparse.Namespace) -> int:
             write(str(compiled_pdf), compile_latex(tex, jobname=Path(args.latex).stem))
             say(f"wrote {args.latex} and compiled it to {compiled_pdf}: {summary}")
             checked.append(compiled_pdf)
-    return _preflight(checked, manifest.profile, say)
+    status = _preflight(checked, manifest.profile, say)
+    if library is not None and not args.no_record and (args.output or args.latex):
+        library.record(manifest, {block.number: page.number for page in plan.pages
+                                  for block in page.blocks if not block.solution_shown})
+        say(f"recorded the printing in {library.catalogue.name}")
+    return status
 
 
 def _preflight(paths: list[Path], profile: Profile, say: Callable[[str], None]) -> int:

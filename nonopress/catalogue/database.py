@@ -1,0 +1,187 @@
+"""Opening a catalogue: a file path or a database URL to an engine whose schema is current.
+
+SQLite (the default, a file in the current folder) runs in WAL mode with ``synchronous=FULL``:
+every committed row survives a ``kill -9`` or a power cut. A write transaction can ask for
+``BEGIN IMMEDIATE`` (``Catalogue.writing``), so that what it reads is what it writes against:
+two pickers then queue for the write lock instead of deciding on the same free puzzles.
+PostgreSQL takes ``postgresql://user:password@host/db`` (psycopg 3). The schema is brought up
+to date by Alembic's migrations, shipped inside the package, each time a catalogue is opened.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from grader.errors import NonopressError
+
+#: the catalogue used when none is named: a SQLite file in the current folder
+DEFAULT_FILE = "nonopress-library.sqlite"
+#: the environment variable that names a catalogue (a path or a URL) when --db does not
+ENVIRONMENT = "NONOPRESS_LIBRARY"
+_SQLITE_TIMEOUT_S = 60.0
+
+
+def resolve_location(location: str | os.PathLike[str] | None) -> str:
+    """``--db`` as given, else ``$NONOPRESS_LIBRARY``, else the default file here."""
+    if location is not None and str(location).strip():
+        return str(location)
+    return os.environ.get(ENVIRONMENT, "").strip() or DEFAULT_FILE
+
+
+def database_url(location: str | os.PathLike[str] | None) -> str:
+    """A SQLAlchemy URL: a URL is taken as it is (``postgresql://`` means psycopg 3), anything
+    else is the path of a SQLite file."""
+    text = resolve_location(location)
+    if "://" in text:
+        scheme, rest = text.split("://", 1)
+        if scheme in ("postgresql", "postgres"):
+            return f"postgresql+psycopg://{rest}"
+        if scheme.startswith(("postgresql+", "sqlite")):
+            return text
+        raise NonopressError(
+            f"--db {shown_url(text)}: a catalogue is a SQLite file or a postgresql:// URL"
+        )
+    path = Path(text)
+    if path.is_dir():
+        path = path / DEFAULT_FILE
+    return f"sqlite:///{path}"
+
+
+def shown_url(url: str) -> str:
+    """A URL fit for a message: the password replaced by ``***``."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # a URL SQLAlchemy cannot parse is shown without what follows '@'
+        return url.split("@")[-1]
+
+
+@dataclass
+class Catalogue:
+    """An open catalogue: the engine and where it lives. Use with ``with`` or call close()."""
+
+    engine: Any  # sqlalchemy.Engine
+    url: str
+
+    @property
+    def name(self) -> str:
+        """Where the catalogue lives, for messages (no password)."""
+        return shown_url(self.url)
+
+    @property
+    def dialect(self) -> str:
+        return str(self.engine.dialect.name)
+
+    @contextmanager
+    def reading(self) -> Iterator[Any]:
+        """A connection in a transaction that only reads."""
+        with self.engine.connect() as connection, connection.begin():
+            yield connection
+
+    @contextmanager
+    def writing(self, *, exclusive: bool = False) -> Iterator[Any]:
+        """A connection in a transaction, committed at the end (rolled back on an error).
+
+        ``exclusive``: take the write lock before the first read (SQLite ``BEGIN IMMEDIATE``;
+        on PostgreSQL the bookings table is locked against other pickers), so that a
+        decision made on what was read still holds when it is written.
+        """
+        with self.engine.connect() as connection:
+            if exclusive:
+                connection = connection.execution_options(nonopress_immediate=True)
+            with connection.begin():
+                if exclusive and self.dialect == "postgresql":
+                    connection.exec_driver_sql(
+                        "LOCK TABLE bookings IN SHARE ROW EXCLUSIVE MODE"
+                    )
+                yield connection
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> Catalogue:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_catalogue(location: str | os.PathLike[str] | None = None, *,
+                   create: bool = True) -> Catalogue:
+    """Open (``create``: and make when missing) the catalogue at ``location`` (a file path, a
+    folder, or a database URL; None: ``$NONOPRESS_LIBRARY`` or ``nonopress-library.sqlite``
+    here) with its schema migrated to the current version."""
+    from sqlalchemy import create_engine, event
+    from sqlalchemy.exc import SQLAlchemyError
+
+    url = database_url(location)
+    if url.startswith("sqlite:///"):
+        path = Path(url.removeprefix("sqlite:///"))
+        if not create and not path.is_file():
+            raise NonopressError(
+                f"{path}: no catalogue here (make one with `nonopress library add FILES`)"
+            )
+        if not path.parent.is_dir():
+            raise NonopressError(f"{path}: the folder {path.parent} does not exist")
+    try:
+        if url.startswith("sqlite"):
+            engine = create_engine(url, connect_args={"timeout": _SQLITE_TIMEOUT_S})
+            _sqlite_events(engine, event)
+        else:
+            engine = create_engine(url, pool_pre_ping=True)
+        catalogue = Catalogue(engine, url)
+        upgrade(catalogue)
+    except SQLAlchemyError as exc:
+        raise NonopressError(f"{shown_url(url)}: cannot open the catalogue: "
+                             f"{_first_line(exc)}") from None
+    except ImportError as exc:  # a driver that is not installed
+        raise NonopressError(f"{shown_url(url)}: cannot open the catalogue: {exc}") from None
+    return catalogue
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(getattr(exc, "orig", None) or exc)
+    return text.strip().splitlines()[0][:200] if text.strip() else type(exc).__name__
+
+
+def _sqlite_events(engine: Any, event: Any) -> None:
+    """WAL, full sync, foreign keys; and transactions begun by us, not by the driver, so that
+    a writer can say ``BEGIN IMMEDIATE``."""
+
+    def _on_connect(dbapi_connection: Any, record: Any) -> None:
+        dbapi_connection.isolation_level = None  # the driver begins nothing on its own
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    def _on_begin(connection: Any) -> None:
+        immediate = connection.get_execution_options().get("nonopress_immediate", False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    event.listen(engine, "connect", _on_connect)
+    event.listen(engine, "begin", _on_begin)
+
+
+def upgrade(catalogue: Catalogue) -> None:
+    """Bring the schema to the newest migration (creating it in an empty database)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", "nonopress.catalogue:migrations")
+    with catalogue.engine.connect() as connection:
+        connection = connection.execution_options(nonopress_immediate=True)
+        with connection.begin():
+            if catalogue.dialect == "postgresql":
+                # two processes opening a new database at once: one migrates, one waits
+                connection.exec_driver_sql("SELECT pg_advisory_xact_lock(727172)")
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")

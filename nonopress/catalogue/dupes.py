@@ -1,0 +1,88 @@
+"""``library dupes``: one design stored twice (the same shape key: rotated, mirrored or
+transposed), and near duplicates (the same size, one or two cells apart under a symmetry)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from grader.shapes import Picture
+from nonopress.catalogue.database import Catalogue
+from nonopress.catalogue.entries import Entry
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """Two puzzles of one design: ``cells`` 0 for the same picture under a symmetry."""
+
+    first: Entry
+    second: Entry
+    cells: int
+
+    def describe(self) -> str:
+        how = "the same design" if self.cells == 0 else f"{self.cells} cell(s) apart"
+        return (f"{self.first.id} {self.first.title or '(untitled)'} ~ {self.second.id} "
+                f"{self.second.title or '(untitled)'}: {how} ({self.first.size})")
+
+
+def duplicates(catalogue: Catalogue, *, near: int = 2) -> list[Duplicate]:
+    """Every pair of one design, then pairs at most ``near`` cells apart (same cell count)."""
+    import sqlalchemy as sa
+
+    from nonopress.catalogue import schema
+    from nonopress.catalogue.entries import entry_from_row
+
+    P = schema.puzzles
+    with catalogue.reading() as connection:  # whole rows: a colour picture needs its palette
+        entries = [entry_from_row(row) for row in connection.execute(
+            sa.select(P).where(P.c.shape_key.is_not(None)).order_by(P.c.id))]
+    found: list[Duplicate] = []
+    by_key: dict[str, list[Entry]] = defaultdict(list)
+    for entry in entries:
+        assert entry.shape_key is not None
+        by_key[entry.shape_key].append(entry)
+    for group in by_key.values():
+        found += [Duplicate(group[0], other, 0) for other in group[1:]]
+    if near > 0:
+        found += near_duplicates([group[0] for group in by_key.values()], near)
+    return found
+
+
+def near_duplicates(entries: list[Entry], near: int) -> list[Duplicate]:
+    """Pairs of distinct designs of one size (either way round) and kind within ``near``
+    cells; compared only within a bucket of the same size and nearly the same ink."""
+    from grader.shapes import cells_apart
+
+    buckets: dict[tuple[str, int, int], list[tuple[int, Entry, Picture]]] = defaultdict(list)
+    for entry in entries:
+        picture = _array(entry)
+        if picture is None:
+            continue
+        ink = int((picture != 0).sum())
+        side = (min(entry.width, entry.height), max(entry.width, entry.height))
+        buckets[(entry.kind, *side)].append((ink, entry, picture))
+    pairs: list[Duplicate] = []
+    for bucket in buckets.values():
+        bucket.sort(key=lambda item: item[0])
+        for i, (ink, entry, picture) in enumerate(bucket):
+            for other_ink, other, other_picture in bucket[i + 1:]:
+                if other_ink - ink > near:
+                    break
+                apart = cells_apart(picture, other_picture)
+                if apart is not None and 0 < apart <= near:
+                    pairs.append(Duplicate(entry, other, apart))
+    return pairs
+
+
+def _array(entry: Entry) -> Picture | None:
+    import numpy as np
+
+    if not entry.solution or any("?" in row for row in entry.solution):
+        return None
+    if entry.kind == "bw":
+        return np.array([[c == "#" for c in row] for row in entry.solution], dtype=bool)
+    background = entry.puzzle().palette[0].char  # type: ignore[union-attr]
+    chars = sorted({c for row in entry.solution for c in row} - {background})
+    index = {c: i + 1 for i, c in enumerate(chars)} | {background: 0}
+    return np.array([[index[c] for c in row] for row in entry.solution], dtype=np.uint8)
+

@@ -1,0 +1,223 @@
+"""``library add``: read puzzle files, store each puzzle once, grade it with the batch machinery.
+
+Two phases, each safe under ``kill -9``: first every puzzle read is inserted as ``pending``
+(one transaction a file; a puzzle whose clues are already there is left alone), then the
+pending puzzles of this run are graded by the batch's process pool (or Dask) and each grade
+is written in its own transaction as it arrives. Running the same command again skips what
+is graded and grades what is still pending: every puzzle ends up in the catalogue once.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from grader.colour.model import AnyPuzzle, ColourPuzzle
+from grader.errors import NonopressError
+from grader.shapes import Picture
+from grader.wording import plural
+from nonopress.batch.rows import ResultRow, Task
+from nonopress.catalogue import schema
+from nonopress.catalogue.database import Catalogue
+from nonopress.catalogue.entries import dumps, minutes_of, utc_now
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    jobs: int = 0  # 0: every core
+    timeout_s: float = 60.0
+    scheduler: str | None = None  # a Dask scheduler address, "local", or None
+    tags: tuple[str, ...] = ()
+    retry_failed: bool = False
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    read: int  # puzzles read from the files
+    added: int  # new to the catalogue
+    graded: int  # graded in this run
+    unreadable: tuple[str, ...]  # one line per file that could not be read
+
+
+def shape_key_of(puzzle: AnyPuzzle, solution: Sequence[str] | None) -> str | None:
+    """The design's key under the eight symmetries, from the proved or given solution."""
+    from grader.shapes import shape_key
+
+    picture = _picture(puzzle, solution)
+    return None if picture is None else shape_key(picture)
+
+
+def _picture(puzzle: AnyPuzzle, solution: Sequence[str] | None) -> Picture | None:
+    import numpy as np
+
+    rows = list(solution) if solution else list(puzzle.solution or ())
+    if not rows or any("?" in row for row in rows):
+        return None
+    if isinstance(puzzle, ColourPuzzle):
+        from grader.colour.model import rows_to_colour_array
+
+        return rows_to_colour_array(rows, puzzle.palette)
+    return np.array([[char == "#" for char in row] for row in rows], dtype=bool)
+
+
+def puzzle_text(puzzle: AnyPuzzle) -> str:
+    from grader.colour.io import write_any
+
+    return write_any(puzzle, "yaml").decode("utf-8")
+
+
+def add_files(catalogue: Catalogue, paths: Sequence[str], options: ImportOptions = ImportOptions(),
+              *, log: TextIO | None = None) -> ImportSummary:
+    """Import and grade every puzzle under ``paths`` (files or folders, every format)."""
+    from nonopress.batch.discover import find_puzzle_files, known_suffixes, read_tasks
+
+    stream = log if log is not None else sys.stderr
+    files = find_puzzle_files(paths, known_suffixes())
+    if not files:
+        raise NonopressError(f"no puzzle files found in {', '.join(paths)}")
+    named = frozenset(Path(p) for p in paths if not Path(p).is_dir())
+    found = read_tasks(files, options.timeout_s, named)
+    added = insert_pending(catalogue, found.tasks, options.tags)
+    todo = _still_to_grade(catalogue, found.tasks, options.retry_failed)
+    stream.write(f"{plural(len(found.tasks), 'puzzle')} read, {added} new to {catalogue.name}; "
+                 f"{len(todo)} to grade\n")
+    graded = grade_tasks(catalogue, todo, options, log=stream) if todo else 0
+    return ImportSummary(len(found.tasks), added, graded,
+                         tuple(f"{row.file}: {row.error}" for row in found.unreadable))
+
+
+def insert_pending(catalogue: Catalogue, tasks: Sequence[Task],
+                   tags: Sequence[str] = ()) -> int:
+    """Insert the puzzles not in the catalogue yet as ``pending``; the number inserted."""
+    import sqlalchemy as sa
+
+    added = 0
+    chunk = 500
+    for start in range(0, len(tasks), chunk):
+        part = tasks[start:start + chunk]
+        with catalogue.writing(exclusive=True) as connection:
+            known = set(connection.execute(
+                sa.select(schema.puzzles.c.key).where(
+                    schema.puzzles.c.key.in_([t.key for t in part]))).scalars())
+            rows = [_pending_row(task) for task in part if task.key not in known]
+            if rows:
+                connection.execute(schema.puzzles.insert(), rows)
+                added += len(rows)
+            if tags:
+                ids = connection.execute(sa.select(schema.puzzles.c.id).where(
+                    schema.puzzles.c.key.in_([t.key for t in part]))).scalars().all()
+                set_tags(connection, ids, add=tags)
+    return added
+
+
+def _pending_row(task: Task) -> dict[str, object]:
+    puzzle = task.puzzle
+    meta = puzzle.meta
+    return {
+        "key": task.key, "kind": "colour" if isinstance(puzzle, ColourPuzzle) else "bw",
+        "shape_key": shape_key_of(puzzle, None), "width": puzzle.width,
+        "height": puzzle.height,
+        "colours": puzzle.palette.size if isinstance(puzzle, ColourPuzzle) else 1,
+        "title": meta.title, "author": meta.author, "copyright": meta.copyright,
+        "licence": meta.license, "source": meta.source, "file": task.file,
+        "file_index": task.index, "puzzle": puzzle_text(puzzle),
+        "solution": "\n".join(puzzle.solution) if puzzle.solution else None,
+        "status": "pending", "problem": "", "added_at": utc_now(),
+    }
+
+
+def set_tags(connection: object, ids: Sequence[int], *, add: Sequence[str] = (),
+             remove: Sequence[str] = ()) -> None:
+    """Add and remove tags (lower-cased, trimmed) on the puzzles ``ids``."""
+    import sqlalchemy as sa
+
+    conn: sa.Connection = connection  # type: ignore[assignment]
+    wanted = sorted({t.strip().lower() for t in add if t.strip()})
+    gone = sorted({t.strip().lower() for t in remove if t.strip()})
+    if gone and ids:
+        conn.execute(schema.tags.delete().where(
+            schema.tags.c.puzzle_id.in_(ids), schema.tags.c.tag.in_(gone)))
+    if wanted and ids:
+        query = sa.select(schema.tags.c.puzzle_id, schema.tags.c.tag).where(
+            schema.tags.c.puzzle_id.in_(ids))
+        have = {(int(row[0]), str(row[1])) for row in conn.execute(query)}
+        rows = [{"puzzle_id": i, "tag": t} for i in ids for t in wanted if (i, t) not in have]
+        if rows:
+            conn.execute(schema.tags.insert(), rows)
+
+
+def _still_to_grade(catalogue: Catalogue, tasks: Sequence[Task], retry: bool) -> list[Task]:
+    import sqlalchemy as sa
+
+    wanted = ("pending", "failed", "undecided") if retry else ("pending",)
+    keys: set[str] = set()
+    with catalogue.reading() as connection:
+        for start in range(0, len(tasks), 500):
+            part = [t.key for t in tasks[start:start + 500]]
+            keys.update(connection.execute(sa.select(schema.puzzles.c.key).where(
+                schema.puzzles.c.key.in_(part),
+                schema.puzzles.c.status.in_(wanted))).scalars())
+    return [task for task in tasks if task.key in keys]
+
+
+def grade_tasks(catalogue: Catalogue, tasks: list[Task], options: ImportOptions,
+                *, log: TextIO) -> int:
+    """Grade ``tasks`` with the batch runner; each grade is committed as it arrives."""
+    from nonopress.batch.pool import run_pool
+    from nonopress.batch.progress import Progress
+    from nonopress.batch.run import hard_limit_for
+    from nonopress.batch.worker import grade_one
+
+    by_key = {task.key: task for task in tasks}
+    if options.scheduler is None:
+        from grader.solver import ensure_compiled
+
+        ensure_compiled(log)
+    progress = Progress(len(tasks), log)
+
+    def record(row: ResultRow) -> None:
+        store_grade(catalogue, by_key[row.key].puzzle, row)
+        progress.update(row)
+
+    limit = hard_limit_for(options.timeout_s)
+    jobs = options.jobs if options.jobs > 0 else (_cores())
+    try:
+        if options.scheduler is None:
+            run_pool(tasks, record, jobs=jobs, work=grade_one, hard_limit_s=limit)
+        else:
+            from nonopress.batch.dask_runner import connect, require_distributed, run_on_client
+
+            require_distributed()
+            with connect(options.scheduler, jobs=jobs) as client:
+                run_on_client(client, tasks, record, work=grade_one, hard_limit_s=limit)
+    finally:
+        progress.finish()
+    return progress.done
+
+
+def _cores() -> int:
+    import os
+
+    return os.cpu_count() or 1
+
+
+def store_grade(catalogue: Catalogue, puzzle: AnyPuzzle, row: ResultRow) -> None:
+    """Write one finished grade (and the shape key its proved solution gives) in its own
+    transaction."""
+    minutes, low, high = minutes_of(row.grade_record)
+    solution = row.solution if row.verdict == "unique" else None
+    values = {
+        "status": row.status, "verdict": row.verdict, "level": row.level,
+        "score": row.score, "stars": row.stars, "minutes": minutes, "minutes_low": low,
+        "minutes_high": high, "steps": row.steps, "grade_seconds": row.time_s,
+        "problem": row.error, "grade": dumps(row.grade_record), "graded_at": utc_now(),
+    }
+    if solution is not None:
+        values["solution"] = "\n".join(solution)
+        values["shape_key"] = shape_key_of(puzzle, solution)
+    with catalogue.writing() as connection:
+        connection.execute(schema.puzzles.update().where(
+            schema.puzzles.c.key == row.key).values(**values))

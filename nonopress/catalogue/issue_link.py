@@ -1,0 +1,88 @@
+"""What ``nonopress issue`` does with a catalogue: fill ``from_library``, warn about puzzles
+printed before (themselves or their designs), and record what the issue printed.
+
+The layout never sees the catalogue (it cannot import nonopress): the puzzles picked are
+added to the manifest as plain puzzle files before the layout reads it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from grader.colour.model import AnyPuzzle
+from grader.errors import NonopressError
+from layout.manifest import Manifest, PuzzleRef
+from nonopress.catalogue.database import Catalogue, open_catalogue, resolve_location
+from nonopress.catalogue.fill import resolve, section_of
+from nonopress.catalogue.history import Printed, earlier_printings, record_printings
+
+
+def issue_name(manifest: Manifest) -> str:
+    """How the history names an issue: its title and number (else the manifest's name)."""
+    return f"{manifest.title} {manifest.issue or manifest.source.stem}".strip()
+
+
+@dataclass
+class IssueLibrary:
+    catalogue: Catalogue
+    issue: str
+
+    @classmethod
+    def open(cls, db: str | None, manifest: Manifest) -> IssueLibrary | None:
+        """The catalogue named by ``--db`` (or the default one, when it exists); None when
+        there is none. A manifest with ``from_library`` needs one."""
+        wants = section_of(manifest.source) is not None
+        location = resolve_location(db)
+        if db is None and "://" not in location and not Path(location).is_file():
+            if wants:
+                raise NonopressError(f"{manifest.source}: from_library needs a catalogue: "
+                                     f"--db FILE|URL (none at {location})")
+            return None
+        return cls(open_catalogue(location, create=False), issue_name(manifest))
+
+    def fill(self, manifest: Manifest) -> Manifest:
+        """``manifest`` with the puzzles of its ``from_library`` section appended."""
+        chosen = resolve(self.catalogue, manifest.source, self.issue)
+        refs = tuple(PuzzleRef(path=c.file, title=c.title or None,
+                               hide_title=manifest.puzzles[0].hide_title
+                               if manifest.puzzles else True) for c in chosen)
+        return replace(manifest, puzzles=manifest.puzzles + refs)
+
+    def warn_reprints(self, manifest: Manifest) -> list[str]:
+        warnings = earlier_printings(self.catalogue, _puzzles(manifest), self.issue)
+        for warning in warnings:
+            print(f"nonopress issue: warning: {warning}", file=sys.stderr)
+        return warnings
+
+    def record(self, manifest: Manifest, pages: dict[int, int]) -> int:
+        """Record the issue's puzzles (``pages``: puzzle number -> page)."""
+        printed = [Printed(puzzle, number, pages.get(number))
+                   for number, puzzle in enumerate(_puzzles(manifest), 1)]
+        return record_printings(self.catalogue, self.issue, printed,
+                                date=_date(manifest.date), profile=manifest.profile.name)
+
+
+def _puzzles(manifest: Manifest) -> list[AnyPuzzle]:
+    """The manifest's puzzles in issue order (a file without index gives all of its own)."""
+    from grader.colour.io import read_any
+
+    found: list[AnyPuzzle] = []
+    for ref in manifest.puzzles:
+        try:
+            puzzles = read_any(os.fspath(ref.path))
+        except NonopressError:
+            continue  # the build names the file that cannot be read
+        found += [puzzles[ref.index - 1]] if ref.index and ref.index <= len(puzzles) \
+            else puzzles
+    return found
+
+
+def _date(text: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(text[:10]) if text else None
+    except ValueError:
+        return None

@@ -1,0 +1,244 @@
+"""``nonopress library``: the puzzle catalogue (add, find, dupes, history, tag, export, import).
+
+Every action calls the Python API of :mod:`nonopress.catalogue`, the same functions the studio
+calls.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+HELP = "a puzzle catalogue in SQLite or PostgreSQL: add, find, dupes, history, export, import"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--db", metavar="FILE|URL",
+        help="the catalogue: a SQLite file or postgresql://user:pass@host/db (default: "
+        "$NONOPRESS_LIBRARY, else nonopress-library.sqlite in this folder)",
+    )
+    sub = parser.add_subparsers(dest="action", metavar="ACTION")
+    sub.required = True
+
+    add = sub.add_parser("add", help="import and grade puzzle files and folders (resumable)")
+    add.add_argument("paths", nargs="+", metavar="FILE|FOLDER")
+    add.add_argument("--tag", action="append", default=[], metavar="TAG",
+                     help="tag every puzzle read (repeatable)")
+    add.add_argument("--jobs", "-j", type=int, default=0, help="processes (default: cores)")
+    add.add_argument("--timeout", type=float, default=60.0, metavar="S",
+                     help="seconds a puzzle may take to grade (default 60)")
+    add.add_argument("--scheduler", metavar="ADDRESS",
+                     help="grade on a Dask cluster (an address, or 'local')")
+    add.add_argument("--retry-failed", action="store_true",
+                     help="grade failed and undecided puzzles again")
+
+    find = sub.add_parser("find", help="the puzzles that pass filters")
+    find.add_argument("--kind", choices=("bw", "colour"))
+    find.add_argument("--size", metavar="WxH[..WxH]", help="size or size range, 15x15..25x25")
+    find.add_argument("--level", action="append", default=[], metavar="LEVEL",
+                      help="easy, medium, hard, fiendish, ... (repeatable)")
+    find.add_argument("--stars", metavar="LOW..HIGH")
+    find.add_argument("--score", metavar="LOW..HIGH")
+    find.add_argument("--minutes", metavar="LOW..HIGH", help="expected solving minutes")
+    find.add_argument("--tag", action="append", default=[], metavar="TAG",
+                      help="has this tag (repeatable: all of them)")
+    find.add_argument("--author", help="part of the author's name")
+    find.add_argument("--licence", "--license", dest="licence")
+    find.add_argument("--title", help="part of the title")
+    find.add_argument("--status", action="append", default=[],
+                      choices=("pending", "graded", "failed", "undecided"))
+    find.add_argument("--unused-since", metavar="DATE", help="not printed since YYYY-MM-DD")
+    find.add_argument("--unused-for", type=int, metavar="N",
+                      help="not printed in the last N issues")
+    find.add_argument("--never-printed", action="store_true")
+    find.add_argument("--limit", type=int, metavar="N")
+    output = find.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="one JSON array")
+    output.add_argument("--manifest", action="store_true",
+                        help="an issue manifest listing the puzzles (export them first)")
+
+    dupes = sub.add_parser("dupes", help="one design stored twice, and near duplicates")
+    dupes.add_argument("--near", type=int, default=2, metavar="N",
+                       help="also pairs at most N cells apart (default 2; 0: none)")
+    dupes.add_argument("--json", action="store_true")
+
+    history = sub.add_parser("history", help="where a puzzle (or its design) was printed")
+    history.add_argument("puzzle", metavar="PUZZLE", help="id or key")
+    history.add_argument("--json", action="store_true")
+
+    tag = sub.add_parser("tag", help="add or remove tags: library tag 12 +animals -winter")
+    tag.add_argument("puzzle", metavar="PUZZLE")
+    tag.add_argument("changes", nargs="+", metavar="+TAG|-TAG")
+
+    export = sub.add_parser("export", help="the catalogue as JSON lines (puzzles, history)")
+    export.add_argument("-o", "--output", default="-", metavar="FILE")
+    imp = sub.add_parser("import", help="add what an export holds")
+    imp.add_argument("file", metavar="FILE")
+
+    release = sub.add_parser("release", help="drop the bookings of an abandoned issue")
+    release.add_argument("issue", metavar="ISSUE")
+
+    sub.add_parser("summary", help="how many puzzles of each kind, level and size")
+
+
+def run(args: argparse.Namespace) -> int:
+    from nonopress.catalogue import open_catalogue
+
+    create = args.action in ("add", "import")
+    with open_catalogue(args.db, create=create) as catalogue:
+        action = {"add": _add, "find": _find, "dupes": _dupes, "history": _history,
+                  "tag": _tag, "export": _export, "import": _import, "release": _release,
+                  "summary": _summary}[args.action]
+        return int(action(catalogue, args))
+
+
+def _add(catalogue: Any, args: argparse.Namespace) -> int:
+    from nonopress.catalogue import ImportOptions, add_files
+
+    options = ImportOptions(jobs=args.jobs, timeout_s=args.timeout, scheduler=args.scheduler,
+                            tags=tuple(args.tag), retry_failed=args.retry_failed)
+    summary = add_files(catalogue, args.paths, options)
+    for line in summary.unreadable:
+        print(f"nonopress library: {line}", file=sys.stderr)
+    print(f"{summary.read} puzzles read, {summary.added} added, {summary.graded} graded "
+          f"into {catalogue.name}", file=sys.stderr)
+    return 2 if summary.unreadable else 0
+
+
+def filters_from(args: argparse.Namespace) -> Any:
+    from nonopress.catalogue import Filters
+    from nonopress.catalogue.finding import parse_range, parse_size_range
+    from nonopress.catalogue.picking import unused_since
+
+    widths = heights = None
+    if args.size:
+        widths, heights = parse_size_range(args.size)
+    return Filters(
+        kind=args.kind, widths=widths, heights=heights, levels=tuple(args.level),
+        stars=parse_range(args.stars, "--stars", int) if args.stars else None,
+        scores=parse_range(args.score, "--score") if args.score else None,
+        minutes=parse_range(args.minutes, "--minutes") if args.minutes else None,
+        tags=tuple(args.tag), author=args.author, licence=args.licence, text=args.title,
+        status=tuple(args.status),
+        unused_since=unused_since(args.unused_since) if args.unused_since else None,
+        unused_for=args.unused_for, never_printed=args.never_printed, limit=args.limit,
+    )
+
+
+def _find(catalogue: Any, args: argparse.Namespace) -> int:
+    from grader.text import shown
+    from nonopress.catalogue import find
+
+    entries = find(catalogue, filters_from(args))
+    if args.json:
+        print(json.dumps([e.to_json() for e in entries], indent=1, ensure_ascii=False))
+    elif args.manifest:
+        import yaml
+
+        items = [{"file": e.file, "index": e.file_index} if e.file_index > 1 else e.file
+                 for e in entries]
+        print(yaml.safe_dump({"title": "From the catalogue", "puzzles": items},
+                             sort_keys=False, allow_unicode=True), end="")
+    else:
+        print(f"{'id':>5}  {'kind':6} {'size':7} {'level':14} {'score':>5} {'stars':5} "
+              f"{'min':>5}  title")
+        for e in entries:
+            score = "-" if e.score is None else f"{e.score:.2f}"
+            minutes = "-" if e.minutes is None else f"{e.minutes:.0f}"
+            stars = "-" if e.stars is None else "*" * e.stars
+            tags = f"  [{', '.join(e.tags)}]" if e.tags else ""
+            print(shown(f"{e.id:>5}  {e.kind:6} {e.size:7} {e.level or e.status:14} "
+                        f"{score:>5} {stars:5} {minutes:>5}  {e.title or '-'}{tags}"))
+        print(f"{len(entries)} puzzle(s)", file=sys.stderr)
+    return 0
+
+
+def _dupes(catalogue: Any, args: argparse.Namespace) -> int:
+    from grader.text import shown
+    from nonopress.catalogue import duplicates
+
+    pairs = duplicates(catalogue, near=args.near)
+    if args.json:
+        print(json.dumps([{"first": p.first.id, "second": p.second.id, "cells": p.cells}
+                          for p in pairs], indent=1))
+    else:
+        for pair in pairs:
+            print(shown(pair.describe()))
+        print(f"{len(pairs)} pair(s)", file=sys.stderr)
+    return 0
+
+
+def _history(catalogue: Any, args: argparse.Namespace) -> int:
+    from grader.text import shown
+    from nonopress.catalogue import get, history
+
+    entry = get(catalogue, args.puzzle)
+    printings = history(catalogue, entry.key, entry.shape_key)
+    if args.json:
+        print(json.dumps([p.to_json() for p in printings], indent=1, ensure_ascii=False))
+        return 0
+    print(shown(f"{entry.id} {entry.title or '(untitled)'} {entry.size}: "
+                f"{len(printings)} printing(s)"))
+    for p in printings:
+        what = "" if p.puzzle_key == entry.key else "  (the same design, another puzzle)"
+        print(shown(f"  {p.issue_date or p.printed_at[:10]}  {p.issue}, no. {p.position}"
+                    f"{f', page {p.page}' if p.page else ''} ({p.profile}){what}"))
+    return 0
+
+
+def _tag(catalogue: Any, args: argparse.Namespace) -> int:
+    from grader.errors import NonopressError
+    from nonopress.catalogue import get
+    from nonopress.catalogue.importing import set_tags
+
+    entry = get(catalogue, args.puzzle)
+    bad = [c for c in args.changes if c[:1] not in "+-" or len(c) < 2]
+    if bad:
+        raise NonopressError(f"tag: write +TAG to add and -TAG to remove, got {bad[0]!r}")
+    with catalogue.writing() as connection:
+        set_tags(connection, [entry.id], add=[c[1:] for c in args.changes if c[0] == "+"],
+                 remove=[c[1:] for c in args.changes if c[0] == "-"])
+    print(", ".join(get(catalogue, str(entry.id)).tags) or "(no tags)")
+    return 0
+
+
+def _export(catalogue: Any, args: argparse.Namespace) -> int:
+    from grader.atomic import atomic_write
+    from nonopress.catalogue.transfer import export_lines
+
+    text = "".join(line + "\n" for line in export_lines(catalogue))
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        atomic_write(args.output, text)
+    return 0
+
+
+def _import(catalogue: Any, args: argparse.Namespace) -> int:
+    from grader.inputs import read_input_bytes
+    from nonopress.catalogue.transfer import import_lines
+
+    text = read_input_bytes(args.file, args.file).decode("utf-8", "replace")
+    added, recorded = import_lines(catalogue, iter(text.splitlines()), args.file)
+    print(f"{added} puzzle(s) and {recorded} printing(s) added to {catalogue.name}",
+          file=sys.stderr)
+    return 0
+
+
+def _release(catalogue: Any, args: argparse.Namespace) -> int:
+    from nonopress.catalogue import release
+
+    print(f"{release(catalogue, args.issue)} booking(s) of {args.issue} dropped",
+          file=sys.stderr)
+    return 0
+
+
+def _summary(catalogue: Any, args: argparse.Namespace) -> int:
+    from nonopress.catalogue import counts
+
+    for kind, level, size, count in counts(catalogue):
+        print(f"{kind:6} {level:14} {size:8} {count:>6}")
+    return 0
