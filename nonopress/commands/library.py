@@ -69,9 +69,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     history.add_argument("puzzle", metavar="PUZZLE", help="id or key")
     history.add_argument("--json", action="store_true")
 
-    tag = sub.add_parser("tag", help="add or remove tags: library tag 12 +animals -winter")
+    tag = sub.add_parser("tag", help="add or remove tags: library tag 12 animals --remove winter")
     tag.add_argument("puzzle", metavar="PUZZLE")
-    tag.add_argument("changes", nargs="+", metavar="+TAG|-TAG")
+    tag.add_argument("tags", nargs="*", metavar="TAG", help="tags to add")
+    tag.add_argument("--remove", action="append", default=[], metavar="TAG",
+                     help="a tag to remove (repeatable)")
 
     export = sub.add_parser("export", help="the catalogue as JSON lines (puzzles, history)")
     export.add_argument("-o", "--output", default="-", metavar="FILE")
@@ -195,12 +197,10 @@ def _tag(catalogue: Any, args: argparse.Namespace) -> int:
     from nonopress.catalogue.importing import set_tags
 
     entry = get(catalogue, args.puzzle)
-    bad = [c for c in args.changes if c[:1] not in "+-" or len(c) < 2]
-    if bad:
-        raise NonopressError(f"tag: write +TAG to add and -TAG to remove, got {bad[0]!r}")
+    if not args.tags and not args.remove:
+        raise NonopressError("tag: name tags to add, or --remove TAG")
     with catalogue.writing() as connection:
-        set_tags(connection, [entry.id], add=[c[1:] for c in args.changes if c[0] == "+"],
-                 remove=[c[1:] for c in args.changes if c[0] == "-"])
+        set_tags(connection, [entry.id], add=args.tags, remove=args.remove)
     print(", ".join(get(catalogue, str(entry.id)).tags) or "(no tags)")
     return 0
 
