@@ -7,6 +7,7 @@ where a missing server fails.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import signal
 import subprocess
@@ -378,3 +379,21 @@ def test_the_migrations_build_the_schema_the_queries_are_written_against(
     assert differences == []
     with open_catalogue(catalogue.url):  # opening again migrates nothing and loses nothing
         pass
+
+
+def test_printing_a_mirror_image_of_a_printed_puzzle_warns(catalogue: Catalogue) -> None:
+    from nonopress.catalogue import Printed, earlier_printings, record_printings
+
+    owl = read_any(LIBRARY / "owl.yaml")[0]
+    assert isinstance(owl, Puzzle) and owl.solution is not None
+    turned = np.rot90(np.array([list(row) for row in owl.solution]))  # the owl on its side
+    mirrored = Puzzle.from_picture(["".join(row) for row in turned[:, ::-1]],
+                                   Metadata(title="Night Bird", author="Someone else"))
+    assert mirrored.key() != owl.key()
+    assert record_printings(catalogue, "Monthly 4", [Printed(owl, 3, 2)],
+                            date=dt.date(2026, 4, 1)) == 1
+    warnings = earlier_printings(catalogue, [read_any(LIBRARY / "heart.yaml")[0], mirrored],
+                                 "Monthly 9")
+    assert warnings == ["puzzle 2 (Night Bird) is a duplicate (rotated, mirrored or redrawn) "
+                        "of a puzzle printed in Monthly 4 (2026-04-01), page 2"]
+    assert earlier_printings(catalogue, [owl], "Monthly 4") == []  # its own issue, rebuilt
