@@ -87,6 +87,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from grader.errors import NonopressError
     from nonopress.catalogue import open_catalogue
 
     create = args.action in ("add", "import")
@@ -94,7 +97,12 @@ def run(args: argparse.Namespace) -> int:
         action = {"add": _add, "find": _find, "dupes": _dupes, "history": _history,
                   "tag": _tag, "export": _export, "import": _import, "release": _release,
                   "summary": _summary}[args.action]
-        return int(action(catalogue, args))
+        try:
+            return int(action(catalogue, args))
+        except SQLAlchemyError as exc:  # the server went away, a disk filled up, ...
+            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+            raise NonopressError(f"{catalogue.name}: {reason[0] if reason else exc}") \
+                from None
 
 
 def _add(catalogue: Any, args: argparse.Namespace) -> int:
