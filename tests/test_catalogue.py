@@ -220,6 +220,26 @@ def test_an_import_killed_with_sigkill_resumes_with_every_puzzle_once(
     assert {status for _, status in stored} <= {"graded", "undecided"}
 
 
+def test_two_editors_adding_the_same_stock_at_once_store_each_puzzle_once(
+        db_url: str, tmp_path: Path) -> None:
+    folder = tmp_path / "stock"
+    folder.mkdir()
+    keys = _random_puzzles(folder, 24, size=10)
+    open_catalogue(db_url).close()  # the schema first: both then race on the puzzles only
+    command = [sys.executable, "-m", "nonopress", "library", "--db", db_url, "add",
+               str(folder), "-j", "1", "--timeout", "20"]
+    editors = [subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                text=True) for _ in range(2)]
+    for editor in editors:
+        _, err = editor.communicate(timeout=600)
+        assert editor.returncode == 0, err
+    with open_catalogue(db_url) as opened, opened.reading() as connection:
+        stored = connection.execute(sa.select(schema.puzzles.c.key,
+                                              schema.puzzles.c.status)).all()
+    assert sorted(k for k, _ in stored) == sorted(keys)
+    assert {status for _, status in stored} <= {"graded", "undecided"}
+
+
 def _stock_for_picking(catalogue: Catalogue, count: int) -> None:
     """``count`` graded easy puzzles, without grading (the picker only reads columns)."""
     rows = [{"key": f"{n:024x}", "kind": "bw", "shape_key": f"s{n:019x}", "width": 15,
