@@ -417,3 +417,17 @@ def test_printing_a_mirror_image_of_a_printed_puzzle_warns(catalogue: Catalogue)
     assert warnings == ["puzzle 2 (Night Bird) is a duplicate (rotated, mirrored or redrawn) "
                         "of a puzzle printed in Monthly 4 (2026-04-01), page 2"]
     assert earlier_printings(catalogue, [owl], "Monthly 4") == []  # its own issue, rebuilt
+
+
+def test_the_catalogue_is_named_by_db_then_the_environment_then_a_config_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from nonopress.catalogue.database import DEFAULT_FILE, resolve_location
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("NONOPRESS_LIBRARY", raising=False)
+    assert resolve_location(None) == DEFAULT_FILE
+    (tmp_path / ".nonopress-library").write_text("# the team's\npostgresql://u:p@h/db\n")
+    assert resolve_location(None) == "postgresql://u:p@h/db"
+    monkeypatch.setenv("NONOPRESS_LIBRARY", "team.sqlite")
+    assert resolve_location(None) == "team.sqlite"
+    assert resolve_location("mine.sqlite") == "mine.sqlite"
