@@ -7,6 +7,7 @@ where a missing server fails.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import signal
 import subprocess
@@ -31,6 +32,7 @@ from nonopress.catalogue import (
     PickRequest,
     duplicates,
     find,
+    get,
     open_catalogue,
     pick,
     schema,
@@ -166,7 +168,8 @@ def test_add_grades_both_kinds_and_find_filters(catalogue: Catalogue) -> None:
     assert "Heart" in {e.title for e in find(catalogue, Filters(minutes=(heart, heart)))}
     again = add_files(catalogue, files, ImportOptions(jobs=1, timeout_s=30))
     assert (again.added, again.graded) == (0, 0)
-    assert entries["Heart"].puzzle().key() == read_any(LIBRARY / "heart.yaml")[0].key()
+    heart_again = get(catalogue, str(entries["Heart"].id)).puzzle()
+    assert heart_again == read_any(LIBRARY / "heart.yaml")[0]  # clues, solution, metadata
 
 
 def _random_puzzles(folder: Path, count: int, size: int = 20) -> list[str]:
@@ -214,6 +217,26 @@ def test_an_import_killed_with_sigkill_resumes_with_every_puzzle_once(
         stored = connection.execute(sa.select(schema.puzzles.c.key,
                                               schema.puzzles.c.status)).all()
     assert sorted(k for k, _ in stored) == sorted(keys)  # every puzzle, once
+    assert {status for _, status in stored} <= {"graded", "undecided"}
+
+
+def test_two_editors_adding_the_same_stock_at_once_store_each_puzzle_once(
+        db_url: str, tmp_path: Path) -> None:
+    folder = tmp_path / "stock"
+    folder.mkdir()
+    keys = _random_puzzles(folder, 24, size=10)
+    open_catalogue(db_url).close()  # the schema first: both then race on the puzzles only
+    command = [sys.executable, "-m", "nonopress", "library", "--db", db_url, "add",
+               str(folder), "-j", "1", "--timeout", "20"]
+    editors = [subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                text=True) for _ in range(2)]
+    for editor in editors:
+        _, err = editor.communicate(timeout=600)
+        assert editor.returncode == 0, err
+    with open_catalogue(db_url) as opened, opened.reading() as connection:
+        stored = connection.execute(sa.select(schema.puzzles.c.key,
+                                              schema.puzzles.c.status)).all()
+    assert sorted(k for k, _ in stored) == sorted(keys)
     assert {status for _, status in stored} <= {"graded", "undecided"}
 
 
@@ -362,3 +385,49 @@ def test_a_bad_database_or_export_is_one_line_and_status_2(
     err = capsys.readouterr().err
     assert str(bad) in err and ":2" in err and len(err.strip().splitlines()) == 1
     assert main(["library", "--db", "mysql://x/y", "find"]) == 2
+
+
+def test_the_migrations_build_the_schema_the_queries_are_written_against(
+        catalogue: Catalogue) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    with catalogue.engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={
+            "version_table": "catalogue_version"})
+        differences = compare_metadata(context, schema.metadata)
+    assert differences == []
+    with open_catalogue(catalogue.url):  # opening again migrates nothing and loses nothing
+        pass
+
+
+def test_printing_a_mirror_image_of_a_printed_puzzle_warns(catalogue: Catalogue) -> None:
+    from nonopress.catalogue import Printed, earlier_printings, record_printings
+
+    owl = read_any(LIBRARY / "owl.yaml")[0]
+    assert isinstance(owl, Puzzle) and owl.solution is not None
+    turned = np.rot90(np.array([list(row) for row in owl.solution]))  # the owl on its side
+    mirrored = Puzzle.from_picture(["".join(row) for row in turned[:, ::-1]],
+                                   Metadata(title="Night Bird", author="Someone else"))
+    assert mirrored.key() != owl.key()
+    assert record_printings(catalogue, "Monthly 4", [Printed(owl, 3, 2)],
+                            date=dt.date(2026, 4, 1)) == 1
+    warnings = earlier_printings(catalogue, [read_any(LIBRARY / "heart.yaml")[0], mirrored],
+                                 "Monthly 9")
+    assert warnings == ["puzzle 2 (Night Bird) is a duplicate (rotated, mirrored or redrawn) "
+                        "of a puzzle printed in Monthly 4 (2026-04-01), page 2"]
+    assert earlier_printings(catalogue, [owl], "Monthly 4") == []  # its own issue, rebuilt
+
+
+def test_the_catalogue_is_named_by_db_then_the_environment_then_a_config_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from nonopress.catalogue.database import DEFAULT_FILE, resolve_location
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("NONOPRESS_LIBRARY", raising=False)
+    assert resolve_location(None) == DEFAULT_FILE
+    (tmp_path / ".nonopress-library").write_text("# the team's\npostgresql://u:p@h/db\n")
+    assert resolve_location(None) == "postgresql://u:p@h/db"
+    monkeypatch.setenv("NONOPRESS_LIBRARY", "team.sqlite")
+    assert resolve_location(None) == "team.sqlite"
+    assert resolve_location("mine.sqlite") == "mine.sqlite"

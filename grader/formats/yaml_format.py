@@ -65,7 +65,9 @@ def is_issue_manifest(data: bytes) -> bool:
 
 
 def _is_manifest(document: dict[Any, Any]) -> bool:
-    """Issue manifests list puzzle files, not puzzles."""
+    """Issue manifests list puzzle files, not puzzles (or fill themselves from a catalogue)."""
+    if isinstance(document.get("from_library"), dict):
+        return True
     items = document.get("puzzles")
     return isinstance(items, list) and any(
         isinstance(item, str) or (isinstance(item, dict) and "file" in item) for item in items

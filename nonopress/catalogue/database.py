@@ -26,11 +26,29 @@ ENVIRONMENT = "NONOPRESS_LIBRARY"
 _SQLITE_TIMEOUT_S = 60.0
 
 
+#: a file in the current folder whose first line names the catalogue (keeps a team's
+#: PostgreSQL password off the command line and out of the shell history)
+CONFIG_FILE = ".nonopress-library"
+
+
 def resolve_location(location: str | os.PathLike[str] | None) -> str:
-    """``--db`` as given, else ``$NONOPRESS_LIBRARY``, else the default file here."""
+    """``--db`` as given, else ``$NONOPRESS_LIBRARY``, else the first line of
+    ``.nonopress-library`` here, else the default file here."""
     if location is not None and str(location).strip():
         return str(location)
-    return os.environ.get(ENVIRONMENT, "").strip() or DEFAULT_FILE
+    named = os.environ.get(ENVIRONMENT, "").strip()
+    if named:
+        return named
+    config = Path(CONFIG_FILE)
+    if config.is_file():
+        from grader.inputs import read_input_bytes
+
+        lines = read_input_bytes(config, CONFIG_FILE).decode("utf-8", "replace").splitlines()
+        first = next((line.strip() for line in lines
+                      if line.strip() and not line.lstrip().startswith("#")), "")
+        if first:
+            return first
+    return DEFAULT_FILE
 
 
 def database_url(location: str | os.PathLike[str] | None) -> str:

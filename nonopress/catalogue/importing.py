@@ -104,13 +104,25 @@ def insert_pending(catalogue: Catalogue, tasks: Sequence[Task],
                     schema.puzzles.c.key.in_([t.key for t in part]))).scalars())
             rows = [_pending_row(task) for task in part if task.key not in known]
             if rows:
-                connection.execute(schema.puzzles.insert(), rows)
+                # another editor adding the same files at this moment: theirs stands
+                connection.execute(_insert_new(catalogue.dialect), rows)
                 added += len(rows)
             if tags:
                 ids = connection.execute(sa.select(schema.puzzles.c.id).where(
                     schema.puzzles.c.key.in_([t.key for t in part]))).scalars().all()
                 set_tags(connection, ids, add=tags)
     return added
+
+
+def _insert_new(dialect: str) -> object:
+    """An INSERT that leaves a puzzle whose key is already there alone."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert(schema.puzzles).on_conflict_do_nothing(index_elements=["key"])
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(schema.puzzles).on_conflict_do_nothing(index_elements=["key"])
 
 
 def _pending_row(task: Task) -> dict[str, object]:

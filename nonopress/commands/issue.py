@@ -17,6 +17,7 @@ from nonopress.commands.common import positive_float
 if TYPE_CHECKING:
     from layout.manifest import Manifest
     from layout.puzzlefiles import PuzzleFiles
+    from nonopress.catalogue.issue_link import IssueLibrary
 
 from layout.profiles import Profile
 
@@ -162,10 +163,7 @@ def run(args: argparse.Namespace) -> int:
 
     files = PuzzleFiles()  # each puzzle file read once, however many entries name it
     if manifest_has_colour(manifest, files):
-        status = _run_colour(args, manifest, files)
-        if library is not None and not args.no_record and args.output:
-            library.record(manifest, {})
-        return status
+        return _run_colour(args, manifest, files, library)
     if args.no_cache:
         cache = GradeCache(None)
     else:
@@ -260,13 +258,15 @@ def _preflight(paths: list[Path], profile: Profile, say: Callable[[str], None]) 
     return status
 
 
-def _run_colour(args: argparse.Namespace, manifest: Manifest, files: PuzzleFiles) -> int:
+def _run_colour(args: argparse.Namespace, manifest: Manifest, files: PuzzleFiles,
+                library: IssueLibrary | None) -> int:
     """An issue with colour puzzles: laid out by layout.colour_issue (no grade cache)."""
     from grader.atomic import atomic_write
     from grader.errors import NonopressError
     from grader.results import Budget
     from layout.colour_issue import (
         build_colour_issue,
+        group_puzzles,
         plan_colour_issue,
         render_colour_latex,
         render_colour_pdf,
@@ -305,4 +305,10 @@ def _run_colour(args: argparse.Namespace, manifest: Manifest, files: PuzzleFiles
             write(compiled, compile_latex(tex, jobname=Path(args.latex).stem))
             say(f"wrote {args.latex} and compiled it to {compiled}: {summary}")
             checked.append(Path(compiled))
-    return _preflight(checked, manifest.profile, say)
+    status = _preflight(checked, manifest.profile, say)
+    if library is not None and not args.no_record:
+        groups = group_puzzles(entries, manifest)  # a puzzle page per group, in order
+        library.record(manifest, {entry.number: page for page, group in enumerate(groups, 1)
+                                  for entry in group})
+        say(f"recorded the printing in {library.catalogue.name}")
+    return status

@@ -69,9 +69,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     history.add_argument("puzzle", metavar="PUZZLE", help="id or key")
     history.add_argument("--json", action="store_true")
 
-    tag = sub.add_parser("tag", help="add or remove tags: library tag 12 +animals -winter")
+    tag = sub.add_parser("tag", help="add or remove tags: library tag 12 animals --remove winter")
     tag.add_argument("puzzle", metavar="PUZZLE")
-    tag.add_argument("changes", nargs="+", metavar="+TAG|-TAG")
+    tag.add_argument("tags", nargs="*", metavar="TAG", help="tags to add")
+    tag.add_argument("--remove", action="append", default=[], metavar="TAG",
+                     help="a tag to remove (repeatable)")
 
     export = sub.add_parser("export", help="the catalogue as JSON lines (puzzles, history)")
     export.add_argument("-o", "--output", default="-", metavar="FILE")
@@ -85,6 +87,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from grader.errors import NonopressError
     from nonopress.catalogue import open_catalogue
 
     create = args.action in ("add", "import")
@@ -92,7 +97,12 @@ def run(args: argparse.Namespace) -> int:
         action = {"add": _add, "find": _find, "dupes": _dupes, "history": _history,
                   "tag": _tag, "export": _export, "import": _import, "release": _release,
                   "summary": _summary}[args.action]
-        return int(action(catalogue, args))
+        try:
+            return int(action(catalogue, args))
+        except SQLAlchemyError as exc:  # the server went away, a disk filled up, ...
+            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+            raise NonopressError(f"{catalogue.name}: {reason[0] if reason else exc}") \
+                from None
 
 
 def _add(catalogue: Any, args: argparse.Namespace) -> int:
@@ -195,12 +205,10 @@ def _tag(catalogue: Any, args: argparse.Namespace) -> int:
     from nonopress.catalogue.importing import set_tags
 
     entry = get(catalogue, args.puzzle)
-    bad = [c for c in args.changes if c[:1] not in "+-" or len(c) < 2]
-    if bad:
-        raise NonopressError(f"tag: write +TAG to add and -TAG to remove, got {bad[0]!r}")
+    if not args.tags and not args.remove:
+        raise NonopressError("tag: name tags to add, or --remove TAG")
     with catalogue.writing() as connection:
-        set_tags(connection, [entry.id], add=[c[1:] for c in args.changes if c[0] == "+"],
-                 remove=[c[1:] for c in args.changes if c[0] == "-"])
+        set_tags(connection, [entry.id], add=args.tags, remove=args.remove)
     print(", ".join(get(catalogue, str(entry.id)).tags) or "(no tags)")
     return 0
 
