@@ -372,8 +372,9 @@ def start_child(index: int, base: Seed, data: bytes, workroot: Path) -> Running:
 
 def classify(status: int, err: str) -> str:
     if os.WIFSIGNALED(status):
-        return "over_bound" if os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL) \
-            else "crash"
+        if os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL) or "bad_alloc" in err:
+            return "over_bound"  # the CPU limit, or C++ code (qpdf) out of memory
+        return "crash"
     code = os.WEXITSTATUS(status)
     if "MemoryError" in err:
         return "over_bound"

@@ -553,6 +553,7 @@ def test_the_fuzz_run_counts_each_outcome_by_what_the_child_did() -> None:
     assert fuzz.classify(70 << 8, "numpy...: _ArrayMemoryError: MemoryError\n") == "over_bound"
     assert fuzz.classify(int(signal.SIGXCPU), "") == "over_bound"
     assert fuzz.classify(int(signal.SIGSEGV), "") == "crash"
+    assert fuzz.classify(int(signal.SIGABRT), "what():  std::bad_alloc\n") == "over_bound"
     assert fuzz.classify(3 << 8, "") == "other_status"
 
 
