@@ -1,0 +1,37 @@
+"""Parse errors at the line that is wrong, saying what is wrong (issue 36, item 6)."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader import formats
+from grader.errors import FormatError
+
+GOOD_COLUMNS = "columns\n1\n1\n1\n1\n1\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "says"),
+    [
+        # a typo in a row is a typo, not a colour puzzle
+        ("width 5\nheight 5\nrows\n1\n1 l\n1\n1\n1\n" + GOOD_COLUMNS, 5, "'l' is not a whole"),
+        # four rows under height 5: said at the heading that came too soon
+        ("width 5\nheight 5\nrows\n1\n1\n1\n1\ncolumns\n1\n1\n1\n1\n5\n", 8,
+         "4 rows given, but height says 5"),
+        # a clue longer than its line: at the clue's own line, not the height's
+        ('title "x"\nwidth 5\nheight 5\nrows\n1\n1\n9\n1\n1\n' + GOOD_COLUMNS, 7,
+         "row 3 clue 9 needs 9 cells but the row has 5"),
+        ("width 5\nheight 5\nrows\n1\n1\n1\n1\n1\ncolumns\n1\n1\n2 3\n1\n1\n", 12,
+         "column 3 clue 2 3 needs 6 cells but the column has 5"),
+    ],
+)
+def test_non_errors_point_at_the_wrong_line(text: str, line: int, says: str) -> None:
+    with pytest.raises(FormatError) as caught:
+        formats.read(text.encode(), format="non", name="bad.non")
+    assert caught.value.line == line and says in caught.value.message, caught.value
+
+
+def test_colour_notation_is_still_named() -> None:
+    text = "width 2\nheight 1\nrows\n1a 1b\ncolumns\n1a\n1b\n"
+    with pytest.raises(FormatError, match="colour puzzles are not supported"):
+        formats.read(text.encode(), format="non", name="colour.non")
