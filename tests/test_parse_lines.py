@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from grader import formats
@@ -35,3 +37,17 @@ def test_colour_notation_is_still_named() -> None:
     text = "width 2\nheight 1\nrows\n1a 1b\ncolumns\n1a\n1b\n"
     with pytest.raises(FormatError, match="colour puzzles are not supported"):
         formats.read(text.encode(), format="non", name="colour.non")
+
+
+def test_check_names_the_cells_that_differ(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from grader.model import Puzzle
+    from nonopress.cli import main
+
+    two = Puzzle.from_picture(["#.", ".#"])
+    path = tmp_path / "two.yaml"
+    path.write_bytes(formats.write(Puzzle(two.rows, two.columns), "yaml"))
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "4 cells differ: (row 1, column 1), (row 1, column 2), (row 2, column 1), " \
+        "(row 2, column 2)" in out
