@@ -51,3 +51,16 @@ def test_check_names_the_cells_that_differ(tmp_path: Path,
     out = capsys.readouterr().out
     assert "4 cells differ: (row 1, column 1), (row 1, column 2), (row 2, column 1), " \
         "(row 2, column 2)" in out
+
+
+def test_batch_names_the_duplicates_it_ignores(tmp_path: Path) -> None:
+    from grader.model import Puzzle
+    from nonopress.batch.discover import read_tasks
+
+    plus = Puzzle.from_picture([".#.", "###", ".#."])
+    for name in ("a.yaml", "b.yaml"):
+        (tmp_path / name).write_bytes(formats.write(plus, "yaml"))
+    found = read_tasks([tmp_path / "a.yaml", tmp_path / "b.yaml"], 10.0)
+    assert found.duplicates == 1 and len(found.tasks) == 1
+    (named,) = found.duplicate_names
+    assert "b.yaml #1 is the same puzzle as" in named and "a.yaml #1" in named
