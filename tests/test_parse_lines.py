@@ -64,3 +64,13 @@ def test_batch_names_the_duplicates_it_ignores(tmp_path: Path) -> None:
     assert found.duplicates == 1 and len(found.tasks) == 1
     (named,) = found.duplicate_names
     assert "b.yaml #1 is the same puzzle as" in named and "a.yaml #1" in named
+
+
+def test_grade_max_rung_calls_stuck_puzzles_stuck_not_defects(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from nonopress.cli import main
+
+    root = Path(__file__).resolve().parents[1] / "puzzles"
+    main(["grade", "--max-rung", "simple-boxes", str(root / "owl.yaml")])
+    out = capsys.readouterr().out
+    assert "not defects: they need a harder rung" in out and "defect is not" not in out
