@@ -74,3 +74,17 @@ def test_grade_max_rung_calls_stuck_puzzles_stuck_not_defects(
     main(["grade", "--max-rung", "simple-boxes", str(root / "owl.yaml")])
     out = capsys.readouterr().out
     assert "not defects: they need a harder rung" in out and "defect is not" not in out
+
+
+def test_generate_counts_attempts_per_puzzle() -> None:
+    from grader.authoring import Target, generate
+
+    said: list[str] = []
+    made = list(generate(8, 8, target=Target(), count=2, seed=3, seconds=60,
+                         progress=said.append))
+    assert len(made) == 2
+    # the second puzzle's count starts again: its misses plus the one that made it
+    misses = sum("puzzle 2/2, attempt" in line for line in said)
+    (done,) = [line for line in said if "puzzle 2/2:" in line]
+    tries = misses + 1
+    assert f"after {tries} attempt{'s' * (tries != 1)} (" in done, said
