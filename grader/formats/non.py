@@ -139,7 +139,8 @@ def _check_not_a_heading(text: str, key: str, offset: int, count: int, source: s
                          line: int) -> None:
     """A section shorter than the size says ends at the next heading: say how many came."""
     match = _KEY.match(text.strip())
-    if match and not _CLUE_LINE.match(text.strip()):
+    headings = {"rows", "columns", "width", "height", "goal", "color", *_META_KEYS}
+    if match and match.group(1) in headings:
         what = "height" if key == "rows" else "width"
         raise FormatError(f"{offset} {key} given, but {what} says {count}", source, line)
 
