@@ -2,11 +2,13 @@
 
     python bench/bench_startup.py [--repeat N] [--src DIR]
 
-Runs each command ``--repeat`` times as a fresh process (after one warm-up run that fills
-numba's cache) and prints the median and minimum CPU time (user + system, from the kernel's
-accounting of the finished child), beside the floor of an interpreter that imports nothing
-(``python -c pass``), measured in the same run. ``--src DIR`` runs the ``grader`` package found
-in DIR instead of the installed one, to compare a checkout of an older commit:
+Commands: --version, check and grade of an easy and a hard puzzle, and a warm ``make`` of
+a 25x25 puzzle from a drawn picture. Runs each command ``--repeat`` times as a fresh
+process (after one warm-up run that fills numba's cache) and prints the median and minimum
+CPU time (user + system, from the kernel's accounting of the finished child), beside the
+floor of an interpreter that imports nothing (``python -c pass``), measured in the same
+run. ``--src DIR`` runs the ``grader`` package found in DIR instead of the installed one,
+to compare a checkout of an older commit:
 
     git worktree add /tmp/before HEAD~3
     python bench/bench_startup.py --src /tmp/before
@@ -34,6 +36,13 @@ def child_cpu_seconds(argv: list[str], env: dict[str, str], cwd: str) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def _cat_picture(path: Path) -> None:
+    """The project's cat silhouette, drawn (no file of the checkout is needed)."""
+    from grader.authoring.drawings import draw
+
+    draw("cat", "silhouette").save(path)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
@@ -49,12 +58,17 @@ def main(argv: list[str] | None = None) -> int:
         for source, target in (("heart", easy), ("loaded-die", hard)):
             subprocess.run([*nonopress, "convert", str(ROOT / f"puzzles/{source}.yaml"),
                             str(target)], env=env, cwd=tmp, check=True)
+        picture = Path(tmp) / "cat-25.png"
+        _cat_picture(picture)
         cases = {
             "python -c pass (floor)": [sys.executable, "-c", "pass"],
             "nonopress --version": [*nonopress, "--version"],
             "nonopress check heart.non": [*nonopress, "check", str(easy)],
             "nonopress check loaded-die.non": [*nonopress, "check", str(hard)],
             "nonopress grade heart.non": [*nonopress, "grade", str(easy)],
+            # a warm make on a 25x25 picture (issue 36: under 1 s of CPU, whole process)
+            "nonopress make cat 25x25": [*nonopress, "make", str(picture), "--size", "25x25",
+                                         "-q", "-o", str(Path(tmp) / "cat.yaml")],
         }
         print(f"{'command':34} {'median cpu s':>13} {'min cpu s':>10}")
         for label, command in cases.items():

@@ -184,3 +184,11 @@ def test_report_names_cells_as_grade_does() -> None:
     from grader.authoring.result import _cells
 
     assert _cells([(5, 2)]) == "(row 6, column 3)"
+
+
+def test_make_to_dev_null_is_a_dry_run(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    picture = tmp_path / "shape.png"
+    margins().save(picture)
+    assert main(["make", str(picture), "--size", "12x12", "-q", "-o", "/dev/null"]) == 0
+    assert "wrote /dev/null" in capsys.readouterr().out

@@ -72,3 +72,20 @@ def test_the_command_refuses_an_unknown_suffix_and_a_bad_index(
     assert "plus.jpg" in capsys.readouterr().err
     assert main(["render", str(plus), str(tmp_path / "p.png"), "--index", "3"]) == 2
     assert "holds 1 puzzle" in capsys.readouterr().err
+
+
+def test_solve_out_png_draws_the_solved_grid_and_to_png_keeps_pixels(
+    plus: Path, tmp_path: Path
+) -> None:
+    drawn, pixels = tmp_path / "sol.png", tmp_path / "pixels.png"
+    assert main(["solve", str(plus), "--out", str(drawn)]) == 0
+    assert main(["solve", str(plus), "--out", str(pixels), "--to", "png"]) == 0
+    with Image.open(drawn) as shown:
+        image = shown.copy()
+    caption = 2 * 11.0  # the caption line above the block
+    x = (MARGIN + (1 + 2 + 0.5) * CELL) * PNG_SCALE
+    y = (MARGIN + caption + (1 + 2 + 0.5) * CELL) * PNG_SCALE
+    centre = image.convert("L").getpixel((round(x), round(y)))  # the plus's centre cell
+    assert isinstance(centre, int) and centre < 100
+    with Image.open(pixels) as one_pixel_a_cell:
+        assert one_pixel_a_cell.size == (5, 5)

@@ -56,9 +56,10 @@ def generate(width: int, height: int, *, target: Target, count: int = 1, seed: i
     clock = Clock(seconds, progress)
     adaptive = density is None
     share = DEFAULT_DENSITY if density is None else density
-    made = attempts = 0
+    made = attempts = tries = 0  # tries: attempts for the puzzle being made now
     while made < count and not clock.out():
         attempts += 1
+        tries += 1
         picture = random_picture(width, height, share, symmetry, rng)
         left = clock.left()
         budget = attempt_seconds if left is None else min(attempt_seconds, left)
@@ -67,11 +68,13 @@ def generate(width: int, height: int, *, target: Target, count: int = 1, seed: i
         if result.unique and (result.reached or not target.wanted):
             made += 1
             clock.say(f"puzzle {made}/{count}: {result.grade.level if result.grade else '?'}"
-                      f" after {attempts} attempts")
+                      f" after {tries} attempt{'s' * (tries != 1)} ({attempts} in all)")
+            tries = 0
             yield result
             continue
         missed = result.grade.level if result.grade else result.verdict
-        clock.say(f"attempt {attempts} missed ({missed}, density {share:.2f})")
+        clock.say(f"puzzle {made + 1}/{count}, attempt {tries} missed ({missed}, "
+                  f"density {share:.2f})")
         if adaptive and result.grade is not None:
             harder = target.direction(target.measure(result.grade)) > 0
             step = -DENSITY_STEP if harder else DENSITY_STEP

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -107,6 +107,22 @@ def load_grey(source: str | os.PathLike[str] | bytes, name: str = "") -> GreyArr
     and box-reduced to at most :data:`WORK_SIDE` pixels a side before it becomes an array
     of floats: a 40-megapixel picture never takes more than a few hundred MB.
     """
+    grey = _decoded(source, name, _eight_bit_grey)
+    pixels: GreyArray = np.asarray(grey, dtype=np.float64)
+    return pixels
+
+
+def load_rgba(source: str | os.PathLike[str] | bytes, name: str = "") -> npt.NDArray[np.uint8]:
+    """The picture as 8-bit RGBA (height x width x 4), read, checked and reduced as
+    :func:`load_grey` does."""
+    rgba = _decoded(source, name, lambda image: image.convert("RGBA"))
+    pixels: npt.NDArray[np.uint8] = np.asarray(rgba, dtype=np.uint8)
+    return pixels
+
+
+def _decoded(source: str | os.PathLike[str] | bytes, name: str,
+             convert: Callable[[Image.Image], Image.Image]) -> Image.Image:
+    """Read through the capped reader, check the header, decode, convert to 8-bit, reduce."""
     from PIL import Image, UnidentifiedImageError
 
     from grader.inputs import read_input_bytes
@@ -118,7 +134,7 @@ def load_grey(source: str | os.PathLike[str] | bytes, name: str = "") -> GreyArr
             _check_dimensions(*image.size, label)
             _ask_for_draft(image)
             image.load()
-            grey = _reduced(_eight_bit_grey(image))
+            return _reduced(convert(image))
     except Image.DecompressionBombError:
         raise FormatError(f"picture is over the limit of {MAX_PIXELS:,} pixels (its header "
                           "claims far more)", label) from None
@@ -129,8 +145,6 @@ def load_grey(source: str | os.PathLike[str] | bytes, name: str = "") -> GreyArr
         raise FormatError("picture too large to decode in memory", label) from None
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
         raise FormatError(f"damaged picture: {exc}", label) from None
-    pixels: GreyArray = np.asarray(grey, dtype=np.float64)
-    return pixels
 
 
 def _check_dimensions(width: int, height: int, label: str) -> None:

@@ -10,6 +10,7 @@ from grader.authoring.target import Target, describe
 from grader.grading import Grade
 from grader.model import BoolArray, Puzzle
 from grader.results import Verdict
+from grader.wording import cell_list
 
 
 @dataclass(frozen=True)
@@ -99,5 +100,4 @@ class Authored:
 
 def _cells(cells: list[Cell] | tuple[Cell, ...]) -> str:
     """(row 6, column 3), 1-based as ``grade`` says it, the first few."""
-    shown = ", ".join(f"(row {r + 1}, column {c + 1})" for r, c in sorted(cells)[:8])
-    return shown + (f" and {len(cells) - 8} more" if len(cells) > 8 else "")
+    return cell_list(cells, shown=8)

@@ -37,7 +37,7 @@ _META_KEYS = {"title": "title", "by": "author", "copyright": "copyright",
 _KEY = re.compile(r"^([a-z]+)\b\s*(.*)$")
 _SPDX = re.compile(r"^[A-Za-z0-9.+-]+$")
 _CLUE_LINE = re.compile(r"^\d+(?:[\s,]+\d+)*$")
-_COLOURED_CLUE = re.compile(r"\d+\s*[a-zA-Z]")
+_COLOURED_CLUE = re.compile(r"\d+[a-zA-Z]")
 
 
 @dataclass
@@ -104,14 +104,19 @@ def read(data: bytes, source: str) -> list[Puzzle]:
             if number + count > len(lines):
                 raise FormatError(f"{key}: file ends before {count} clues", source, line_no)
             clues = []
+            length = draft.width if key == "rows" else draft.height
             for offset in range(count):
                 text = lines[number + offset]
+                at = number + offset + 1
+                _check_not_a_heading(text, key, offset, count, source, at)
                 if _COLOURED_CLUE.search(text):
                     raise FormatError(
                         "colour puzzles are not supported (only black and white)",
-                        source, number + offset + 1,
+                        source, at,
                     )
-                clues.append(parse_clue(text, source, number + offset + 1, key[:-1]))
+                clue = parse_clue(text, source, at, key[:-1])
+                _check_fits(clue, length, key, offset, source, at)
+                clues.append(clue)
             number += count
             setattr(draft, key, clues)
             last_section = (key, count)
@@ -128,6 +133,26 @@ def read(data: bytes, source: str) -> list[Puzzle]:
     if draft.width is not None or draft.rows is not None or not puzzles:
         puzzles.append(_finish(draft, source))
     return puzzles
+
+
+def _check_not_a_heading(text: str, key: str, offset: int, count: int, source: str,
+                         line: int) -> None:
+    """A section shorter than the size says ends at the next heading: say how many came."""
+    match = _KEY.match(text.strip())
+    headings = {"rows", "columns", "width", "height", "goal", "color", *_META_KEYS}
+    if match and match.group(1) in headings:
+        what = "height" if key == "rows" else "width"
+        raise FormatError(f"{offset} {key} given, but {what} says {count}", source, line)
+
+
+def _check_fits(clue: Clue, length: int, key: str, offset: int, source: str,
+                line: int) -> None:
+    """A clue longer than its line, named at its own line."""
+    need = sum(clue) + max(len(clue) - 1, 0)
+    if need > length:
+        what = "row" if key == "rows" else "column"
+        raise FormatError(f"{what} {offset + 1} clue {clue_words(clue, ' ')} needs {need} "
+                          f"cells but the {what} has {length}", source, line)
 
 
 def _raise_misspelt_heading(draft: _Draft, source: str) -> None:

@@ -128,6 +128,8 @@ class Discovery:
     unreadable: list[ResultRow] = field(default_factory=list)
     readable_files: list[str] = field(default_factory=list)
     duplicates: int = 0  # puzzles whose clues already appeared earlier in the batch
+    #: each duplicate as 'file #index is file #index', to say which were ignored
+    duplicate_names: list[str] = field(default_factory=list)
 
 
 def read_tasks(
@@ -141,7 +143,7 @@ def read_tasks(
     from grader.colour.io import read_any
 
     result = Discovery()
-    keys: set[str] = set()
+    keys: dict[str, str] = {}  # puzzle key -> where it was first seen
     for path in files:
         name = str(path)
         try:
@@ -153,10 +155,12 @@ def read_tasks(
         result.readable_files.append(name)
         for index, puzzle in enumerate(puzzles, start=1):
             key = puzzle.key()
+            where = f"{name} #{index}"
             if key in keys:
                 result.duplicates += 1
+                result.duplicate_names.append(f"{where} is the same puzzle as {keys[key]}")
                 continue
-            keys.add(key)
+            keys[key] = where
             result.tasks.append(Task(key, name, index, puzzle.title, puzzle, timeout_s))
     return result
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from grader.errors import NonopressError
+from grader.text import shown
 from grader.wording import plural
 from nonopress.batch.discover import find_puzzle_files, known_suffixes, read_tasks
 from nonopress.batch.lock import batch_lock
@@ -24,6 +25,8 @@ from nonopress.batch.store import ResultStore
 from nonopress.batch.worker import grade_one
 
 DEFAULT_TIMEOUT_S = 60.0
+#: duplicates named one a line after the summary (the rest are counted)
+SHOWN_DUPLICATES = 10
 
 
 def hard_limit_for(timeout_s: float) -> float:
@@ -98,6 +101,11 @@ def run_batch(
             f"{plural(total_found, 'puzzle')} in {plural(len(files), 'file')}{duplicates}; "
             f"{skipped} already done, {len(todo)} to grade\n"
         )
+        for duplicate in found.duplicate_names[:SHOWN_DUPLICATES]:
+            stream.write(f"  ignored: {shown(duplicate)}\n")
+        if len(found.duplicate_names) > SHOWN_DUPLICATES:
+            stream.write(f"  and {len(found.duplicate_names) - SHOWN_DUPLICATES} more "
+                         "duplicates\n")
         if todo and work is grade_one and options.scheduler is None:
             # once here, not in every worker at once, and before any puzzle's clock
             from grader.solver import ensure_compiled

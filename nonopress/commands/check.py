@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from grader.results import Budget, SolveResult
 from grader.text import TITLE_WIDTH, error_line, shown
+from grader.wording import cell_list
 from nonopress.commands.colour import (
     LoadedColourPuzzle,
     add_colour_argument,
@@ -94,7 +95,8 @@ def result_line(loaded: LoadedPuzzle, result: SolveResult, why: str = "") -> str
     title = shown(loaded.puzzle.title, TITLE_WIDTH) or "-"
     line = f"{shown(loaded.label)}\t{title}\t{result.verdict}\t{result.time_s:.3f} s"
     if result.verdict == "multiple":
-        line += f"\t{len(result.differing_cells)} cells differ"
+        cells = result.differing_cells
+        line += f"\t{len(cells)} cells differ: {cell_list(cells)}"
     elif result.verdict == "undecided":
         line += f"\t{result.reason}"
     elif result.verdict == "none" and why:

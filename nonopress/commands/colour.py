@@ -21,6 +21,7 @@ from grader.inputs import read_capped
 from grader.model import Puzzle
 from grader.results import Budget
 from grader.text import TITLE_WIDTH, shown, shown_lines
+from grader.wording import cell_list
 from nonopress.commands.common import STDIN, LoadedPuzzle
 
 if TYPE_CHECKING:
@@ -127,7 +128,8 @@ def check_line(loaded: LoadedColourPuzzle, result: ColourSolveResult) -> str:
     title = shown(loaded.puzzle.title, TITLE_WIDTH) or "-"
     line = f"{shown(loaded.label)}\t{title}\t{result.verdict}\t{result.time_s:.3f} s"
     if result.verdict == "multiple":
-        line += f"\t{len(result.differing_cells)} cells differ"
+        cells = result.differing_cells
+        line += f"\t{len(cells)} cells differ: {cell_list(cells)}"
     elif result.verdict == "undecided":
         line += f"\t{result.reason}"
     return line

@@ -88,13 +88,22 @@ def _table(rows: list[dict[str, Any]]) -> str:
 
 def _problems(rows: list[dict[str, Any]]) -> str:
     """What keeps the puzzles without a score from one, a line each."""
-    lines = [f"  {row['name']}: {row.get('problem') or row['level']}"
-             for row in rows if row["score"] is None]
-    if not lines:
-        return ""
-    count = len(lines)
-    head = f"{count} puzzle{'s' * (count != 1)} without a score (a defect is not a difficulty):"
-    return "\n".join([head, *lines])
+    unscored = [row for row in rows if row["score"] is None]
+    defects = [row for row in unscored if row["level"] != "stuck"]
+    stuck = [row for row in unscored if row["level"] == "stuck"]
+    out: list[str] = []
+    for group, head in (
+        (defects, "without a score (a defect is not a difficulty)"),
+        # --max-rung stopped them: they need a harder rung, which is no defect
+        (stuck, "not solved by the rungs --max-rung allows (not defects: they need a "
+                "harder rung)"),
+    ):
+        if group:
+            count = len(group)
+            out.append(f"{count} puzzle{'s' * (count != 1)} {head}:")
+            out.extend(f"  {row['name']}: {row.get('problem') or row['level']}"
+                       for row in group)
+    return "\n".join(out)
 
 
 def heading(name: str, result: Grade) -> str:

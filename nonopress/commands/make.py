@@ -51,10 +51,63 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-change", type=float, default=MAX_CHANGE, metavar="PERCENT",
                         help="most cells steering to --level/--stars may change, as a "
                         f"percentage of all cells (default {MAX_CHANGE:g})")
+    parser.add_argument("--colours", "--colors", type=int, metavar="N",
+                        help="a colour puzzle of at most N block colours (median cut of the "
+                        "picture's own colours; near-white is paper), same size, fit and trim; "
+                        "warns when two colours would print alike")
     parser.add_argument("--title", default="", help="the puzzle's title")
     add_target_arguments(parser)
     add_output_arguments(parser)
     add_job_arguments(parser, default_seconds=60.0)
+
+
+def _make_colour(args: argparse.Namespace, width: int, height: int,
+                 trim: tuple[str, ...]) -> int:
+    import sys
+    from pathlib import Path
+
+    from grader.atomic import atomic_write
+    from grader.authoring.colour_make import make_colour
+    from grader.colour.io import write_any
+    from grader.colour.palette import MAX_COLOURS
+    from grader.errors import FormatError, PuzzleError
+    from grader.model import Metadata
+
+    if not 1 <= args.colours <= MAX_COLOURS:
+        raise PuzzleError(f"--colours {args.colours}: must be 1 to {MAX_COLOURS}")
+    if args.givens or args.level or args.stars:
+        raise PuzzleError("--colours makes the puzzle unique by flips; --givens, --level and "
+                          "--stars are for black and white")
+    made = make_colour(args.image, width, height, args.colours, fit=args.fit, trim=trim,
+                       seconds=args.seconds, seed=args.seed, max_change=args.max_change,
+                       meta=Metadata(title=args.title or Path(args.image).stem),
+                       progress=progress_of(args))
+    lines = made.report_lines()
+    if not made.unique:
+        print("\n".join(lines), file=sys.stderr)
+        return EXIT_NOT_UNIQUE
+    data = write_any(made.puzzle, "yaml" if args.output is None else _format_of(args.output))
+    if args.output is None:
+        sys.stdout.write(data.decode("utf-8"))
+        print("\n".join(lines), file=sys.stderr)
+        return 0
+    try:
+        atomic_write(args.output, data)
+    except OSError as exc:
+        raise FormatError(f"cannot write: {exc.strerror or exc}", args.output) from None
+    print("\n".join([*lines, f"wrote {args.output}"]))
+    return 0
+
+
+def _format_of(path: str) -> str:
+    from grader import formats
+    from grader.errors import FormatError
+
+    spec = formats.format_for_path(path)
+    if spec is None:
+        raise FormatError("cannot tell the output format from the file name (use .yaml, "
+                          ".json or .xml)", path)
+    return spec.name
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,6 +122,8 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.max_change <= 100:
         raise PuzzleError(f"--max-change {args.max_change:g} is outside 0-100 (percent)")
     trim = trimmed_sides(args.keep_edges) if args.trim else ()
+    if args.colours is not None:
+        return _make_colour(args, width, height, trim)
     title = args.title or Path(args.image).stem
     options = MakeOptions(
         width=width, height=height, fit=args.fit, threshold=args.threshold,

@@ -11,7 +11,7 @@ from grader.atomic import atomic_write
 from grader.colour.io import write_any
 from grader.colour.model import AnyPuzzle
 from grader.errors import FormatError
-from grader.model import as_row_strings
+from grader.model import Puzzle, as_row_strings
 from grader.results import SolveResult
 from grader.text import TITLE_WIDTH, shown, shown_lines
 from nonopress.commands.check import add_budget_arguments, budget_from
@@ -61,7 +61,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--out", metavar="PATH",
-        help="write the solved puzzle(s) there, format from the suffix (.pbm, .png, .non, ...)",
+        help="write the solved puzzle(s) there, format from the suffix (.non, .yaml, .pbm, "
+        "...); .png, .svg or .pdf draw the solved grid with its clues (--to png writes one "
+        "pixel a cell instead)",
     )
     parser.add_argument("--to", dest="output_format", metavar="FORMAT",
                         choices=sorted(formats.FORMATS), help="format of --out")
@@ -124,9 +126,27 @@ def broken_lines(loaded: LoadedPuzzle) -> list[str]:
     return lines
 
 
+def _draw_solution(path: str, kind: str, solved: list[AnyPuzzle]) -> None:
+    """The solved grid with its clues, as a reader sees it (the first puzzle of several)."""
+    from layout.render import caption_of, puzzle_page, render
+
+    puzzle = solved[0]
+    assert isinstance(puzzle, Puzzle)
+    page = puzzle_page(puzzle, puzzle.solution_array(), caption_of(puzzle))
+    try:
+        atomic_write(Path(path), render(page, kind))
+    except OSError as exc:
+        raise FormatError(f"cannot write: {exc.strerror or exc}", path) from None
+
+
 def write_solutions(path: str, format_name: str | None, solved: list[AnyPuzzle]) -> None:
     if not solved:
         raise FormatError("no solution to write", path)
+    drawn = Path(path).suffix.lower().lstrip(".")
+    if format_name is None and drawn in ("png", "svg", "pdf") and all(
+            isinstance(p, Puzzle) for p in solved):
+        _draw_solution(path, drawn, solved)
+        return
     if format_name is None:
         spec = formats.format_for_path(path)
         if spec is None:

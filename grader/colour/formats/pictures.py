@@ -65,6 +65,21 @@ def reduce_picture(pixels: np.ndarray, colours: int) -> tuple[np.ndarray, list[R
     return indices, [(int(means[i][0]), int(means[i][1]), int(means[i][2])) for i in used]
 
 
+def palette_for(rgbs: Sequence[RGB]) -> Palette:
+    """A palette for block colours ``rgbs``: each named after the nearest named colour,
+    with a free character."""
+    names: set[str] = set()
+    chars: set[str] = {WHITE.char}
+    palette_colours = []
+    for rgb in rgbs:
+        name = nearest_name(rgb, names)
+        names.add(name)
+        char = free_char(chars, "#" if name == "black" else name[0])
+        chars.add(char)
+        palette_colours.append(Colour(name, rgb, char))
+    return Palette(tuple(palette_colours))
+
+
 def read_picture(data: bytes, source: str, colours: int) -> list[ColourPuzzle]:
     from PIL import Image, UnidentifiedImageError
 
@@ -84,16 +99,7 @@ def read_picture(data: bytes, source: str, colours: int) -> list[ColourPuzzle]:
     indices, rgbs = reduce_picture(np.asarray(rgba), colours)
     if not rgbs:
         raise FormatError("the picture has no cell darker than the background", source)
-    names: set[str] = set()
-    chars: set[str] = {WHITE.char}
-    palette_colours = []
-    for rgb in rgbs:
-        name = nearest_name(rgb, names)
-        names.add(name)
-        char = free_char(chars, "#" if name == "black" else name[0])
-        chars.add(char)
-        palette_colours.append(Colour(name, rgb, char))
-    palette = Palette(tuple(palette_colours))
+    palette = palette_for(rgbs)
     rows, cols = clues_of_colour_picture(indices)
     return [build_colour_puzzle(rows, cols, palette, source,
                                 solution=colour_array_to_rows(indices, palette))]
