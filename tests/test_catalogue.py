@@ -193,7 +193,7 @@ def test_an_import_killed_with_sigkill_resumes_with_every_puzzle_once(
         db_url: str, tmp_path: Path) -> None:
     folder = tmp_path / "stock"
     folder.mkdir()
-    keys = _random_puzzles(folder, 60)
+    keys = _random_puzzles(folder, 120)  # more than a group of grades, more than a second
     command = [sys.executable, "-m", "nonopress", "library", "--db", db_url, "add",
                str(folder), "-j", "1", "--timeout", "20"]
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -1,15 +1,18 @@
 """``library add``: read puzzle files, store each puzzle once, grade it with the batch machinery.
 
 Two phases, each safe under ``kill -9``: first every puzzle read is inserted as ``pending``
-(one transaction a file; a puzzle whose clues are already there is left alone), then the
-pending puzzles of this run are graded by the batch's process pool (or Dask) and each grade
-is written in its own transaction as it arrives. Running the same command again skips what
-is graded and grades what is still pending: every puzzle ends up in the catalogue once.
+(500 a transaction; a puzzle whose clues are already there is left alone), then the pending
+puzzles of this run are graded by the batch's process pool (or Dask) and the grades are
+committed as they arrive, in groups of at most 32 or one second (a commit is a disk sync;
+a kill loses at most the last group, whose puzzles are still pending). Running the same
+command again skips what is graded and grades what is still pending: every puzzle ends up
+in the catalogue once.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +26,10 @@ from nonopress.batch.rows import ResultRow, Task
 from nonopress.catalogue import schema
 from nonopress.catalogue.database import Catalogue
 from nonopress.catalogue.entries import dumps, minutes_of, utc_now
+
+#: grades written in one transaction at most, and the longest a grade waits to be written
+_GROUP = 32
+_GROUP_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -189,10 +196,23 @@ def grade_tasks(catalogue: Catalogue, tasks: list[Task], options: ImportOptions,
 
         ensure_compiled(log)
     progress = Progress(len(tasks), log)
+    waiting: list[tuple[AnyPuzzle, ResultRow]] = []
+    flushed = time.monotonic()
+
+    def flush() -> None:
+        nonlocal flushed
+        if waiting:
+            store_grades(catalogue, waiting)
+            waiting.clear()
+        flushed = time.monotonic()
 
     def record(row: ResultRow) -> None:
-        store_grade(catalogue, by_key[row.key].puzzle, row)
+        # Grades are committed in small groups (a commit is a disk sync): a kill loses at
+        # most the last second's grades, whose puzzles are still pending and graded again.
+        waiting.append((by_key[row.key].puzzle, row))
         progress.update(row)
+        if len(waiting) >= _GROUP or time.monotonic() - flushed >= _GROUP_SECONDS:
+            flush()
 
     limit = hard_limit_for(options.timeout_s)
     jobs = options.jobs if options.jobs > 0 else (_cores())
@@ -206,6 +226,7 @@ def grade_tasks(catalogue: Catalogue, tasks: list[Task], options: ImportOptions,
             with connect(options.scheduler, jobs=jobs) as client:
                 run_on_client(client, tasks, record, work=grade_one, hard_limit_s=limit)
     finally:
+        flush()
         progress.finish()
     return progress.done
 
@@ -216,20 +237,25 @@ def _cores() -> int:
     return os.cpu_count() or 1
 
 
-def store_grade(catalogue: Catalogue, puzzle: AnyPuzzle, row: ResultRow) -> None:
-    """Write one finished grade (and the shape key its proved solution gives) in its own
-    transaction."""
+def store_grades(catalogue: Catalogue, graded: Sequence[tuple[AnyPuzzle, ResultRow]]) -> None:
+    """Write finished grades (and the shape key a proved solution gives, when the file had
+    no solution or another one) in one transaction."""
+    with catalogue.writing() as connection:
+        for puzzle, row in graded:
+            connection.execute(schema.puzzles.update().where(
+                schema.puzzles.c.key == row.key).values(**_grade_values(puzzle, row)))
+
+
+def _grade_values(puzzle: AnyPuzzle, row: ResultRow) -> dict[str, object]:
     minutes, low, high = minutes_of(row.grade_record)
-    solution = row.solution if row.verdict == "unique" else None
-    values = {
+    values: dict[str, object] = {
         "status": row.status, "verdict": row.verdict, "level": row.level,
         "score": row.score, "stars": row.stars, "minutes": minutes, "minutes_low": low,
         "minutes_high": high, "steps": row.steps, "grade_seconds": row.time_s,
         "problem": row.error, "grade": dumps(row.grade_record), "graded_at": utc_now(),
     }
-    if solution is not None:
+    solution = row.solution if row.verdict == "unique" else None
+    if solution is not None and tuple(solution) != tuple(puzzle.solution or ()):
         values["solution"] = "\n".join(solution)
         values["shape_key"] = shape_key_of(puzzle, solution)
-    with catalogue.writing() as connection:
-        connection.execute(schema.puzzles.update().where(
-            schema.puzzles.c.key == row.key).values(**values))
+    return values
