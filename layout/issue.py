@@ -31,10 +31,16 @@ class GradeInfo:
     solution: tuple[str, ...] | None = None  # rows of '#' and '.', when the grade proved it
     problem: str = ""  # what keeps the puzzle from a score, when it has none
     effort_minutes: float = 0.0  # expected minutes for an average solver
+    #: small grids for a worked solution: (index of the step line, the grid after that
+    #: step as rows of '#' filled, '.' empty, '?' not yet known, 'F'/'E' filled/emptied by
+    #: the step itself)
+    grids: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
     @classmethod
-    def from_grade(cls, grade: Grade, steps: tuple[str, ...] = ()) -> GradeInfo:
-        """The printed part of the grader's record (``steps``: its worked-solution lines)."""
+    def from_grade(cls, grade: Grade, steps: tuple[str, ...] = (),
+                   grids: tuple[tuple[int, tuple[str, ...]], ...] = ()) -> GradeInfo:
+        """The printed part of the grader's record (``steps``: its worked-solution lines,
+        ``grids``: the grids shown after its hard steps)."""
         return cls(
             level=grade.level,
             score=None if grade.score is None else float(grade.score),
@@ -46,6 +52,7 @@ class GradeInfo:
             solution=grade.solution_rows(),
             problem=grade.problem,
             effort_minutes=float(grade.effort_minutes),
+            grids=grids,
         )
 
     def to_json(self, max_steps: int | None = None) -> dict[str, Any]:
@@ -53,6 +60,8 @@ class GradeInfo:
         data = asdict(self)
         data["steps"] = list(self.steps[:max_steps])
         data["solution"] = None if self.solution is None else list(self.solution)
+        data["grids"] = [[index, list(rows)] for index, rows in self.grids
+                         if max_steps is None or index < max_steps]
         return data
 
     @classmethod
@@ -71,6 +80,8 @@ class GradeInfo:
             solution=None if solution is None else tuple(str(row) for row in solution),
             problem=str(record.get("problem", "")),
             effort_minutes=float(record.get("effort_minutes", 0.0)),
+            grids=tuple((int(index), tuple(str(row) for row in rows))
+                        for index, rows in record.get("grids", [])),
         )
 
 
