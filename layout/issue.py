@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from grader.model import BoolArray, Puzzle
+from grader.scoring import printed_stars
 from layout.geometry import BlockGeometry
 from layout.manifest import Manifest
 
@@ -44,7 +45,7 @@ class GradeInfo:
         return cls(
             level=grade.level,
             score=None if grade.score is None else float(grade.score),
-            stars=None if grade.stars is None else int(grade.stars),
+            stars=printed_stars(grade.level, None if grade.stars is None else int(grade.stars)),
             verdict=str(grade.verdict),
             rungs={str(name): int(count) for name, count in grade.rungs.items()},
             time_s=float(grade.time_s),
