@@ -3,6 +3,7 @@ the level's two, so a hard puzzle never shows fewer stars than a medium one."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from grader import formats
@@ -23,7 +24,7 @@ def test_printed_stars_never_disagree_with_the_level() -> None:
         if low <= raw <= high:
             assert stars == raw  # the score still places a puzzle within its level
     # a harder level never prints fewer stars, whatever the scores
-    for easier, harder in zip(ORDER, ORDER[1:], strict=False):
+    for easier, harder in itertools.pairwise(ORDER):
         assert max(shown[(easier, r)] or 0 for r in range(1, 6)) <= min(
             shown[(harder, r)] or 0 for r in range(1, 6))
     assert printed_stars("ambiguous", None) is None
