@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 from library_measure import Measure, measure  # noqa: E402
 
 from grader.atomic import atomic_write  # noqa: E402
+from grader.authoring.picture import trim_empty_edges  # noqa: E402
 from grader.model import Clue, Metadata, Puzzle  # noqa: E402
 from grader.solver.sat_peer import count_solutions  # noqa: E402
 
@@ -649,7 +650,8 @@ def puzzle_yaml(slug: str, puzzle: Puzzle, result: Measure) -> str:
 def build(slug: str) -> tuple[Puzzle, Measure, float]:
     title, draw = PICTURES[slug]
     meta = Metadata(title=title, author=AUTHOR, license=LICENSE, source=f"nonopress:{slug}")
-    puzzle = Puzzle.from_picture(draw(), meta)
+    # no empty rows or columns at the edges, as `make` trims them (an issue warns of them)
+    puzzle = Puzzle.from_picture(trim_empty_edges(draw()), meta)
     started = time.perf_counter()
     result = measure(puzzle)
     return puzzle, result, time.perf_counter() - started

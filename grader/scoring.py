@@ -333,3 +333,20 @@ def figures(level: str, terms: WorkTerms, weights: Weights | None = None) -> Fig
 def stars(value: float, weights: Weights | None = None) -> int:
     weights = weights or default_weights()
     return 1 + sum(value >= threshold for threshold in weights.stars)
+
+
+#: the stars a level may show in print: one scale, so a hard puzzle never shows fewer stars
+#: than a medium one (the score places a puzzle within its level's two)
+LEVEL_STARS: dict[str, tuple[int, int]] = {
+    "easy": (1, 2), "medium": (2, 3), "hard": (3, 4), "fiendish": (4, 5),
+    "needs-guessing": (5, 5),
+}
+
+
+def printed_stars(level: str, stars: int | None) -> int | None:
+    """The stars printed for a grade: the grader's stars (from the score alone) kept within
+    the level's two, so that level and stars never disagree on a page."""
+    if stars is None or level not in LEVEL_STARS:
+        return stars
+    low, high = LEVEL_STARS[level]
+    return min(max(stars, low), high)

@@ -77,12 +77,53 @@ def worked_lines(steps: Sequence[Step], puzzle: Puzzle) -> tuple[str, ...]:
     return tuple(lines)
 
 
+#: Grids drawn in a worked solution, after its first hard steps (a reader sees where the
+#: solve stands when it needs more than routine line logic).
+MAX_WORKED_GRIDS = 8
+#: Puzzles wider or taller than this get no step grids (they would be unreadably small).
+MAX_GRID_SIDE = 40
+
+
+def worked_grids(steps: Sequence[Step], puzzle: Puzzle, lines: Sequence[str]
+                 ) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """The grid after each hard step (beyond routine line logic) that ``lines`` prints in
+    full, as rows of '#', '.', '?' and 'F'/'E' for the cells the step itself decided."""
+    from grader.model import EMPTY, FILLED
+
+    if puzzle.width > MAX_GRID_SIDE or puzzle.height > MAX_GRID_SIDE:
+        return ()
+    where = {line.split(". ", 1)[0]: i for i, line in enumerate(lines) if ". " in line}
+    cells = puzzle.start_cells().copy()
+    grids: list[tuple[int, tuple[str, ...]]] = []
+    for k, step in enumerate(steps, start=1):
+        for row, column, state in step.changes:
+            cells[row, column] = state
+        if step.rung in ROUTINE_RUNGS or str(k) not in where:
+            continue
+        changed = {(r, c) for r, c, _ in step.changes}
+        rows = []
+        for r in range(puzzle.height):
+            chars = []
+            for c in range(puzzle.width):
+                value = int(cells[r, c])
+                mark = "#" if value == FILLED else "." if value == EMPTY else "?"
+                if (r, c) in changed:
+                    mark = "F" if value == FILLED else "E"
+                chars.append(mark)
+            rows.append("".join(chars))
+        grids.append((where[str(k)], tuple(rows)))
+        if len(grids) == MAX_WORKED_GRIDS:
+            break
+    return tuple(grids)
+
+
 def grade_with_ladder(puzzle: Puzzle, budget: Budget) -> GradeInfo:
     """Grade with the toolkit's grader (imported late: it is the slow, heavy part)."""
     from grader.grading import grade
 
     result = grade(puzzle, budget=budget)
-    return GradeInfo.from_grade(result, worked_lines(result.steps, puzzle))
+    lines = worked_lines(result.steps, puzzle)
+    return GradeInfo.from_grade(result, lines, worked_grids(result.steps, puzzle, lines))
 
 
 def solution_of(puzzle: Puzzle, grade: GradeInfo, budget: Budget, label: str) -> BoolArray:

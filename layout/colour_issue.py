@@ -28,6 +28,7 @@ from grader.colour.palette import RGB, Palette, luminance
 from grader.errors import FormatError, ManyProblems, NonopressError, NotPublishable
 from grader.model import Puzzle
 from grader.results import Budget
+from grader.scoring import printed_stars
 from layout.manifest import Manifest, PuzzleRef
 from layout.puzzlefiles import PuzzleFiles
 from layout.units import MM
@@ -289,9 +290,10 @@ def draw_puzzle(ops: list[Op], entry: ColourEntry, manifest: Manifest, frame: _F
                                                                           entry.number]):
         header += f"  {entry.title}"
     ops.append(Label(frame.left, top - 5 * MM, header, 13, bold=True))
+    stars = printed_stars(entry.grade.level, entry.grade.stars)
     ops.append(Label(frame.left + frame.width, top - 5 * MM,
                      f"{puzzle.size}  {palette.size} colour{'s' * (palette.size > 1)}  "
-                     f"{_stars(entry.grade.stars)}", 10, anchor="right"))
+                     f"{_stars(stars)}", 10, anchor="right"))
     _legend(ops, palette, grey, frame.left, top - 11 * MM, 3.2 * MM)
     row_depth = max(1, max(len(c) for c in puzzle.rows))
     col_depth = max(1, max(len(c) for c in puzzle.columns))

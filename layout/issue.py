@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from grader.model import BoolArray, Puzzle
+from grader.scoring import printed_stars
 from layout.geometry import BlockGeometry
 from layout.manifest import Manifest
 
@@ -34,6 +35,10 @@ class GradeInfo:
     minutes: float | None = None
     minutes_low: float | None = None
     minutes_high: float | None = None
+    #: small grids for a worked solution: (index of the step line, the grid after that
+    #: step as rows of '#' filled, '.' empty, '?' not yet known, 'F'/'E' filled/emptied by
+    #: the step itself)
+    grids: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
     @property
     def effort_minutes(self) -> float:
@@ -41,12 +46,14 @@ class GradeInfo:
         return self.minutes or 0.0
 
     @classmethod
-    def from_grade(cls, grade: Grade, steps: tuple[str, ...] = ()) -> GradeInfo:
-        """The printed part of the grader's record (``steps``: its worked-solution lines)."""
+    def from_grade(cls, grade: Grade, steps: tuple[str, ...] = (),
+                   grids: tuple[tuple[int, tuple[str, ...]], ...] = ()) -> GradeInfo:
+        """The printed part of the grader's record (``steps``: its worked-solution lines,
+        ``grids``: the grids shown after its hard steps)."""
         return cls(
             level=grade.level,
             score=None if grade.score is None else float(grade.score),
-            stars=None if grade.stars is None else int(grade.stars),
+            stars=printed_stars(grade.level, None if grade.stars is None else int(grade.stars)),
             verdict=str(grade.verdict),
             rungs={str(name): int(count) for name, count in grade.rungs.items()},
             time_s=float(grade.time_s),
@@ -56,6 +63,7 @@ class GradeInfo:
             minutes=grade.minutes,
             minutes_low=grade.minutes_low,
             minutes_high=grade.minutes_high,
+            grids=grids,
         )
 
     def to_json(self, max_steps: int | None = None) -> dict[str, Any]:
@@ -63,6 +71,8 @@ class GradeInfo:
         data = asdict(self)
         data["steps"] = list(self.steps[:max_steps])
         data["solution"] = None if self.solution is None else list(self.solution)
+        data["grids"] = [[index, list(rows)] for index, rows in self.grids
+                         if max_steps is None or index < max_steps]
         return data
 
     @classmethod
@@ -83,6 +93,8 @@ class GradeInfo:
             minutes=_optional(record.get("minutes")),
             minutes_low=_optional(record.get("minutes_low")),
             minutes_high=_optional(record.get("minutes_high")),
+            grids=tuple((int(index), tuple(str(row) for row in rows))
+                        for index, rows in record.get("grids", [])),
         )
 
 

@@ -39,6 +39,7 @@ from layout.profiles import (
     Profile,
     kdp_gutter,
 )
+from layout.stepgrid import LEGEND, step_cell, step_grid_ops
 from layout.units import MM, PageSize
 
 MIN_CELL = 3.5 * MM  # below this clue digits are too small to read
@@ -572,6 +573,12 @@ class Planner:
         leading = body * 1.25
         continued = f"Worked solution No. {entry.number} (continued)"
         hang = sizes.band(12)  # wrapped lines of a step hang under its first words
+        # a small grid after each hard step the grade drew one for (paragraph index -> rows)
+        first_step = len(paragraphs) - len(grade.steps)
+        grids = {first_step + index: rows for index, rows in grade.grids}
+        if grids:
+            paragraphs.insert(first_step, LEGEND)
+            grids = {k + 1: rows for k, rows in grids.items()}
         for k, paragraph in enumerate(paragraphs):
             lines = self.wrapped(paragraph, body, area.width)
             if len(lines) > 1:
@@ -592,6 +599,19 @@ class Planner:
                 y -= leading
             if k == 0:
                 y -= sizes.band(6)
+            if k in grids:
+                rows = grids[k]
+                grid_cell = step_cell(rows, area.width)
+                need = len(rows) * grid_cell + leading
+                if y - need < area.bottom + 2:  # the grid goes with the solve, overleaf
+                    page = self.page("worked")
+                    pages.append(page)
+                    page.ops.append(Text(area.left, area.top - size - 1, continued, size,
+                                         bold=True))
+                    y = area.top - sizes.band(30)
+                page.ops.extend(step_grid_ops(rows, area.left + 4, y + leading * 0.5,
+                                              grid_cell))
+                y -= need
         return pages
 
 

@@ -392,9 +392,14 @@ SURFACE_CASES: dict[str, Case] = {
     "webpbn-default-is-background": Case(
         files(w__xml=WEBPBN_COLOURS('defaultcolor="red" backgroundcolor="red"')),
         ("info", "w.xml"), 2, ("w.xml", "both 'red'")),
-    "make-white-picture-warns": Case(picture("white.png", 255),
-                                     ("make", "white.png", "--size", "10x10", "-o", "w.non"),
-                                     0, ("white.png", "every cell is empty"), warning=True),
+    # trimming (make's default) finds no ink to keep: refused as bad input, with what to try
+    "make-white-picture-refused": Case(picture("white.png", 255),
+                                       ("make", "white.png", "--size", "10x10", "-o", "w.non"),
+                                       2, ("white.png", "the picture is blank", "--threshold")),
+    "make-white-picture-untrimmed-warns": Case(
+        picture("white.png", 255),
+        ("make", "white.png", "--size", "10x10", "--no-trim", "-o", "w.non"),
+        0, ("white.png", "every cell is empty"), warning=True),
     "make-black-picture-warns": Case(picture("black.png", 0),
                                      ("make", "black.png", "--size", "10x10", "-o", "b.non"),
                                      0, ("black.png", "every cell is filled"), warning=True),

@@ -11,6 +11,7 @@ import pytest
 from grader import formats
 from grader.errors import ManyProblems
 from grader.model import Puzzle
+from grader.results import Budget
 from layout.build import build_issue
 from layout.manifest import Manifest, load_manifest
 from layout.plan import plan_issue
@@ -63,3 +64,20 @@ def test_every_puzzle_too_big_for_the_printer_is_named_with_what_fits() -> None:
     assert len(problems) == 2, problems
     assert "puzzle 2 (60x60" in problems[0] and "puzzle 4 (70x55" in problems[1]
     assert all("largest grid that fits" in p for p in problems)
+
+
+def test_a_colour_issue_names_every_blocker_at_once(tmp_path: Path) -> None:
+    from layout.colour_issue import build_colour_issue, manifest_has_colour
+
+    root = Path(__file__).resolve().parents[1] / "puzzles" / "colour"
+    (tmp_path / "ladybird.yaml").write_bytes((root / "ladybird.yaml").read_bytes())
+    (tmp_path / "issue.yaml").write_text(
+        "puzzles:\n  - ladybird.yaml\n  - gone.yaml\n  - also-gone.yaml\n")
+    manifest = load_manifest(tmp_path / "issue.yaml")
+    assert manifest_has_colour(manifest)
+    with pytest.raises(ManyProblems) as caught:
+        build_colour_issue(manifest, Budget(seconds=30))
+    problems = caught.value.problems
+    assert len(problems) == 2
+    assert "issue.yaml:3" in problems[0] and "gone.yaml" in problems[0]
+    assert "issue.yaml:4" in problems[1] and "also-gone.yaml" in problems[1]

@@ -88,3 +88,12 @@ def test_generate_counts_attempts_per_puzzle() -> None:
     (done,) = [line for line in said if "puzzle 2/2:" in line]
     tries = misses + 1
     assert f"after {tries} attempt{'s' * (tries != 1)} (" in done, said
+
+
+def test_an_unknown_slot_lists_the_slots_there_are() -> None:
+    from words.grid import parse_grid
+
+    grid = parse_grid("#..\n...\n..#\n")
+    with pytest.raises(KeyError) as caught:
+        grid.find_slot("32A")
+    assert "no slot '32A' (its slots: 1A, 3A, 4A, 1D, 2D, 3D)" in str(caught.value)

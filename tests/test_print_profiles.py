@@ -201,7 +201,7 @@ def test_a_puzzle_too_big_for_large_print_exits_2_and_writes_nothing(
     # every puzzle that does not fit is named in the one run, each with what fits
     lines = [x for x in err.splitlines() if "warning:" not in x]
     assert "cannot be printed" in lines[0] and len(lines) >= 2
-    (line,) = [x for x in lines[1:] if "puzzle 7 (20x10" in x]
+    (line,) = [x for x in lines[1:] if "puzzle 7 (19x10" in x]
     assert "largest grid that fits" in line
     assert "18x25" in line  # 8 mm cells: 23 cells across, 5 of them for row clues
 

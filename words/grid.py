@@ -23,6 +23,9 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 Direction = Literal["across", "down"]
 
+#: slots a 'no such slot' message lists
+MAX_SLOTS_NAMED = 60
+
 
 @dataclass(frozen=True)
 class Slot:
@@ -136,7 +139,10 @@ class Grid:
         for slot in self.slots:
             if text in (slot.short, f"{slot.number}{slot.direction.upper()}"):
                 return slot
-        raise KeyError(f"the grid has no slot {name!r}")
+        names = [slot.short for slot in self.slots]
+        shown = ", ".join(names[:MAX_SLOTS_NAMED])
+        more = f" and {len(names) - MAX_SLOTS_NAMED} more" if len(names) > MAX_SLOTS_NAMED else ""
+        raise KeyError(f"the grid has no slot {name!r} (its slots: {shown}{more})")
 
     def with_letters(self, letters: dict[tuple[int, int], str]) -> Grid:
         rows = [list(row) for row in self.rows]

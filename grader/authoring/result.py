@@ -10,6 +10,7 @@ from grader.authoring.target import Target, describe
 from grader.grading import Grade
 from grader.model import BoolArray, Puzzle
 from grader.results import Verdict
+from grader.scoring import LEVEL_STARS, printed_stars
 from grader.wording import cell_list
 
 
@@ -66,8 +67,12 @@ class Authored:
         if grade is not None and (grade.score is None or grade.stars is None):
             lines.append(f"level: {grade.level}, no score: {grade.problem}")
         elif grade is not None and grade.score is not None and grade.stars is not None:
+            shown = printed_stars(grade.level, grade.stars)
             lines.append(f"level: {grade.level}, score {grade.score:.2f}, "
-                         f"{grade.stars} star{'s' if grade.stars > 1 else ''}")
+                         f"{grade.stars} star{'s' if grade.stars > 1 else ''}"
+                         + (f" (an issue prints {shown}: {grade.level} puzzles show "
+                            f"{'-'.join(map(str, sorted(set(LEVEL_STARS[grade.level]))))})"
+                            if shown != grade.stars else ""))
         if self.target.wanted:
             if self.reached:
                 lines.append(f"target: {self.target.describe()}, reached")

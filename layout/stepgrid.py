@@ -1,0 +1,57 @@
+"""A small grid in a worked solution: where the solve stands after a hard step.
+
+Filled cells are inked, cells not yet known are tinted, and the cells the step itself
+decided are marked in the accent colour (filled ones as an accent square, emptied ones as
+an accent dot), so a reader sees what the sentence above it did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from layout.draw import Lines, Op, Rects, Segment
+from layout.units import MM
+
+#: the largest cell of a step grid, and the share of the text width it may take
+MAX_CELL = 2.2 * MM
+MAX_WIDTH_SHARE = 0.35
+#: what the marks mean, printed once above the first grid of a worked solution
+LEGEND = ("Grids: black = filled, grey = not known yet, "
+          "orange square = filled by this step, orange dot = emptied by this step.")
+
+
+def step_cell(rows: Sequence[str], width: float) -> float:
+    """The cell size of a step grid that fits ``width`` (at most MAX_CELL)."""
+    return min(MAX_CELL, width * MAX_WIDTH_SHARE / max(len(rows[0]), 1))
+
+
+def step_grid_ops(rows: Sequence[str], x: float, top: float, cell: float) -> list[Op]:
+    """The grid ``rows`` (see GradeInfo.grids) with its top-left corner at (x, top)."""
+    filled: list[tuple[float, float, float, float]] = []
+    unknown: list[tuple[float, float, float, float]] = []
+    accent: list[tuple[float, float, float, float]] = []
+    dot = 0.4 * cell
+    for r, row in enumerate(rows):
+        y = top - (r + 1) * cell
+        for c, mark in enumerate(row):
+            left = x + c * cell
+            if mark in "#":
+                filled.append((left, y, cell, cell))
+            elif mark == "?":
+                unknown.append((left, y, cell, cell))
+            elif mark == "F":
+                accent.append((left, y, cell, cell))
+            elif mark == "E":
+                accent.append((left + (cell - dot) / 2, y + (cell - dot) / 2, dot, dot))
+    height, width = len(rows), len(rows[0])
+    thin: list[Segment] = []
+    for j in range(width + 1):
+        thin.append((x + j * cell, top - height * cell, x + j * cell, top))
+    for i in range(height + 1):
+        thin.append((x, top - i * cell, x + width * cell, top - i * cell))
+    thick: list[Segment] = [s for j in range(0, width + 1, 5)
+                            for s in [(x + j * cell, top - height * cell, x + j * cell, top)]]
+    thick += [(x, top - i * cell, x + width * cell, top - i * cell)
+              for i in range(0, height + 1, 5)]
+    return [Rects("tint", unknown), Rects("ink", filled), Rects("accent", accent),
+            Lines("rule", 0.25, thin), Lines("ink", 0.6, thick)]

@@ -1,0 +1,50 @@
+"""Worked solutions show a small grid after each hard step (issue 36, item 11)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from grader import formats
+from grader.grading import grade
+from grader.model import FILLED
+from layout.build import ROUTINE_RUNGS, build_issue, worked_grids, worked_lines
+from layout.draw import Rects
+from layout.manifest import load_manifest
+from layout.plan import plan_issue
+from layout.stepgrid import LEGEND
+
+CLOCK = Path(__file__).resolve().parents[1] / "puzzles" / "clock.yaml"
+
+
+def test_grids_follow_the_hard_steps_and_show_what_each_decided() -> None:
+    (puzzle,) = formats.read(CLOCK)
+    result = grade(puzzle)
+    lines = worked_lines(result.steps, puzzle)
+    grids = worked_grids(result.steps, puzzle, lines)
+    hard = [k for k, s in enumerate(result.steps, 1) if s.rung not in ROUTINE_RUNGS]
+    assert grids and len(grids) <= len(hard)
+    for index, rows in grids:
+        number = int(lines[index].split(".")[0])
+        step = result.steps[number - 1]
+        assert step.rung not in ROUTINE_RUNGS
+        assert len(rows) == puzzle.height and all(len(r) == puzzle.width for r in rows)
+        for r, c, state in step.changes:  # the step's own cells are marked
+            assert rows[r][c] == ("F" if state == FILLED else "E")
+    # later grids know more: fewer unknown cells
+    unknown = [sum(row.count("?") for row in rows) for _, rows in grids]
+    assert unknown == sorted(unknown, reverse=True)
+
+
+def test_worked_pages_draw_the_grids(tmp_path: Path) -> None:
+    (tmp_path / "clock.yaml").write_bytes(CLOCK.read_bytes())
+    (tmp_path / "issue.yaml").write_text("worked: all\npuzzles: [clock.yaml]\n")
+    issue = build_issue(load_manifest(tmp_path / "issue.yaml"))
+    (entry,) = issue.entries
+    assert entry.grade.grids
+    plan = plan_issue(issue)
+    worked = [page for page in plan.pages if page.kind == "worked"]
+    accents = [op for page in worked for op in page.ops
+               if isinstance(op, Rects) and op.role == "accent" and op.rects]
+    assert len(accents) == len(entry.grade.grids)
+    texts = [getattr(op, "text", "") for page in worked for op in page.ops]
+    assert LEGEND in texts or any(t.startswith("Grids:") for t in texts)
