@@ -97,11 +97,15 @@ def test_blocklist_blocks_inflections_and_nothing_innocent() -> None:
     for word in ("SHIT", "SHITS", "SHITTY", "SHITTIER", "ARSE", "TURDS", "FARTING", "RAPIST"):
         assert word in blocked, word
     for word in ("SHIRT", "ASSESS", "CLASS", "ARSENAL", "SCRAPE", "THERAPIST", "ESSEX",
-                 "SEXTANT", "TITLE", "HANDICAP", "CRACKER", "PANSY"):
+                 "SEXTANT", "TITLE", "HANDICAP", "CRACKER", "PANSY", "SPICY", "SPICES",
+                 "TITTER", "JAPES", "DICKER"):
         assert word not in blocked, word
     assert inflections("URINATE") >= {"URINATING", "URINATED", "URINATES"}
     with pytest.raises(FormatError, match=r"b\.txt:2"):
         parse_blocklist("ok\n4ever\n", "b.txt")
+    own = parse_blocklist("spic\n!spicy\n", "b.txt")
+    assert "SPICS" in own and "SPICY" not in own
+    assert "SPICY" not in default_blocklist() | own
 
 
 def test_editors_blocklist_and_avoid_keep_words_out(tmp_path: Path,

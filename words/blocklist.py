@@ -2,9 +2,11 @@
 (``words/data/blocklist.txt``) and an editor's own (``--block FILE``).
 
 A blocklist file is one word a line (``#`` starts a comment), normalised like a word list.
-A listed word also blocks its inflections, so that one line keeps ``SHIT``, ``SHITS`` and
-``SHITTY`` out: -S, -ES, -ED, -D, -ING, -ER, -ERS, -Y (also after a doubled last letter or
-a dropped final E) and -IER, -IEST, -IES, -IED for a word ending in Y.
+A line ``!word`` says the word is innocent although it looks like an inflection of a
+blocked one (``!spicy``). A listed word also blocks its inflections, so that one line
+keeps ``SHIT``, ``SHITS`` and ``SHITTY`` out: -S, -ES, -ED, -D, -ING, -ER, -ERS, -Y
+(also after a doubled last letter or a dropped final E) and -IER, -IEST, -IES, -IED for
+a word ending in Y.
 """
 
 from __future__ import annotations
@@ -39,11 +41,15 @@ class Blocklist:
     """Blocked base words; ``word in blocklist`` also catches their inflections (one set
     lookup: the forms are spelled out when the list is made)."""
 
-    def __init__(self, words: Iterable[str] = (), name: str = "") -> None:
+    def __init__(self, words: Iterable[str] = (), name: str = "",
+                 allowed: Iterable[str] = ()) -> None:
         self.name = name
         self.words: frozenset[str] = frozenset(words)
+        #: innocent words that only look like an inflection of a blocked one (SPICY)
+        self.allowed: frozenset[str] = frozenset(allowed)
         self.forms: frozenset[str] = frozenset(
-            form for word in self.words for form in inflections(word))
+            form for word in self.words for form in inflections(word)
+            if form not in self.allowed or form in self.words)
 
     def __contains__(self, word: object) -> bool:
         return word in self.forms
@@ -52,18 +58,18 @@ class Blocklist:
         return len(self.words)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Blocklist) and self.words == other.words
+        return isinstance(other, Blocklist) and self.forms == other.forms
 
     def __hash__(self) -> int:
-        return hash(self.words)
+        return hash(self.forms)
 
     def __or__(self, other: Blocklist) -> Blocklist:
         names = " + ".join(n for n in (self.name, other.name) if n)
-        return Blocklist(self.words | other.words, names)
+        return Blocklist(self.words | other.words, names, self.allowed | other.allowed)
 
     def digest(self) -> str:
         """A short fingerprint of the words (for cache keys)."""
-        text = "\n".join(sorted(self.words)).encode("utf-8")
+        text = "\n".join(sorted(self.forms)).encode("utf-8")
         return hashlib.sha256(text).hexdigest()[:16]
 
 
@@ -71,15 +77,16 @@ def parse_blocklist(text: str, source: str = "<blocklist>") -> Blocklist:
     from words.wordlist import normalise
 
     words: list[str] = []
+    allowed: list[str] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        word = normalise(line)
+        word = normalise(line[1:] if line.startswith("!") else line)
         if word is None:
             raise FormatError(f"not a word of letters: {line!r}", source, number)
-        words.append(word)
-    return Blocklist(words, source)
+        (allowed if line.startswith("!") else words).append(word)
+    return Blocklist(words, source, allowed)
 
 
 def load_blocklist(path: str | Path) -> Blocklist:
