@@ -25,7 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+# the hostile PDFs and pictures are made where their own tests live (tests/ is on the path)
+import hostile_pictures
 import pytest
+import test_hostile_preflight as hostile_pdfs
 
 from grader import formats
 from grader.inputs import MAX_INPUT_BYTES
@@ -418,13 +421,32 @@ SURFACE_CASES: dict[str, Case] = {
         ("second/results.sqlite", "another batch"), hold_lock="first"),
 }
 
-# -- Cases the print developer adds (issue 34 items 1, 2 and the PDF numbers of 5):
-#    preflight streams, budgets, /FirstChar and MediaBox numbers. Same Case shape.
-PREFLIGHT_CASES: dict[str, Case] = {}
+def _preflight_case(maker: Callable[[Path], Path], says: str, profile: str) -> Case:
+    def make(folder: Path) -> None:
+        maker(folder / "hostile.pdf")
+    return Case(make, ("preflight", "hostile.pdf", "--profile", profile), 2,
+                ("hostile.pdf", says))
 
-# -- Cases the editor developer adds (issue 34 items 3 and 4): pictures by pixels,
-#    8-bit decode at the working size, FIFOs through grader/inputs.py. Same Case shape.
-MAKE_CASES: dict[str, Case] = {}
+
+def _make_case(name: str, maker: Maker, says: str) -> Case:
+    def make(folder: Path) -> None:
+        maker(folder / name)
+    return Case(make, ("make", name, "--size", "20x20", "-q"), 2, (name, says))
+
+
+# -- items 1, 2 and the PDF numbers of 5: preflight streams, budgets, /FirstChar and
+#    MediaBox numbers (the PDFs are made in tests/test_hostile_preflight.py), both profiles
+PREFLIGHT_CASES: dict[str, Case] = {
+    f"preflight-{profile}-{name}": _preflight_case(maker, says, profile)
+    for name, (maker, says) in hostile_pdfs.REFUSED.items() for profile in ("kdp", "pdfx")
+}
+
+# -- items 3 and 4: pictures checked by pixels, decoded 8-bit at the working size, a FIFO
+#    through grader/inputs.py (the pictures are made in tests/test_hostile_make.py)
+MAKE_CASES: dict[str, Case] = {
+    f"make-{case}": _make_case(name, maker, says)
+    for case, (name, maker, says) in hostile_pictures.CASES.items()
+}
 
 ALL_CASES = {**SURFACE_CASES, **PREFLIGHT_CASES, **MAKE_CASES}
 
