@@ -15,48 +15,24 @@ import pytest
 pytest.importorskip("uvicorn")
 httpx = pytest.importorskip("httpx")
 
-from studio_support import client, running_studio  # noqa: E402
+from studio_support import client, make_stock, running_studio  # noqa: E402
 from test_catalogue import _postgres_database  # noqa: E402
 
-from grader.colour.io import read_any, write_any  # noqa: E402
+from grader.colour.io import read_any  # noqa: E402
 from grader.errors import NonopressError  # noqa: E402
-from grader.model import Metadata, Puzzle  # noqa: E402
+from grader.model import Puzzle  # noqa: E402
 from nonopress.catalogue import (  # noqa: E402
     Filters,
     ImportOptions,
-    Printed,
     add_files,
     find,
     history,
     open_catalogue,
-    record_printings,
 )
 from nonopress.studio.config import StudioConfig  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "puzzles"
-
-
-def make_stock(location: str, base: Path) -> None:
-    """Heart (tagged love, printed in "Issue 1"), house, and the house upside down (mirrored) under
-    another title (one design twice)."""
-    stock = base / "stock"
-    stock.mkdir()
-    house = read_any(LIBRARY / "house.yaml")[0]
-    assert isinstance(house, Puzzle) and house.solution is not None
-    mirrored = Puzzle.from_picture(list(house.solution)[::-1],
-                                   Metadata(title="Mirror house"))
-    assert mirrored.key() != house.key()
-    (stock / "mirror-house.yaml").write_bytes(write_any(mirrored, "yaml"))
-    (stock / "house.yaml").write_bytes((LIBRARY / "house.yaml").read_bytes())
-    with open_catalogue(location) as catalogue:
-        options = ImportOptions(jobs=1, timeout_s=60)
-        add_files(catalogue, [str(stock)], options)
-        add_files(catalogue, [str(LIBRARY / "heart.yaml")],
-                  ImportOptions(jobs=1, timeout_s=60, tags=("love",)))
-        heart = read_any(LIBRARY / "heart.yaml")[0]
-        record_printings(catalogue, "Issue 1", [Printed(heart, 1, 3)],
-                         date=dt.date(2026, 3, 1), profile="kdp")
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
