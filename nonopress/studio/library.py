@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -66,7 +66,9 @@ class LibraryEntry:
         return f"{self.path}#{self.index}" if self.count > 1 else self.path
 
     def as_dict(self) -> dict[str, Any]:
-        record = asdict(self)
+        # shallow (asdict deep-copies: a fifth of a 2,000-entry listing's time); the lists
+        # are serialised at once
+        record = {f.name: getattr(self, f.name) for f in fields(self)}
         record["label"] = self.label
         return record
 
