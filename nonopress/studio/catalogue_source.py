@@ -117,7 +117,7 @@ class CatalogueSource:
             thumbnail=list(entry.solution) if entry.solution and entry.kind == "bw" else None,
             shape_key=entry.shape_key,
             duplicates=sorted({t for t in twins.get(entry.id, []) if t != me}),
-            error=entry.problem or None if entry.status == "failed" else None,
+            # a failed grade still opens and prints: its verdict says "failed", not an error
             pending=entry.status == "pending", id=entry.id, tags=list(entry.tags),
             last_printed=printed.get(entry.id), author=entry.author,
         )
