@@ -195,3 +195,16 @@ def test_a_missing_catalogue_is_one_clear_error(tmp_path: Path) -> None:
 
     with pytest.raises(NonopressError, match="no catalogue here"):
         open_source(str(tmp_path / "none.sqlite"), tmp_path)
+
+
+def test_studio_db_names_a_missing_catalogue_and_exits_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from nonopress.cli import main
+
+    missing = tmp_path / "nowhere.sqlite"
+    status = main(["studio", str(tmp_path), "--db", str(missing), "--no-browser",
+                   "--port", "0"])
+    assert status == 2
+    error = capsys.readouterr().err
+    assert str(missing) in error and "no catalogue here" in error
+    assert "Traceback" not in error and not missing.exists()

@@ -86,7 +86,11 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
     config = StudioConfig(folder=folder, host=args.host, port=port, extra_hosts=extra,
                           catalogue=args.db)
-    app = create_app(config)
+    try:
+        app = create_app(config)  # opens the catalogue: a missing one is an error here
+    except BaseException:
+        sock.close()
+        raise
     library = app.state.studio.library
     shown = f", catalogue {library.location}" if library.name == "catalogue" else ""
     print(f"nonopress studio: {config.url}  (folder {config.folder}{shown})", flush=True)
