@@ -360,6 +360,12 @@ def test_the_library_over_a_catalogue(browser: Any, tmp_path: Path) -> None:
         # the heart's thumbnail: its second row is filled right across
         x, y = int(box["x"] + box["width"] / 2), int(box["y"] + box["height"] * 0.3)
         assert near(shot.getpixel((x, y)), INK, 30)  # type: ignore[arg-type]
+        cards["House"].locator(".pick").click()  # into the issue, named by its title
+        assert page.inner_text("#issue-count") == "1"
+        page.click("button[data-tab=issue]")
+        assert "House (catalogue:" in page.inner_text("#issue-list")
+        page.click("button[data-tab=library]")
+        page.wait_for_function("() => document.querySelectorAll('.card').length === 3")
         page.fill("#lib-tags", "love")  # asked of the catalogue (Filters.tags)
         page.wait_for_function("() => document.querySelectorAll('.card').length === 1")
         assert page.locator(".card .name").inner_text() == "Heart"
