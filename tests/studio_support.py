@@ -1,7 +1,9 @@
-"""Helpers for the studio's tests: a folder of puzzles and a real uvicorn server on it."""
+"""Helpers for the studio's tests: a folder of puzzles (or a catalogue of them) and a real
+uvicorn server on it."""
 
 from __future__ import annotations
 
+import datetime as dt
 import shutil
 import socket
 import threading
@@ -14,6 +16,9 @@ from pathlib import Path
 import httpx
 import uvicorn
 
+from grader.colour.io import read_any, write_any
+from grader.model import Metadata, Puzzle
+from nonopress.catalogue import ImportOptions, Printed, add_files, open_catalogue, record_printings
 from nonopress.studio.app import create_app
 from nonopress.studio.config import StudioConfig
 
@@ -58,3 +63,25 @@ def client(config: StudioConfig, **kwargs: object) -> httpx.Client:
     """A script's client: the session token in its header."""
     return httpx.Client(base_url=config.origin, headers={"X-Studio-Token": config.token},
                         timeout=60, **kwargs)  # type: ignore[arg-type]
+
+
+def make_stock(location: str, base: Path) -> None:
+    """A catalogue at ``location``: Heart (tagged love, printed in "Issue 1" on 2026-03-01),
+    House, and the house upside down as "Mirror house" (one design stored twice)."""
+    stock = base / "stock"
+    stock.mkdir()
+    house = read_any(LIBRARY / "house.yaml")[0]
+    assert isinstance(house, Puzzle) and house.solution is not None
+    mirrored = Puzzle.from_picture(list(house.solution)[::-1],
+                                   Metadata(title="Mirror house"))
+    assert mirrored.key() != house.key()
+    (stock / "mirror-house.yaml").write_bytes(write_any(mirrored, "yaml"))
+    (stock / "house.yaml").write_bytes((LIBRARY / "house.yaml").read_bytes())
+    with open_catalogue(location) as catalogue:
+        options = ImportOptions(jobs=1, timeout_s=60)
+        add_files(catalogue, [str(stock)], options)
+        add_files(catalogue, [str(LIBRARY / "heart.yaml")],
+                  ImportOptions(jobs=1, timeout_s=60, tags=("love",)))
+        heart = read_any(LIBRARY / "heart.yaml")[0]
+        record_printings(catalogue, "Issue 1", [Printed(heart, 1, 3)],
+                         date=dt.date(2026, 3, 1), profile="kdp")

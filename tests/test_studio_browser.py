@@ -322,3 +322,58 @@ def test_open_a_file_from_this_computer(page: Any, tmp_path: Path) -> None:
     assert near(pixel(shot, page, 1, 1), INK) and near(pixel(shot, page, 0, 1), WHITE)
     assert "from this computer" in page.inner_text("#file-label")
     assert page.input_value("#save-path") == "plus.yaml"
+
+
+def test_the_library_over_a_catalogue(browser: Any, tmp_path: Path) -> None:
+    """`studio --db`: the catalogue's puzzles as cards (level, minutes, tags, last printed,
+    the duplicate flagged), filtered by the catalogue's tag filter, opened in the editor."""
+    from studio_support import make_stock
+
+    make_stock(str(tmp_path / "stock.sqlite"), tmp_path)
+    folder = tmp_path / "work"
+    folder.mkdir()
+    config = StudioConfig(folder=folder, catalogue=str(tmp_path / "stock.sqlite"))
+    with running_studio(config) as studio:
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(studio.url)
+        page.wait_for_function("() => window.__studio !== undefined")
+        page.click("button[data-tab=library]")
+        page.wait_for_function("() => document.querySelectorAll('.card').length === 3")
+        assert "3 of 3 puzzles in stock.sqlite" in page.inner_text("#lib-summary")
+        assert page.locator("#lib-tags").is_visible()
+        cards = {page.locator(".card").nth(i).locator(".name").inner_text():
+                 page.locator(".card").nth(i) for i in range(3)}
+        assert set(cards) == {"Heart", "House", "Mirror house"}
+        heart = cards["Heart"]
+        assert "last printed 2026-03-01" in heart.inner_text()
+        assert "#love" in heart.inner_text() and "<1 min" in heart.inner_text()
+        assert "never printed" in cards["House"].inner_text()
+        assert "same design as Mirror house" in cards["House"].locator(".dup").inner_text()
+        assert "same design as House" in cards["Mirror house"].locator(".dup").inner_text()
+        assert heart.locator(".dup").count() == 0
+        assert heart.locator(".badge").inner_text() == "unique"
+        shot = screenshot(page, "12-catalogue")
+        box = heart.locator("canvas").bounding_box()
+        # the heart's thumbnail: its second row is filled right across
+        x, y = int(box["x"] + box["width"] / 2), int(box["y"] + box["height"] * 0.3)
+        assert near(shot.getpixel((x, y)), INK, 30)  # type: ignore[arg-type]
+        cards["House"].locator(".pick").click()  # into the issue, named by its title
+        assert page.inner_text("#issue-count") == "1"
+        page.click("button[data-tab=issue]")
+        assert "House (catalogue:" in page.inner_text("#issue-list")
+        page.click("button[data-tab=library]")
+        page.wait_for_function("() => document.querySelectorAll('.card').length === 3")
+        page.fill("#lib-tags", "love")  # asked of the catalogue (Filters.tags)
+        page.wait_for_function("() => document.querySelectorAll('.card').length === 1")
+        assert page.locator(".card .name").inner_text() == "Heart"
+        page.locator(".card").first.click()
+        page.wait_for_function("() => document.getElementById('tab-editor')"
+                               ".classList.contains('active')")
+        assert page.input_value("#title") == "Heart"
+        wait_verdict(page, "unique")
+        screenshot(page, "13-catalogue-heart")
+        context.close()
+        assert errors == []

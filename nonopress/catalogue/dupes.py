@@ -33,9 +33,16 @@ def duplicates(catalogue: Catalogue, *, near: int = 2) -> list[Duplicate]:
     from nonopress.catalogue.entries import entry_from_row
 
     P = schema.puzzles
-    with catalogue.reading() as connection:  # whole rows: a colour picture needs its palette
-        entries = [entry_from_row(row) for row in connection.execute(
-            sa.select(P).where(P.c.shape_key.is_not(None)).order_by(P.c.id))]
+    if near > 0:  # whole rows: a colour picture needs its palette
+        query = sa.select(P).where(P.c.shape_key.is_not(None))
+    else:  # one design twice only: the listing's columns of the keys held more than once
+        from nonopress.catalogue.finding import LISTED
+
+        twice = (sa.select(P.c.shape_key).where(P.c.shape_key.is_not(None))
+                 .group_by(P.c.shape_key).having(sa.func.count() > 1))
+        query = sa.select(*LISTED).where(P.c.shape_key.in_(twice))
+    with catalogue.reading() as connection:
+        entries = [entry_from_row(row) for row in connection.execute(query.order_by(P.c.id))]
     found: list[Duplicate] = []
     by_key: dict[str, list[Entry]] = defaultdict(list)
     for entry in entries:

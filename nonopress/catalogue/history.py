@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from grader.colour.model import AnyPuzzle
 from nonopress.catalogue import schema
 from nonopress.catalogue.database import Catalogue
-from nonopress.catalogue.entries import Printing, utc_now
+from nonopress.catalogue.entries import Entry, Printing, utc_now
 
 PR = schema.printings
 
@@ -101,3 +101,23 @@ def history(catalogue: Catalogue, key: str, shape_key: str | None = None) -> lis
                      issue_date=r.issue_date.isoformat() if r.issue_date else None,
                      profile=r.profile, page=r.page, position=r.position,
                      printed_at=r.printed_at) for r in rows]
+
+
+def last_printed(catalogue: Catalogue, entries: Sequence[Entry]) -> dict[int, str]:
+    """When each entry (by id) or its design was last printed (the issue's date, else the
+    day it was recorded), for the entries printed at all; one query for the whole list."""
+    when = sa.func.max(sa.func.coalesce(sa.cast(PR.c.issue_date, sa.String),
+                                        sa.func.substr(PR.c.printed_at, 1, 10)))
+    with catalogue.reading() as connection:
+        by_key = dict(connection.execute(sa.select(PR.c.puzzle_key, when)
+                                         .group_by(PR.c.puzzle_key)).all())
+        by_shape = dict(connection.execute(sa.select(PR.c.shape_key, when)
+                                           .where(PR.c.shape_key.is_not(None))
+                                           .group_by(PR.c.shape_key)).all())
+    found: dict[int, str] = {}
+    for entry in entries:
+        dates = [d for d in (by_key.get(entry.key),
+                             by_shape.get(entry.shape_key) if entry.shape_key else None) if d]
+        if dates:
+            found[entry.id] = str(max(dates))[:10]
+    return found

@@ -20,6 +20,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "only; 0.0.0.0 opens it to the network, with a warning)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
+    parser.add_argument("--db", metavar="FILE|URL",
+                        help="show this catalogue as the library (a SQLite file or "
+                        "postgresql://..., as `library --db`; default: $NONOPRESS_LIBRARY, "
+                        "else FOLDER/nonopress-library.sqlite when it exists, else the "
+                        "folder's puzzle files)")
     parser.add_argument("--no-browser", action="store_true",
                         help="print the address without opening a browser")
 
@@ -79,9 +84,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"nonopress studio: warning: listening on {args.host}: anyone who can reach "
               "this machine can use the studio (and read the folder's puzzles)",
               file=sys.stderr)
-    config = StudioConfig(folder=folder, host=args.host, port=port, extra_hosts=extra)
-    app = create_app(config)
-    print(f"nonopress studio: {config.url}  (folder {config.folder})", flush=True)
+    config = StudioConfig(folder=folder, host=args.host, port=port, extra_hosts=extra,
+                          catalogue=args.db)
+    try:
+        app = create_app(config)  # opens the catalogue: a missing one is an error here
+    except BaseException:
+        sock.close()
+        raise
+    library = app.state.studio.library
+    shown = f", catalogue {library.location}" if library.name == "catalogue" else ""
+    print(f"nonopress studio: {config.url}  (folder {config.folder}{shown})", flush=True)
     print(f"nonopress studio: scripts send the header X-Studio-Token: {config.token}",
           flush=True)
     print("nonopress studio: Ctrl-C stops it", flush=True)

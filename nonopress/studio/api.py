@@ -19,6 +19,7 @@ from grader.authoring import MakeOptions, Target
 from grader.errors import NonopressError
 from grader.model import Metadata
 from nonopress.studio import engines, issues
+from nonopress.studio.catalogue_source import CatalogueSource, catalogue_id
 from nonopress.studio.config import StudioConfig
 from nonopress.studio.jobs import Jobs
 from nonopress.studio.library import FolderSource, LibrarySource
@@ -45,8 +46,14 @@ class Studio:
 
     @classmethod
     def start(cls, config: StudioConfig) -> Studio:
-        return cls(config, Jobs(config.workers, config.max_pending),
-                   FolderSource(config.folder))
+        from nonopress.studio.catalogue_source import open_source
+
+        library = open_source(config.catalogue, config.folder) or FolderSource(config.folder)
+        return cls(config, Jobs(config.workers, config.max_pending), library)
+
+    @property
+    def catalogue(self) -> CatalogueSource | None:
+        return self.library if isinstance(self.library, CatalogueSource) else None
 
 
 def studio_of(request: Request) -> Studio:
@@ -153,13 +160,28 @@ async def make(request: Request) -> JSONResponse:
 
 
 async def puzzles(request: Request) -> JSONResponse:
-    """GET /api/puzzles: the library (every puzzle of the folder, graded in the background)."""
+    """GET /api/puzzles: the library (every puzzle of the folder, graded in the background;
+    or the catalogue's puzzles passing the filters in the query: level, size, tag, ...)."""
+    from nonopress.studio.catalogue_source import filters_from_query
+
     studio = studio_of(request)
     library = studio.library
-    entries = await studio.jobs.run(library.entries)
-    return JSONResponse({"source": library.name, "folder": studio.config.folder.name,
-                         "entries": [entry.as_dict() for entry in entries],
-                         "pending": library.pending()})
+    record: dict[str, Any] = {"source": library.name, "folder": studio.config.folder.name}
+    catalogue = studio.catalogue
+    if catalogue is not None:
+        params = request.query_params
+        try:
+            filters = filters_from_query(params, {k: params.getlist(k) for k in params})
+        except NonopressError as exc:
+            raise bad(str(exc)) from None
+        entries = await studio.jobs.run(lambda: catalogue.entries(filters))
+        record["catalogue"] = catalogue.location
+        record["limit"] = filters.limit
+    else:
+        entries = await studio.jobs.run(library.entries)
+    record["entries"] = [entry.as_dict() for entry in entries]
+    record["pending"] = library.pending()
+    return JSONResponse(record)
 
 
 def _index(request: Request) -> int:
@@ -170,10 +192,22 @@ def _index(request: Request) -> int:
 
 
 async def puzzle(request: Request) -> JSONResponse:
-    """GET /api/puzzle?path=P&index=N: one puzzle of the folder, for the editor."""
+    """GET /api/puzzle?path=P&index=N: one puzzle of the folder, for the editor
+    (``path=catalogue:ID``: a puzzle of the open catalogue)."""
     studio = studio_of(request)
     config = studio.config
-    path = confine(config.folder, request.query_params.get("path"))
+    name = request.query_params.get("path") or ""
+    number = catalogue_id(name)
+    if number is not None:
+        catalogue = studio.catalogue
+        if catalogue is None:
+            raise bad("no catalogue is open (start the studio with --db)")
+        file_name, text = await studio.jobs.run(lambda: catalogue.puzzle_text(number))
+        record = await studio.jobs.run(
+            lambda: engines.open_upload(config, text.encode("utf-8"), file_name, 1))
+        record["catalogue_id"] = number
+        return JSONResponse(record)
+    path = confine(config.folder, name)
     index = _index(request)
     record = await studio.jobs.run(lambda: engines.open_puzzle(config, path, index))
     return JSONResponse(record)
@@ -231,12 +265,29 @@ async def issue(request: Request) -> JSONResponse:
     config = studio.config
     body = await read_json(request, config.max_body_bytes)
     wanted = issues.parse_request(body)
-    wanted.puzzles = [(relative_name(config.folder, confine(config.folder, path)), index)
+    catalogue = studio.catalogue
+    listed = [path for path, _ in wanted.puzzles if catalogue_id(path) is not None]
+    if listed and catalogue is None:
+        raise bad("no catalogue is open (start the studio with --db)")
+    wanted.puzzles = [(path, None) if catalogue_id(path) is not None else
+                      (relative_name(config.folder, confine(config.folder, path)), index)
                       for path, index in wanted.puzzles]
     if body.get("order") == "level":
         wanted = await studio.jobs.run(lambda: engines.order_by_level(studio.library, wanted))
+    # in issue order, as the page names them
+    labels = [f"{path}#{index}" if index else path for path, index in wanted.puzzles]
+    if catalogue is not None and listed:
+        issues.targets(wanted, config.folder)  # a name taken is refused before writing
+        # catalogue puzzles become files beside the manifest: an ordinary manifest
+        written = await studio.jobs.run(
+            lambda: catalogue.export(labels, config.folder, wanted.name))
+        wanted.puzzles = [(written.get(path, path), index) for path, index in wanted.puzzles]
     result = await studio.jobs.run(lambda: issues.build(wanted, config.folder,
                                                         config.issue_seconds))
+    if catalogue is not None:
+        files = [(confine(config.folder, path), index) for path, index in wanted.puzzles]
+        result.warnings += await studio.jobs.run(lambda: catalogue.record_issue(
+            f"{wanted.title} {wanted.name}".strip(), files, wanted.profile))
     number_ = next(studio.numbers)
     studio.previews[number_] = result.previews
     while len(studio.previews) > KEPT_PREVIEWS:
@@ -244,7 +295,8 @@ async def issue(request: Request) -> JSONResponse:
     record = result.as_dict()
     record["previews"] = [f"/api/issue/{number_}/page/{n}" for n in
                           range(1, len(result.previews) + 1)]
-    record["order"] = [f"{path}#{index}" if index else path for path, index in wanted.puzzles]
+    record["order"] = labels
+    record["files"] = [f"{path}#{index}" if index else path for path, index in wanted.puzzles]
     return JSONResponse(record)
 
 

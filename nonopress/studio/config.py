@@ -36,6 +36,9 @@ class StudioConfig:
     #: threads that run solves (numba releases the GIL) and jobs waiting at most
     workers: int = 2
     max_pending: int = 12
+    #: the catalogue to show as the library (``--db``: a file or a database URL); None: the
+    #: folder's own nonopress-library.sqlite when there is one, else the folder's files
+    catalogue: str | None = None
     #: extra Host header names accepted (for --host 0.0.0.0: the machine's names)
     extra_hosts: tuple[str, ...] = ()
 

@@ -114,7 +114,8 @@ def manifest_text(request: IssueRequest, folder: Path) -> str:
     return header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
 
 
-def _targets(request: IssueRequest, folder: Path) -> tuple[Path, Path, Path | None]:
+def targets(request: IssueRequest, folder: Path) -> tuple[Path, Path, Path | None]:
+    """The manifest, PDF (and LaTeX) paths; 409 when one exists and overwrite is not asked."""
     manifest = confine(folder, f"{request.name}.yaml", must_exist=False)
     pdf = confine(folder, f"{request.name}.pdf", must_exist=False)
     tex = confine(folder, f"{request.name}.tex", must_exist=False) if request.latex else None
@@ -130,7 +131,7 @@ def build(request: IssueRequest, folder: Path, seconds: float) -> IssueResult:
     """Write the manifest, build the PDF (and LaTeX) as ``nonopress issue`` does, preflight
     it against its profile and render small page previews."""
     text = manifest_text(request, folder)
-    manifest_path, pdf_path, tex_path = _targets(request, folder)
+    manifest_path, pdf_path, tex_path = targets(request, folder)
     try:
         manifest = load_manifest_text(text, manifest_path)
         pdf, tex, pages, warnings = _render(manifest, seconds, request.name, request.latex)

@@ -7,12 +7,14 @@ const $ = (id) => document.getElementById(id);
 export class Issue {
   constructor(toast) {
     this.toast = toast;
-    this.items = [];  // labels: "heart.yaml" or "set.non#2"
+    this.items = [];  // labels: "heart.yaml", "set.non#2" or "catalogue:12"
+    this.titles = new Map();  // a catalogue puzzle's title, shown beside its label
     $('issue-build').onclick = () => this.build();
   }
 
   has(label) { return this.items.includes(label); }
-  toggle(label) {
+  toggle(label, title = null) {
+    if (title) this.titles.set(label, title);
     this.items = this.has(label) ? this.items.filter((l) => l !== label) : [...this.items, label];
     this.render();
   }
@@ -34,7 +36,8 @@ export class Issue {
       number.className = 'number';
       number.textContent = `${i + 1}.`;
       const name = document.createElement('span');
-      name.textContent = label;
+      name.textContent = label.startsWith('catalogue:') && this.titles.get(label)
+        ? `${this.titles.get(label)} (${label})` : label;
       const up = document.createElement('button'); up.textContent = '↑'; up.title = 'Earlier'; up.onclick = () => this.move(i, -1);
       const down = document.createElement('button'); down.textContent = '↓'; down.title = 'Later'; down.onclick = () => this.move(i, 1);
       const remove = document.createElement('button'); remove.textContent = '×'; remove.title = 'Remove'; remove.onclick = () => this.toggle(label);

@@ -1,5 +1,8 @@
-// The folder as a library: cards with thumbnails, size, level, stars, verdict; sort, filter,
-// duplicates flagged; a card opens in the editor, its + puts it into the issue.
+// The library: the folder's puzzles, or a catalogue's (studio --db). Cards with thumbnails,
+// size, level, stars, verdict (and for a catalogue minutes, tags, last printed); sort,
+// filter (a catalogue's level, size, tags and unused filters are asked of the server, as
+// `library find` asks them); duplicates flagged; a card opens in the editor, its + puts it
+// into the issue.
 import {get} from './api.js';
 import {drawThumbnail} from './board.js';
 
@@ -11,14 +14,40 @@ export class Library {
     this.entries = [];
     this.onOpen = onOpen; this.onPick = onPick; this.picked = picked;
     this.timer = null;
-    for (const id of ['lib-filter', 'lib-level', 'lib-sort']) $(id).addEventListener('input', () => this.render());
+    this.source = 'folder';
+    this.asked = null;  // the catalogue query of the newest request (an older answer is dropped)
+    for (const id of ['lib-filter', 'lib-sort']) $(id).addEventListener('input', () => this.render());
+    $('lib-level').addEventListener('input', () => (this.source === 'catalogue' ? this.load() : this.render()));
+    let typing = null;
+    for (const id of ['lib-size', 'lib-tags', 'lib-unused']) {
+      $(id).addEventListener('input', () => { clearTimeout(typing); typing = setTimeout(() => this.load(), 250); });
+    }
     document.addEventListener('library-changed', () => this.load());
+  }
+
+  // the catalogue's filters, as GET /api/puzzles takes them
+  query() {
+    if (this.source !== 'catalogue') return new URLSearchParams();
+    const query = new URLSearchParams();
+    if ($('lib-level').value) query.append('level', $('lib-level').value);
+    if ($('lib-size').value.trim()) query.append('size', $('lib-size').value.trim());
+    for (const tag of $('lib-tags').value.split(',')) if (tag.trim()) query.append('tag', tag.trim());
+    if ($('lib-unused').value) query.append('unused_for', $('lib-unused').value);
+    return query;
   }
 
   async load() {
     clearTimeout(this.timer);
+    const query = this.query().toString();
+    this.asked = query;
     try {
-      const data = await get('/api/puzzles');
+      const data = await get(query ? `/api/puzzles?${query}` : '/api/puzzles');
+      if (this.asked !== query) return;
+      this.source = data.source;
+      $('lib-catalogue').hidden = data.source !== 'catalogue';
+      if (data.source === 'catalogue' && !query && (this.query().toString())) { this.load(); return; }
+      this.catalogue = data.catalogue || null;
+      this.limit = data.limit || null;
       this.entries = data.entries;
       this.pending = data.pending;
       this.render();
@@ -39,10 +68,11 @@ export class Library {
       level: (a, b) => rank(a) - rank(b) || (a.score ?? 0) - (b.score ?? 0),
       size: (a, b) => a.width * a.height - b.width * b.height,
       stars: (a, b) => (a.stars ?? 9) - (b.stars ?? 9),
+      printed: (a, b) => (b.last_printed || '').localeCompare(a.last_printed || ''),
     };
     return this.entries
       .filter((e) => !text || e.label.toLowerCase().includes(text) || (e.title || '').toLowerCase().includes(text))
-      .filter((e) => !level || e.level === level)
+      .filter((e) => this.source === 'catalogue' || !level || e.level === level)
       .sort(keys[$('lib-sort').value] || keys.name);
   }
 
@@ -52,7 +82,11 @@ export class Library {
     const shown = this.sorted();
     for (const entry of shown) box.appendChild(this.card(entry));
     const dups = this.entries.filter((e) => e.duplicates.length).length;
-    $('lib-summary').textContent = `${shown.length} of ${this.entries.length} puzzles` +
+    // the catalogue by its file's name (the whole location in the tooltip)
+    const where = this.catalogue ? ` in ${this.catalogue.split('/').pop()}` : '';
+    $('lib-summary').title = this.catalogue || '';
+    const more = this.limit && this.entries.length >= this.limit ? ' (the first; filter to see others)' : '';
+    $('lib-summary').textContent = `${shown.length} of ${this.entries.length} puzzles${where}${more}` +
       (this.pending ? ` · grading ${this.pending}…` : '') + (dups ? ` · ${dups} duplicates flagged` : '');
   }
 
@@ -84,10 +118,25 @@ export class Library {
     stars.textContent = entry.stars ? '★'.repeat(entry.stars) : '';
     grade.append(level, stars);
     card.append(canvas, name, meta, grade);
+    if (entry.id != null) {  // a catalogue's entry: minutes, tags, last printed
+      const m = entry.effort_minutes;
+      const minutes = m == null ? '' : (m < 1 ? '<1 min' : `${Math.round(m)} min`);
+      const tags = document.createElement('div');
+      tags.className = 'tags';
+      tags.textContent = [minutes, ...entry.tags.map((t) => `#${t}`)].filter(Boolean).join(' · ');
+      const printed = document.createElement('div');
+      printed.className = 'printed';
+      printed.textContent = entry.last_printed ? `last printed ${entry.last_printed}` : 'never printed';
+      card.append(tags, printed);
+    }
     if (entry.duplicates.length) {
       const dup = document.createElement('div');
       dup.className = 'dup';
-      dup.textContent = `⚠ same design as ${entry.duplicates.join(', ')}`;
+      // a catalogue's entries are named by title (the id in the tooltip), a folder's by file
+      const names = this.source === 'catalogue'
+        ? entry.duplicates.map((label) => (this.entry(label) || {}).title || label) : entry.duplicates;
+      dup.textContent = `⚠ same design as ${names.join(', ')}`;
+      dup.title = entry.duplicates.join(', ');
       card.appendChild(dup);
     }
     if (!entry.error) {

@@ -23,7 +23,7 @@ const library = new Library({
       showTab('editor');
     } catch (error) { toast(error.message); }
   },
-  onPick: (entry) => issue.toggle(entry.label),
+  onPick: (entry) => issue.toggle(entry.label, entry.title),
   picked: (label) => issue.has(label),
 });
 

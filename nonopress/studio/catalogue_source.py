@@ -1,0 +1,208 @@
+"""The library over a catalogue (``nonopress studio --db``): the same functions the
+``nonopress library`` command calls (``find`` with its ``Filters``, ``duplicates``, the
+printing history), never SQL of its own.
+
+A catalogue entry is named ``catalogue:ID`` in the page and the API. Picked into an issue, it
+is written into the folder as ``NAME-puzzles/NN-KEY.yaml`` (the puzzle exactly as imported,
+as a manifest's ``from_library`` does), so that the manifest the studio writes is an ordinary
+one the CLI reads; the issue built is then recorded in the catalogue's history.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from grader.errors import NonopressError
+from nonopress.catalogue import Catalogue, Entry, Filters
+from nonopress.studio.library import MAX_FILES, LibraryEntry
+
+PREFIX = "catalogue:"
+#: the query parameters of ``GET /api/puzzles`` that become the catalogue's filters
+FILTER_PARAMS = ("level", "size", "tag", "kind", "stars", "unused_for", "unused_since",
+                 "never_printed", "title")
+
+
+def catalogue_id(label: str) -> int | None:
+    """12 for ``catalogue:12``; None for a folder path."""
+    if not label.startswith(PREFIX):
+        return None
+    number = label[len(PREFIX):]
+    if not number.isdigit():
+        raise NonopressError(f"{label}: a catalogue puzzle is catalogue:ID, e.g. catalogue:12")
+    return int(number)
+
+
+def filters_from_query(query: Mapping[str, str], multi: Mapping[str, list[str]],
+                       limit: int = MAX_FILES) -> Filters:
+    """The page's filters as the catalogue's :class:`Filters` (as ``library find`` parses
+    its options): ``level`` and ``tag`` repeatable, ``size`` 15x15 or 15x15..25x25,
+    ``stars`` LOW..HIGH, ``unused_for`` N issues, ``unused_since`` YYYY-MM-DD."""
+    from nonopress.catalogue.finding import parse_range, parse_size_range
+    from nonopress.catalogue.picking import unused_since
+
+    unknown = [name for name in query if name not in FILTER_PARAMS]
+    if unknown:
+        raise NonopressError(f"unknown filter {unknown[0]!r} (known: "
+                             f"{', '.join(FILTER_PARAMS)})")
+    widths = heights = None
+    if query.get("size", "").strip():
+        widths, heights = parse_size_range(query["size"])
+    unused_for = None
+    if query.get("unused_for", "").strip():
+        text = query["unused_for"].strip()
+        if not text.isdigit():
+            raise NonopressError(f"unused_for: a number of issues, got {text!r}")
+        unused_for = int(text)
+    kind = query.get("kind") or None
+    if kind not in (None, "bw", "colour"):
+        raise NonopressError(f"kind: bw or colour, got {kind!r}")
+    return Filters(
+        kind=kind, widths=widths, heights=heights,
+        levels=tuple(v for v in multi.get("level", []) if v),
+        stars=parse_range(query["stars"], "stars", int) if query.get("stars") else None,
+        tags=tuple(v for v in multi.get("tag", []) if v.strip()),
+        unused_since=unused_since(query["unused_since"]) if query.get("unused_since")
+        else None,
+        unused_for=unused_for, never_printed=query.get("never_printed") in ("1", "true"),
+        text=query.get("title") or None, limit=limit,
+    )
+
+
+class CatalogueSource:
+    """The library's entries from an open catalogue (graded when it was imported)."""
+
+    name = "catalogue"
+
+    def __init__(self, catalogue: Catalogue):
+        self.catalogue = catalogue
+        self._lock = threading.Lock()
+
+    @property
+    def location(self) -> str:
+        return self.catalogue.name
+
+    def entries(self, filters: Filters | None = None) -> list[LibraryEntry]:
+        from nonopress.catalogue import duplicates, find
+        from nonopress.catalogue.history import last_printed
+
+        found = find(self.catalogue, filters or Filters(limit=MAX_FILES))
+        twins: dict[int, list[str]] = {}
+        for pair in duplicates(self.catalogue, near=0):  # one design: rotated, mirrored
+            twins.setdefault(pair.first.id, []).append(f"{PREFIX}{pair.second.id}")
+            twins.setdefault(pair.second.id, []).append(f"{PREFIX}{pair.first.id}")
+        for group in list(twins.values()):  # a design stored three times: all name each other
+            for label in list(group):
+                for other in twins.get(int(label[len(PREFIX):]), []):
+                    if other not in group:
+                        group.append(other)
+        printed = last_printed(self.catalogue, found)
+        return [self._entry(entry, twins, printed) for entry in found]
+
+    @staticmethod
+    def _entry(entry: Entry, twins: dict[int, list[str]], printed: dict[int, str]
+               ) -> LibraryEntry:
+        me = f"{PREFIX}{entry.id}"
+        return LibraryEntry(
+            path=me, index=1, count=1, title=entry.title, kind=entry.kind,
+            width=entry.width, height=entry.height,
+            verdict=entry.verdict or (None if entry.status == "pending" else entry.status),
+            level=entry.level, score=entry.score, stars=entry.stars,
+            effort_minutes=entry.minutes,
+            # a colour picture needs its palette, which only the whole puzzle has: the
+            # listing shows black-and-white thumbnails
+            thumbnail=list(entry.solution) if entry.solution and entry.kind == "bw" else None,
+            shape_key=entry.shape_key,
+            duplicates=sorted({t for t in twins.get(entry.id, []) if t != me}),
+            # a failed grade still opens and prints: its verdict says "failed", not an error
+            pending=entry.status == "pending", id=entry.id, tags=list(entry.tags),
+            last_printed=printed.get(entry.id), author=entry.author,
+        )
+
+    def pending(self) -> int:
+        return 0  # the catalogue grades when puzzles are added (library add)
+
+    def entry(self, path: str, index: int) -> LibraryEntry | None:
+        from nonopress.catalogue import get
+
+        number = catalogue_id(path)
+        if number is None:
+            return None
+        try:
+            found = get(self.catalogue, str(number))
+        except NonopressError:
+            return None
+        return self._entry(found, {}, {})
+
+    def puzzle_text(self, number: int) -> tuple[str, str]:
+        """(file name, the puzzle as imported, YAML) of ``catalogue:number``."""
+        from nonopress.catalogue import get
+
+        found = get(self.catalogue, str(number))
+        return f"catalogue-{found.id}.yaml", found.puzzle_text
+
+    def export(self, labels: list[str], folder: Path, name: str) -> dict[str, str]:
+        """Each ``catalogue:ID`` of ``labels`` written to ``NAME-puzzles/NN-KEY.yaml`` in
+        ``folder`` (atomically; a file already there with other content is not replaced):
+        label -> the file's path relative to the folder."""
+        from grader.atomic import atomic_write
+        from nonopress.catalogue import get
+        from nonopress.studio.paths import confine, relative_name
+        from nonopress.studio.security import RequestRefused
+
+        written: dict[str, str] = {}
+        target_folder = confine(folder, f"{name}-puzzles", must_exist=False)
+        for number, label in enumerate(labels, 1):
+            ident = catalogue_id(label)
+            if ident is None:
+                continue
+            found = get(self.catalogue, str(ident))
+            path = target_folder / f"{number:02d}-{found.key[:16]}.yaml"
+            if path.exists() and path.read_text(encoding="utf-8") != found.puzzle_text:
+                raise RequestRefused(409, f"{relative_name(folder, path)} is already in the "
+                                          "folder with another puzzle: choose another name")
+            target_folder.mkdir(exist_ok=True)
+            atomic_write(str(path), found.puzzle_text)
+            written[label] = relative_name(folder, path)
+        return written
+
+    def record_issue(self, issue: str, files: list[tuple[Path, int | None]], profile: str
+                     ) -> list[str]:
+        """Warnings for puzzles (or designs) printed before, then the issue recorded in the
+        catalogue's history as ``nonopress issue --db`` records it."""
+        from grader.colour.io import read_any
+        from nonopress.catalogue import Printed, earlier_printings, record_printings
+
+        puzzles = []
+        for path, index in files:  # a file without an index prints all of its puzzles
+            read = read_any(path)
+            puzzles += [read[index - 1]] if index and index <= len(read) else read
+        warnings = earlier_printings(self.catalogue, puzzles, issue)
+        record_printings(self.catalogue, issue,
+                         [Printed(p, n) for n, p in enumerate(puzzles, 1)],
+                         date=dt.date.today(), profile=profile)
+        return warnings
+
+    def close(self) -> None:
+        self.catalogue.close()
+
+
+def open_source(location: str | None, folder: Path) -> Any:
+    """The catalogue named by ``--db`` (it must exist), else ``$NONOPRESS_LIBRARY`` or the
+    folder's ``nonopress-library.sqlite`` when there is one; None: the folder is the library."""
+    import os
+
+    from nonopress.catalogue import open_catalogue
+    from nonopress.catalogue.database import DEFAULT_FILE, ENVIRONMENT
+
+    if location is None or not location.strip():
+        location = os.environ.get(ENVIRONMENT, "").strip() or None
+        if location is None:
+            default = folder / DEFAULT_FILE
+            if not default.is_file():
+                return None
+            location = str(default)
+    return CatalogueSource(open_catalogue(location, create=False))
