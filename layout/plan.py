@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from grader.errors import ManyProblems, NonopressError
 from grader.minutes import about_text
+from layout.colourdraw import legend_ops
 from layout.draw import (
     Block,
     Bookmark,
@@ -51,6 +52,7 @@ GAP = 8 * MM
 HEADER = 16.0  # puzzle header band: number, size, stars
 NOTE = 11.0
 ABOUT = 11.0  # the line under a puzzle ("about 12 min"), when the manifest asks for it
+LEGEND_BAND = 12.0  # a colour puzzle's legend of its colours, under its header
 RUNNING_HEAD = 18.0
 FOLIO = 16.0
 AUTO_COUNTS = (12, 9, 8, 6, 4, 3, 2, 1)
@@ -137,7 +139,8 @@ def content_area(size: PageSize, manifest: Manifest) -> Area:
 
 def _header_height(entry: IssueEntry, sizes: Sizes) -> float:
     """The text around a puzzle's grid: its header, note and the line under it."""
-    return sizes.band(HEADER + (NOTE if entry.note else 0.0) + (ABOUT if entry.about else 0.0))
+    return sizes.band(HEADER + (NOTE if entry.note else 0.0) + (ABOUT if entry.about else 0.0)
+                      + (LEGEND_BAND if entry.colour is not None else 0.0))
 
 
 def _fit(entry: IssueEntry, width: float, height: float, sizes: Sizes) -> float:
@@ -438,7 +441,17 @@ class Planner:
             page.ops.append(Text(box_x, slot.top - sizes.band(HEADER + 7), entry.note, size))
         x = box_x + (box_w - block_w) / 2
         top = slot.top - header
-        page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, profile=self.profile))
+        colour = entry.colour
+        if colour is not None:  # the legend: the line above the grid's column clues
+            size = sizes.pt(8)
+            legend = legend_ops(colour.palette, entry.grey, box_x, top + sizes.band(4), size,
+                                box_w)
+            if len(legend) < 2 * colour.palette.size:
+                self.too_long[f"the colour legend of puzzle {entry.number} does not fit its "
+                              f"place ({box_w / MM:.0f} mm at {size:g} pt)"] = None
+            page.ops.extend(legend)
+        page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, profile=self.profile,
+                                   grey=entry.grey))
         if entry.about:  # under the grid, in the band _header_height kept for it
             y = top - geometry.total_height * cell - sizes.band(ABOUT - 2)
             size = self.fitted(entry.about, sizes.pt(8), box_x + box_w - x,
@@ -513,7 +526,7 @@ class Planner:
             grid_top = shelf_top - caption_h
             page.ops.extend(
                 puzzle_ops(entry.puzzle, geometry, x, grid_top, cell, solution=entry.solution,
-                           profile=self.profile)
+                           profile=self.profile, grey=entry.grey)
             )
             page.blocks.append(Block(entry.number, x, grid_top, cell, geometry, True))
             x += box_w + GAP / 2
@@ -549,7 +562,7 @@ class Planner:
         top = baseline - (sizes.band(26) - h_size - 1)
         x = area.left + (area.width - geometry.total_width * cell) / 2
         page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, solution=entry.solution,
-                                   profile=self.profile))
+                                   profile=self.profile, grey=entry.grey))
         page.blocks.append(Block(entry.number, x, top, cell, geometry, True))
         y = top - geometry.total_height * cell - sizes.band(18)
         grade = entry.grade
