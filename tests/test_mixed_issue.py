@@ -50,10 +50,12 @@ def colour_operators(pdf: Path) -> list[tuple[str, tuple[float, ...]]]:
     found = []
     with pikepdf.open(pdf) as document:
         for page in document.pages:
-            for operands, operator in pikepdf.parse_content_stream(page):
-                name = str(operator)
+            for item in pikepdf.parse_content_stream(page):
+                if not isinstance(item, pikepdf.ContentStreamInstruction):
+                    continue  # an inline image: no colour operator
+                name = str(item.operator)
                 if name in ("rg", "RG", "k", "K", "g", "G", "sc", "scn", "SC", "SCN"):
-                    found.append((name, tuple(float(v) for v in operands)))
+                    found.append((name, tuple(float(v) for v in item.operands)))
     return found
 
 
