@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from grader.errors import ManyProblems, NonopressError
 from grader.minutes import about_text
-from layout.colourdraw import legend_ops
+from layout.colourdraw import legend_fits, legend_ops
 from layout.draw import (
     Block,
     Bookmark,
@@ -434,6 +434,15 @@ class Planner:
         box_w = max(block_w, min(slot.width, sizes.band(150.0)))
         if text_width(self._header_text(entry), self.smallest_text) > self._header_room(box_w):
             box_w = slot.width  # a long title takes the slot's whole width
+        elif entry.note and text_width(entry.note, self.smallest_text) > box_w:
+            box_w = slot.width  # and so does a long note (it was refused before)
+        colour = entry.colour
+        legend_size = sizes.pt(8)
+        if colour is not None and not legend_fits(colour.palette, entry.grey, legend_size, box_w):
+            box_w = slot.width  # and a long legend of colours
+            while legend_size > self.smallest_text and not legend_fits(
+                    colour.palette, entry.grey, legend_size, box_w):
+                legend_size = max(self.smallest_text, legend_size - 0.5)
         box_x = slot.left + (slot.width - box_w) / 2
         page.ops.extend(self._header(entry, box_x, slot.top, box_w))
         if entry.note:
@@ -441,14 +450,12 @@ class Planner:
             page.ops.append(Text(box_x, slot.top - sizes.band(HEADER + 7), entry.note, size))
         x = box_x + (box_w - block_w) / 2
         top = slot.top - header
-        colour = entry.colour
         if colour is not None:  # the legend: the line above the grid's column clues
-            size = sizes.pt(8)
-            legend = legend_ops(colour.palette, entry.grey, box_x, top + sizes.band(4), size,
-                                box_w)
+            legend = legend_ops(colour.palette, entry.grey, box_x, top + sizes.band(4),
+                                legend_size, box_w)
             if len(legend) < 2 * colour.palette.size:
                 self.too_long[f"the colour legend of puzzle {entry.number} does not fit its "
-                              f"place ({box_w / MM:.0f} mm at {size:g} pt)"] = None
+                              f"place ({box_w / MM:.0f} mm at {legend_size:g} pt)"] = None
             page.ops.extend(legend)
         page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, profile=self.profile,
                                    grey=entry.grey))
