@@ -567,6 +567,15 @@ class Planner:
             geometry = BlockGeometry.of(entry.puzzle, clues=False)
             cell = min(sizes.max_cell, geometry.fit_cell(area.width, area.height * 0.55))
         top = baseline - (sizes.band(26) - h_size - 1)
+        colour = entry.colour
+        if colour is not None:  # which colour (or grey tint and symbol) is which
+            size = sizes.pt(8)
+            while size > self.smallest_text and not legend_fits(colour.palette, entry.grey,
+                                                                size, area.width):
+                size = max(self.smallest_text, size - 0.5)
+            page.ops.extend(legend_ops(colour.palette, entry.grey, area.left,
+                                       top - sizes.band(8), size, area.width))
+            top -= sizes.band(LEGEND_BAND + 4)
         x = area.left + (area.width - geometry.total_width * cell) / 2
         page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, solution=entry.solution,
                                    profile=self.profile, grey=entry.grey))
