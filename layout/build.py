@@ -142,18 +142,23 @@ def grade_with_ladder(puzzle: AnyPuzzle, budget: Budget) -> GradeInfo:
     return GradeInfo.from_grade(result, lines, worked_grids(result.steps, puzzle, lines))
 
 
+#: A colour solution in a grade (and the grade cache): each cell's colour index as one
+#: character, so that renaming a colour's char (the cache key ignores it) changes nothing.
+INDEX_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
 def grade_colour_puzzle(puzzle: ColourPuzzle, budget: Budget) -> GradeInfo:
     """A colour puzzle graded by the colour ladder, as the record an issue prints: its
-    solution as rows of the palette's chars, no step grids (they draw black and white)."""
+    solution as rows of colour indices (:data:`INDEX_CHARS`), no step grids (they draw
+    black and white)."""
     from grader.colour.grading import grade_colour
-    from grader.colour.model import colour_array_to_rows
     from grader.scoring import printed_stars
 
     result = grade_colour(puzzle, budget=budget)
     solution = None
     if result.verdict == "unique" and result.solved:
         picture = np.log2(result.grid.astype(np.float64)).round().astype(np.uint8)
-        solution = colour_array_to_rows(picture, puzzle.palette)
+        solution = tuple("".join(INDEX_CHARS[v] for v in row) for row in picture.tolist())
     return GradeInfo(
         level=result.level,
         score=None if result.score is None else float(result.score),
@@ -174,13 +179,14 @@ def colour_solution_of(puzzle: ColourPuzzle, grade: GradeInfo, budget: Budget, l
                        ) -> ColourArray:
     """A colour puzzle's printed picture: the file's own, else the grade's, else the
     colour solver's."""
-    from grader.colour.model import rows_to_colour_array
-
     known = puzzle.solution_array()
     if known is not None:
         return known
-    if grade.solution is not None:
-        return rows_to_colour_array(grade.solution, puzzle.palette)
+    if grade.solution is not None and all(
+            len(row) == puzzle.width and set(row) <= set(INDEX_CHARS[:puzzle.colours + 1])
+            for row in grade.solution) and len(grade.solution) == puzzle.height:
+        return np.array([[INDEX_CHARS.index(ch) for ch in row] for row in grade.solution],
+                        dtype=np.uint8)
     from grader.colour.solver import solve_colour
 
     result = solve_colour(puzzle, budget=budget)

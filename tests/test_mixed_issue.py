@@ -135,3 +135,28 @@ def test_an_undecided_colour_puzzle_blocks_the_issue_in_one_line(
     assert "static.yaml (puzzle 2 of the issue)" in blockers[0]
     assert "undecided" in blockers[0]
     assert not (tmp_path / "x.pdf").exists()
+
+
+def test_a_colour_grade_keeps_its_solution_through_the_grade_cache() -> None:
+    """A colour file without its picture prints the picture the grade proved, also when
+    the grade comes back from the cache (stored as colour indices, not the file's chars)."""
+    from dataclasses import replace
+
+    from grader.colour.io import read_any
+    from grader.colour.model import ColourPuzzle
+    from grader.results import Budget
+    from layout.build import colour_solution_of, grade_colour_puzzle
+    from layout.issue import GradeInfo
+
+    ladybird = read_any(ROOT / "colour" / "ladybird.yaml")[0]
+    assert isinstance(ladybird, ColourPuzzle)
+    picture = ladybird.solution_array()
+    assert picture is not None
+    clues_only = replace(ladybird, solution=None)
+    grade = grade_colour_puzzle(clues_only, Budget(seconds=30))
+    assert grade.verdict == "unique" and grade.stars is not None
+    assert any("red" in line for line in grade.steps)
+    cached = GradeInfo.from_json(grade.to_json())
+    for info in (grade, cached):
+        shown = colour_solution_of(clues_only, info, Budget(seconds=30), "ladybird")
+        assert (shown == picture).all()
