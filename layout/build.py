@@ -8,9 +8,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+import numpy as np
+
+from grader.colour.model import AnyPuzzle, ColourArray, ColourPuzzle
 from grader.diagnose import empty_borders
 from grader.errors import FormatError, ManyProblems, NonopressError, NotPublishable
-from grader.explain import sentence
 from grader.ladder import default_ladder
 from grader.minutes import about_text
 from grader.model import BoolArray, Puzzle, rows_to_array
@@ -22,7 +24,7 @@ from layout.issue import GradeInfo, Issue, IssueEntry
 from layout.manifest import Manifest, PuzzleRef
 from layout.puzzlefiles import PuzzleFiles
 
-Grader = Callable[[Puzzle], GradeInfo]
+Grader = Callable[[AnyPuzzle], GradeInfo]
 
 
 #: Rungs whose steps a worked solution may summarise: the routine line logic (the rungs
@@ -38,15 +40,16 @@ OPENING_STEPS = 3
 MAX_PRINT_SIDE = 100
 
 
-def worked_lines(steps: Sequence[Step], puzzle: Puzzle) -> tuple[str, ...]:
+def worked_lines(steps: Sequence[Step], puzzle: AnyPuzzle) -> tuple[str, ...]:
     """Numbered lines for a worked solution.
 
     A short solve is given in full. In a long one, the steps a reader needs to see (owner
     branching and harder) stay in full, while runs of routine steps are summarised in one
     line each, after the first few that show how the solve starts.
     """
+    say = _sentences(puzzle)
     if len(steps) <= FULL_WORKED_STEPS:
-        return tuple(f"{k}. {sentence(s, puzzle)}" for k, s in enumerate(steps, start=1))
+        return tuple(f"{k}. {say(s)}" for k, s in enumerate(steps, start=1))
     lines: list[str] = []
     run: list[int] = []  # step numbers of the current routine run
     run_rungs: Counter[str] = Counter()
@@ -65,7 +68,7 @@ def worked_lines(steps: Sequence[Step], puzzle: Puzzle) -> tuple[str, ...]:
             run_rungs[step.rung.replace("-", " ")] += 1
             continue
         close_run()
-        lines.append(f"{k}. {sentence(step, puzzle)}")
+        lines.append(f"{k}. {say(step)}")
     close_run()
     if len(lines) > MAX_STEPS:  # said, never silent: the whole solve is one command away
         cut = len(lines) - MAX_STEPS + 1
@@ -75,6 +78,17 @@ def worked_lines(steps: Sequence[Step], puzzle: Puzzle) -> tuple[str, ...]:
             "`nonopress grade --explain` gives every step."
         )
     return tuple(lines)
+
+
+def _sentences(puzzle: AnyPuzzle) -> Callable[[Step], str]:
+    """The sentence of each step, in the words of the puzzle's kind."""
+    if isinstance(puzzle, Puzzle):
+        from grader.explain import sentence
+
+        return lambda step: sentence(step, puzzle)
+    from grader.colour.grading import sentence as colour_sentence
+
+    return lambda step: colour_sentence(step, puzzle)
 
 
 #: Grids drawn in a worked solution, after its first hard steps (a reader sees where the
@@ -117,13 +131,68 @@ def worked_grids(steps: Sequence[Step], puzzle: Puzzle, lines: Sequence[str]
     return tuple(grids)
 
 
-def grade_with_ladder(puzzle: Puzzle, budget: Budget) -> GradeInfo:
+def grade_with_ladder(puzzle: AnyPuzzle, budget: Budget) -> GradeInfo:
     """Grade with the toolkit's grader (imported late: it is the slow, heavy part)."""
+    if not isinstance(puzzle, Puzzle):
+        return grade_colour_puzzle(puzzle, budget)
     from grader.grading import grade
 
     result = grade(puzzle, budget=budget)
     lines = worked_lines(result.steps, puzzle)
     return GradeInfo.from_grade(result, lines, worked_grids(result.steps, puzzle, lines))
+
+
+#: A colour solution in a grade (and the grade cache): each cell's colour index as one
+#: character, so that renaming a colour's char (the cache key ignores it) changes nothing.
+INDEX_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def grade_colour_puzzle(puzzle: ColourPuzzle, budget: Budget) -> GradeInfo:
+    """A colour puzzle graded by the colour ladder, as the record an issue prints: its
+    solution as rows of colour indices (:data:`INDEX_CHARS`), no step grids (they draw
+    black and white)."""
+    from grader.colour.grading import grade_colour
+    from grader.scoring import printed_stars
+
+    result = grade_colour(puzzle, budget=budget)
+    solution = None
+    if result.verdict == "unique" and result.solved:
+        picture = np.log2(result.grid.astype(np.float64)).round().astype(np.uint8)
+        solution = tuple("".join(INDEX_CHARS[v] for v in row) for row in picture.tolist())
+    return GradeInfo(
+        level=result.level,
+        score=None if result.score is None else float(result.score),
+        stars=printed_stars(result.level, result.stars),
+        verdict=str(result.verdict),
+        rungs={str(name): int(count) for name, count in result.rungs.items()},
+        time_s=float(result.time_s),
+        steps=worked_lines(result.steps, puzzle),
+        solution=solution,
+        problem=result.problem,
+        minutes=result.minutes,
+        minutes_low=result.minutes_low,
+        minutes_high=result.minutes_high,
+    )
+
+
+def colour_solution_of(puzzle: ColourPuzzle, grade: GradeInfo, budget: Budget, label: str
+                       ) -> ColourArray:
+    """A colour puzzle's printed picture: the file's own, else the grade's, else the
+    colour solver's."""
+    known = puzzle.solution_array()
+    if known is not None:
+        return known
+    if grade.solution is not None and all(
+            len(row) == puzzle.width and set(row) <= set(INDEX_CHARS[:puzzle.colours + 1])
+            for row in grade.solution) and len(grade.solution) == puzzle.height:
+        return np.array([[INDEX_CHARS.index(ch) for ch in row] for row in grade.solution],
+                        dtype=np.uint8)
+    from grader.colour.solver import solve_colour
+
+    result = solve_colour(puzzle, budget=budget)
+    if result.verdict != "unique" or not result.solutions:
+        raise NotPublishable(f"{label}: no unique solution to print ({result.verdict})")
+    return np.asarray(result.solutions[0], dtype=np.uint8)
 
 
 def solution_of(puzzle: Puzzle, grade: GradeInfo, budget: Budget, label: str) -> BoolArray:
@@ -143,7 +212,7 @@ def solution_of(puzzle: Puzzle, grade: GradeInfo, budget: Budget, label: str) ->
     return result.solutions[0]
 
 
-def too_big(puzzle: Puzzle) -> str:
+def too_big(puzzle: AnyPuzzle) -> str:
     """Why a puzzle is too big to print ('' when it is not)."""
     if puzzle.width <= MAX_PRINT_SIDE and puzzle.height <= MAX_PRINT_SIDE:
         return ""
@@ -154,11 +223,18 @@ def too_big(puzzle: Puzzle) -> str:
     )
 
 
-def _load(ref: PuzzleRef, manifest: Manifest, files: PuzzleFiles) -> list[Puzzle]:
+def _load(ref: PuzzleRef, manifest: Manifest, files: PuzzleFiles) -> Sequence[AnyPuzzle]:
     if ref.missing:
         raise FormatError(f"puzzle file not found: {ref.missing}", str(manifest.source),
                           ref.line)
-    puzzles = files.read(ref.path)
+    puzzles: Sequence[AnyPuzzle]
+    try:
+        puzzles = files.read(ref.path)
+    except NonopressError as error:  # a colour file, or a file the black-and-white
+        try:  # reader's message describes best
+            puzzles = files.read_any(ref.path)
+        except NonopressError:
+            raise error from None
     if ref.index is None:
         return puzzles
     if ref.index > len(puzzles):
@@ -216,24 +292,29 @@ def build_issue(
                 blockers.append(f"{label} {oversized}")
                 bad_input = True
                 continue
-            grade = cache.get(puzzle.key(), budget) if cache else None
+            # a colour puzzle's hash is of its clues and colours: kept apart from black
+            # and white ones
+            key = puzzle.key() if isinstance(puzzle, Puzzle) else f"colour-{puzzle.key()}"
+            grade = cache.get(key, budget) if cache else None
             if grade is None:
                 if progress:
                     progress(f"grading {label}")
                 grade = grade_puzzle(puzzle)
                 if cache:
-                    cache.put(puzzle.key(), budget, grade)
+                    cache.put(key, budget, grade)
             blocker = _check_printable(grade, label, warnings)
             if blocker:
                 blockers.append(blocker)
                 continue
             try:
-                solution = solution_of(puzzle, grade, budget, label)
+                solution: BoolArray | ColourArray = (
+                    solution_of(puzzle, grade, budget, label) if isinstance(puzzle, Puzzle)
+                    else colour_solution_of(puzzle, grade, budget, label))
             except NonopressError as exc:
                 blockers.append(str(exc))
                 errors.append(exc)
                 continue
-            border = empty_borders(puzzle)
+            border = empty_borders(puzzle) if isinstance(puzzle, Puzzle) else ""
             if border:
                 warnings.append(f"{label}: {border}")
             first = seen.setdefault(puzzle.key(), number)
@@ -252,6 +333,7 @@ def build_issue(
                     hide_title=ref.hide_title,
                     about=about_text(grade.minutes)
                     if manifest.minutes and grade.minutes is not None else "",
+                    grey=manifest.grey,
                 )
             )
     if len(blockers) == 1 and errors:

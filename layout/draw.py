@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 import numpy as np
 
@@ -18,9 +18,13 @@ from grader.model import BoolArray, Puzzle
 from layout.geometry import BlockGeometry
 from layout.profiles import PLAIN, Profile
 
+if TYPE_CHECKING:
+    from grader.colour.model import ColourArray, ColourPuzzle
+
 Role = Literal["ink", "tint", "accent", "paper", "rule"]
 Anchor = Literal["left", "center", "right"]
 Rect = tuple[float, float, float, float]  # x, y (bottom-left), width, height
+RGB = tuple[int, int, int]  # a colour puzzle's own colour, 0-255 a channel
 Segment = tuple[float, float, float, float]  # x1, y1, x2, y2
 
 
@@ -30,6 +34,8 @@ class Rects:
 
     role: Role
     rects: list[Rect]
+    #: a colour puzzle's colour, drawn instead of the role's (neutral ones as pure K ink)
+    rgb: RGB | None = None
 
 
 @dataclass
@@ -60,6 +66,8 @@ class ClueText:
 
     size: float
     items: list[tuple[float, float, str]]
+    #: digits on a colour puzzle's clue square: white on dark colours (None: ink)
+    rgb: RGB | None = None
 
 
 @dataclass
@@ -132,17 +140,20 @@ def filled_runs(picture: BoolArray) -> list[tuple[int, int, int]]:
 
 
 def puzzle_ops(
-    puzzle: Puzzle,
+    puzzle: Puzzle | ColourPuzzle,
     geometry: BlockGeometry,
     x: float,
     top: float,
     cell: float,
-    solution: BoolArray | None = None,
+    solution: BoolArray | ColourArray | None = None,
     profile: Profile = PLAIN,
+    grey: bool = False,
 ) -> list[Op]:
     """A puzzle block with its top-left corner at (x, top): clues (if the geometry has clue
     slots), grid rules and, when ``solution`` is given, its filled cells merged into runs.
-    ``profile`` sets the thinnest line and the clue digit size."""
+    ``profile`` sets the thinnest line and the clue digit size. A colour puzzle's clues and
+    cells print in its colours, or (``grey``) in grey tints with symbols
+    (:mod:`layout.colourdraw`)."""
     grid_x = x + geometry.row_slots * cell
     grid_top = top - geometry.col_slots * cell
     grid_w = geometry.width * cell
@@ -157,15 +168,21 @@ def puzzle_ops(
             (x, grid_bottom, geometry.row_slots * cell, grid_h),
         ]
         ops.append(Rects("tint", clue_areas))
-    if solution is None and puzzle.givens:
+    if solution is None and isinstance(puzzle, Puzzle) and puzzle.givens:
         ops.extend(given_ops(puzzle, grid_x, grid_top, cell))
-    if solution is not None:
+    if solution is not None and not isinstance(puzzle, Puzzle):
+        from layout.colourdraw import colour_solution_ops
+
+        picture = cast("ColourArray", solution)
+        ops.extend(colour_solution_ops(picture, puzzle.palette, grid_x, grid_top, cell, grey,
+                                       max(profile.min_text, 4.0)))
+    elif solution is not None:
         ops.append(
             Rects(
                 "ink",
                 [
                     (grid_x + c * cell, grid_top - (r + 1) * cell, n * cell, cell)
-                    for r, c, n in filled_runs(solution)
+                    for r, c, n in filled_runs(cast(BoolArray, solution))
                 ],
             )
         )
@@ -190,13 +207,22 @@ def puzzle_ops(
     if thick:
         ops.append(Lines("ink", thick_w, thick))
     ops.append(Lines("ink", border_w, _outline(grid_x, grid_bottom, grid_w, grid_h)))
-    if has_clues:
+    if has_clues and isinstance(puzzle, Puzzle):
         ops.append(
             ClueText(
                 geometry.digit_ratio_for(profile.large_print) * cell,
                 list(geometry.clue_centres(puzzle, x, top, cell)),
             )
         )
+    elif has_clues and not isinstance(puzzle, Puzzle):
+        from layout.colourdraw import colour_clue_ops
+
+        clue_ops = colour_clue_ops(puzzle, geometry.row_slots, geometry.col_slots, x, top,
+                                   cell, geometry.digit_ratio_for(profile.large_print) * cell,
+                                   grey)
+        # the squares under the rules, the digits over them
+        ops[1:1] = [op for op in clue_ops if isinstance(op, Rects)]
+        ops.extend(op for op in clue_ops if isinstance(op, ClueText))
     return ops
 
 
@@ -221,14 +247,15 @@ def translate_page(page: Page, dx: float) -> None:
     moved: list[Op] = []
     for op in page.ops:
         if isinstance(op, Rects):
-            moved.append(Rects(op.role, [(x + dx, y, w, h) for x, y, w, h in op.rects]))
+            moved.append(Rects(op.role, [(x + dx, y, w, h) for x, y, w, h in op.rects],
+                               op.rgb))
         elif isinstance(op, Lines):
             moved.append(Lines(op.role, op.width,
                                [(a + dx, b, c + dx, d) for a, b, c, d in op.segments]))
         elif isinstance(op, Text):
             moved.append(Text(op.x + dx, op.y, op.text, op.size, op.bold, op.anchor, op.role))
         elif isinstance(op, ClueText):
-            moved.append(ClueText(op.size, [(x + dx, y, s) for x, y, s in op.items]))
+            moved.append(ClueText(op.size, [(x + dx, y, s) for x, y, s in op.items], op.rgb))
         else:
             moved.append(Polygons(op.role, op.fill, op.width,
                                   [[(x + dx, y) for x, y in p] for p in op.polygons]))

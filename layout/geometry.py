@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from grader.model import Clue, Puzzle
 from layout.fonts import digit_width
+
+if TYPE_CHECKING:
+    from grader.colour.model import ColourPuzzle
 
 #: Clue digits as a fraction of the cell: 55-70 % for one digit, 45-55 % for two.
 ONE_DIGIT_RATIO = 0.62
@@ -38,9 +42,21 @@ class BlockGeometry:
     max_digits: int
 
     @classmethod
-    def of(cls, puzzle: Puzzle, clues: bool = True) -> BlockGeometry:
+    def of(cls, puzzle: Puzzle | ColourPuzzle, clues: bool = True, symbols: bool = False
+           ) -> BlockGeometry:
+        """The block of ``puzzle``; ``symbols``: a colour puzzle in grey print, whose clue
+        numbers each carry their colour's symbol (one more character to fit the cell)."""
         if not clues:
             return cls(puzzle.width, puzzle.height, 0, 0, 1)
+        if not isinstance(puzzle, Puzzle):  # colour: one slot and one number per block
+            lengths = [n for clue in puzzle.rows + puzzle.columns for n, _ in clue] or [0]
+            return cls(
+                width=puzzle.width,
+                height=puzzle.height,
+                row_slots=max(max(len(c) for c in puzzle.rows), 1),
+                col_slots=max(max(len(c) for c in puzzle.columns), 1),
+                max_digits=len(str(max(lengths))) + (1 if symbols else 0),
+            )
         numbers = [n for clue in puzzle.rows + puzzle.columns for n in shown_clue(clue)]
         return cls(
             width=puzzle.width,

@@ -12,6 +12,7 @@ from layout.geometry import BlockGeometry
 from layout.manifest import Manifest
 
 if TYPE_CHECKING:
+    from grader.colour.model import ColourArray, ColourPuzzle
     from grader.grading import Grade
     from layout.fillins import FillinEntry
 
@@ -107,15 +108,22 @@ class IssueEntry:
     """One puzzle of the issue, numbered, with its grade and solution picture."""
 
     number: int
-    puzzle: Puzzle
+    puzzle: Puzzle | ColourPuzzle
     grade: GradeInfo
-    solution: BoolArray
+    solution: BoolArray | ColourArray  # a colour puzzle's: colour indices, 0 = background
     title: str = ""
     note: str = ""
     hide_title: bool = True
     worked: bool = False
     #: a line printed under the puzzle ("about 12 min"), or ""
     about: str = ""
+    #: grey print: a colour puzzle's colours as grey tints with symbols
+    grey: bool = False
+
+    @property
+    def colour(self) -> ColourPuzzle | None:
+        """The puzzle when it is a colour one (its palette prints a legend), else None."""
+        return None if isinstance(self.puzzle, Puzzle) else self.puzzle
 
     @property
     def size(self) -> str:
@@ -124,7 +132,9 @@ class IssueEntry:
     @cached_property
     def geometry(self) -> BlockGeometry:
         """The puzzle block's shape in cells (computed once: pagination asks often)."""
-        return BlockGeometry.of(self.puzzle)
+        colour = self.colour
+        return BlockGeometry.of(self.puzzle, symbols=colour is not None and self.grey
+                                and colour.palette.size > 1)
 
     @property
     def shown_title(self) -> str:

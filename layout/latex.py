@@ -24,9 +24,9 @@ import pikepdf
 from grader import __version__
 from grader.errors import NonopressError
 from grader.wording import plural
-from layout.draw import ClueText, Lines, Op, Page, Polygons, Rects, Role, Text
+from layout.draw import RGB, ClueText, Lines, Op, Page, Polygons, Rects, Role, Text
 from layout.issue import Issue
-from layout.pdf import CMYK_OF, GREY_OF, NEUTRAL_ROLES, RGB_OF
+from layout.pdf import CMYK_OF, GREY_OF, NEUTRAL_ROLES, RGB_OF, neutral_k, rgb_to_cmyk
 from layout.pdfx import PDFX_CONFORMANCE, PDFX_VERSION
 from layout.plan import IssuePlan
 from layout.profiles import ICC_REGISTRY, OUTPUT_CONDITIONS
@@ -125,12 +125,41 @@ def _colour(role: Role) -> str:
     return f"np-{role}"
 
 
+def _rgb_name(rgb: RGB) -> str:
+    """The TeX name of a colour puzzle's colour."""
+    return "np-c{:02x}{:02x}{:02x}".format(*rgb)
+
+
+def rgb_definition(rgb: RGB, grey: bool, cmyk: bool) -> tuple[str, str, str]:
+    """(name, model, value) of a colour puzzle's colour, inked as the PDF back end inks it:
+    neutral ones (and all in grey print) pure K, others CMYK under PDF/X, else RGB."""
+    k = neutral_k(rgb)
+    if k is None and grey:
+        k = round(1 - (0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]) / 255, 3)
+    if k is not None:
+        return (_rgb_name(rgb), "cmyk", f"0,0,0,{_n(k)}")
+    if cmyk:
+        return (_rgb_name(rgb), "cmyk", ",".join(map(_n, rgb_to_cmyk(rgb))))
+    return (_rgb_name(rgb), "rgb", ",".join(_n(v / 255) for v in rgb))
+
+
+def _page_rgbs(pages: list[Page]) -> list[RGB]:
+    """Every colour puzzle colour the pages use, in order of first use."""
+    seen: dict[RGB, None] = {}
+    for page in pages:
+        for op in page.ops:
+            if isinstance(op, (Rects, ClueText)) and op.rgb is not None:
+                seen[op.rgb] = None
+    return list(seen)
+
+
 _ANCHORS = {"left": "left,base", "right": "right,base", "center": "base"}
 
 
 def _op(op: Op) -> dict[str, Any]:
     if isinstance(op, Rects):
-        return {"kind": "rects", "colour": _colour(op.role),
+        return {"kind": "rects",
+                "colour": _colour(op.role) if op.rgb is None else _rgb_name(op.rgb),
                 "rects": [tuple(map(_n, r)) for r in op.rects]}
     if isinstance(op, Lines):
         return {"kind": "lines", "colour": _colour(op.role), "width": _n(op.width),
@@ -141,6 +170,7 @@ def _op(op: Op) -> dict[str, Any]:
                 "polygons": [[(_n(x), _n(y)) for x, y in poly] for poly in op.polygons]}
     if isinstance(op, ClueText):
         return {"kind": "clues", "size": _n(op.size),
+                "colour": _colour("ink") if op.rgb is None else _rgb_name(op.rgb),
                 "numbers": [(_n(x), _n(y), s) for x, y, s in op.items]}
     assert isinstance(op, Text)
     return {"kind": "text", "anchor": _ANCHORS[op.anchor], "x": _n(op.x), "y": _n(op.y),
@@ -190,6 +220,8 @@ def render_latex(issue: Issue, plan: IssuePlan, jobname: str = "issue") -> str:
         return (_colour(role), "rgb", ",".join(map(_n, RGB_OF[role])))
 
     colours = [colour(role) for role in RGB_OF]
+    colours += [rgb_definition(rgb, manifest.grey, profile.name == "pdfx")
+                for rgb in _page_rgbs(plan.pages)]
     info = {
         "title": pdf_hex_string(issue.heading),
         "author": pdf_hex_string(manifest.author or "Nonopress"),

@@ -14,7 +14,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from grader import __version__
 from grader.wording import plural
-from layout.draw import ClueText, Lines, Op, Polygons, Rects, Role, Text
+from layout.draw import RGB, ClueText, Lines, Op, Polygons, Rects, Role, Text
 from layout.fonts import DIGIT_HEIGHT, printable, register_fonts, text_width
 from layout.issue import Issue
 from layout.pdfx import make_pdfx
@@ -44,6 +44,24 @@ CMYK_OF: dict[Role, tuple[float, float, float, float]] = {
 }
 
 
+def rgb_to_cmyk(rgb: RGB) -> tuple[float, float, float, float]:
+    """A colour puzzle's RGB as process CMYK (full grey component replacement: the grey
+    part of a colour is K ink alone, so a dark colour never nears the ink limit)."""
+    r, g, b = (v / 255 for v in rgb)
+    k = 1 - max(r, g, b)
+    if k >= 1:
+        return (0.0, 0.0, 0.0, 1.0)
+    c, m, y = (round((1 - v - k) / (1 - k), 3) for v in (r, g, b))
+    return (c, m, y, round(k, 3))
+
+
+def neutral_k(rgb: RGB) -> float | None:
+    """The K ink of a neutral (grey or black) RGB, None for a chromatic one."""
+    if rgb[0] == rgb[1] == rgb[2]:
+        return round(1 - rgb[0] / 255, 3)
+    return None
+
+
 class _Painter:
     def __init__(self, canvas: Canvas, grey: bool, cmyk: bool = False):
         self.canvas = canvas
@@ -60,6 +78,20 @@ class _Painter:
         else:
             set_rgb(*RGB_OF[role])
 
+    def fill_rgb(self, rgb: RGB) -> None:
+        """A colour puzzle's colour: neutral ones (and all under grey) as pure K ink,
+        others as CMYK under PDF/X, RGB otherwise."""
+        c = self.canvas
+        k = neutral_k(rgb)
+        if k is None and self.grey:  # a chromatic colour in grey print: its lightness
+            k = round(1 - (0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]) / 255, 3)
+        if k is not None:
+            c.setFillColorCMYK(0, 0, 0, k)
+        elif self.cmyk:
+            c.setFillColorCMYK(*rgb_to_cmyk(rgb))
+        else:
+            c.setFillColorRGB(*(v / 255 for v in rgb))
+
     def fill(self, role: Role) -> None:
         self._colour(role, self.canvas.setFillColorCMYK, self.canvas.setFillColorRGB)
 
@@ -71,7 +103,10 @@ class _Painter:
         if isinstance(op, Rects):
             if not op.rects:
                 return
-            self.fill(op.role)
+            if op.rgb is None:
+                self.fill(op.role)
+            else:
+                self.fill_rgb(op.rgb)
             path = c.beginPath()
             for x, y, w, h in op.rects:
                 path.rect(x, y, w, h)
@@ -85,7 +120,10 @@ class _Painter:
                 path.lineTo(x2, y2)
             c.drawPath(path, stroke=1, fill=0)
         elif isinstance(op, ClueText):
-            self.fill("ink")
+            if op.rgb is None:
+                self.fill("ink")
+            else:
+                self.fill_rgb(op.rgb)
             text = c.beginText()
             text.setFont(self.regular, op.size)
             lift = DIGIT_HEIGHT * op.size / 2

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from grader.errors import ManyProblems, NonopressError
 from grader.minutes import about_text
+from layout.colourdraw import legend_fits, legend_ops
 from layout.draw import (
     Block,
     Bookmark,
@@ -51,6 +52,7 @@ GAP = 8 * MM
 HEADER = 16.0  # puzzle header band: number, size, stars
 NOTE = 11.0
 ABOUT = 11.0  # the line under a puzzle ("about 12 min"), when the manifest asks for it
+LEGEND_BAND = 12.0  # a colour puzzle's legend of its colours, under its header
 RUNNING_HEAD = 18.0
 FOLIO = 16.0
 AUTO_COUNTS = (12, 9, 8, 6, 4, 3, 2, 1)
@@ -137,7 +139,8 @@ def content_area(size: PageSize, manifest: Manifest) -> Area:
 
 def _header_height(entry: IssueEntry, sizes: Sizes) -> float:
     """The text around a puzzle's grid: its header, note and the line under it."""
-    return sizes.band(HEADER + (NOTE if entry.note else 0.0) + (ABOUT if entry.about else 0.0))
+    return sizes.band(HEADER + (NOTE if entry.note else 0.0) + (ABOUT if entry.about else 0.0)
+                      + (LEGEND_BAND if entry.colour is not None else 0.0))
 
 
 def _fit(entry: IssueEntry, width: float, height: float, sizes: Sizes) -> float:
@@ -431,6 +434,15 @@ class Planner:
         box_w = max(block_w, min(slot.width, sizes.band(150.0)))
         if text_width(self._header_text(entry), self.smallest_text) > self._header_room(box_w):
             box_w = slot.width  # a long title takes the slot's whole width
+        elif entry.note and text_width(entry.note, self.smallest_text) > box_w:
+            box_w = slot.width  # and so does a long note (it was refused before)
+        colour = entry.colour
+        legend_size = sizes.pt(8)
+        if colour is not None and not legend_fits(colour.palette, entry.grey, legend_size, box_w):
+            box_w = slot.width  # and a long legend of colours
+            while legend_size > self.smallest_text and not legend_fits(
+                    colour.palette, entry.grey, legend_size, box_w):
+                legend_size = max(self.smallest_text, legend_size - 0.5)
         box_x = slot.left + (slot.width - box_w) / 2
         page.ops.extend(self._header(entry, box_x, slot.top, box_w))
         if entry.note:
@@ -438,7 +450,15 @@ class Planner:
             page.ops.append(Text(box_x, slot.top - sizes.band(HEADER + 7), entry.note, size))
         x = box_x + (box_w - block_w) / 2
         top = slot.top - header
-        page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, profile=self.profile))
+        if colour is not None:  # the legend: the line above the grid's column clues
+            legend = legend_ops(colour.palette, entry.grey, box_x, top + sizes.band(4),
+                                legend_size, box_w)
+            if len(legend) < 2 * colour.palette.size:
+                self.too_long[f"the colour legend of puzzle {entry.number} does not fit its "
+                              f"place ({box_w / MM:.0f} mm at {legend_size:g} pt)"] = None
+            page.ops.extend(legend)
+        page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, profile=self.profile,
+                                   grey=entry.grey))
         if entry.about:  # under the grid, in the band _header_height kept for it
             y = top - geometry.total_height * cell - sizes.band(ABOUT - 2)
             size = self.fitted(entry.about, sizes.pt(8), box_x + box_w - x,
@@ -513,7 +533,7 @@ class Planner:
             grid_top = shelf_top - caption_h
             page.ops.extend(
                 puzzle_ops(entry.puzzle, geometry, x, grid_top, cell, solution=entry.solution,
-                           profile=self.profile)
+                           profile=self.profile, grey=entry.grey)
             )
             page.blocks.append(Block(entry.number, x, grid_top, cell, geometry, True))
             x += box_w + GAP / 2
@@ -547,9 +567,18 @@ class Planner:
             geometry = BlockGeometry.of(entry.puzzle, clues=False)
             cell = min(sizes.max_cell, geometry.fit_cell(area.width, area.height * 0.55))
         top = baseline - (sizes.band(26) - h_size - 1)
+        colour = entry.colour
+        if colour is not None:  # which colour (or grey tint and symbol) is which
+            size = sizes.pt(8)
+            while size > self.smallest_text and not legend_fits(colour.palette, entry.grey,
+                                                                size, area.width):
+                size = max(self.smallest_text, size - 0.5)
+            page.ops.extend(legend_ops(colour.palette, entry.grey, area.left,
+                                       top - sizes.band(8), size, area.width))
+            top -= sizes.band(LEGEND_BAND + 4)
         x = area.left + (area.width - geometry.total_width * cell) / 2
         page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, solution=entry.solution,
-                                   profile=self.profile))
+                                   profile=self.profile, grey=entry.grey))
         page.blocks.append(Block(entry.number, x, top, cell, geometry, True))
         y = top - geometry.total_height * cell - sizes.band(18)
         grade = entry.grade

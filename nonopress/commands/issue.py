@@ -9,17 +9,10 @@ import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from grader.text import shown, shown_lines
-from nonopress.commands.common import positive_float
-
-if TYPE_CHECKING:
-    from layout.manifest import Manifest
-    from layout.puzzlefiles import PuzzleFiles
-    from nonopress.catalogue.issue_link import IssueLibrary
-
 from layout.profiles import Profile
+from nonopress.commands.common import positive_float
 
 #: CPU seconds the preflight may spend on the PDF the issue command just wrote.
 OWN_PDF_SECONDS = 120.0
@@ -158,12 +151,9 @@ def run(args: argparse.Namespace) -> int:
     manifest, changes = apply_profile(manifest)
     for change in changes:
         print(shown(f"nonopress issue: warning: {change}"), file=sys.stderr)
-    from layout.colour_issue import manifest_has_colour
     from layout.puzzlefiles import PuzzleFiles
 
     files = PuzzleFiles()  # each puzzle file read once, however many entries name it
-    if manifest_has_colour(manifest, files):
-        return _run_colour(args, manifest, files, library)
     if args.no_cache:
         cache = GradeCache(None)
     else:
@@ -255,60 +245,4 @@ def _preflight(paths: list[Path], profile: Profile, say: Callable[[str], None]) 
             print(shown(f"nonopress issue: preflight {profile.describe()}: {path} fails "
                         f"{len(report.failed)} rule(s):"), file=sys.stderr)
             print(shown_lines(report.lines(3)[1:]), file=sys.stderr)
-    return status
-
-
-def _run_colour(args: argparse.Namespace, manifest: Manifest, files: PuzzleFiles,
-                library: IssueLibrary | None) -> int:
-    """An issue with colour puzzles: laid out by layout.colour_issue (no grade cache)."""
-    from grader.atomic import atomic_write
-    from grader.errors import NonopressError
-    from grader.results import Budget
-    from layout.colour_issue import (
-        build_colour_issue,
-        group_puzzles,
-        plan_colour_issue,
-        render_colour_latex,
-        render_colour_pdf,
-        unsupported_options,
-    )
-    from layout.latex import compile_latex, latex_compiler
-
-    def say(message: str) -> None:
-        if not args.quiet:
-            print(shown(message), file=sys.stderr)
-
-    def write(path: str, data: bytes | str) -> None:
-        try:
-            atomic_write(path, data)
-        except OSError as exc:
-            raise NonopressError(f"cannot write {path}: {exc.strerror or exc}") from None
-
-    for option in unsupported_options(manifest):
-        print(f"nonopress issue: warning: colour issues ignore {option}", file=sys.stderr)
-    entries = build_colour_issue(manifest, Budget(seconds=args.grade_seconds), say, files)
-    pages = plan_colour_issue(entries, manifest)
-    summary = f"{len(pages)} pages, {len(entries)} puzzles (colour)"
-    checked: list[Path] = []
-    if args.output:
-        write(args.output, render_colour_pdf(pages, manifest))
-        say(f"wrote {args.output}: {summary}")
-        checked.append(Path(args.output))
-    if args.latex:
-        tex = render_colour_latex(pages, manifest, jobname=Path(args.latex).stem)
-        write(args.latex, tex)
-        if args.no_compile or latex_compiler() is None:
-            say(f"wrote {args.latex}; compile it with: latexmk -pdf -no-shell-escape "
-                f"{args.latex}")
-        else:
-            compiled = str(Path(args.latex).with_suffix(".pdf"))
-            write(compiled, compile_latex(tex, jobname=Path(args.latex).stem))
-            say(f"wrote {args.latex} and compiled it to {compiled}: {summary}")
-            checked.append(Path(compiled))
-    status = _preflight(checked, manifest.profile, say)
-    if library is not None and not args.no_record:
-        groups = group_puzzles(entries, manifest)  # a puzzle page per group, in order
-        library.record(manifest, {entry.number: page for page, group in enumerate(groups, 1)
-                                  for entry in group})
-        say(f"recorded the printing in {library.catalogue.name}")
     return status
