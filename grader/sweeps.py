@@ -14,6 +14,7 @@ count is the one of solving every line each pass, at the cost of the changes.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -27,6 +28,25 @@ from grader.model import UNKNOWN
 LineSolve = Callable[[Any, Any], "np.ndarray | Sequence[int] | None"]
 
 
+#: below this many cells the plain line solve counts the sweeps unless the compiled one is
+#: loaded already: a grade that line logic settles then loads neither numba nor a kernel
+#: (half a second of every small ``grade`` or ``make``), for a few ms of plain Python
+PLAIN_BELOW_CELLS = 1600
+
+
+def default_line_solve(cells: int) -> LineSolve:
+    """The black-and-white line solve for a grid of ``cells``: the plain one for a small
+    grid while the compiled kernels are not loaded, else the compiled one (both are the
+    complete line solve: the count is the same)."""
+    if cells < PLAIN_BELOW_CELLS and "grader.solver.linesolve" not in sys.modules:
+        from grader.lines import solve_line
+
+        return solve_line
+    from grader.solver import line_solve  # compiled: loaded when first counted
+
+    return line_solve
+
+
 def sweep_count(rows: Sequence[Any], columns: Sequence[Any], *,
                 deadline: float | None = None, solve: LineSolve | None = None,
                 start: np.ndarray | None = None) -> int:
@@ -35,11 +55,9 @@ def sweep_count(rows: Sequence[Any], columns: Sequence[Any], *,
     a contradiction ends the count. Past ``deadline`` (time.monotonic()) the passes so
     far are returned: a lower bound. Black and white by default; a colour puzzle passes
     its own ``solve`` and ``start`` grid (every cell any value)."""
-    if solve is None:
-        from grader.solver import line_solve  # compiled: loaded when first counted
-
-        solve = line_solve
     height, width = len(rows), len(columns)
+    if solve is None:
+        solve = default_line_solve(height * width)
     cells = (np.full((height, width), UNKNOWN, dtype=np.uint8) if start is None
              else np.array(start))
     dirty: list[set[int]] = [set(range(height)), set(range(width))]  # rows, columns

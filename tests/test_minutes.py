@@ -18,6 +18,7 @@ from grader.lines import solve_line
 from grader.minutes import ClueFacts, TimeModel, about_text, default_model, span_text
 from grader.model import UNKNOWN, Metadata, Puzzle
 from grader.scoring import step_terms
+from grader.solver import line_solve
 from grader.sweeps import sweep_count
 from grader.techniques.base import Step
 from nonopress.batch.html_report import render_html
@@ -149,6 +150,9 @@ def test_sweep_count_matches_the_plain_count(seed: int) -> None:
     rng = np.random.default_rng(seed)
     puzzle = Puzzle.from_picture(rng.random((9, 11)) < 0.55, Metadata(title=f"r{seed}"))
     assert sweep_count(puzzle.rows, puzzle.columns) == naive_sweeps(puzzle)
+    # small grids count with the plain line solve (no numba to load), big ones compiled
+    for solve in (solve_line, line_solve):
+        assert sweep_count(puzzle.rows, puzzle.columns, solve=solve) == naive_sweeps(puzzle)
 
 
 def test_sweep_count_of_known_shapes() -> None:
