@@ -160,13 +160,8 @@ class BlackAndWhite:
         lines = [f"no solution: {why}"]
         if isinstance(found, BrokenLine):
             lines.append("the grid when it broke (? = still open, > marks the line):")
-            rows = Grid(found.grid).to_rows()
-            if found.line.axis == "row":
-                marks = [">" if r == found.line.index else " " for r in range(len(rows))]
-                lines.extend(mark + row for mark, row in zip(marks, rows, strict=True))
-            else:
-                lines.append(" " + " " * found.line.index + "v")
-                lines.extend(" " + row for row in rows)
+            lines.extend(_marked(Grid(found.grid).to_rows(), found.line.axis,
+                                 found.line.index))
         return lines
 
     def warnings(self) -> list[str]:
@@ -245,10 +240,19 @@ class Colour:
         return self.puzzle.with_solution(solution)
 
     def why_no_solution(self) -> str:
-        return ""  # the colour diagnosis that names the line is still to come (issue 33)
+        from grader.colour.diagnose import why_no_colour_solution
+
+        return why_no_colour_solution(self.puzzle)[1]
 
     def no_solution_lines(self) -> list[str]:
-        return []
+        from grader.colour.diagnose import why_no_colour_solution
+
+        found, why = why_no_colour_solution(self.puzzle)
+        lines = [f"no solution: {why}"]
+        if found is not None:
+            lines.append("the grid when it broke (? = still open, > marks the line):")
+            lines.extend(_marked(found.rows(self.puzzle), found.line.axis, found.line.index))
+        return lines
 
     def warnings(self) -> list[str]:
         return []
@@ -275,6 +279,13 @@ class Colour:
 
     def replay(self, label: str, grade: KindGrade) -> GradedPuzzle | None:
         return None  # the HTML replay draws black and white only (issue 33)
+
+
+def _marked(rows: Sequence[str], axis: str, index: int) -> list[str]:
+    """The grid's rows with the broken line marked: ``>`` before a row, ``v`` over a column."""
+    if axis == "row":
+        return [(">" if r == index else " ") + row for r, row in enumerate(rows)]
+    return [" " + " " * index + "v", *(" " + row for row in rows)]
 
 
 def _black_and_white_grade(grade: KindGrade) -> Grade:

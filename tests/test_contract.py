@@ -177,3 +177,29 @@ def test_check_records_of_both_kinds_have_the_same_fields(
     assert set(colour) - set(plain) == {"colours", "palette"}
     assert set(plain) <= set(colour)
     assert colour["solutions"] == [["rrb", "rbb"]]
+
+
+CONTRADICTORY = """palette:
+  - {name: red, rgb: "ff0000", char: r}
+  - {name: blue, rgb: "0000ff", char: b}
+rows: ["1r 1b", "1r 1b"]
+columns: ["1b 1r", "1b 1r"]
+"""
+
+
+def test_a_colour_puzzle_without_a_solution_names_the_broken_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The diagnosis black and white had, through the same slot for colour."""
+    path = tmp_path / "none.yaml"
+    path.write_text(CONTRADICTORY, encoding="utf-8")
+    assert main(["check", str(path)]) == 1
+    line = capsys.readouterr().out.strip()
+    assert line.split("\t")[2:] == [
+        "none", line.split("\t")[3],
+        "column 1 (clue 1b 1r) cannot be satisfied given the cells decided before it (rr)"]
+    assert main(["solve", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[2].startswith("no solution: column 1 (clue 1b 1r)")
+    assert out[3:] == ["the grid when it broke (? = still open, > marks the line):",
+                       " v", " rb", " rb"]
