@@ -31,7 +31,7 @@ from grader.colour.techniques import ColourDeduction
 from grader.colour.workspace import ColourWorkspace, MaskArray
 from grader.diagnose import differing_text
 from grader.errors import BudgetExceeded, Contradiction
-from grader.grading import GRADED_LEVELS, SWEEPS_MIN_S
+from grader.grading import GRADED_LEVELS, SWEEPS_MIN_S, GradeFigures
 from grader.ladder import COLOUR, Rung, default_ladder
 from grader.results import Budget, Verdict
 from grader.techniques.base import LineRef, Step
@@ -52,37 +52,12 @@ def _template(technique: str) -> str:
 
 
 @dataclass(frozen=True)
-class ColourGrade:
-    """The grade of one colour puzzle (as :class:`grader.grading.Grade`); ``grid`` holds
-    the bit sets the allowed rungs reached."""
+class ColourGrade(GradeFigures[MaskArray]):
+    """The grade of one colour puzzle (the fields of :class:`GradeFigures`); ``grid``
+    holds the bit sets the allowed rungs reached. Its minutes come from the
+    black-and-white time model (grader/minutes.py; not fitted to colour solves)."""
 
-    verdict: Verdict
-    level: str
-    score: float | None  # None: a defect or a cut-short grade, not a difficulty
-    stars: int | None
-    rungs: dict[str, int]
-    steps: tuple[Step, ...]
-    grid: MaskArray
-    time_s: float
-    title: str = ""
-    size: str = ""
-    solved: bool = False
     colours: int = 1
-    problem: str = ""  # what keeps the puzzle from a score, when it has none
-    #: predicted minutes and their range, by the black-and-white time model
-    #: (grader/minutes.py; not fitted to colour solves); None without a score
-    minutes: float | None = None
-    minutes_low: float | None = None
-    minutes_high: float | None = None
-
-    @property
-    def effort_minutes(self) -> float:
-        """The old name of :attr:`minutes` (0.0 without a score), for older callers."""
-        return self.minutes or 0.0
-
-    @property
-    def graded(self) -> bool:
-        return self.score is not None
 
     def to_json(self) -> dict[str, Any]:
         return {"title": self.title, "size": self.size, "colours": self.colours,
