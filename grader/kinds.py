@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from grader.colour.model import ColourPuzzle, format_colour_clue
 from grader.model import Puzzle
@@ -119,7 +119,7 @@ class BlackAndWhite:
     grader.grading, unchanged."""
 
     puzzle: Puzzle
-    name: str = "black-and-white"
+    name: ClassVar[str] = "black-and-white"
 
     def summary(self) -> dict[str, Any]:
         return {}
@@ -194,7 +194,7 @@ class Colour:
     """The colour kind: grader.colour's solver and grader."""
 
     puzzle: ColourPuzzle
-    name: str = "colour"
+    name: ClassVar[str] = "colour"
 
     def summary(self) -> dict[str, Any]:
         return {"colours": self.puzzle.palette.size, "palette": palette_record(self.puzzle)}

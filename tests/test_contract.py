@@ -124,6 +124,9 @@ def flag() -> ColourPuzzle:
 
 
 def test_kind_of_gives_each_kind_its_contract(flag: ColourPuzzle) -> None:
+    from grader.ladder import KINDS
+
+    assert (BlackAndWhite.name, Colour.name) == KINDS  # the ladder table's kinds column
     assert isinstance(kind_of(CROSS), BlackAndWhite) and kind_of(CROSS).name == "black-and-white"
     assert isinstance(kind_of(flag), Colour) and kind_of(flag).name == "colour"
     contracts: list[PuzzleKind] = [kind_of(CROSS), kind_of(flag)]
