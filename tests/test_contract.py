@@ -206,3 +206,21 @@ def test_a_colour_puzzle_without_a_solution_names_the_broken_line(
     assert out[2].startswith("no solution: column 1 (clue 1b 1r)")
     assert out[3:] == ["the grid when it broke (? = still open, > marks the line):",
                        " v", " rb", " rb"]
+
+
+def test_grade_html_says_which_puzzles_its_replay_leaves_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "flag.yaml").write_text(COLOUR_YAML, encoding="utf-8")
+    (tmp_path / "cross.non").write_bytes(write_puzzles([CROSS], "non"))
+    page = tmp_path / "replay.html"
+    assert main(["grade", "--explain", "--html", str(page), str(tmp_path / "flag.yaml"),
+                 str(tmp_path / "cross.non")]) == 0
+    captured = capsys.readouterr()
+    assert "Flag: 3x2, 2 colours (red, blue), easy" in captured.out
+    assert "Cross: 3x3, easy" in captured.out
+    assert captured.err.strip() == (f"nonopress grade: warning: {tmp_path / 'flag.yaml'}: the "
+                                    "HTML replay does not draw colour puzzles yet; left out "
+                                    "of the page")
+    html = page.read_text(encoding="utf-8")
+    assert "Cross" in html and "Flag" not in html
