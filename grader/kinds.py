@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from grader.explain_html import GradedPuzzle
     from grader.grading import Grade
     from grader.results import Budget, SolveResult
-    from grader.techniques.base import Step
+    from grader.techniques.base import LineRef, Step
 
 #: a puzzle of either kind
 AnyPuzzle = Puzzle | ColourPuzzle
@@ -157,12 +157,9 @@ class BlackAndWhite:
         from grader.model import Grid
 
         found, why = why_no_solution(self.puzzle)
-        lines = [f"no solution: {why}"]
-        if isinstance(found, BrokenLine):
-            lines.append("the grid when it broke (? = still open, > marks the line):")
-            lines.extend(_marked(Grid(found.grid).to_rows(), found.line.axis,
-                                 found.line.index))
-        return lines
+        if not isinstance(found, BrokenLine):
+            return _broken(why)
+        return _broken(why, Grid(found.grid).to_rows(), found.line)
 
     def warnings(self) -> list[str]:
         from grader.diagnose import empty_borders
@@ -248,11 +245,9 @@ class Colour:
         from grader.colour.diagnose import why_no_colour_solution
 
         found, why = why_no_colour_solution(self.puzzle)
-        lines = [f"no solution: {why}"]
-        if found is not None:
-            lines.append("the grid when it broke (? = still open, > marks the line):")
-            lines.extend(_marked(found.rows(self.puzzle), found.line.axis, found.line.index))
-        return lines
+        if found is None:
+            return _broken(why)
+        return _broken(why, found.rows(self.puzzle), found.line)
 
     def warnings(self) -> list[str]:
         return []
@@ -281,11 +276,18 @@ class Colour:
         return None  # the HTML replay draws black and white only (issue 33)
 
 
-def _marked(rows: Sequence[str], axis: str, index: int) -> list[str]:
-    """The grid's rows with the broken line marked: ``>`` before a row, ``v`` over a column."""
-    if axis == "row":
-        return [(">" if r == index else " ") + row for r, row in enumerate(rows)]
-    return [" " + " " * index + "v", *(" " + row for row in rows)]
+def _broken(why: str, rows: Sequence[str] = (), line: LineRef | None = None) -> list[str]:
+    """What ``solve`` prints of a puzzle without a solution: why, and the grid when the
+    line broke with that line marked (``>`` before a row, ``v`` over a column)."""
+    lines = [f"no solution: {why}"]
+    if line is None:
+        return lines
+    lines.append("the grid when it broke (? = still open, > marks the line):")
+    if line.axis == "row":
+        lines.extend((">" if r == line.index else " ") + row for r, row in enumerate(rows))
+    else:
+        lines.extend([" " + " " * line.index + "v", *(" " + row for row in rows)])
+    return lines
 
 
 def _black_and_white_grade(grade: KindGrade) -> Grade:
