@@ -6,11 +6,14 @@ Rows, columns and cells are numbered from 1 here (the model counts from 0).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader.ladder import default_ladder
 from grader.model import EMPTY, FILLED, UNKNOWN, Clue, Grid, Puzzle, format_clue
 from grader.techniques.base import LineRef, Step, spans
+
+if TYPE_CHECKING:
+    from grader.grading import Grade
 
 STATE_WORDS = {FILLED: "filled", EMPTY: "empty"}
 
@@ -311,3 +314,34 @@ def explain_text(puzzle: Puzzle, steps: Sequence[Step], title: str = "") -> str:
             lines.extend("      " + row for row in grid.to_rows())
             lines.append("")
     return "\n".join(lines)
+
+
+# -- the heading and closing of a graded explanation ----------------------------------------
+def grade_heading(name: str, result: Grade) -> str:
+    """The first line of a puzzle's explanation."""
+    from grader.minutes import whole
+
+    size = result.size
+    if not result.graded:
+        return f"{name}: {size}, {result.level}, no score: {result.problem}"
+    stars = result.stars or 0
+    return (
+        f"{name}: {size}, {result.level}, score {result.score:.3f}, "
+        f"about {whole(result.minutes or 0)} min ({whole(result.minutes_low or 0)}-"
+        f"{whole(result.minutes_high or 0)}), "
+        f"{stars} star{'s' * (stars != 1)}, verdict {result.verdict}"
+    )
+
+
+def grade_closing(result: Grade) -> str:
+    """The last paragraph of an explanation: where a solve that did not finish stopped."""
+    if result.level == "stuck":
+        unknown = result.grid.unknown_count()
+        return (
+            f"Stuck: no technique up to the allowed rung decides another cell; {unknown} "
+            f"cell{'s' * (unknown != 1)} (marked ?) are still open. "
+            f"{result.problem[0].upper()}{result.problem[1:]}."
+        )
+    if result.graded:
+        return ""
+    return f"{result.problem[0].upper()}{result.problem[1:]}."

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -47,33 +47,27 @@ GRADED_LEVELS: tuple[str, ...] = LEVELS[:5]
 UNGRADED_LEVELS: tuple[str, ...] = ("ambiguous", "contradictory", "undecided", "stuck")
 
 
-@dataclass(frozen=True)
-class Grade:
-    """The grade of one puzzle: everything the grader learned, so nothing is solved twice.
+#: what a kind's grader leaves in the grid (a Grid, or a colour grid of bit sets)
+GridT = TypeVar("GridT")
 
-    ``verdict`` comes from the complete solver (or from the ladder, when it finished the
-    grid or found two solutions); ``level`` is one of GRADED_LEVELS or UNGRADED_LEVELS.
-    A puzzle with several solutions or none, or whose grade the budget or ``max_rung`` cut
-    short, is not a difficulty: its ``score`` and ``stars`` are None and ``problem`` says
-    what is wrong. ``solved`` tells whether the allowed rungs finished the grid;
-    ``solution`` is the unique solution whenever the verdict is ``unique`` (from the
-    ladder's grid or the solver's proof). ``budget`` is what the grade was allowed.
-    """
+
+@dataclass(frozen=True)
+class GradeFigures(Generic[GridT]):
+    """What a grade says of a puzzle of either kind (black-and-white :class:`Grade`, colour
+    ``ColourGrade``): one set of fields, one meaning."""
 
     verdict: Verdict
     level: str
-    score: float | None
+    score: float | None  # None: a defect or a cut-short grade, not a difficulty
     stars: int | None
     rungs: dict[str, int]
     steps: tuple[Step, ...]
-    grid: Grid
+    grid: GridT
     time_s: float
     title: str = ""
     size: str = ""
     solved: bool = False
-    solution: BoolArray | None = None
-    budget: Budget | None = None
-    problem: str = ""
+    problem: str = ""  # what keeps the puzzle from a score, when it has none
     #: predicted minutes for experienced online solvers and the range around them
     #: (grader/minutes.py says what the range means); None without a score
     minutes: float | None = None
@@ -89,6 +83,23 @@ class Grade:
     def graded(self) -> bool:
         """True when the puzzle has a score: one solution, reached within the budget."""
         return self.score is not None
+
+
+@dataclass(frozen=True)
+class Grade(GradeFigures[Grid]):
+    """The grade of one puzzle: everything the grader learned, so nothing is solved twice.
+
+    ``verdict`` comes from the complete solver (or from the ladder, when it finished the
+    grid or found two solutions); ``level`` is one of GRADED_LEVELS or UNGRADED_LEVELS.
+    A puzzle with several solutions or none, or whose grade the budget or ``max_rung`` cut
+    short, is not a difficulty: its ``score`` and ``stars`` are None and ``problem`` says
+    what is wrong. ``solved`` tells whether the allowed rungs finished the grid;
+    ``solution`` is the unique solution whenever the verdict is ``unique`` (from the
+    ladder's grid or the solver's proof). ``budget`` is what the grade was allowed.
+    """
+
+    solution: BoolArray | None = None
+    budget: Budget | None = None
 
     @property
     def difficulty(self) -> float | None:

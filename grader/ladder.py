@@ -22,6 +22,10 @@ import yaml
 
 Scope = Literal["line", "grid"]
 TABLE_FILE = "ladder.yaml"
+#: the kinds of puzzle a rung may serve (grader/kinds.py names them the same)
+BLACK_AND_WHITE = "black-and-white"
+COLOUR = "colour"
+KINDS = (BLACK_AND_WHITE, COLOUR)
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,15 @@ class Rung:
     enabled: bool
     finder_module: str
     templates: Mapping[str, str] = field(default_factory=dict)
+    #: the kinds of puzzle the rung serves (KINDS)
+    kinds: tuple[str, ...] = (BLACK_AND_WHITE,)
+    #: the colour grader's techniques on this rung, in the order it tries them
+    colour_techniques: tuple[str, ...] = ()
+    #: technique -> sentence, for the colour techniques explained in one sentence
+    colour_templates: Mapping[str, str] = field(default_factory=dict)
+
+    def serves(self, kind: str) -> bool:
+        return kind in self.kinds
 
     @classmethod
     def from_mapping(cls, row: Mapping[str, Any]) -> Rung:
@@ -52,6 +65,18 @@ class Rung:
         templates = row.get("explain") or {}
         if not isinstance(templates, Mapping):
             raise ValueError(f"{where}: explain must map technique names to sentences")
+        kinds = row.get("kinds", [BLACK_AND_WHITE])
+        if (not isinstance(kinds, Sequence) or isinstance(kinds, str) or not kinds
+                or any(k not in KINDS for k in kinds)):
+            raise ValueError(f"{where}: kinds must list some of {', '.join(KINDS)}")
+        colour = row.get("colour") or {}
+        if not isinstance(colour, Mapping):
+            raise ValueError(f"{where}: colour must hold techniques and explain")
+        if (COLOUR in kinds) != bool(colour.get("techniques")):
+            raise ValueError(f"{where}: a rung serves colour when it names colour techniques")
+        colour_templates = colour.get("explain") or {}
+        if not isinstance(colour_templates, Mapping):
+            raise ValueError(f"{where}: colour explain must map techniques to sentences")
         return cls(
             name=str(row["name"]),
             family=int(row["family"]),
@@ -61,6 +86,10 @@ class Rung:
             enabled=bool(row.get("enabled", True)),
             finder_module=str(row["finder"]),
             templates={str(k): " ".join(str(v).split()) for k, v in templates.items()},
+            kinds=tuple(str(k) for k in kinds),
+            colour_techniques=tuple(str(t) for t in colour.get("techniques") or ()),
+            colour_templates={str(k): " ".join(str(v).split())
+                              for k, v in colour_templates.items()},
         )
 
     def module(self) -> ModuleType:
@@ -119,6 +148,15 @@ class Ladder:
             raise ValueError(
                 f"unknown rung {name!r}; choose from {', '.join(self.names)}"
             ) from None
+
+    def serving(self, kind: str) -> tuple[Rung, ...]:
+        """The rungs that serve ``kind`` (the table's ``kinds`` column), cheapest first."""
+        return tuple(r for r in self.rungs if r.serves(kind))
+
+    @cached_property
+    def colour_templates(self) -> dict[str, str]:
+        """Colour technique name -> sentence template, over every row."""
+        return {t: text for r in self.rungs for t, text in r.colour_templates.items()}
 
     def up_to(self, name: str | None) -> tuple[Rung, ...]:
         """The enabled rungs, cut off above ``name`` (None: the whole ladder)."""

@@ -11,9 +11,9 @@ intersect possibilities with ``&`` and a zero means a contradiction:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +37,19 @@ Given = tuple[int, int, bool]
 BoolArray = npt.NDArray[np.bool_]
 CellArray = npt.NDArray[np.uint8]
 IntArray = npt.NDArray[np.int64]
+#: a clue of either kind (numbers, or numbers with colours)
+C = TypeVar("C")
+
+
+def check_clue_lengths(rows: Sequence[C], columns: Sequence[C], length: Callable[[C], int],
+                       text: Callable[[C], str]) -> None:
+    """Raise PuzzleError for the first clue longer than its line (either kind's clues:
+    ``length`` counts the cells a clue needs, ``text`` writes it)."""
+    for kind, clues, room in (("row", rows, len(columns)), ("column", columns, len(rows))):
+        for i, clue in enumerate(clues):
+            if length(clue) > room:
+                raise PuzzleError(f"{kind} {i + 1} clue {text(clue)} needs {length(clue)} "
+                                  f"cells but the line has {room}")
 
 
 def check_size(width: int, height: int) -> None:
@@ -162,13 +175,7 @@ class Puzzle(PuzzleShape):
         cols = tuple(normalise_clue(c, f"column {i + 1}") for i, c in enumerate(self.columns))
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "columns", cols)
-        for kind, clues, length in (("row", rows, len(cols)), ("column", cols, len(rows))):
-            for i, clue in enumerate(clues):
-                if clue_length(clue) > length:
-                    raise PuzzleError(
-                        f"{kind} {i + 1} clue {format_clue(clue)} needs {clue_length(clue)} "
-                        f"cells but the line has {length}"
-                    )
+        check_clue_lengths(rows, cols, clue_length, format_clue)
         row_total = sum(map(sum, rows))
         col_total = sum(map(sum, cols))
         if row_total != col_total:

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
+import numpy.typing as npt
 
-from grader.model import BoolArray, as_row_strings
+from grader.model import as_row_strings
+
+if TYPE_CHECKING:
+    from grader.colour.palette import Palette
 
 #: ``solved``: a solution was found and the search stopped there, as asked (``first=True``);
 #: whether it is the only one was not checked
@@ -41,14 +45,16 @@ class Budget:
 
 @dataclass(frozen=True)
 class SolveResult:
-    """What the complete solver proved about a puzzle.
+    """What the complete solver proved about a puzzle of either kind.
 
     ``verdict`` is never wrong: when the budget runs out before a proof it is
-    ``undecided`` (``solutions`` then holds whatever was found so far).
+    ``undecided`` (``solutions`` then holds whatever was found so far). A solution is
+    a (height, width) array: booleans for black and white, colour indices (0 = background)
+    for colour.
     """
 
     verdict: Verdict
-    solutions: tuple[BoolArray, ...] = ()
+    solutions: tuple[npt.NDArray[Any], ...] = ()
     time_s: float = 0.0
     nodes: int = 0
     complete: bool = True  # False when --all stopped at the limit or the budget
@@ -66,5 +72,11 @@ class SolveResult:
         rows, cols = np.nonzero(self.solutions[0] != self.solutions[1])
         return list(zip(rows.tolist(), cols.tolist(), strict=True))
 
-    def solution_rows(self) -> list[list[str]]:
-        return [list(as_row_strings(s)) for s in self.solutions]
+    def solution_rows(self, palette: Palette | None = None) -> list[list[str]]:
+        """Each solution as rows of text: ``#``/``.`` for black and white, the palette's
+        characters for colour."""
+        if palette is None:
+            return [list(as_row_strings(s)) for s in self.solutions]
+        from grader.colour.model import colour_array_to_rows
+
+        return [list(colour_array_to_rows(s, palette)) for s in self.solutions]

@@ -37,6 +37,36 @@ def test_every_template_uses_known_phrases_only() -> None:
         assert fields <= set(FIELDS), (technique, fields - set(FIELDS))
 
 
+def test_the_kinds_column_says_which_rungs_serve_colour() -> None:
+    """Colour's rungs are rows of the one table: the same weights and levels score them."""
+    from grader.colour import techniques
+    from grader.colour.grading import COLOUR_FIELDS, colour_rungs
+
+    assert [r.name for r in LADDER.serving("black-and-white")] == list(LADDER.names)
+    assert [r.name for r in colour_rungs()] == [
+        "simple-boxes", "extreme-owners", "line-analysis", "cell-branching", "recursion"]
+    for rung in colour_rungs():
+        assert rung.colour_techniques, rung.name
+        for name in rung.colour_techniques if rung.scope == "line" else ():
+            assert callable(getattr(techniques, name.replace("-", "_"))), name
+    assert set(LADDER.colour_templates) == {"colour-line-analysis", "colour-probe",
+                                            "colour-guess"}
+    for technique, template in LADDER.colour_templates.items():
+        fields = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+        assert fields <= set(COLOUR_FIELDS), (technique, fields - set(COLOUR_FIELDS))
+
+
+def test_a_colour_rung_without_colour_techniques_is_refused() -> None:
+    row = {"name": "x", "family": 1, "scope": "line", "level": "easy", "weight": 1.0,
+           "finder": "grader.techniques.simple", "kinds": ["black-and-white", "colour"]}
+    with pytest.raises(ValueError, match="colour techniques"):
+        Ladder.from_mapping({"rungs": [row]})
+    with pytest.raises(ValueError, match="kinds must list"):
+        Ladder.from_mapping({"rungs": [{**row, "kinds": ["sepia"]}]})
+    plain = Ladder.from_mapping({"rungs": [{**row, "kinds": ["black-and-white"]}]})
+    assert plain.serving("colour") == ()
+
+
 def test_scoring_reads_level_and_weight_from_the_table() -> None:
     weights = default_weights()
     for rung in LADDER.rungs:

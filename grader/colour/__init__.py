@@ -6,7 +6,7 @@ additive. Public API::
 
     Palette, Colour, ColourPuzzle            # grader.colour.palette / grader.colour.model
     read_any(source) -> list[Puzzle | ColourPuzzle]        # grader.colour.io
-    solve_colour(puzzle, limit, budget) -> ColourSolveResult   # grader.colour.solver
+    solve_colour(puzzle, limit, budget) -> SolveResult   # grader.colour.solver
 """
 
 from grader.colour.model import AnyPuzzle, ColourClue, ColourPuzzle, clue_of_line

@@ -1,10 +1,11 @@
 """Grade a colour puzzle the way a person solves it, on the same ladder and scoring table
 as black and white.
 
-Rungs used: simple-boxes (colour absent from a line / colour at the intersection,
-overlap per colour with touching blocks of different colours, reach), extreme-owners
-(block ranges over the placements that cover every known colour), line-analysis
-(the complete line solve), cell-branching (suppose each colour a cell may take, follow
+Rungs used (the rows of grader/ladder.yaml whose ``kinds`` column names colour, with the
+colour techniques their ``colour`` column lists): simple-boxes (colour absent from a line /
+colour at the intersection, overlap per colour with touching blocks of different colours,
+reach), extreme-owners (block ranges over the placements that cover every known colour),
+line-analysis (the complete line solve), cell-branching (suppose each colour a cell may take, follow
 line logic across the grid; a contradiction rules it out), recursion (a guess, taken
 from the solver's proven solution). Each sweep finds every deduction of the cheapest rung
 that has one, applies them all (``openings`` = how many were found) and starts again at
@@ -30,55 +31,33 @@ from grader.colour.techniques import ColourDeduction
 from grader.colour.workspace import ColourWorkspace, MaskArray
 from grader.diagnose import differing_text
 from grader.errors import BudgetExceeded, Contradiction
-from grader.grading import GRADED_LEVELS, SWEEPS_MIN_S
-from grader.ladder import default_ladder
+from grader.grading import GRADED_LEVELS, SWEEPS_MIN_S, GradeFigures
+from grader.ladder import COLOUR, Rung, default_ladder
 from grader.results import Budget, Verdict
 from grader.techniques.base import LineRef, Step
 
 LineTechnique = Callable[[ColourClue, list[int]], ColourDeduction | None]
 
-#: rung -> line techniques tried in order (cell-branching and recursion work on the grid)
-LINE_RUNGS: dict[str, tuple[str, ...]] = {
-    "simple-boxes": ("colour-absent", "colour-overlap", "colour-reach"),
-    "extreme-owners": ("colour-extreme-owners",),
-    "line-analysis": ("colour-line-analysis",),
-}
-USED_RUNGS = ("simple-boxes", "extreme-owners", "line-analysis", "cell-branching",
-              "recursion")
+#: the fields the colour sentences of grader/ladder.yaml may use
+COLOUR_FIELDS = ("head", "decides", "where", "supposed", "actual")
+
+
+def colour_rungs() -> tuple[Rung, ...]:
+    """The rungs that serve colour puzzles, cheapest first (the ladder table says which)."""
+    return default_ladder().serving(COLOUR)
+
+
+def _template(technique: str) -> str:
+    return default_ladder().colour_templates[technique]
 
 
 @dataclass(frozen=True)
-class ColourGrade:
-    """The grade of one colour puzzle (as :class:`grader.grading.Grade`); ``grid`` holds
-    the bit sets the allowed rungs reached."""
+class ColourGrade(GradeFigures[MaskArray]):
+    """The grade of one colour puzzle (the fields of :class:`GradeFigures`); ``grid``
+    holds the bit sets the allowed rungs reached. Its minutes come from the
+    black-and-white time model (grader/minutes.py; not fitted to colour solves)."""
 
-    verdict: Verdict
-    level: str
-    score: float | None  # None: a defect or a cut-short grade, not a difficulty
-    stars: int | None
-    rungs: dict[str, int]
-    steps: tuple[Step, ...]
-    grid: MaskArray
-    time_s: float
-    title: str = ""
-    size: str = ""
-    solved: bool = False
     colours: int = 1
-    problem: str = ""  # what keeps the puzzle from a score, when it has none
-    #: predicted minutes and their range, by the black-and-white time model
-    #: (grader/minutes.py; not fitted to colour solves); None without a score
-    minutes: float | None = None
-    minutes_low: float | None = None
-    minutes_high: float | None = None
-
-    @property
-    def effort_minutes(self) -> float:
-        """The old name of :attr:`minutes` (0.0 without a score), for older callers."""
-        return self.minutes or 0.0
-
-    @property
-    def graded(self) -> bool:
-        return self.score is not None
 
     def to_json(self) -> dict[str, Any]:
         return {"title": self.title, "size": self.size, "colours": self.colours,
@@ -135,7 +114,7 @@ class _Grader:
         deduction is applied as found, so later lines of the pass see it (a cell emptied
         by its row's and then its column's colours is *colour at the intersection*)."""
         start = len(self.steps)
-        for name in LINE_RUNGS[rung]:
+        for name in default_ladder()[rung].colour_techniques:
             technique = self.technique(name)
             for ref, clue in self.lines():
                 deduction = technique(clue, self.cells(ref))
@@ -192,6 +171,12 @@ class _Grader:
                         cell=(row, column), facts={"value": value.bit_length() - 1}))
         return True
 
+    def grid_sweep(self, names: tuple[str, ...]) -> bool:
+        """The rung's grid techniques in order, until one finds something."""
+        sweeps: dict[str, Callable[[], bool]] = {"colour-probe": self.probe_sweep,
+                                                 "colour-guess": self.guess}
+        return any(sweeps[name]() for name in names)
+
     def check_clock(self) -> None:
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise BudgetExceeded("time budget spent")
@@ -203,15 +188,13 @@ class _Grader:
         while not self.solved():
             self.check_clock()
             progress = False
-            for rung in USED_RUNGS:
-                if default_ladder().index(rung) > self.top:
+            for rung in colour_rungs():
+                if default_ladder().index(rung.name) > self.top:
                     break
-                if rung in LINE_RUNGS:
-                    progress = self.line_sweep(rung)
-                elif rung == "cell-branching":
-                    progress = self.probe_sweep()
-                else:
-                    progress = self.guess()
+                if not rung.enabled:
+                    continue
+                progress = (self.line_sweep(rung.name) if rung.scope == "line"
+                            else self.grid_sweep(rung.colour_techniques))
                 if progress:
                     break
             if not progress:
@@ -377,7 +360,8 @@ def sentence(step: Step, puzzle: ColourPuzzle) -> str:
                 parts.append(_by_value(others, [positions[i] for i in rest], puzzle))
             return (head + "pushing the blocks left and right while they cover the colours "
                     f"already known: {'; '.join(parts)}")
-        return head + f"every way to place the clue agrees: {_by_value(step, positions, puzzle)}"
+        return _template("colour-line-analysis").format(
+            head=head, decides=_by_value(step, positions, puzzle))
     assert step.cell is not None
     row, column = step.cell
     value = step.facts.get("value", 0)
@@ -385,9 +369,9 @@ def sentence(step: Step, puzzle: ColourPuzzle) -> str:
     name = "empty" if value == 0 else palette[value].name
     where = f"Row {row + 1}, column {column + 1}"
     if step.technique == "colour-probe":
-        return (f"{where}: suppose it is {name}; following the lines leads to a "
-                f"contradiction, so it is {_values(step.changes[0][2], puzzle)}")
-    return f"{where}: nothing else works here; guess {name} (the puzzle has one solution)"
+        return _template("colour-probe").format(
+            where=where, supposed=name, actual=_values(step.changes[0][2], puzzle))
+    return _template("colour-guess").format(where=where, supposed=name)
 
 
 def _reach_words(step: Step, positions: list[int], puzzle: ColourPuzzle) -> str:

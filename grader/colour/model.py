@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from grader.colour.palette import Palette
 from grader.errors import PuzzleError
-from grader.model import Metadata, Puzzle, PuzzleShape, check_size
+from grader.model import Metadata, Puzzle, PuzzleShape, check_clue_lengths, check_size
 
 Block = tuple[int, int]  #: (length, colour index 1..K)
 ColourClue = tuple[Block, ...]
@@ -100,12 +100,8 @@ class ColourPuzzle(PuzzleShape):
                      for i, c in enumerate(self.columns))
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "columns", cols)
-        for kind, clues, length in (("row", rows, len(cols)), ("column", cols, len(rows))):
-            for i, clue in enumerate(clues):
-                if colour_clue_length(clue) > length:
-                    raise PuzzleError(
-                        f"{kind} {i + 1} clue {format_colour_clue(clue, self.palette)} needs "
-                        f"{colour_clue_length(clue)} cells but the line has {length}")
+        check_clue_lengths(rows, cols, colour_clue_length,
+                           lambda clue: format_colour_clue(clue, self.palette))
         for colour in range(1, self.palette.size + 1):
             in_rows = sum(n for clue in rows for n, c in clue if c == colour)
             in_cols = sum(n for clue in cols for n, c in clue if c == colour)

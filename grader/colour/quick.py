@@ -15,13 +15,12 @@ import numpy as np
 
 from grader.colour.lines import full_mask, solve_line
 from grader.colour.model import ColourPuzzle, clues_of_colour_picture
-from grader.colour.results import ColourSolveResult
-from grader.results import Budget
+from grader.results import Budget, SolveResult
 from grader.solver.quick import MAX_CELLS, settle_lines
 
 
 def prove_colour_by_line_logic(puzzle: ColourPuzzle, budget: Budget
-                               ) -> ColourSolveResult | None:
+                               ) -> SolveResult | None:
     """``unique`` with the solution when line logic forces every cell, else None."""
     height, width = puzzle.height, puzzle.width
     if height * width > MAX_CELLS:
@@ -38,7 +37,7 @@ def prove_colour_by_line_logic(puzzle: ColourPuzzle, budget: Budget
                        dtype=np.uint8)
     if clues_of_colour_picture(picture) != (puzzle.rows, puzzle.columns):
         return None
-    return ColourSolveResult(verdict="unique", solutions=(picture,),
+    return SolveResult(verdict="unique", solutions=(picture,),
                              time_s=time.perf_counter() - started,
                              cpu_s=time.thread_time() - cpu_started, nodes=1,
                              stats={"line_solves": solves})

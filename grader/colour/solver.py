@@ -21,9 +21,9 @@ from grader.colour.model import (
     clues_of_colour_picture,
 )
 from grader.colour.palette import Colour, Palette
-from grader.colour.results import ColourSolveResult
+from grader.colour.results import ColourSolveResult  # the old name, re-exported
 from grader.colour.workspace import ColourWorkspace, MaskArray, decided_picture
-from grader.results import Budget, Verdict
+from grader.results import Budget, SolveResult, Verdict
 
 #: line solves between two looks at the clock (a few milliseconds of work)
 WORK_CHUNK = 5_000
@@ -145,7 +145,7 @@ def warm_up() -> float:
 
 
 def solve_colour(puzzle: ColourPuzzle, limit: int = 2, budget: Budget | None = None, *,
-                 first: bool = False) -> ColourSolveResult:
+                 first: bool = False) -> SolveResult:
     """Count the solutions of ``puzzle`` up to ``limit`` (at least 2 are looked for).
 
     Verdicts as for black and white: ``unique``, ``multiple`` (with the first two
@@ -175,7 +175,7 @@ def solve_colour(puzzle: ColourPuzzle, limit: int = 2, budget: Budget | None = N
         verdict = "undecided"
     else:
         verdict = "unique" if found else "none"
-    return ColourSolveResult(
+    return SolveResult(
         verdict=verdict, solutions=tuple(found), time_s=run.elapsed(),
         cpu_s=time.thread_time() - cpu_started, nodes=run.nodes,
         complete=complete, reason=reason, stats={"line_solves": ws.line_solves})

@@ -8,19 +8,14 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from grader.kinds import kind_of
 from grader.results import Budget, SolveResult
 from grader.text import TITLE_WIDTH, error_line, shown
 from grader.wording import cell_list
-from nonopress.commands.colour import (
-    LoadedColourPuzzle,
-    add_colour_argument,
-    check_line,
-    check_record,
-    iter_any_puzzles,
-)
-from nonopress.commands.colour import solve as solve_colour
+from nonopress.commands.colour import add_colour_argument, iter_any_puzzles
 from nonopress.commands.common import (
     LoadedPuzzle,
+    Located,
     add_input_arguments,
     positive_float,
     positive_int,
@@ -66,23 +61,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_colour_argument(parser)
 
 
-def no_solution_reason(loaded: LoadedPuzzle, result: SolveResult) -> str:
+def no_solution_reason(loaded: Located, result: SolveResult) -> str:
     """For a puzzle with no solution: the line (or cell) that cannot be satisfied."""
     if result.verdict != "none":
         return ""
-    from grader.diagnose import why_no_solution
-
-    return why_no_solution(loaded.puzzle)[1]
+    return kind_of(loaded.puzzle).why_no_solution()
 
 
-def result_record(loaded: LoadedPuzzle, result: SolveResult, why: str = "") -> dict[str, Any]:
+def result_record(loaded: Located, result: SolveResult, why: str = "") -> dict[str, Any]:
     """The ``--json`` record of one checked puzzle (``why``: what breaks, for ``none``)."""
     record = puzzle_summary(loaded)
     record["verdict"] = result.verdict
     record["time_s"] = round(result.time_s, 6)
     record["nodes"] = result.nodes
     if result.verdict in ("unique", "multiple"):
-        record["solutions"] = result.solution_rows()[:2]
+        record["solutions"] = kind_of(loaded.puzzle).solution_rows(result)[:2]
         record["differing_cells"] = [list(cell) for cell in result.differing_cells]
     if why:
         record["reason"] = why
@@ -91,7 +84,7 @@ def result_record(loaded: LoadedPuzzle, result: SolveResult, why: str = "") -> d
     return record
 
 
-def result_line(loaded: LoadedPuzzle, result: SolveResult, why: str = "") -> str:
+def result_line(loaded: Located, result: SolveResult, why: str = "") -> str:
     title = shown(loaded.puzzle.title, TITLE_WIDTH) or "-"
     line = f"{shown(loaded.label)}\t{title}\t{result.verdict}\t{result.time_s:.3f} s"
     if result.verdict == "multiple":
@@ -126,63 +119,67 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def check_json_record(
-    loaded: LoadedPuzzle | LoadedColourPuzzle, budget: Budget
-) -> dict[str, Any]:
+def check_json_record(loaded: Located, budget: Budget) -> dict[str, Any]:
     """What ``check --json`` prints for one puzzle, black-and-white or colour (the studio's
     ``POST /api/check`` answers the same record)."""
-    if isinstance(loaded, LoadedColourPuzzle):
-        return check_record(loaded, solve_colour(loaded, 2, budget))
-    return check_black_and_white(loaded, budget).record(loaded)
+    return check_puzzle(loaded, budget).record(loaded)
 
 
 @dataclass(frozen=True)
 class Checked:
-    """One black-and-white puzzle's check: the proof, what breaks (for ``none``), the
-    empty-border warning and the CPU time it took."""
+    """One puzzle's check: the proof, what breaks (for ``none``), the warnings (an empty
+    border) and the CPU time it took."""
 
     result: SolveResult
     why: str
-    border: str
+    warnings: list[str]
     cpu_s: float
-    #: for ``none``: the line (or cell) that breaks, as grader.diagnose found it
+    #: for a black-and-white ``none``: the line (or cell) that breaks, as grader.diagnose
+    #: found it
     diagnosis: Diagnosis | None = None
 
-    def record(self, loaded: LoadedPuzzle) -> dict[str, Any]:
+    @property
+    def border(self) -> str:
+        """The empty-border warning, '' when there is none (the older name)."""
+        return self.warnings[0] if self.warnings else ""
+
+    def record(self, loaded: Located) -> dict[str, Any]:
         record = result_record(loaded, self.result, self.why)
         # beside the wall-clock time the budget counts: what benchmarks on a busy machine need
         record["cpu_s"] = round(self.cpu_s, 6)
-        record["warnings"] = [self.border] if self.border else []
+        record["warnings"] = list(self.warnings)
         return record
 
 
+def check_puzzle(loaded: Located, budget: Budget) -> Checked:
+    """Count the solutions of a puzzle of either kind, up to two."""
+    kind = kind_of(loaded.puzzle)
+    result = kind.solve(2, budget)
+    why = kind.why_no_solution() if result.verdict == "none" else ""
+    # the puzzle's own CPU (the solving thread's), with no compiling or loading in it
+    return Checked(result, why, kind.warnings(), result.cpu_s)
+
+
 def check_black_and_white(loaded: LoadedPuzzle, budget: Budget) -> Checked:
+    """:func:`check_puzzle`, with the diagnosis of a puzzle without a solution (the
+    studio draws the broken line)."""
     from grader.diagnose import empty_borders, why_no_solution
     from grader.solver import solve
 
     result = solve(loaded.puzzle, limit=2, budget=budget)
     diagnosis, why = why_no_solution(loaded.puzzle) if result.verdict == "none" else (None, "")
-    # the puzzle's own CPU (the solving thread's), with no compiling or loading in it
-    return Checked(result, why, empty_borders(loaded.puzzle), result.cpu_s, diagnosis)
+    border = empty_borders(loaded.puzzle)
+    return Checked(result, why, [border] if border else [], result.cpu_s, diagnosis)
 
 
-def _check_one(
-    loaded: LoadedPuzzle | LoadedColourPuzzle, budget: Budget, args: argparse.Namespace
-) -> int:
+def _check_one(loaded: Located, budget: Budget, args: argparse.Namespace) -> int:
     """Check and report one puzzle; EXIT_NOT_UNIQUE unless it has exactly one solution."""
-    if isinstance(loaded, LoadedColourPuzzle):
-        colour = solve_colour(loaded, 2, budget)
-        if args.json:
-            print_json_line(check_record(loaded, colour))
-        else:
-            print(check_line(loaded, colour), flush=True)
-        return EXIT_OK if colour.verdict == "unique" else EXIT_NOT_UNIQUE
-    checked = check_black_and_white(loaded, budget)
+    checked = check_puzzle(loaded, budget)
     if args.json:
         print_json_line(checked.record(loaded))
     else:
         print(result_line(loaded, checked.result, checked.why), flush=True)
-        if checked.border:
-            print(error_line("nonopress check: warning: ", f"{loaded.label}: {checked.border}"),
+        for warning in checked.warnings:
+            print(error_line("nonopress check: warning: ", f"{loaded.label}: {warning}"),
                   file=sys.stderr)
     return EXIT_OK if checked.result.verdict == "unique" else EXIT_NOT_UNIQUE

@@ -10,16 +10,31 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from grader import formats
 from grader.errors import BundleError, FormatError, NonopressError
 from grader.inputs import read_capped
+from grader.kinds import AnyPuzzle, kind_of
 from grader.model import Puzzle
 from grader.text import clean, error_line
 
 STDIN = "-"
 Loaded = TypeVar("Loaded")
+
+
+class Located(Protocol):
+    """A puzzle of either kind and where it came from (:class:`LoadedPuzzle`, or
+    ``LoadedColourPuzzle``): what a command needs to ask the kind's contract."""
+
+    @property
+    def file(self) -> str: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def puzzle(self) -> AnyPuzzle: ...
 
 
 @dataclass(frozen=True)
@@ -158,8 +173,9 @@ def print_json_line(obj: Any) -> None:
     print(json_line(obj), flush=True)
 
 
-def puzzle_summary(loaded: LoadedPuzzle) -> dict[str, Any]:
-    """The fields every ``--json`` record about a puzzle starts with."""
+def puzzle_summary(loaded: Located) -> dict[str, Any]:
+    """The fields every ``--json`` record about a puzzle starts with (and the palette of a
+    colour one)."""
     puzzle = loaded.puzzle
     record: dict[str, Any] = {
         "file": loaded.file,
@@ -169,4 +185,5 @@ def puzzle_summary(loaded: LoadedPuzzle) -> dict[str, Any]:
         "width": puzzle.width,
         "height": puzzle.height,
     }
+    record.update(kind_of(puzzle).summary())
     return record

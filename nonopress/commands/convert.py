@@ -7,8 +7,8 @@ import sys
 
 from grader import formats
 from grader.atomic import atomic_write
-from grader.colour.io import write_any
 from grader.errors import FormatError
+from grader.kinds import write_puzzles
 from nonopress.commands.colour import add_colour_argument, read_input_any
 from nonopress.commands.common import STDIN
 
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
             source,
         )
     try:
-        data = write_any(puzzles, spec.name)
+        data = write_puzzles(puzzles, spec.name)
     except FormatError as exc:
         raise exc.located(args.output) from None
     if args.output == STDIN:

@@ -9,8 +9,9 @@ from nonopress.commands.common import add_input_arguments, positive_float
 
 if TYPE_CHECKING:
     from grader.grading import Grade
+    from grader.kinds import KindGrade
     from grader.results import Budget
-    from nonopress.commands.common import LoadedPuzzle
+    from nonopress.commands.common import Located
 
 HELP = "grade puzzles with human techniques: level, score, stars, step-by-step explanation"
 
@@ -107,51 +108,34 @@ def _problems(rows: list[dict[str, Any]]) -> str:
 
 
 def heading(name: str, result: Grade) -> str:
-    """The first line of a puzzle's explanation."""
-    from grader.minutes import whole
+    """The first line of a puzzle's explanation (grader.explain.grade_heading)."""
+    from grader.explain import grade_heading
 
-    size = result.size
-    if not result.graded:
-        return f"{name}: {size}, {result.level}, no score: {result.problem}"
-    stars = result.stars or 0
-    return (
-        f"{name}: {size}, {result.level}, score {_score(result.score)}, "
-        f"about {whole(result.minutes or 0)} min ({whole(result.minutes_low or 0)}-"
-        f"{whole(result.minutes_high or 0)}), "
-        f"{stars} star{'s' * (stars != 1)}, verdict {result.verdict}"
-    )
+    return grade_heading(name, result)
 
 
 def closing(result: Grade) -> str:
-    """The last paragraph of an explanation: where a solve that did not finish stopped."""
-    if result.level == "stuck":
-        unknown = result.grid.unknown_count()
-        return (
-            f"Stuck: no technique up to the allowed rung decides another cell; {unknown} "
-            f"cell{'s' * (unknown != 1)} (marked ?) are still open. "
-            f"{result.problem[0].upper()}{result.problem[1:]}."
-        )
-    if result.graded:
-        return ""
-    return f"{result.problem[0].upper()}{result.problem[1:]}."
+    """Where a solve that did not finish stopped (grader.explain.grade_closing)."""
+    from grader.explain import grade_closing
+
+    return grade_closing(result)
 
 
 def grade_record(
-    loaded: LoadedPuzzle, max_rung: str | None, budget: Budget
-) -> tuple[dict[str, Any], Grade]:
-    """What ``grade --json`` prints for one black-and-white puzzle, and the grade itself
+    loaded: Located, max_rung: str | None, budget: Budget
+) -> tuple[dict[str, Any], KindGrade]:
+    """What ``grade --json`` prints for one puzzle of either kind, and the grade itself
     (the studio's ``POST /api/grade`` answers the same record)."""
-    from grader.diagnose import empty_borders
-    from grader.grading import grade
+    from grader.kinds import kind_of
     from nonopress.commands.common import puzzle_summary
 
     puzzle = loaded.puzzle
-    result = grade(puzzle, max_rung=max_rung, budget=budget)
-    border = empty_borders(puzzle)
+    kind = kind_of(puzzle)
+    result = kind.grade(max_rung, budget)
     record = puzzle_summary(loaded)
     record.update(result.to_json())
     record["title"] = puzzle.title
-    record["warnings"] = [border] if border else []
+    record["warnings"] = kind.warnings()
     return record, result
 
 
@@ -159,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from grader.errors import NonopressError
-    from grader.explain import explain_text
+    from grader.kinds import kind_of
     from grader.results import Budget
     from grader.solver import announce_compiling
     from grader.text import TITLE_WIDTH, shown, shown_lines
@@ -181,27 +165,25 @@ def run(args: argparse.Namespace) -> int:
         if loaded is None:  # a file that could not be read (already reported)
             status = BAD_INPUT
             continue
-        if isinstance(loaded, colour.LoadedColourPuzzle):
-            row, verdict = colour.grade_one(loaded, args, budget)
-            status = max(status, for_verdict(verdict))
-            if row is not None:
-                rows.append(row)
-            continue
         puzzle = loaded.puzzle
+        kind = kind_of(puzzle)
         record, result = grade_record(loaded, args.max_rung, budget)
         status = max(status, for_verdict(result.verdict))
         if args.json:
             print_json_line(record)
         elif args.explain:
             name = shown(puzzle.title or loaded.label, TITLE_WIDTH)
-            text = explain_text(puzzle, result.steps, heading(name, result))
-            ending = closing(result)
-            print(shown_lines(text + (f"\n\n{ending}" if ending else "")), flush=True)
+            print(shown_lines(kind.explain(result, name)), flush=True)
             print(flush=True)
-            if args.html:
-                from grader.explain_html import GradedPuzzle
+            page = kind.replay(loaded.label, result) if args.html else None
+            if page is not None:
+                pages.append(page)
+            elif args.html:
+                from grader.text import error_line
 
-                pages.append(GradedPuzzle(loaded.label, puzzle, result))
+                print(error_line("nonopress grade: warning: ", f"{loaded.label}: the HTML "
+                                 f"replay does not draw {kind.name} puzzles yet; left out "
+                                 "of the page"), file=sys.stderr)
         else:
             row = result.to_json()
             row["name"] = shown(puzzle.title or loaded.label, TITLE_WIDTH)

@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from grader.errors import NonopressError
-from grader.model import Puzzle
+from grader.kinds import AnyPuzzle, kind_of
 from grader.text import error_line, shown
 from nonopress.commands import colour
 from nonopress.commands.colour import add_colour_argument
 from nonopress.commands.common import (
-    LoadedPuzzle,
+    Located,
     add_input_arguments,
     print_json_line,
     puzzle_summary,
@@ -48,12 +48,14 @@ class ClueStats:
     empty_lines: int  #: rows and columns with no block
 
     @classmethod
-    def of(cls, puzzle: Puzzle) -> ClueStats:
-        clues = (*puzzle.rows, *puzzle.columns)
-        filled = sum(map(sum, puzzle.rows))
+    def of(cls, puzzle: AnyPuzzle) -> ClueStats:
+        """The figures of either kind's clues (the block lengths; colours left out)."""
+        rows, columns = kind_of(puzzle).block_lengths()
+        clues = (*rows, *columns)
+        filled = sum(map(sum, rows))
         return cls(
-            blocks=sum(map(len, puzzle.rows)),
-            column_blocks=sum(map(len, puzzle.columns)),
+            blocks=sum(map(len, rows)),
+            column_blocks=sum(map(len, columns)),
             filled=filled,
             density=filled / (puzzle.width * puzzle.height),
             largest_clue=max((max(c) for c in clues if c), default=0),
@@ -61,10 +63,11 @@ class ClueStats:
         )
 
 
-def info_record(loaded: LoadedPuzzle) -> dict[str, Any]:
+def info_record(loaded: Located) -> dict[str, Any]:
     """The ``--json`` object for one puzzle."""
     puzzle = loaded.puzzle
     stats = ClueStats.of(puzzle)
+    rows, columns = kind_of(puzzle).clue_texts()
     record = puzzle_summary(loaded)
     record.update(
         {
@@ -72,8 +75,8 @@ def info_record(loaded: LoadedPuzzle) -> dict[str, Any]:
             "copyright": puzzle.meta.copyright,
             "license": puzzle.meta.license,
             "source": puzzle.meta.source,
-            "rows": [list(c) for c in puzzle.rows],
-            "columns": [list(c) for c in puzzle.columns],
+            "rows": rows,
+            "columns": columns,
             "has_solution": puzzle.solution is not None,
             "blocks": stats.blocks,
             "column_blocks": stats.column_blocks,
@@ -91,13 +94,13 @@ COLUMNS = ("puzzle", "title", "size", "blocks", "filled", "density", "largest", 
            "licence")
 
 
-def table_row(loaded: LoadedPuzzle) -> tuple[str, ...]:
+def table_row(loaded: Located) -> tuple[str, ...]:
     puzzle = loaded.puzzle
     stats = ClueStats.of(puzzle)
     return (
         shown(loaded.label),
         _short(puzzle.title or "-", 32),
-        puzzle.size,
+        kind_of(puzzle).size_label(),
         str(stats.blocks),
         str(stats.filled),
         f"{stats.density:.0%}",
@@ -139,12 +142,6 @@ def run(args: argparse.Namespace) -> int:
             failed = True
             continue
         for loaded in loaded_puzzles:
-            if isinstance(loaded, colour.LoadedColourPuzzle):
-                if args.json:
-                    print_json_line(colour.info_record(loaded))
-                else:
-                    rows.append(colour.table_row(loaded))
-                continue
             if args.json:
                 print_json_line(info_record(loaded))
             else:

@@ -8,22 +8,15 @@ from pathlib import Path
 
 from grader import formats
 from grader.atomic import atomic_write
-from grader.colour.io import write_any
-from grader.colour.model import AnyPuzzle
 from grader.errors import FormatError
-from grader.model import Puzzle, as_row_strings
+from grader.kinds import AnyPuzzle, kind_of, write_puzzles
+from grader.model import Puzzle
 from grader.results import SolveResult
 from grader.text import TITLE_WIDTH, shown, shown_lines
 from nonopress.commands.check import add_budget_arguments, budget_from
-from nonopress.commands.colour import (
-    LoadedColourPuzzle,
-    add_colour_argument,
-    iter_any_puzzles,
-)
-from nonopress.commands.colour import describe as describe_colour
-from nonopress.commands.colour import solve as solve_colour
+from nonopress.commands.colour import add_colour_argument, iter_any_puzzles
 from nonopress.commands.common import (
-    LoadedPuzzle,
+    Located,
     add_input_arguments,
     expand_paths,
     positive_int,
@@ -80,18 +73,22 @@ def marked_pair(first: tuple[str, ...], second: tuple[str, ...]) -> list[str]:
     return lines
 
 
-def describe(loaded: LoadedPuzzle, result: SolveResult, list_all: bool) -> list[str]:
+def describe(loaded: Located, result: SolveResult, list_all: bool) -> list[str]:
+    """What ``solve`` prints of one puzzle of either kind."""
+    kind = kind_of(loaded.puzzle)
     title = f" ({shown(loaded.puzzle.title, TITLE_WIDTH)})" if loaded.puzzle.title else ""
     header = f"{shown(loaded.label)}{title}: {result.verdict}, {result.time_s:.3f} s"
-    grids = [as_row_strings(s) for s in result.solutions]
+    grids = [tuple(rows) for rows in kind.solution_rows(result)]
     if result.verdict == "multiple" and list_all:
         more = "" if result.complete else " (stopped at the limit; there may be more)"
         header += f", {len(grids)} solutions{more}"
     elif result.verdict == "undecided":
         header += f" ({result.reason})"
-    lines = [header]
     if result.verdict == "solved":
-        lines[0] += " (first solution; not checked for others)"
+        header += " (first solution; not checked for others)"
+    lines = [header]
+    if kind.legend():
+        lines.append(f"colours: {kind.legend()}")
     if result.verdict in ("unique", "solved") or (result.verdict == "undecided" and grids):
         lines.extend(grids[0])
     elif result.verdict == "multiple" and not list_all:
@@ -106,24 +103,10 @@ def describe(loaded: LoadedPuzzle, result: SolveResult, list_all: bool) -> list[
     return lines
 
 
-def broken_lines(loaded: LoadedPuzzle) -> list[str]:
+def broken_lines(loaded: Located) -> list[str]:
     """What to fix in a puzzle with no solution: the line that breaks, and the grid line
     logic had reached then, with that line marked."""
-    from grader.diagnose import BrokenLine, why_no_solution
-    from grader.model import Grid
-
-    found, why = why_no_solution(loaded.puzzle)
-    lines = [f"no solution: {why}"]
-    if isinstance(found, BrokenLine):
-        lines.append("the grid when it broke (? = still open, > marks the line):")
-        rows = Grid(found.grid).to_rows()
-        if found.line.axis == "row":
-            marks = [">" if r == found.line.index else " " for r in range(len(rows))]
-            lines.extend(mark + row for mark, row in zip(marks, rows, strict=True))
-        else:
-            lines.append(" " + " " * found.line.index + "v")
-            lines.extend(" " + row for row in rows)
-    return lines
+    return kind_of(loaded.puzzle).no_solution_lines()
 
 
 def _draw_solution(path: str, kind: str, solved: list[AnyPuzzle]) -> None:
@@ -153,15 +136,14 @@ def write_solutions(path: str, format_name: str | None, solved: list[AnyPuzzle])
             raise FormatError("cannot tell the output format from the suffix; use --to", path)
         format_name = spec.name
     try:
-        data = write_any(solved, format_name)
+        data = write_puzzles(solved, format_name)
     except FormatError as exc:
         raise exc.located(path) from None
     atomic_write(Path(path), data)
 
 
 def run(args: argparse.Namespace) -> int:
-
-    from grader.solver import announce_compiling, solve
+    from grader.solver import announce_compiling
 
     limit = args.limit or (DEFAULT_ALL_LIMIT if args.all else 2)
     budget = budget_from(args)
@@ -169,18 +151,12 @@ def run(args: argparse.Namespace) -> int:
     announce_compiling(sys.stderr)  # a first compile is said, before any puzzle's clock
     status = DONE
     for loaded in iter_any_puzzles(expand_paths([args.files]), args.input_format, args.colours):
-        if isinstance(loaded, LoadedColourPuzzle):
-            colour = solve_colour(loaded, limit, budget, args.first)
-            print(shown_lines(describe_colour(loaded, colour, args.all)), flush=True)
-            status = max(status, for_verdict(colour.verdict))
-            if colour.verdict in ("unique", "multiple", "solved"):
-                solved.append(loaded.puzzle.with_solution(colour.solutions[0]))
-            continue
-        result = solve(loaded.puzzle, limit=limit, budget=budget, first=args.first)
+        kind = kind_of(loaded.puzzle)
+        result = kind.solve(limit, budget, args.first)
         print(shown_lines(describe(loaded, result, args.all)), flush=True)
         status = max(status, for_verdict(result.verdict))
         if result.verdict in ("unique", "multiple", "solved"):
-            solved.append(loaded.puzzle.with_solution(result.solutions[0]))
+            solved.append(kind.with_solution(result.solutions[0]))
     if args.out:
         write_solutions(args.out, args.output_format, solved)
     return status

@@ -69,18 +69,12 @@ def _heat(steps: tuple[Any, ...], height: int, width: int) -> tuple[list[list[in
 
 def grade(loaded: AnyLoaded, seconds: float) -> dict[str, Any]:
     """The ``grade --json`` record of the puzzle, with ``heat`` and ``rung_order``."""
-    from nonopress.commands import colour
     from nonopress.commands.grade import grade_record
 
-    budget = Budget(seconds=seconds)
-    if isinstance(loaded, LoadedColourPuzzle):
-        record, colour_result = colour.grade_record(loaded, None, budget)
-        steps = colour_result.steps
-    else:
-        record, result = grade_record(loaded, None, budget)
-        steps = result.steps
+    # either kind: grade_record asks the puzzle's contract (grader.kinds)
+    record, result = grade_record(loaded, None, Budget(seconds=seconds))
     puzzle = loaded.puzzle
-    record["heat"], record["rung_order"] = _heat(steps, puzzle.height, puzzle.width)
+    record["heat"], record["rung_order"] = _heat(result.steps, puzzle.height, puzzle.width)
     return record
 
 

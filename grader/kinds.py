@@ -1,0 +1,326 @@
+"""One contract for a kind of puzzle; black-and-white and colour fill it.
+
+Like the ``struct game`` of Simon Tatham's collection: every kind answers the same slots
+(read, solve and count, clues, grade with the ladder table, explain, describe), and a
+command asks ``kind_of(puzzle)`` instead of asking which kind it holds. Black and white is
+colour with one colour, but keeps its own compiled solver and grader behind the contract:
+nothing here is on a hot path (each slot is one call into the kind's own engine).
+
+Solver and grader modules are imported inside the slots, so reading this module stays
+light (the CLI's start-up does not load numba).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from grader.colour.model import ColourPuzzle, format_colour_clue
+from grader.model import Puzzle
+
+if TYPE_CHECKING:
+    from grader.colour.grading import ColourGrade
+    from grader.explain_html import GradedPuzzle
+    from grader.grading import Grade
+    from grader.results import Budget, SolveResult
+    from grader.techniques.base import LineRef, Step
+
+#: a puzzle of either kind
+AnyPuzzle = Puzzle | ColourPuzzle
+
+
+class KindGrade(Protocol):
+    """What every kind's grade tells (``grader.grading.Grade``, ``ColourGrade``)."""
+
+    @property
+    def verdict(self) -> str: ...
+    @property
+    def level(self) -> str: ...
+    @property
+    def score(self) -> float | None: ...
+    @property
+    def stars(self) -> int | None: ...
+    @property
+    def problem(self) -> str: ...
+    @property
+    def steps(self) -> tuple[Step, ...]: ...
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class PuzzleKind(Protocol):
+    """One puzzle seen through the slots every kind fills."""
+
+    @property
+    def name(self) -> str:
+        """``black-and-white`` or ``colour`` (as the ladder table's ``kinds`` column says)."""
+        ...
+
+    @property
+    def puzzle(self) -> AnyPuzzle: ...
+
+    def summary(self) -> dict[str, Any]:
+        """What a JSON record says of the puzzle after its title and size (the palette)."""
+        ...
+
+    def size_label(self) -> str:
+        """The size column of a table (``15x10``, ``15x10 3col``)."""
+        ...
+
+    def clue_texts(self) -> tuple[list[Any], list[Any]]:
+        """The row and column clues as JSON shows them."""
+        ...
+
+    def block_lengths(self) -> tuple[list[list[int]], list[list[int]]]:
+        """The lengths of the blocks of each row and column clue, colours left out."""
+        ...
+
+    def solve(self, limit: int, budget: Budget, first: bool = False) -> SolveResult:
+        """Count the solutions up to ``limit`` (never a wrong verdict)."""
+        ...
+
+    def solution_rows(self, result: SolveResult) -> list[list[str]]:
+        """The solutions as rows of text (``#``/``.``, or the palette's characters)."""
+        ...
+
+    def legend(self) -> str:
+        """What the characters of a solution mean, '' where that is plain."""
+        ...
+
+    def with_solution(self, solution: Any) -> AnyPuzzle: ...
+
+    def why_no_solution(self) -> str:
+        """For a puzzle without a solution: the line that breaks, '' if not known."""
+        ...
+
+    def no_solution_lines(self) -> list[str]:
+        """What ``solve`` prints to show where a puzzle without a solution breaks."""
+        ...
+
+    def warnings(self) -> list[str]:
+        """What is worth saying of a puzzle that is not a defect (an empty border)."""
+        ...
+
+    def grade(self, max_rung: str | None, budget: Budget) -> KindGrade: ...
+
+    def explain(self, grade: KindGrade, name: str) -> str:
+        """The step-by-step explanation, with its heading and closing paragraph."""
+        ...
+
+    def replay(self, label: str, grade: KindGrade) -> GradedPuzzle | None:
+        """The HTML replay of the solve, None where the kind has none yet."""
+        ...
+
+
+@dataclass(frozen=True)
+class BlackAndWhite:
+    """The black-and-white kind: the compiled solver and grader of grader.solver and
+    grader.grading, unchanged."""
+
+    puzzle: Puzzle
+    name: ClassVar[str] = "black-and-white"
+
+    def summary(self) -> dict[str, Any]:
+        return {}
+
+    def size_label(self) -> str:
+        return self.puzzle.size
+
+    def clue_texts(self) -> tuple[list[Any], list[Any]]:
+        return [list(c) for c in self.puzzle.rows], [list(c) for c in self.puzzle.columns]
+
+    def block_lengths(self) -> tuple[list[list[int]], list[list[int]]]:
+        return self.clue_texts()
+
+    def solve(self, limit: int, budget: Budget, first: bool = False) -> SolveResult:
+        from grader.solver import solve
+
+        return solve(self.puzzle, limit=limit, budget=budget, first=first)
+
+    def solution_rows(self, result: SolveResult) -> list[list[str]]:
+        return result.solution_rows()
+
+    def legend(self) -> str:
+        return ""
+
+    def with_solution(self, solution: Any) -> Puzzle:
+        return self.puzzle.with_solution(solution)
+
+    def why_no_solution(self) -> str:
+        from grader.diagnose import why_no_solution
+
+        return why_no_solution(self.puzzle)[1]
+
+    def no_solution_lines(self) -> list[str]:
+        from grader.diagnose import BrokenLine, why_no_solution
+        from grader.model import Grid
+
+        found, why = why_no_solution(self.puzzle)
+        if not isinstance(found, BrokenLine):
+            return _broken(why)
+        return _broken(why, Grid(found.grid).to_rows(), found.line)
+
+    def warnings(self) -> list[str]:
+        from grader.diagnose import empty_borders
+
+        border = empty_borders(self.puzzle)
+        return [border] if border else []
+
+    def grade(self, max_rung: str | None, budget: Budget) -> Grade:
+        from grader.grading import grade
+
+        return grade(self.puzzle, max_rung=max_rung, budget=budget)
+
+    def explain(self, grade: KindGrade, name: str) -> str:
+        from grader.explain import explain_text, grade_closing, grade_heading
+
+        graded = _black_and_white_grade(grade)
+        text = explain_text(self.puzzle, graded.steps, grade_heading(name, graded))
+        ending = grade_closing(graded)
+        return text + (f"\n\n{ending}" if ending else "")
+
+    def replay(self, label: str, grade: KindGrade) -> GradedPuzzle | None:
+        from grader.explain_html import GradedPuzzle
+
+        return GradedPuzzle(label, self.puzzle, _black_and_white_grade(grade))
+
+
+@dataclass(frozen=True)
+class Colour:
+    """The colour kind: grader.colour's solver and grader."""
+
+    puzzle: ColourPuzzle
+    name: ClassVar[str] = "colour"
+
+    def summary(self) -> dict[str, Any]:
+        return {"colours": self.puzzle.palette.size, "palette": palette_record(self.puzzle)}
+
+    def size_label(self) -> str:
+        return f"{self.puzzle.size} {self.puzzle.palette.size}col"
+
+    def clue_texts(self) -> tuple[list[Any], list[Any]]:
+        palette = self.puzzle.palette
+        return ([format_colour_clue(c, palette) for c in self.puzzle.rows],
+                [format_colour_clue(c, palette) for c in self.puzzle.columns])
+
+    def block_lengths(self) -> tuple[list[list[int]], list[list[int]]]:
+        return ([[n for n, _ in c] for c in self.puzzle.rows],
+                [[n for n, _ in c] for c in self.puzzle.columns])
+
+    def solve(self, limit: int, budget: Budget, first: bool = False) -> SolveResult:
+        """The compiled solver's answer; a small puzzle that line logic solves is answered
+        in Python first while the compiled solver is not loaded (saves most of a second)."""
+        import sys
+
+        if "grader.colour.solver" not in sys.modules:
+            from grader.colour.quick import prove_colour_by_line_logic
+
+            quick = prove_colour_by_line_logic(self.puzzle, budget)
+            if quick is not None:
+                return quick
+        from grader.colour.solver import solve_colour
+
+        return solve_colour(self.puzzle, limit=limit, budget=budget, first=first)
+
+    def solution_rows(self, result: SolveResult) -> list[list[str]]:
+        return result.solution_rows(self.puzzle.palette)
+
+    def legend(self) -> str:
+        from grader.text import shown
+
+        palette = self.puzzle.palette
+        return shown("  ".join(f"{palette[i].char} {palette[i].name}"
+                               for i in range(palette.size + 1)))
+
+    def with_solution(self, solution: Any) -> ColourPuzzle:
+        return self.puzzle.with_solution(solution)
+
+    def why_no_solution(self) -> str:
+        from grader.colour.diagnose import why_no_colour_solution
+
+        return why_no_colour_solution(self.puzzle)[1]
+
+    def no_solution_lines(self) -> list[str]:
+        from grader.colour.diagnose import why_no_colour_solution
+
+        found, why = why_no_colour_solution(self.puzzle)
+        if found is None:
+            return _broken(why)
+        return _broken(why, found.rows(self.puzzle), found.line)
+
+    def warnings(self) -> list[str]:
+        return []
+
+    def grade(self, max_rung: str | None, budget: Budget) -> ColourGrade:
+        from grader.colour.grading import grade_colour
+
+        return grade_colour(self.puzzle, max_rung=max_rung, budget=budget)
+
+    def explain(self, grade: KindGrade, name: str) -> str:
+        from grader.colour.grading import ColourGrade, explain_colour
+        from grader.text import shown
+
+        assert isinstance(grade, ColourGrade), "a colour puzzle's grade"
+        puzzle = self.puzzle
+        colours = shown(", ".join(puzzle.palette.names()))
+        about = f"{name}: {puzzle.size}, {puzzle.palette.size} colours ({colours}), "
+        if grade.score is None or grade.stars is None:  # a defect, not a difficulty
+            heading = about + f"{grade.level}, no score: {grade.problem}"
+        else:
+            heading = about + (f"{grade.level}, score {grade.score:.3f}, {grade.stars} "
+                               f"star{'s' * (grade.stars != 1)}, verdict {grade.verdict}")
+        return explain_colour(puzzle, grade, heading)
+
+    def replay(self, label: str, grade: KindGrade) -> GradedPuzzle | None:
+        return None  # the HTML replay draws black and white only (issue 33)
+
+
+def _broken(why: str, rows: Sequence[str] = (), line: LineRef | None = None) -> list[str]:
+    """What ``solve`` prints of a puzzle without a solution: why, and the grid when the
+    line broke with that line marked (``>`` before a row, ``v`` over a column)."""
+    lines = [f"no solution: {why}"]
+    if line is None:
+        return lines
+    lines.append("the grid when it broke (? = still open, > marks the line):")
+    if line.axis == "row":
+        lines.extend((">" if r == line.index else " ") + row for r, row in enumerate(rows))
+    else:
+        lines.extend([" " + " " * line.index + "v", *(" " + row for row in rows)])
+    return lines
+
+
+def _black_and_white_grade(grade: KindGrade) -> Grade:
+    from grader.grading import Grade
+
+    assert isinstance(grade, Grade), "a black-and-white puzzle's grade"
+    return grade
+
+
+def palette_record(puzzle: ColourPuzzle) -> list[dict[str, str]]:
+    """The palette as JSON shows it."""
+    return [{"name": c.name, "rgb": c.hex, "char": c.char, "symbol": c.symbol}
+            for c in puzzle.palette.colours]
+
+
+def kind_of(puzzle: AnyPuzzle) -> PuzzleKind:
+    """The contract of ``puzzle``'s kind: the one place that asks which kind it is."""
+    if isinstance(puzzle, ColourPuzzle):
+        return Colour(puzzle)
+    return BlackAndWhite(puzzle)
+
+
+def read_puzzles(source: str | Path | bytes, format: str | None = None,
+                 name: str | None = None, colours: int | None = None) -> list[AnyPuzzle]:
+    """The puzzles of a file or of bytes, of whichever kind the file holds (the formats
+    registry decides; ``colours`` reads pictures as colour puzzles of at most N colours)."""
+    from grader.colour.io import read_any
+
+    return read_any(source, format=format, name=name, colours=colours)
+
+
+def write_puzzles(puzzles: Sequence[AnyPuzzle], format_name: str) -> bytes:
+    """``puzzles`` in one file of ``format_name`` (a colour puzzle needs a colour format)."""
+    from grader.colour.io import write_any
+
+    return write_any(list(puzzles), format_name)
