@@ -11,6 +11,8 @@ import io
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
+from grader.colour.model import ColourArray, ColourPuzzle
+from grader.colour.palette import RGB
 from grader.model import BoolArray, Puzzle
 from layout.draw import ClueText, Lines, Page, Polygons, Rects, Text, puzzle_ops
 from layout.fonts import DIGIT_HEIGHT
@@ -30,9 +32,10 @@ SCREEN: dict[str, tuple[int, int, int]] = {
 }
 
 
-def puzzle_page(puzzle: Puzzle, solution: BoolArray | None = None, caption: str = "",
-                cell: float = CELL) -> Page:
-    """A page just large enough for the caption and the block."""
+def puzzle_page(puzzle: Puzzle | ColourPuzzle, solution: BoolArray | ColourArray | None = None,
+                caption: str = "", cell: float = CELL) -> Page:
+    """A page just large enough for the caption and the block (either kind of puzzle: a
+    colour one's clues and cells in its colours)."""
     geometry = BlockGeometry.of(puzzle)
     width = geometry.total_width * cell + 2 * MARGIN
     caption_room = 2 * CAPTION if caption else 0.0
@@ -79,7 +82,7 @@ def _png(page: Page) -> bytes:
             for x, y, w, h in op.rects:
                 left, bottom = at(x, y)
                 right, top = at(x + w, y + h)
-                draw.rectangle((left, top, right - 1, bottom - 1), fill=SCREEN[op.role])
+                draw.rectangle((left, top, right - 1, bottom - 1), fill=op.rgb or SCREEN[op.role])
         elif isinstance(op, Lines):
             width = max(1, round(op.width * scale))
             for x1, y1, x2, y2 in op.segments:
@@ -87,7 +90,7 @@ def _png(page: Page) -> bytes:
         elif isinstance(op, ClueText):
             face = font(op.size)
             for x, y, text in op.items:
-                draw.text(at(x, y), text, fill=SCREEN["ink"], font=face, anchor="mm")
+                draw.text(at(x, y), text, fill=op.rgb or SCREEN["ink"], font=face, anchor="mm")
         elif isinstance(op, Text):
             anchor = {"left": "ls", "center": "ms", "right": "rs"}[op.anchor]
             draw.text(at(op.x, op.y), op.text, fill=SCREEN[op.role], anchor=anchor,
@@ -101,8 +104,9 @@ def _png(page: Page) -> bytes:
     return out.getvalue()
 
 
-def _colour(role: str) -> str:
-    return "#{:02x}{:02x}{:02x}".format(*SCREEN[role])
+def _colour(role: str, rgb: RGB | None = None) -> str:
+    """A role's screen colour as #rrggbb, or a colour puzzle's own ``rgb``."""
+    return "#{:02x}{:02x}{:02x}".format(*(rgb or SCREEN[role]))
 
 
 def _svg(page: Page) -> str:
@@ -121,7 +125,7 @@ def _svg(page: Page) -> str:
         if isinstance(op, Rects) and op.rects:
             path = " ".join(f"M{x:.2f} {y_of(y + h):.2f}h{w:.2f}v{h:.2f}h{-w:.2f}z"
                             for x, y, w, h in op.rects)
-            parts.append(f'<path fill="{_colour(op.role)}" d="{path}"/>')
+            parts.append(f'<path fill="{_colour(op.role, op.rgb)}" d="{path}"/>')
         elif isinstance(op, Lines) and op.segments:
             path = " ".join(f"M{x1:.2f} {y_of(y1):.2f}L{x2:.2f} {y_of(y2):.2f}"
                             for x1, y1, x2, y2 in op.segments)
@@ -129,8 +133,9 @@ def _svg(page: Page) -> str:
                          f'stroke-width="{op.width:.2f}" stroke-linecap="square" d="{path}"/>')
         elif isinstance(op, ClueText):
             lift = DIGIT_HEIGHT * op.size / 2
+            digits = _colour("ink", op.rgb)
             parts.append(f'<g font-family="DejaVu Sans, Bitstream Vera Sans, sans-serif" '
-                         f'font-size="{op.size:.2f}" text-anchor="middle" fill="#000000">')
+                         f'font-size="{op.size:.2f}" text-anchor="middle" fill="{digits}">')
             parts.extend(f'<text x="{x:.2f}" y="{y_of(y - lift):.2f}">{escape(text)}</text>'
                          for x, y, text in op.items)
             parts.append("</g>")
@@ -168,6 +173,6 @@ def _pdf(page: Page) -> bytes:
     return buffer.getvalue()
 
 
-def caption_of(puzzle: Puzzle, extra: Sequence[str] = ()) -> str:
+def caption_of(puzzle: Puzzle | ColourPuzzle, extra: Sequence[str] = ()) -> str:
     """'Title, 20x15' and whatever else is known (level, stars), by commas."""
     return ", ".join(part for part in (puzzle.title, puzzle.size, *extra) if part)

@@ -37,10 +37,8 @@ KNOWN_COLOUR_IMPORTS = {
 KNOWN_ISINSTANCE = {
     "colour.py": "iter_any_puzzles wraps each kind in its own Loaded type; the studio shim",
 }
-#: modules that branch on the kind some other way (one page pipeline is a later step)
-KNOWN_OTHER_BRANCHES = {
-    "issue.py": "manifest_has_colour sends a colour issue to layout.colour_issue",
-}
+#: modules that branch on the kind some other way
+KNOWN_OTHER_BRANCHES: dict[str, str] = {}
 
 
 def _tree(name: str) -> ast.Module:

@@ -29,27 +29,27 @@ def run(args: argparse.Namespace) -> int:
 
     from grader.atomic import atomic_write
     from grader.errors import FormatError, PuzzleError
+    from grader.kinds import kind_of
     from grader.results import Budget
     from layout.render import FORMATS, caption_of, puzzle_page, render
-    from nonopress.commands.common import read_input
+    from nonopress.commands.colour import read_input_any
 
-    kind = Path(args.output).suffix.lower().lstrip(".")
-    if kind not in FORMATS:
+    drawing = Path(args.output).suffix.lower().lstrip(".")
+    if drawing not in FORMATS:
         raise FormatError(f"cannot tell the drawing's format from the suffix (use "
                           f"{', '.join('.' + k for k in FORMATS)})", args.output)
     if not 2.0 <= args.cell <= 72.0:
         raise PuzzleError(f"--cell {args.cell:g} is outside 2-72 points")
-    puzzles = read_input(args.puzzle)
+    puzzles = read_input_any(args.puzzle)
     if not 1 <= args.index <= len(puzzles):
         raise FormatError(f"--index {args.index}: the file holds {len(puzzles)} puzzle(s)",
                           args.puzzle)
     puzzle = puzzles[args.index - 1]
+    kind = kind_of(puzzle)  # either kind: a colour puzzle is drawn in its colours
     budget = Budget(seconds=args.seconds)
     extra: list[str] = []
     if args.grade:
-        from grader.grading import grade
-
-        graded = grade(puzzle, budget=budget)
+        graded = kind.grade(None, budget)
         extra.append(graded.level)
         if graded.stars is not None:
             extra.append("★" * graded.stars + "☆" * (5 - graded.stars))
@@ -57,15 +57,13 @@ def run(args: argparse.Namespace) -> int:
     if args.solution:
         solution = puzzle.solution_array()
         if solution is None:
-            from grader.solver import solve
-
-            solved = solve(puzzle, budget=budget)
+            solved = kind.solve(2, budget)
             if solved.verdict != "unique" or not solved.solutions:
                 raise FormatError(f"no unique solution to draw ({solved.verdict})", args.puzzle)
             solution = solved.solutions[0]
     page = puzzle_page(puzzle, solution, caption_of(puzzle, extra), cell=args.cell)
     try:
-        atomic_write(args.output, render(page, kind))
+        atomic_write(args.output, render(page, drawing))
     except OSError as exc:
         raise FormatError(f"cannot write: {exc.strerror or exc}", args.output) from None
     print(f"wrote {args.output} ({puzzle.size}{', with its solution' if args.solution else ''})")

@@ -10,7 +10,6 @@ from grader import formats
 from grader.atomic import atomic_write
 from grader.errors import FormatError
 from grader.kinds import AnyPuzzle, kind_of, write_puzzles
-from grader.model import Puzzle
 from grader.results import SolveResult
 from grader.text import TITLE_WIDTH, shown, shown_lines
 from nonopress.commands.check import add_budget_arguments, budget_from
@@ -114,7 +113,6 @@ def _draw_solution(path: str, kind: str, solved: list[AnyPuzzle]) -> None:
     from layout.render import caption_of, puzzle_page, render
 
     puzzle = solved[0]
-    assert isinstance(puzzle, Puzzle)
     page = puzzle_page(puzzle, puzzle.solution_array(), caption_of(puzzle))
     try:
         atomic_write(Path(path), render(page, kind))
@@ -126,8 +124,7 @@ def write_solutions(path: str, format_name: str | None, solved: list[AnyPuzzle])
     if not solved:
         raise FormatError("no solution to write", path)
     drawn = Path(path).suffix.lower().lstrip(".")
-    if format_name is None and drawn in ("png", "svg", "pdf") and all(
-            isinstance(p, Puzzle) for p in solved):
+    if format_name is None and drawn in ("png", "svg", "pdf"):
         _draw_solution(path, drawn, solved)
         return
     if format_name is None:
