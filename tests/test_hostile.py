@@ -645,7 +645,7 @@ def test_make_says_compiled_only_when_it_compiled(
     image = Image.new("L", (20, 20), 255)
     image.paste(0, (5, 2, 15, 18))
     image.save(tmp_path / "bar.png")
-    monkeypatch.setattr(make, "ensure_compiled", lambda: _burn(1.2))  # a slow cache load
+    monkeypatch.setattr(make, "compile_if_needed", lambda: _burn(1.2))  # a slow cache load
     assert main(["make", str(tmp_path / "bar.png"), "--size", "10x10",
                  "-o", str(tmp_path / "bar.non")]) == 0
     assert "compiled" not in capsys.readouterr().err
