@@ -618,6 +618,12 @@ def moon() -> np.ndarray:
     return make_unique(moon_picture(light=2.4, size=25), seed=0)
 
 
+@picture("harvest-moon", "Harvest Moon")
+def harvest_moon() -> np.ndarray:
+    # lit from low on the right; a light and size `nonopress grade` calls medium
+    return make_unique(moon_picture(light=1.2, size=28), seed=0)
+
+
 # -- writing ---------------------------------------------------------------------------
 def flow_clues(key: str, clues: Sequence[Clue], width: int = 100) -> str:
     """``key: [[1, 2], [3], []]`` wrapped to ``width`` columns."""
