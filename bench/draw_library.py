@@ -507,6 +507,12 @@ def qr_code() -> np.ndarray:
     return make_unique(qr_code_picture(seed=3), seed=3)
 
 
+@picture("pocket-qr", "Pocket QR Code")
+def pocket_qr() -> np.ndarray:
+    # the smallest QR size (21x21); its seed is one `nonopress grade` calls medium
+    return make_unique(qr_code_picture(seed=3, size=21), seed=3)
+
+
 @picture("maze", "Maze")
 def maze() -> np.ndarray:
     return maze_picture(seed=0)
@@ -610,6 +616,12 @@ def moon_picture(light: float, size: int) -> np.ndarray:
 @picture("moon", "Moon")
 def moon() -> np.ndarray:
     return make_unique(moon_picture(light=2.4, size=25), seed=0)
+
+
+@picture("harvest-moon", "Harvest Moon")
+def harvest_moon() -> np.ndarray:
+    # lit from low on the right; a light and size `nonopress grade` calls medium
+    return make_unique(moon_picture(light=1.2, size=28), seed=0)
 
 
 # -- writing ---------------------------------------------------------------------------

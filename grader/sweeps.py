@@ -14,7 +14,6 @@ count is the one of solving every line each pass, at the cost of the changes.
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -38,7 +37,9 @@ def default_line_solve(cells: int) -> LineSolve:
     """The black-and-white line solve for a grid of ``cells``: the plain one for a small
     grid while the compiled kernels are not loaded, else the compiled one (both are the
     complete line solve: the count is the same)."""
-    if cells < PLAIN_BELOW_CELLS and "grader.solver.linesolve" not in sys.modules:
+    from grader.solver import compiled_loaded
+
+    if cells < PLAIN_BELOW_CELLS and not compiled_loaded():
         from grader.lines import solve_line
 
         return solve_line
@@ -83,3 +84,4 @@ def sweep_count(rows: Sequence[Any], columns: Sequence[Any], *,
         sweeps += changed
         stale = 0 if changed else stale + 1
     return sweeps
+

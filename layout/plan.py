@@ -459,6 +459,7 @@ class Planner:
             page.ops.extend(legend)
         page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, profile=self.profile,
                                    grey=entry.grey))
+        self._warn_small_digits(entry, cell)
         if entry.about:  # under the grid, in the band _header_height kept for it
             y = top - geometry.total_height * cell - sizes.band(ABOUT - 2)
             size = self.fitted(entry.about, sizes.pt(8), box_x + box_w - x,
@@ -466,6 +467,20 @@ class Planner:
             page.ops.append(Text(x, y, entry.about, size))
         page.blocks.append(Block(entry.number, x, top, cell, geometry, False))
         page.bookmarks.append(Bookmark(entry.label))
+
+    def _warn_small_digits(self, entry: IssueEntry, cell: float) -> None:
+        """Warn when the clue digits print under the least text size (7 pt, or the
+        profile's): legible cells keep them readable, not comfortable (issue 36)."""
+        digits = entry.geometry.digit_ratio_for(self.profile.large_print) * cell
+        least = max(self.smallest_text, self.profile.min_text)
+        if digits < least - 0.05:
+            self.warnings.append(
+                f"puzzle {entry.number} ({entry.size}"
+                + (f", {entry.title}" if entry.title else "")
+                + f") prints its clue digits at {digits:.1f} pt, under the {least:g} pt "
+                "a reader takes in comfortably: a larger page, narrower margins or a smaller "
+                "grid would print them bigger"
+            )
 
     def stars(self, x: float, y: float, size: float, stars: int) -> list[Op]:
         return star_ops(x, y, size, stars, line=max(0.4, self.profile.design_line))

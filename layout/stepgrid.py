@@ -17,7 +17,7 @@ MAX_CELL = 2.2 * MM
 MAX_WIDTH_SHARE = 0.35
 #: what the marks mean, printed once above the first grid of a worked solution
 LEGEND = ("Grids: black = filled, grey = not known yet, "
-          "orange square = filled by this step, orange dot = emptied by this step.")
+          "blue square = filled by this step, blue dot = emptied by this step.")
 
 
 def step_cell(rows: Sequence[str], width: float) -> float:

@@ -118,6 +118,27 @@ def test_convert_picture_with_colours(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "unique" in capsys.readouterr().out
 
 
+def test_convert_refuses_a_drawing_bigger_than_a_puzzle_and_points_to_make(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 36, item 7: a 300x200 drawing became a 300x200 puzzle."""
+    rgb = np.full((200, 300, 3), 255, dtype=np.uint8)
+    rgb[40:160, 50:150] = (230, 20, 20)
+    rgb[60:180, 170:260] = (20, 20, 230)
+    picture = tmp_path / "drawing.png"
+    Image.fromarray(rgb).save(picture)
+    out = tmp_path / "drawing.yaml"
+    assert main(["convert", "--colours", "4", str(picture), str(out)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "300x200 picture is no puzzle" in err
+    assert "`nonopress make drawing.png --colours 4 --size 30x30`" in err and not out.exists()
+    # what the message suggests makes a puzzle of a printable size
+    assert main(["make", str(picture), "--colours", "4", "--size", "30x30", "-q",
+                 "-o", str(out)]) == 0
+    made = read_any(out)[0]
+    assert made.width <= 30 and made.height <= 30
+
+
 def test_bad_colour_file_is_one_line_and_status_2(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.g"

@@ -121,8 +121,11 @@ def test_a_40x40_gets_its_own_page_at_a4() -> None:
     assert alone and alone[0].width == pytest.approx(parse_page_size("A4").width)
     # the two 10x10s share a page rather than leave one half empty, and the report says so
     assert [[b.number for b in p.blocks] for p in pages] == [[1, 3], [2]]
-    assert plan.warnings == ["puzzle 3 printed beside puzzle 1, ahead of puzzle 2, so that "
-                             "their page is not half empty"]
+    assert plan.warnings[0] == ("puzzle 3 printed beside puzzle 1, ahead of puzzle 2, so that "
+                                "their page is not half empty")
+    # and that the 40x40's digits print under 7 pt on A4 (issue 36, item 12)
+    assert len(plan.warnings) == 2 and plan.warnings[1].startswith(
+        "puzzle 2 (40x40) prints its clue digits at 5.8 pt, under the 7 pt")
 
 
 @pytest.mark.parametrize("per_page", [1, 2, 4, 6])

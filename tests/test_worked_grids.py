@@ -9,6 +9,7 @@ from grader.grading import grade
 from grader.model import FILLED
 from layout.build import ROUTINE_RUNGS, build_issue, worked_grids, worked_lines
 from layout.draw import Rects
+from layout.latex import render_latex
 from layout.manifest import load_manifest
 from layout.plan import plan_issue
 from layout.stepgrid import LEGEND
@@ -48,3 +49,20 @@ def test_worked_pages_draw_the_grids(tmp_path: Path) -> None:
     assert len(accents) == len(entry.grade.grids)
     texts = [getattr(op, "text", "") for page in worked for op in page.ops]
     assert LEGEND in texts or any(t.startswith("Grids:") for t in texts)
+
+
+def test_the_latex_back_end_draws_the_same_grids(tmp_path: Path) -> None:
+    """The LaTeX issue draws each step grid with TikZ at the plan's coordinates."""
+    (tmp_path / "clock.yaml").write_bytes(CLOCK.read_bytes())
+    (tmp_path / "issue.yaml").write_text("worked: all\npuzzles: [clock.yaml]\n")
+    issue = build_issue(load_manifest(tmp_path / "issue.yaml"))
+    (entry,) = issue.entries
+    tex = render_latex(issue, plan_issue(issue))
+    worked = [part for part in tex.split("% page ")[1:] if part.split("\n")[0].endswith("(worked)")]
+    accents = [line for part in worked for line in part.splitlines()
+               if line.startswith(r"\fill[np-accent]") and "rectangle" in line]
+    assert len(accents) == len(entry.grade.grids)
+    # grey for the cells not known yet, black for the filled ones, as in the PDF
+    assert sum(line.startswith(r"\fill[np-tint]") for part in worked
+               for line in part.splitlines()) >= len(entry.grade.grids)
+    assert r"\definecolor{np-accent}" in tex and r"Grids:\ black\ =\ filled" in tex

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "announce_compiling",
     "compile_if_needed",
+    "compiled_loaded",
     "ensure_compiled",
     "line_solve",
     "propagate",
@@ -49,6 +50,11 @@ def _compiled_module(name: str) -> Any:
     import importlib
 
     return importlib.import_module(f"grader.solver.{name}")
+
+
+def compiled_loaded() -> bool:
+    """True once this process has loaded the compiled solver (and numba with it)."""
+    return _compiled_loaded
 
 
 def announce_compiling(stream: TextIO | None) -> None:

@@ -20,9 +20,8 @@ import numpy as np
 from grader.model import FILLED, BoolArray, CellArray, Puzzle, clues_of_picture
 from grader.results import Budget, SolveResult, Verdict
 from grader.solver import cdcl as learning
-from grader.solver import kernels
+from grader.solver import compile_if_needed, kernels
 from grader.solver.learning import ConflictSearch
-from grader.solver.warmup import ensure_compiled
 from grader.solver.workspace import Workspace
 
 #: line solves between two looks at the clock (a few milliseconds of work)
@@ -351,7 +350,9 @@ def solve(
     if limit < 1:
         raise ValueError("limit must be at least 1")
     budget = budget if budget is not None else Budget()
-    ensure_compiled()  # compiling is not the puzzle's time
+    # compiling (a cold cache) is not the puzzle's time; a warm cache is left to load each
+    # kernel when first called, so a search that probing settles loads half of them
+    compile_if_needed()
     cpu_started = time.thread_time()
     clock = _Clock(budget)
     ws = Workspace(puzzle)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
+from pathlib import Path
 
 from grader import formats
 from grader.atomic import atomic_write
 from grader.errors import FormatError
-from grader.kinds import write_puzzles
+from grader.kinds import AnyPuzzle, write_puzzles
 from nonopress.commands.colour import add_colour_argument, read_input_any
 from nonopress.commands.common import STDIN
 
@@ -58,6 +60,22 @@ def output_format(args: argparse.Namespace) -> formats.FormatSpec:
     return spec
 
 
+def _refuse_unprintable_pictures(puzzles: Sequence[AnyPuzzle], source: str, colours: int
+                                 ) -> None:
+    """convert keeps a picture's pixels as cells: right for pixel art, wrong for a drawing
+    or a photo, which ``make --colours`` brings to a puzzle's size (issue 36)."""
+    from layout.build import MAX_PRINT_SIDE
+
+    for puzzle in puzzles:
+        if puzzle.width > MAX_PRINT_SIDE or puzzle.height > MAX_PRINT_SIDE:
+            raise FormatError(
+                f"a {puzzle.width}x{puzzle.height} picture is no puzzle (at most "
+                f"{MAX_PRINT_SIDE}x{MAX_PRINT_SIDE}): `nonopress make {Path(source).name} "
+                f"--colours {colours} --size 30x30` makes one",
+                source,
+            )
+
+
 def run(args: argparse.Namespace) -> int:
     spec = output_format(args)
     puzzles = read_input_any(args.input, args.input_format, args.colours)
@@ -68,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
                 f"--index {args.index}, but the file holds {len(puzzles)} puzzle(s)", source
             )
         puzzles = [puzzles[args.index - 1]]
+    if args.colours is not None:
+        _refuse_unprintable_pictures(puzzles, source, args.colours)
     if len(puzzles) > 1 and not spec.holds_many:
         many = ", ".join(sorted(n for n, s in formats.FORMATS.items()
                                 if s.holds_many and s.can_write))
