@@ -57,8 +57,14 @@ def test_install_then_editable_install_leave_a_working_command(tmp_path: Path) -
     assert first.returncode == 0, first.stderr[-3000:]
     library = sorted(glob.glob(str(source / "puzzles" / "*.yaml")))
     graded = _run([str(bin_dir / "nonopress"), "grade", *library], source, env)
-    assert graded.returncode == 0, graded.stderr[-3000:]
+    # status 1: the library's Loaded Die has two solutions on purpose (the README says so)
+    assert graded.returncode == 1, graded.stderr[-3000:]
     assert "Heart" in graded.stdout and "Loaded Die" in graded.stdout
+    assert "Loaded Die: several solutions" in graded.stdout
+    issue = _run([str(bin_dir / "nonopress"), "issue", "puzzles/issues/sample.yaml",
+                  "-o", str(tmp_path / "issue.pdf")], source, env)
+    assert issue.returncode == 0, issue.stderr[-3000:]
+    assert (tmp_path / "issue.pdf").read_bytes().startswith(b"%PDF")
     assert "nonopress: compiling the solver" in graded.stderr  # said once, on stderr
     site = next((venv / "lib").glob("python*/site-packages")) if os.name != "nt" else (
         venv / "Lib" / "site-packages")
