@@ -67,10 +67,9 @@ def _make_colour(args: argparse.Namespace, width: int, height: int,
     from pathlib import Path
 
     from grader.atomic import atomic_write
-    from grader.authoring.colour_make import make_colour
-    from grader.colour.io import write_any
-    from grader.colour.palette import MAX_COLOURS
+    from grader.authoring.colour_make import MAX_COLOURS, make_colour
     from grader.errors import FormatError, PuzzleError
+    from grader.kinds import write_puzzles
     from grader.model import Metadata
 
     if not 1 <= args.colours <= MAX_COLOURS:
@@ -86,7 +85,8 @@ def _make_colour(args: argparse.Namespace, width: int, height: int,
     if not made.unique:
         print("\n".join(lines), file=sys.stderr)
         return EXIT_NOT_UNIQUE
-    data = write_any(made.puzzle, "yaml" if args.output is None else _format_of(args.output))
+    data = write_puzzles([made.puzzle],
+                         "yaml" if args.output is None else _format_of(args.output))
     if args.output is None:
         sys.stdout.write(data.decode("utf-8"))
         print("\n".join(lines), file=sys.stderr)
