@@ -10,10 +10,12 @@ forms fanning out, a form calling an empty form millions of times, 400-digit num
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import resource
 import subprocess
 import sys
+import tempfile
 import zlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -187,6 +189,23 @@ def huge_number_in_content(path: Path) -> Path:
     return raw_pdf(path, one_page(HUGE.encode() + b" w 0 0 m 1 1 l S"))
 
 
+def fuzz_input(index: int, seed: int) -> Callable[[Path], Path]:
+    """Input ``index`` of the fuzz run ``seed`` (bench/fuzz_hostile.py remakes any input)."""
+    def make(path: Path) -> Path:
+        spec = importlib.util.spec_from_file_location(
+            "fuzz_hostile", Path(__file__).resolve().parents[1] / "bench" / "fuzz_hostile.py")
+        assert spec is not None and spec.loader is not None
+        fuzz = sys.modules.get(spec.name) or importlib.util.module_from_spec(spec)
+        if spec.name not in sys.modules:  # its dataclasses look their module up there
+            sys.modules[spec.name] = fuzz
+            spec.loader.exec_module(fuzz)
+        with tempfile.TemporaryDirectory() as work:
+            _, data = fuzz.input_of(index, seed, fuzz.make_seeds(Path(work)))
+        path.write_bytes(data)
+        return path
+    return make
+
+
 def hostile_inline_image(path: Path) -> Path:
     """An inline image whose data never ends (no EI): read to the end of the stream only."""
     return raw_pdf(path, one_page(b"q 10 0 0 10 0 0 cm BI /W 4 /H 4 /BPC 8 /CS /G ID "
@@ -208,6 +227,8 @@ REFUSED: dict[str, tuple[Callable[[Path], Path], str]] = {
     "400-digit FirstChar": (huge_first_char, "damaged PDF"),
     "400-digit MediaBox": (huge_media_box, "damaged PDF"),
     "400-digit line width": (huge_number_in_content, "number"),
+    # the PDF library (qpdf) printed "Pages tree includes non-dictionary object" itself
+    "fuzz seed 35 input 9792": (fuzz_input(9792, 35), "damaged PDF"),
 }
 
 

@@ -8,8 +8,12 @@ and the object that fails.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+import sys
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -133,12 +137,13 @@ def preflight(path: str | os.PathLike[str], profile: str,
     try:
         budget = budget or Budget()
         budget.start()
-        with pikepdf.open(source) as pdf:
+        with _library_messages() as said, pikepdf.open(source) as pdf:
             scans = list(scan_pages(pdf, budget))
             doc = Document(pdf, scans, large_print)
             results = tuple(rule(doc) for rule in rules_for(profile, large_print))
             pages = len(pdf.pages)
             damage = pdf.get_warnings()
+        damage = damage or said  # what the PDF library printed itself is damage it met too
         if damage:  # objects the PDF library had to drop or guess: the report would lie
             raise PreflightError(f"{source}: damaged PDF: {_first_line(Exception(damage[0]))}")
     except pikepdf.PasswordError:
@@ -151,6 +156,30 @@ def preflight(path: str | os.PathLike[str], profile: str,
     except MemoryError:
         raise PreflightError(f"{source}: too large to check in memory") from None
     return PreflightReport(str(source), profile, large_print, pages, results)
+
+
+@contextlib.contextmanager
+def _library_messages() -> Iterator[list[str]]:
+    """Collect what the PDF library (qpdf, in C++) writes straight to standard error, such
+    as "Pages tree includes non-dictionary object; ignoring", into the list it yields: a
+    report is one line, and such a message says the file is damaged."""
+    said: list[str] = []
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):  # no real standard error to redirect: nothing to collect
+        yield said
+        return
+    with tempfile.TemporaryFile() as caught:
+        os.dup2(caught.fileno(), 2)
+        try:
+            yield said
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            caught.seek(0)
+            text = caught.read(4096).decode("utf-8", "replace")
+            said.extend(line.strip() for line in text.splitlines() if line.strip())
 
 
 def _first_line(exc: BaseException) -> str:
