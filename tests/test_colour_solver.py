@@ -197,3 +197,21 @@ def test_probing_finishes_across_many_small_work_chunks(monkeypatch: pytest.Monk
     monkeypatch.setattr(solver, "WORK_CHUNK", 200)
     result = solve_colour(puzzle, budget=Budget(seconds=60))
     assert result.verdict == "unique" and result.nodes == 1
+
+
+def test_a_closed_notice_stream_never_stops_a_colour_compile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first compile tells standard error; a stream closed since (a finished test's
+    captured stderr, a closed pipe) must not turn the grade into a failure."""
+    import io
+
+    from grader.colour import solver
+    from grader.solver import jit_cache
+
+    closed = io.StringIO()
+    closed.close()
+    monkeypatch.setattr(jit_cache, "compile_notice", closed)
+    monkeypatch.setattr(solver, "_compiled", False)
+    monkeypatch.setattr(solver, "_cold", lambda: True)  # as on a fresh machine
+    assert solver.warm_up() >= 0.0

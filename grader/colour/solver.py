@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TextIO
 
 import numpy as np
 
@@ -128,20 +129,28 @@ def warm_up() -> float:
 
     started = time.monotonic()
     notice = jit_cache.compile_notice if _cold() else None
-    if notice is not None:
-        notice.write("nonopress: compiling the colour solver (once after installing; "
-                     "cached for later runs)\n")
-        notice.flush()
+    _say(notice, "nonopress: compiling the colour solver (once after installing; "
+                 "cached for later runs)\n")
     palette = Palette((Colour("black", (0, 0, 0), "#"), Colour("red", (255, 0, 0), "r")))
     tiny = ColourPuzzle.from_picture(np.array([[1, 2], [2, 1]], dtype=np.uint8), palette)
     _search(ColourWorkspace(tiny), ColourWorkspace(tiny).blank(),
             _Run(tiny, Budget.unlimited(), 2))
     _compiled = True
     spent = time.monotonic() - started
-    if notice is not None:
-        notice.write(f"nonopress: colour solver compiled in {spent:.0f} s\n")
-        notice.flush()
+    _say(notice, f"nonopress: colour solver compiled in {spent:.0f} s\n")
     return spent
+
+
+def _say(notice: TextIO | None, text: str) -> None:
+    """Tell ``notice`` about a compile: a closed or broken stream (the standard error of a
+    finished test, a closed pipe) must never stop the work the compile is for."""
+    if notice is None:
+        return
+    try:
+        notice.write(text)
+        notice.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def solve_colour(puzzle: ColourPuzzle, limit: int = 2, budget: Budget | None = None, *,
