@@ -61,13 +61,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_colour_argument(parser)
 
 
-def no_solution_reason(loaded: Located, result: SolveResult) -> str:
-    """For a puzzle with no solution: the line (or cell) that cannot be satisfied."""
-    if result.verdict != "none":
-        return ""
-    return kind_of(loaded.puzzle).why_no_solution()
-
-
 def result_record(loaded: Located, result: SolveResult, why: str = "") -> dict[str, Any]:
     """The ``--json`` record of one checked puzzle (``why``: what breaks, for ``none``)."""
     record = puzzle_summary(loaded)
