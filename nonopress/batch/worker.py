@@ -56,12 +56,27 @@ def row_from_grade(task: Task, outcome: Grade, elapsed_s: float) -> ResultRow:
     several solutions or none is graded (it was looked at) but gets no score or stars:
     its ``error`` says what is wrong.
     """
-    # Out of budget either before the verdict or before the ladder finished the grade.
-    undecided = outcome.verdict == "undecided" or outcome.level == "undecided"
     # the proved solution when there is one, else as far as the ladder got
     solution = outcome.solution_rows()
     if solution is None and outcome.grid is not None:
         solution = tuple(outcome.grid.to_rows())
+    return _row(task, outcome, elapsed_s, solution)
+
+
+def row_from_colour_grade(task: Task, outcome: ColourGrade, elapsed_s: float) -> ResultRow:
+    """As :func:`row_from_grade`, for a colour puzzle: the solution rows hold the palette's
+    chars (``?`` where the ladder left a cell open)."""
+    from grader.colour.model import ColourPuzzle
+
+    assert isinstance(task.puzzle, ColourPuzzle)
+    return _row(task, outcome, elapsed_s, colour_grid_rows(task.puzzle, outcome))
+
+
+def _row(task: Task, outcome: Grade | ColourGrade, elapsed_s: float,
+         solution: tuple[str, ...] | None) -> ResultRow:
+    """The result row of a grade of either kind, with its solution rows."""
+    # Out of budget either before the verdict or before the ladder finished the grade.
+    undecided = outcome.verdict == "undecided" or outcome.level == "undecided"
     return ResultRow(
         key=task.key,
         file=task.file,
@@ -79,38 +94,6 @@ def row_from_grade(task: Task, outcome: Grade, elapsed_s: float) -> ResultRow:
         time_s=elapsed_s,
         error=outcome.problem,
         solution=solution,
-        finished_at=utc_now(),
-        minutes=outcome.minutes,
-        minutes_low=outcome.minutes_low,
-        minutes_high=outcome.minutes_high,
-        grade_record=_record(outcome.to_json()),
-    )
-
-
-def row_from_colour_grade(task: Task, outcome: ColourGrade, elapsed_s: float) -> ResultRow:
-    """As :func:`row_from_grade`, for a colour puzzle: the solution rows hold the palette's
-    chars (``?`` where the ladder left a cell open)."""
-    from grader.colour.model import ColourPuzzle
-
-    assert isinstance(task.puzzle, ColourPuzzle)
-    undecided = outcome.verdict == "undecided" or outcome.level == "undecided"
-    return ResultRow(
-        key=task.key,
-        file=task.file,
-        index=task.index,
-        title=task.title,
-        status="undecided" if undecided else "graded",
-        width=task.puzzle.width,
-        height=task.puzzle.height,
-        verdict=outcome.verdict,
-        level=outcome.level,
-        score=outcome.score,
-        stars=outcome.stars,
-        rungs={str(name): int(count) for name, count in outcome.rungs.items()},
-        steps=len(outcome.steps),
-        time_s=elapsed_s,
-        error=outcome.problem,
-        solution=colour_grid_rows(task.puzzle, outcome),
         finished_at=utc_now(),
         minutes=outcome.minutes,
         minutes_low=outcome.minutes_low,

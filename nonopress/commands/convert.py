@@ -12,19 +12,9 @@ from grader.atomic import atomic_write
 from grader.errors import FormatError
 from grader.kinds import AnyPuzzle, write_puzzles
 from nonopress.commands.colour import add_colour_argument, read_input_any
-from nonopress.commands.common import STDIN
+from nonopress.commands.common import STDIN, positive_int
 
 HELP = "convert puzzle files between formats (the format comes from OUT's suffix or --to)"
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
