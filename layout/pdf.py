@@ -8,7 +8,7 @@ pure K ink in CMYK always, and with ``grey`` the accent colour too.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -19,6 +19,8 @@ from layout.fonts import DIGIT_HEIGHT, printable, register_fonts, text_width
 from layout.issue import Issue
 from layout.pdfx import make_pdfx
 from layout.plan import IssuePlan
+from layout.preflight.record import PageRecorder
+from layout.preflight.scan import Colour, PageScan
 from layout.sheets import Sheet, crop_marks, media_for, saddle_stitch, single_sheets
 
 #: Grey level (0 = white, 1 = black) of each colour role.
@@ -68,71 +70,89 @@ class _Painter:
         self.grey = grey
         self.cmyk = cmyk  # colour in CMYK (PDF/X) rather than RGB
         self.regular, self.bold = register_fonts()
+        #: the marks of the sheet being drawn, for the preflight (None: not recorded)
+        self.record: PageRecorder | None = None
 
-    def _colour(self, role: Role, set_cmyk: Callable[..., None], set_rgb: Callable[..., None]
-                ) -> None:
+    def _role_colour(self, role: Role) -> Colour:
         if self.grey or role in NEUTRAL_ROLES:
-            set_cmyk(0, 0, 0, GREY_OF[role])
-        elif self.cmyk:
-            set_cmyk(*CMYK_OF[role])
-        else:
-            set_rgb(*RGB_OF[role])
+            return Colour("DeviceCMYK", (0.0, 0.0, 0.0, GREY_OF[role]))
+        if self.cmyk:
+            return Colour("DeviceCMYK", CMYK_OF[role])
+        return Colour("DeviceRGB", RGB_OF[role])
 
-    def fill_rgb(self, rgb: RGB) -> None:
+    def _rgb_colour(self, rgb: RGB) -> Colour:
         """A colour puzzle's colour: neutral ones (and all under grey) as pure K ink,
         others as CMYK under PDF/X, RGB otherwise."""
-        c = self.canvas
         k = neutral_k(rgb)
         if k is None and self.grey:  # a chromatic colour in grey print: its lightness
             k = round(1 - (0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]) / 255, 3)
         if k is not None:
-            c.setFillColorCMYK(0, 0, 0, k)
-        elif self.cmyk:
-            c.setFillColorCMYK(*rgb_to_cmyk(rgb))
+            return Colour("DeviceCMYK", (0.0, 0.0, 0.0, k))
+        if self.cmyk:
+            return Colour("DeviceCMYK", rgb_to_cmyk(rgb))
+        return Colour("DeviceRGB", tuple(v / 255 for v in rgb))
+
+    def _set(self, colour: Colour, stroke: bool) -> None:
+        c = self.canvas
+        if colour.space == "DeviceCMYK":
+            (c.setStrokeColorCMYK if stroke else c.setFillColorCMYK)(*colour.values)
         else:
-            c.setFillColorRGB(*(v / 255 for v in rgb))
+            (c.setStrokeColorRGB if stroke else c.setFillColorRGB)(*colour.values)
 
-    def fill(self, role: Role) -> None:
-        self._colour(role, self.canvas.setFillColorCMYK, self.canvas.setFillColorRGB)
+    def fill_rgb(self, rgb: RGB) -> Colour:
+        colour = self._rgb_colour(rgb)
+        self._set(colour, stroke=False)
+        return colour
 
-    def stroke(self, role: Role) -> None:
-        self._colour(role, self.canvas.setStrokeColorCMYK, self.canvas.setStrokeColorRGB)
+    def fill(self, role: Role) -> Colour:
+        colour = self._role_colour(role)
+        self._set(colour, stroke=False)
+        return colour
+
+    def stroke(self, role: Role) -> Colour:
+        colour = self._role_colour(role)
+        self._set(colour, stroke=True)
+        return colour
 
     def draw(self, op: Op) -> None:
         c = self.canvas
+        record = self.record
         if isinstance(op, Rects):
             if not op.rects:
                 return
-            if op.rgb is None:
-                self.fill(op.role)
-            else:
-                self.fill_rgb(op.rgb)
+            colour = self.fill(op.role) if op.rgb is None else self.fill_rgb(op.rgb)
             path = c.beginPath()
             for x, y, w, h in op.rects:
                 path.rect(x, y, w, h)
             c.drawPath(path, stroke=0, fill=1)
+            if record is not None:
+                record.rects(colour, op.rects)
         elif isinstance(op, Lines):
-            self.stroke(op.role)
+            colour = self.stroke(op.role)
             c.setLineWidth(op.width)
             path = c.beginPath()
             for x1, y1, x2, y2 in op.segments:
                 path.moveTo(x1, y1)
                 path.lineTo(x2, y2)
             c.drawPath(path, stroke=1, fill=0)
+            if record is not None:
+                points = [p for x1, y1, x2, y2 in op.segments for p in ((x1, y1), (x2, y2))]
+                record.path(None, colour, op.width, points, len(op.segments))
         elif isinstance(op, ClueText):
-            if op.rgb is None:
-                self.fill("ink")
-            else:
-                self.fill_rgb(op.rgb)
+            colour = self.fill("ink") if op.rgb is None else self.fill_rgb(op.rgb)
             text = c.beginText()
             text.setFont(self.regular, op.size)
             lift = DIGIT_HEIGHT * op.size / 2
             for x, y, s in op.items:
-                text.setTextOrigin(x - text_width(s, op.size) / 2, y - lift)
+                width = text_width(s, op.size)
+                text.setTextOrigin(x - width / 2, y - lift)
                 text.textOut(s)
+                if record is not None:
+                    record.text(colour, x - width / 2, y - lift, width, op.size, s,
+                                self.regular)
             c.drawText(text)
         elif isinstance(op, Text):
-            self.fill(op.role)
+            colour = self.fill(op.role)
             font = self.bold if op.bold else self.regular
             c.setFont(font, op.size)
             text = printable(op.text)
@@ -142,10 +162,13 @@ class _Painter:
                 c.drawRightString(op.x, op.y, text)
             else:
                 c.drawCentredString(op.x, op.y, text)
+            if record is not None:
+                width = text_width(text, op.size, bold=op.bold)
+                left = {"left": op.x, "right": op.x - width}.get(op.anchor, op.x - width / 2)
+                record.text(colour, left, op.y, width, op.size, text, font)
         elif isinstance(op, Polygons):
-            if op.fill:
-                self.fill(op.role)
-            self.stroke(op.role)
+            fill = self.fill(op.role) if op.fill else None
+            colour = self.stroke(op.role)
             c.setLineWidth(op.width)
             path = c.beginPath()
             for polygon in op.polygons:
@@ -154,6 +177,10 @@ class _Painter:
                     path.lineTo(*point)
                 path.close()
             c.drawPath(path, stroke=1, fill=1 if op.fill else 0)
+            if record is not None:
+                points = [p for polygon in op.polygons for p in polygon]
+                segments = sum(len(polygon) - 1 for polygon in op.polygons)
+                record.path(fill, colour, op.width, points, segments)
 
 
 def draw_ops(canvas: Canvas, ops: Sequence[Op], grey: bool = False) -> None:
@@ -163,8 +190,10 @@ def draw_ops(canvas: Canvas, ops: Sequence[Op], grey: bool = False) -> None:
         painter.draw(op)
 
 
-def render_pdf(issue: Issue, plan: IssuePlan) -> bytes:
-    """The issue as PDF bytes, the same bytes for the same input."""
+def render_pdf(issue: Issue, plan: IssuePlan, record: list[PageScan] | None = None) -> bytes:
+    """The issue as PDF bytes, the same bytes for the same input. With ``record``, what
+    each sheet paints is appended to it as the preflight would scan it (see
+    :mod:`layout.preflight.record`)."""
     manifest = issue.manifest
     regular, _ = register_fonts()
     buffer = io.BytesIO()
@@ -188,6 +217,9 @@ def render_pdf(issue: Issue, plan: IssuePlan) -> bytes:
     sheets = saddle_stitch(plan.pages) if manifest.impose else single_sheets(plan.pages)
     outline: list[tuple[int, int, str, str, int]] = []
     for index, sheet in enumerate(sheets):
+        if record is not None:
+            painter.record = PageRecorder(PageScan(index), what=f"page {index + 1}")
+            record.append(painter.record.scan)
         outline.extend(_draw_sheet(canvas, painter, sheet, issue, index))
     # Bookmarks in reading order, also when imposition shuffled the pages.
     if profile.bookmarks:
@@ -219,12 +251,16 @@ def _draw_sheet(
     for page, dx in sheet.pages:
         canvas.saveState()
         canvas.translate(media.left + dx, media.offset)
+        if painter.record is not None:
+            painter.record.dx, painter.record.dy = media.left + dx, media.offset
         for op in page.ops:
             painter.draw(op)
         canvas.restoreState()
     if issue.manifest.crop_marks:
         canvas.saveState()
         canvas.translate(media.offset, media.offset)
+        if painter.record is not None:
+            painter.record.dx, painter.record.dy = media.offset, media.offset
         painter.draw(crop_marks(sheet, issue.manifest, sheet.fold))
         canvas.restoreState()
     canvas.showPage()

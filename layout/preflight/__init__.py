@@ -13,7 +13,7 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,12 +23,22 @@ import pikepdf
 from grader.errors import NonopressError
 from grader.inputs import describe_kind
 from layout.preflight.content import Budget, ContentError
+from layout.preflight.record import page_facts, same_facts
 from layout.preflight.rules import Document, Finding, RuleResult, rules_for
-from layout.preflight.scan import ScanError, scan_pages
+from layout.preflight.scan import (
+    FontInfo,
+    PageScan,
+    ScanError,
+    resource_fonts,
+    scan_page,
+    scan_pages,
+)
 
 __all__ = ["Budget", "Finding", "PreflightError", "PreflightReport", "RuleResult", "preflight"]
 
 PROFILES = ("kdp", "pdfx")
+#: Pages of a recorded file parsed all the same and compared with the record.
+SAMPLED_PAGES = 6
 #: Larger files are refused before anything is read into memory.
 MAX_FILE_BYTES = 2 * 1024**3
 
@@ -44,6 +54,8 @@ class PreflightReport:
     large_print: bool
     pages: int
     results: tuple[RuleResult, ...]
+    #: the pages' marks came from the layout's record, a sample parsed and found the same
+    as_drawn: bool = False
 
     @property
     def failed(self) -> list[RuleResult]:
@@ -116,10 +128,16 @@ def _grouped(findings: list[Finding]) -> list[str]:
 
 
 def preflight(path: str | os.PathLike[str], profile: str,
-              large_print: bool = False, budget: Budget | None = None) -> PreflightReport:
+              large_print: bool = False, budget: Budget | None = None,
+              drawn: Sequence[PageScan] | None = None) -> PreflightReport:
     """Check the PDF at ``path`` against ``profile`` (kdp or pdfx), within ``budget``
     (operators, form calls, pages, decoded bytes and CPU seconds; the defaults keep any
-    file under 10 s and 1 GB)."""
+    file under 10 s and 1 GB).
+
+    ``drawn`` is what the layout recorded as it wrote this very file (one scan a page,
+    :mod:`layout.preflight.record`): its marks stand for the content streams when a sample
+    of pages parsed from the file agrees with it and the pages use nothing the record does
+    not know (images, forms, graphics states); otherwise every page is parsed."""
     if profile not in PROFILES:
         raise PreflightError(f"unknown profile {profile!r} (choose kdp or pdfx)")
     source = Path(path)
@@ -138,7 +156,10 @@ def preflight(path: str | os.PathLike[str], profile: str,
         budget = budget or Budget()
         budget.start()
         with _library_messages() as said, pikepdf.open(source) as pdf:
-            scans = list(scan_pages(pdf, budget))
+            scans = _as_drawn(pdf, drawn, budget) if drawn is not None else None
+            as_drawn = scans is not None
+            if scans is None:
+                scans = list(scan_pages(pdf, budget))
             doc = Document(pdf, scans, large_print)
             results = tuple(rule(doc) for rule in rules_for(profile, large_print))
             pages = len(pdf.pages)
@@ -155,7 +176,32 @@ def preflight(path: str | os.PathLike[str], profile: str,
         raise PreflightError(f"{source}: not a readable PDF: {_first_line(exc)}") from None
     except MemoryError:
         raise PreflightError(f"{source}: too large to check in memory") from None
-    return PreflightReport(str(source), profile, large_print, pages, results)
+    return PreflightReport(str(source), profile, large_print, pages, results, as_drawn)
+
+
+def _as_drawn(pdf: pikepdf.Pdf, drawn: Sequence[PageScan], budget: Budget
+              ) -> list[PageScan] | None:
+    """The recorded scans with the fonts the file's pages offer, or None when the record
+    cannot stand for the file: a different page count, a page using what the layout never
+    draws, or a sampled page whose parse disagrees with the record."""
+    count = len(pdf.pages)
+    if len(drawn) != count or count > budget.pages:
+        return None
+    fonts: dict[tuple[int, int], FontInfo] = {}
+    scans = []
+    for index, page in enumerate(pdf.pages):
+        resources = page.obj.get("/Resources")
+        if resources is None or any(key in resources for key in
+                                    ("/XObject", "/ExtGState", "/Shading", "/Pattern")):
+            return None
+        scans.append(PageScan(index, list(drawn[index].marks), resource_fonts(page, fonts)))
+    step = max(count - 1, 1) / max(SAMPLED_PAGES - 1, 1)
+    for index in sorted({min(round(k * step), count - 1) for k in range(SAMPLED_PAGES)}):
+        parsed = scan_page(pdf, index, budget, fonts)
+        if (not same_facts(page_facts(parsed), page_facts(scans[index]))
+                or not set(parsed.fonts) <= set(scans[index].fonts)):
+            return None
+    return scans
 
 
 @contextlib.contextmanager

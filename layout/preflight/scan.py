@@ -639,19 +639,41 @@ def scan_pages(pdf: pikepdf.Pdf, budget: Budget | None = None) -> Iterator[PageS
         if index >= budget.pages:
             raise ScanError(f"more than {budget.pages:,} pages: more than this preflight "
                             "checks")
-        result = PageScan(index)
-        scanner = _Scanner(result, budget, fonts, pdf)
-        try:
-            resources = page.obj.get("/Resources")
-            if resources is None:
-                resources = page.resources
-            if "/Contents" in page.obj:
-                scanner.run(_page_content(page, budget, pdf), resources, _State(),
-                            f"page {index + 1}", 0)
-        except ContentError as exc:
-            raise ScanError(f"page {index + 1}: {exc}") from None
-        except (pikepdf.PdfError, ValueError, TypeError, KeyError, RecursionError,
-                OverflowError) as exc:
-            raise ScanError(f"page {index + 1}: {exc}") from None
-        budget.check_time()
-        yield result
+        yield scan_page(pdf, index, budget, fonts, page)
+
+
+def scan_page(pdf: pikepdf.Pdf, index: int, budget: Budget,
+              fonts: dict[tuple[int, int], FontInfo], page: Any = None) -> PageScan:
+    """The :class:`PageScan` of page ``index`` (0-based); ``fonts`` caches font
+    dictionaries across pages."""
+    page = pdf.pages[index] if page is None else page
+    result = PageScan(index)
+    scanner = _Scanner(result, budget, fonts, pdf)
+    try:
+        resources = page.obj.get("/Resources")
+        if resources is None:
+            resources = page.resources
+        if "/Contents" in page.obj:
+            scanner.run(_page_content(page, budget, pdf), resources, _State(),
+                        f"page {index + 1}", 0)
+    except ContentError as exc:
+        raise ScanError(f"page {index + 1}: {exc}") from None
+    except (pikepdf.PdfError, ValueError, TypeError, KeyError, RecursionError,
+            OverflowError) as exc:
+        raise ScanError(f"page {index + 1}: {exc}") from None
+    budget.check_time()
+    return result
+
+
+def resource_fonts(page: Any, fonts: dict[tuple[int, int], FontInfo]) -> dict[str, FontInfo]:
+    """Every font a page's resources offer, by name (``fonts`` caches across pages)."""
+    resources = page.obj.get("/Resources")
+    offered = resources.get("/Font", {}) if resources is not None else {}
+    out: dict[str, FontInfo] = {}
+    for key in list(offered.keys())[:1000]:
+        font = offered[key]
+        cache = font.objgen if font.is_indirect else (id(font), 0)
+        if cache not in fonts:
+            fonts[cache] = _font_info(font)
+        out[fonts[cache].name] = fonts[cache]
+    return out

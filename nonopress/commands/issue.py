@@ -9,9 +9,13 @@ import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grader.text import shown, shown_lines
 from layout.profiles import Profile
+
+if TYPE_CHECKING:
+    from layout.preflight.scan import PageScan
 from nonopress.commands.common import positive_float
 
 #: CPU seconds the preflight may spend on the PDF the issue command just wrote.
@@ -101,7 +105,6 @@ def run(args: argparse.Namespace) -> int:
     from grader.wording import plural
     from layout.build import build_issue
     from layout.gradecache import GradeCache
-    from layout.latex import compile_latex, latex_compiler, render_latex
     from layout.manifest import load_manifest
     from layout.pdf import render_pdf
     from layout.plan import plan_issue
@@ -128,9 +131,11 @@ def run(args: argparse.Namespace) -> int:
         if target and not Path(os.path.realpath(target)).parent.is_dir():
             raise NonopressError(f"{target}: the folder {Path(target).parent} does not exist")
     manifest = load_manifest(args.manifest)
-    from nonopress.catalogue.issue_link import IssueLibrary
+    library = None
+    if _may_use_catalogue(args.db, Path(args.manifest)):  # the catalogue loads sqlalchemy
+        from nonopress.catalogue.issue_link import IssueLibrary
 
-    library = IssueLibrary.open(args.db, manifest)
+        library = IssueLibrary.open(args.db, manifest)
     if library is not None:
         manifest = library.fill(manifest)
         library.warn_reprints(manifest)
@@ -194,12 +199,15 @@ def run(args: argparse.Namespace) -> int:
     summary = f"{plural(len(plan.pages), 'page')}, {plural(len(issue.entries), 'puzzle')}"
     if issue.fillins:
         summary += f", {plural(len(issue.fillins), 'fill-in')}"
-    checked: list[Path] = []
+    checked: list[tuple[Path, list[PageScan] | None]] = []
     if args.output:
-        write(args.output, render_pdf(issue, plan))
+        drawn: list[PageScan] = []  # what each page paints, for the preflight
+        write(args.output, render_pdf(issue, plan, drawn))
         say(f"wrote {args.output}: {summary}")
-        checked.append(Path(args.output))
+        checked.append((Path(args.output), drawn))
     if args.latex:
+        from layout.latex import compile_latex, latex_compiler, render_latex
+
         tex = render_latex(issue, plan, jobname=Path(args.latex).stem)
         write(args.latex, tex)
         command = latex_compiler()
@@ -212,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
             assert compiled_pdf is not None
             write(str(compiled_pdf), compile_latex(tex, jobname=Path(args.latex).stem))
             say(f"wrote {args.latex} and compiled it to {compiled_pdf}: {summary}")
-            checked.append(compiled_pdf)
+            checked.append((compiled_pdf, None))
     status = _preflight(checked, manifest.profile, say)
     if library is not None and not args.no_record and (args.output or args.latex):
         library.record(manifest, {block.number: page.number for page in plan.pages
@@ -221,18 +229,34 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _preflight(paths: list[Path], profile: Profile, say: Callable[[str], None]) -> int:
+def _may_use_catalogue(db: str | None, manifest: Path) -> bool:
+    """Whether a catalogue is named or found, or the manifest may name a library section
+    (a cheap test that errs towards yes: IssueLibrary.open decides)."""
+    from nonopress.catalogue.database import resolve_location
+
+    location = resolve_location(db)
+    if db is not None or "://" in location or Path(location).is_file():
+        return True
+    try:
+        return b"from_library" in manifest.read_bytes()
+    except OSError:
+        return True
+
+
+def _preflight(paths: list[tuple[Path, list[PageScan] | None]], profile: Profile,
+               say: Callable[[str], None]) -> int:
     """Check what was written against its profile: 0 when it passes (or there is no
-    profile), 1 when the printer would refuse it (the file is kept, to be looked at)."""
+    profile), 1 when the printer would refuse it (the file is kept, to be looked at).
+    A PDF the layout drew comes with its record of every page (LaTeX's has none)."""
     from layout.preflight import Budget, preflight
 
     if not profile.is_print:
         return 0
     status = 0
-    for path in paths:
+    for path, drawn in paths:
         # our own file, as big as the book: a budget for 828 busy pages, not for hostile input
         report = preflight(path, profile.name, large_print=profile.large_print,
-                           budget=Budget.scaled(OWN_PDF_SECONDS))
+                           budget=Budget.scaled(OWN_PDF_SECONDS), drawn=drawn)
         if report.passed:
             warnings = f" ({len(report.warned)} warning(s))" if report.warned else ""
             say(f"preflight {profile.describe()}: {path} passes{warnings}")
