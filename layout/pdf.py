@@ -136,21 +136,26 @@ class _Painter:
                 path.lineTo(x2, y2)
             c.drawPath(path, stroke=1, fill=0)
             if record is not None:
-                points = [p for x1, y1, x2, y2 in op.segments for p in ((x1, y1), (x2, y2))]
-                record.path(None, colour, op.width, points, len(op.segments))
+                segments = op.segments
+                record.path(None, colour, op.width,
+                            [s[0] for s in segments] + [s[2] for s in segments],
+                            [s[1] for s in segments] + [s[3] for s in segments], len(segments))
         elif isinstance(op, ClueText):
             colour = self.fill("ink") if op.rgb is None else self.fill_rgb(op.rgb)
             text = c.beginText()
             text.setFont(self.regular, op.size)
             lift = DIGIT_HEIGHT * op.size / 2
+            runs = []
             for x, y, s in op.items:
                 width = text_width(s, op.size)
                 text.setTextOrigin(x - width / 2, y - lift)
                 text.textOut(s)
-                if record is not None:
-                    record.text(colour, x - width / 2, y - lift, width, op.size, s,
-                                self.regular)
+                if s:
+                    runs.append((x - width / 2, y - lift, width))
             c.drawText(text)
+            if record is not None and runs:
+                shown = " ".join(s for _, _, s in op.items[:8] if s)
+                record.text(colour, runs, op.size, f"clue numbers {shown}", self.regular)
         elif isinstance(op, Text):
             colour = self.fill(op.role)
             font = self.bold if op.bold else self.regular
@@ -165,7 +170,7 @@ class _Painter:
             if record is not None:
                 width = text_width(text, op.size, bold=op.bold)
                 left = {"left": op.x, "right": op.x - width}.get(op.anchor, op.x - width / 2)
-                record.text(colour, left, op.y, width, op.size, text, font)
+                record.text(colour, [(left, op.y, width)], op.size, text, font)
         elif isinstance(op, Polygons):
             fill = self.fill(op.role) if op.fill else None
             colour = self.stroke(op.role)
@@ -179,8 +184,9 @@ class _Painter:
             c.drawPath(path, stroke=1, fill=1 if op.fill else 0)
             if record is not None:
                 points = [p for polygon in op.polygons for p in polygon]
-                segments = sum(len(polygon) - 1 for polygon in op.polygons)
-                record.path(fill, colour, op.width, points, segments)
+                count = sum(len(polygon) - 1 for polygon in op.polygons)
+                record.path(fill, colour, op.width, [p[0] for p in points],
+                            [p[1] for p in points], count)
 
 
 def draw_ops(canvas: Canvas, ops: Sequence[Op], grey: bool = False) -> None:

@@ -11,17 +11,11 @@ page parsed. A foreign PDF is always parsed in full.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from layout.preflight.scan import Box, Colour, Mark, PageScan
 
 Point = tuple[float, float]
-
-
-def _box(xs: Iterable[float], ys: Iterable[float]) -> Box:
-    xs, ys = list(xs), list(ys)
-    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _where(box: Box) -> str:
@@ -58,11 +52,12 @@ class PageRecorder:
                                     f"{what}{shape} ({self._at('path')})", thinnest=thin))
 
     def path(self, fill: Colour | None, stroke: Colour | None, width: float,
-             points: list[Point], segments: int) -> None:
-        """A path of straight segments, filled and/or stroked."""
-        if not points:
+             xs: list[float], ys: list[float], segments: int) -> None:
+        """A path of straight segments through the points (xs, ys), filled and/or stroked."""
+        if not xs:
             return
-        box = _box((x + self.dx for x, _ in points), (y + self.dy for _, y in points))
+        dx, dy = self.dx, self.dy
+        box = (min(xs) + dx, min(ys) + dy, max(xs) + dx, max(ys) + dy)
         shape = f"path of {max(segments, 1)} segment(s) at {_where(box)}"
         at = self._at("path")
         if fill is not None:
@@ -77,13 +72,16 @@ class PageRecorder:
                                         f"stroked {shape}, {width:.2f} pt wide ({at})",
                                         line_width=width))
 
-    def text(self, colour: Colour, x: float, y: float, advance: float, size: float,
+    def text(self, colour: Colour, runs: list[tuple[float, float, float]], size: float,
              text: str, font: str) -> None:
-        """A run of text from its origin (x, y on the baseline), ``advance`` wide."""
-        if not text:
+        """Runs of text at one size and colour, each (x, y on the baseline, advance): one
+        mark over all of them (a puzzle's clue numbers), named by ``text``."""
+        if not runs or not text:
             return
-        x, y = x + self.dx, y + self.dy
-        box = (min(x, x + advance), y - 0.2 * size, max(x, x + advance), y + 0.8 * size)
+        dx, dy = self.dx, self.dy
+        box = (min(min(x, x + w) for x, _, w in runs) + dx, min(y for _, y, _ in runs)
+               + dy - 0.2 * size, max(max(x, x + w) for x, _, w in runs) + dx,
+               max(y for _, y, _ in runs) + dy + 0.8 * size)
         preview = text[:24] if text.isascii() and text.isprintable() else "".join(
             ch if " " <= ch <= "~" else "?" for ch in text[:24])
         self.scan.marks.append(Mark(
