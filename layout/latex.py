@@ -215,12 +215,13 @@ def render_latex(issue: Issue, plan: IssuePlan, jobname: str = "issue") -> str:
         # black and greys are pure K ink in every mode; the accent follows the mode
         if manifest.grey or role in NEUTRAL_ROLES:
             return (_colour(role), "cmyk", f"0,0,0,{_n(GREY_OF[role])}")
-        if profile.name == "pdfx":
+        if cmyk:
             return (_colour(role), "cmyk", ",".join(map(_n, CMYK_OF[role])))
         return (_colour(role), "rgb", ",".join(map(_n, RGB_OF[role])))
 
+    cmyk = profile.colour_space == "DeviceCMYK"  # every colour in the profile's space
     colours = [colour(role) for role in RGB_OF]
-    colours += [rgb_definition(rgb, manifest.grey, profile.name == "pdfx")
+    colours += [rgb_definition(rgb, manifest.grey, cmyk)
                 for rgb in _page_rgbs(plan.pages)]
     info = {
         "title": pdf_hex_string(issue.heading),

@@ -1,8 +1,10 @@
 """The PDF back end: draws an issue plan on a reportlab canvas.
 
 Every font is the embedded TrueType face (``initialFontName`` keeps reportlab from
-referencing Helvetica); ``invariant=1`` makes the bytes reproducible; black and greys are
-pure K ink in CMYK always, and with ``grey`` the accent colour too.
+referencing Helvetica); ``invariant=1`` makes the bytes reproducible; every colour is in the
+profile's colour space (``Profile.colour_space``: CMYK for all three), black and greys pure
+K ink always, and with ``grey`` the accent colour too. (RGB is left to a single puzzle drawn
+for the screen, :func:`draw_ops`.)
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ RGB_OF: dict[Role, tuple[float, float, float]] = {
 #: Roles printed in K ink alone in colour output too: black and greys set in RGB print
 #: as four-colour "rich" black and grey on press, which smears and misregisters
 NEUTRAL_ROLES: frozenset[Role] = frozenset({"ink", "tint", "paper", "rule"})
-#: CMYK for colour under PDF/X (no RGB allowed): black is pure K, the accent a dark blue.
+#: CMYK for colour in an issue (every profile): black is pure K, the accent a dark blue.
 CMYK_OF: dict[Role, tuple[float, float, float, float]] = {
     "ink": (0.0, 0.0, 0.0, 1.0),
     "tint": (0.0, 0.0, 0.0, 0.12),
@@ -219,7 +221,7 @@ def render_pdf(issue: Issue, plan: IssuePlan, record: list[PageScan] | None = No
     canvas.setCreator(f"nonopress {__version__} (reportlab)")
     canvas.setKeywords("nonogram, puzzles")
     profile = manifest.profile
-    painter = _Painter(canvas, manifest.grey, cmyk=profile.name == "pdfx")
+    painter = _Painter(canvas, manifest.grey, cmyk=profile.colour_space == "DeviceCMYK")
     sheets = saddle_stitch(plan.pages) if manifest.impose else single_sheets(plan.pages)
     outline: list[tuple[int, int, str, str, int]] = []
     for index, sheet in enumerate(sheets):

@@ -18,6 +18,16 @@ from layout.units import INCH, MM
 
 ProfileName = Literal["plain", "kdp", "pdfx"]
 PROFILE_NAMES: tuple[ProfileName, ...] = ("plain", "kdp", "pdfx")
+ColourSpace = Literal["DeviceCMYK", "DeviceRGB"]
+#: The one colour space every colour operator of a profile's PDF uses. All three are made to
+#: be printed, so all are CMYK: black and greys as K ink alone (RGB black prints as
+#: four-colour "rich" black, which smears and misregisters), the accent and a colour
+#: puzzle's colours as process CMYK with their grey part in K. A screen or a home printer
+#: shows DeviceCMYK through the naive conversion the CMYK values were made from, so a
+#: colour puzzle looks as its author chose. A grey (black-ink) issue uses K alone.
+COLOUR_SPACES: dict[ProfileName, ColourSpace] = {
+    "plain": "DeviceCMYK", "kdp": "DeviceCMYK", "pdfx": "DeviceCMYK",
+}
 
 #: KDP paperback trim sizes, in inches (width, height): the ones KDP lists for paperbacks.
 KDP_TRIMS_IN: tuple[tuple[float, float], ...] = (
@@ -68,6 +78,11 @@ class Profile:
     name: ProfileName = "plain"
     large_print: bool = False
     output_condition: str = "FOGRA39"
+
+    @property
+    def colour_space(self) -> ColourSpace:
+        """The colour space of every colour the PDF sets (see COLOUR_SPACES)."""
+        return COLOUR_SPACES[self.name]
 
     @property
     def is_print(self) -> bool:

@@ -186,7 +186,8 @@ def test_latex_escapes_titles(issue_plan: tuple[Issue, IssuePlan]) -> None:
     tex = render_latex(issue, plan)
     plan.pages[1].ops.pop()
     assert r"Tom\ \&\ Jerry" in tex and r"100\%" in tex and r"\#1" in tex
-    assert "\\definecolor{np-cd7261e}{rgb}{0.84,0.15,0.12}" in tex
+    # the profile (plain) asks for CMYK: the red as process CMYK, its grey part in K
+    assert "\\definecolor{np-cd7261e}{cmyk}{0,0.82,0.86,0.16}" in tex
     assert "shell" not in tex.split("\\begin{document}")[1]
 
 

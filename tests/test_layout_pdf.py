@@ -19,7 +19,7 @@ from grader.model import Metadata, Puzzle
 from layout.draw import Page
 from layout.issue import Issue
 from layout.manifest import Manifest
-from layout.pdf import render_pdf
+from layout.pdf import CMYK_OF, render_pdf
 from layout.plan import IssuePlan, plan_issue
 from layout.sheets import media_for, saddle_stitch
 from layout.synthetic import issue_of, random_puzzle
@@ -147,26 +147,34 @@ def content_streams(data: bytes) -> str:
     return "\n".join(page.get_contents().get_data().decode("latin-1") for page in reader.pages)
 
 
+COLOUR_OPERATOR = re.compile(
+    r"(?:^|\s)((?:[\d.]+\s+)*)(rg|RG|g|G|k|K|cs|CS|sc|SC|scn|SCN)(?=\s|$)")
+
+
+def colour_operators(data: bytes) -> list[tuple[str, tuple[float, ...]]]:
+    """Every colour operator of every page, with its numbers."""
+    return [(op, tuple(float(v) for v in numbers.split()))
+            for numbers, op in COLOUR_OPERATOR.findall(content_streams(data))]
+
+
 def test_grey_ink_is_pure_k() -> None:
-    colour = content_streams(render(sample_issue())[1])
-    grey = content_streams(render(sample_issue(grey=True))[1])
-    rgb = re.compile(r"(?:[\d.]+\s+){3}(?:rg|RG)\b")
-    gray = re.compile(r"[\d.]+\s+(?:g|G)\b")
-    assert rgb.search(colour)  # the colour version does use RGB
-    assert not rgb.search(grey) and not gray.search(grey)
-    assert not re.search(r"\b(?:cs|CS|sc|SC|scn|SCN)\b", grey)
-    cmyk = re.findall(r"([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) (?:k|K)\b", grey)
-    assert cmyk and all(c == m == y == "0" for c, m, y, _ in cmyk)
+    grey = colour_operators(render(sample_issue(grey=True))[1])
+    assert grey and all(op in ("k", "K") and values[:3] == (0, 0, 0)
+                        for op, values in grey)
 
 
-def test_black_is_pure_k_in_the_colour_version_too() -> None:
-    # RGB black prints as rich four-colour black on press; only the accent may be RGB
-    colour = content_streams(render(sample_issue())[1])
-    rgb = re.findall(r"((?:[\d.]+\s+){3})(?:rg|RG)\b", colour)
-    assert rgb and all(values.split() != ["0", "0", "0"] for values in rgb)
-    assert not re.search(r"(?:^|\s)0 0 0 (?:rg|RG)\b", colour)
-    blacks = re.findall(r"(?:^|\s)0 0 0 1 (?:k|K)\b", colour)
+def test_the_plain_pdf_sets_every_colour_in_the_profiles_space() -> None:
+    """The plain profile asks for DeviceCMYK (Profile.colour_space): black as K alone
+    (RGB black prints as rich four-colour black), the accent as process CMYK; no RGB,
+    no DeviceGray, no other space anywhere."""
+    issue = sample_issue()
+    assert issue.manifest.profile.colour_space == "DeviceCMYK"
+    colour = colour_operators(render(issue)[1])
+    assert colour and {op for op, _ in colour} <= {"k", "K"}
+    blacks = [values for _, values in colour if values == (0, 0, 0, 1)]
     assert blacks  # the grid, the clues and the filled cells of the solutions
+    accent = [values for _, values in colour if values[:3] != (0, 0, 0)]
+    assert accent and set(accent) == {CMYK_OF["accent"]}  # the stars, in the blue
 
 
 def test_booklet_pads_to_a_multiple_of_four() -> None:
