@@ -21,7 +21,9 @@ from layout.profiles import PLAIN, Profile
 if TYPE_CHECKING:
     from grader.colour.model import ColourArray, ColourPuzzle
 
-Role = Literal["ink", "tint", "accent", "paper", "rule"]
+#: "step": the cells a worked solution's step decided (the accent in colour, a mid grey
+#: in grey print, where the accent is black like the filled cells around them)
+Role = Literal["ink", "tint", "accent", "paper", "rule", "step"]
 Anchor = Literal["left", "center", "right"]
 Rect = tuple[float, float, float, float]  # x, y (bottom-left), width, height
 RGB = tuple[int, int, int]  # a colour puzzle's own colour, 0-255 a channel

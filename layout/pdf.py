@@ -26,12 +26,14 @@ from layout.preflight.scan import Colour, PageScan
 from layout.sheets import Sheet, crop_marks, media_for, saddle_stitch, single_sheets
 
 #: Grey level (0 = white, 1 = black) of each colour role.
-GREY_OF: dict[Role, float] = {"ink": 1.0, "tint": 0.12, "accent": 1.0, "paper": 0.0, "rule": 0.6}
+GREY_OF: dict[Role, float] = {"ink": 1.0, "tint": 0.12, "accent": 1.0, "paper": 0.0, "rule": 0.6,
+                              "step": 0.5}
 #: RGB for screen-friendly colour output; the accent is a dark blue.
 RGB_OF: dict[Role, tuple[float, float, float]] = {
     "ink": (0.0, 0.0, 0.0),
     "tint": (0.88, 0.88, 0.88),
     "accent": (0.08, 0.22, 0.5),
+    "step": (0.08, 0.22, 0.5),
     "paper": (1.0, 1.0, 1.0),
     "rule": (0.4, 0.4, 0.4),
 }
@@ -43,6 +45,7 @@ CMYK_OF: dict[Role, tuple[float, float, float, float]] = {
     "ink": (0.0, 0.0, 0.0, 1.0),
     "tint": (0.0, 0.0, 0.0, 0.12),
     "accent": (1.0, 0.7, 0.0, 0.3),
+    "step": (1.0, 0.7, 0.0, 0.3),
     "paper": (0.0, 0.0, 0.0, 0.0),
     "rule": (0.0, 0.0, 0.0, 0.6),
 }

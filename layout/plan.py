@@ -40,7 +40,7 @@ from layout.profiles import (
     Profile,
     kdp_gutter,
 )
-from layout.stepgrid import LEGEND, step_cell, step_grid_ops
+from layout.stepgrid import legend, step_cell, step_grid_ops
 from layout.units import MM, PageSize
 
 MIN_CELL = 3.5 * MM  # below this clue digits are too small to read
@@ -621,7 +621,7 @@ class Planner:
         first_step = len(paragraphs) - len(grade.steps)
         grids = {first_step + index: rows for index, rows in grade.grids}
         if grids:
-            paragraphs.insert(first_step, LEGEND)
+            paragraphs.insert(first_step, legend(entry.grey))
             grids = {k + 1: rows for k, rows in grids.items()}
         for k, paragraph in enumerate(paragraphs):
             lines = self.wrapped(paragraph, body, area.width)

@@ -27,7 +27,7 @@ PNG_SCALE = 2.0
 FORMATS = ("png", "svg", "pdf")
 #: RGB of each colour role on screen
 SCREEN: dict[str, tuple[int, int, int]] = {
-    "ink": (0, 0, 0), "tint": (225, 225, 225), "accent": (255, 178, 76),
+    "ink": (0, 0, 0), "tint": (225, 225, 225), "accent": (255, 178, 76), "step": (255, 178, 76),
     "paper": (255, 255, 255), "rule": (102, 102, 102),
 }
 

@@ -1,8 +1,9 @@
 """A small grid in a worked solution: where the solve stands after a hard step.
 
 Filled cells are inked, cells not yet known are tinted, and the cells the step itself
-decided are marked in the accent colour (filled ones as an accent square, emptied ones as
-an accent dot), so a reader sees what the sentence above it did.
+decided are marked in the ``step`` role (filled ones as a square, emptied ones as a dot):
+the accent blue in colour, a mid grey in grey print, where black would hide them among the
+filled cells. So a reader sees what the sentence above it did.
 """
 
 from __future__ import annotations
@@ -18,6 +19,13 @@ MAX_WIDTH_SHARE = 0.35
 #: what the marks mean, printed once above the first grid of a worked solution
 LEGEND = ("Grids: black = filled, grey = not known yet, "
           "blue square = filled by this step, blue dot = emptied by this step.")
+GREY_LEGEND = ("Grids: black = filled, light grey = not known yet, "
+               "mid-grey square = filled by this step, dot = emptied by this step.")
+
+
+def legend(grey: bool) -> str:
+    """What the marks of a step grid mean in the ink the issue prints."""
+    return GREY_LEGEND if grey else LEGEND
 
 
 def step_cell(rows: Sequence[str], width: float) -> float:
@@ -53,5 +61,5 @@ def step_grid_ops(rows: Sequence[str], x: float, top: float, cell: float) -> lis
                             for s in [(x + j * cell, top - height * cell, x + j * cell, top)]]
     thick += [(x, top - i * cell, x + width * cell, top - i * cell)
               for i in range(0, height + 1, 5)]
-    return [Rects("tint", unknown), Rects("ink", filled), Rects("accent", accent),
+    return [Rects("tint", unknown), Rects("ink", filled), Rects("step", accent),
             Lines("rule", 0.25, thin), Lines("ink", 0.6, thick)]
