@@ -23,6 +23,7 @@ from layout.gradecache import MAX_STEPS, GradeCache
 from layout.issue import GradeInfo, Issue, IssueEntry
 from layout.manifest import Manifest, PuzzleRef
 from layout.puzzlefiles import PuzzleFiles
+from layout.stepgrid import INDEX_CHARS, STEP_MARKS
 
 Grader = Callable[[AnyPuzzle], GradeInfo]
 
@@ -131,6 +132,66 @@ def worked_grids(steps: Sequence[Step], puzzle: Puzzle, lines: Sequence[str]
     return tuple(grids)
 
 
+#: A colour solve with no hard step (line logic alone, as most colour puzzles) still shows
+#: where it stands this many times, after evenly spaced steps.
+COLOUR_ROUTINE_GRIDS = 6
+
+
+def colour_worked_grids(steps: Sequence[Step], puzzle: ColourPuzzle, lines: Sequence[str]
+                        ) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """The grid after each hard step of a colour solve that ``lines`` prints in full (after
+    evenly spaced steps when none is hard), as rows of ``STEP_MARKS``, INDEX_CHARS, '.'
+    and '?'. A cell is known once one value (a colour, or empty) is left to it."""
+    from grader.colour.lines import full_mask
+
+    if (puzzle.width > MAX_GRID_SIDE or puzzle.height > MAX_GRID_SIDE
+            or puzzle.palette.size >= len(STEP_MARKS)):
+        return ()
+    where = {line.split(". ", 1)[0]: i for i, line in enumerate(lines) if ". " in line}
+    start = full_mask(puzzle.palette.size)
+    cells = np.full((puzzle.height, puzzle.width), start, dtype=np.uint32)
+    deciding = []  # printed steps that leave at least one cell known (a grid with a mark)
+    for k, step in enumerate(steps, start=1):
+        known = 0
+        for row, column, value in step.changes:
+            before = int(cells[row, column])
+            cells[row, column] &= value
+            after = int(cells[row, column])
+            known += after != before and not after & (after - 1)
+        if known and str(k) in where:
+            deciding.append(k)
+    chosen = [k for k in deciding if steps[k - 1].rung not in ROUTINE_RUNGS]
+    if not chosen and deciding:
+        count = min(COLOUR_ROUTINE_GRIDS, len(deciding))
+        chosen = sorted({deciding[round((j + 1) * len(deciding) / count) - 1]
+                         for j in range(count)})
+    wanted = set(chosen[:MAX_WORKED_GRIDS])
+    cells[:] = start
+    grids: list[tuple[int, tuple[str, ...]]] = []
+    for k, step in enumerate(steps, start=1):
+        for row, column, value in step.changes:
+            cells[row, column] &= value
+        if k not in wanted:
+            continue
+        changed = {(r, c) for r, c, _ in step.changes}
+        rows = []
+        for r in range(puzzle.height):
+            chars = []
+            for c in range(puzzle.width):
+                value = int(cells[r, c])
+                if value & (value - 1):  # more than one value left
+                    chars.append("?")
+                    continue
+                index = value.bit_length() - 1
+                if (r, c) in changed:
+                    chars.append(STEP_MARKS[index])
+                else:
+                    chars.append("." if index == 0 else INDEX_CHARS[index])
+            rows.append("".join(chars))
+        grids.append((where[str(k)], tuple(rows)))
+    return tuple(grids)
+
+
 def grade_with_ladder(puzzle: AnyPuzzle, budget: Budget) -> GradeInfo:
     """Grade with the toolkit's grader (imported late: it is the slow, heavy part)."""
     if not isinstance(puzzle, Puzzle):
@@ -144,13 +205,12 @@ def grade_with_ladder(puzzle: AnyPuzzle, budget: Budget) -> GradeInfo:
 
 #: A colour solution in a grade (and the grade cache): each cell's colour index as one
 #: character, so that renaming a colour's char (the cache key ignores it) changes nothing.
-INDEX_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 def grade_colour_puzzle(puzzle: ColourPuzzle, budget: Budget) -> GradeInfo:
     """A colour puzzle graded by the colour ladder, as the record an issue prints: its
-    solution as rows of colour indices (:data:`INDEX_CHARS`), no step grids (they draw
-    black and white)."""
+    solution as rows of colour indices (:data:`INDEX_CHARS`) and the grids of its worked
+    solution (:func:`colour_worked_grids`)."""
     from grader.colour.grading import grade_colour
     from grader.scoring import printed_stars
 
@@ -159,6 +219,7 @@ def grade_colour_puzzle(puzzle: ColourPuzzle, budget: Budget) -> GradeInfo:
     if result.verdict == "unique" and result.solved:
         picture = np.log2(result.grid.astype(np.float64)).round().astype(np.uint8)
         solution = tuple("".join(INDEX_CHARS[v] for v in row) for row in picture.tolist())
+    steps = worked_lines(result.steps, puzzle)
     return GradeInfo(
         level=result.level,
         score=None if result.score is None else float(result.score),
@@ -166,7 +227,8 @@ def grade_colour_puzzle(puzzle: ColourPuzzle, budget: Budget) -> GradeInfo:
         verdict=str(result.verdict),
         rungs={str(name): int(count) for name, count in result.rungs.items()},
         time_s=float(result.time_s),
-        steps=worked_lines(result.steps, puzzle),
+        steps=steps,
+        grids=colour_worked_grids(result.steps, puzzle, steps),
         solution=solution,
         problem=result.problem,
         minutes=result.minutes,

@@ -20,9 +20,10 @@ from grader.ladder import data_digest
 from grader.results import Budget
 from layout.issue import GradeInfo
 
-FILE_VERSION = 5  # 2: steps are numbered worked-solution lines; 3: no score for defects;
+FILE_VERSION = 6  # 2: steps are numbered worked-solution lines; 3: no score for defects;
 #                  4: budget and ladder table in keys, the proved solution kept;
-#                  5: small grids after the hard steps of worked solutions
+#                  5: small grids after the hard steps of worked solutions;
+#                  6: step grids for colour worked solutions too
 MAX_STEPS = 2000  # step lines kept for worked solutions (a longer one says it is cut)
 
 

@@ -40,7 +40,13 @@ from layout.profiles import (
     Profile,
     kdp_gutter,
 )
-from layout.stepgrid import legend, step_cell, step_grid_ops
+from layout.stepgrid import (
+    colour_step_cell,
+    colour_step_grid_ops,
+    legend,
+    step_cell,
+    step_grid_ops,
+)
 from layout.units import MM, PageSize
 
 MIN_CELL = 3.5 * MM  # below this clue digits are too small to read
@@ -621,7 +627,7 @@ class Planner:
         first_step = len(paragraphs) - len(grade.steps)
         grids = {first_step + index: rows for index, rows in grade.grids}
         if grids:
-            paragraphs.insert(first_step, legend(entry.grey))
+            paragraphs.insert(first_step, legend(entry.grey, colour is not None))
             grids = {k + 1: rows for k, rows in grids.items()}
         for k, paragraph in enumerate(paragraphs):
             lines = self.wrapped(paragraph, body, area.width)
@@ -645,7 +651,12 @@ class Planner:
                 y -= sizes.band(6)
             if k in grids:
                 rows = grids[k]
-                grid_cell = step_cell(rows, area.width)
+                grid_line = max(0.25, self.profile.design_line)
+                if colour is None:
+                    grid_cell = step_cell(rows, area.width)
+                else:
+                    grid_cell = colour_step_cell(rows, area.width, entry.grey,
+                                                 self.smallest_text)
                 need = len(rows) * grid_cell + leading
                 if y - need < area.bottom + 2:  # the grid goes with the solve, overleaf
                     page = self.page("worked")
@@ -653,8 +664,13 @@ class Planner:
                     page.ops.append(Text(area.left, area.top - size - 1, continued, size,
                                          bold=True))
                     y = area.top - sizes.band(30)
-                page.ops.extend(step_grid_ops(rows, area.left + 4, y + leading * 0.5,
-                                              grid_cell))
+                if colour is None:
+                    page.ops.extend(step_grid_ops(rows, area.left + 4, y + leading * 0.5,
+                                                  grid_cell, grid_line))
+                else:
+                    page.ops.extend(colour_step_grid_ops(
+                        rows, colour.palette, area.left + 4, y + leading * 0.5, grid_cell,
+                        entry.grey, self.smallest_text, grid_line))
                 y -= need
         return pages
 

@@ -9,9 +9,16 @@ filled cells. So a reader sees what the sentence above it did.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+import numpy as np
+
+from layout.colourdraw import CELL_SYMBOL, colour_solution_ops, digit_colour, fill_of
 from layout.draw import Lines, Op, Rects, Segment
 from layout.units import MM
+
+if TYPE_CHECKING:
+    from grader.colour.palette import Palette
 
 #: the largest cell of a step grid, and the share of the text width it may take
 MAX_CELL = 2.2 * MM
@@ -23,9 +30,92 @@ GREY_LEGEND = ("Grids: black = filled, light grey = not known yet, "
                "mid-grey square = filled by this step, dot = emptied by this step.")
 
 
-def legend(grey: bool) -> str:
+COLOUR_LEGEND = ("Grids: each known cell in its colour, hatched = not known yet, "
+                 "dot = decided by this step (a dot on white: emptied).")
+GREY_COLOUR_LEGEND = ("Grids: each known cell in its colour's grey (and symbol), hatched = "
+                      "not known yet, dot = decided by this step (a dot on white: emptied).")
+#: A colour solution in a grade (and the grade cache), and a colour step grid's known
+#: cells: each cell's colour index as one character (0 = empty)
+INDEX_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
+#: a colour step grid's cell the step itself decided: '_' emptied, 'A' colour 1, 'B' 2, ...
+#: (other cells: '?' not known yet, '.' empty, INDEX_CHARS[k] colour k)
+STEP_MARKS = "_ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: the largest share of the text width a grey colour grid may take to hold its symbols
+SYMBOL_WIDTH_SHARE = 0.6
+
+
+def legend(grey: bool, colour: bool = False) -> str:
     """What the marks of a step grid mean in the ink the issue prints."""
+    if colour:
+        return GREY_COLOUR_LEGEND if grey else COLOUR_LEGEND
     return GREY_LEGEND if grey else LEGEND
+
+
+def colour_step_cell(rows: Sequence[str], width: float, grey: bool, least_text: float
+                     ) -> float:
+    """A colour step grid's cell: as a black-and-white one's, but in grey print as big as
+    a symbol at ``least_text`` points needs, when the grid still fits its share."""
+    cell = step_cell(rows, width)
+    if grey:
+        symbol_cell = least_text / CELL_SYMBOL
+        if symbol_cell * len(rows[0]) <= width * SYMBOL_WIDTH_SHARE:
+            cell = max(cell, symbol_cell)
+    return cell
+
+
+def colour_step_grid_ops(rows: Sequence[str], palette: Palette, x: float, top: float,
+                         cell: float, grey: bool, least_text: float, line: float = 0.25
+                         ) -> list[Op]:
+    """A colour puzzle's step grid (rows as ``layout.build.colour_worked_grids`` writes
+    them) with its top-left corner at (x, top): known cells in their colour (a grey tint,
+    with its symbol where the cell holds ``least_text`` points, in grey print), unknown
+    ones hatched, a dot on every cell the step decided (white on dark colours)."""
+    height, width = len(rows), len(rows[0])
+    picture = np.zeros((height, width), dtype=np.uint8)
+    hatch: list[Segment] = []
+    dots: dict[tuple[int, int, int], list[tuple[float, float, float, float]]] = {}
+    symbols = grey and CELL_SYMBOL * cell >= least_text
+    dot = 0.3 * cell
+    for r, row in enumerate(rows):
+        y = top - (r + 1) * cell
+        for c, mark in enumerate(row):
+            left = x + c * cell
+            if mark == "?":
+                hatch.append((left + 0.2 * cell, y + 0.2 * cell, left + 0.8 * cell,
+                              y + 0.8 * cell))
+                continue
+            stepped = mark in STEP_MARKS
+            index = STEP_MARKS.index(mark) if stepped else (
+                0 if mark == "." else INDEX_CHARS.index(mark))
+            picture[r, c] = index
+            if stepped:
+                ink = digit_colour(fill_of(palette, index, grey))
+                # beside the symbol when there is one, else in the middle
+                cx = left + (0.78 * cell if symbols and index else 0.5 * cell)
+                cy = y + (0.22 * cell if symbols and index else 0.5 * cell)
+                dots.setdefault(ink, []).append((cx - dot / 2, cy - dot / 2, dot, dot))
+    ops = colour_solution_ops(picture, palette, x, top, cell, grey,
+                              least_text if symbols else float("inf"))
+    if hatch:
+        ops.append(Lines("rule", line, hatch))
+    ops.extend(Rects("ink", rects, rgb=ink) for ink, rects in dots.items())
+    ops.extend(_rules(x, top, cell, width, height, line))
+    return ops
+
+
+def _rules(x: float, top: float, cell: float, width: int, height: int, line: float
+           ) -> list[Op]:
+    """The grid's thin lines, and heavier ones every five cells."""
+    thin: list[Segment] = []
+    for j in range(width + 1):
+        thin.append((x + j * cell, top - height * cell, x + j * cell, top))
+    for i in range(height + 1):
+        thin.append((x, top - i * cell, x + width * cell, top - i * cell))
+    thick: list[Segment] = [s for j in range(0, width + 1, 5)
+                            for s in [(x + j * cell, top - height * cell, x + j * cell, top)]]
+    thick += [(x, top - i * cell, x + width * cell, top - i * cell)
+              for i in range(0, height + 1, 5)]
+    return [Lines("rule", line, thin), Lines("ink", max(0.6, line + 0.35), thick)]
 
 
 def step_cell(rows: Sequence[str], width: float) -> float:
@@ -33,8 +123,10 @@ def step_cell(rows: Sequence[str], width: float) -> float:
     return min(MAX_CELL, width * MAX_WIDTH_SHARE / max(len(rows[0]), 1))
 
 
-def step_grid_ops(rows: Sequence[str], x: float, top: float, cell: float) -> list[Op]:
-    """The grid ``rows`` (see GradeInfo.grids) with its top-left corner at (x, top)."""
+def step_grid_ops(rows: Sequence[str], x: float, top: float, cell: float,
+                  line: float = 0.25) -> list[Op]:
+    """The grid ``rows`` (see GradeInfo.grids) with its top-left corner at (x, top); no line
+    thinner than ``line`` (the profile's thinnest)."""
     filled: list[tuple[float, float, float, float]] = []
     unknown: list[tuple[float, float, float, float]] = []
     accent: list[tuple[float, float, float, float]] = []
@@ -52,14 +144,5 @@ def step_grid_ops(rows: Sequence[str], x: float, top: float, cell: float) -> lis
             elif mark == "E":
                 accent.append((left + (cell - dot) / 2, y + (cell - dot) / 2, dot, dot))
     height, width = len(rows), len(rows[0])
-    thin: list[Segment] = []
-    for j in range(width + 1):
-        thin.append((x + j * cell, top - height * cell, x + j * cell, top))
-    for i in range(height + 1):
-        thin.append((x, top - i * cell, x + width * cell, top - i * cell))
-    thick: list[Segment] = [s for j in range(0, width + 1, 5)
-                            for s in [(x + j * cell, top - height * cell, x + j * cell, top)]]
-    thick += [(x, top - i * cell, x + width * cell, top - i * cell)
-              for i in range(0, height + 1, 5)]
     return [Rects("tint", unknown), Rects("ink", filled), Rects("step", accent),
-            Lines("rule", 0.25, thin), Lines("ink", 0.6, thick)]
+            *_rules(x, top, cell, width, height, line)]

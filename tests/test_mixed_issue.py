@@ -8,12 +8,24 @@ from __future__ import annotations
 
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pikepdf
 import pytest
 from pypdf import PdfReader
 
+from grader.colour.io import read_any
+from grader.results import Budget
+from layout.build import build_issue, grade_colour_puzzle
+from layout.draw import ClueText, Lines, Page, Rects, Text
+from layout.gradecache import GradeCache
+from layout.issue import IssueEntry
+from layout.latex import render_latex
+from layout.manifest import load_manifest
+from layout.plan import plan_issue
+from layout.printsetup import apply_profile
+from layout.stepgrid import INDEX_CHARS, STEP_MARKS, legend
 from nonopress.cli import main
 
 ROOT = Path(__file__).resolve().parents[1] / "puzzles"
@@ -111,6 +123,83 @@ def test_latex_prints_the_mixed_issue_under_both_profiles(folder: Path) -> None:
         assert f"Worked solution: No. {LADYBIRD}" in text
         assert "red" in text.split(f"Worked solution: No. {LADYBIRD}", 1)[1]
         assert main(["preflight", "--profile", profile, str(compiled)]) == 0
+
+
+def ladybird_worked(folder: Path, profile: str) -> tuple[IssueEntry, list[Page], str]:
+    """The ladybird's entry, its worked-solution pages and the issue's LaTeX source."""
+    manifest = load_manifest(folder / "mixed.yaml")
+    manifest = replace(manifest, pad_pages=profile == "kdp",
+                       profile=replace(manifest.profile, name=profile))  # type: ignore[arg-type]
+    manifest, _ = apply_profile(manifest)
+    issue = build_issue(manifest, cache=GradeCache(folder / "nonopress-grades.json"))
+    plan = plan_issue(issue)
+    entry = issue.entries[LADYBIRD - 1]
+    headings = (f"Worked solution: No. {LADYBIRD}", f"Worked solution No. {LADYBIRD} (")
+    pages = [page for page in plan.pages if page.kind == "worked" and any(
+        isinstance(op, Text) and op.text.startswith(headings) for op in page.ops)]
+    return entry, pages, render_latex(issue, plan)
+
+
+def hatched(op: object) -> bool:
+    """A step grid's hatching of the cells not known yet: diagonal strokes."""
+    return isinstance(op, Lines) and op.role == "rule" and any(
+        x1 != x2 and y1 != y2 for x1, y1, x2, y2 in op.segments)
+
+
+def test_colour_step_grids_follow_the_solve() -> None:
+    """Every grid of a colour worked solution agrees with the solution, marks the cells its
+    step decided, and knows more than the one before."""
+    (puzzle,) = read_any(ROOT / "colour" / "ladybird.yaml")
+    grade = grade_colour_puzzle(puzzle, Budget(seconds=30))
+    solution = puzzle.solution_array()
+    assert solution is not None and 3 <= len(grade.grids) <= 8
+    unknown = []
+    for index, rows in grade.grids:
+        assert len(rows) == puzzle.height and all(len(row) == puzzle.width for row in rows)
+        number = int(grade.steps[index].split(".")[0])
+        assert grade.steps[index].startswith(f"{number}. ")
+        marked = 0
+        for r, row in enumerate(rows):
+            for c, mark in enumerate(row):
+                if mark == "?":
+                    continue
+                if mark in STEP_MARKS:
+                    marked += 1
+                    value = STEP_MARKS.index(mark)
+                else:
+                    value = 0 if mark == "." else INDEX_CHARS.index(mark)
+                assert value == solution[r, c], (number, r, c)
+        assert marked  # every grid shows what its step decided
+        unknown.append(sum(row.count("?") for row in rows))
+    assert unknown == sorted(unknown, reverse=True) and unknown[-1] < unknown[0]
+
+
+@pytest.mark.parametrize("profile", ["kdp", "pdfx"])
+def test_colour_worked_solution_draws_step_grids_in_the_profiles_ink(
+        folder: Path, profile: str) -> None:
+    """Like a black-and-white one, the ladybird's worked solution draws a small grid after
+    the steps its grade chose: K-only tints with the colours' symbols under kdp, the
+    puzzle's own colours (process CMYK) under pdfx, in the PDF and in LaTeX."""
+    entry, pages, tex = ladybird_worked(folder, profile)
+    grids = entry.grade.grids
+    assert len(grids) >= 3
+    ops = [op for page in pages for op in page.ops]
+    texts = [op.text for op in ops if isinstance(op, Text)]
+    assert legend(entry.grey, colour=True) in " ".join(texts)  # wrapped over lines
+    assert sum(hatched(op) for op in ops) >= len(grids) - 1  # the last may be all known
+    fills = {op.rgb for op in ops if isinstance(op, Rects) and op.rgb is not None}
+    if profile == "kdp":  # grey print: tints of grey, and the symbols in the grid cells
+        assert entry.grey and all(r == g == b for r, g, b in fills)
+        symbols = [s for op in ops if isinstance(op, ClueText) for _, _, s in op.items]
+        assert {"A", "B"} <= set(symbols)
+    else:
+        assert not entry.grey and (215, 38, 30) in fills  # the ladybird's red
+    # the LaTeX source draws the same hatching on the same pages
+    worked = [part for part in tex.split("% page ")[1:]
+              if part.split("\n")[0].endswith("(worked)")]
+    diagonals = re.findall(r"\\draw\[np-rule,[^\]]*\] \(([\d.-]+),([\d.-]+)\) -- "
+                           r"\(([\d.-]+),([\d.-]+)\)", "".join(worked))
+    assert sum(x1 != x2 and y1 != y2 for x1, y1, x2, y2 in diagonals) >= len(grids) - 1
 
 
 def test_an_undecided_colour_puzzle_blocks_the_issue_in_one_line(

@@ -17,7 +17,9 @@ from layout.latex import render_latex
 from layout.manifest import load_manifest
 from layout.pdf import GREY_OF, render_pdf
 from layout.plan import plan_issue
+from layout.preflight import preflight
 from layout.stepgrid import GREY_LEGEND, LEGEND
+from nonopress.cli import main
 
 CLOCK = Path(__file__).resolve().parents[1] / "puzzles" / "clock.yaml"
 
@@ -95,3 +97,16 @@ def test_grey_print_marks_the_steps_cells_in_a_grey_of_their_own(tmp_path: Path)
     assert abs(step - filled) >= 0.3 and abs(step - unknown) >= 0.3
     # the LaTeX source defines the same grey for the step's cells
     assert r"\definecolor{np-step}{cmyk}{0,0,0,0.5}" in render_latex(issue, plan)
+
+
+def test_step_grids_keep_the_profiles_thinnest_line(tmp_path: Path) -> None:
+    """Under KDP (0.75 pt at least) a step grid's rules are the profile's lines, not the
+    0.25 pt of a plain page: the book passes the preflight's line rule."""
+    (tmp_path / "clock.yaml").write_bytes(CLOCK.read_bytes())
+    (tmp_path / "issue.yaml").write_text("worked: all\npuzzles: [clock.yaml]\n")
+    out = tmp_path / "book.pdf"
+    status = main(["issue", str(tmp_path / "issue.yaml"), "-o", str(out), "--profile", "kdp",
+                   "--page", "8.5x11in", "--pad", "-q"])
+    report = preflight(out, "kdp")
+    widths = {r.rule: r for r in report.results}["line-widths"]
+    assert status == 0 and widths.status == "pass", report.lines()
