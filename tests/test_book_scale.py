@@ -37,3 +37,27 @@ def test_a_broken_file_fails_every_entry_the_same_without_reading_again(tmp_path
         with pytest.raises(NonopressError, match=r"bad\.yaml"):
             files.read(tmp_path / "bad.yaml")
     assert files.reads == 1
+
+
+def test_the_issue_command_asks_for_the_catalogue_only_when_one_may_be_used(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loading the catalogue (sqlalchemy) costs a quarter of a second of every build: the
+    issue command tests for one with the catalogue's own names, without importing it."""
+    from nonopress.catalogue.database import CONFIG_FILE, DEFAULT_FILE, ENVIRONMENT
+    from nonopress.commands.issue import _may_use_catalogue
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv(ENVIRONMENT, raising=False)
+    manifest = tmp_path / "issue.yaml"
+    manifest.write_text("puzzles: [a.yaml]\n")
+    assert not _may_use_catalogue(None, manifest)
+    assert _may_use_catalogue("library.sqlite", manifest)
+    monkeypatch.setenv(ENVIRONMENT, "elsewhere.sqlite")
+    assert _may_use_catalogue(None, manifest)
+    monkeypatch.delenv(ENVIRONMENT)
+    for name in (DEFAULT_FILE, CONFIG_FILE):
+        (tmp_path / name).write_text("")
+        assert _may_use_catalogue(None, manifest)
+        (tmp_path / name).unlink()
+    manifest.write_text("from_library: {count: 2}\n")
+    assert _may_use_catalogue(None, manifest)

@@ -230,12 +230,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _may_use_catalogue(db: str | None, manifest: Path) -> bool:
-    """Whether a catalogue is named or found, or the manifest may name a library section
-    (a cheap test that errs towards yes: IssueLibrary.open decides)."""
-    from nonopress.catalogue.database import resolve_location
-
-    location = resolve_location(db)
-    if db is not None or "://" in location or Path(location).is_file():
+    """Whether a catalogue is named (--db, $NONOPRESS_LIBRARY, .nonopress-library) or found
+    (nonopress-library.sqlite here), or the manifest may have a library section: a cheap
+    test that errs towards yes (IssueLibrary.open decides), made without importing the
+    catalogue package, which loads sqlalchemy (a quarter of a second)."""
+    if db is not None or os.environ.get("NONOPRESS_LIBRARY", "").strip():
+        return True
+    if Path(".nonopress-library").is_file() or Path("nonopress-library.sqlite").is_file():
         return True
     try:
         return b"from_library" in manifest.read_bytes()
