@@ -201,7 +201,8 @@ def run(args: argparse.Namespace) -> int:
         summary += f", {plural(len(issue.fillins), 'fill-in')}"
     checked: list[tuple[Path, list[PageScan] | None]] = []
     if args.output:
-        drawn: list[PageScan] = []  # what each page paints, for the preflight
+        # what each page paints, for the preflight (a plain PDF has none)
+        drawn: list[PageScan] | None = [] if manifest.profile.is_print else None
         write(args.output, render_pdf(issue, plan, drawn))
         say(f"wrote {args.output}: {summary}")
         checked.append((Path(args.output), drawn))
