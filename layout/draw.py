@@ -130,15 +130,14 @@ def line_widths(cell: float, minimum: float = 0.2) -> tuple[float, float, float]
 
 def filled_runs(picture: BoolArray) -> list[tuple[int, int, int]]:
     """(row, first column, length) of every horizontal run of filled cells."""
-    runs: list[tuple[int, int, int]] = []
     padded = np.zeros((picture.shape[0], picture.shape[1] + 2), dtype=np.int8)
     padded[:, 1:-1] = picture
     edges = np.diff(padded, axis=1)
-    for row in range(picture.shape[0]):
-        starts = np.flatnonzero(edges[row] == 1)
-        ends = np.flatnonzero(edges[row] == -1)
-        runs.extend((row, int(s), int(e - s)) for s, e in zip(starts, ends, strict=True))
-    return runs
+    # starts and ends in row-major order: each row has as many of one as of the other, so
+    # the k-th start and the k-th end bound the same run (one pass for the whole picture)
+    rows, starts = np.nonzero(edges == 1)
+    _, ends = np.nonzero(edges == -1)
+    return list(zip(rows.tolist(), starts.tolist(), (ends - starts).tolist(), strict=True))
 
 
 def puzzle_ops(
