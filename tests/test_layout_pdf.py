@@ -287,3 +287,26 @@ def test_crop_marks_sit_outside_the_bleed(tmp_path: Path) -> None:
     inside = pixels[row - 2:row + 3, int((x0 - 1.5 * MM) * scale)]
     assert outside.min() < 160
     assert inside.min() > 230
+
+
+def test_filled_runs_are_every_horizontal_run() -> None:
+    """The runs a solution is drawn with, against a plain scan of random pictures."""
+    import numpy as np
+
+    from layout.draw import filled_runs
+
+    rng = np.random.default_rng(7)
+    for _ in range(100):
+        picture = rng.random((int(rng.integers(1, 16)), int(rng.integers(1, 16)))) < 0.5
+        expected = []
+        for r, row in enumerate(picture.tolist()):
+            c = 0
+            while c < len(row):
+                if row[c]:
+                    start = c
+                    while c < len(row) and row[c]:
+                        c += 1
+                    expected.append((r, start, c - start))
+                else:
+                    c += 1
+        assert filled_runs(picture) == expected
