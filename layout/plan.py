@@ -13,13 +13,17 @@ from dataclasses import dataclass, field, replace
 
 from grader.errors import ManyProblems, NonopressError
 from grader.minutes import about_text
+from grader.wording import plural
 from layout.colourdraw import legend_fits, legend_ops
 from layout.draw import (
     Block,
     Bookmark,
+    ClueText,
     Lines,
     Op,
     Page,
+    Polygons,
+    Rects,
     Text,
     puzzle_ops,
     star_ops,
@@ -83,6 +87,8 @@ class Sizes:
     what holds it); every profile keeps clue digits at its least text size."""
 
     profile: Profile
+    #: a short KDP book's solutions, drawn bigger to fill pages before any is padded
+    solution_override: float | None = None
 
     def pt(self, size: float) -> float:
         return self.profile.text(size)
@@ -107,6 +113,8 @@ class Sizes:
 
     @property
     def solution_cell(self) -> float:
+        if self.solution_override is not None:
+            return self.solution_override
         if self.profile.large_print:  # a reader who needs large print checks cell by cell
             return LARGE_PRINT_SOLUTION_CELL
         cell = PRINT_SOLUTION_CELL if self.profile.is_print else SOLUTION_CELL
@@ -225,11 +233,11 @@ def largest_grid(entry: IssueEntry, area: Area, sizes: Sizes) -> tuple[int, int]
 
 
 class Planner:
-    def __init__(self, issue: Issue):
+    def __init__(self, issue: Issue, solution_cell: float | None = None):
         self.issue = issue
         self.manifest = issue.manifest
         self.profile = self.manifest.profile
-        self.sizes = Sizes(self.profile)
+        self.sizes = Sizes(self.profile, solution_cell)
         self.area = content_area(self.manifest.page, self.manifest)
         if self.area.width < 144 or self.area.height < 144:  # two inches
             raise NonopressError(
@@ -681,14 +689,64 @@ def plan_issue(issue: Issue) -> IssuePlan:
     manifest = issue.manifest
     if manifest.profile.name != "kdp":
         return _plan(issue)
+    plan = _kdp_plan(issue)
+    notes = _notes(plan)
+    if notes and manifest.solutions and issue.entries:
+        # padding is the last resort: a short book first prints its solutions as big as
+        # large print's, when that fills pages (never one under half used) and pads fewer
+        bigger = _kdp_plan(issue, SHORT_BOOK_SOLUTION_CELL)
+        solutions = [page for page in bigger.pages if page.kind == "solutions"]
+        area = content_area(manifest.page, replace(
+            manifest, margins=kdp_margins(manifest, len(bigger.pages))))
+        if (_notes(bigger) < notes
+                and all(page_use(page, area.top, area.bottom) >= 0.5
+                        for page in solutions[:-1])):
+            bigger.warnings.insert(0, (
+                f"a short book: solutions printed at {SHORT_BOOK_SOLUTION_CELL / MM:.0f} mm "
+                f"cells on {plural(len(solutions), 'page')} before Notes pages fill the rest"))
+            return bigger
+    return plan
+
+
+#: a short KDP book's solutions, as large print's: checked cell by cell at a glance
+SHORT_BOOK_SOLUTION_CELL = LARGE_PRINT_SOLUTION_CELL
+
+
+def _notes(plan: IssuePlan) -> int:
+    return sum(page.kind == "notes" for page in plan.pages)
+
+
+def _kdp_plan(issue: Issue, solution_cell: float | None = None) -> IssuePlan:
+    """Plan until the page count keeps its gutter (the inside margin depends on the count,
+    which depends on the margins)."""
+    manifest = issue.manifest
     pages = KDP_MIN_PAGES
     for _ in range(len(KDP_GUTTERS) + 1):
         margins = kdp_margins(manifest, pages)
-        plan = _plan(replace(issue, manifest=replace(manifest, margins=margins)))
+        plan = _plan(replace(issue, manifest=replace(manifest, margins=margins)), solution_cell)
         if kdp_margins(manifest, len(plan.pages)) == margins or len(plan.pages) < pages:
             return plan
         pages = len(plan.pages)
     return plan
+
+
+def page_use(page: Page, top: float, bottom: float) -> float:
+    """How far down the content area (``top`` to ``bottom``) a page's ink reaches, 0 to 1
+    (the running head and folio outside the area do not count)."""
+    ys: list[float] = []
+    for op in page.ops:
+        if isinstance(op, Text):
+            ys += [op.y, op.y + op.size]
+        elif isinstance(op, Lines):
+            ys += [v for s in op.segments for v in (s[1], s[3])]
+        elif isinstance(op, Rects):
+            ys += [v for r in op.rects for v in (r[1], r[1] + r[3])]
+        elif isinstance(op, Polygons):
+            ys += [p[1] for polygon in op.polygons for p in polygon]
+        elif isinstance(op, ClueText):
+            ys += [y for _, y, _ in op.items]
+    inside = [y for y in ys if bottom - 0.5 <= y <= top + 0.5]
+    return (top - min(inside)) / (top - bottom) if inside else 0.0
 
 
 def kdp_margins(manifest: Manifest, pages: int) -> Margins:
@@ -706,8 +764,8 @@ def kdp_margins(manifest: Manifest, pages: int) -> Margins:
     )
 
 
-def _plan(issue: Issue) -> IssuePlan:
-    planner = Planner(issue)
+def _plan(issue: Issue, solution_cell: float | None = None) -> IssuePlan:
+    planner = Planner(issue, solution_cell)
     puzzles = planner.puzzle_pages()
     fillin_first = len(puzzles)
     fillin_pages, fillin_starts = plan_fillins(issue, planner.area)

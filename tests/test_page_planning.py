@@ -126,3 +126,23 @@ def test_wrapped_worked_solution_lines_hang_under_their_step() -> None:
     continuation = texts[first + 1]
     assert continuation.x > left + 5  # hangs under the step's words
     assert texts[first - 1].text.startswith("1. Row 1") and texts[first - 1].x == left
+
+
+def test_a_short_book_fills_pages_with_bigger_solutions_before_padding(
+        tmp_path: Path) -> None:
+    """Padding is the last resort: the short sample book prints its solutions at large
+    print's 6 mm cells (every solutions page but the last at least half used) and pads
+    fewer Notes pages than at the ordinary 2.4 mm, and the build report says so."""
+    from layout.plan import SHORT_BOOK_SOLUTION_CELL
+    from layout.units import MM
+
+    plan, top, bottom = sample_plan("kdp", tmp_path)
+    solutions = [page for page in plan.pages if page.kind == "solutions"]
+    cells = [block.cell for page in solutions for block in page.blocks]
+    assert len(cells) == 11 and max(cells) == pytest.approx(SHORT_BOOK_SOLUTION_CELL)
+    assert SHORT_BOOK_SOLUTION_CELL >= 6 * MM - 1e-6
+    assert all(used(page, top, bottom) >= 0.5 for page in solutions[:-1])
+    notes = sum(page.kind == "notes" for page in plan.pages)
+    assert len(plan.pages) == 24 and notes <= 8  # 13 with 2.4 mm solutions on one page
+    said = [w for w in plan.warnings if w.startswith("a short book")]
+    assert said and f"on {len(solutions)} pages" in said[0], plan.warnings
