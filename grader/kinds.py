@@ -88,6 +88,11 @@ class PuzzleKind(Protocol):
         """What the characters of a solution mean, '' where that is plain."""
         ...
 
+    def cell_colours(self) -> dict[str, str]:
+        """The colour (``#rrggbb``) of each character a solution row holds (``?``, a cell
+        still open, is not among them): how a picture of the grid paints it."""
+        ...
+
     def with_solution(self, solution: Any) -> AnyPuzzle: ...
 
     def why_no_solution(self) -> str:
@@ -143,6 +148,9 @@ class BlackAndWhite:
 
     def legend(self) -> str:
         return ""
+
+    def cell_colours(self) -> dict[str, str]:
+        return {"#": "#000000", ".": "#ffffff"}
 
     def with_solution(self, solution: Any) -> Puzzle:
         return self.puzzle.with_solution(solution)
@@ -232,6 +240,10 @@ class Colour:
         palette = self.puzzle.palette
         return shown("  ".join(f"{palette[i].char} {palette[i].name}"
                                for i in range(palette.size + 1)))
+
+    def cell_colours(self) -> dict[str, str]:
+        palette = self.puzzle.palette
+        return {palette[i].char: f"#{palette[i].hex}" for i in range(palette.size + 1)}
 
     def with_solution(self, solution: Any) -> ColourPuzzle:
         return self.puzzle.with_solution(solution)

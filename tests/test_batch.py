@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from grader import formats
+from grader.ladder import grader_version
 from grader.model import Metadata, Puzzle
 from nonopress.batch.discover import find_puzzle_files, known_suffixes, read_tasks
 from nonopress.batch.pool import run_pool
@@ -440,3 +441,98 @@ def test_a_grade_that_ran_out_of_time_is_undecided_but_keeps_the_proved_verdict(
     assert row.error == why
     finished = row_from_grade(task, Grade("unique", "easy", 0.4, 1, {}, (), grid, 0.1), 0.1)
     assert (finished.status, finished.error) == ("graded", "")
+
+
+# -- results keyed by what made them -----------------------------------------------------
+
+def _batch_cli(paths: list[str], out: Path, ladder: Path | None) -> str:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("NONOPRESS_LADDER", None)
+    if ladder is not None:
+        env["NONOPRESS_LADDER"] = str(ladder)
+    done = subprocess.run(
+        [sys.executable, "-m", "nonopress", "batch", *paths, "--out", str(out), "--jobs", "2"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stderr
+
+
+def _grade_scores(paths: list[str], ladder: Path) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NONOPRESS_LADDER": str(ladder)}
+    done = subprocess.run([sys.executable, "-m", "nonopress", "grade", "--json", *paths],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    import json
+
+    items = [json.loads(line) for line in done.stdout.splitlines()]  # one object a puzzle
+    return {item["title"]: item["score"] for item in items}
+
+
+def test_a_resumed_batch_grades_again_what_another_ladder_table_graded(tmp_path: Path) -> None:
+    paths = ["puzzles/cat.yaml", "puzzles/colour/ladybird.yaml"]
+    out = tmp_path / "out"
+    first = _batch_cli(paths, out, None)
+    assert "0 already done, 2 to grade" in first
+    before = {row.title: row for row in stored(out)}
+    assert {row.grader for row in before.values()} == {grader_version()}
+
+    # the same table under another name: the same grader, nothing graded again
+    same = tmp_path / "same.yaml"
+    same.write_bytes((ROOT / "grader" / "ladder.yaml").read_bytes())
+    assert "2 already done, 0 to grade" in _batch_cli(paths, out, same)
+
+    # a heavier extreme-owners step (both kinds use the rung): both rows graded again
+    text = (ROOT / "grader" / "ladder.yaml").read_text()
+    heavier = tmp_path / "heavier.yaml"
+    old_weight = "    weight: 2.5681\n"
+    assert text.count(old_weight) == 1
+    heavier.write_text(text.replace(old_weight, "    weight: 6.0\n"))
+    resumed = _batch_cli(paths, out, heavier)
+    assert "0 already done, 2 to grade (2 of them graded before by another grader" in resumed
+    after = {row.title: row for row in stored(out)}
+    assert len(after) == 2
+    assert {row.grader for row in after.values()} != {grader_version()}
+    expected = _grade_scores(paths, heavier)
+    for title, row in after.items():
+        assert row.score == pytest.approx(expected[title], abs=1e-3)
+        assert row.score is not None and before[title].score is not None
+    assert after["Ladybird"].score != before["Ladybird"].score  # type: ignore[union-attr]
+    csv_text = subprocess.run(
+        [sys.executable, "-m", "nonopress", "report", str(out), "-f", "csv", "-o", "-"],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+        timeout=120, check=True).stdout
+    assert f"{expected['Ladybird']}" in csv_text
+    assert "2 already done, 0 to grade" in _batch_cli(paths, out, heavier)
+
+
+OLD_SCHEMA = """
+CREATE TABLE results (key TEXT PRIMARY KEY, file TEXT NOT NULL, idx INTEGER NOT NULL,
+    title TEXT NOT NULL, width INTEGER, height INTEGER, status TEXT NOT NULL, verdict TEXT,
+    level TEXT, score REAL, stars INTEGER, rungs TEXT NOT NULL, steps INTEGER,
+    time_s REAL NOT NULL, error TEXT NOT NULL, solution TEXT, finished_at TEXT NOT NULL);
+CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO meta VALUES ('schema', '1');
+INSERT INTO results VALUES ('k1', 'a.non', 1, 'Old', 2, 2, 'graded', 'unique', 'easy', 0.5,
+    1, '{"simple-boxes": 4}', 4, 0.1, '', '##\n..', '2025-01-01T00:00:00Z');
+INSERT INTO results VALUES ('unreadable-x', 'b.non', 0, '', NULL, NULL, 'failed', NULL,
+    NULL, NULL, NULL, '{}', NULL, 0.0, 'cannot read', NULL, '2025-01-01T00:00:00Z');
+"""
+
+
+def test_a_database_of_the_first_schema_is_migrated_and_keeps_its_rows(tmp_path: Path) -> None:
+    database = tmp_path / "results.sqlite"
+    with sqlite3.connect(database) as db:
+        db.executescript(OLD_SCHEMA)
+    with ResultStore.open_existing(tmp_path) as store:  # read as it is, nothing changed
+        (old,) = [row for row in store.rows() if row.key == "k1"]
+    assert (old.score, old.grader, old.minutes, old.palette) == (0.5, "", None, {})
+    with ResultStore.create(tmp_path) as store:
+        # every row kept; the puzzle graded by an unknown grader is stale, the file not
+        assert store.count() == 2
+        assert store.stale_keys(grader_version()) == {"k1"}
+        assert [row for row in store.rows() if row.key == "k1"] == [old]
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT value FROM meta WHERE name='schema'").fetchone() == ("2",)
+        columns = {row[1] for row in db.execute("PRAGMA table_info(results)")}
+    assert {"grader", "palette", "minutes"} <= columns

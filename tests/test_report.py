@@ -158,8 +158,19 @@ def test_thumbnails_show_filled_empty_and_unknown_cells() -> None:
     uri = thumbnail_data_uri(["#.?", "..#"])
     image = Image.open(io.BytesIO(base64.b64decode(uri.split(",", 1)[1])))
     assert image.size == (3, 2)
-    assert np.asarray(image).tolist() == [[0, 255, 170], [255, 255, 0]]
+    black, white, grey = [0, 0, 0], [255, 255, 255], [170, 170, 170]
+    assert np.asarray(image.convert("RGB")).tolist() == [[black, white, grey],
+                                                         [white, white, black]]
     assert thumbnail_data_uri(["##", "#"]) == ""  # not a rectangle: nothing drawn
+
+
+def test_a_colour_thumbnail_paints_each_cell_in_its_palette_colour() -> None:
+    palette = {".": "#ffffff", "r": "#d62728", "k": "#000000"}
+    uri = thumbnail_data_uri(["r.k", "?rr"], palette)
+    image = np.asarray(Image.open(io.BytesIO(base64.b64decode(uri.split(",", 1)[1])))
+                       .convert("RGB")).tolist()
+    red = [0xD6, 0x27, 0x28]
+    assert image == [[red, [255, 255, 255], [0, 0, 0]], [[170, 170, 170], red, red]]
 
 
 def test_score_bins_count_every_score_once() -> None:

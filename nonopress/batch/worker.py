@@ -12,6 +12,7 @@ import time
 import traceback
 from typing import TYPE_CHECKING, Any
 
+from grader.ladder import grader_version
 from grader.results import Budget
 from nonopress.batch.rows import ResultRow, Task, failed_row, utc_now
 
@@ -98,6 +99,8 @@ def _row(task: Task, outcome: Grade | ColourGrade, elapsed_s: float,
         minutes=outcome.minutes,
         minutes_low=outcome.minutes_low,
         minutes_high=outcome.minutes_high,
+        grader=grader_version(),
+        palette=task.palette(),
         grade_record=_record(outcome.to_json()),
     )
 
