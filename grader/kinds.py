@@ -22,7 +22,7 @@ from grader.model import Puzzle
 
 if TYPE_CHECKING:
     from grader.colour.grading import ColourGrade
-    from grader.explain_html import GradedPuzzle
+    from grader.explain_html import Replay
     from grader.grading import Grade
     from grader.results import Budget, SolveResult
     from grader.techniques.base import LineRef, Step
@@ -113,8 +113,8 @@ class PuzzleKind(Protocol):
         """The step-by-step explanation, with its heading and closing paragraph."""
         ...
 
-    def replay(self, label: str, grade: KindGrade) -> GradedPuzzle | None:
-        """The HTML replay of the solve, None where the kind has none yet."""
+    def replay(self, label: str, grade: KindGrade) -> Replay:
+        """The solve step by step for the HTML replay (grader.explain_html)."""
         ...
 
 
@@ -188,10 +188,10 @@ class BlackAndWhite:
         ending = grade_closing(graded)
         return text + (f"\n\n{ending}" if ending else "")
 
-    def replay(self, label: str, grade: KindGrade) -> GradedPuzzle | None:
+    def replay(self, label: str, grade: KindGrade) -> Replay:
         from grader.explain_html import GradedPuzzle
 
-        return GradedPuzzle(label, self.puzzle, _black_and_white_grade(grade))
+        return GradedPuzzle(label, self.puzzle, _black_and_white_grade(grade)).replay()
 
 
 @dataclass(frozen=True)
@@ -284,8 +284,17 @@ class Colour:
                                f"star{'s' * (grade.stars != 1)}, verdict {grade.verdict}")
         return explain_colour(puzzle, grade, heading)
 
-    def replay(self, label: str, grade: KindGrade) -> GradedPuzzle | None:
-        return None  # the HTML replay draws black and white only (issue 33)
+    def replay(self, label: str, grade: KindGrade) -> Replay:
+        from grader.colour.grading import ColourGrade, sentence
+        from grader.explain_html import replay_of
+
+        assert isinstance(grade, ColourGrade), "a colour puzzle's grade"
+        puzzle = self.puzzle
+        palette = puzzle.palette
+        colours = [(palette[v].name, f"#{palette[v].hex}") for v in range(palette.size + 1)]
+        return replay_of(label, puzzle.title, (puzzle.width, puzzle.height), colours,
+                         (puzzle.rows, puzzle.columns), (grade, f"{palette.size} colours"),
+                         grade.steps, lambda step: sentence(step, puzzle))
 
 
 def _broken(why: str, rows: Sequence[str] = (), line: LineRef | None = None) -> list[str]:
