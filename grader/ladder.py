@@ -84,6 +84,10 @@ class Rung:
         colour_templates = colour.get("explain") or {}
         if not isinstance(colour_templates, Mapping):
             raise ValueError(f"{where}: colour explain must map techniques to sentences")
+        unsaid = [t for t in colour.get("techniques") or () if t not in colour_templates]
+        if unsaid:
+            raise ValueError(f"{where}: colour explain has no sentence for "
+                             f"{', '.join(map(str, unsaid))}")
         return cls(
             name=str(row["name"]),
             family=int(row["family"]),
