@@ -18,6 +18,7 @@ from grader.model import Puzzle
 
 if TYPE_CHECKING:
     from grader.grading import Grade
+    from grader.kinds import KindGrade
     from grader.techniques.base import Step
 
 #: A clue as the replay draws it: (length, value) blocks, value 1.. the palette's colours
@@ -65,24 +66,7 @@ class Replay:
         }
 
 
-class _Graded(Protocol):
-    """What :func:`summary` reads of a grade of either kind (``GradeFigures``)."""
-
-    @property
-    def verdict(self) -> str: ...
-    @property
-    def level(self) -> str: ...
-    @property
-    def score(self) -> float | None: ...
-    @property
-    def stars(self) -> int | None: ...
-    @property
-    def problem(self) -> str: ...
-    @property
-    def size(self) -> str: ...
-
-
-def summary(grade: _Graded, about: str = "") -> str:
+def summary(grade: KindGrade, about: str = "") -> str:
     """One line under the puzzle's name: its grade, or what keeps it from one (``about``,
     e.g. the colours, after the size)."""
     size = f"{grade.size}{', ' + about if about else ''}"
@@ -98,7 +82,7 @@ def summary(grade: _Graded, about: str = "") -> str:
 def replay_of(label: str, title: str, shape: tuple[int, int],
               palette: Sequence[tuple[str, str]], clues: tuple[Sequence[Blocks],
                                                                Sequence[Blocks]],
-              about: tuple[_Graded, str], steps: Sequence[Step],
+              about: tuple[KindGrade, str], steps: Sequence[Step],
               say: Callable[[Step], str]) -> Replay:
     """A :class:`Replay` from a kind's parts; ``say`` words one step (the kind's sentences)."""
     width, height = shape

@@ -45,7 +45,17 @@ class KindGrade(Protocol):
     @property
     def problem(self) -> str: ...
     @property
+    def size(self) -> str: ...
+    @property
     def steps(self) -> tuple[Step, ...]: ...
+    @property
+    def rungs(self) -> dict[str, int]: ...
+    @property
+    def minutes(self) -> float | None: ...
+    @property
+    def minutes_low(self) -> float | None: ...
+    @property
+    def minutes_high(self) -> float | None: ...
     def to_json(self) -> dict[str, Any]: ...
 
 
@@ -108,6 +118,16 @@ class PuzzleKind(Protocol):
         ...
 
     def grade(self, max_rung: str | None, budget: Budget) -> KindGrade: ...
+
+    def grid_rows(self, grade: KindGrade) -> tuple[str, ...] | None:
+        """The grid a grade proved or reached, as solution rows (``?`` where still open);
+        None when there is none."""
+        ...
+
+    def sweeps(self, deadline: float | None = None) -> int:
+        """Passes of the complete line solve over all rows, then all columns, ... that
+        changed something (grader/sweeps.py: what the minutes read, and calibration)."""
+        ...
 
     def explain(self, grade: KindGrade, name: str) -> str:
         """The step-by-step explanation, with its heading and closing paragraph."""
@@ -179,6 +199,19 @@ class BlackAndWhite:
         from grader.grading import grade
 
         return grade(self.puzzle, max_rung=max_rung, budget=budget)
+
+    def grid_rows(self, grade: KindGrade) -> tuple[str, ...] | None:
+        graded = _black_and_white_grade(grade)
+        # the proved solution when there is one, else as far as the ladder got
+        solution = graded.solution_rows()
+        if solution is None and graded.grid is not None:
+            solution = tuple(graded.grid.to_rows())
+        return solution
+
+    def sweeps(self, deadline: float | None = None) -> int:
+        from grader.sweeps import sweep_count
+
+        return sweep_count(self.puzzle.rows, self.puzzle.columns, deadline=deadline)
 
     def explain(self, grade: KindGrade, name: str) -> str:
         from grader.explain import explain_text, grade_closing, grade_heading
@@ -268,6 +301,40 @@ class Colour:
         from grader.colour.grading import grade_colour
 
         return grade_colour(self.puzzle, max_rung=max_rung, budget=budget)
+
+    def grid_rows(self, grade: KindGrade) -> tuple[str, ...] | None:
+        """The bit sets the ladder reached as palette chars (``?`` where several values
+        are still open)."""
+        from grader.colour.grading import ColourGrade
+
+        assert isinstance(grade, ColourGrade), "a colour puzzle's grade"
+        grid = grade.grid
+        if grid is None or getattr(grid, "ndim", 0) != 2:
+            return None
+        palette = self.puzzle.palette
+        chars = [palette[index].char for index in range(palette.size + 1)]  # 0: background
+        rows = []
+        for line in grid.tolist():
+            row = []
+            for mask in line:
+                value = int(mask)
+                single = value and not value & (value - 1)
+                index = value.bit_length() - 1
+                row.append(chars[index] if single and index < len(chars) else "?")
+            rows.append("".join(row))
+        return tuple(rows)
+
+    def sweeps(self, deadline: float | None = None) -> int:
+        import numpy as np
+
+        from grader.colour.lines import full_mask, solve_line
+        from grader.sweeps import sweep_count
+
+        puzzle = self.puzzle
+        start = np.full((puzzle.height, puzzle.width), full_mask(puzzle.palette.size),
+                        dtype=np.uint32)
+        return sweep_count(puzzle.rows, puzzle.columns, solve=solve_line, start=start,
+                           deadline=deadline)
 
     def explain(self, grade: KindGrade, name: str) -> str:
         from grader.colour.grading import ColourGrade, explain_colour

@@ -21,10 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from grader import minutes, scoring, sweeps
+from grader import minutes, scoring
 from grader.colour import techniques
 from grader.colour.lines import full_mask
-from grader.colour.lines import solve_line as colour_line_solve
 from grader.colour.model import ColourClue, ColourPuzzle
 from grader.colour.solver import solve_colour, warm_up
 from grader.colour.techniques import ColourDeduction
@@ -247,14 +246,12 @@ def grade_colour(puzzle: ColourPuzzle, *, max_rung: str | None = None,
     value = figures.difficulty if level in GRADED_LEVELS else None
     timing = None
     if value is not None:
-        count = sweeps.sweep_count(
-            puzzle.rows, puzzle.columns, solve=colour_line_solve,
-            start=np.full((puzzle.height, puzzle.width), full_mask(puzzle.palette.size),
-                          dtype=np.uint32),
-            deadline=None if deadline is None
-            else max(deadline, time.monotonic() + SWEEPS_MIN_S))
-        clues = minutes.ClueFacts.of_counts([[n for n, _ in c] for c in puzzle.rows],
-                                            [[n for n, _ in c] for c in puzzle.columns], count)
+        from grader.kinds import Colour
+
+        kind = Colour(puzzle)
+        count = kind.sweeps(deadline=None if deadline is None
+                            else max(deadline, time.monotonic() + SWEEPS_MIN_S))
+        clues = minutes.ClueFacts.of_counts(*kind.block_lengths(), count)
         timing = minutes.estimate(terms, clues, weights)
     return ColourGrade(
         verdict=verdict, level=level, score=value, problem=problem,
