@@ -536,3 +536,61 @@ def test_a_database_of_the_first_schema_is_migrated_and_keeps_its_rows(tmp_path:
         assert db.execute("SELECT value FROM meta WHERE name='schema'").fetchone() == ("2",)
         columns = {row[1] for row in db.execute("PRAGMA table_info(results)")}
     assert {"grader", "palette", "minutes"} <= columns
+
+
+# -- both kinds, end to end ----------------------------------------------------------------
+
+def test_a_folder_of_both_kinds_is_recorded_with_verdicts_and_grades_and_reported(
+    tmp_path: Path,
+) -> None:
+    """The bundled puzzles, black and white beside colour, through batch and report."""
+    import base64
+    import re
+    import shutil
+
+    from PIL import Image
+
+    from grader.kinds import kind_of, read_puzzles
+    from grader.results import Budget
+
+    folder = tmp_path / "in"
+    (folder / "colour").mkdir(parents=True)
+    sources = sorted((ROOT / "puzzles").glob("*.yaml"))
+    colours = sorted((ROOT / "puzzles" / "colour").glob("*.yaml"))
+    for path in sources:
+        shutil.copy(path, folder / path.name)
+    for path in colours:
+        shutil.copy(path, folder / "colour" / path.name)
+    out = tmp_path / "out"
+    assert main(["batch", str(folder), "--out", str(out), "--jobs", "2"]) == 0
+
+    rows = {Path(row.file).relative_to(folder).as_posix(): row for row in stored(out)}
+    expected_files = {p.name for p in sources} | {f"colour/{p.name}" for p in colours}
+    assert set(rows) == expected_files  # every puzzle, each once
+    for name, row in rows.items():
+        (puzzle,) = read_puzzles(folder / name)
+        kind = kind_of(puzzle)
+        # the verdict the puzzle's own solver gives, and the grade `grade` gives
+        assert row.verdict == kind.solve(2, Budget(seconds=60)).verdict, name
+        grade = kind.grade(None, Budget(seconds=60))
+        assert (row.status, row.level, row.stars) == ("graded", grade.level, grade.stars), name
+        assert row.score == pytest.approx(grade.score) if grade.score is not None \
+            else row.score is None
+        assert row.palette == ({} if kind.name == "black-and-white" else kind.cell_colours())
+    assert rows["loaded-die.yaml"].verdict == "multiple"
+    assert sum(row.verdict == "unique" for row in rows.values()) == len(rows) - 1
+    assert {rows[f"colour/{p.name}"].level for p in colours} == {"easy"}
+
+    page_file = tmp_path / "report.html"
+    assert main(["report", str(out), "-o", str(page_file)]) == 0
+    page = page_file.read_text()
+    assert f"kind: black-and-white {len(sources)}, colour {len(colours)}" in page
+    for row in rows.values():
+        assert f"<td>{row.title}</td>" in page
+    # the ladybird's thumbnail is painted in its own red and black
+    (uri,) = re.findall(r'src="data:image/png;base64,([^"]+)" alt="solution of '
+                        r'[^"]*ladybird.yaml"', page)
+    image = Image.open(io.BytesIO(base64.b64decode(uri))).convert("RGB")
+    assert {(0xD7, 0x26, 0x1E), (0x1A, 0x1A, 0x1A), (255, 255, 255)} == \
+        {colour for _, colour in image.getcolors()}
+    assert '<span class="colours">2 colours</span>' in page
