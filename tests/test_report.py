@@ -220,3 +220,18 @@ def test_a_unique_puzzle_whose_grade_ran_out_of_time_comes_before_graded_ones() 
     proved = ResultRow("k-proved", "d.non", 1, "", "undecided", verdict="unique", level="undecided")
     graded = sample_rows()[1]
     assert [r.key for r in report_order([graded, proved])] == ["k-proved", "k-hard"]
+
+
+def test_the_report_says_which_grader_made_the_rows(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from nonopress.batch.html_report import render_html
+
+    rows = sample_rows()
+    old = render_html(rows)  # an older database: no grader recorded
+    assert "did not record its" in old and "run the batch again" in old
+    same = render_html([replace(row, grader="0.1.0+abc") if row.index else row for row in rows])
+    assert "Graded by nonopress 0.1.0+abc" in same and "2 graders" not in same
+    mixed = render_html([replace(rows[0], grader="0.1.0+new"), *rows[1:]])
+    assert "Graded by 2 graders" in mixed and "0.1.0+new: 1" in mixed
+    assert "unknown (an older database): 3" in mixed

@@ -64,7 +64,10 @@ tr.attention-undecided { background: #eee; }
 {% for name, count in graders %}{{ name or "unknown (an older database)" }}: {{ count }}
 {{- ", " if not loop.last }}{% endfor %}. Run the batch again to grade the older rows
 with the current grader.</p>
-{% elif graders %}<p class="graders">Graded by nonopress {{ graders[0][0] }}.</p>{% endif %}
+{% elif graders and graders[0][0] %}<p class="graders">Graded by nonopress {{ graders[0][0] }}
+(version + hash of its ladder and scoring tables).</p>
+{% elif graders %}<p class="graders">Graded by an older nonopress that did not record its
+grader: run the batch again to grade them with the current one.</p>{% endif %}
 <div class="charts">{{ level_chart }}{{ score_chart }}</div>
 <p>Failed, ambiguous, contradictory and undecided puzzles are listed first, without a score
 or stars (a defect is not a difficulty). Click a heading to sort.</p>
