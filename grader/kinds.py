@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TextIO
 
 from grader.colour.model import ColourPuzzle, format_colour_clue
 from grader.model import Puzzle
@@ -119,6 +119,11 @@ class PuzzleKind(Protocol):
 
     def grade(self, max_rung: str | None, budget: Budget) -> KindGrade: ...
 
+    def prepare(self, notice: TextIO | None = None) -> float:
+        """Compile the kind's kernels (or load them from the cache) before any puzzle's
+        clock starts, once a process; seconds spent. A compile is announced on ``notice``."""
+        ...
+
     def grid_rows(self, grade: KindGrade) -> tuple[str, ...] | None:
         """The grid a grade proved or reached, as solution rows (``?`` where still open);
         None when there is none."""
@@ -199,6 +204,11 @@ class BlackAndWhite:
         from grader.grading import grade
 
         return grade(self.puzzle, max_rung=max_rung, budget=budget)
+
+    def prepare(self, notice: TextIO | None = None) -> float:
+        from grader.solver import ensure_compiled
+
+        return ensure_compiled(notice)
 
     def grid_rows(self, grade: KindGrade) -> tuple[str, ...] | None:
         graded = _black_and_white_grade(grade)
@@ -301,6 +311,14 @@ class Colour:
         from grader.colour.grading import grade_colour
 
         return grade_colour(self.puzzle, max_rung=max_rung, budget=budget)
+
+    def prepare(self, notice: TextIO | None = None) -> float:
+        from grader.colour.solver import warm_up
+        from grader.solver import announce_compiling
+
+        if notice is not None:
+            announce_compiling(notice)  # where the colour solver says it compiles
+        return warm_up()
 
     def grid_rows(self, grade: KindGrade) -> tuple[str, ...] | None:
         """The bit sets the ladder reached as palette chars (``?`` where several values

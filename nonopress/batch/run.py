@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from grader.errors import NonopressError
+from grader.kinds import kind_of
 from grader.ladder import grader_version
 from grader.text import shown
 from grader.wording import plural
@@ -113,10 +114,11 @@ def run_batch(
             stream.write(f"  and {len(found.duplicate_names) - SHOWN_DUPLICATES} more "
                          "duplicates\n")
         if todo and work is grade_one and options.scheduler is None:
-            # once here, not in every worker at once, and before any puzzle's clock
-            from grader.solver import ensure_compiled
-
-            ensure_compiled(stream)
+            # once here, not in every worker at once, and before any puzzle's clock: the
+            # kernels of each kind the batch holds
+            for kind in {kind.name: kind for kind in map(kind_of, (t.puzzle for t in todo))
+                         }.values():
+                kind.prepare(stream)
         progress = Progress(len(todo) + len(unreadable), stream, tty=tty)
 
         def record(row: ResultRow) -> None:

@@ -21,13 +21,12 @@ from nonopress.batch.rows import ResultRow, Task, failed_row, utc_now
 def grade_one(task: Task) -> ResultRow:
     """Grade and check ``task.puzzle`` within ``task.timeout_s`` seconds (either kind: the
     puzzle's contract grades it)."""
+    kind = kind_of(task.puzzle)
     with contextlib.suppress(Exception):  # grade() below reports whatever is wrong, as a row
-        from grader.solver import ensure_compiled
-
-        ensure_compiled()  # loading (or compiling) the solver is not this puzzle's time
+        kind.prepare()  # loading (or compiling) the kind's solver is not this puzzle's time
     start = time.perf_counter()
     try:
-        outcome = kind_of(task.puzzle).grade(None, Budget(seconds=task.timeout_s))
+        outcome = kind.grade(None, Budget(seconds=task.timeout_s))
         return row_from_grade(task, outcome, time.perf_counter() - start)
     except Exception as exc:  # any bug or bad puzzle is recorded, never fatal to the batch
         where = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
