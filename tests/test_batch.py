@@ -594,3 +594,23 @@ def test_a_folder_of_both_kinds_is_recorded_with_verdicts_and_grades_and_reporte
     assert {(0xD7, 0x26, 0x1E), (0x1A, 0x1A, 0x1A), (255, 255, 255)} == \
         {colour for _, colour in image.getcolors()}
     assert '<span class="colours">2 colours</span>' in page
+
+
+def test_the_batch_asks_the_puzzle_contract_and_never_the_kind() -> None:
+    """batch (and so the catalogue's grading, which runs on it) reads, grades and records
+    both kinds through grader.kinds: no module imports the colour house or asks isinstance
+    of a puzzle kind."""
+    import ast
+
+    kinds = {"Puzzle", "ColourPuzzle", "ColourGrade", "Grade", "AnyPuzzle"}
+    for path in sorted((ROOT / "nonopress" / "batch").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                assert not (node.module or "").startswith("grader.colour"), path.name
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "isinstance"):
+                target = node.args[1]
+                names = target.elts if isinstance(target, ast.Tuple) else [target]
+                asked = {getattr(n, "id", getattr(n, "attr", "")) for n in names}
+                assert not asked & kinds, (path.name, asked)

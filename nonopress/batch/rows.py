@@ -10,8 +10,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from grader.colour.model import AnyPuzzle
-from grader.kinds import kind_of
+from grader.kinds import AnyPuzzle, kind_of
 from grader.ladder import BLACK_AND_WHITE, grader_version
 
 Status = Literal["graded", "failed", "undecided"]
