@@ -198,10 +198,12 @@ def grade_tasks(catalogue: Catalogue, tasks: list[Task], options: ImportOptions,
     from nonopress.batch.worker import grade_one
 
     by_key = {task.key: task for task in tasks}
-    if options.scheduler is None:
-        from grader.solver import ensure_compiled
+    if options.scheduler is None:  # each kind's kernels once here, before any clock
+        from grader.kinds import kind_of
 
-        ensure_compiled(log)
+        kinds = {kind.name: kind for kind in map(kind_of, (t.puzzle for t in tasks))}
+        for kind in kinds.values():
+            kind.prepare(log)
     progress = Progress(len(tasks), log)
     waiting: list[tuple[AnyPuzzle, ResultRow]] = []
     flushed = time.monotonic()
