@@ -201,7 +201,8 @@ def table_text() -> str:
     try:
         return table_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise NonopressError(f"{table_path()}: the ladder table is not UTF-8 ({exc})") from None
+        raise NonopressError(f"{table_path()} (${TABLE_ENV}): the ladder table is not UTF-8 "
+                             f"({exc})") from None
 
 
 @lru_cache(maxsize=1)

@@ -169,3 +169,19 @@ def test_the_core_imports_without_numba() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+@pytest.mark.parametrize("content", [None, "rungs: 3\n", "a: [[[\n", "\xff\xfe"])
+def test_a_bad_table_named_by_the_environment_is_one_line_and_status_2(
+        tmp_path: Path, content: str | None) -> None:
+    table = tmp_path / "ladder.yaml"
+    if content is not None:
+        table.write_bytes(content.encode("latin-1"))
+    env = {**os.environ, "NONOPRESS_LADDER": str(table)}
+    done = subprocess.run([sys.executable, "-m", "nonopress", "grade", "puzzles/cat.yaml"],
+                          capture_output=True, text=True, env=env, timeout=300,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(table) in lines[0] and "NONOPRESS_LADDER" in lines[0]
+    assert "Traceback" not in done.stderr
