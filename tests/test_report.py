@@ -235,3 +235,34 @@ def test_the_report_says_which_grader_made_the_rows(tmp_path: Path) -> None:
     mixed = render_html([replace(rows[0], grader="0.1.0+new"), *rows[1:]])
     assert "Graded by 2 graders" in mixed and "0.1.0+new: 1" in mixed
     assert "unknown (an older database): 3" in mixed
+
+
+def test_a_colour_row_shows_in_its_colours_in_headless_chromium(tmp_path: Path) -> None:
+    """Both kinds in one report, as a reader sees it: the colour puzzle's thumbnail in its
+    palette's red beside the black-and-white ones, and the kinds counted."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is not installed (Debian package chromium)")
+    red = "#d7261e"
+    flag = ResultRow("k-flag", "c/flag.yaml", 1, "Flag", "graded", 4, 4, "unique", "easy",
+                     0.2, 1, {"simple-boxes": 4}, 4, 0.01, "",
+                     ("rrrr", "r..r", "r..r", "rrrr"), "t",
+                     palette={".": "#ffffff", "r": red})
+    out = tmp_path / "results"
+    with ResultStore.create(out) as store:
+        for row in [*sample_rows(), flag]:
+            store.record(row)
+    page = tmp_path / "report.html"
+    assert main(["report", str(out), "-o", str(page)]) == 0
+    text = page.read_text()
+    assert "kind: black-and-white 4, colour 1" in text
+    assert '<span class="colours">1 colour</span>' in text
+    shot = tmp_path / "shot.png"
+    subprocess.run(
+        [str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--window-size=1200,1600", f"--user-data-dir={tmp_path / 'profile'}",
+         f"--screenshot={shot}", page.as_uri()],
+        capture_output=True, timeout=120, check=True)
+    image = np.asarray(Image.open(shot).convert("RGB")).astype(int)
+    reds = (np.abs(image - (0xD7, 0x26, 0x1E)).sum(axis=2) < 30).sum()
+    assert reds > 500  # the flag's 12 red cells, scaled up to a thumbnail
