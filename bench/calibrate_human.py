@@ -11,7 +11,11 @@ data has no licence: read it from where it lies, never copy it into the project.
    worker processes through the batch pool; each result goes into the batch results
    database in ``--out`` and its compact step log into ``steps.sqlite`` beside it, one
    committed row per puzzle, so an interrupted run resumes where it stopped. A new
-   ladder needs a new ``--out`` folder (the rows are keyed by the clues alone).
+   ladder needs a new ``--out`` folder (the step logs are kept by the clues alone: new
+   weights need none, since the fit reweighs the logs, but new rungs do). Puzzles of
+   either kind are read and graded through their contract (grader/kinds.py), so rated
+   colour puzzles calibrate the same rows of the ladder table; to try weights before
+   writing them, point ``NONOPRESS_LADDER`` at a copy of the table.
 2. Split: puzzles graded ``unique`` and solved by the ladder are split by a seeded hash of
    their key into training (70%) and held-back (30%) halves; ambiguous, contradictory
    and undecided puzzles carry no score and are left out.
@@ -47,16 +51,18 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from grader import formats, minutes, scoring, sweeps  # noqa: E402
+from grader import minutes, scoring  # noqa: E402
 from grader.errors import NonopressError  # noqa: E402
+from grader.kinds import AnyPuzzle, kind_of, read_puzzles  # noqa: E402
 from grader.ladder import rung_names  # noqa: E402
 from grader.minutes import ClueFacts  # noqa: E402
-from grader.model import Puzzle  # noqa: E402
 from grader.results import Budget  # noqa: E402
 from nonopress.batch.pool import run_pool  # noqa: E402
 from nonopress.batch.rows import ResultRow, Task  # noqa: E402
 from nonopress.batch.store import ResultStore  # noqa: E402
 from nonopress.batch.worker import grade_one, row_from_grade  # noqa: E402
+
+Puzzle = AnyPuzzle  # either kind
 
 RUNGS = rung_names()
 
@@ -99,16 +105,15 @@ def sweep_count(puzzle: Puzzle) -> int:
     """Batenburg's measure: alternating sweeps (all rows, all columns, ...) of the complete
     line solve until the grid is solved or stuck (the sweeps that changed something); the
     grade's own count (grader/sweeps.py), so the time model is fitted to what it reads."""
-    return sweeps.sweep_count(puzzle.rows, puzzle.columns)
+    return kind_of(puzzle).sweeps()
 
 
 def grade_logged(task: Task) -> ResultRow:
-    """Grade one puzzle; keep its step log in a compact JSON form for the fit."""
-    from grader.grading import grade
-
+    """Grade one puzzle (either kind); keep its step log in a compact JSON form for the
+    fit."""
     start = time.perf_counter()
     try:
-        outcome = grade(task.puzzle, budget=Budget(seconds=task.timeout_s))
+        outcome = kind_of(task.puzzle).grade(None, Budget(seconds=task.timeout_s))
     except Exception:  # recorded as failed by the batch worker's own handling
         return grade_one(task)
     row = row_from_grade(task, outcome, time.perf_counter() - start)
@@ -168,7 +173,7 @@ def grade_all(
     by_key: dict[str, tuple[Puzzle, float, str]] = {}
     for item in rated:
         try:
-            puzzle = formats.read(item.path)[0]
+            puzzle = read_puzzles(item.path)[0]
         except NonopressError as exc:
             print(f"skipped {exc}", file=sys.stderr)
             continue
@@ -266,7 +271,7 @@ def load_samples(
                     area=puzzle.width * puzzle.height,
                     clue_count=sum(len(c) for c in (*puzzle.rows, *puzzle.columns)),
                     held_back=held_back(row.key, seed),
-                    clues=ClueFacts.of_counts(puzzle.rows, puzzle.columns,
+                    clues=ClueFacts.of_counts(*kind_of(puzzle).block_lengths(),
                                               int(logs[row.key]["sweeps"])),
                 )
             )

@@ -48,8 +48,9 @@ import numpy as np  # noqa: E402
 from calibrate_human import Rated, Sample, grade_all, load_samples, spearman  # noqa: E402
 
 from grader import scoring  # noqa: E402
+from grader.kinds import AnyPuzzle as Puzzle  # noqa: E402  (either kind)
+from grader.kinds import kind_of  # noqa: E402
 from grader.minutes import FEATURES, ClueFacts, Minutes, TimeModel  # noqa: E402
-from grader.model import Puzzle  # noqa: E402
 
 MEDIAN_TIME = re.compile(r'^medium_time\s+"?(\d+):(\d\d):(\d\d)"?\s*$', re.MULTILINE)
 WIDTH = re.compile(r"^width\s+(\d+)\s*$", re.MULTILINE)
@@ -136,7 +137,7 @@ def solves(out: Path, puzzles: dict[str, tuple[Puzzle, float, str]], seed: int,
     found = []
     for sample in samples:
         puzzle = puzzles[sample.key][0]
-        clues = ClueFacts.of_counts(puzzle.rows, puzzle.columns, sample.sweeps)
+        clues = ClueFacts.of_counts(*kind_of(puzzle).block_lengths(), sample.sweeps)
         values = np.array([FEATURES[name](sample.terms, clues, weights) for name in NAMES])
         found.append(Solve(sample, clues, values, stratum(puzzle.width, puzzle.height)))
     return found, left_out

@@ -15,14 +15,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TextIO
 
 from grader.colour.model import ColourPuzzle, format_colour_clue
 from grader.model import Puzzle
 
 if TYPE_CHECKING:
     from grader.colour.grading import ColourGrade
-    from grader.explain_html import GradedPuzzle
+    from grader.explain_html import Replay
     from grader.grading import Grade
     from grader.results import Budget, SolveResult
     from grader.techniques.base import LineRef, Step
@@ -45,7 +45,17 @@ class KindGrade(Protocol):
     @property
     def problem(self) -> str: ...
     @property
+    def size(self) -> str: ...
+    @property
     def steps(self) -> tuple[Step, ...]: ...
+    @property
+    def rungs(self) -> dict[str, int]: ...
+    @property
+    def minutes(self) -> float | None: ...
+    @property
+    def minutes_low(self) -> float | None: ...
+    @property
+    def minutes_high(self) -> float | None: ...
     def to_json(self) -> dict[str, Any]: ...
 
 
@@ -88,6 +98,11 @@ class PuzzleKind(Protocol):
         """What the characters of a solution mean, '' where that is plain."""
         ...
 
+    def cell_colours(self) -> dict[str, str]:
+        """The colour (``#rrggbb``) of each character a solution row holds (``?``, a cell
+        still open, is not among them): how a picture of the grid paints it."""
+        ...
+
     def with_solution(self, solution: Any) -> AnyPuzzle: ...
 
     def why_no_solution(self) -> str:
@@ -104,12 +119,27 @@ class PuzzleKind(Protocol):
 
     def grade(self, max_rung: str | None, budget: Budget) -> KindGrade: ...
 
+    def prepare(self, notice: TextIO | None = None) -> float:
+        """Compile the kind's kernels (or load them from the cache) before any puzzle's
+        clock starts, once a process; seconds spent. A compile is announced on ``notice``."""
+        ...
+
+    def grid_rows(self, grade: KindGrade) -> tuple[str, ...] | None:
+        """The grid a grade proved or reached, as solution rows (``?`` where still open);
+        None when there is none."""
+        ...
+
+    def sweeps(self, deadline: float | None = None) -> int:
+        """Passes of the complete line solve over all rows, then all columns, ... that
+        changed something (grader/sweeps.py: what the minutes read, and calibration)."""
+        ...
+
     def explain(self, grade: KindGrade, name: str) -> str:
         """The step-by-step explanation, with its heading and closing paragraph."""
         ...
 
-    def replay(self, label: str, grade: KindGrade) -> GradedPuzzle | None:
-        """The HTML replay of the solve, None where the kind has none yet."""
+    def replay(self, label: str, grade: KindGrade) -> Replay:
+        """The solve step by step for the HTML replay (grader.explain_html)."""
         ...
 
 
@@ -144,6 +174,9 @@ class BlackAndWhite:
     def legend(self) -> str:
         return ""
 
+    def cell_colours(self) -> dict[str, str]:
+        return {"#": "#000000", ".": "#ffffff"}
+
     def with_solution(self, solution: Any) -> Puzzle:
         return self.puzzle.with_solution(solution)
 
@@ -172,6 +205,24 @@ class BlackAndWhite:
 
         return grade(self.puzzle, max_rung=max_rung, budget=budget)
 
+    def prepare(self, notice: TextIO | None = None) -> float:
+        from grader.solver import ensure_compiled
+
+        return ensure_compiled(notice)
+
+    def grid_rows(self, grade: KindGrade) -> tuple[str, ...] | None:
+        graded = _black_and_white_grade(grade)
+        # the proved solution when there is one, else as far as the ladder got
+        solution = graded.solution_rows()
+        if solution is None and graded.grid is not None:
+            solution = tuple(graded.grid.to_rows())
+        return solution
+
+    def sweeps(self, deadline: float | None = None) -> int:
+        from grader.sweeps import sweep_count
+
+        return sweep_count(self.puzzle.rows, self.puzzle.columns, deadline=deadline)
+
     def explain(self, grade: KindGrade, name: str) -> str:
         from grader.explain import explain_text, grade_closing, grade_heading
 
@@ -180,10 +231,10 @@ class BlackAndWhite:
         ending = grade_closing(graded)
         return text + (f"\n\n{ending}" if ending else "")
 
-    def replay(self, label: str, grade: KindGrade) -> GradedPuzzle | None:
+    def replay(self, label: str, grade: KindGrade) -> Replay:
         from grader.explain_html import GradedPuzzle
 
-        return GradedPuzzle(label, self.puzzle, _black_and_white_grade(grade))
+        return GradedPuzzle(label, self.puzzle, _black_and_white_grade(grade)).replay()
 
 
 @dataclass(frozen=True)
@@ -233,6 +284,10 @@ class Colour:
         return shown("  ".join(f"{palette[i].char} {palette[i].name}"
                                for i in range(palette.size + 1)))
 
+    def cell_colours(self) -> dict[str, str]:
+        palette = self.puzzle.palette
+        return {palette[i].char: f"#{palette[i].hex}" for i in range(palette.size + 1)}
+
     def with_solution(self, solution: Any) -> ColourPuzzle:
         return self.puzzle.with_solution(solution)
 
@@ -257,6 +312,48 @@ class Colour:
 
         return grade_colour(self.puzzle, max_rung=max_rung, budget=budget)
 
+    def prepare(self, notice: TextIO | None = None) -> float:
+        from grader.colour.solver import warm_up
+        from grader.solver import announce_compiling
+
+        if notice is not None:
+            announce_compiling(notice)  # where the colour solver says it compiles
+        return warm_up()
+
+    def grid_rows(self, grade: KindGrade) -> tuple[str, ...] | None:
+        """The bit sets the ladder reached as palette chars (``?`` where several values
+        are still open)."""
+        from grader.colour.grading import ColourGrade
+
+        assert isinstance(grade, ColourGrade), "a colour puzzle's grade"
+        grid = grade.grid
+        if grid is None or getattr(grid, "ndim", 0) != 2:
+            return None
+        palette = self.puzzle.palette
+        chars = [palette[index].char for index in range(palette.size + 1)]  # 0: background
+        rows = []
+        for line in grid.tolist():
+            row = []
+            for mask in line:
+                value = int(mask)
+                single = value and not value & (value - 1)
+                index = value.bit_length() - 1
+                row.append(chars[index] if single and index < len(chars) else "?")
+            rows.append("".join(row))
+        return tuple(rows)
+
+    def sweeps(self, deadline: float | None = None) -> int:
+        import numpy as np
+
+        from grader.colour.lines import full_mask, solve_line
+        from grader.sweeps import sweep_count
+
+        puzzle = self.puzzle
+        start = np.full((puzzle.height, puzzle.width), full_mask(puzzle.palette.size),
+                        dtype=np.uint32)
+        return sweep_count(puzzle.rows, puzzle.columns, solve=solve_line, start=start,
+                           deadline=deadline)
+
     def explain(self, grade: KindGrade, name: str) -> str:
         from grader.colour.grading import ColourGrade, explain_colour
         from grader.text import shown
@@ -272,8 +369,17 @@ class Colour:
                                f"star{'s' * (grade.stars != 1)}, verdict {grade.verdict}")
         return explain_colour(puzzle, grade, heading)
 
-    def replay(self, label: str, grade: KindGrade) -> GradedPuzzle | None:
-        return None  # the HTML replay draws black and white only (issue 33)
+    def replay(self, label: str, grade: KindGrade) -> Replay:
+        from grader.colour.grading import ColourGrade, sentence
+        from grader.explain_html import replay_of
+
+        assert isinstance(grade, ColourGrade), "a colour puzzle's grade"
+        puzzle = self.puzzle
+        palette = puzzle.palette
+        colours = [(palette[v].name, f"#{palette[v].hex}") for v in range(palette.size + 1)]
+        return replay_of(label, puzzle.title, (puzzle.width, puzzle.height), colours,
+                         (puzzle.rows, puzzle.columns), (grade, f"{palette.size} colours"),
+                         grade.steps, lambda step: sentence(step, puzzle))
 
 
 def _broken(why: str, rows: Sequence[str] = (), line: LineRef | None = None) -> list[str]:

@@ -11,17 +11,24 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import resources
+from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
 import yaml
 
+from grader.errors import NonopressError
+
 Scope = Literal["line", "grid"]
 TABLE_FILE = "ladder.yaml"
+#: a ladder table to grade with in place of ``grader/ladder.yaml`` (a path): for trying new
+#: weights or sentences before they are written into the package (bench/calibrate_*.py, tests)
+TABLE_ENV = "NONOPRESS_LADDER"
 #: the kinds of puzzle a rung may serve (grader/kinds.py names them the same)
 BLACK_AND_WHITE = "black-and-white"
 COLOUR = "colour"
@@ -77,6 +84,10 @@ class Rung:
         colour_templates = colour.get("explain") or {}
         if not isinstance(colour_templates, Mapping):
             raise ValueError(f"{where}: colour explain must map techniques to sentences")
+        unsaid = [t for t in colour.get("techniques") or () if t not in colour_templates]
+        if unsaid:
+            raise ValueError(f"{where}: colour explain has no sentence for "
+                             f"{', '.join(map(str, unsaid))}")
         return cls(
             name=str(row["name"]),
             family=int(row["family"]),
@@ -169,25 +180,71 @@ class Ladder:
         return tuple(r.name for r in self.rungs if r.level == first)
 
 
+def table_path() -> Path | None:
+    """The table named by ``NONOPRESS_LADDER``; None: the package's ``ladder.yaml``."""
+    named = os.environ.get(TABLE_ENV, "").strip()
+    return Path(named) if named else None
+
+
+@lru_cache(maxsize=1)
+def table_bytes() -> bytes:
+    """The ladder table's bytes, read once a process (its ladder and its hash agree)."""
+    path = table_path()
+    if path is None:
+        return resources.files("grader").joinpath(TABLE_FILE).read_bytes()
+    from grader.inputs import read_input_bytes
+
+    return read_input_bytes(path, f"{path} (${TABLE_ENV})", named=False)
+
+
 def table_text() -> str:
-    return resources.files("grader").joinpath(TABLE_FILE).read_text(encoding="utf-8")
+    try:
+        return table_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise NonopressError(f"{table_path()} (${TABLE_ENV}): the ladder table is not UTF-8 "
+                             f"({exc})") from None
 
 
 @lru_cache(maxsize=1)
 def default_ladder() -> Ladder:
-    """The ladder of ``grader/ladder.yaml``."""
-    return Ladder.from_mapping(yaml.safe_load(table_text()))
+    """The ladder of ``grader/ladder.yaml`` (or of the table ``NONOPRESS_LADDER`` names);
+    a table named there that is not a ladder is a NonopressError naming it."""
+    path = table_path()
+    if path is None:
+        return Ladder.from_mapping(yaml.safe_load(table_text()))
+    from grader import safe_yaml
+
+    try:
+        data = safe_yaml.load(table_text())
+        if not isinstance(data, Mapping):
+            raise ValueError("it holds no mapping with rungs")
+        return Ladder.from_mapping(data)
+    except NonopressError:
+        raise  # cannot read it: the message names it already
+    except (yaml.YAMLError, ValueError, TypeError, KeyError, AttributeError,
+            OverflowError) as exc:
+        detail = " ".join(str(exc).split())
+        raise NonopressError(f"{path} (${TABLE_ENV}): not a ladder table: {detail}") from None
 
 
+@lru_cache(maxsize=1)
 def data_digest() -> str:
     """A short hash of the ladder table and the scoring weights: new data, new grades."""
-    digest = hashlib.sha256()
-    for name in (TABLE_FILE, "scoring.yaml"):
-        try:
-            digest.update(resources.files("grader").joinpath(name).read_bytes())
-        except (FileNotFoundError, OSError):
-            digest.update(b"-")
+    digest = hashlib.sha256(table_bytes())
+    try:
+        digest.update(resources.files("grader").joinpath("scoring.yaml").read_bytes())
+    except (FileNotFoundError, OSError):
+        digest.update(b"-")
     return digest.hexdigest()[:8]
+
+
+def grader_version() -> str:
+    """What made a grade: the package version plus the hash of the ladder and scoring
+    tables. Stored grades (the issue's grade cache, batch rows) made by another are
+    graded again."""
+    from grader import __version__
+
+    return f"{__version__}+{data_digest()}"
 
 
 def rung_names() -> tuple[str, ...]:
@@ -195,4 +252,4 @@ def rung_names() -> tuple[str, ...]:
     return default_ladder().names
 
 
-__all__ = ["Ladder", "Rung", "data_digest", "default_ladder", "rung_names"]
+__all__ = ["Ladder", "Rung", "data_digest", "default_ladder", "grader_version", "rung_names"]

@@ -12,11 +12,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from grader import __version__, safe_json
+from grader import safe_json
 from grader.atomic import atomic_write
 from grader.errors import NonopressError
 from grader.inputs import read_input_bytes
-from grader.ladder import data_digest
+from grader.ladder import grader_version
 from grader.results import Budget
 from layout.issue import GradeInfo
 
@@ -25,11 +25,6 @@ FILE_VERSION = 6  # 2: steps are numbered worked-solution lines; 3: no score for
 #                  5: small grids after the hard steps of worked solutions;
 #                  6: step grids for colour worked solutions too
 MAX_STEPS = 2000  # step lines kept for worked solutions (a longer one says it is cut)
-
-
-def grader_version() -> str:
-    """The package version plus a hash of the ladder and scoring tables: new data, new grades."""
-    return f"{__version__}+{data_digest()}"
 
 
 class GradeCache:

@@ -120,7 +120,11 @@ def _signals_unwind() -> Iterator[None]:
 def main(argv: Sequence[str] | None = None) -> int:
     _tolerant_streams()
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(argv)
+    try:
+        parser = build_parser(argv)
+    except NonopressError as exc:  # the ladder table named by $NONOPRESS_LADDER is bad
+        print(error_line("nonopress: ", str(exc)), file=sys.stderr)
+        return int(exc.exit_status)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from grader import formats
+from grader.ladder import grader_version
 from grader.model import Metadata, Puzzle
 from nonopress.batch.discover import find_puzzle_files, known_suffixes, read_tasks
 from nonopress.batch.pool import run_pool
@@ -440,3 +441,176 @@ def test_a_grade_that_ran_out_of_time_is_undecided_but_keeps_the_proved_verdict(
     assert row.error == why
     finished = row_from_grade(task, Grade("unique", "easy", 0.4, 1, {}, (), grid, 0.1), 0.1)
     assert (finished.status, finished.error) == ("graded", "")
+
+
+# -- results keyed by what made them -----------------------------------------------------
+
+def _batch_cli(paths: list[str], out: Path, ladder: Path | None) -> str:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("NONOPRESS_LADDER", None)
+    if ladder is not None:
+        env["NONOPRESS_LADDER"] = str(ladder)
+    done = subprocess.run(
+        [sys.executable, "-m", "nonopress", "batch", *paths, "--out", str(out), "--jobs", "2"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stderr
+
+
+def _grade_scores(paths: list[str], ladder: Path) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NONOPRESS_LADDER": str(ladder)}
+    done = subprocess.run([sys.executable, "-m", "nonopress", "grade", "--json", *paths],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    import json
+
+    items = [json.loads(line) for line in done.stdout.splitlines()]  # one object a puzzle
+    return {item["title"]: item["score"] for item in items}
+
+
+def test_a_resumed_batch_grades_again_what_another_ladder_table_graded(tmp_path: Path) -> None:
+    paths = ["puzzles/cat.yaml", "puzzles/colour/ladybird.yaml"]
+    out = tmp_path / "out"
+    first = _batch_cli(paths, out, None)
+    assert "0 already done, 2 to grade" in first
+    before = {row.title: row for row in stored(out)}
+    assert {row.grader for row in before.values()} == {grader_version()}
+
+    # the same table under another name: the same grader, nothing graded again
+    same = tmp_path / "same.yaml"
+    same.write_bytes((ROOT / "grader" / "ladder.yaml").read_bytes())
+    assert "2 already done, 0 to grade" in _batch_cli(paths, out, same)
+
+    # a heavier extreme-owners step (both kinds use the rung): both rows graded again
+    text = (ROOT / "grader" / "ladder.yaml").read_text()
+    heavier = tmp_path / "heavier.yaml"
+    old_weight = "    weight: 2.5681\n"
+    assert text.count(old_weight) == 1
+    heavier.write_text(text.replace(old_weight, "    weight: 6.0\n"))
+    resumed = _batch_cli(paths, out, heavier)
+    assert "0 already done, 2 to grade (2 of them graded before by another grader" in resumed
+    after = {row.title: row for row in stored(out)}
+    assert len(after) == 2
+    assert {row.grader for row in after.values()} != {grader_version()}
+    expected = _grade_scores(paths, heavier)
+    for title, row in after.items():
+        assert row.score == pytest.approx(expected[title], abs=1e-3)
+        assert row.score is not None and before[title].score is not None
+    assert after["Ladybird"].score != before["Ladybird"].score  # type: ignore[union-attr]
+    csv_text = subprocess.run(
+        [sys.executable, "-m", "nonopress", "report", str(out), "-f", "csv", "-o", "-"],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+        timeout=120, check=True).stdout
+    assert f"{expected['Ladybird']}" in csv_text
+    assert "2 already done, 0 to grade" in _batch_cli(paths, out, heavier)
+
+
+OLD_SCHEMA = """
+CREATE TABLE results (key TEXT PRIMARY KEY, file TEXT NOT NULL, idx INTEGER NOT NULL,
+    title TEXT NOT NULL, width INTEGER, height INTEGER, status TEXT NOT NULL, verdict TEXT,
+    level TEXT, score REAL, stars INTEGER, rungs TEXT NOT NULL, steps INTEGER,
+    time_s REAL NOT NULL, error TEXT NOT NULL, solution TEXT, finished_at TEXT NOT NULL);
+CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO meta VALUES ('schema', '1');
+INSERT INTO results VALUES ('k1', 'a.non', 1, 'Old', 2, 2, 'graded', 'unique', 'easy', 0.5,
+    1, '{"simple-boxes": 4}', 4, 0.1, '', '##\n..', '2025-01-01T00:00:00Z');
+INSERT INTO results VALUES ('unreadable-x', 'b.non', 0, '', NULL, NULL, 'failed', NULL,
+    NULL, NULL, NULL, '{}', NULL, 0.0, 'cannot read', NULL, '2025-01-01T00:00:00Z');
+"""
+
+
+def test_a_database_of_the_first_schema_is_migrated_and_keeps_its_rows(tmp_path: Path) -> None:
+    database = tmp_path / "results.sqlite"
+    with sqlite3.connect(database) as db:
+        db.executescript(OLD_SCHEMA)
+    with ResultStore.open_existing(tmp_path) as store:  # read as it is, nothing changed
+        (old,) = [row for row in store.rows() if row.key == "k1"]
+    assert (old.score, old.grader, old.minutes, old.palette) == (0.5, "", None, {})
+    with ResultStore.create(tmp_path) as store:
+        # every row kept; the puzzle graded by an unknown grader is stale, the file not
+        assert store.count() == 2
+        assert store.stale_keys(grader_version()) == {"k1"}
+        assert [row for row in store.rows() if row.key == "k1"] == [old]
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT value FROM meta WHERE name='schema'").fetchone() == ("2",)
+        columns = {row[1] for row in db.execute("PRAGMA table_info(results)")}
+    assert {"grader", "palette", "minutes"} <= columns
+
+
+# -- both kinds, end to end ----------------------------------------------------------------
+
+def test_a_folder_of_both_kinds_is_recorded_with_verdicts_and_grades_and_reported(
+    tmp_path: Path,
+) -> None:
+    """The bundled puzzles, black and white beside colour, through batch and report."""
+    import base64
+    import re
+    import shutil
+
+    from PIL import Image
+
+    from grader.kinds import kind_of, read_puzzles
+    from grader.results import Budget
+
+    folder = tmp_path / "in"
+    (folder / "colour").mkdir(parents=True)
+    sources = sorted((ROOT / "puzzles").glob("*.yaml"))
+    colours = sorted((ROOT / "puzzles" / "colour").glob("*.yaml"))
+    for path in sources:
+        shutil.copy(path, folder / path.name)
+    for path in colours:
+        shutil.copy(path, folder / "colour" / path.name)
+    out = tmp_path / "out"
+    assert main(["batch", str(folder), "--out", str(out), "--jobs", "2"]) == 0
+
+    rows = {Path(row.file).relative_to(folder).as_posix(): row for row in stored(out)}
+    expected_files = {p.name for p in sources} | {f"colour/{p.name}" for p in colours}
+    assert set(rows) == expected_files  # every puzzle, each once
+    for name, row in rows.items():
+        (puzzle,) = read_puzzles(folder / name)
+        kind = kind_of(puzzle)
+        # the verdict the puzzle's own solver gives, and the grade `grade` gives
+        assert row.verdict == kind.solve(2, Budget(seconds=60)).verdict, name
+        grade = kind.grade(None, Budget(seconds=60))
+        assert (row.status, row.level, row.stars) == ("graded", grade.level, grade.stars), name
+        assert row.score == pytest.approx(grade.score) if grade.score is not None \
+            else row.score is None
+        assert row.palette == ({} if kind.name == "black-and-white" else kind.cell_colours())
+    assert rows["loaded-die.yaml"].verdict == "multiple"
+    assert sum(row.verdict == "unique" for row in rows.values()) == len(rows) - 1
+    assert {rows[f"colour/{p.name}"].level for p in colours} == {"easy"}
+
+    page_file = tmp_path / "report.html"
+    assert main(["report", str(out), "-o", str(page_file)]) == 0
+    page = page_file.read_text()
+    assert f"kind: black-and-white {len(sources)}, colour {len(colours)}" in page
+    for row in rows.values():
+        assert f"<td>{row.title}</td>" in page
+    # the ladybird's thumbnail is painted in its own red and black
+    (uri,) = re.findall(r'src="data:image/png;base64,([^"]+)" alt="solution of '
+                        r'[^"]*ladybird.yaml"', page)
+    image = Image.open(io.BytesIO(base64.b64decode(uri))).convert("RGB")
+    assert {(0xD7, 0x26, 0x1E), (0x1A, 0x1A, 0x1A), (255, 255, 255)} == \
+        {colour for _, colour in image.getcolors()}
+    assert '<span class="colours">2 colours</span>' in page
+
+
+def test_the_batch_asks_the_puzzle_contract_and_never_the_kind() -> None:
+    """batch (and so the catalogue's grading, which runs on it) reads, grades and records
+    both kinds through grader.kinds: no module imports the colour house or asks isinstance
+    of a puzzle kind."""
+    import ast
+
+    kinds = {"Puzzle", "ColourPuzzle", "ColourGrade", "Grade", "AnyPuzzle"}
+    for path in sorted((ROOT / "nonopress" / "batch").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                assert not (node.module or "").startswith("grader.colour"), path.name
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "isinstance"):
+                target = node.args[1]
+                names = target.elts if isinstance(target, ast.Tuple) else [target]
+                asked = {getattr(n, "id", getattr(n, "attr", "")) for n in names}
+                assert not asked & kinds, (path.name, asked)

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from grader.model import Puzzle
 
@@ -49,3 +50,27 @@ def test_repeatability_bounds_rho_by_the_noise_of_a_vote() -> None:
     expected = truth.std() / np.sqrt(truth.var() + 0.09)
     assert abs(ceiling - expected) < 0.01
     assert calibrate_human.repeatability({"a": [(1.0, "other")]})[0].endswith("too few to measure")
+
+
+def test_a_colour_puzzle_is_graded_and_logged_for_the_fit_like_black_and_white() -> None:
+    """The calibration grades through the kind contract: a colour puzzle's step log and
+    sweep count are what the fit reads, as for black and white."""
+    import json
+
+    from grader.kinds import kind_of, read_puzzles
+    from grader.scoring import figures, work_terms
+    from nonopress.batch.rows import Task
+
+    root = BENCH.parents[1] / "puzzles"
+    for path in (root / "colour" / "ladybird.yaml", root / "cat.yaml"):
+        (puzzle,) = read_puzzles(path)
+        row = calibrate_human.grade_logged(Task(puzzle.key(), path.name, 1, puzzle.title,
+                                                puzzle, 30.0))
+        assert (row.status, row.verdict, row.level) == ("graded", "unique", "easy")
+        log = json.loads(row.log)
+        assert len(log["steps"]) == row.steps and log["sweeps"] >= 1
+        assert log["sweeps"] == kind_of(puzzle).sweeps()
+        # the log holds what the score needs: refigured from it, the grade's own score
+        terms = work_terms(log["steps"], puzzle.width, puzzle.height)
+        assert sum(terms.steps.values()) == row.steps
+        assert figures(row.level, terms).difficulty == pytest.approx(row.score, abs=1e-9)

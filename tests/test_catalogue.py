@@ -443,3 +443,46 @@ def test_the_catalogue_is_named_by_db_then_the_environment_then_a_config_file(
     monkeypatch.setenv("NONOPRESS_LIBRARY", "team.sqlite")
     assert resolve_location(None) == "team.sqlite"
     assert resolve_location("mine.sqlite") == "mine.sqlite"
+
+
+def test_a_puzzle_graded_by_another_grader_is_graded_again_on_add(catalogue: Catalogue) -> None:
+    from grader.ladder import grader_version
+
+    files = [str(LIBRARY / "heart.yaml"), str(LIBRARY / "colour" / "ladybird.yaml")]
+    first = add_files(catalogue, files, ImportOptions(jobs=1, timeout_s=30))
+    assert first.graded == 2
+    P = schema.puzzles
+    with catalogue.reading() as connection:
+        assert set(connection.execute(sa.select(P.c.grader)).scalars()) == {grader_version()}
+    # as if Heart had been graded with another ladder table (or before the column existed)
+    with catalogue.writing() as connection:
+        connection.execute(P.update().where(P.c.title == "Heart").values(grader=None))
+    again = add_files(catalogue, files, ImportOptions(jobs=1, timeout_s=30))
+    assert (again.added, again.graded) == (0, 1)
+    with catalogue.reading() as connection:
+        rows = connection.execute(sa.select(P.c.title, P.c.status, P.c.grader)).all()
+    assert sorted(rows) == [("Heart", "graded", grader_version()),
+                            ("Ladybird", "graded", grader_version())]
+    assert add_files(catalogue, files, ImportOptions(jobs=1, timeout_s=30)).graded == 0
+
+
+def test_a_catalogue_of_the_first_revision_is_migrated_keeping_its_puzzles(
+        db_url: str) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    with open_catalogue(db_url) as opened:  # the newest schema, taken back to the first
+        config = Config()
+        config.set_main_option("script_location", "nonopress.catalogue:migrations")
+        with opened.engine.connect() as connection, connection.begin():
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0001")
+        with opened.writing() as connection:
+            connection.execute(sa.text(
+                "INSERT INTO puzzles (key, kind, width, height, colours, title, author, "
+                "copyright, licence, source, file, file_index, puzzle, status, problem, "
+                "added_at, score) VALUES ('k', 'bw', 1, 1, 1, 'Old', '', '', '', '', 'f', 1, "
+                "'x', 'graded', '', '2025-01-01T00:00:00Z', 1.5)"))
+    with open_catalogue(db_url) as opened, opened.reading() as connection:
+        rows = connection.execute(sa.text("SELECT title, score, grader FROM puzzles")).all()
+    assert [tuple(r) for r in rows] == [("Old", 1.5, None)]

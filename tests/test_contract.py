@@ -206,7 +206,7 @@ def test_a_colour_puzzle_without_a_solution_names_the_broken_line(
                        " v", " rb", " rb"]
 
 
-def test_grade_html_says_which_puzzles_its_replay_leaves_out(
+def test_grade_html_replays_both_kinds_through_the_contract(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "flag.yaml").write_text(COLOUR_YAML, encoding="utf-8")
@@ -217,8 +217,7 @@ def test_grade_html_says_which_puzzles_its_replay_leaves_out(
     captured = capsys.readouterr()
     assert "Flag: 3x2, 2 colours (red, blue), easy" in captured.out
     assert "Cross: 3x3, easy" in captured.out
-    assert captured.err.strip() == (f"nonopress grade: warning: {tmp_path / 'flag.yaml'}: the "
-                                    "HTML replay does not draw colour puzzles yet; left out "
-                                    "of the page")
+    assert captured.err == ""  # no puzzle left out
     html = page.read_text(encoding="utf-8")
-    assert "Cross" in html and "Flag" not in html
+    assert "Cross" in html and "Flag" in html
+    assert '"palette": [{"name": "white", "rgb": "#ffffff"}, {"name": "red"' in html

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import re
 import string
 import subprocess
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -49,8 +52,11 @@ def test_the_kinds_column_says_which_rungs_serve_colour() -> None:
         assert rung.colour_techniques, rung.name
         for name in rung.colour_techniques if rung.scope == "line" else ():
             assert callable(getattr(techniques, name.replace("-", "_"))), name
-    assert set(LADDER.colour_templates) == {"colour-line-analysis", "colour-probe",
-                                            "colour-guess"}
+    # every sentence a colour step may need is a row's, none is assembled in Python
+    assert set(LADDER.colour_templates) == {
+        "colour-absent", "colour-at-intersection", "colour-empty-line", "colour-overlap",
+        "colour-overlap-touching", "colour-reach", "colour-extreme-owners",
+        "colour-line-analysis", "colour-probe", "colour-guess"}
     for technique, template in LADDER.colour_templates.items():
         fields = {name for _, name, _, _ in string.Formatter().parse(template) if name}
         assert fields <= set(COLOUR_FIELDS), (technique, fields - set(COLOUR_FIELDS))
@@ -65,6 +71,24 @@ def test_a_colour_rung_without_colour_techniques_is_refused() -> None:
         Ladder.from_mapping({"rungs": [{**row, "kinds": ["sepia"]}]})
     plain = Ladder.from_mapping({"rungs": [{**row, "kinds": ["black-and-white"]}]})
     assert plain.serving("colour") == ()
+    unsaid = {**row, "colour": {"techniques": ["colour-reach"], "explain": {}}}
+    with pytest.raises(ValueError, match="no sentence for colour-reach"):
+        Ladder.from_mapping({"rungs": [unsaid]})
+
+
+def test_a_colour_sentence_comes_from_the_table(tmp_path: Path) -> None:
+    """Another table's sentence is the one a colour explanation prints (NONOPRESS_LADDER)."""
+    text = (Path(__file__).resolve().parents[1] / "grader" / "ladder.yaml").read_text()
+    old = 'colour-reach: "{head}{reaches}"'
+    assert text.count(old) == 1
+    table = tmp_path / "ladder.yaml"
+    table.write_text(text.replace(old, 'colour-reach: "{head}REACH: {reaches}"'))
+    env = {**os.environ, "NONOPRESS_LADDER": str(table)}
+    done = subprocess.run([sys.executable, "-m", "nonopress", "grade", "--explain",
+                           "puzzles/colour/flowerpot.yaml"], capture_output=True, text=True,
+                          env=env, cwd=Path(__file__).resolve().parents[1], timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"\. Row \d+, clue [^:]+: REACH: no ", done.stdout), done.stdout[-800:]
 
 
 def test_scoring_reads_level_and_weight_from_the_table() -> None:
@@ -145,3 +169,19 @@ def test_the_core_imports_without_numba() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+@pytest.mark.parametrize("content", [None, "rungs: 3\n", "a: [[[\n", "\xff\xfe"])
+def test_a_bad_table_named_by_the_environment_is_one_line_and_status_2(
+        tmp_path: Path, content: str | None) -> None:
+    table = tmp_path / "ladder.yaml"
+    if content is not None:
+        table.write_bytes(content.encode("latin-1"))
+    env = {**os.environ, "NONOPRESS_LADDER": str(table)}
+    done = subprocess.run([sys.executable, "-m", "nonopress", "grade", "puzzles/cat.yaml"],
+                          capture_output=True, text=True, env=env, timeout=300,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(table) in lines[0] and "NONOPRESS_LADDER" in lines[0]
+    assert "Traceback" not in done.stderr

@@ -158,8 +158,19 @@ def test_thumbnails_show_filled_empty_and_unknown_cells() -> None:
     uri = thumbnail_data_uri(["#.?", "..#"])
     image = Image.open(io.BytesIO(base64.b64decode(uri.split(",", 1)[1])))
     assert image.size == (3, 2)
-    assert np.asarray(image).tolist() == [[0, 255, 170], [255, 255, 0]]
+    black, white, grey = [0, 0, 0], [255, 255, 255], [170, 170, 170]
+    assert np.asarray(image.convert("RGB")).tolist() == [[black, white, grey],
+                                                         [white, white, black]]
     assert thumbnail_data_uri(["##", "#"]) == ""  # not a rectangle: nothing drawn
+
+
+def test_a_colour_thumbnail_paints_each_cell_in_its_palette_colour() -> None:
+    palette = {".": "#ffffff", "r": "#d62728", "k": "#000000"}
+    uri = thumbnail_data_uri(["r.k", "?rr"], palette)
+    image = np.asarray(Image.open(io.BytesIO(base64.b64decode(uri.split(",", 1)[1])))
+                       .convert("RGB")).tolist()
+    red = [0xD6, 0x27, 0x28]
+    assert image == [[red, [255, 255, 255], [0, 0, 0]], [[170, 170, 170], red, red]]
 
 
 def test_score_bins_count_every_score_once() -> None:
@@ -209,3 +220,49 @@ def test_a_unique_puzzle_whose_grade_ran_out_of_time_comes_before_graded_ones() 
     proved = ResultRow("k-proved", "d.non", 1, "", "undecided", verdict="unique", level="undecided")
     graded = sample_rows()[1]
     assert [r.key for r in report_order([graded, proved])] == ["k-proved", "k-hard"]
+
+
+def test_the_report_says_which_grader_made_the_rows(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from nonopress.batch.html_report import render_html
+
+    rows = sample_rows()
+    old = render_html(rows)  # an older database: no grader recorded
+    assert "did not record its" in old and "run the batch again" in old
+    same = render_html([replace(row, grader="0.1.0+abc") if row.index else row for row in rows])
+    assert "Graded by nonopress 0.1.0+abc" in same and "2 graders" not in same
+    mixed = render_html([replace(rows[0], grader="0.1.0+new"), *rows[1:]])
+    assert "Graded by 2 graders" in mixed and "0.1.0+new: 1" in mixed
+    assert "unknown (an older database): 3" in mixed
+
+
+def test_a_colour_row_shows_in_its_colours_in_headless_chromium(tmp_path: Path) -> None:
+    """Both kinds in one report, as a reader sees it: the colour puzzle's thumbnail in its
+    palette's red beside the black-and-white ones, and the kinds counted."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is not installed (Debian package chromium)")
+    red = "#d7261e"
+    flag = ResultRow("k-flag", "c/flag.yaml", 1, "Flag", "graded", 4, 4, "unique", "easy",
+                     0.2, 1, {"simple-boxes": 4}, 4, 0.01, "",
+                     ("rrrr", "r..r", "r..r", "rrrr"), "t",
+                     palette={".": "#ffffff", "r": red})
+    out = tmp_path / "results"
+    with ResultStore.create(out) as store:
+        for row in [*sample_rows(), flag]:
+            store.record(row)
+    page = tmp_path / "report.html"
+    assert main(["report", str(out), "-o", str(page)]) == 0
+    text = page.read_text()
+    assert "kind: black-and-white 4, colour 1" in text
+    assert '<span class="colours">1 colour</span>' in text
+    shot = tmp_path / "shot.png"
+    subprocess.run(
+        [str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--window-size=1200,1600", f"--user-data-dir={tmp_path / 'profile'}",
+         f"--screenshot={shot}", page.as_uri()],
+        capture_output=True, timeout=120, check=True)
+    image = np.asarray(Image.open(shot).convert("RGB")).astype(int)
+    reds = (np.abs(image - (0xD7, 0x26, 0x1E)).sum(axis=2) < 30).sum()
+    assert reds > 500  # the flag's 12 red cells, scaled up to a thumbnail

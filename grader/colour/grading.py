@@ -15,32 +15,28 @@ the bottom. The level, score and stars come from :mod:`grader.scoring`.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from grader import minutes, scoring, sweeps
+from grader import minutes, scoring
 from grader.colour import techniques
 from grader.colour.lines import full_mask
-from grader.colour.lines import solve_line as colour_line_solve
 from grader.colour.model import ColourClue, ColourPuzzle
 from grader.colour.solver import solve_colour, warm_up
 from grader.colour.techniques import ColourDeduction
 from grader.colour.workspace import ColourWorkspace, MaskArray
 from grader.diagnose import differing_text
 from grader.errors import BudgetExceeded, Contradiction
+from grader.explain import cells_text
 from grader.grading import GRADED_LEVELS, SWEEPS_MIN_S, GradeFigures
 from grader.ladder import COLOUR, Rung, default_ladder
 from grader.results import Budget, Verdict
 from grader.techniques.base import LineRef, Step
 
 LineTechnique = Callable[[ColourClue, list[int]], ColourDeduction | None]
-
-#: the fields the colour sentences of grader/ladder.yaml may use
-COLOUR_FIELDS = ("head", "decides", "where", "supposed", "actual")
-
 
 def colour_rungs() -> tuple[Rung, ...]:
     """The rungs that serve colour puzzles, cheapest first (the ladder table says which)."""
@@ -121,7 +117,8 @@ class _Grader:
                 if deduction is None:
                     continue
                 changes = tuple((*ref.cell(p), v) for p, v in deduction.changes)
-                self.apply(Step(rung, name, changes, line=ref, facts={
+                # the deduction names its sentence (colour-absent: or the empty line...)
+                self.apply(Step(rung, deduction.technique, changes, line=ref, facts={
                     **deduction.facts, "clue": clue}))
             if len(self.steps) > start:
                 break  # the cheaper technique of the rung first, then start again
@@ -249,14 +246,12 @@ def grade_colour(puzzle: ColourPuzzle, *, max_rung: str | None = None,
     value = figures.difficulty if level in GRADED_LEVELS else None
     timing = None
     if value is not None:
-        count = sweeps.sweep_count(
-            puzzle.rows, puzzle.columns, solve=colour_line_solve,
-            start=np.full((puzzle.height, puzzle.width), full_mask(puzzle.palette.size),
-                          dtype=np.uint32),
-            deadline=None if deadline is None
-            else max(deadline, time.monotonic() + SWEEPS_MIN_S))
-        clues = minutes.ClueFacts.of_counts([[n for n, _ in c] for c in puzzle.rows],
-                                            [[n for n, _ in c] for c in puzzle.columns], count)
+        from grader.kinds import Colour
+
+        kind = Colour(puzzle)
+        count = kind.sweeps(deadline=None if deadline is None
+                            else max(deadline, time.monotonic() + SWEEPS_MIN_S))
+        clues = minutes.ClueFacts.of_counts(*kind.block_lengths(), count)
         timing = minutes.estimate(terms, clues, weights)
     return ColourGrade(
         verdict=verdict, level=level, score=value, problem=problem,
@@ -270,20 +265,12 @@ def grade_colour(puzzle: ColourPuzzle, *, max_rung: str | None = None,
 
 
 # -- sentences ----------------------------------------------------------------------------
+# Each step's sentence is its technique's template in the ladder table (the ``colour``
+# column's ``explain``), filled with the phrases below, as grader/explain.py fills the
+# black-and-white ones with its FIELDS.
 def clue_words(clue: ColourClue, puzzle: ColourPuzzle) -> str:
     """``2 red, 1 blue``: a clue with its colours named, for sentences."""
     return ", ".join(f"{n} {puzzle.palette[c].name}" for n, c in clue) or "0 (empty)"
-
-
-def _cells(positions: list[int]) -> str:
-    spans: list[tuple[int, int]] = []
-    for p in sorted(positions):
-        if spans and p == spans[-1][1] + 1:
-            spans[-1] = (spans[-1][0], p)
-        else:
-            spans.append((p, p))
-    words = [f"{a + 1}" if a == b else f"{a + 1}-{b + 1}" for a, b in spans]
-    return ("cell " if len(positions) == 1 else "cells ") + ", ".join(words)
 
 
 def _either(names: list[str]) -> str:
@@ -298,98 +285,147 @@ def _values(mask: int, puzzle: ColourPuzzle) -> str:
     return _either(names) if names else "nothing"
 
 
+def _is_are(count: int) -> str:
+    return "is" if count == 1 else "are"
+
+
+def _positions(step: Step) -> list[int]:
+    """The changed cells' positions along the step's line."""
+    assert step.line is not None
+    index = 1 if step.line.axis == "row" else 0
+    return [change[index] for change in step.changes]
+
+
 def _by_value(step: Step, positions: list[int], puzzle: ColourPuzzle) -> str:
     """"cells 4, 8-9 are empty; cell 3 is red or blue": changes grouped by what they leave."""
     groups: dict[int, list[int]] = {}
     for position, (_, _, value) in zip(positions, step.changes, strict=True):
         groups.setdefault(value, []).append(position)
-    return "; ".join(f"{_cells(cells)} {'is' if len(cells) == 1 else 'are'} "
-                     f"{_values(value, puzzle)}" for value, cells in groups.items())
+    return "; ".join(f"{cells_text(cells)} {_is_are(len(cells))} {_values(value, puzzle)}"
+                     for value, cells in groups.items())
 
 
-def sentence(step: Step, puzzle: ColourPuzzle) -> str:
-    """One step as a sentence that names the colours."""
+def _head(step: Step, puzzle: ColourPuzzle) -> str:
+    assert step.line is not None
+    clue = step.facts.get("clue", ())
+    assert isinstance(clue, tuple)
+    return f"{step.line.label}, clue {clue_words(clue, puzzle)}: "
+
+
+def _absent(step: Step, puzzle: ColourPuzzle) -> str:
+    absent = step.facts.get("absent", [])
+    assert isinstance(absent, list)
+    return _either([puzzle.palette[c].name for c in absent])
+
+
+def _emptied(step: Step) -> list[int]:
+    return [p for p, change in zip(_positions(step), step.changes, strict=True)
+            if change[2] == 1]
+
+
+def _overlaps(step: Step, puzzle: ColourPuzzle) -> str:
+    parts = []
+    for block in step.facts.get("blocks", []):  # type: ignore[attr-defined]
+        first, last = block["cells"]
+        parts.append(f"the {block['length']} {puzzle.palette[block['colour']].name} "
+                     f"overlaps itself in {cells_text(range(first, last + 1))}")
+    return "; ".join(parts)
+
+
+def _pushed(step: Step, puzzle: ColourPuzzle) -> str:
+    """Each block's range and the cells it must cover, then the rest of what the line
+    decides."""
     palette = puzzle.palette
-    if step.line is not None:
-        clue = step.facts.get("clue", ())
-        assert isinstance(clue, tuple)
-        head = f"{step.line.label}, clue {clue_words(clue, puzzle)}: "
-        index = 1 if step.line.axis == "row" else 0
-        positions = [change[index] for change in step.changes]
-        if step.technique == "colour-absent":
-            absent = step.facts.get("absent", [])
-            assert isinstance(absent, list)
-            if not clue:
-                return head + f"the line is empty, so {_cells(positions)} " + (
-                    "is empty" if len(positions) == 1 else "are empty")
-            names = _either([palette[c].name for c in absent])
-            text = head + f"no {names} block, so {_cells(positions)} cannot be {names}"
-            emptied = [p for p, change in zip(positions, step.changes, strict=True)
-                       if change[2] == 1]
-            if emptied:
-                other = "column" if step.line.axis == "row" else "row"
-                text += (f"; {_cells(emptied)} {'is' if len(emptied) == 1 else 'are'} empty "
-                         f"(colour at the intersection: their {other} allows none of this "
-                         f"{step.line.axis}'s colours)")
-            return text
-        if step.technique == "colour-overlap":
-            parts = []
-            for block in step.facts.get("blocks", []):  # type: ignore[attr-defined]
-                first, last = block["cells"]
-                parts.append(f"the {block['length']} {palette[block['colour']].name} "
-                             f"overlaps itself in {_cells(list(range(first, last + 1)))}")
-            extra = (" (blocks of different colours may touch, so only same-colour "
-                     "neighbours keep a gap)") if step.facts.get("touching") else ""
-            return head + "; ".join(parts) + extra
-        if step.technique == "colour-reach":
-            return head + _reach_words(step, positions, puzzle)
-        if step.technique == "colour-extreme-owners":
-            parts = []
-            covered: set[int] = set()
-            for block in step.facts.get("blocks", []):  # type: ignore[attr-defined]
-                first, last = block["range"]
-                a, b = block["cells"]
-                covered.update(range(a, b + 1))
-                parts.append(f"the {block['length']} {palette[block['colour']].name} lies in "
-                             f"{_cells(list(range(first, last + 1)))}, so "
-                             f"{_cells(list(range(a, b + 1)))} "
-                             f"{'is' if a == b else 'are'} {palette[block['colour']].name}")
-            rest = [i for i, p in enumerate(positions) if p not in covered]
-            if rest:
-                others = Step(step.rung, step.technique, tuple(step.changes[i] for i in rest))
-                parts.append(_by_value(others, [positions[i] for i in rest], puzzle))
-            return (head + "pushing the blocks left and right while they cover the colours "
-                    f"already known: {'; '.join(parts)}")
-        return _template("colour-line-analysis").format(
-            head=head, decides=_by_value(step, positions, puzzle))
-    assert step.cell is not None
-    row, column = step.cell
-    value = step.facts.get("value", 0)
-    assert isinstance(value, int)
-    name = "empty" if value == 0 else palette[value].name
-    where = f"Row {row + 1}, column {column + 1}"
-    if step.technique == "colour-probe":
-        return _template("colour-probe").format(
-            where=where, supposed=name, actual=_values(step.changes[0][2], puzzle))
-    return _template("colour-guess").format(where=where, supposed=name)
+    positions = _positions(step)
+    parts = []
+    covered: set[int] = set()
+    for block in step.facts.get("blocks", []):  # type: ignore[attr-defined]
+        first, last = block["range"]
+        a, b = block["cells"]
+        covered.update(range(a, b + 1))
+        name = palette[block["colour"]].name
+        parts.append(f"the {block['length']} {name} lies in "
+                     f"{cells_text(range(first, last + 1))}, so "
+                     f"{cells_text(range(a, b + 1))} {_is_are(b - a + 1)} {name}")
+    rest = [i for i, p in enumerate(positions) if p not in covered]
+    if rest:
+        others = Step(step.rung, step.technique, tuple(step.changes[i] for i in rest))
+        parts.append(_by_value(others, [positions[i] for i in rest], puzzle))
+    return "; ".join(parts)
 
 
-def _reach_words(step: Step, positions: list[int], puzzle: ColourPuzzle) -> str:
+def _reaches(step: Step, puzzle: ColourPuzzle) -> str:
     """"no red block reaches cells 1-2; no block at all reaches cell 9, so it is empty"."""
     removed = step.facts.get("removed", {})
     assert isinstance(removed, dict)
     groups: dict[tuple[int, bool], list[int]] = {}
-    for position, (_, _, value) in zip(positions, step.changes, strict=True):
+    for position, (_, _, value) in zip(_positions(step), step.changes, strict=True):
         groups.setdefault((removed.get(position, 0), value == 1), []).append(position)
     parts = []
     for (mask, empty), cells in groups.items():
         if empty:
-            parts.append(f"no block reaches {_cells(cells)}, so "
+            parts.append(f"no block reaches {cells_text(cells)}, so "
                          f"{'it is' if len(cells) == 1 else 'they are'} empty")
         else:
-            names = _values(mask, puzzle)
-            parts.append(f"no {names} block reaches {_cells(cells)}")
+            parts.append(f"no {_values(mask, puzzle)} block reaches {cells_text(cells)}")
     return "; ".join(parts)
+
+
+def _supposed(step: Step, puzzle: ColourPuzzle) -> str:
+    value = step.facts.get("value", 0)
+    assert isinstance(value, int)
+    return "empty" if value == 0 else puzzle.palette[value].name
+
+
+def _where(step: Step) -> str:
+    assert step.cell is not None
+    return f"Row {step.cell[0] + 1}, column {step.cell[1] + 1}"
+
+
+#: The phrases a colour sentence template (the ``colour`` column's ``explain`` in
+#: ladder.yaml) may use, each built from a step and its puzzle.
+COLOUR_FIELDS: dict[str, Callable[[Step, ColourPuzzle], str]] = {
+    # line steps
+    "head": _head,
+    "cells": lambda s, p: cells_text(_positions(s)),
+    "is_are": lambda s, p: _is_are(len(s.changes)),
+    "absent": _absent,
+    "emptied": lambda s, p: cells_text(_emptied(s)),
+    "emptied_is_are": lambda s, p: _is_are(len(_emptied(s))),
+    "axis": lambda s, p: s.line.axis if s.line else "",
+    "other_axis": lambda s, p: "column" if s.line and s.line.axis == "row" else "row",
+    "overlaps": _overlaps,
+    "pushed": _pushed,
+    "reaches": _reaches,
+    "decides": lambda s, p: _by_value(s, _positions(s), p),
+    # grid steps
+    "where": lambda s, p: _where(s),
+    "supposed": _supposed,
+    "actual": lambda s, p: _values(s.changes[0][2], p),
+}
+
+
+class _Phrases(Mapping[str, str]):
+    """A step's phrases, each built only when its template asks for it."""
+
+    def __init__(self, step: Step, puzzle: ColourPuzzle):
+        self.step = step
+        self.puzzle = puzzle
+
+    def __getitem__(self, name: str) -> str:
+        return COLOUR_FIELDS[name](self.step, self.puzzle)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(COLOUR_FIELDS)
+
+    def __len__(self) -> int:
+        return len(COLOUR_FIELDS)
+
+
+def sentence(step: Step, puzzle: ColourPuzzle) -> str:
+    """One step as a sentence that names the colours: its technique's template in the
+    ladder table, filled with :data:`COLOUR_FIELDS`."""
+    return _template(step.technique).format_map(_Phrases(step, puzzle))
 
 
 def explain_colour(puzzle: ColourPuzzle, result: ColourGrade, heading: str) -> str:

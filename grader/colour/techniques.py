@@ -5,10 +5,14 @@ colour puzzles:
 
 * ``colour-absent`` (simple-boxes rung): a colour the line's clue does not hold is in
   none of its cells; seen across rows and columns this is *colour at the intersection*
-  (a cell can only take colours both its row and its column hold).
+  (a cell can only take colours both its row and its column hold). It reports
+  ``colour-empty-line`` for a line whose clue is empty and ``colour-at-intersection``
+  when it leaves a cell empty: each has its own sentence in the ladder table.
 * ``colour-overlap`` (simple-boxes): each block's leftmost and rightmost positions, packed
   with a gap only between neighbours of the *same* colour (blocks of different colours
-  may touch); where the two overlap the block's colour is certain.
+  may touch); where the two overlap the block's colour is certain
+  (``colour-overlap-touching`` when the clue has blocks of different colours side by side,
+  whose sentence says they need no gap).
 * ``colour-reach`` (simple-boxes): a cell no block of colour c can reach is not c; a cell
   no block reaches at all is background.
 * ``colour-extreme-owners`` (extreme-owners): push the blocks as far left and as far right
@@ -56,7 +60,10 @@ def colour_absent(clue: ColourClue, cells: Sequence[int], colours: int
         return None
     if any(v == 0 for v in after):
         raise Contradiction("a cell can take no colour its row and its column both hold")
-    return ColourDeduction("colour-absent", changes, {"absent": absent})
+    name = ("colour-empty-line" if not clue
+            else "colour-at-intersection" if any(v == BACKGROUND_BIT for _, v in changes)
+            else "colour-absent")
+    return ColourDeduction(name, changes, {"absent": absent})
 
 
 def packed_extremes(clue: ColourClue, cells: Sequence[int]) -> tuple[list[int], list[int]]:
@@ -122,9 +129,9 @@ def colour_overlap(clue: ColourClue, cells: Sequence[int]) -> ColourDeduction | 
     changes = _changed(cells, after)
     if not changes:
         return None
-    touching = [j for j in range(len(clue) - 1) if clue[j][1] != clue[j + 1][1]]
-    return ColourDeduction("colour-overlap", changes, {"blocks": blocks,
-                                                       "touching": bool(touching)})
+    touching = any(clue[j][1] != clue[j + 1][1] for j in range(len(clue) - 1))
+    return ColourDeduction("colour-overlap-touching" if touching else "colour-overlap",
+                           changes, {"blocks": blocks, "touching": touching})
 
 
 def colour_reach(clue: ColourClue, cells: Sequence[int]) -> ColourDeduction | None:

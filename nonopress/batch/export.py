@@ -19,7 +19,7 @@ from nonopress.batch.rows import ResultRow
 CSV_FIELDS = (
     "key", "file", "index", "title", "width", "height", "status", "verdict", "level",
     "score", "stars", "minutes", "minutes_low", "minutes_high", "rungs", "steps", "time_s",
-    "error", "finished_at",
+    "error", "finished_at", "grader",
 )  # fmt: skip
 
 _ATTENTION = {"failed": 0, "multiple": 1, "none": 2, "undecided": 3}

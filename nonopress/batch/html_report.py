@@ -47,6 +47,7 @@ tr.attention-failed { background: #fde2e2; }
 tr.attention-multiple, tr.attention-none { background: #fff2cc; }
 tr.attention-undecided { background: #eee; }
 .error { color: #a00; max-width: 28em; }
+.colours { color: #666; white-space: nowrap; }
 </style>
 </head>
 <body>
@@ -55,7 +56,18 @@ tr.attention-undecided { background: #eee; }
 <span>status: {% for name, count in statuses %}{{ name }} {{ count }}{{ ", " if not loop.last }}
 {%- endfor %}</span>
 <span>verdict: {% for name, count in verdicts %}{{ name }} {{ count }}{{ ", " if not loop.last }}
+{%- endfor %}</span>
+<span>kind: {% for name, count in kinds %}{{ name }} {{ count }}{{ ", " if not loop.last }}
 {%- endfor %}</span></p>
+{% if graders|length > 1 %}<p class="graders">Graded by {{ graders|length }} graders
+(a ladder table, scoring weights or version changed between runs):
+{% for name, count in graders %}{{ name or "unknown (an older database)" }}: {{ count }}
+{{- ", " if not loop.last }}{% endfor %}. Run the batch again to grade the older rows
+with the current grader.</p>
+{% elif graders and graders[0][0] %}<p class="graders">Graded by nonopress {{ graders[0][0] }}
+(version + hash of its ladder and scoring tables).</p>
+{% elif graders %}<p class="graders">Graded by an older nonopress that did not record its
+grader: run the batch again to grade them with the current one.</p>{% endif %}
 <div class="charts">{{ level_chart }}{{ score_chart }}</div>
 <p>Failed, ambiguous, contradictory and undecided puzzles are listed first, without a score
 or stars (a defect is not a difficulty). Click a heading to sort.</p>
@@ -81,7 +93,9 @@ half of the measured times">minutes</th>
 <td data-value="{{ row.file }} {{ '%08d' % row.index }}">{{ item.label }}</td>
 <td>{{ row.title }}</td>
 <td class="num" data-value="{{ (row.width or 0) * (row.height or 0) }}">
-{%- if row.width %}{{ row.width }}&times;{{ row.height }}{% endif %}</td>
+{%- if row.width %}{{ row.width }}&times;{{ row.height }}{% endif %}
+{%- if item.colours %} <span class="colours">{{ plural(item.colours, "colour") }}</span>
+{%- endif %}</td>
 <td>{{ row.status }}</td>
 <td>{{ row.verdict or "" }}</td>
 <td data-value="{{ level_rank.get(row.level, -1) }}">{{ row.level or "" }}</td>
@@ -177,6 +191,8 @@ def render_html(rows: Sequence[ResultRow], *, title: str = "Nonopress batch repo
         items=[_item(row, bundles) for row in rows],
         statuses=sorted(Counter(row.status for row in rows).items()),
         verdicts=sorted(Counter(row.verdict for row in rows if row.verdict).items()),
+        kinds=sorted(Counter(_kind(row) for row in rows if row.index).items()),
+        graders=sorted(Counter(row.grader for row in rows if row.index).items()),
         level_chart=Markup(level_chart),  # built from numbers and escaped labels only
         score_chart=Markup(score_chart),
         num=_num,
@@ -187,8 +203,16 @@ def render_html(rows: Sequence[ResultRow], *, title: str = "Nonopress batch repo
     )
 
 
+def _kind(row: ResultRow) -> str:
+    """The puzzle's kind as the ladder table names it (a row of a colour puzzle keeps its
+    palette)."""
+    from grader.ladder import BLACK_AND_WHITE, COLOUR
+
+    return COLOUR if row.palette else BLACK_AND_WHITE
+
+
 def _item(row: ResultRow, bundles: set[str]) -> dict[str, object]:
-    thumbnail = thumbnail_data_uri(row.solution) if row.solution else ""
+    thumbnail = thumbnail_data_uri(row.solution, row.palette) if row.solution else ""
     width = len(row.solution[0]) if row.solution else 0
     height = len(row.solution) if row.solution else 0
     longest = max(width, height, 1)
@@ -198,6 +222,7 @@ def _item(row: ResultRow, bundles: set[str]) -> dict[str, object]:
         "row": row,
         "label": row.label if row.file in bundles or row.index > 1 else row.file,
         "attention": _ATTENTION_NAMES[attention_rank(row)],
+        "colours": max(len(row.palette) - 1, 0),  # the background is not a block colour
         "thumbnail": thumbnail,
         "thumb_w": max(1, round(width * factor)),
         "thumb_h": max(1, round(height * factor)),

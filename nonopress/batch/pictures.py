@@ -8,31 +8,44 @@ from __future__ import annotations
 import base64
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 
 import numpy as np
 from PIL import Image
 
-#: Grey levels of a thumbnail: filled, empty, still unknown (grading stopped early).
-_SHADES = {"#": 0, ".": 255, "?": 170}
+#: Colours of a black-and-white thumbnail: filled, empty
+_BLACK_AND_WHITE = {"#": "#000000", ".": "#ffffff"}
+#: a cell still unknown (grading stopped early), or a character the palette does not name
+_OPEN = (170, 170, 170)
 
 
-def thumbnail_data_uri(rows: Sequence[str]) -> str:
-    """A PNG (one pixel per cell, scaled up by the browser) of a solution's row strings.
+def thumbnail_data_uri(rows: Sequence[str], palette: Mapping[str, str] | None = None) -> str:
+    """A PNG (one pixel per cell, scaled up by the browser) of a solution's row strings,
+    each character painted in its ``palette`` colour (``#rrggbb``; none given: ``#`` black,
+    ``.`` white); ``?`` and unknown characters grey.
 
     Empty text when the rows are not a rectangle (nothing sensible to draw).
     """
     if not rows or not rows[0] or any(len(r) != len(rows[0]) for r in rows):
         return ""
-    lookup = np.full(256, 170, dtype=np.uint8)
-    for char, shade in _SHADES.items():
-        lookup[ord(char)] = shade
-    codes = np.frombuffer("".join(rows).encode("ascii", "replace"), dtype=np.uint8)
-    pixels = lookup[codes].reshape(len(rows), len(rows[0]))
+    colours = {char: _rgb(value) for char, value in (palette or _BLACK_AND_WHITE).items()}
+    pixels = np.array([[colours.get(char, _OPEN) for char in row] for row in rows],
+                      dtype=np.uint8)
     buffer = io.BytesIO()
     Image.fromarray(pixels).save(buffer, format="PNG", optimize=True)
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def _rgb(value: str) -> tuple[int, int, int]:
+    """``#rrggbb`` as a triple; grey for anything else (a damaged database row)."""
+    text = value.lstrip("#")
+    try:
+        if len(text) == 6:
+            return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
+    except ValueError:
+        pass
+    return _OPEN
 
 
 def score_bins(scores: Sequence[float], count: int = 10) -> list[tuple[str, int]]:

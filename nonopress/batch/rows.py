@@ -10,7 +10,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from grader.colour.model import AnyPuzzle
+from grader.kinds import AnyPuzzle, kind_of
+from grader.ladder import BLACK_AND_WHITE, grader_version
 
 Status = Literal["graded", "failed", "undecided"]
 STATUSES: tuple[Status, ...] = ("graded", "failed", "undecided")
@@ -26,6 +27,11 @@ class Task:
     title: str
     puzzle: AnyPuzzle  # black-and-white or colour
     timeout_s: float
+
+    def palette(self) -> dict[str, str]:
+        """What a row of this puzzle stores of its colours: none for black and white."""
+        kind = kind_of(self.puzzle)
+        return {} if kind.name == BLACK_AND_WHITE else kind.cell_colours()
 
     @property
     def label(self) -> str:
@@ -57,6 +63,13 @@ class ResultRow:
     minutes: float | None = None
     minutes_low: float | None = None
     minutes_high: float | None = None
+    #: what graded it: package version + ladder and scoring tables' hash
+    #: (grader.ladder.grader_version); a resumed batch grades again a row made by another,
+    #: '' for a file that could not be read (reading does not depend on the grader)
+    grader: str = ""
+    #: the colour (``#rrggbb``) of each character of ``solution`` (grader.kinds'
+    #: cell_colours: the palette of a colour puzzle); empty: black and white
+    palette: dict[str, str] = field(default_factory=dict)
     #: the grader's whole record (``grade --json``'s fields, no grid), for whoever keeps more
     #: than the results database does (the catalogue); None for a row read back or failed
     grade_record: dict[str, Any] | None = field(default=None, compare=False)
@@ -103,4 +116,6 @@ def _unfinished_row(
         time_s=time_s,
         error=error,
         finished_at=utc_now(),
+        grader=grader_version(),
+        palette=task.palette(),
     )

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import TextIO
 
 from grader.errors import NonopressError
+from grader.kinds import kind_of
+from grader.ladder import grader_version
 from grader.text import shown
 from grader.wording import plural
 from nonopress.batch.discover import find_puzzle_files, known_suffixes, read_tasks
@@ -87,19 +89,24 @@ def run_batch(
             stale = store.unreadable_keys_for(file)
             if stale:
                 store.forget(stale)
+        # a row graded by another grader (version, ladder table, scoring weights) is stale
+        outdated = store.stale_keys(grader_version())
         done = store.keys(
             ("graded",) if options.retry_failed else ("graded", "failed", "undecided")
-        )
+        ) - outdated
         unreadable = [row for row in found.unreadable if row.key not in done]
         todo = [task for task in found.tasks if task.key not in done]
         total_found = len(found.tasks) + len(found.unreadable)
         skipped = total_found - len(todo) - len(unreadable)
+        regrade = sum(1 for task in todo if task.key in outdated)
+        again = (f" ({regrade} of them graded before by another grader: ladder table, "
+                 f"weights or version changed)" if regrade else "")
         duplicates = (
             f", {plural(found.duplicates, 'duplicate')} ignored" if found.duplicates else ""
         )
         stream.write(
             f"{plural(total_found, 'puzzle')} in {plural(len(files), 'file')}{duplicates}; "
-            f"{skipped} already done, {len(todo)} to grade\n"
+            f"{skipped} already done, {len(todo)} to grade{again}\n"
         )
         for duplicate in found.duplicate_names[:SHOWN_DUPLICATES]:
             stream.write(f"  ignored: {shown(duplicate)}\n")
@@ -107,10 +114,11 @@ def run_batch(
             stream.write(f"  and {len(found.duplicate_names) - SHOWN_DUPLICATES} more "
                          "duplicates\n")
         if todo and work is grade_one and options.scheduler is None:
-            # once here, not in every worker at once, and before any puzzle's clock
-            from grader.solver import ensure_compiled
-
-            ensure_compiled(stream)
+            # once here, not in every worker at once, and before any puzzle's clock: the
+            # kernels of each kind the batch holds
+            for kind in {kind.name: kind for kind in map(kind_of, (t.puzzle for t in todo))
+                         }.values():
+                kind.prepare(stream)
         progress = Progress(len(todo) + len(unreadable), stream, tty=tty)
 
         def record(row: ResultRow) -> None:

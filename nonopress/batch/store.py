@@ -19,16 +19,20 @@ from grader.errors import NonopressError
 from nonopress.batch.rows import STATUSES, ResultRow
 
 DATABASE_NAME = "results.sqlite"
-SCHEMA_VERSION = "1"
+#: 1: the first schema (minutes added later without a new version);
+#: 2: ``grader``, what graded each row (older rows: NULL, graded again on resume), and
+#:    ``palette``, the colour of each solution character (NULL: black and white)
+SCHEMA_VERSION = "2"
 
 _COLUMNS = (
     "key", "file", "idx", "title", "width", "height", "status", "verdict", "level", "score",
     "stars", "rungs", "steps", "time_s", "error", "solution", "finished_at",
-    "minutes", "minutes_low", "minutes_high",
+    "minutes", "minutes_low", "minutes_high", "grader", "palette",
 )  # fmt: skip
 #: columns added after the first schema: (name, SQL type); a database without them gets
 #: them on opening for writing (older rows read as NULL)
-_ADDED_COLUMNS = (("minutes", "REAL"), ("minutes_low", "REAL"), ("minutes_high", "REAL"))
+_ADDED_COLUMNS = (("minutes", "REAL"), ("minutes_low", "REAL"), ("minutes_high", "REAL"),
+                  ("grader", "TEXT"), ("palette", "TEXT"))
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS results (
@@ -51,7 +55,9 @@ CREATE TABLE IF NOT EXISTS results (
     finished_at TEXT NOT NULL,
     minutes REAL,
     minutes_low REAL,
-    minutes_high REAL
+    minutes_high REAL,
+    grader TEXT,
+    palette TEXT
 );
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
@@ -82,10 +88,7 @@ class ResultStore:
             db.execute("PRAGMA synchronous=FULL")
             db.executescript(_SCHEMA)
             _check_schema(db, path)  # before anything is added to someone else's table
-            _add_missing_columns(db)
-            db.execute(
-                "INSERT OR IGNORE INTO meta(name, value) VALUES ('schema', ?)", (SCHEMA_VERSION,)
-            )
+            _migrate(db)
         except (OSError, sqlite3.Error) as exc:
             raise NonopressError(f"{path}: cannot open the results database: {exc}") from None
         return cls(db, path)
@@ -149,6 +152,13 @@ class ResultStore:
         marks = ", ".join("?" for _ in wanted)
         query = f"SELECT key FROM results WHERE status IN ({marks})"
         return {key for (key,) in self._db.execute(query, wanted)}
+
+    def stale_keys(self, grader: str) -> set[str]:
+        """Puzzles graded by another grader than ``grader`` (another version, ladder table or
+        scoring weights; NULL: a database from before the column): to be graded again.
+        Files that could not be read (index 0) depend on no grader."""
+        query = "SELECT key FROM results WHERE idx > 0 AND (grader IS NULL OR grader != ?)"
+        return {key for (key,) in self._db.execute(query, (grader,))}
 
     def unreadable_keys_for(self, file: str) -> list[str]:
         query = "SELECT key FROM results WHERE file = ? AND key LIKE 'unreadable-%'"
@@ -236,7 +246,8 @@ def _to_sql(row: ResultRow) -> tuple[Any, ...]:
         row.verdict, row.level, row.score, row.stars, json.dumps(row.rungs, sort_keys=True),
         row.steps, row.time_s, row.error,
         "\n".join(row.solution) if row.solution is not None else None, row.finished_at,
-        row.minutes, row.minutes_low, row.minutes_high,
+        row.minutes, row.minutes_low, row.minutes_high, row.grader or None,
+        json.dumps(row.palette, sort_keys=True, ensure_ascii=False) if row.palette else None,
     )  # fmt: skip
 
 
@@ -264,12 +275,35 @@ def _from_sql(values: tuple[Any, ...]) -> ResultRow:
         minutes=data["minutes"],
         minutes_low=data["minutes_low"],
         minutes_high=data["minutes_high"],
+        grader=data["grader"] or "",
+        palette=_palette(data["palette"]),
     )
 
 
-def _add_missing_columns(db: sqlite3.Connection) -> None:
-    """Columns added since a database was written (each added once, NULL in old rows)."""
-    have = {row[1] for row in db.execute("PRAGMA table_info(results)")}
-    for name, kind in _ADDED_COLUMNS:
-        if name not in have:
-            db.execute(f"ALTER TABLE results ADD COLUMN {name} {kind}")
+def _palette(text: str | None) -> dict[str, str]:
+    if not text:
+        return {}
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError("the palette is not a mapping")
+    return {str(char): str(colour) for char, colour in data.items()}
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Bring a database to :data:`SCHEMA_VERSION` in one transaction: the columns added since
+    it was written (each added once, NULL in old rows: no row is dropped or changed), then
+    its recorded schema version. A database from a newer nonopress is left as it is."""
+    with db:
+        db.execute("BEGIN IMMEDIATE")
+        have = {row[1] for row in db.execute("PRAGMA table_info(results)")}
+        for name, kind in _ADDED_COLUMNS:
+            if name not in have:
+                db.execute(f"ALTER TABLE results ADD COLUMN {name} {kind}")
+        found = db.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()
+        if found is None or _older(str(found[0]), SCHEMA_VERSION):
+            db.execute("INSERT OR REPLACE INTO meta(name, value) VALUES ('schema', ?)",
+                       (SCHEMA_VERSION,))
+
+
+def _older(version: str, than: str) -> bool:
+    return not version.isdigit() or int(version) < int(than)

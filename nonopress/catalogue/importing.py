@@ -169,16 +169,23 @@ def set_tags(connection: object, ids: Sequence[int], *, add: Sequence[str] = (),
 
 
 def _still_to_grade(catalogue: Catalogue, tasks: Sequence[Task], retry: bool) -> list[Task]:
+    """Pending puzzles (and failed and undecided ones on ``retry``), and those graded by
+    another grader (another ladder table, scoring weights or version; NULL: unknown)."""
     import sqlalchemy as sa
 
+    from grader.ladder import grader_version
+
+    P = schema.puzzles
     wanted = ("pending", "failed", "undecided") if retry else ("pending",)
+    current = grader_version()
     keys: set[str] = set()
     with catalogue.reading() as connection:
         for start in range(0, len(tasks), 500):
             part = [t.key for t in tasks[start:start + 500]]
-            keys.update(connection.execute(sa.select(schema.puzzles.c.key).where(
-                schema.puzzles.c.key.in_(part),
-                schema.puzzles.c.status.in_(wanted))).scalars())
+            outdated = sa.and_(P.c.status != "pending",
+                               sa.or_(P.c.grader.is_(None), P.c.grader != current))
+            keys.update(connection.execute(sa.select(P.c.key).where(
+                P.c.key.in_(part), sa.or_(P.c.status.in_(wanted), outdated))).scalars())
     return [task for task in tasks if task.key in keys]
 
 
@@ -191,10 +198,12 @@ def grade_tasks(catalogue: Catalogue, tasks: list[Task], options: ImportOptions,
     from nonopress.batch.worker import grade_one
 
     by_key = {task.key: task for task in tasks}
-    if options.scheduler is None:
-        from grader.solver import ensure_compiled
+    if options.scheduler is None:  # each kind's kernels once here, before any clock
+        from grader.kinds import kind_of
 
-        ensure_compiled(log)
+        kinds = {kind.name: kind for kind in map(kind_of, (t.puzzle for t in tasks))}
+        for kind in kinds.values():
+            kind.prepare(log)
     progress = Progress(len(tasks), log)
     waiting: list[tuple[AnyPuzzle, ResultRow]] = []
     flushed = time.monotonic()
@@ -253,6 +262,7 @@ def _grade_values(puzzle: AnyPuzzle, row: ResultRow) -> dict[str, object]:
         "score": row.score, "stars": row.stars, "minutes": minutes, "minutes_low": low,
         "minutes_high": high, "steps": row.steps, "grade_seconds": row.time_s,
         "problem": row.error, "grade": dumps(row.grade_record), "graded_at": utc_now(),
+        "grader": row.grader or None,
     }
     solution = row.solution if row.verdict == "unique" else None
     if solution is not None and tuple(solution) != tuple(puzzle.solution or ()):

@@ -69,6 +69,8 @@ puzzles = Table(
     Column("grade", Text, nullable=True),  # the grade record as JSON
     Column("added_at", String(20), nullable=False),  # UTC, 2026-11-26T19:00:00Z
     Column("graded_at", String(20), nullable=True),
+    # what graded it (grader.ladder.grader_version): another grader's grade is redone
+    Column("grader", String(64), nullable=True),
 )
 Index("ix_puzzles_shape_key", puzzles.c.shape_key)
 Index("ix_puzzles_level_size", puzzles.c.level, puzzles.c.width, puzzles.c.height)

@@ -24,6 +24,8 @@ FORMAT = "nonopress-catalogue"
 VERSION = 1
 _PUZZLE_COLUMNS = [c.name for c in schema.puzzles.columns if c.name != "id"]
 _PRINTING_COLUMNS = [c.name for c in schema.printings.columns if c.name != "id"]
+#: columns added after the first export: an older export lacks them (None on import)
+_ADDED_PUZZLE_COLUMNS = ("grader",)
 
 
 def export_lines(catalogue: Catalogue) -> Iterator[str]:
@@ -62,7 +64,8 @@ def import_lines(catalogue: Catalogue, lines: Iterator[str], name: str) -> tuple
                 raise FormatError(f"not a {FORMAT} export (no header line)", name, 1)
             continue
         if isinstance(item, dict) and isinstance(item.get("puzzle"), dict):
-            puzzles.append(_checked(item["puzzle"], [*_PUZZLE_COLUMNS, "tags"], name, number))
+            data = {c: None for c in _ADDED_PUZZLE_COLUMNS} | item["puzzle"]
+            puzzles.append(_checked(data, [*_PUZZLE_COLUMNS, "tags"], name, number))
         elif isinstance(item, dict) and isinstance(item.get("printing"), dict):
             data = _checked(item["printing"], _PRINTING_COLUMNS, name, number)
             if data["issue_date"] is not None:

@@ -175,15 +175,8 @@ def run(args: argparse.Namespace) -> int:
             name = shown(puzzle.title or loaded.label, TITLE_WIDTH)
             print(shown_lines(kind.explain(result, name)), flush=True)
             print(flush=True)
-            page = kind.replay(loaded.label, result) if args.html else None
-            if page is not None:
-                pages.append(page)
-            elif args.html:
-                from grader.text import error_line
-
-                print(error_line("nonopress grade: warning: ", f"{loaded.label}: the HTML "
-                                 f"replay does not draw {kind.name} puzzles yet; left out "
-                                 "of the page"), file=sys.stderr)
+            if args.html:
+                pages.append(kind.replay(loaded.label, result))
         else:
             row = result.to_json()
             row["name"] = shown(puzzle.title or loaded.label, TITLE_WIDTH)
