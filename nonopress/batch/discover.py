@@ -140,7 +140,7 @@ def read_tasks(
     Only the files in ``named`` (given on the command line) may be FIFOs or devices.
     Colour puzzles are read too (a one-colour file comes back black and white).
     """
-    from grader.colour.io import read_any
+    from grader.kinds import read_puzzles
 
     result = Discovery()
     keys: dict[str, str] = {}  # puzzle key -> where it was first seen
@@ -148,7 +148,7 @@ def read_tasks(
         name = str(path)
         try:
             data = read_input_bytes(path, name, named=path in named)
-            puzzles = read_any(data, name=name)
+            puzzles = read_puzzles(data, name=name)
         except (NonopressError, OSError, UnicodeDecodeError) as exc:
             result.unreadable.append(_unreadable_row(path, exc))
             continue

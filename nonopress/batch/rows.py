@@ -10,7 +10,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from grader.colour.model import AnyPuzzle
+from grader.kinds import AnyPuzzle
 
 Status = Literal["graded", "failed", "undecided"]
 STATUSES: tuple[Status, ...] = ("graded", "failed", "undecided")
