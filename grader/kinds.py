@@ -466,13 +466,13 @@ def read_puzzles(source: str | Path | bytes, format: str | None = None,
                  name: str | None = None, colours: int | None = None) -> list[AnyPuzzle]:
     """The puzzles of a file or of bytes, of whichever kind the file holds (the formats
     registry decides; ``colours`` reads pictures as colour puzzles of at most N colours)."""
-    from grader.colour.io import read_any
+    from grader.formats import read_any
 
     return read_any(source, format=format, name=name, colours=colours)
 
 
 def write_puzzles(puzzles: Sequence[AnyPuzzle], format_name: str) -> bytes:
     """``puzzles`` in one file of ``format_name`` (a colour puzzle needs a colour format)."""
-    from grader.colour.io import write_any
+    from grader.formats import write_any
 
     return write_any(list(puzzles), format_name)

@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grader.colour.io import colour_capable, read_any, write_any
 from grader.colour.model import ColourPuzzle
 from grader.colour.palette import Colour, Palette
 from grader.colour.solver import solve_colour
 from grader.errors import FormatError
+from grader.formats import colour_capable, read_any, write_any
 from grader.model import Puzzle
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"

@@ -5,7 +5,7 @@ case and keeps its own, faster code in the rest of :mod:`grader`; everything her
 additive. Public API::
 
     Palette, Colour, ColourPuzzle            # grader.colour.palette / grader.colour.model
-    read_any(source) -> list[Puzzle | ColourPuzzle]        # grader.colour.io
+    read_any(source) -> list[Puzzle | ColourPuzzle]        # grader.formats
     solve_colour(puzzle, limit, budget) -> SolveResult   # grader.colour.solver
 """
 

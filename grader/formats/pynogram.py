@@ -19,16 +19,24 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from grader.colour.model import ColourPuzzle
+from grader.colour.palette import BLACK, NAMED_COLOURS, Colour, parse_rgb
 from grader.errors import FormatError
 from grader.formats._base import (
+    ColourFormat,
     FormatSpec,
+    build_colour_puzzle,
     build_puzzle,
     check_count,
     clue_words,
     decode_text,
+    free_char,
     head_text,
+    make_palette,
     parse_clue,
+    parse_colour_clue,
 )
+from grader.formats.pictures import nearest_name
 from grader.model import Clue, Puzzle
 
 _SECTION = re.compile(r"^\[\s*([^\]]*?)\s*\]$")
@@ -103,11 +111,120 @@ def sniff(data: bytes) -> bool:
     )
 
 
+# -- colour --------------------------------------------------------------------------------------
+_COLOUR_DEF = re.compile(r"^([A-Za-z_]\w*)\s*=\s*\(([^)]*)\)\s*(\S?)\s*$")
+
+
+def read_colour(data: bytes, source: str) -> list[ColourPuzzle]:
+    lines = decode_text(data, source).splitlines()
+    section, key = "", ""
+    declared: dict[str, tuple[str, str, int]] = {}  # name -> (description, char, line)
+    values: dict[str, list[tuple[int, str]]] = {}
+    for number, raw in enumerate(lines, 1):
+        line = re.split(r"(?<!\()[#;]", raw, maxsplit=1)[0].strip()
+        if section in ("colors", "colours"):
+            # a colour's char may itself be '#' or ';': cut comments after it only
+            line = raw.strip()
+            match = _COLOUR_DEF.match(line) or _COLOUR_DEF.match(re.sub(r"\s+[#;].*$", "", line))
+            if match:
+                declared[match.group(1)] = (match.group(2), match.group(3), number)
+                continue
+            line = re.split(r"[#;]", raw, maxsplit=1)[0].strip()
+        if not line:
+            continue
+        section_match = _SECTION.match(line)
+        if section_match:
+            section, key = section_match.group(1).lower(), ""
+            continue
+        if section in ("colors", "colours"):
+            raise FormatError(f"cannot read colour {line[:40]!r}", source, number)
+        key_match = _KEY.match(line)
+        if key_match and not raw[:1].isspace():
+            key = key_match.group(1).lower()
+            if section == "clues" and key in ("rows", "columns"):
+                values[key] = []
+                line = key_match.group(2).strip()
+            else:
+                key = "?"
+                continue
+        if key not in values or section != "clues":
+            continue
+        for part in line.split(","):
+            part = part.strip().strip("'\"").strip()
+            if part:
+                check_count(len(values[key]) + 1, key, source, number)
+                values[key].append((number, part))
+    for needed in ("columns", "rows"):
+        if needed not in values:
+            raise FormatError(f"no '{needed} =' in a [clues] section", source, len(lines) or 1)
+    suffixes = {name: i for i, name in enumerate(declared, 2)}
+    black = 1
+    clues = {k: [parse_colour_clue(text, suffixes, black, source, n) for n, text in v]
+             for k, v in values.items()}
+    used = {c for lines_ in clues.values() for clue in lines_ for _, c in clue}
+    colours: list[Colour] = []
+    chars: set[str] = {"."}
+    renumber: dict[int, int] = {}
+    if black in used:
+        colours.append(BLACK)
+        chars.add(BLACK.char)
+        renumber[black] = 1
+    for name, (description, char, number) in declared.items():
+        if suffixes[name] not in used:
+            continue
+        rgb = parse_rgb(description)
+        if rgb is None:
+            raise FormatError(f"colour {name!r}: cannot read {description!r}", source, number)
+        char = char if char and char not in chars and char != "." else free_char(chars, name[0])
+        chars.add(char)
+        # "b = (blue)": call it blue in sentences and prints, keep "b" in the clues
+        word = description.strip().lower()
+        taken = {c.name for c in colours}
+        label = word if word in NAMED_COLOURS and word not in taken else name
+        if len(label) == 1:
+            label = nearest_name(rgb, taken)
+        colours.append(Colour(label, rgb, char))
+        renumber[suffixes[name]] = len(colours)
+    palette = make_palette(colours or [BLACK], Colour("white", (255, 255, 255), "."), source)
+    rows, columns = (
+        [tuple((n, renumber[c]) for n, c in clue) for clue in clues[k]]
+        for k in ("rows", "columns"))
+    return [build_colour_puzzle(rows, columns, palette, source)]
+
+
+def write_colour(puzzles: Sequence[ColourPuzzle]) -> bytes:
+    (puzzle,) = puzzles
+    palette = puzzle.palette
+    lines = []
+    if puzzle.title:
+        lines.append("# " + " ".join(puzzle.title.split()))
+    lines.append("[colors]")
+    for i in range(1, palette.size + 1):
+        colour = palette[i]
+        lines.append(f"{colour.name} = ({colour.hex}) {colour.char}")
+    lines += ["", "[clues]", "columns ="]
+
+    def clue(blocks: tuple[tuple[int, int], ...]) -> str:
+        return " ".join(f"{n}{palette[c].name}" for n, c in blocks) or "0"
+
+    lines += ["    " + clue(c) for c in puzzle.columns]
+    lines += ["", "rows ="]
+    lines += ["    " + clue(c) for c in puzzle.rows]
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def looks_colour(data: bytes) -> bool:
+    text = data[:65536].decode("utf-8", errors="replace").lower()
+    return "[colors]" in text or "[colours]" in text or re.search(
+        r"\d\s*[a-z]", re.sub(r"[#;].*", "", text.split("[clues]", 1)[-1])) is not None
+
+
 SPEC = FormatSpec(
     name="pynogram",
     description="pynogram INI ([clues] with columns = and rows =)",
     suffixes=(".ini",),
     reader=read,
     writer=write,
+    colour=ColourFormat(read_colour, write_colour, looks_colour),
     sniff=sniff,
 )

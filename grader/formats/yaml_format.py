@@ -8,15 +8,24 @@ and the solution as a block string.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
 import yaml
 
 from grader import safe_yaml
+from grader.colour.model import ColourPuzzle
 from grader.errors import FormatError
-from grader.formats._base import FormatSpec, decode_text, head_text
-from grader.formats._mapping import SchemaError, puzzle_from_mapping, puzzle_to_mapping
+from grader.formats._base import ColourFormat, FormatSpec, decode_text, head_text
+from grader.formats._mapping import (
+    SchemaError,
+    colour_puzzle_to_mapping,
+    documents_of,
+    puzzle_from_mapping,
+    puzzle_to_mapping,
+    read_colour_documents,
+)
 from grader.model import Puzzle
 
 FILE_KEYS = frozenset(("puzzles", "notes"))
@@ -169,6 +178,51 @@ def sniff(data: bytes) -> bool:
     )
 
 
+# -- colour ---------------------------------------------------------------------------------------
+def read_colour(data: bytes, source: str) -> list[ColourPuzzle]:
+    try:
+        document = safe_yaml.load(decode_text(data, source))  # depth and aliases first
+    except (yaml.YAMLError, RecursionError, ValueError, OverflowError) as exc:
+        raise FormatError(f"not valid YAML: {str(exc).splitlines()[0][:80]}", source) from None
+    return read_colour_documents(documents_of(document), source)
+
+
+def write_colour(puzzles: Sequence[ColourPuzzle]) -> bytes:
+    blocks = []
+    for puzzle in puzzles:
+        mapping = colour_puzzle_to_mapping(puzzle)
+        lines = [f"{k}: {_scalar(v)}" for k, v in mapping.items() if isinstance(v, str)]
+        for key in ("palette", "background"):
+            if key not in mapping:
+                continue
+            lines.append(f"{key}:")
+            values = mapping[key] if key == "palette" else [mapping[key]]
+            for colour in values:
+                body = ", ".join(f"{k}: {json.dumps(v, ensure_ascii=False)}"
+                                 for k, v in colour.items())
+                lines.append(f"  {'- ' if key == 'palette' else ''}{{{body}}}")
+            if key == "background":
+                lines[-1] = "background: " + lines[-1].strip()
+                del lines[-2]
+        for key in ("rows", "columns"):
+            lines.append(f"{key}:")
+            lines.extend(f"  - {json.dumps(c)}" for c in mapping[key])
+        if puzzle.solution is not None:
+            lines.append("solution: |")
+            lines.extend(f"  {row}" for row in puzzle.solution)
+        blocks.append(lines)
+    if len(blocks) == 1:
+        return ("\n".join(blocks[0]) + "\n").encode("utf-8")
+    out = ["puzzles:"]
+    for lines in blocks:
+        out.extend(("  - " if i == 0 else "    ") + line for i, line in enumerate(lines))
+    return ("\n".join(out) + "\n").encode("utf-8")
+
+
+def looks_colour(data: bytes) -> bool:
+    return re.search(rb"^[ \t-]*palette\s*:", data, re.MULTILINE) is not None
+
+
 SPEC = FormatSpec(
     name="yaml",
     description="Nonopress YAML (clues, solution, metadata)",
@@ -177,4 +231,5 @@ SPEC = FormatSpec(
     writer=write,
     holds_many=True,
     sniff=sniff,
+    colour=ColourFormat(read_colour, write_colour, looks_colour, holds_many=True),
 )
