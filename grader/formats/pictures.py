@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -141,7 +142,9 @@ def sniff_bmp(data: bytes) -> bool:
                                                                            64, 108, 124)
 
 
-def read_image(data: bytes, source: str) -> list[Puzzle]:
+def _rgba_pixels(data: bytes, source: str) -> np.ndarray[Any, Any]:
+    """The picture's RGBA pixels (height x width x 4), its size checked before they are
+    decoded; anything Pillow cannot read is one FormatError."""
     from PIL import Image, UnidentifiedImageError
 
     try:
@@ -156,7 +159,11 @@ def read_image(data: bytes, source: str) -> list[Puzzle]:
         raise FormatError("not a readable image (unknown or broken header)", source) from None
     except Exception as exc:  # Pillow raises many types (OSError, SyntaxError, ...)
         raise FormatError(f"not a readable image: {type(exc).__name__}: {exc}", source) from None
-    pixels = np.asarray(rgba, dtype=np.int32)
+    return np.asarray(rgba)
+
+
+def read_image(data: bytes, source: str) -> list[Puzzle]:
+    pixels = _rgba_pixels(data, source).astype(np.int32)
     luminance = (pixels[..., 0] * 299 + pixels[..., 1] * 587 + pixels[..., 2] * 114) // 1000
     picture = (luminance < 128) & (pixels[..., 3] >= 128)
     return [puzzle_from_picture(as_row_strings(picture), source, None)]
@@ -243,22 +250,10 @@ def palette_for(rgbs: Sequence[RGB]) -> Palette:
 
 
 def read_colour_picture(data: bytes, source: str, colours: int) -> list[ColourPuzzle]:
-    from PIL import Image, UnidentifiedImageError
-
+    """A picture as a colour puzzle of at most ``colours`` colours."""
     if not 1 <= colours <= MAX_COLOURS:
         raise FormatError(f"--colours {colours}: must be 1 to {MAX_COLOURS}", source)
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            check_header(*image.size, source, None)  # before the pixels are decoded
-            image.load()
-            rgba = image.convert("RGBA")
-    except FormatError:
-        raise
-    except UnidentifiedImageError:
-        raise FormatError("not a readable image (unknown or broken header)", source) from None
-    except Exception as exc:  # Pillow raises many types
-        raise FormatError(f"not a readable image: {type(exc).__name__}: {exc}", source) from None
-    indices, rgbs = reduce_picture(np.asarray(rgba), colours)
+    indices, rgbs = reduce_picture(_rgba_pixels(data, source), colours)
     if not rgbs:
         raise FormatError("the picture has no cell darker than the background", source)
     palette = palette_for(rgbs)
@@ -314,33 +309,21 @@ PBM_RAW_SPEC = FormatSpec(
     writer=write_pbm_raw,
     binary=True,
 )
-PNG_SPEC = FormatSpec(
-    name="png",
-    description="PNG picture of the solution (dark pixel = filled cell)",
-    suffixes=(".png",),
-    reader=read_image,
-    writer=_image_writer("PNG", "png"),
-    colour=ColourFormat(_read_colour_default, _colour_image_writer("PNG"), _never_colour),
-    sniff=_sniffer(b"\x89PNG\r\n\x1a\n"),
-    binary=True,
-)
-GIF_SPEC = FormatSpec(
-    name="gif",
-    description="GIF picture of the solution (dark pixel = filled cell)",
-    suffixes=(".gif",),
-    reader=read_image,
-    writer=_image_writer("GIF", "gif"),
-    colour=ColourFormat(_read_colour_default, _colour_image_writer("GIF"), _never_colour),
-    sniff=_sniffer(b"GIF87a", b"GIF89a"),
-    binary=True,
-)
-BMP_SPEC = FormatSpec(
-    name="bmp",
-    description="BMP picture of the solution (dark pixel = filled cell)",
-    suffixes=(".bmp",),
-    reader=read_image,
-    writer=_image_writer("BMP", "bmp"),
-    colour=ColourFormat(_read_colour_default, _colour_image_writer("BMP"), _never_colour),
-    sniff=sniff_bmp,
-    binary=True,
-)
+def _image_spec(name: str, pil_format: str, sniff: Callable[[bytes], bool]) -> FormatSpec:
+    """A picture format Pillow reads and writes: black and white by luminance, or colour."""
+    return FormatSpec(
+        name=name,
+        description=f"{pil_format} picture of the solution (dark pixel = filled cell)",
+        suffixes=(f".{name}",),
+        reader=read_image,
+        writer=_image_writer(pil_format, name),
+        colour=ColourFormat(_read_colour_default, _colour_image_writer(pil_format),
+                            _never_colour),
+        sniff=sniff,
+        binary=True,
+    )
+
+
+PNG_SPEC = _image_spec("png", "PNG", _sniffer(b"\x89PNG\r\n\x1a\n"))
+GIF_SPEC = _image_spec("gif", "GIF", _sniffer(b"GIF87a", b"GIF89a"))
+BMP_SPEC = _image_spec("bmp", "BMP", sniff_bmp)

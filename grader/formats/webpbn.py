@@ -85,6 +85,12 @@ def _text(element: Element | None) -> str:
 
 
 def read(data: bytes, source: str) -> list[Puzzle]:
+    return [_puzzle(element, source, i)
+            for i, element in enumerate(_puzzle_elements(data, source), 1)]
+
+
+def _puzzle_elements(data: bytes, source: str) -> list[Element]:
+    """The ``<puzzle>`` elements of the file (either kind)."""
     root = _parse_xml(data, source)
     if root.tag == "puzzle":
         elements = [root]
@@ -94,7 +100,36 @@ def read(data: bytes, source: str) -> list[Puzzle]:
         raise FormatError(f"expected <puzzleset> or <puzzle>, found <{root.tag}>", source)
     if not elements:
         raise FormatError("no <puzzle> in the <puzzleset>", source)
-    return [_puzzle(element, source, i) for i, element in enumerate(elements, 1)]
+    return elements
+
+
+def _clue_lines(element: Element, source: str, where: str) -> dict[str, list[Element]]:
+    """The ``<line>`` elements of the row and column clues (either kind), both there and
+    within the size limits."""
+    found: dict[str, list[Element]] = {}
+    for block in element.findall("clues"):
+        kind = block.get("type", "")
+        if kind not in ("rows", "columns"):
+            raise FormatError(f"{where}<clues type={kind!r}> is not rows or columns", source)
+        lines = block.findall("line")
+        check_count(len(lines), kind, source, None)
+        found[kind] = lines
+    for kind in ("rows", "columns"):
+        if kind not in found:
+            raise FormatError(f"{where}no <clues type=\"{kind}\">", source)
+    check_header(len(found["columns"]), len(found["rows"]), source, None)
+    return found
+
+
+def _counts(line: Element, most: int, source: str, where: str) -> list[Element]:
+    """A line's ``<count>`` elements, at most ``most`` of them: no line of a grid within
+    the size limit holds more blocks, so a longer one is refused before converting (a 9 MB
+    file of single <count>s cost seconds of CPU in every command that read it)."""
+    counts = line.findall("count")
+    if len(counts) > most:
+        raise FormatError(f"{where}a clue line of {len(counts)} blocks: more than a line of "
+                          f"at most {MAX_SIDE} cells can hold", source)
+    return counts
 
 
 def _puzzle(element: Element, source: str, number: int) -> Puzzle:
@@ -106,18 +141,8 @@ def _puzzle(element: Element, source: str, number: int) -> Puzzle:
     default, background = default_and_background(element, colours, source, where)
     if colours - {default, background, ""}:
         raise FormatError(where + _COLOUR_MESSAGE, source)
-    clues: dict[str, list[Clue]] = {}
-    for block in element.findall("clues"):
-        kind = block.get("type", "")
-        if kind not in ("rows", "columns"):
-            raise FormatError(f"{where}<clues type={kind!r}> is not rows or columns", source)
-        lines = block.findall("line")
-        check_count(len(lines), kind, source, None)
-        clues[kind] = [_line(line, default, source, where) for line in lines]
-    for kind in ("rows", "columns"):
-        if kind not in clues:
-            raise FormatError(f"{where}no <clues type=\"{kind}\">", source)
-    check_header(len(clues["columns"]), len(clues["rows"]), source, None)
+    clues = {kind: [_line(line, default, source, where) for line in lines]
+             for kind, lines in _clue_lines(element, source, where).items()}
     meta = _meta(element)
     solution = _solution(element, len(clues["columns"]), len(clues["rows"]), source, where)
     return build_puzzle(clues["rows"], clues["columns"], source, None,
@@ -125,14 +150,8 @@ def _puzzle(element: Element, source: str, number: int) -> Puzzle:
 
 
 def _line(line: Element, default: str, source: str, where: str) -> Clue:
-    counts = line.findall("count")
-    # no line of a grid within the size limit holds more blocks: refuse before converting
-    # (a 9 MB file of single <count>s cost seconds of CPU in every command that read it)
-    if len(counts) > (MAX_SIDE + 1) // 2:
-        raise FormatError(f"{where}a clue line of {len(counts)} blocks: more than a line of "
-                          f"at most {MAX_SIDE} cells can hold", source)
     numbers = []
-    for count in counts:
+    for count in _counts(line, (MAX_SIDE + 1) // 2, source, where):
         if count.get("color", default) != default:
             raise FormatError(where + _COLOUR_MESSAGE, source)
         numbers.append(parse_number(_text(count), source, None, "count"))
@@ -157,9 +176,11 @@ def _meta(element: Element) -> Metadata:
     )
 
 
-def _solution(
+def goal_image(
     element: Element, width: int, height: int, source: str, where: str
 ) -> list[str] | None:
+    """The rows of the puzzle's goal solution image as written (either kind), checked to
+    be ``width`` x ``height``; None when there is none."""
     for solution in element.findall("solution"):
         if solution.get("type", "goal") != "goal":
             continue
@@ -167,9 +188,18 @@ def _solution(
         rows = [r.strip().strip("|") for r in image.splitlines() if r.strip()]
         if len(rows) != height or any(len(r) != width for r in rows):
             raise FormatError(f"{where}the solution image is not {width}x{height}", source)
-        empty = _background_char(element)
-        return ["".join("." if c == empty else "#" for c in r) for r in rows]
+        return rows
     return None
+
+
+def _solution(
+    element: Element, width: int, height: int, source: str, where: str
+) -> list[str] | None:
+    rows = goal_image(element, width, height, source, where)
+    if rows is None:
+        return None
+    empty = _background_char(element)
+    return ["".join("." if c == empty else "#" for c in r) for r in rows]
 
 
 def _background_char(element: Element) -> str:
@@ -245,13 +275,8 @@ def sniff(data: bytes) -> bool:
 
 # -- colour --------------------------------------------------------------------------------------
 def read_colour(data: bytes, source: str) -> list[ColourPuzzle]:
-    root = _parse_xml(data, source)
-    elements = [root] if root.tag == "puzzle" else root.findall("puzzle")
-    if root.tag not in ("puzzle", "puzzleset"):
-        raise FormatError(f"expected <puzzleset> or <puzzle>, found <{root.tag}>", source)
-    if not elements:
-        raise FormatError("no <puzzle> in the <puzzleset>", source)
-    return [_colour_puzzle(element, source, i) for i, element in enumerate(elements, 1)]
+    return [_colour_puzzle(element, source, i)
+            for i, element in enumerate(_puzzle_elements(data, source), 1)]
 
 
 def _palette_colour(element: Element, source: str, where: str, used: set[str]) -> Colour:
@@ -285,19 +310,10 @@ def _colour_puzzle(element: Element, source: str, number: int) -> ColourPuzzle:
                                    free_char(used | {background.char}, "X"))
     order = list(declared)
     # the clues may use fewer colours than declared: keep those used, in declared order
-    raw: dict[str, list[list[tuple[int, str]]]] = {}
-    for block in element.findall("clues"):
-        kind = block.get("type", "")
-        if kind not in ("rows", "columns"):
-            raise FormatError(f"{where}<clues type={kind!r}> is not rows or columns", source)
-        lines = block.findall("line")
-        check_count(len(lines), kind, source, None)
-        raw[kind] = [[(parse_number(_text(c), source, None, "count"), c.get("color", default))
-                      for c in line.findall("count")] for line in lines]
-    for kind in ("rows", "columns"):
-        if kind not in raw:
-            raise FormatError(f"{where}no <clues type=\"{kind}\">", source)
-    check_header(len(raw["columns"]), len(raw["rows"]), source, None)
+    # blocks of different colours need no gap: a line may hold as many blocks as cells
+    raw = {kind: [[(parse_number(_text(c), source, None, "count"), c.get("color", default))
+                   for c in _counts(line, MAX_SIDE, source, where)] for line in lines]
+           for kind, lines in _clue_lines(element, source, where).items()}
     used_names = {name for lines in raw.values() for line in lines for n, name in line if n}
     unknown = used_names - set(order)
     if unknown:
@@ -320,22 +336,14 @@ def _colour_puzzle(element: Element, source: str, number: int) -> ColourPuzzle:
 
 
 def _colour_solution(element: Element, width: int, height: int, source: str, where: str,
-              palette: Palette) -> list[str] | None:
-    for solution in element.findall("solution"):
-        if solution.get("type", "goal") != "goal":
-            continue
-        image = _text(solution.find("image"))
-        rows = [r.strip().strip("|") for r in image.splitlines() if r.strip()]
-        if len(rows) != height or any(len(r) != width for r in rows):
-            raise FormatError(f"{where}the solution image is not {width}x{height}", source)
-        allowed = {palette[i].char for i in range(palette.size + 1)}
-        for row in rows:
-            bad = set(row) - allowed
-            if bad:
-                raise FormatError(f"{where}the solution image holds {sorted(bad)[0]!r}",
-                                  source)
-        return rows
-    return None
+                     palette: Palette) -> list[str] | None:
+    rows = goal_image(element, width, height, source, where)
+    allowed = {palette[i].char for i in range(palette.size + 1)}
+    for row in rows or ():
+        bad = set(row) - allowed
+        if bad:
+            raise FormatError(f"{where}the solution image holds {sorted(bad)[0]!r}", source)
+    return rows
 
 
 def _colour_puzzle_xml(puzzle: ColourPuzzle) -> list[str]:
