@@ -60,36 +60,52 @@ def read(data: bytes, source: str) -> list[Puzzle]:
             if section in ("colors", "colours"):
                 raise FormatError(_COLOUR_MESSAGE, source, number)
             continue
-        key_match = _KEY.match(line)
-        if key_match and not raw[:1].isspace():
-            key = key_match.group(1).lower()
-            if section == "clues" and key in ("rows", "columns"):
-                values[key], key_lines[key] = [], number
-                line = key_match.group(2).strip()
-            else:
-                key = "?"  # other keys are not ours to read; skip their values
-                continue
+        opened = _opened_key(raw, line, section)
+        if opened is not None:
+            key, line = opened
+            if key == "?":
+                continue  # other keys are not ours to read; skip their values
+            values[key], key_lines[key] = [], number
         if key == "?" or section != "clues":
             continue
         if key not in values:
-            if section == "clues":
-                raise FormatError(f"unexpected line {line[:40]!r}", source, number)
-            continue
-        for part in line.split(","):
-            part = part.strip().strip("'\"").strip()
-            if not part:
-                continue
+            raise FormatError(f"unexpected line {line[:40]!r}", source, number)
+        for part in _parts(line):
             if re.search(r"\d\s*[A-Za-z]|[A-Za-z]\s*\d", part):
                 raise FormatError(_COLOUR_MESSAGE, source, number)
             check_count(len(values[key]) + 1, key, source, number)
             values[key].append((number, part))
-    for needed in ("columns", "rows"):
-        if needed not in values:
-            raise FormatError(f"no '{needed} =' in a [clues] section", source, len(lines) or 1)
+    _check_clue_keys(values, source, len(lines))
     clues: dict[str, list[Clue]] = {
         k: [parse_clue(text, source, n) for n, text in v] for k, v in values.items()
     }
     return [build_puzzle(clues["rows"], clues["columns"], source, key_lines["rows"])]
+
+
+def _opened_key(raw: str, line: str, section: str) -> tuple[str, str] | None:
+    """For a line that opens a key (``rows = ...``, not indented), of either kind: the key
+    (``?`` for one that is not a clue list of the [clues] section) and the rest of the line,
+    the first of its values; None for a line that goes on with the key before."""
+    match = _KEY.match(line)
+    if match is None or raw[:1].isspace():
+        return None
+    key = match.group(1).lower()
+    if section == "clues" and key in ("rows", "columns"):
+        return key, match.group(2).strip()
+    return "?", ""
+
+
+def _parts(line: str) -> list[str]:
+    """The clues of a line of values: comma-separated, each maybe quoted."""
+    parts = (part.strip().strip("'\"").strip() for part in line.split(","))
+    return [part for part in parts if part]
+
+
+def _check_clue_keys(values: dict[str, list[tuple[int, str]]], source: str, lines: int
+                     ) -> None:
+    for needed in ("columns", "rows"):
+        if needed not in values:
+            raise FormatError(f"no '{needed} =' in a [clues] section", source, lines or 1)
 
 
 def write(puzzles: Sequence[Puzzle]) -> bytes:
@@ -138,25 +154,18 @@ def read_colour(data: bytes, source: str) -> list[ColourPuzzle]:
             continue
         if section in ("colors", "colours"):
             raise FormatError(f"cannot read colour {line[:40]!r}", source, number)
-        key_match = _KEY.match(line)
-        if key_match and not raw[:1].isspace():
-            key = key_match.group(1).lower()
-            if section == "clues" and key in ("rows", "columns"):
-                values[key] = []
-                line = key_match.group(2).strip()
-            else:
-                key = "?"
+        opened = _opened_key(raw, line, section)
+        if opened is not None:
+            key, line = opened
+            if key == "?":
                 continue
+            values[key] = []
         if key not in values or section != "clues":
             continue
-        for part in line.split(","):
-            part = part.strip().strip("'\"").strip()
-            if part:
-                check_count(len(values[key]) + 1, key, source, number)
-                values[key].append((number, part))
-    for needed in ("columns", "rows"):
-        if needed not in values:
-            raise FormatError(f"no '{needed} =' in a [clues] section", source, len(lines) or 1)
+        for part in _parts(line):
+            check_count(len(values[key]) + 1, key, source, number)
+            values[key].append((number, part))
+    _check_clue_keys(values, source, len(lines))
     suffixes = {name: i for i, name in enumerate(declared, 2)}
     black = 1
     clues = {k: [parse_colour_clue(text, suffixes, black, source, n) for n, text in v]

@@ -145,29 +145,38 @@ def _yaml_printable(char: str) -> bool:
 
 def _puzzle_lines(puzzle: Puzzle) -> list[str]:
     mapping: dict[str, Any] = puzzle_to_mapping(puzzle)
-    lines = [f"{k}: {_scalar(v)}" for k, v in mapping.items() if isinstance(v, str)]
+    lines = _meta_lines(mapping)
     for key in ("rows", "columns"):
         lines.append(f"{key}:")
         lines.extend(f"  - [{', '.join(map(str, clue))}]" for clue in mapping[key])
-    if puzzle.solution is not None:
-        lines.append("solution: |")
-        lines.extend(f"  {row}" for row in puzzle.solution)
-    if puzzle.givens:
-        lines.append("givens: |")
-        lines.extend(f"  {row}" for row in mapping["givens"])
-    return lines
+    lines += _block_lines("solution", puzzle.solution)
+    return lines + _block_lines("givens", mapping["givens"] if puzzle.givens else None)
 
 
-def write(puzzles: Sequence[Puzzle]) -> bytes:
-    if len(puzzles) == 1:
-        lines = _puzzle_lines(puzzles[0])
-    else:
-        lines = ["puzzles:"]
-        for puzzle in puzzles:
-            body = _puzzle_lines(puzzle)
+def _meta_lines(mapping: dict[str, Any]) -> list[str]:
+    """The metadata of a puzzle of either kind (its keys with text values), one a line."""
+    return [f"{k}: {_scalar(v)}" for k, v in mapping.items() if isinstance(v, str)]
+
+
+def _block_lines(key: str, rows: Sequence[str] | None) -> list[str]:
+    """A picture (the solution, the givens) as a literal block; nothing for None."""
+    if rows is None:
+        return []
+    return [f"{key}: |", *(f"  {row}" for row in rows)]
+
+
+def _document(puzzles: Sequence[list[str]]) -> bytes:
+    """One puzzle's lines as they are, several as the items of a ``puzzles:`` list."""
+    lines = puzzles[0] if len(puzzles) == 1 else ["puzzles:"]
+    if len(puzzles) > 1:
+        for body in puzzles:
             lines.append(f"  - {body[0]}")
             lines.extend(f"    {line}" for line in body[1:])
     return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def write(puzzles: Sequence[Puzzle]) -> bytes:
+    return _document([_puzzle_lines(puzzle) for puzzle in puzzles])
 
 
 def sniff(data: bytes) -> bool:
@@ -188,35 +197,27 @@ def read_colour(data: bytes, source: str) -> list[ColourPuzzle]:
 
 
 def write_colour(puzzles: Sequence[ColourPuzzle]) -> bytes:
-    blocks = []
-    for puzzle in puzzles:
-        mapping = colour_puzzle_to_mapping(puzzle)
-        lines = [f"{k}: {_scalar(v)}" for k, v in mapping.items() if isinstance(v, str)]
-        for key in ("palette", "background"):
-            if key not in mapping:
-                continue
-            lines.append(f"{key}:")
-            values = mapping[key] if key == "palette" else [mapping[key]]
-            for colour in values:
-                body = ", ".join(f"{k}: {json.dumps(v, ensure_ascii=False)}"
-                                 for k, v in colour.items())
-                lines.append(f"  {'- ' if key == 'palette' else ''}{{{body}}}")
-            if key == "background":
-                lines[-1] = "background: " + lines[-1].strip()
-                del lines[-2]
-        for key in ("rows", "columns"):
-            lines.append(f"{key}:")
-            lines.extend(f"  - {json.dumps(c)}" for c in mapping[key])
-        if puzzle.solution is not None:
-            lines.append("solution: |")
-            lines.extend(f"  {row}" for row in puzzle.solution)
-        blocks.append(lines)
-    if len(blocks) == 1:
-        return ("\n".join(blocks[0]) + "\n").encode("utf-8")
-    out = ["puzzles:"]
-    for lines in blocks:
-        out.extend(("  - " if i == 0 else "    ") + line for i, line in enumerate(lines))
-    return ("\n".join(out) + "\n").encode("utf-8")
+    return _document([_colour_puzzle_lines(puzzle) for puzzle in puzzles])
+
+
+def _colour_puzzle_lines(puzzle: ColourPuzzle) -> list[str]:
+    mapping = colour_puzzle_to_mapping(puzzle)
+    lines = _meta_lines(mapping)
+    if "palette" in mapping:
+        lines.append("palette:")
+        lines.extend(f"  - {_flow(colour)}" for colour in mapping["palette"])
+    if "background" in mapping:
+        lines.append(f"background: {_flow(mapping['background'])}")
+    for key in ("rows", "columns"):
+        lines.append(f"{key}:")
+        lines.extend(f"  - {json.dumps(c)}" for c in mapping[key])
+    return lines + _block_lines("solution", puzzle.solution)
+
+
+def _flow(colour: dict[str, str]) -> str:
+    """A colour as a one-line mapping: ``{name: "red", rgb: "d01c1c", char: "r"}``."""
+    body = ", ".join(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in colour.items())
+    return f"{{{body}}}"
 
 
 def looks_colour(data: bytes) -> bool:
