@@ -252,7 +252,7 @@ def write_any(puzzles: AnyPuzzle | Sequence[AnyPuzzle], format: str) -> bytes:
     if colour is None or colour.writer is None:
         raise FormatError(f"the {spec.name} format cannot hold colour puzzles; use one of "
                           f"{', '.join(colour_capable())}")
-    if len(items) > 1 and not colour.holds_many:
+    if len(items) > 1 and not spec.holds_many:
         raise FormatError(f"the {spec.name} format holds one puzzle, and there are "
                           f"{len(items)}")
     colour_items = [p if isinstance(p, ColourPuzzle) else ColourPuzzle.from_black_and_white(p)

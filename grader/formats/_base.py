@@ -28,12 +28,12 @@ MAX_DIGITS = 6
 @dataclass(frozen=True)
 class ColourFormat:
     """How a format holds colour puzzles: ``looks_colour`` is a cheap look that tells a
-    colour file from a black-and-white one the plain reader refused."""
+    colour file from a black-and-white one the plain reader refused. A file holds as many
+    colour puzzles as black-and-white ones (the spec's ``holds_many``)."""
 
     reader: ColourReader
     writer: ColourWriter | None
     looks_colour: Sniffer
-    holds_many: bool = False
 
 
 @dataclass(frozen=True)

@@ -396,6 +396,6 @@ SPEC = FormatSpec(
     reader=read,
     writer=write,
     holds_many=True,
-    colour=ColourFormat(read_colour, write_colour, looks_colour, holds_many=True),
+    colour=ColourFormat(read_colour, write_colour, looks_colour),
     sniff=sniff,
 )

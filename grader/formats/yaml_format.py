@@ -232,5 +232,5 @@ SPEC = FormatSpec(
     writer=write,
     holds_many=True,
     sniff=sniff,
-    colour=ColourFormat(read_colour, write_colour, looks_colour, holds_many=True),
+    colour=ColourFormat(read_colour, write_colour, looks_colour),
 )
