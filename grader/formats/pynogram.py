@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from grader.colour.model import ColourPuzzle
 from grader.colour.palette import BLACK, NAMED_COLOURS, Colour, parse_rgb
@@ -44,68 +45,83 @@ _KEY = re.compile(r"^([A-Za-z_]\w*)\s*[=:]\s*(.*)$")
 _COLOUR_MESSAGE = "colour puzzles are not supported (only black and white)"
 
 
-def read(data: bytes, source: str) -> list[Puzzle]:
+_COLOUR_SECTIONS = ("colors", "colours")
+
+
+@dataclass
+class _Scan:
+    """What a file holds, before its clues are read as either kind: the clue texts of each
+    key with their lines, the line each key opened on, and the ``[colors]`` definitions
+    (name -> description, char, line)."""
+
+    values: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    key_lines: dict[str, int] = field(default_factory=dict)
+    declared: dict[str, tuple[str, str, int]] = field(default_factory=dict)
+
+
+def _scan(data: bytes, source: str, colour: bool) -> _Scan:
+    """The one reading of the file's lines for both kinds; ``colour`` False refuses what
+    only a colour puzzle has (a ``[colors]`` section, colour-suffixed numbers)."""
     lines = decode_text(data, source).splitlines()
-    section = ""
-    key = ""
-    values: dict[str, list[tuple[int, str]]] = {}
-    key_lines: dict[str, int] = {}
+    section, key = "", ""
+    scan = _Scan()
     for number, raw in enumerate(lines, 1):
-        line = re.split(r"[#;]", raw, maxsplit=1)[0].strip()
+        if not colour:
+            line = re.split(r"[#;]", raw, maxsplit=1)[0].strip()
+        elif section in _COLOUR_SECTIONS:
+            # a colour's char may itself be '#' or ';': cut comments after it only
+            whole = raw.strip()
+            match = _COLOUR_DEF.match(whole) or _COLOUR_DEF.match(re.sub(r"\s+[#;].*$", "",
+                                                                         whole))
+            if match:
+                scan.declared[match.group(1)] = (match.group(2), match.group(3), number)
+                continue
+            line = re.split(r"[#;]", raw, maxsplit=1)[0].strip()
+        else:
+            line = re.split(r"(?<!\()[#;]", raw, maxsplit=1)[0].strip()
         if not line:
             continue
         section_match = _SECTION.match(line)
         if section_match:
             section, key = section_match.group(1).lower(), ""
-            if section in ("colors", "colours"):
+            if section in _COLOUR_SECTIONS and not colour:
                 raise FormatError(_COLOUR_MESSAGE, source, number)
             continue
-        opened = _opened_key(raw, line, section)
-        if opened is not None:
-            key, line = opened
-            if key == "?":
-                continue  # other keys are not ours to read; skip their values
-            values[key], key_lines[key] = [], number
+        if section in _COLOUR_SECTIONS:
+            raise FormatError(f"cannot read colour {line[:40]!r}", source, number)
+        key_match = _KEY.match(line)
+        if key_match and not raw[:1].isspace():
+            key = key_match.group(1).lower()
+            if section != "clues" or key not in ("rows", "columns"):
+                key = "?"  # other keys are not ours to read; skip their values
+                continue
+            scan.values[key], scan.key_lines[key] = [], number
+            line = key_match.group(2).strip()
         if key == "?" or section != "clues":
             continue
-        if key not in values:
+        if key not in scan.values:
+            if colour:
+                continue
             raise FormatError(f"unexpected line {line[:40]!r}", source, number)
-        for part in _parts(line):
-            if re.search(r"\d\s*[A-Za-z]|[A-Za-z]\s*\d", part):
+        for part in (part.strip().strip("'\"").strip() for part in line.split(",")):
+            if not part:
+                continue
+            if not colour and re.search(r"\d\s*[A-Za-z]|[A-Za-z]\s*\d", part):
                 raise FormatError(_COLOUR_MESSAGE, source, number)
-            check_count(len(values[key]) + 1, key, source, number)
-            values[key].append((number, part))
-    _check_clue_keys(values, source, len(lines))
-    clues: dict[str, list[Clue]] = {
-        k: [parse_clue(text, source, n) for n, text in v] for k, v in values.items()
-    }
-    return [build_puzzle(clues["rows"], clues["columns"], source, key_lines["rows"])]
-
-
-def _opened_key(raw: str, line: str, section: str) -> tuple[str, str] | None:
-    """For a line that opens a key (``rows = ...``, not indented), of either kind: the key
-    (``?`` for one that is not a clue list of the [clues] section) and the rest of the line,
-    the first of its values; None for a line that goes on with the key before."""
-    match = _KEY.match(line)
-    if match is None or raw[:1].isspace():
-        return None
-    key = match.group(1).lower()
-    if section == "clues" and key in ("rows", "columns"):
-        return key, match.group(2).strip()
-    return "?", ""
-
-
-def _parts(line: str) -> list[str]:
-    """The clues of a line of values: comma-separated, each maybe quoted."""
-    parts = (part.strip().strip("'\"").strip() for part in line.split(","))
-    return [part for part in parts if part]
-
-
-def _check_clue_keys(values: dict[str, list[tuple[int, str]]], source: str, lines: int
-                     ) -> None:
+            check_count(len(scan.values[key]) + 1, key, source, number)
+            scan.values[key].append((number, part))
     for needed in ("columns", "rows"):
-        if needed not in values:
-            raise FormatError(f"no '{needed} =' in a [clues] section", source, lines or 1)
+        if needed not in scan.values:
+            raise FormatError(f"no '{needed} =' in a [clues] section", source, len(lines) or 1)
+    return scan
+
+
+def read(data: bytes, source: str) -> list[Puzzle]:
+    scan = _scan(data, source, colour=False)
+    clues: dict[str, list[Clue]] = {
+        k: [parse_clue(text, source, n) for n, text in v] for k, v in scan.values.items()
+    }
+    return [build_puzzle(clues["rows"], clues["columns"], source, scan.key_lines["rows"])]
 
 
 def write(puzzles: Sequence[Puzzle]) -> bytes:
@@ -132,40 +148,8 @@ _COLOUR_DEF = re.compile(r"^([A-Za-z_]\w*)\s*=\s*\(([^)]*)\)\s*(\S?)\s*$")
 
 
 def read_colour(data: bytes, source: str) -> list[ColourPuzzle]:
-    lines = decode_text(data, source).splitlines()
-    section, key = "", ""
-    declared: dict[str, tuple[str, str, int]] = {}  # name -> (description, char, line)
-    values: dict[str, list[tuple[int, str]]] = {}
-    for number, raw in enumerate(lines, 1):
-        line = re.split(r"(?<!\()[#;]", raw, maxsplit=1)[0].strip()
-        if section in ("colors", "colours"):
-            # a colour's char may itself be '#' or ';': cut comments after it only
-            line = raw.strip()
-            match = _COLOUR_DEF.match(line) or _COLOUR_DEF.match(re.sub(r"\s+[#;].*$", "", line))
-            if match:
-                declared[match.group(1)] = (match.group(2), match.group(3), number)
-                continue
-            line = re.split(r"[#;]", raw, maxsplit=1)[0].strip()
-        if not line:
-            continue
-        section_match = _SECTION.match(line)
-        if section_match:
-            section, key = section_match.group(1).lower(), ""
-            continue
-        if section in ("colors", "colours"):
-            raise FormatError(f"cannot read colour {line[:40]!r}", source, number)
-        opened = _opened_key(raw, line, section)
-        if opened is not None:
-            key, line = opened
-            if key == "?":
-                continue
-            values[key] = []
-        if key not in values or section != "clues":
-            continue
-        for part in _parts(line):
-            check_count(len(values[key]) + 1, key, source, number)
-            values[key].append((number, part))
-    _check_clue_keys(values, source, len(lines))
+    scan = _scan(data, source, colour=True)
+    declared, values = scan.declared, scan.values
     suffixes = {name: i for i, name in enumerate(declared, 2)}
     black = 1
     clues = {k: [parse_colour_clue(text, suffixes, black, source, n) for n, text in v]
