@@ -26,11 +26,11 @@ from pathlib import Path
 
 import numpy as np
 
-from grader.colour.io import read_any
 from grader.colour.model import ColourPuzzle
 from grader.colour.palette import Colour, Palette
 from grader.colour.sat_peer import count_colour_solutions
 from grader.colour.solver import solve_colour, warm_up
+from grader.formats import read_any
 from grader.results import Budget
 
 COLOURS = (

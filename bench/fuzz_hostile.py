@@ -73,7 +73,7 @@ class Seed:
 # -- seeds -------------------------------------------------------------------------------
 def _puzzle_seeds() -> list[Seed]:
     from grader import formats
-    from grader.colour.io import read_any, write_any
+    from grader.formats import read_any, write_any
 
     heart = formats.read(ROOT / "puzzles" / "heart.yaml")[0]
     ladybird = read_any(ROOT / "puzzles" / "colour" / "ladybird.yaml")[0]

@@ -18,10 +18,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TextIO
 
 from grader.colour.model import ColourPuzzle, format_colour_clue
-from grader.model import Puzzle
+from grader.model import Metadata, Puzzle
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from grader.colour.grading import ColourGrade
+    from grader.colour.palette import Palette
     from grader.explain_html import Replay
     from grader.grading import Grade
     from grader.results import Budget, SolveResult
@@ -56,6 +59,10 @@ class KindGrade(Protocol):
     def minutes_low(self) -> float | None: ...
     @property
     def minutes_high(self) -> float | None: ...
+    @property
+    def effort_minutes(self) -> float: ...
+    @property
+    def graded(self) -> bool: ...
     def to_json(self) -> dict[str, Any]: ...
 
 
@@ -105,12 +112,8 @@ class PuzzleKind(Protocol):
 
     def with_solution(self, solution: Any) -> AnyPuzzle: ...
 
-    def why_no_solution(self) -> str:
-        """For a puzzle without a solution: the line that breaks, '' if not known."""
-        ...
-
-    def no_solution_lines(self) -> list[str]:
-        """What ``solve`` prints to show where a puzzle without a solution breaks."""
+    def no_solution(self) -> NoSolution:
+        """For a puzzle without a solution: why, and the line (or cell) that breaks."""
         ...
 
     def warnings(self) -> list[str]:
@@ -142,6 +145,36 @@ class PuzzleKind(Protocol):
         """The solve step by step for the HTML replay (grader.explain_html)."""
         ...
 
+    @property
+    def tag(self) -> str:
+        """The kind's short name in library and catalogue records (``bw``, ``colour``)."""
+        ...
+
+    def colours(self) -> int:
+        """How many colours the puzzle uses beside the background (1 for black and white)."""
+        ...
+
+    def palette(self) -> list[dict[str, str]] | None:
+        """The palette as JSON shows it; None for black and white."""
+        ...
+
+    def picture(self, rows: Sequence[str]) -> np.ndarray[Any, Any]:
+        """A solution's rows as the picture array (bool, or the palette index of a cell)."""
+        ...
+
+    def editor_record(self) -> dict[str, Any]:
+        """The clues, palette and givens as the studio's editor draws them."""
+        ...
+
+    def with_givens(self, givens: Sequence[tuple[int, int, bool]]) -> AnyPuzzle:
+        """The puzzle with these cells given (a kind without givens refuses any)."""
+        ...
+
+    def black_and_white(self) -> Puzzle | None:
+        """The puzzle for the engines that work on black and white only (authoring's
+        repair), None for a puzzle in colours."""
+        ...
+
 
 @dataclass(frozen=True)
 class BlackAndWhite:
@@ -150,6 +183,7 @@ class BlackAndWhite:
 
     puzzle: Puzzle
     name: ClassVar[str] = "black-and-white"
+    tag: ClassVar[str] = "bw"
 
     def summary(self) -> dict[str, Any]:
         return {}
@@ -180,19 +214,16 @@ class BlackAndWhite:
     def with_solution(self, solution: Any) -> Puzzle:
         return self.puzzle.with_solution(solution)
 
-    def why_no_solution(self) -> str:
-        from grader.diagnose import why_no_solution
-
-        return why_no_solution(self.puzzle)[1]
-
-    def no_solution_lines(self) -> list[str]:
-        from grader.diagnose import BrokenLine, why_no_solution
+    def no_solution(self) -> NoSolution:
+        from grader.diagnose import BrokenCell, BrokenLine, why_no_solution
         from grader.model import Grid
 
         found, why = why_no_solution(self.puzzle)
-        if not isinstance(found, BrokenLine):
-            return _broken(why)
-        return _broken(why, Grid(found.grid).to_rows(), found.line)
+        if isinstance(found, BrokenLine):
+            return NoSolution(why, found.line, rows=tuple(Grid(found.grid).to_rows()))
+        if isinstance(found, BrokenCell):
+            return NoSolution(why, cell=found.cell)
+        return NoSolution(why)
 
     def warnings(self) -> list[str]:
         from grader.diagnose import empty_borders
@@ -237,12 +268,36 @@ class BlackAndWhite:
         return GradedPuzzle(label, self.puzzle, _black_and_white_grade(grade)).replay()
 
 
+    def colours(self) -> int:
+        return 1
+
+    def palette(self) -> list[dict[str, str]] | None:
+        return None
+
+    def picture(self, rows: Sequence[str]) -> np.ndarray[Any, Any]:
+        import numpy as np
+
+        return np.array([[char == "#" for char in row] for row in rows], dtype=bool)
+
+    def editor_record(self) -> dict[str, Any]:
+        rows, columns = self.clue_texts()
+        return {"kind": self.tag, "palette": None, "rows": rows, "columns": columns,
+                "givens": [[r, c, bool(f)] for r, c, f in self.puzzle.givens]}
+
+    def with_givens(self, givens: Sequence[tuple[int, int, bool]]) -> Puzzle:
+        return self.puzzle.with_givens(givens)
+
+    def black_and_white(self) -> Puzzle | None:
+        return self.puzzle
+
+
 @dataclass(frozen=True)
 class Colour:
     """The colour kind: grader.colour's solver and grader."""
 
     puzzle: ColourPuzzle
     name: ClassVar[str] = "colour"
+    tag: ClassVar[str] = "colour"
 
     def summary(self) -> dict[str, Any]:
         return {"colours": self.puzzle.palette.size, "palette": palette_record(self.puzzle)}
@@ -291,18 +346,13 @@ class Colour:
     def with_solution(self, solution: Any) -> ColourPuzzle:
         return self.puzzle.with_solution(solution)
 
-    def why_no_solution(self) -> str:
-        from grader.colour.diagnose import why_no_colour_solution
-
-        return why_no_colour_solution(self.puzzle)[1]
-
-    def no_solution_lines(self) -> list[str]:
+    def no_solution(self) -> NoSolution:
         from grader.colour.diagnose import why_no_colour_solution
 
         found, why = why_no_colour_solution(self.puzzle)
         if found is None:
-            return _broken(why)
-        return _broken(why, found.rows(self.puzzle), found.line)
+            return NoSolution(why)
+        return NoSolution(why, found.line, rows=tuple(found.rows(self.puzzle)))
 
     def warnings(self) -> list[str]:
         return []
@@ -382,18 +432,67 @@ class Colour:
                          grade.steps, lambda step: sentence(step, puzzle))
 
 
-def _broken(why: str, rows: Sequence[str] = (), line: LineRef | None = None) -> list[str]:
-    """What ``solve`` prints of a puzzle without a solution: why, and the grid when the
-    line broke with that line marked (``>`` before a row, ``v`` over a column)."""
-    lines = [f"no solution: {why}"]
-    if line is None:
+    def colours(self) -> int:
+        return self.puzzle.palette.size
+
+    def palette(self) -> list[dict[str, str]] | None:
+        return palette_record(self.puzzle)
+
+    def picture(self, rows: Sequence[str]) -> np.ndarray[Any, Any]:
+        from grader.colour.model import rows_to_colour_array
+
+        return rows_to_colour_array(list(rows), self.puzzle.palette)
+
+    def editor_record(self) -> dict[str, Any]:
+        palette = self.puzzle.palette
+        return {"kind": self.tag, "palette": palette_record(self.puzzle), "givens": [],
+                "rows": [[[n, palette[c].char] for n, c in clue] for clue in self.puzzle.rows],
+                "columns": [[[n, palette[c].char] for n, c in clue]
+                            for clue in self.puzzle.columns]}
+
+    def with_givens(self, givens: Sequence[tuple[int, int, bool]]) -> ColourPuzzle:
+        if list(givens):
+            from grader.errors import PuzzleError
+
+            raise PuzzleError("givens are for black-and-white puzzles; a colour puzzle has none")
+        return self.puzzle
+
+    def black_and_white(self) -> Puzzle | None:
+        return None
+
+
+@dataclass(frozen=True)
+class NoSolution:
+    """Why a puzzle of either kind has no solution: the line that breaks and the grid when
+    it broke (or, for black and white, a cell that breaks both ways), where known."""
+
+    why: str
+    line: LineRef | None = None
+    cell: tuple[int, int] | None = None
+    rows: tuple[str, ...] = ()  #: the grid when the line broke (``?`` still open)
+
+    def lines(self) -> list[str]:
+        """What ``solve`` prints: why, and the grid when the line broke with that line
+        marked (``>`` before a row, ``v`` over a column)."""
+        lines = [f"no solution: {self.why}"]
+        line = self.line
+        if line is None:
+            return lines
+        lines.append("the grid when it broke (? = still open, > marks the line):")
+        if line.axis == "row":
+            lines.extend((">" if r == line.index else " ") + row
+                         for r, row in enumerate(self.rows))
+        else:
+            lines.extend([" " + " " * line.index + "v", *(" " + row for row in self.rows)])
         return lines
-    lines.append("the grid when it broke (? = still open, > marks the line):")
-    if line.axis == "row":
-        lines.extend((">" if r == line.index else " ") + row for r, row in enumerate(rows))
-    else:
-        lines.extend([" " + " " * line.index + "v", *(" " + row for row in rows)])
-    return lines
+
+    def where(self) -> dict[str, Any] | None:
+        """What the studio marks: ``{"axis", "index"}`` of the line or ``{"cell"}``."""
+        if self.line is not None:
+            return {"axis": self.line.axis, "index": self.line.index}
+        if self.cell is not None:
+            return {"cell": list(self.cell)}
+        return None
 
 
 def _black_and_white_grade(grade: KindGrade) -> Grade:
@@ -416,17 +515,30 @@ def kind_of(puzzle: AnyPuzzle) -> PuzzleKind:
     return BlackAndWhite(puzzle)
 
 
+def puzzle_from_rows(rows: Sequence[str], meta: Metadata, palette: Palette | None = None
+                     ) -> AnyPuzzle:
+    """The puzzle whose solution is ``rows``: ``#``/``.`` for black and white, the
+    palette's chars for a colour one."""
+    if palette is None:
+        from grader.model import rows_to_array
+
+        return Puzzle.from_picture(rows_to_array(list(rows)), meta)
+    from grader.colour.model import rows_to_colour_array
+
+    return ColourPuzzle.from_picture(rows_to_colour_array(list(rows), palette), palette, meta)
+
+
 def read_puzzles(source: str | Path | bytes, format: str | None = None,
                  name: str | None = None, colours: int | None = None) -> list[AnyPuzzle]:
     """The puzzles of a file or of bytes, of whichever kind the file holds (the formats
     registry decides; ``colours`` reads pictures as colour puzzles of at most N colours)."""
-    from grader.colour.io import read_any
+    from grader.formats import read_any
 
     return read_any(source, format=format, name=name, colours=colours)
 
 
 def write_puzzles(puzzles: Sequence[AnyPuzzle], format_name: str) -> bytes:
     """``puzzles`` in one file of ``format_name`` (a colour puzzle needs a colour format)."""
-    from grader.colour.io import write_any
+    from grader.formats import write_any
 
     return write_any(list(puzzles), format_name)

@@ -318,14 +318,21 @@ def clues_of_picture(picture: BoolArray) -> tuple[tuple[Clue, ...], tuple[Clue, 
     return _clues_of_rows(array), _clues_of_rows(array.T)
 
 
-def rows_to_array(rows: Sequence[str]) -> BoolArray:
-    """Row strings of '#'/'.' (also '1'/'0', 'X'/'-') to a bool array."""
+def picture_width(rows: Sequence[str]) -> int:
+    """The width of a picture given as row strings (of either kind), checked: at least one
+    row, all of one length, within the size limits."""
     if not rows:
         raise PuzzleError("a picture needs at least one row")
     width = len(rows[0])
     if any(len(r) != width for r in rows):
         raise PuzzleError("picture rows differ in length")
     check_size(width, len(rows))
+    return width
+
+
+def rows_to_array(rows: Sequence[str]) -> BoolArray:
+    """Row strings of '#'/'.' (also '1'/'0', 'X'/'-') to a bool array."""
+    width = picture_width(rows)
     text = "".join(rows).encode()
     flat = np.frombuffer(text, dtype=np.uint8)
     return np.isin(flat, np.frombuffer(b"#1Xx*", dtype=np.uint8)).reshape(len(rows), width)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -17,6 +18,40 @@ if TYPE_CHECKING:
 #: whether it is the only one was not checked
 Verdict = Literal["unique", "multiple", "none", "undecided", "solved"]
 VERDICTS: tuple[Verdict, ...] = ("unique", "multiple", "none", "undecided", "solved")
+
+
+#: a grid as a search holds it, and a solution picture taken from it (either kind)
+GridT = TypeVar("GridT", bound=np.ndarray[Any, Any])
+PictureT = TypeVar("PictureT", bound=np.ndarray[Any, Any])
+
+
+class EnoughSolutions(Exception):
+    """The pool holds as many solutions as were asked for: the search stops there."""
+
+
+@dataclass
+class SolutionPool(Generic[GridT, PictureT]):
+    """Distinct solutions in the order found (probes and branches may meet the same one),
+    for the complete solver of either kind: ``picture_of`` takes the picture from a solved
+    grid, ``clues_of`` gives a picture's (rows, columns) clues to check it against."""
+
+    clues: tuple[Any, Any]
+    picture_of: Callable[[GridT], PictureT]
+    clues_of: Callable[[PictureT], tuple[Any, Any]]
+    target: int
+    found: dict[bytes, PictureT] = field(default_factory=dict)
+
+    def add(self, grid: GridT) -> None:
+        picture = self.picture_of(grid)
+        key = picture.tobytes()
+        if key in self.found:
+            return
+        # a solution the kernels report must satisfy every clue; anything else is a bug
+        if self.clues_of(picture) != self.clues:
+            raise RuntimeError("solver bug: a reported solution does not satisfy the clues")
+        self.found[key] = picture
+        if len(self.found) >= self.target:
+            raise EnoughSolutions
 
 
 @dataclass(frozen=True)

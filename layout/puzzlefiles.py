@@ -13,10 +13,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from grader.colour.io import read_any
 from grader.colour.model import AnyPuzzle
 from grader.errors import NonopressError
-from grader.formats import read
+from grader.formats import read, read_any
 from grader.model import Puzzle
 
 T = TypeVar("T")
@@ -42,7 +41,7 @@ class PuzzleFiles:
         return _result(self._plain[path])
 
     def read_any(self, path: Path) -> list[AnyPuzzle]:
-        """Every puzzle of ``path``, colour or not (:func:`grader.colour.io.read_any`)."""
+        """Every puzzle of ``path``, colour or not (:func:`grader.formats.read_any`)."""
         if path not in self._any:
             self._any[path] = self._parse(lambda: read_any(path))
         return _result(self._any[path])

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import uvicorn
 
-from grader.colour.io import read_any, write_any
+from grader.formats import read_any, write_any
 from grader.model import Metadata, Puzzle
 from nonopress.catalogue import ImportOptions, Printed, add_files, open_catalogue, record_printings
 from nonopress.studio.app import create_app

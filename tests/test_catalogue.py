@@ -22,9 +22,8 @@ import numpy as np
 import pytest
 import sqlalchemy as sa
 
-from grader.colour.io import read_any, write_any
 from grader.colour.model import AnyPuzzle, ColourPuzzle, rows_to_colour_array
-from grader.formats import write
+from grader.formats import read_any, write, write_any
 from grader.model import Metadata, Puzzle
 from nonopress.catalogue import (
     Filters,

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from grader.colour.io import read_any
 from grader.colour.model import ColourPuzzle
+from grader.formats import read_any
 from nonopress.cli import main
 
 # red and blue may touch: "1r 1b" in two cells has one placement

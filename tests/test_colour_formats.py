@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grader.colour.io import colour_capable, read_any, write_any
 from grader.colour.model import ColourPuzzle
 from grader.colour.palette import Colour, Palette
 from grader.colour.solver import solve_colour
 from grader.errors import FormatError
+from grader.formats import colour_capable, read_any, write_any
 from grader.model import Puzzle
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
@@ -201,3 +201,49 @@ def test_mangled_colour_files_give_format_errors_only() -> None:
             read_any(bytes(mangled), format=fmt, name="mangled")
         except FormatError as exc:
             assert "reader failed" not in str(exc), (fmt, bytes(mangled), exc)
+
+
+@pytest.mark.parametrize("fmt", colour_capable())
+def test_one_module_reads_and_writes_both_kinds_of_each_format(fmt: str) -> None:
+    """Each format is one module of grader/formats: its spec carries the colour reader and
+    writer beside the black-and-white ones, and a puzzle of either kind goes through it."""
+    import importlib.util
+
+    from grader import formats
+    from grader.model import rows_to_array
+
+    assert importlib.util.find_spec("grader.colour.formats") is None  # no second house
+    spec = formats.FORMATS[fmt]
+    assert spec.colour is not None and spec.colour.writer is not None
+    module = spec.reader.__module__
+    assert module.startswith("grader.formats.")
+    assert {spec.colour.reader.__module__, spec.colour.writer.__module__} <= {
+        module, "grader.formats._mapping"}
+    plain = Puzzle.from_picture(rows_to_array(["##.", ".##", "#.#"]))
+    (again,) = read_any(write_any(plain, fmt), format=fmt)
+    assert isinstance(again, Puzzle) and (again.rows, again.columns) == (plain.rows,
+                                                                          plain.columns)
+    colour = drawn_puzzle()
+    picture = fmt in ("png", "gif", "bmp")
+    (back,) = read_any(write_any(colour, fmt), format=fmt,
+                       colours=colour.palette.size if picture else None)
+    assert isinstance(back, ColourPuzzle)
+    if picture:  # a picture numbers its colours afresh: the same cells in the same RGBs
+        def cells(p: ColourPuzzle) -> list[list[tuple[int, int, int]]]:
+            array = p.solution_array()
+            assert array is not None
+            return [[p.palette[int(v)].rgb for v in row] for row in array.tolist()]
+
+        assert cells(back) == cells(colour)
+    else:
+        assert (back.rows, back.columns) == (colour.rows, colour.columns)
+
+
+def test_a_colour_xml_line_longer_than_any_grid_is_refused_before_converting() -> None:
+    counts = "".join(f'<count color="{"ab"[i % 2]}">1</count>' for i in range(20_000))
+    text = ('<puzzleset><puzzle type="grid" defaultcolor="a"><color name="white">ffffff'
+            '</color><color name="a">ff0000</color><color name="b">0000ff</color>'
+            f'<clues type="rows"><line>{counts}</line></clues>'
+            '<clues type="columns"><line><count>1</count></line></clues></puzzle></puzzleset>')
+    with pytest.raises(FormatError, match="a clue line of 20000 blocks"):
+        read_any(text.encode(), format="xml")

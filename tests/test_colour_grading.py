@@ -106,7 +106,7 @@ def test_grader_ends_on_the_solvers_solution() -> None:
 def test_levels_follow_the_hardest_technique() -> None:
     from pathlib import Path
 
-    from grader.colour.io import read_any
+    from grader.formats import read_any
 
     library = Path(__file__).resolve().parents[1] / "puzzles" / "colour"
     (ladybird,) = read_any(library / "ladybird.yaml")
@@ -185,7 +185,7 @@ def test_a_puzzle_that_needs_cell_branching_is_fiendish() -> None:
 def test_colour_at_the_intersection_is_explained() -> None:
     from pathlib import Path
 
-    from grader.colour.io import read_any
+    from grader.formats import read_any
 
     (puzzle,) = read_any(Path(__file__).resolve().parents[1] / "puzzles" / "colour" /
                          "flowerpot.yaml")

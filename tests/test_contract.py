@@ -1,10 +1,10 @@
-"""One contract for a kind of puzzle (grader/kinds.py): the commands ask ``kind_of(puzzle)``
-and never which kind they hold.
+"""One contract for a kind of puzzle (grader.kinds): nonopress asks ``kind_of(puzzle)``
+and never which kind it holds.
 
-The structural tests read the command modules' source: none imports from ``grader.colour``
-and none calls ``isinstance`` on a puzzle kind, apart from the exceptions listed below,
-which are what is left of issue 33 (each is checked to be still true, so the list shrinks
-as the work goes on and never hides a new seam).
+The structural tests read the source of every module under nonopress/: none imports the
+colour kind's engines (``grader.colour``; its palette, a value type the studio parses a
+request's colours into, is the one module allowed) and none calls ``isinstance`` on a
+puzzle kind or its grade.
 """
 
 from __future__ import annotations
@@ -22,27 +22,16 @@ from grader.results import Budget, SolveResult
 from nonopress.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-COMMANDS = ROOT / "nonopress" / "commands"
-#: the names a kind goes by; an isinstance on one of them is a command asking the kind
+NONOPRESS = ROOT / "nonopress"
+#: the names a kind goes by; an isinstance on one of them is a module asking the kind
 KIND_NAMES = {"Puzzle", "ColourPuzzle", "LoadedPuzzle", "LoadedColourPuzzle", "ColourGrade",
               "Grade", "AnyPuzzle"}
-
-#: module -> why it still imports grader.colour (what remains of issue 33)
-KNOWN_COLOUR_IMPORTS = {
-    # the loader yields LoadedColourPuzzle, and the studio's grade_record shim narrows the
-    # grade to ColourGrade; one Loaded type for both kinds would end both
-    "colour.py": "LoadedColourPuzzle and the studio's grade_record shim",
-}
-#: module -> why it still branches on the kind with isinstance
-KNOWN_ISINSTANCE = {
-    "colour.py": "iter_any_puzzles wraps each kind in its own Loaded type; the studio shim",
-}
-#: modules that branch on the kind some other way
-KNOWN_OTHER_BRANCHES: dict[str, str] = {}
+#: the one colour module nonopress may import: the palette, a value type (no engine)
+PALETTE = "grader.colour.palette"
 
 
-def _tree(name: str) -> ast.Module:
-    return ast.parse((COMMANDS / name).read_text(encoding="utf-8"), filename=name)
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
 
 
 def _imports_colour(tree: ast.Module) -> bool:
@@ -52,7 +41,8 @@ def _imports_colour(tree: ast.Module) -> bool:
             modules.append(node.module)
         elif isinstance(node, ast.Import):
             modules.extend(alias.name for alias in node.names)
-    return any(m == "grader.colour" or m.startswith("grader.colour.") for m in modules)
+    return any((m == "grader.colour" or m.startswith("grader.colour.")) and m != PALETTE
+               for m in modules)
 
 
 def _asks_the_kind(tree: ast.Module) -> bool:
@@ -70,35 +60,34 @@ def _asks_the_kind(tree: ast.Module) -> bool:
     return False
 
 
-def _modules() -> list[str]:
-    return sorted(p.name for p in COMMANDS.glob("*.py"))
+def _modules() -> list[Path]:
+    return sorted(NONOPRESS.rglob("*.py"))
 
 
-def test_no_command_module_imports_the_colour_house() -> None:
-    offenders = [m for m in _modules() if m not in KNOWN_COLOUR_IMPORTS
-                 and _imports_colour(_tree(m))]
+def test_the_checks_read_every_module_of_nonopress() -> None:
+    names = {p.relative_to(NONOPRESS).as_posix() for p in _modules()}
+    assert {"commands/check.py", "studio/engines.py", "batch/worker.py",
+            "catalogue/importing.py"} <= names
+
+
+def test_no_nonopress_module_imports_the_colour_house() -> None:
+    offenders = [str(m.relative_to(ROOT)) for m in _modules() if _imports_colour(_tree(m))]
     assert offenders == [], "ask grader.kinds.kind_of instead"
 
 
-def test_no_command_module_branches_on_the_kind() -> None:
-    offenders = [m for m in _modules() if m not in KNOWN_ISINSTANCE
-                 and _asks_the_kind(_tree(m))]
+def test_no_nonopress_module_branches_on_the_kind() -> None:
+    offenders = [str(m.relative_to(ROOT)) for m in _modules() if _asks_the_kind(_tree(m))]
     assert offenders == [], "ask grader.kinds.kind_of instead"
-
-
-def test_the_known_exceptions_are_still_true() -> None:
-    """A listed exception that was fixed leaves the list (it shows what is left)."""
-    assert all(_imports_colour(_tree(m)) for m in KNOWN_COLOUR_IMPORTS)
-    assert all(_asks_the_kind(_tree(m)) for m in KNOWN_ISINSTANCE)
-    assert all("colour" in (COMMANDS / m).read_text(encoding="utf-8")
-               for m in KNOWN_OTHER_BRANCHES)
 
 
 def test_the_checks_see_a_branch(tmp_path: Path) -> None:
     tree = ast.parse("def f(p):\n    from grader.colour.model import ColourPuzzle\n"
                      "    return isinstance(p, (int, ColourPuzzle))\n")
     assert _imports_colour(tree) and _asks_the_kind(tree)
-    tree = ast.parse("import grader.kinds\ndef f(p):\n    return isinstance(p, int)\n")
+    tree = ast.parse("import grader.colour.grading as g\n")
+    assert _imports_colour(tree)
+    tree = ast.parse("import grader.kinds\nfrom grader.colour.palette import Palette\n"
+                     "def f(p):\n    return isinstance(p, int)\n")
     assert not _imports_colour(tree) and not _asks_the_kind(tree)
 
 
@@ -131,7 +120,7 @@ def test_kind_of_gives_each_kind_its_contract(flag: ColourPuzzle) -> None:
     slots = [name for name in dir(PuzzleKind) if not name.startswith("_")]
     assert {"solve", "grade", "explain", "summary", "clue_texts"} <= set(slots)
     for contract in contracts:
-        assert all(callable(getattr(contract, slot)) or slot in ("name", "puzzle")
+        assert all(callable(getattr(contract, slot)) or slot in ("name", "tag", "puzzle")
                    for slot in slots)
 
 
@@ -221,3 +210,37 @@ def test_grade_html_replays_both_kinds_through_the_contract(
     html = page.read_text(encoding="utf-8")
     assert "Cross" in html and "Flag" in html
     assert '"palette": [{"name": "white", "rgb": "#ffffff"}, {"name": "red"' in html
+
+
+def test_the_slots_the_studio_batch_and_catalogue_ask(flag: ColourPuzzle) -> None:
+    """What used to be an isinstance in the studio, batch and catalogue, asked of each kind."""
+    from grader.errors import PuzzleError
+    from grader.kinds import puzzle_from_rows
+
+    budget = Budget(seconds=20)
+    plain, colour = kind_of(CROSS), kind_of(flag)
+    assert (plain.tag, plain.colours(), plain.palette()) == ("bw", 1, None)
+    assert (colour.tag, colour.colours()) == ("colour", 2)
+    assert [c["name"] for c in colour.palette() or []] == ["red", "blue"]
+    assert plain.grid_rows(plain.grade(None, budget)) == (".#.", "###", ".#.")
+    assert colour.grid_rows(colour.grade(None, budget)) == ("rrb", "rbb")
+    assert plain.picture([".#."]).tolist() == [[False, True, False]]
+    assert colour.picture(["rb."]).tolist() == [[1, 2, 0]]
+    assert plain.editor_record()["rows"] == [[1], [3], [1]]
+    assert colour.editor_record()["rows"] == [[[2, "r"], [1, "b"]], [[1, "r"], [2, "b"]]]
+    assert plain.with_givens([(0, 1, True)]).givens == ((0, 1, True),)
+    with pytest.raises(PuzzleError, match="givens are for black-and-white"):
+        colour.with_givens([(0, 1, True)])
+    assert plain.black_and_white() is CROSS and colour.black_and_white() is None
+    drawn = puzzle_from_rows(["rrb", "rbb"], Metadata(title="again"), flag.palette)
+    assert isinstance(drawn, ColourPuzzle) and drawn.rows == flag.rows
+    assert puzzle_from_rows([".#.", "###", ".#."], Metadata()).rows == CROSS.rows
+
+
+def test_no_solution_names_the_line_for_either_kind() -> None:
+    (broken,) = read_puzzles(CONTRADICTORY.encode(), format="yaml", name="none.yaml")
+    found = kind_of(broken).no_solution()
+    assert found.where() == {"axis": "column", "index": 0}
+    assert found.lines()[0].startswith("no solution: column 1")
+    plain = Puzzle(rows=((2,), (), (2,)), columns=((2,), (2,)))
+    assert kind_of(plain).no_solution().where() == {"axis": "column", "index": 0}

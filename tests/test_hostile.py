@@ -615,7 +615,7 @@ def test_a_colour_grade_is_timed_after_the_kernels_are_loaded(
     monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from grader.colour import grading
-    from grader.colour.io import read_any
+    from grader.formats import read_any
 
     (puzzle,) = read_any(Path(__file__).resolve().parents[1] / "puzzles/colour/ladybird.yaml")
     monkeypatch.setattr(grading, "warm_up", lambda: _burn(0.4))  # a slow first load

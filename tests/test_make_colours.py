@@ -9,10 +9,10 @@ import pytest
 from PIL import Image, ImageDraw
 
 from grader.authoring.colour_make import alike_colours, make_colour
-from grader.colour.io import read_any
 from grader.colour.model import ColourPuzzle
 from grader.colour.palette import Colour, Palette
 from grader.colour.solver import solve_colour
+from grader.formats import read_any
 from nonopress.cli import main
 
 

@@ -15,7 +15,7 @@ import pikepdf
 import pytest
 from pypdf import PdfReader
 
-from grader.colour.io import read_any
+from grader.formats import read_any
 from grader.results import Budget
 from layout.build import build_issue, grade_colour_puzzle
 from layout.draw import ClueText, Lines, Page, Rects, Text
@@ -233,8 +233,8 @@ def test_a_colour_grade_keeps_its_solution_through_the_grade_cache() -> None:
     the grade comes back from the cache (stored as colour indices, not the file's chars)."""
     from dataclasses import replace
 
-    from grader.colour.io import read_any
     from grader.colour.model import ColourPuzzle
+    from grader.formats import read_any
     from grader.results import Budget
     from layout.build import colour_solution_of, grade_colour_puzzle
     from layout.issue import GradeInfo

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from grader.colour.io import read_any
 from grader.colour.model import ColourPuzzle
+from grader.formats import read_any
 from nonopress.cli import main
 
 sync_api = pytest.importorskip("playwright.sync_api")

@@ -18,8 +18,8 @@ httpx = pytest.importorskip("httpx")
 from studio_support import client, make_stock, running_studio  # noqa: E402
 from test_catalogue import _postgres_database  # noqa: E402
 
-from grader.colour.io import read_any  # noqa: E402
 from grader.errors import NonopressError  # noqa: E402
+from grader.formats import read_any  # noqa: E402
 from grader.model import Puzzle  # noqa: E402
 from nonopress.catalogue import (  # noqa: E402
     Filters,

@@ -22,12 +22,12 @@ from grader.authoring.clock import Clock, Progress, quiet
 from grader.authoring.measure import Cell
 from grader.authoring.picture import SIDES, Fit, load_rgba, trim_empty_edges
 from grader.authoring.steer import change_limit
-from grader.colour.formats.pictures import palette_for, reduce_picture
 from grader.colour.grading import ColourGrade, grade_colour
 from grader.colour.model import ColourPuzzle, clues_of_colour_picture, colour_array_to_rows
 from grader.colour.palette import MAX_COLOURS as MAX_COLOURS  # the most --colours asks for
 from grader.colour.palette import RGB, Palette
 from grader.errors import PuzzleError
+from grader.formats.pictures import palette_for, reduce_picture
 from grader.model import Metadata
 from grader.results import Verdict
 

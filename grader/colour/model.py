@@ -19,7 +19,14 @@ import numpy.typing as npt
 
 from grader.colour.palette import Palette
 from grader.errors import PuzzleError
-from grader.model import Metadata, Puzzle, PuzzleShape, check_clue_lengths, check_size
+from grader.model import (
+    Metadata,
+    Puzzle,
+    PuzzleShape,
+    check_clue_lengths,
+    check_size,
+    picture_width,
+)
 
 Block = tuple[int, int]  #: (length, colour index 1..K)
 ColourClue = tuple[Block, ...]
@@ -193,12 +200,7 @@ def clues_of_colour_picture(picture: ColourArray
 
 def rows_to_colour_array(rows: Sequence[str], palette: Palette) -> ColourArray:
     """Row strings of the palette's chars to an array of colour indices."""
-    if not rows:
-        raise PuzzleError("a picture needs at least one row")
-    width = len(rows[0])
-    if any(len(r) != width for r in rows):
-        raise PuzzleError("picture rows differ in length")
-    check_size(width, len(rows))
+    picture_width(rows)
     lookup = {palette[i].char: i for i in range(palette.size + 1)}
     try:
         return np.array([[lookup[ch] for ch in row] for row in rows], dtype=np.uint8)

@@ -104,9 +104,6 @@ def iter_colour_solutions(puzzle: ColourPuzzle, solver_name: str = "cadical153"
 def count_colour_solutions(puzzle: ColourPuzzle, limit: int = 2
                            ) -> tuple[int, list[ColourArray]]:
     """(number of solutions found, capped at ``limit``; the solutions themselves)."""
-    found: list[ColourArray] = []
-    for solution in iter_colour_solutions(puzzle):
-        found.append(solution)
-        if len(found) >= limit:
-            break
-    return len(found), found
+    from grader.solver.sat_peer import first_solutions
+
+    return first_solutions(iter_colour_solutions(puzzle), limit)

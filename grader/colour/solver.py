@@ -24,7 +24,7 @@ from grader.colour.model import (
 from grader.colour.palette import Colour, Palette
 from grader.colour.results import ColourSolveResult  # the old name, re-exported
 from grader.colour.workspace import ColourWorkspace, MaskArray, decided_picture
-from grader.results import Budget, SolveResult, Verdict
+from grader.results import Budget, EnoughSolutions, SolutionPool, SolveResult, Verdict
 
 #: line solves between two looks at the clock (a few milliseconds of work)
 WORK_CHUNK = 5_000
@@ -34,18 +34,14 @@ class _OutOfBudget(Exception):
     pass
 
 
-class _Enough(Exception):
-    pass
-
-
 @dataclass
 class _Run:
-    puzzle: ColourPuzzle
+    """One search: its budget and clock, and the pool of solutions found."""
+
+    solutions: SolutionPool[MaskArray, ColourArray]
     budget: Budget
-    target: int
     started: float = field(default_factory=time.perf_counter)
     nodes: int = 0
-    found: dict[bytes, ColourArray] = field(default_factory=dict)
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
@@ -57,16 +53,12 @@ class _Run:
             raise _OutOfBudget(f"time budget of {self.budget.seconds:g} s spent")
 
     def add(self, grid: MaskArray) -> None:
-        picture = decided_picture(grid)
-        key = picture.tobytes()
-        if key in self.found:
-            return
-        # a solution the kernels report must satisfy every clue; anything else is a bug
-        if clues_of_colour_picture(picture) != (self.puzzle.rows, self.puzzle.columns):
-            raise RuntimeError("solver bug: a reported solution does not satisfy the clues")
-        self.found[key] = picture
-        if len(self.found) >= self.target:
-            raise _Enough
+        self.solutions.add(grid)
+
+
+def _run(puzzle: ColourPuzzle, budget: Budget, target: int) -> _Run:
+    return _Run(SolutionPool((puzzle.rows, puzzle.columns), decided_picture,
+                             clues_of_colour_picture, target), budget)
 
 
 def _node(ws: ColourWorkspace, grid: MaskArray, run: _Run) -> int:
@@ -134,7 +126,7 @@ def warm_up() -> float:
     palette = Palette((Colour("black", (0, 0, 0), "#"), Colour("red", (255, 0, 0), "r")))
     tiny = ColourPuzzle.from_picture(np.array([[1, 2], [2, 1]], dtype=np.uint8), palette)
     _search(ColourWorkspace(tiny), ColourWorkspace(tiny).blank(),
-            _Run(tiny, Budget.unlimited(), 2))
+            _run(tiny, Budget.unlimited(), 2))
     _compiled = True
     spent = time.monotonic() - started
     _say(notice, f"nonopress: colour solver compiled in {spent:.0f} s\n")
@@ -165,16 +157,16 @@ def solve_colour(puzzle: ColourPuzzle, limit: int = 2, budget: Budget | None = N
         raise ValueError("limit must be at least 1")
     warm_up()
     cpu_started = time.thread_time()
-    run = _Run(puzzle, budget if budget is not None else Budget(), 1 if first else max(limit, 2))
+    run = _run(puzzle, budget if budget is not None else Budget(), 1 if first else max(limit, 2))
     ws = ColourWorkspace(puzzle)
     complete, reason = True, ""
     try:
         _search(ws, ws.blank(), run)
-    except _Enough:
-        complete, reason = False, f"stopped at the limit of {run.target} solutions"
+    except EnoughSolutions:
+        complete, reason = False, f"stopped at the limit of {run.solutions.target} solutions"
     except _OutOfBudget as exc:
         complete, reason = False, str(exc)
-    found = list(run.found.values())
+    found = list(run.solutions.found.values())
     verdict: Verdict
     if first and found:
         verdict = "solved"

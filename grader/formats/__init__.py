@@ -5,8 +5,18 @@ Public API::
     read(source, *, format=None, name=None) -> list[Puzzle]   # path or bytes
     read_file(path) -> list[Puzzle]
     write(puzzles, format) -> bytes
+    read_any(source, *, format=None, name=None, colours=None) -> list[Puzzle | ColourPuzzle]
+    write_any(puzzles, format) -> bytes                   # either kind
     detect(data, name=None) -> FormatSpec
     FORMATS: dict[str, FormatSpec]                        # name -> spec
+
+Each format is one module that reads and writes both kinds where the format can hold
+colour (its spec's ``colour``: webpbn XML, Olsak ``.g``, pynogram, YAML, JSON and the
+pictures). :func:`read_any` gives the black-and-white reader the first go, so black-and-white
+files cost what they always did; only when it refuses a file that looks like colour (or
+``colours`` asks to reduce a picture to N colours) does the same module's colour reader read
+it. A colour file whose clues use one black colour on white comes back as a
+black-and-white :class:`~grader.model.Puzzle`.
 
 Detection tries the file name's suffix first, then the content. Every problem with an
 input is a :class:`~grader.errors.FormatError` naming the source (and line when known).
@@ -19,7 +29,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from grader.errors import FormatError, PuzzleError
+from grader.colour.model import AnyPuzzle, ColourPuzzle
+from grader.errors import BundleError, FormatError, PuzzleError
 from grader.formats import (
     json_format,
     nin,
@@ -43,12 +54,15 @@ T = TypeVar("T")
 __all__ = [
     "FORMATS",
     "FormatSpec",
+    "colour_capable",
     "detect",
     "format_for_path",
     "get_format",
     "read",
+    "read_any",
     "read_file",
     "write",
+    "write_any",
 ]
 
 #: Every format, in the order content sniffing tries them (most distinctive first).
@@ -181,3 +195,66 @@ def write(puzzles: Puzzle | Sequence[Puzzle], format: str) -> bytes:
             f"the {spec.name} format holds one puzzle, and there are {len(items)}"
         )
     return spec.writer(items)
+
+
+# -- either kind ----------------------------------------------------------------------------
+def colour_capable() -> list[str]:
+    """Names of the formats that can hold colour puzzles."""
+    return sorted(spec.name for spec in _SPECS
+                  if spec.colour is not None and spec.colour.writer is not None)
+
+
+def _one_colour_is_plain(puzzle: ColourPuzzle) -> AnyPuzzle:
+    """One black colour on white is black and white: hand it to the faster code."""
+    palette = puzzle.palette
+    if palette.size == 1 and palette[1].rgb == (0, 0, 0) and palette[0].rgb == (255, 255, 255):
+        return puzzle.to_black_and_white()
+    return puzzle
+
+
+def read_any(source: str | os.PathLike[str] | bytes, *, format: str | None = None,
+             name: str | None = None, colours: int | None = None) -> list[AnyPuzzle]:
+    """Every puzzle in ``source`` (a path, or the content as bytes), colour or not.
+
+    ``colours`` reads a picture as a colour puzzle of at most that many colours.
+    """
+    if isinstance(source, bytes):
+        data, label = source, name or "<input>"
+    else:
+        label = name or os.fspath(source)
+        data = read_input_bytes(source, label)  # capped; FIFOs only with a deadline
+    spec = get_format(format) if format else detect(
+        data, label if name or not isinstance(source, bytes) else None)
+    if colours is not None and spec.name in pictures.PICTURE_FORMATS:
+        return [_one_colour_is_plain(p)
+                for p in pictures.read_colour_picture(data, label, colours)]
+    colour = spec.colour
+    try:
+        plain = run_reader(spec.reader, data, label, spec.name)
+        return list[AnyPuzzle](plain)
+    except BundleError:
+        raise  # some black-and-white puzzles read: the file is black and white
+    except FormatError:
+        if colour is None or not colour.looks_colour(data):
+            raise
+    puzzles = run_reader(colour.reader, data, label, f"colour {spec.name}")
+    return [_one_colour_is_plain(p) for p in puzzles]
+
+
+def write_any(puzzles: AnyPuzzle | Sequence[AnyPuzzle], format: str) -> bytes:
+    """The file content holding ``puzzles`` in ``format``; colour needs a colour format."""
+    items = [puzzles] if isinstance(puzzles, (Puzzle, ColourPuzzle)) else list(puzzles)
+    plain = [p for p in items if isinstance(p, Puzzle)]
+    if len(plain) == len(items):
+        return write(plain, format)
+    spec = get_format(format)
+    colour = spec.colour
+    if colour is None or colour.writer is None:
+        raise FormatError(f"the {spec.name} format cannot hold colour puzzles; use one of "
+                          f"{', '.join(colour_capable())}")
+    if len(items) > 1 and not spec.holds_many:
+        raise FormatError(f"the {spec.name} format holds one puzzle, and there are "
+                          f"{len(items)}")
+    colour_items = [p if isinstance(p, ColourPuzzle) else ColourPuzzle.from_black_and_white(p)
+                    for p in items]
+    return colour.writer(colour_items)

@@ -7,13 +7,26 @@ may be left out when ``solution`` is given. ``givens`` (a block or list of row s
 ``#`` a filled cell printed in the grid, ``.`` a cell printed as empty, ``?`` not printed)
 is optional. ``difficulty``, ``expected`` and ``notes`` are
 allowed for the library and tests but are not part of the Puzzle.
+
+A colour puzzle adds ``palette`` (block colours in order, each a mapping of ``name``,
+``rgb``, ``char`` and an optional ``symbol``) and an optional ``background``; its clues are
+text like ``"2r 1b"`` or lists of ``[length, colour name or char]``, its solution rows the
+palette's chars.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from grader.errors import PuzzleError
+from grader.colour.model import (
+    ColourClue,
+    ColourPuzzle,
+    clues_of_colour_picture,
+    rows_to_colour_array,
+)
+from grader.colour.palette import WHITE, Colour, Palette, parse_rgb
+from grader.errors import FormatError, PuzzleError
+from grader.formats._base import parse_colour_clue
 from grader.model import (
     MAX_SIDE,
     Clue,
@@ -29,6 +42,9 @@ META_KEYS = ("title", "author", "copyright", "license", "source")
 CLUE_KEYS = ("rows", "columns")
 IGNORED_KEYS = ("difficulty", "expected", "notes")
 KNOWN_KEYS = frozenset((*META_KEYS, *CLUE_KEYS, "solution", "givens", *IGNORED_KEYS))
+#: a colour puzzle's keys: no givens, a palette and a background
+COLOUR_KEYS = frozenset((*META_KEYS, *CLUE_KEYS, "palette", "background", "solution",
+                         *IGNORED_KEYS))
 
 _FILLED = frozenset("#1Xx*")
 _EMPTY = frozenset(".0-_ ")
@@ -204,3 +220,120 @@ def puzzle_to_mapping(puzzle: Puzzle) -> dict[str, Any]:
     if puzzle.givens:
         out["givens"] = givens_rows(puzzle)
     return out
+
+
+# -- colour ---------------------------------------------------------------------------------------
+def _palette_colour(item: Any, where: str) -> Colour:
+    if not isinstance(item, dict):
+        raise PuzzleError(f"{where}: a colour is a mapping of name, rgb, char (and symbol)")
+    name = str(item.get("name", "")).strip()
+    rgb = parse_rgb(str(item.get("rgb", name)))
+    if rgb is None:
+        raise PuzzleError(f"{where}: cannot read rgb {item.get('rgb')!r}")
+    char = str(item.get("char", name[:1]))
+    return Colour(name, rgb, char, str(item.get("symbol", "") or ""))
+
+
+def _colour_clue(item: Any, palette: Palette, suffixes: dict[str, int], where: str) -> ColourClue:
+    if isinstance(item, (str, int)) and not isinstance(item, bool):
+        default = 1 if palette.size == 1 else None
+        try:
+            return parse_colour_clue(str(item), suffixes, default, "", None, where)
+        except FormatError as exc:
+            raise PuzzleError(exc.message) from None
+    if not isinstance(item, list):
+        raise PuzzleError(f"{where}: a clue is text like '2r 1b' or a list of [length, colour]")
+    if len(item) > MAX_SIDE:
+        raise PuzzleError(f"{where}: more than {MAX_SIDE} blocks")
+    blocks = []
+    for block in item:
+        if not (isinstance(block, list) and len(block) == 2):
+            raise PuzzleError(f"{where}: {block!r} is not [length, colour]")
+        length, colour = block
+        if str(colour) not in suffixes:
+            raise PuzzleError(f"{where}: unknown colour {colour!r}")
+        blocks.append((length, suffixes[str(colour)]))
+    return tuple(blocks)
+
+
+def colour_puzzle_from_mapping(data: Any, where: str) -> ColourPuzzle:
+    if not isinstance(data, dict):
+        raise PuzzleError(f"{where}a puzzle must be a mapping")
+    unknown = [k for k in data if k not in COLOUR_KEYS]
+    if unknown:
+        raise PuzzleError(f"{where}unknown key {unknown[0]!r}")
+    items = data.get("palette")
+    if not isinstance(items, list) or not items:
+        raise PuzzleError(f"{where}palette must be a non-empty list of colours")
+    colours = tuple(_palette_colour(item, f"{where}palette {i}") for i, item in enumerate(items, 1))
+    background = WHITE
+    if data.get("background") is not None:
+        background = _palette_colour(data["background"], f"{where}background")
+    palette = Palette(colours, background)
+    suffixes: dict[str, int] = {}
+    for i, colour in enumerate(palette.colours, 1):
+        suffixes[colour.name] = suffixes[colour.char] = i
+    meta = Metadata(**{k: str(data[k]) for k in META_KEYS if data.get(k) is not None})
+    solution = data.get("solution")
+    rows_text: tuple[str, ...] | None = None
+    if solution is not None:
+        if isinstance(solution, str):
+            rows_text = tuple(r.strip() for r in solution.strip().splitlines())
+        elif isinstance(solution, list) and all(isinstance(r, str) for r in solution):
+            rows_text = tuple(r.strip() for r in solution)
+        else:
+            raise PuzzleError(f"{where}solution must be text or a list of row strings")
+    clues: dict[str, tuple[ColourClue, ...]] = {}
+    for key in ("rows", "columns"):
+        value = data.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, list) or len(value) > MAX_SIDE:
+            raise PuzzleError(f"{where}{key} must be a list of at most {MAX_SIDE} clues")
+        clues[key] = tuple(_colour_clue(item, palette, suffixes, f"{where}{key[:-1]} {i}")
+                           for i, item in enumerate(value, 1))
+    if len(clues) < 2:
+        if rows_text is None:
+            raise PuzzleError(f"{where}rows and columns missing (give them, or a solution)")
+        rows, cols = clues_of_colour_picture(rows_to_colour_array(rows_text, palette))
+        clues.setdefault("rows", rows)
+        clues.setdefault("columns", cols)
+    return ColourPuzzle(clues["rows"], clues["columns"], palette, rows_text, meta)
+
+
+def _colour_mapping(colour: Colour) -> dict[str, str]:
+    out = {"name": colour.name, "rgb": colour.hex, "char": colour.char}
+    if colour.symbol:
+        out["symbol"] = colour.symbol
+    return out
+
+
+def colour_puzzle_to_mapping(puzzle: ColourPuzzle) -> dict[str, Any]:
+    palette = puzzle.palette
+    out: dict[str, Any] = dict(puzzle.meta.as_dict())
+    out["palette"] = [_colour_mapping(c) for c in palette.colours]
+    if palette.background != WHITE:
+        out["background"] = _colour_mapping(palette.background)
+    for key, clues in (("rows", puzzle.rows), ("columns", puzzle.columns)):
+        out[key] = [" ".join(f"{n}{palette[c].char}" for n, c in clue) or "0"
+                    for clue in clues]
+    if puzzle.solution is not None:
+        out["solution"] = list(puzzle.solution)
+    return out
+
+
+def documents_of(document: Any) -> list[Any]:
+    if isinstance(document, dict) and "puzzles" in document:
+        document = document["puzzles"]
+    return document if isinstance(document, list) else [document]
+
+
+def read_colour_documents(documents: list[Any], source: str) -> list[ColourPuzzle]:
+    puzzles = []
+    for i, item in enumerate(documents, 1):
+        where = f"puzzle {i}: " if len(documents) > 1 else ""
+        try:
+            puzzles.append(colour_puzzle_from_mapping(item, where))
+        except PuzzleError as exc:
+            raise FormatError(str(exc), source) from None
+    return puzzles

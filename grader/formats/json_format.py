@@ -12,9 +12,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from grader import safe_json
+from grader.colour.model import ColourPuzzle
 from grader.errors import FormatError
-from grader.formats._base import FormatSpec, decode_text, head_text
-from grader.formats._mapping import SchemaError, puzzle_from_mapping, puzzle_to_mapping
+from grader.formats._base import ColourFormat, FormatSpec, decode_text, head_text
+from grader.formats._mapping import (
+    SchemaError,
+    colour_puzzle_to_mapping,
+    documents_of,
+    puzzle_from_mapping,
+    puzzle_to_mapping,
+    read_colour_documents,
+)
 from grader.model import Puzzle
 
 
@@ -69,6 +77,29 @@ def sniff(data: bytes) -> bool:
     return re.match(r"\s*(\{|\[\s*[{\]])", head_text(data, 256)) is not None
 
 
+# -- colour ---------------------------------------------------------------------------------------
+def read_colour(data: bytes, source: str) -> list[ColourPuzzle]:
+    text = decode_text(data, source)
+    lines = [line for line in text.splitlines() if line.strip()]
+    try:
+        if len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines):
+            documents = [safe_json.parse(line) for line in lines]
+        else:
+            documents = documents_of(safe_json.parse(text))
+    except (ValueError, RecursionError) as exc:
+        raise FormatError(f"not valid JSON: {str(exc)[:80]}", source) from None
+    return read_colour_documents(documents, source)
+
+
+def write_colour(puzzles: Sequence[ColourPuzzle]) -> bytes:
+    return ("\n".join(json.dumps(colour_puzzle_to_mapping(p), ensure_ascii=False) for p in puzzles)
+            + "\n").encode("utf-8")
+
+
+def looks_colour(data: bytes) -> bool:
+    return b'"palette"' in data
+
+
 SPEC = FormatSpec(
     name="json",
     description="JSON, one object per puzzle (same keys as the YAML format)",
@@ -77,4 +108,5 @@ SPEC = FormatSpec(
     writer=write,
     holds_many=True,
     sniff=sniff,
+    colour=ColourFormat(read_colour, write_colour, looks_colour),
 )

@@ -3,6 +3,9 @@
 One pixel per cell; a picture becomes the puzzle it is the solution of. PBM: 1 = black
 = filled. Other images: dark pixels (luminance below half) are filled, transparent pixels
 empty. Writers need the puzzle's known solution.
+
+PNG, GIF and BMP are read as colour puzzles too (:func:`read_colour_picture`, which
+reduces a picture to at most N colours) and colour puzzles are written as pictures.
 """
 
 from __future__ import annotations
@@ -10,13 +13,19 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
+from grader.colour.model import ColourPuzzle, clues_of_colour_picture, colour_array_to_rows
+from grader.colour.palette import MAX_COLOURS, NAMED_COLOURS, RGB, WHITE, Colour, Palette
 from grader.errors import FormatError
 from grader.formats._base import (
+    ColourFormat,
     FormatSpec,
+    build_colour_puzzle,
     check_header,
+    free_char,
     need_solution,
     puzzle_from_picture,
 )
@@ -133,7 +142,9 @@ def sniff_bmp(data: bytes) -> bool:
                                                                            64, 108, 124)
 
 
-def read_image(data: bytes, source: str) -> list[Puzzle]:
+def _rgba_pixels(data: bytes, source: str) -> np.ndarray[Any, Any]:
+    """The picture's RGBA pixels (height x width x 4), its size checked before they are
+    decoded; anything Pillow cannot read is one FormatError."""
     from PIL import Image, UnidentifiedImageError
 
     try:
@@ -148,7 +159,11 @@ def read_image(data: bytes, source: str) -> list[Puzzle]:
         raise FormatError("not a readable image (unknown or broken header)", source) from None
     except Exception as exc:  # Pillow raises many types (OSError, SyntaxError, ...)
         raise FormatError(f"not a readable image: {type(exc).__name__}: {exc}", source) from None
-    pixels = np.asarray(rgba, dtype=np.int32)
+    return np.asarray(rgba)
+
+
+def read_image(data: bytes, source: str) -> list[Puzzle]:
+    pixels = _rgba_pixels(data, source).astype(np.int32)
     luminance = (pixels[..., 0] * 299 + pixels[..., 1] * 587 + pixels[..., 2] * 114) // 1000
     picture = (luminance < 128) & (pixels[..., 3] >= 128)
     return [puzzle_from_picture(as_row_strings(picture), source, None)]
@@ -172,6 +187,111 @@ def _sniffer(*magics: bytes) -> Callable[[bytes], bool]:
     return lambda data: data.startswith(magics)
 
 
+# -- colour --------------------------------------------------------------------------------------
+#: the plain words a reader expects, for colours that have no name of their own
+BASIC_NAMES = frozenset((
+    "black", "grey", "silver", "red", "maroon", "orange", "yellow", "gold", "olive", "green",
+    "lime", "darkgreen", "lightgreen", "teal", "cyan", "skyblue", "blue", "navy", "purple",
+    "violet", "magenta", "pink", "brown", "tan", "beige", "salmon", "khaki", "lavender"))
+
+#: a pixel this light on every channel is background
+LIGHT = 235
+
+
+def nearest_name(rgb: RGB, taken: set[str]) -> str:
+    """The colour word closest to ``rgb`` not yet taken (``colour_N`` if all are)."""
+    def distance(item: tuple[str, RGB]) -> int:
+        return sum((a - b) ** 2 for a, b in zip(item[1], rgb, strict=True))
+
+    for name, _ in sorted(NAMED_COLOURS.items(), key=distance):
+        if name not in taken and name in BASIC_NAMES:
+            return name
+    return f"colour_{len(taken) + 1}"
+
+
+def reduce_picture(pixels: np.ndarray, colours: int) -> tuple[np.ndarray, list[RGB]]:
+    """(indices 0..K with 0 = background, the K colours' RGB), K <= ``colours``."""
+    from PIL import Image
+
+    rgb = pixels[..., :3].astype(np.int32)
+    background = (pixels[..., 3] < 128) | (rgb.min(axis=2) >= LIGHT)
+    inked = rgb[~background].astype(np.uint8)
+    indices = np.zeros(background.shape, dtype=np.uint8)
+    if inked.size == 0:
+        return indices, []
+    strip = Image.fromarray(inked.reshape(1, -1, 3), "RGB")
+    reduced = strip.quantize(colors=colours, method=Image.Quantize.MEDIANCUT)
+    flat = np.asarray(reduced, dtype=np.int64).reshape(-1)
+    raw_palette = reduced.getpalette() or []
+    used = sorted(set(flat.tolist()))
+    # order colours darkest first, so black (when present) is colour 1
+    means = {i: tuple(raw_palette[3 * i:3 * i + 3]) for i in used}
+    used.sort(key=lambda i: sum(means[i]))
+    renumber = np.zeros(max(used) + 1, dtype=np.uint8)
+    for new, old in enumerate(used, 1):
+        renumber[old] = new
+    indices[~background] = renumber[flat]
+    return indices, [(int(means[i][0]), int(means[i][1]), int(means[i][2])) for i in used]
+
+
+def palette_for(rgbs: Sequence[RGB]) -> Palette:
+    """A palette for block colours ``rgbs``: each named after the nearest named colour,
+    with a free character."""
+    names: set[str] = set()
+    chars: set[str] = {WHITE.char}
+    palette_colours = []
+    for rgb in rgbs:
+        name = nearest_name(rgb, names)
+        names.add(name)
+        char = free_char(chars, "#" if name == "black" else name[0])
+        chars.add(char)
+        palette_colours.append(Colour(name, rgb, char))
+    return Palette(tuple(palette_colours))
+
+
+def read_colour_picture(data: bytes, source: str, colours: int) -> list[ColourPuzzle]:
+    """A picture as a colour puzzle of at most ``colours`` colours."""
+    if not 1 <= colours <= MAX_COLOURS:
+        raise FormatError(f"--colours {colours}: must be 1 to {MAX_COLOURS}", source)
+    indices, rgbs = reduce_picture(_rgba_pixels(data, source), colours)
+    if not rgbs:
+        raise FormatError("the picture has no cell darker than the background", source)
+    palette = palette_for(rgbs)
+    rows, cols = clues_of_colour_picture(indices)
+    return [build_colour_puzzle(rows, cols, palette, source,
+                                solution=colour_array_to_rows(indices, palette))]
+
+
+def _colour_image_writer(pil_format: str) -> Callable[[Sequence[ColourPuzzle]], bytes]:
+    def write(puzzles: Sequence[ColourPuzzle]) -> bytes:
+        from PIL import Image
+
+        (puzzle,) = puzzles
+        picture = puzzle.solution_array()
+        if picture is None:
+            raise FormatError(f"the puzzle has no known solution; the {pil_format} format "
+                              "stores a picture")
+        palette = puzzle.palette
+        lookup = np.array([palette[i].rgb for i in range(palette.size + 1)], dtype=np.uint8)
+        buffer = io.BytesIO()
+        Image.fromarray(lookup[picture], "RGB").save(buffer, format=pil_format)
+        return buffer.getvalue()
+
+    return write
+
+
+def _never_colour(_data: bytes) -> bool:
+    return False  # a picture is a colour puzzle only when --colours asks for it
+
+
+PICTURE_FORMATS = ("png", "gif", "bmp")
+
+
+def _read_colour_default(data: bytes, source: str) -> list[ColourPuzzle]:
+    """A colour picture read as at most 8 colours (``--colours N`` asks for other counts)."""
+    return read_colour_picture(data, source, 8)
+
+
 PBM_SPEC = FormatSpec(
     name="pbm",
     description="PBM picture of the solution (reads P1 and P4, writes P1)",
@@ -189,30 +309,21 @@ PBM_RAW_SPEC = FormatSpec(
     writer=write_pbm_raw,
     binary=True,
 )
-PNG_SPEC = FormatSpec(
-    name="png",
-    description="PNG picture of the solution (dark pixel = filled cell)",
-    suffixes=(".png",),
-    reader=read_image,
-    writer=_image_writer("PNG", "png"),
-    sniff=_sniffer(b"\x89PNG\r\n\x1a\n"),
-    binary=True,
-)
-GIF_SPEC = FormatSpec(
-    name="gif",
-    description="GIF picture of the solution (dark pixel = filled cell)",
-    suffixes=(".gif",),
-    reader=read_image,
-    writer=_image_writer("GIF", "gif"),
-    sniff=_sniffer(b"GIF87a", b"GIF89a"),
-    binary=True,
-)
-BMP_SPEC = FormatSpec(
-    name="bmp",
-    description="BMP picture of the solution (dark pixel = filled cell)",
-    suffixes=(".bmp",),
-    reader=read_image,
-    writer=_image_writer("BMP", "bmp"),
-    sniff=sniff_bmp,
-    binary=True,
-)
+def _image_spec(name: str, pil_format: str, sniff: Callable[[bytes], bool]) -> FormatSpec:
+    """A picture format Pillow reads and writes: black and white by luminance, or colour."""
+    return FormatSpec(
+        name=name,
+        description=f"{pil_format} picture of the solution (dark pixel = filled cell)",
+        suffixes=(f".{name}",),
+        reader=read_image,
+        writer=_image_writer(pil_format, name),
+        colour=ColourFormat(_read_colour_default, _colour_image_writer(pil_format),
+                            _never_colour),
+        sniff=sniff,
+        binary=True,
+    )
+
+
+PNG_SPEC = _image_spec("png", "PNG", _sniffer(b"\x89PNG\r\n\x1a\n"))
+GIF_SPEC = _image_spec("gif", "GIF", _sniffer(b"GIF87a", b"GIF89a"))
+BMP_SPEC = _image_spec("bmp", "BMP", sniff_bmp)

@@ -25,13 +25,19 @@ from xml.etree.ElementTree import Element, ParseError
 import defusedxml
 import defusedxml.ElementTree as safe_tree
 
+from grader.colour.model import Block, ColourClue, ColourPuzzle
+from grader.colour.palette import Colour, Palette, parse_rgb
 from grader.errors import FormatError
 from grader.formats._base import (
+    ColourFormat,
     FormatSpec,
+    build_colour_puzzle,
     build_puzzle,
     check_count,
     check_header,
+    free_char,
     head_text,
+    make_palette,
     parse_number,
 )
 from grader.model import MAX_SIDE, Clue, Metadata, Puzzle
@@ -79,6 +85,12 @@ def _text(element: Element | None) -> str:
 
 
 def read(data: bytes, source: str) -> list[Puzzle]:
+    return [_puzzle(element, source, i)
+            for i, element in enumerate(_puzzle_elements(data, source), 1)]
+
+
+def _puzzle_elements(data: bytes, source: str) -> list[Element]:
+    """The ``<puzzle>`` elements of the file (either kind)."""
     root = _parse_xml(data, source)
     if root.tag == "puzzle":
         elements = [root]
@@ -88,7 +100,36 @@ def read(data: bytes, source: str) -> list[Puzzle]:
         raise FormatError(f"expected <puzzleset> or <puzzle>, found <{root.tag}>", source)
     if not elements:
         raise FormatError("no <puzzle> in the <puzzleset>", source)
-    return [_puzzle(element, source, i) for i, element in enumerate(elements, 1)]
+    return elements
+
+
+def _clue_lines(element: Element, source: str, where: str) -> dict[str, list[Element]]:
+    """The ``<line>`` elements of the row and column clues (either kind), both there and
+    within the size limits."""
+    found: dict[str, list[Element]] = {}
+    for block in element.findall("clues"):
+        kind = block.get("type", "")
+        if kind not in ("rows", "columns"):
+            raise FormatError(f"{where}<clues type={kind!r}> is not rows or columns", source)
+        lines = block.findall("line")
+        check_count(len(lines), kind, source, None)
+        found[kind] = lines
+    for kind in ("rows", "columns"):
+        if kind not in found:
+            raise FormatError(f"{where}no <clues type=\"{kind}\">", source)
+    check_header(len(found["columns"]), len(found["rows"]), source, None)
+    return found
+
+
+def _counts(line: Element, most: int, source: str, where: str) -> list[Element]:
+    """A line's ``<count>`` elements, at most ``most`` of them: no line of a grid within
+    the size limit holds more blocks, so a longer one is refused before converting (a 9 MB
+    file of single <count>s cost seconds of CPU in every command that read it)."""
+    counts = line.findall("count")
+    if len(counts) > most:
+        raise FormatError(f"{where}a clue line of {len(counts)} blocks: more than a line of "
+                          f"at most {MAX_SIDE} cells can hold", source)
+    return counts
 
 
 def _puzzle(element: Element, source: str, number: int) -> Puzzle:
@@ -100,18 +141,8 @@ def _puzzle(element: Element, source: str, number: int) -> Puzzle:
     default, background = default_and_background(element, colours, source, where)
     if colours - {default, background, ""}:
         raise FormatError(where + _COLOUR_MESSAGE, source)
-    clues: dict[str, list[Clue]] = {}
-    for block in element.findall("clues"):
-        kind = block.get("type", "")
-        if kind not in ("rows", "columns"):
-            raise FormatError(f"{where}<clues type={kind!r}> is not rows or columns", source)
-        lines = block.findall("line")
-        check_count(len(lines), kind, source, None)
-        clues[kind] = [_line(line, default, source, where) for line in lines]
-    for kind in ("rows", "columns"):
-        if kind not in clues:
-            raise FormatError(f"{where}no <clues type=\"{kind}\">", source)
-    check_header(len(clues["columns"]), len(clues["rows"]), source, None)
+    clues = {kind: [_line(line, default, source, where) for line in lines]
+             for kind, lines in _clue_lines(element, source, where).items()}
     meta = _meta(element)
     solution = _solution(element, len(clues["columns"]), len(clues["rows"]), source, where)
     return build_puzzle(clues["rows"], clues["columns"], source, None,
@@ -119,14 +150,8 @@ def _puzzle(element: Element, source: str, number: int) -> Puzzle:
 
 
 def _line(line: Element, default: str, source: str, where: str) -> Clue:
-    counts = line.findall("count")
-    # no line of a grid within the size limit holds more blocks: refuse before converting
-    # (a 9 MB file of single <count>s cost seconds of CPU in every command that read it)
-    if len(counts) > (MAX_SIDE + 1) // 2:
-        raise FormatError(f"{where}a clue line of {len(counts)} blocks: more than a line of "
-                          f"at most {MAX_SIDE} cells can hold", source)
     numbers = []
-    for count in counts:
+    for count in _counts(line, (MAX_SIDE + 1) // 2, source, where):
         if count.get("color", default) != default:
             raise FormatError(where + _COLOUR_MESSAGE, source)
         numbers.append(parse_number(_text(count), source, None, "count"))
@@ -151,9 +176,11 @@ def _meta(element: Element) -> Metadata:
     )
 
 
-def _solution(
+def goal_image(
     element: Element, width: int, height: int, source: str, where: str
 ) -> list[str] | None:
+    """The rows of the puzzle's goal solution image as written (either kind), checked to
+    be ``width`` x ``height``; None when there is none."""
     for solution in element.findall("solution"):
         if solution.get("type", "goal") != "goal":
             continue
@@ -161,9 +188,18 @@ def _solution(
         rows = [r.strip().strip("|") for r in image.splitlines() if r.strip()]
         if len(rows) != height or any(len(r) != width for r in rows):
             raise FormatError(f"{where}the solution image is not {width}x{height}", source)
-        empty = _background_char(element)
-        return ["".join("." if c == empty else "#" for c in r) for r in rows]
+        return rows
     return None
+
+
+def _solution(
+    element: Element, width: int, height: int, source: str, where: str
+) -> list[str] | None:
+    rows = goal_image(element, width, height, source, where)
+    if rows is None:
+        return None
+    empty = _background_char(element)
+    return ["".join("." if c == empty else "#" for c in r) for r in rows]
 
 
 def _background_char(element: Element) -> str:
@@ -237,6 +273,122 @@ def sniff(data: bytes) -> bool:
     return start.startswith(("<?xml", "<!DOCTYPE", "<puzzle"))
 
 
+# -- colour --------------------------------------------------------------------------------------
+def read_colour(data: bytes, source: str) -> list[ColourPuzzle]:
+    return [_colour_puzzle(element, source, i)
+            for i, element in enumerate(_puzzle_elements(data, source), 1)]
+
+
+def _palette_colour(element: Element, source: str, where: str, used: set[str]) -> Colour:
+    name = element.get("name", "").strip()
+    if not name:
+        raise FormatError(f"{where}a <color> without a name", source)
+    rgb = parse_rgb(_text(element)) or parse_rgb(name)
+    if rgb is None:
+        raise FormatError(f"{where}colour {name!r}: cannot read {_text(element)!r} as RGB",
+                          source)
+    char = element.get("char") or free_char(used, name[0])
+    used.add(char)
+    # "symbol" is ours (grey print); other readers of webpbn XML ignore the attribute
+    return Colour(name.replace(" ", "_"), rgb, char, element.get("symbol", ""))
+
+
+def _colour_puzzle(element: Element, source: str, number: int) -> ColourPuzzle:
+    where = f"puzzle {number}: "
+    if element.get("type", "grid") != "grid":
+        raise FormatError(f"{where}only grid puzzles are supported", source)
+    declared: dict[str, Colour] = {}
+    used: set[str] = set()
+    for item in element.findall("color"):
+        colour = _palette_colour(item, source, where, used)
+        declared[item.get("name", "").strip()] = colour
+    default, background_name = default_and_background(element, declared, source, where)
+    background = declared.pop(background_name, None) or Colour(
+        background_name, parse_rgb(background_name) or (255, 255, 255), ".")
+    if default not in declared:
+        declared[default] = Colour(default, parse_rgb(default) or (0, 0, 0),
+                                   free_char(used | {background.char}, "X"))
+    order = list(declared)
+    # the clues may use fewer colours than declared: keep those used, in declared order
+    # blocks of different colours need no gap: a line may hold as many blocks as cells
+    raw = {kind: [[(parse_number(_text(c), source, None, "count"), c.get("color", default))
+                   for c in _counts(line, MAX_SIDE, source, where)] for line in lines]
+           for kind, lines in _clue_lines(element, source, where).items()}
+    used_names = {name for lines in raw.values() for line in lines for n, name in line if n}
+    unknown = used_names - set(order)
+    if unknown:
+        raise FormatError(f"{where}count of undeclared colour {sorted(unknown)[0]!r}", source)
+    kept = [name for name in order if name in used_names] or [default]
+    palette = make_palette([declared[n] for n in kept], background, source)
+    index = {name: i for i, name in enumerate(kept, 1)}
+
+    def clue(line: list[tuple[int, str]]) -> ColourClue:
+        blocks: list[Block] = [(n, index[name]) for n, name in line if n]
+        if len(blocks) != len(line) and len(line) > 1:
+            raise FormatError(f"{where}0 can only stand alone, for an empty line", source)
+        return tuple(blocks)
+
+    rows = [clue(line) for line in raw["rows"]]
+    columns = [clue(line) for line in raw["columns"]]
+    solution = _colour_solution(element, len(columns), len(rows), source, where, palette)
+    return build_colour_puzzle(rows, columns, palette, source, solution=solution,
+                               meta=_meta(element))
+
+
+def _colour_solution(element: Element, width: int, height: int, source: str, where: str,
+                     palette: Palette) -> list[str] | None:
+    rows = goal_image(element, width, height, source, where)
+    allowed = {palette[i].char for i in range(palette.size + 1)}
+    for row in rows or ():
+        bad = set(row) - allowed
+        if bad:
+            raise FormatError(f"{where}the solution image holds {sorted(bad)[0]!r}", source)
+    return rows
+
+
+def _colour_puzzle_xml(puzzle: ColourPuzzle) -> list[str]:
+    meta = puzzle.meta
+    palette = puzzle.palette
+    default = palette[1].name
+    out = [f'<puzzle type="grid" defaultcolor="{_xml_text(default)}" '
+           f'backgroundcolor="{_xml_text(palette.background.name)}">']
+    out.extend(meta_xml(meta))
+    for i in range(palette.size + 1):
+        colour = palette[i]
+        symbol = f' symbol="{_xml_text(colour.symbol)}"' if colour.symbol else ""
+        out.append(f'<color name="{_xml_text(colour.name)}" char="{_xml_text(colour.char)}"'
+                   f"{symbol}>{colour.hex}</color>")
+    for kind, clues in (("columns", puzzle.columns), ("rows", puzzle.rows)):
+        out.append(f'<clues type="{kind}">')
+        for line in clues:
+            counts = "".join(
+                f"<count>{n}</count>" if c == 1 else
+                f'<count color="{_xml_text(palette[c].name)}">{n}</count>' for n, c in line)
+            out.append(f"<line>{counts}</line>")
+        out.append("</clues>")
+    if puzzle.solution is not None:
+        out.append('<solution type="goal"><image>')
+        out.extend("|" + _xml_text(row) + "|" for row in puzzle.solution)
+        out.append("</image></solution>")
+    out.extend(licence_xml(meta))
+    out.append("</puzzle>")
+    return out
+
+
+def write_colour(puzzles: Sequence[ColourPuzzle]) -> bytes:
+    return puzzleset_xml(_colour_puzzle_xml(puzzle) for puzzle in puzzles)
+
+
+_COLOURED_COUNT = re.compile(rb"<count[^>]*\scolor\s*=")
+_COLOUR_NAME = re.compile(rb"<color[^>]*\sname\s*=\s*[\"']([^\"']*)")
+
+
+def looks_colour(data: bytes) -> bool:
+    """Coloured counts, or a colour other than black and white declared."""
+    names = {name.strip().lower() for name in _COLOUR_NAME.findall(data)}
+    return bool(_COLOURED_COUNT.search(data)) or bool(names - {b"black", b"white"})
+
+
 SPEC = FormatSpec(
     name="xml",
     description="webpbn / pbnsolve XML (<puzzleset> of <puzzle>)",
@@ -244,5 +396,6 @@ SPEC = FormatSpec(
     reader=read,
     writer=write,
     holds_many=True,
+    colour=ColourFormat(read_colour, write_colour, looks_colour),
     sniff=sniff,
 )

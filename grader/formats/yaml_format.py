@@ -8,15 +8,24 @@ and the solution as a block string.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
 import yaml
 
 from grader import safe_yaml
+from grader.colour.model import ColourPuzzle
 from grader.errors import FormatError
-from grader.formats._base import FormatSpec, decode_text, head_text
-from grader.formats._mapping import SchemaError, puzzle_from_mapping, puzzle_to_mapping
+from grader.formats._base import ColourFormat, FormatSpec, decode_text, head_text
+from grader.formats._mapping import (
+    SchemaError,
+    colour_puzzle_to_mapping,
+    documents_of,
+    puzzle_from_mapping,
+    puzzle_to_mapping,
+    read_colour_documents,
+)
 from grader.model import Puzzle
 
 FILE_KEYS = frozenset(("puzzles", "notes"))
@@ -136,29 +145,38 @@ def _yaml_printable(char: str) -> bool:
 
 def _puzzle_lines(puzzle: Puzzle) -> list[str]:
     mapping: dict[str, Any] = puzzle_to_mapping(puzzle)
-    lines = [f"{k}: {_scalar(v)}" for k, v in mapping.items() if isinstance(v, str)]
+    lines = _meta_lines(mapping)
     for key in ("rows", "columns"):
         lines.append(f"{key}:")
         lines.extend(f"  - [{', '.join(map(str, clue))}]" for clue in mapping[key])
-    if puzzle.solution is not None:
-        lines.append("solution: |")
-        lines.extend(f"  {row}" for row in puzzle.solution)
-    if puzzle.givens:
-        lines.append("givens: |")
-        lines.extend(f"  {row}" for row in mapping["givens"])
-    return lines
+    lines += _block_lines("solution", puzzle.solution)
+    return lines + _block_lines("givens", mapping["givens"] if puzzle.givens else None)
 
 
-def write(puzzles: Sequence[Puzzle]) -> bytes:
-    if len(puzzles) == 1:
-        lines = _puzzle_lines(puzzles[0])
-    else:
-        lines = ["puzzles:"]
-        for puzzle in puzzles:
-            body = _puzzle_lines(puzzle)
+def _meta_lines(mapping: dict[str, Any]) -> list[str]:
+    """The metadata of a puzzle of either kind (its keys with text values), one a line."""
+    return [f"{k}: {_scalar(v)}" for k, v in mapping.items() if isinstance(v, str)]
+
+
+def _block_lines(key: str, rows: Sequence[str] | None) -> list[str]:
+    """A picture (the solution, the givens) as a literal block; nothing for None."""
+    if rows is None:
+        return []
+    return [f"{key}: |", *(f"  {row}" for row in rows)]
+
+
+def _document(puzzles: Sequence[list[str]]) -> bytes:
+    """One puzzle's lines as they are, several as the items of a ``puzzles:`` list."""
+    lines = puzzles[0] if len(puzzles) == 1 else ["puzzles:"]
+    if len(puzzles) > 1:
+        for body in puzzles:
             lines.append(f"  - {body[0]}")
             lines.extend(f"    {line}" for line in body[1:])
     return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def write(puzzles: Sequence[Puzzle]) -> bytes:
+    return _document([_puzzle_lines(puzzle) for puzzle in puzzles])
 
 
 def sniff(data: bytes) -> bool:
@@ -169,6 +187,43 @@ def sniff(data: bytes) -> bool:
     )
 
 
+# -- colour ---------------------------------------------------------------------------------------
+def read_colour(data: bytes, source: str) -> list[ColourPuzzle]:
+    try:
+        document = safe_yaml.load(decode_text(data, source))  # depth and aliases first
+    except (yaml.YAMLError, RecursionError, ValueError, OverflowError) as exc:
+        raise FormatError(f"not valid YAML: {str(exc).splitlines()[0][:80]}", source) from None
+    return read_colour_documents(documents_of(document), source)
+
+
+def write_colour(puzzles: Sequence[ColourPuzzle]) -> bytes:
+    return _document([_colour_puzzle_lines(puzzle) for puzzle in puzzles])
+
+
+def _colour_puzzle_lines(puzzle: ColourPuzzle) -> list[str]:
+    mapping = colour_puzzle_to_mapping(puzzle)
+    lines = _meta_lines(mapping)
+    if "palette" in mapping:
+        lines.append("palette:")
+        lines.extend(f"  - {_flow(colour)}" for colour in mapping["palette"])
+    if "background" in mapping:
+        lines.append(f"background: {_flow(mapping['background'])}")
+    for key in ("rows", "columns"):
+        lines.append(f"{key}:")
+        lines.extend(f"  - {json.dumps(c)}" for c in mapping[key])
+    return lines + _block_lines("solution", puzzle.solution)
+
+
+def _flow(colour: dict[str, str]) -> str:
+    """A colour as a one-line mapping: ``{name: "red", rgb: "d01c1c", char: "r"}``."""
+    body = ", ".join(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in colour.items())
+    return f"{{{body}}}"
+
+
+def looks_colour(data: bytes) -> bool:
+    return re.search(rb"^[ \t-]*palette\s*:", data, re.MULTILINE) is not None
+
+
 SPEC = FormatSpec(
     name="yaml",
     description="Nonopress YAML (clues, solution, metadata)",
@@ -177,4 +232,5 @@ SPEC = FormatSpec(
     writer=write,
     holds_many=True,
     sniff=sniff,
+    colour=ColourFormat(read_colour, write_colour, looks_colour),
 )

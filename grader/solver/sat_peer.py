@@ -9,13 +9,16 @@ by adding a clause that blocks each one found.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from grader.errors import NonopressError
 from grader.model import BoolArray, Puzzle
+
+T = TypeVar("T")
 
 
 class SatUnavailable(NonopressError):
@@ -116,9 +119,10 @@ def iter_solutions(puzzle: Puzzle, solver_name: str = "cadical153") -> Iterator[
 
 def count_solutions(puzzle: Puzzle, limit: int = 2) -> tuple[int, list[BoolArray]]:
     """(number of solutions found, capped at ``limit``; the solutions themselves)."""
-    found: list[BoolArray] = []
-    for solution in iter_solutions(puzzle):
-        found.append(solution)
-        if len(found) >= limit:
-            break
+    return first_solutions(iter_solutions(puzzle), limit)
+
+
+def first_solutions(solutions: Iterator[T], limit: int) -> tuple[int, list[T]]:
+    """The first ``limit`` of a SAT peer's solutions (either kind) and how many they are."""
+    found = list(itertools.islice(solutions, limit))
     return len(found), found

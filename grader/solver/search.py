@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from grader.model import FILLED, BoolArray, CellArray, Puzzle, clues_of_picture
-from grader.results import Budget, SolveResult, Verdict
+from grader.results import Budget, EnoughSolutions, SolutionPool, SolveResult, Verdict
 from grader.solver import cdcl as learning
 from grader.solver import compile_if_needed, kernels
 from grader.solver.learning import ConflictSearch
@@ -48,10 +48,6 @@ class _OutOfBudget(Exception):
     def __init__(self, reason: str):
         super().__init__(reason)
         self.reason = reason
-
-
-class _EnoughSolutions(Exception):
-    pass
 
 
 class _Watchdog:
@@ -168,25 +164,18 @@ class _Clock:
             raise _OutOfBudget(f"time budget of {_seconds(seconds)} s spent")
 
 
-@dataclass
-class _Solutions:
-    """Distinct solutions in the order found (probes and branches may meet the same one)."""
+#: distinct solutions in the order found (grader.results.SolutionPool)
+_Solutions = SolutionPool[CellArray, BoolArray]
 
-    puzzle: Puzzle
-    target: int
-    found: dict[bytes, BoolArray] = field(default_factory=dict)
 
-    def add(self, grid: CellArray) -> None:
-        picture = grid == FILLED
-        key = picture.tobytes()
-        if key in self.found:
-            return
-        # a solution the kernels report must satisfy every clue; anything else is a bug
-        if clues_of_picture(picture) != (self.puzzle.rows, self.puzzle.columns):
-            raise RuntimeError("solver bug: a reported solution does not satisfy the clues")
-        self.found[key] = picture
-        if len(self.found) >= self.target:
-            raise _EnoughSolutions
+def _is_filled(grid: CellArray) -> BoolArray:
+    filled: BoolArray = grid == FILLED
+    return filled
+
+
+def _solutions(puzzle: Puzzle, target: int) -> _Solutions:
+    """The pool of the puzzle's distinct solutions, each checked against its clues."""
+    return SolutionPool((puzzle.rows, puzzle.columns), _is_filled, clues_of_picture, target)
 
 
 def _node(ws: Workspace, grid: CellArray, clock: _Clock, nodes: int,
@@ -359,7 +348,7 @@ def solve(
     clock.start(ws)
     # one solution alone proves nothing about uniqueness: always look for a second
     cap = solution_cap(puzzle)
-    solutions = _Solutions(puzzle, min(max(limit, 2), cap))
+    solutions = _solutions(puzzle, min(max(limit, 2), cap))
     counts = {"nodes": 1}
     reason = ""
     complete = True
@@ -381,7 +370,7 @@ def solve(
             if first:
                 solutions.target = 1  # a guess was needed: stop at the first solution
             _search(puzzle, ws, grid, clock, solutions, counts)
-    except _EnoughSolutions:
+    except EnoughSolutions:
         complete = False
         reason = f"stopped at the limit of {solutions.target} solutions"
         if solutions.target == cap < limit:

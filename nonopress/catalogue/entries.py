@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from grader.colour.model import AnyPuzzle
+from grader.kinds import AnyPuzzle
 
 
 def utc_now() -> str:
@@ -59,11 +59,11 @@ class Entry:
     def puzzle(self) -> AnyPuzzle:
         """The puzzle itself, exactly as it was imported (clues, solution, metadata); an entry
         from :func:`~nonopress.catalogue.finding.find` leaves it out: ask ``get`` for it."""
-        from grader.colour.io import read_any
+        from grader.kinds import read_puzzles
 
         if not self.puzzle_text:
             raise ValueError(f"catalogue entry {self.id} was read without its puzzle: get() it")
-        return read_any(self.puzzle_text.encode("utf-8"), format="yaml",
+        return read_puzzles(self.puzzle_text.encode("utf-8"), format="yaml",
                         name=f"catalogue puzzle {self.id}")[0]
 
     def to_json(self) -> dict[str, Any]:

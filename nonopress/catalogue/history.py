@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from grader.colour.model import AnyPuzzle
+from grader.kinds import AnyPuzzle
 from nonopress.catalogue import schema
 from nonopress.catalogue.database import Catalogue
 from nonopress.catalogue.entries import Entry, Printing, utc_now

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from grader.colour.model import AnyPuzzle, ColourPuzzle
 from grader.errors import NonopressError
+from grader.kinds import AnyPuzzle, kind_of
 from grader.shapes import Picture
 from grader.wording import plural
 from nonopress.batch.rows import ResultRow, Task
@@ -58,22 +58,16 @@ def shape_key_of(puzzle: AnyPuzzle, solution: Sequence[str] | None) -> str | Non
 
 
 def _picture(puzzle: AnyPuzzle, solution: Sequence[str] | None) -> Picture | None:
-    import numpy as np
-
     rows = list(solution) if solution else list(puzzle.solution or ())
     if not rows or any("?" in row for row in rows):
         return None
-    if isinstance(puzzle, ColourPuzzle):
-        from grader.colour.model import rows_to_colour_array
-
-        return rows_to_colour_array(rows, puzzle.palette)
-    return np.array([[char == "#" for char in row] for row in rows], dtype=bool)
+    return kind_of(puzzle).picture(rows)
 
 
 def puzzle_text(puzzle: AnyPuzzle) -> str:
-    from grader.colour.io import write_any
+    from grader.kinds import write_puzzles
 
-    return write_any(puzzle, "yaml").decode("utf-8")
+    return write_puzzles([puzzle], "yaml").decode("utf-8")
 
 
 def add_files(catalogue: Catalogue, paths: Sequence[str], options: ImportOptions = ImportOptions(),
@@ -134,12 +128,13 @@ def _insert_new(dialect: str) -> object:
 
 def _pending_row(task: Task) -> dict[str, object]:
     puzzle = task.puzzle
+    kind = kind_of(puzzle)
     meta = puzzle.meta
     return {
-        "key": task.key, "kind": "colour" if isinstance(puzzle, ColourPuzzle) else "bw",
+        "key": task.key, "kind": kind.tag,
         "shape_key": shape_key_of(puzzle, None), "width": puzzle.width,
         "height": puzzle.height,
-        "colours": puzzle.palette.size if isinstance(puzzle, ColourPuzzle) else 1,
+        "colours": kind.colours(),
         "title": meta.title, "author": meta.author, "copyright": meta.copyright,
         "licence": meta.license, "source": meta.source, "file": task.file,
         "file_index": task.index, "puzzle": puzzle_text(puzzle),

@@ -13,8 +13,8 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from grader.colour.model import AnyPuzzle
 from grader.errors import NonopressError
+from grader.kinds import AnyPuzzle
 from layout.manifest import Manifest, PuzzleRef
 from nonopress.catalogue.database import Catalogue, open_catalogue, resolve_location
 from nonopress.catalogue.fill import resolve, section_of
@@ -68,12 +68,12 @@ class IssueLibrary:
 
 def _puzzles(manifest: Manifest) -> list[AnyPuzzle]:
     """The manifest's puzzles in issue order (a file without index gives all of its own)."""
-    from grader.colour.io import read_any
+    from grader.kinds import read_puzzles
 
     found: list[AnyPuzzle] = []
     for ref in manifest.puzzles:
         try:
-            puzzles = read_any(os.fspath(ref.path))
+            puzzles = read_puzzles(os.fspath(ref.path))
         except NonopressError:
             continue  # the build names the file that cannot be read
         found += [puzzles[ref.index - 1]] if ref.index and ref.index <= len(puzzles) \

@@ -12,11 +12,11 @@ from grader.kinds import kind_of
 from grader.results import Budget, SolveResult
 from grader.text import TITLE_WIDTH, error_line, shown
 from grader.wording import cell_list
-from nonopress.commands.colour import add_colour_argument, iter_any_puzzles
 from nonopress.commands.common import (
     LoadedPuzzle,
-    Located,
+    add_colour_argument,
     add_input_arguments,
+    iter_puzzles,
     positive_float,
     positive_int,
     print_json_line,
@@ -25,7 +25,7 @@ from nonopress.commands.common import (
 from nonopress.exit_status import BAD_INPUT, DONE, NOT_PUBLISHABLE
 
 if TYPE_CHECKING:
-    from grader.diagnose import Diagnosis
+    from grader.kinds import NoSolution
 
 HELP = (
     "check that each puzzle has exactly one solution (unique / multiple / none / undecided); "
@@ -61,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_colour_argument(parser)
 
 
-def result_record(loaded: Located, result: SolveResult, why: str = "") -> dict[str, Any]:
+def result_record(loaded: LoadedPuzzle, result: SolveResult, why: str = "") -> dict[str, Any]:
     """The ``--json`` record of one checked puzzle (``why``: what breaks, for ``none``)."""
     record = puzzle_summary(loaded)
     record["verdict"] = result.verdict
@@ -77,7 +77,7 @@ def result_record(loaded: Located, result: SolveResult, why: str = "") -> dict[s
     return record
 
 
-def result_line(loaded: Located, result: SolveResult, why: str = "") -> str:
+def result_line(loaded: LoadedPuzzle, result: SolveResult, why: str = "") -> str:
     title = shown(loaded.puzzle.title, TITLE_WIDTH) or "-"
     line = f"{shown(loaded.label)}\t{title}\t{result.verdict}\t{result.time_s:.3f} s"
     if result.verdict == "multiple":
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     status = EXIT_OK
     announce_compiling(sys.stderr)  # a first compile is said, before any puzzle's clock
     puzzles = iter_puzzles_reporting(
-        args.files, "check", lambda files: iter_any_puzzles(files, args.input_format,
+        args.files, "check", lambda files: iter_puzzles(files, args.input_format,
                                                             args.colours)
     )
     started = time.perf_counter()
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def check_json_record(loaded: Located, budget: Budget) -> dict[str, Any]:
+def check_json_record(loaded: LoadedPuzzle, budget: Budget) -> dict[str, Any]:
     """What ``check --json`` prints for one puzzle, black-and-white or colour (the studio's
     ``POST /api/check`` answers the same record)."""
     return check_puzzle(loaded, budget).record(loaded)
@@ -120,23 +120,20 @@ def check_json_record(loaded: Located, budget: Budget) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Checked:
-    """One puzzle's check: the proof, what breaks (for ``none``), the warnings (an empty
-    border) and the CPU time it took."""
+    """One puzzle's check: the proof, the warnings (an empty border), the CPU time it took
+    and, for ``none``, what breaks (the line or cell, as the kind's diagnosis found it)."""
 
     result: SolveResult
-    why: str
     warnings: list[str]
     cpu_s: float
-    #: for a black-and-white ``none``: the line (or cell) that breaks, as grader.diagnose
-    #: found it
-    diagnosis: Diagnosis | None = None
+    broken: NoSolution | None = None
 
     @property
-    def border(self) -> str:
-        """The empty-border warning, '' when there is none (the older name)."""
-        return self.warnings[0] if self.warnings else ""
+    def why(self) -> str:
+        """Why there is no solution, '' for any other verdict."""
+        return self.broken.why if self.broken is not None else ""
 
-    def record(self, loaded: Located) -> dict[str, Any]:
+    def record(self, loaded: LoadedPuzzle) -> dict[str, Any]:
         record = result_record(loaded, self.result, self.why)
         # beside the wall-clock time the budget counts: what benchmarks on a busy machine need
         record["cpu_s"] = round(self.cpu_s, 6)
@@ -144,28 +141,16 @@ class Checked:
         return record
 
 
-def check_puzzle(loaded: Located, budget: Budget) -> Checked:
+def check_puzzle(loaded: LoadedPuzzle, budget: Budget) -> Checked:
     """Count the solutions of a puzzle of either kind, up to two."""
     kind = kind_of(loaded.puzzle)
     result = kind.solve(2, budget)
-    why = kind.why_no_solution() if result.verdict == "none" else ""
+    broken = kind.no_solution() if result.verdict == "none" else None
     # the puzzle's own CPU (the solving thread's), with no compiling or loading in it
-    return Checked(result, why, kind.warnings(), result.cpu_s)
+    return Checked(result, kind.warnings(), result.cpu_s, broken)
 
 
-def check_black_and_white(loaded: LoadedPuzzle, budget: Budget) -> Checked:
-    """:func:`check_puzzle`, with the diagnosis of a puzzle without a solution (the
-    studio draws the broken line)."""
-    from grader.diagnose import empty_borders, why_no_solution
-    from grader.solver import solve
-
-    result = solve(loaded.puzzle, limit=2, budget=budget)
-    diagnosis, why = why_no_solution(loaded.puzzle) if result.verdict == "none" else (None, "")
-    border = empty_borders(loaded.puzzle)
-    return Checked(result, why, [border] if border else [], result.cpu_s, diagnosis)
-
-
-def _check_one(loaded: Located, budget: Budget, args: argparse.Namespace) -> int:
+def _check_one(loaded: LoadedPuzzle, budget: Budget, args: argparse.Namespace) -> int:
     """Check and report one puzzle; EXIT_NOT_UNIQUE unless it has exactly one solution."""
     checked = check_puzzle(loaded, budget)
     if args.json:

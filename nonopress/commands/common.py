@@ -1,4 +1,6 @@
-"""Helpers the subcommands share: loading puzzles from the command line, JSON lines."""
+"""Helpers the subcommands share: loading puzzles of either kind from the command line
+(:func:`iter_puzzles` yields a :class:`LoadedPuzzle` whatever the file holds; the commands
+ask its kind's contract, grader.kinds.kind_of, what to do with it), JSON lines."""
 
 from __future__ import annotations
 
@@ -10,12 +12,12 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from grader import formats
 from grader.errors import BundleError, FormatError, NonopressError
 from grader.inputs import read_capped
-from grader.kinds import AnyPuzzle, kind_of
+from grader.kinds import AnyPuzzle, kind_of, read_puzzles
 from grader.model import Puzzle
 from grader.text import clean, error_line
 
@@ -23,28 +25,14 @@ STDIN = "-"
 Loaded = TypeVar("Loaded")
 
 
-class Located(Protocol):
-    """A puzzle of either kind and where it came from (:class:`LoadedPuzzle`, or
-    ``LoadedColourPuzzle``): what a command needs to ask the kind's contract."""
-
-    @property
-    def file(self) -> str: ...
-    @property
-    def index(self) -> int: ...
-    @property
-    def label(self) -> str: ...
-    @property
-    def puzzle(self) -> AnyPuzzle: ...
-
-
 @dataclass(frozen=True)
 class LoadedPuzzle:
-    """One puzzle and where it came from."""
+    """One puzzle, of either kind, and where it came from."""
 
     file: str  #: the path as given on the command line ('-' for stdin)
     index: int  #: 1-based position within the file
     count: int  #: puzzles in the file
-    puzzle: Puzzle
+    puzzle: AnyPuzzle
 
     @property
     def label(self) -> str:
@@ -74,15 +62,54 @@ def positive_int(text: str) -> int:
     return value
 
 
-def read_input(path: str, format: str | None = None) -> list[Puzzle]:
-    """The puzzles in ``path`` ('-' reads stdin, detected by content)."""
+def add_colour_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--colours", "--colors", dest="colours", type=int, default=None, metavar="N",
+        help="read pictures (PNG, GIF, BMP) as colour puzzles of at most N colours",
+    )
+
+
+def _stdin_bytes() -> bytes:
+    try:
+        return read_capped(sys.stdin.buffer, "<stdin>")
+    except OSError as exc:
+        raise FormatError(f"cannot read: {exc}", "<stdin>") from None
+
+
+def read_input(path: str, format: str | None = None, colours: int | None = None
+               ) -> list[AnyPuzzle]:
+    """The puzzles in ``path`` ('-' reads stdin, detected by content), of whichever kind
+    the file holds (``colours``: pictures read as colour puzzles of at most N colours)."""
     if path == STDIN:
-        try:
-            data = read_capped(sys.stdin.buffer, "<stdin>")
-        except OSError as exc:
-            raise FormatError(f"cannot read: {exc}", "<stdin>") from None
-        return formats.read(data, format=format, name="<stdin>")
+        return read_puzzles(_stdin_bytes(), format=format, name="<stdin>", colours=colours)
+    return read_puzzles(path, format=format, colours=colours)
+
+
+def read_black_and_white(path: str, format: str | None = None) -> list[Puzzle]:
+    """The puzzles in ``path`` for a command that only works on black and white (repair):
+    the black-and-white readers, whose error names what they cannot read."""
+    if path == STDIN:
+        return formats.read(_stdin_bytes(), format=format, name="<stdin>")
     return formats.read(path, format=format)
+
+
+def iter_puzzles(paths: Sequence[str], format: str | None = None, colours: int | None = None
+                 ) -> Iterator[LoadedPuzzle]:
+    """Each puzzle, of either kind, of each file in order (a file with some unreadable
+    puzzles yields the others first, then raises its :class:`BundleError`)."""
+    for path in paths:
+        partial: BundleError | None = None
+        numbered: list[tuple[int, AnyPuzzle]]
+        try:
+            puzzles = read_input(path, format, colours)
+            numbered, count = list(enumerate(puzzles, 1)), len(puzzles)
+        except BundleError as exc:
+            partial, count = exc, exc.count
+            numbered = list(exc.readable)
+        for index, puzzle in numbered:
+            yield LoadedPuzzle(path, index, count, puzzle)
+        if partial is not None:
+            raise partial
 
 
 def expand_paths(paths: Sequence[str]) -> list[str]:
@@ -108,7 +135,7 @@ def iter_puzzles_reporting(
     iterate: Callable[[list[str]], Iterable[Loaded]],
 ) -> Iterator[Loaded | None]:
     """Each puzzle of each file (folders: of each puzzle file under them), read by
-    ``iterate`` (:func:`nonopress.commands.colour.iter_any_puzzles`); a file that
+    ``iterate`` (:func:`iter_puzzles`); a file that
     cannot be read is reported on stderr (a line per unreadable puzzle) and yields None,
     and the other files are still read."""
     for path in paths:
@@ -173,7 +200,7 @@ def print_json_line(obj: Any) -> None:
     print(json_line(obj), flush=True)
 
 
-def puzzle_summary(loaded: Located) -> dict[str, Any]:
+def puzzle_summary(loaded: LoadedPuzzle) -> dict[str, Any]:
     """The fields every ``--json`` record about a puzzle starts with (and the palette of a
     colour one)."""
     puzzle = loaded.puzzle

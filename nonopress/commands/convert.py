@@ -11,8 +11,7 @@ from grader import formats
 from grader.atomic import atomic_write
 from grader.errors import FormatError
 from grader.kinds import AnyPuzzle, write_puzzles
-from nonopress.commands.colour import add_colour_argument, read_input_any
-from nonopress.commands.common import STDIN, positive_int
+from nonopress.commands.common import STDIN, add_colour_argument, positive_int, read_input
 
 HELP = "convert puzzle files between formats (the format comes from OUT's suffix or --to)"
 
@@ -68,7 +67,7 @@ def _refuse_unprintable_pictures(puzzles: Sequence[AnyPuzzle], source: str, colo
 
 def run(args: argparse.Namespace) -> int:
     spec = output_format(args)
-    puzzles = read_input_any(args.input, args.input_format, args.colours)
+    puzzles = read_input(args.input, args.input_format, args.colours)
     source = "<stdin>" if args.input == STDIN else args.input
     if args.index is not None:
         if args.index > len(puzzles):

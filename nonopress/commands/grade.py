@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from grader.grading import Grade
     from grader.kinds import KindGrade
     from grader.results import Budget
-    from nonopress.commands.common import Located
+    from nonopress.commands.common import LoadedPuzzle
 
 HELP = "grade puzzles with human techniques: level, score, stars, step-by-step explanation"
 
@@ -122,7 +122,7 @@ def closing(result: Grade) -> str:
 
 
 def grade_record(
-    loaded: Located, max_rung: str | None, budget: Budget
+    loaded: LoadedPuzzle, max_rung: str | None, budget: Budget
 ) -> tuple[dict[str, Any], KindGrade]:
     """What ``grade --json`` prints for one puzzle of either kind, and the grade itself
     (the studio's ``POST /api/grade`` answers the same record)."""
@@ -147,8 +147,11 @@ def run(args: argparse.Namespace) -> int:
     from grader.results import Budget
     from grader.solver import announce_compiling
     from grader.text import TITLE_WIDTH, shown, shown_lines
-    from nonopress.commands import colour
-    from nonopress.commands.common import iter_puzzles_reporting, print_json_line
+    from nonopress.commands.common import (
+        iter_puzzles,
+        iter_puzzles_reporting,
+        print_json_line,
+    )
     from nonopress.exit_status import BAD_INPUT, DONE, for_verdict
 
     if args.html and not args.explain:
@@ -159,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
     announce_compiling(sys.stderr)  # a first compile is said, before any puzzle's clock
     status = DONE
     puzzles = iter_puzzles_reporting(
-        args.files, "grade", lambda files: colour.iter_any_puzzles(files, args.input_format)
+        args.files, "grade", lambda files: iter_puzzles(files, args.input_format)
     )
     for loaded in puzzles:
         if loaded is None:  # a file that could not be read (already reported)

@@ -11,11 +11,11 @@ from typing import Any
 from grader.errors import NonopressError
 from grader.kinds import AnyPuzzle, kind_of
 from grader.text import error_line, shown
-from nonopress.commands import colour
-from nonopress.commands.colour import add_colour_argument
 from nonopress.commands.common import (
-    Located,
+    LoadedPuzzle,
+    add_colour_argument,
     add_input_arguments,
+    iter_puzzles,
     print_json_line,
     puzzle_summary,
 )
@@ -63,7 +63,7 @@ class ClueStats:
         )
 
 
-def info_record(loaded: Located) -> dict[str, Any]:
+def info_record(loaded: LoadedPuzzle) -> dict[str, Any]:
     """The ``--json`` object for one puzzle."""
     puzzle = loaded.puzzle
     stats = ClueStats.of(puzzle)
@@ -94,7 +94,7 @@ COLUMNS = ("puzzle", "title", "size", "blocks", "filled", "density", "largest", 
            "licence")
 
 
-def table_row(loaded: Located) -> tuple[str, ...]:
+def table_row(loaded: LoadedPuzzle) -> tuple[str, ...]:
     puzzle = loaded.puzzle
     stats = ClueStats.of(puzzle)
     return (
@@ -135,8 +135,7 @@ def run(args: argparse.Namespace) -> int:
     rows: list[tuple[str, ...]] = []
     for path in args.files:
         try:
-            loaded_puzzles = list(colour.iter_any_puzzles([path], args.input_format,
-                                                          args.colours))
+            loaded_puzzles = list(iter_puzzles([path], args.input_format, args.colours))
         except NonopressError as exc:
             print(error_line("nonopress info: ", str(exc)), file=sys.stderr)
             failed = True

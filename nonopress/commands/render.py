@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from grader.kinds import kind_of
     from grader.results import Budget
     from layout.render import FORMATS, caption_of, puzzle_page, render
-    from nonopress.commands.colour import read_input_any
+    from nonopress.commands.common import read_input
 
     drawing = Path(args.output).suffix.lower().lstrip(".")
     if drawing not in FORMATS:
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
                           f"{', '.join('.' + k for k in FORMATS)})", args.output)
     if not 2.0 <= args.cell <= 72.0:
         raise PuzzleError(f"--cell {args.cell:g} is outside 2-72 points")
-    puzzles = read_input_any(args.puzzle)
+    puzzles = read_input(args.puzzle)
     if not 1 <= args.index <= len(puzzles):
         raise FormatError(f"--index {args.index}: the file holds {len(puzzles)} puzzle(s)",
                           args.puzzle)

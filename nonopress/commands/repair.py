@@ -15,7 +15,7 @@ from nonopress.commands.authoring_options import (
     write_preview,
     write_puzzles,
 )
-from nonopress.commands.common import add_input_arguments, read_input
+from nonopress.commands.common import add_input_arguments, read_black_and_white
 
 HELP = "make an ambiguous puzzle unique, keeping its solution as close as possible"
 
@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from grader.authoring import repair
 
-    puzzles = read_input(args.files, args.input_format)
+    puzzles = read_black_and_white(args.files, args.input_format)
     if len(puzzles) != 1:
         raise FormatError(f"holds {len(puzzles)} puzzles; repair one at a time", args.files)
     result = repair(puzzles[0], mode="givens" if args.givens else "flips",

@@ -13,11 +13,12 @@ from grader.kinds import AnyPuzzle, kind_of, write_puzzles
 from grader.results import SolveResult
 from grader.text import TITLE_WIDTH, shown, shown_lines
 from nonopress.commands.check import add_budget_arguments, budget_from
-from nonopress.commands.colour import add_colour_argument, iter_any_puzzles
 from nonopress.commands.common import (
-    Located,
+    LoadedPuzzle,
+    add_colour_argument,
     add_input_arguments,
     expand_paths,
+    iter_puzzles,
     positive_int,
 )
 from nonopress.exit_status import DONE, for_verdict
@@ -72,7 +73,7 @@ def marked_pair(first: tuple[str, ...], second: tuple[str, ...]) -> list[str]:
     return lines
 
 
-def describe(loaded: Located, result: SolveResult, list_all: bool) -> list[str]:
+def describe(loaded: LoadedPuzzle, result: SolveResult, list_all: bool) -> list[str]:
     """What ``solve`` prints of one puzzle of either kind."""
     kind = kind_of(loaded.puzzle)
     title = f" ({shown(loaded.puzzle.title, TITLE_WIDTH)})" if loaded.puzzle.title else ""
@@ -102,10 +103,10 @@ def describe(loaded: Located, result: SolveResult, list_all: bool) -> list[str]:
     return lines
 
 
-def broken_lines(loaded: Located) -> list[str]:
+def broken_lines(loaded: LoadedPuzzle) -> list[str]:
     """What to fix in a puzzle with no solution: the line that breaks, and the grid line
     logic had reached then, with that line marked."""
-    return kind_of(loaded.puzzle).no_solution_lines()
+    return kind_of(loaded.puzzle).no_solution().lines()
 
 
 def _draw_solution(path: str, kind: str, solved: list[AnyPuzzle]) -> None:
@@ -147,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
     solved: list[AnyPuzzle] = []
     announce_compiling(sys.stderr)  # a first compile is said, before any puzzle's clock
     status = DONE
-    for loaded in iter_any_puzzles(expand_paths([args.files]), args.input_format, args.colours):
+    for loaded in iter_puzzles(expand_paths([args.files]), args.input_format, args.colours):
         kind = kind_of(loaded.puzzle)
         result = kind.solve(limit, budget, args.first)
         print(shown_lines(describe(loaded, result, args.all)), flush=True)

@@ -173,12 +173,12 @@ class CatalogueSource:
                      ) -> list[str]:
         """Warnings for puzzles (or designs) printed before, then the issue recorded in the
         catalogue's history as ``nonopress issue --db`` records it."""
-        from grader.colour.io import read_any
+        from grader.kinds import read_puzzles
         from nonopress.catalogue import Printed, earlier_printings, record_printings
 
         puzzles = []
         for path, index in files:  # a file without an index prints all of its puzzles
-            read = read_any(path)
+            read = read_puzzles(path)
             puzzles += [read[index - 1]] if index and index <= len(read) else read
         warnings = earlier_printings(self.catalogue, puzzles, issue)
         record_printings(self.catalogue, issue,

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from grader.authoring import Authored, MakeOptions, Target
 from grader.errors import NonopressError
+from grader.kinds import kind_of
 from grader.results import Budget
-from nonopress.commands.colour import LoadedColourPuzzle
 from nonopress.commands.common import LoadedPuzzle
 from nonopress.studio.security import RequestRefused
 
@@ -24,29 +24,14 @@ if TYPE_CHECKING:
     from nonopress.studio.issues import IssueRequest
     from nonopress.studio.library import LibrarySource
 
-AnyLoaded = LoadedPuzzle | LoadedColourPuzzle
+def check(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
+    """The ``check --json`` record of the puzzle (and ``broken`` for ``none``: the line or
+    cell that breaks, for either kind)."""
+    from nonopress.commands.check import check_puzzle
 
-
-def _broken(diagnosis: object) -> dict[str, Any] | None:
-    from grader.diagnose import BrokenCell, BrokenLine
-
-    if isinstance(diagnosis, BrokenLine):
-        return {"axis": diagnosis.line.axis, "index": diagnosis.line.index}
-    if isinstance(diagnosis, BrokenCell):
-        return {"cell": list(diagnosis.cell)}
-    return None
-
-
-def check(loaded: AnyLoaded, seconds: float) -> dict[str, Any]:
-    """The ``check --json`` record of the puzzle (and ``broken`` for ``none``)."""
-    from nonopress.commands.check import check_black_and_white, check_json_record
-
-    budget = Budget(seconds=seconds)
-    if isinstance(loaded, LoadedColourPuzzle):
-        return check_json_record(loaded, budget)
-    checked = check_black_and_white(loaded, budget)
+    checked = check_puzzle(loaded, Budget(seconds=seconds))
     record = checked.record(loaded)
-    broken = _broken(checked.diagnosis)
+    broken = checked.broken.where() if checked.broken is not None else None
     if broken is not None:
         record["broken"] = broken
     return record
@@ -67,7 +52,7 @@ def _heat(steps: tuple[Any, ...], height: int, width: int) -> tuple[list[list[in
     return heat, order
 
 
-def grade(loaded: AnyLoaded, seconds: float) -> dict[str, Any]:
+def grade(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
     """The ``grade --json`` record of the puzzle, with ``heat`` and ``rung_order``."""
     from nonopress.commands.grade import grade_record
 
@@ -78,20 +63,16 @@ def grade(loaded: AnyLoaded, seconds: float) -> dict[str, Any]:
     return record
 
 
-def replay(loaded: AnyLoaded, seconds: float) -> dict[str, Any]:
-    """The step-by-step replay page of ``grade --explain --html`` for this puzzle."""
-    from grader.explain_html import GradedPuzzle, explain_html
-    from grader.grading import grade as grade_puzzle
+def replay(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
+    """The step-by-step replay page of ``grade --explain --html`` for this puzzle, of
+    either kind."""
+    from grader.explain_html import explain_html
 
-    if isinstance(loaded, LoadedColourPuzzle):
-        from grader.colour.grading import explain_colour, grade_colour
-
-        colour_grade = grade_colour(loaded.puzzle, budget=Budget(seconds=seconds))
-        return {"text": explain_colour(loaded.puzzle, colour_grade, loaded.puzzle.title)}
-    result = grade_puzzle(loaded.puzzle, budget=Budget(seconds=seconds))
-    title = loaded.puzzle.title or "Step by step"
-    page = explain_html([GradedPuzzle(loaded.puzzle.title or "puzzle", loaded.puzzle, result)],
-                        title=title)
+    puzzle = loaded.puzzle
+    kind = kind_of(puzzle)
+    result = kind.grade(None, Budget(seconds=seconds))
+    graded = kind.replay(puzzle.title or "puzzle", result)
+    page = explain_html([graded], title=puzzle.title or "Step by step")
     return {"html": page, "steps": len(result.steps), "level": result.level}
 
 
@@ -114,14 +95,15 @@ def proposal(authored: Authored) -> dict[str, Any]:
     }
 
 
-def repair(loaded: AnyLoaded, mode: str, target: Target, seconds: float) -> dict[str, Any]:
+def repair(loaded: LoadedPuzzle, mode: str, target: Target, seconds: float) -> dict[str, Any]:
     """A unique version of the drawn picture with the fewest changes (or givens), steered to
     ``target`` when one is asked (make it easier / harder)."""
     from grader.authoring import repair as repair_puzzle
 
-    if isinstance(loaded, LoadedColourPuzzle):
+    puzzle = kind_of(loaded.puzzle).black_and_white()
+    if puzzle is None:
         raise RequestRefused(400, "repair and steering work on black-and-white puzzles")
-    authored = repair_puzzle(loaded.puzzle, mode="givens" if mode == "givens" else "flips",
+    authored = repair_puzzle(puzzle, mode="givens" if mode == "givens" else "flips",
                              target=target, seconds=seconds)
     return proposal(authored)
 
@@ -187,15 +169,10 @@ def _opened(config: StudioConfig, source: Path | bytes, name: str, index: int
             ) -> dict[str, Any]:
     """The record the editor opens: its picture (known, or the first the solver finds),
     clues, givens and palette."""
-    from grader.colour.io import read_any
-    from grader.colour.model import ColourPuzzle
-    from grader.model import as_row_strings
-    from grader.solver import solve
-    from nonopress.commands.colour import palette_record
-    from nonopress.commands.colour import solve as solve_colour
+    from grader.kinds import read_puzzles
 
     try:
-        found = read_any(source, name=name)
+        found = read_puzzles(source, name=name)
     except NonopressError as exc:
         raise RequestRefused(400, str(exc)) from None
     if not 1 <= index <= len(found):
@@ -204,57 +181,41 @@ def _opened(config: StudioConfig, source: Path | bytes, name: str, index: int
     if max(puzzle.width, puzzle.height) > config.max_side:
         raise RequestRefused(400, f"{name}: {puzzle.size} is larger than the studio's "
                                   f"editor ({config.max_side} a side)")
-    budget = Budget(seconds=config.check_seconds)
+    kind = kind_of(puzzle)
     record: dict[str, Any] = {
         "path": name, "index": index, "count": len(found), "title": puzzle.title,
         "width": puzzle.width, "height": puzzle.height, "grid": None, "from": None,
     }
-    if isinstance(puzzle, ColourPuzzle):
-        record.update(kind="colour", palette=palette_record(puzzle), givens=[],
-                      rows=[[[n, puzzle.palette[c].char] for n, c in clue]
-                            for clue in puzzle.rows],
-                      columns=[[[n, puzzle.palette[c].char] for n, c in clue]
-                               for clue in puzzle.columns])
-        if puzzle.solution is not None:
-            record.update(grid=list(puzzle.solution), **{"from": "file"})
-        else:
-            loaded = LoadedColourPuzzle(name, index, len(found), puzzle)
-            solved = solve_colour(loaded, 1, budget, first=True)
-            rows = solved.solution_rows(puzzle.palette)
-            if rows:
-                record.update(grid=list(rows[0]), **{"from": "solver"})
-        return record
-    record.update(kind="bw", palette=None,
-                  rows=[list(clue) for clue in puzzle.rows],
-                  columns=[list(clue) for clue in puzzle.columns],
-                  givens=[[r, c, bool(f)] for r, c, f in puzzle.givens])
+    record.update(kind.editor_record())
     if puzzle.solution is not None:
         record.update(grid=list(puzzle.solution), **{"from": "file"})
     else:
-        result = solve(puzzle, limit=1, budget=budget)
-        if result.solutions:
-            record.update(grid=list(as_row_strings(result.solutions[0])), **{"from": "solver"})
+        solved = kind.solve(1, Budget(seconds=config.check_seconds), first=True)
+        rows = kind.solution_rows(solved)
+        if rows:
+            record.update(grid=list(rows[0]), **{"from": "solver"})
     return record
 
 
-def save(loaded: AnyLoaded, givens: object, target: Path, suffix: str) -> dict[str, Any]:
+def save(loaded: LoadedPuzzle, givens: object, target: Path, suffix: str) -> dict[str, Any]:
     """Write the puzzle (with its givens) in the format its suffix names, atomically."""
     from grader import formats
     from grader.atomic import atomic_write
-    from grader.colour.io import write_any
+    from grader.kinds import write_puzzles
 
-    puzzle: Any = loaded.puzzle
-    if givens and not isinstance(loaded, LoadedColourPuzzle):
+    puzzle = loaded.puzzle
+    if givens:
         if not isinstance(givens, list) or not all(
                 isinstance(g, list) and len(g) == 3 for g in givens):
             raise RequestRefused(400, "givens must be a list of [row, column, filled]")
         try:
-            puzzle = puzzle.with_givens((int(r), int(c), bool(f)) for r, c, f in givens)
+            puzzle = kind_of(puzzle).with_givens(
+                [(int(r), int(c), bool(f)) for r, c, f in givens])
         except (NonopressError, TypeError, ValueError) as exc:
             raise RequestRefused(400, f"givens: {exc}") from None
     spec = formats.format_for_path(target)
     try:
-        data = write_any(puzzle, spec.name if spec is not None else suffix)
+        data = write_puzzles([puzzle], spec.name if spec is not None else suffix)
     except NonopressError as exc:
         raise RequestRefused(400, str(exc)) from None
     atomic_write(target, data)

@@ -142,11 +142,11 @@ class FolderSource:
 
     def _read(self, path: Path) -> list[tuple[Any, str | None]]:
         """(puzzle, None) for each puzzle of the file, or [(None, error)]."""
-        from grader.colour.io import read_any
         from grader.errors import BundleError
+        from grader.kinds import read_puzzles
 
         try:
-            return [(puzzle, None) for puzzle in read_any(path)]
+            return [(puzzle, None) for puzzle in read_puzzles(path)]
         except BundleError as exc:
             return [(puzzle, None) for _, puzzle in exc.readable] + [(None, str(exc))]
         except NonopressError as exc:
@@ -179,8 +179,7 @@ class FolderSource:
 
     # -- entries ---------------------------------------------------------------------------
     def entries(self) -> list[LibraryEntry]:
-        from grader.colour.model import ColourPuzzle
-        from nonopress.commands.colour import palette_record
+        from grader.kinds import kind_of
 
         entries: list[LibraryEntry] = []
         wanted: dict[str, Any] = {}
@@ -189,12 +188,9 @@ class FolderSource:
                 entries.append(LibraryEntry(name, index, count, "", "bw", 0, 0,
                                             error=error or "unreadable"))
                 continue
-            colour = isinstance(puzzle, ColourPuzzle)
-            entry = LibraryEntry(
-                name, index, count, puzzle.title, "colour" if colour else "bw",
-                puzzle.width, puzzle.height,
-                palette=palette_record(puzzle) if colour else None,
-            )
+            kind = kind_of(puzzle)
+            entry = LibraryEntry(name, index, count, puzzle.title, kind.tag,
+                                 puzzle.width, puzzle.height, palette=kind.palette())
             key = puzzle.key()
             known = self._known.get(key)
             if known is None:
@@ -248,21 +244,15 @@ class FolderSource:
                 self._queue.pop(key, None)
 
     def _grade(self, puzzle: Any) -> _Known:
-        from grader.colour.model import ColourPuzzle
+        from grader.kinds import kind_of
 
-        budget = Budget(seconds=self.grade_seconds)
+        kind = kind_of(puzzle)
         try:
-            if isinstance(puzzle, ColourPuzzle):
-                from grader.colour.grading import grade_colour
-
-                colour = grade_colour(puzzle, budget=budget)
-                solution = list(puzzle.solution) if puzzle.solution else None
-                return _Known(colour.verdict, colour.level, colour.score, colour.stars,
-                              colour.effort_minutes if colour.graded else None, solution)
-            from grader.grading import grade
-
-            result = grade(puzzle, budget=budget)
-            rows = result.solution_rows() or puzzle.solution
+            result = kind.grade(None, Budget(seconds=self.grade_seconds))
+            # the proved solution, else the file's (a grid the ladder left open is no picture)
+            proved = kind.grid_rows(result) if result.verdict == "unique" else None
+            rows = proved if proved and not any("?" in row for row in proved) else None
+            rows = rows or puzzle.solution
             return _Known(result.verdict, result.level, result.score, result.stars,
                           result.effort_minutes if result.graded else None,
                           list(rows) if rows else None)

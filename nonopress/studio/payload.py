@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.colour.model import ColourPuzzle
 from grader.colour.palette import Colour, Palette, parse_rgb
 from grader.errors import NonopressError
-from grader.model import Metadata, Puzzle, rows_to_array
-from nonopress.commands.colour import LoadedColourPuzzle
+from grader.kinds import kind_of, puzzle_from_rows
+from grader.model import Metadata, Puzzle
 from nonopress.commands.common import LoadedPuzzle
 from nonopress.studio.security import RequestRefused
 
@@ -102,24 +101,20 @@ def _meta(body: dict[str, Any]) -> Metadata:
     return Metadata(title=title[:MAX_TITLE])
 
 
-def puzzle_from(body: dict[str, Any], max_side: int) -> LoadedPuzzle | LoadedColourPuzzle:
+def puzzle_from(body: dict[str, Any], max_side: int) -> LoadedPuzzle:
     """The puzzle a request describes, loaded as the CLI loads a file's puzzle."""
     meta = _meta(body)
     try:
         if "grid" in body:
             rows = _grid(body["grid"], max_side)
-            if body.get("palette") is not None:
-                palette = _palette(body["palette"])
-                from grader.colour.model import rows_to_colour_array
-
-                picture = rows_to_colour_array(rows, palette)
-                colour = ColourPuzzle.from_picture(picture, palette, meta)
-                return LoadedColourPuzzle(LABEL, 1, 1, colour)
-            if any(set(row) - {"#", "."} for row in rows):
+            palette = _palette(body["palette"]) if body.get("palette") is not None else None
+            if palette is None and any(set(row) - {"#", "."} for row in rows):
                 raise bad("grid: rows may hold only '#' (filled) and '.' (empty)")
-            puzzle = Puzzle.from_picture(rows_to_array(rows), meta)
-            givens = _givens(body.get("givens"), puzzle.height, puzzle.width)
-            return LoadedPuzzle(LABEL, 1, 1, puzzle.with_givens(givens) if givens else puzzle)
+            drawn = puzzle_from_rows(rows, meta, palette)
+            givens = _givens(body.get("givens"), drawn.height, drawn.width)
+            if givens:
+                drawn = kind_of(drawn).with_givens(givens)
+            return LoadedPuzzle(LABEL, 1, 1, drawn)
         if "rows" in body and "columns" in body:
             rows_clues = _clues(body["rows"], "rows", max_side)
             column_clues = _clues(body["columns"], "columns", max_side)
