@@ -780,11 +780,13 @@ def _short_book_waste(plan: IssuePlan) -> int:
 
 
 def _half_used(plan: IssuePlan, manifest: Manifest, kinds: Sequence[str]) -> bool:
-    """Whether every page of these kinds but the last of each is at least half used."""
+    """Whether every page of these kinds but the last of each is at least half used (of the
+    puzzle pages, the nonograms' section: fill-in grids are planned on their own)."""
     area = content_area(manifest.page, replace(
         manifest, margins=kdp_margins(manifest, len(plan.pages))))
     for kind in kinds:
-        pages = [page for page in plan.pages if page.kind == kind]
+        pages = [page for page in plan.pages
+                 if page.kind == kind and (kind != "puzzles" or page.blocks)]
         if any(page_use(page, area.top, area.bottom) < 0.5 for page in pages[:-1]):
             return False
     return True
