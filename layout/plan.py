@@ -800,8 +800,15 @@ def _bigger_puzzles_said(before: IssuePlan, after: IssuePlan) -> str:
     was = sum(page.kind == "puzzles" and bool(page.blocks) for page in before.pages)
     low, high = min(cells), max(cells)
     cell = f"{low:.1f} mm" if high - low < 0.05 else f"{low:.1f}-{high:.1f} mm"
+    most = max(len(page.blocks) for page in pages)
+    if alone == len(pages):
+        how = "one to a page"
+    elif alone:
+        how = f"{alone} alone on a page"
+    else:
+        how = f"up to {most} to a page"
     return (f"a short book: puzzles printed at {cell} cells on {plural(len(pages), 'page')} "
-            f"instead of {was} ({alone} alone on a page)")
+            f"instead of {was} ({how})")
 
 
 def _notes(plan: IssuePlan) -> int:

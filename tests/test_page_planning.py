@@ -209,6 +209,8 @@ def test_eight_15x15_puzzles_get_a_page_each_instead_of_notes() -> None:
     assert all(block.cell >= 8.5 * MM for page in pages for block in page.blocks)
     assert sum(page.kind == "notes" for page in plan.pages) == 13
     assert len(plan.pages) == 24
+    said = [w for w in plan.warnings if w.startswith("a short book: puzzles")]
+    assert said and "on 8 pages instead of 4 (one to a page)" in said[0], plan.warnings
 
 
 def test_a_fixed_count_a_page_is_kept_in_a_short_book() -> None:
