@@ -2,7 +2,9 @@
 
 Both back ends draw the same plan. Sizes are chosen here: cells between MIN_CELL and
 MAX_CELL, several puzzles a page when they stay legible, a puzzle too big for the page at
-MIN_CELL gets a larger page (and a warning).
+MIN_CELL gets a larger page (and a warning). A KDP book short of KDP's 24 pages is planned
+again with bigger puzzles (fewer to a page) and solutions before it is padded with Notes
+pages (``_short_book``); a book that needs no padding is planned once, as ever.
 """
 
 from __future__ import annotations
