@@ -2,7 +2,9 @@
 
 Both back ends draw the same plan. Sizes are chosen here: cells between MIN_CELL and
 MAX_CELL, several puzzles a page when they stay legible, a puzzle too big for the page at
-MIN_CELL gets a larger page (and a warning).
+MIN_CELL gets a larger page (and a warning). A KDP book short of KDP's 24 pages is planned
+again with bigger puzzles (fewer to a page) and solutions before it is padded with Notes
+pages (``_short_book``); a book that needs no padding is planned once, as ever.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ from layout.profiles import (
     KDP_MIN_PAGES,
     KDP_OUTSIDE,
     KDP_OUTSIDE_BLEED,
+    LARGE_PRINT_BODY,
+    LARGE_PRINT_SCALE,
     Profile,
     kdp_gutter,
 )
@@ -75,6 +79,15 @@ INK_ALLOWANCE = 3.0
 PRINT_SOLUTION_CELL = 2.4 * MM
 #: Large-print solutions: a 5x5 about 1.2 in wide, checkable without a magnifier.
 LARGE_PRINT_SOLUTION_CELL = 6.0 * MM
+#: A short KDP book's puzzles grow to fill its pages before any is padded, up to large
+#: print's largest cell ...
+SHORT_BOOK_MAX_CELL = MAX_CELL * LARGE_PRINT_SCALE
+#: ... with clue digits no bigger than large print's body text (a 5x5 at 11 mm cells would
+#: print 20 pt digits: a children's book, not a puzzle book).
+SHORT_BOOK_MAX_DIGITS = LARGE_PRINT_BODY
+#: The least cells several of a short book's puzzles share a page at, tried largest first
+#: (the book's puzzles one to a page at the top, as many as AUTO_CELL allows at the bottom).
+SHORT_BOOK_SHARE_CELLS = tuple(mm * MM for mm in (10.0, 9.0, 8.0, 7.0, 6.0))
 
 
 #: (most digits in a clue, large print, least text size) -> least legible cell
@@ -89,6 +102,9 @@ class Sizes:
     profile: Profile
     #: a short KDP book's solutions, drawn bigger to fill pages before any is padded
     solution_override: float | None = None
+    #: a short KDP book's puzzles: several share a page only while their cells stay this
+    #: big, and cells grow up to SHORT_BOOK_MAX_CELL (None: AUTO_CELL and MAX_CELL)
+    share_override: float | None = None
 
     def pt(self, size: float) -> float:
         return self.profile.text(size)
@@ -100,6 +116,21 @@ class Sizes:
     @property
     def max_cell(self) -> float:
         return MAX_CELL * self.profile.text_scale
+
+    @property
+    def share_cell(self) -> float:
+        """The least cell several puzzles (per_page: auto) share a page at."""
+        if self.share_override is not None:
+            return self.share_override
+        return AUTO_CELL * self.profile.text_scale
+
+    def puzzle_cell_cap(self, entry: IssueEntry) -> float:
+        """The largest cell ``entry`` is printed at on a puzzle page."""
+        if self.share_override is None:
+            return self.max_cell
+        ratio = entry.geometry.digit_ratio_for(self.profile.large_print)
+        # large print's cells are as big already: it only puts fewer puzzles on a page
+        return max(self.max_cell, min(SHORT_BOOK_MAX_CELL, SHORT_BOOK_MAX_DIGITS / ratio))
 
     def min_cell(self, entry: IssueEntry) -> float:
         """The smallest cell at which the clue digits are legible and meet the profile."""
@@ -160,7 +191,7 @@ def _header_height(entry: IssueEntry, sizes: Sizes) -> float:
 def _fit(entry: IssueEntry, width: float, height: float, sizes: Sizes) -> float:
     """The cell size ``entry`` gets in a ``width`` x ``height`` slot (its header included)."""
     cell = entry.geometry.fit_cell(width, height - _header_height(entry, sizes))
-    return min(max(sizes.max_cell, sizes.min_cell(entry)), cell)
+    return min(max(sizes.puzzle_cell_cap(entry), sizes.min_cell(entry)), cell)
 
 
 def _legible(entry: IssueEntry, cell: float, sizes: Sizes) -> bool:
@@ -233,11 +264,12 @@ def largest_grid(entry: IssueEntry, area: Area, sizes: Sizes) -> tuple[int, int]
 
 
 class Planner:
-    def __init__(self, issue: Issue, solution_cell: float | None = None):
+    def __init__(self, issue: Issue, solution_cell: float | None = None,
+                 share_cell: float | None = None):
         self.issue = issue
         self.manifest = issue.manifest
         self.profile = self.manifest.profile
-        self.sizes = Sizes(self.profile, solution_cell)
+        self.sizes = Sizes(self.profile, solution_cell, share_cell)
         self.area = content_area(self.manifest.page, self.manifest)
         if self.area.width < 144 or self.area.height < 144:  # two inches
             raise NonopressError(
@@ -345,8 +377,9 @@ class Planner:
             return group, slots
         first = i + len(group)
         candidates = range(first, min(len(entries), first + SHARE_LOOKAHEAD))
-        comfortable = AUTO_CELL * self.profile.text_scale
-        for threshold in (comfortable, 0.0):
+        comfortable = self.sizes.share_cell
+        ordinary = AUTO_CELL * self.profile.text_scale  # a short book's puzzles: the usual
+        for threshold in dict.fromkeys((comfortable, ordinary, 0.0)):
             for j in candidates:
                 trial = [*group, entries[j]]
                 trial_slots = self._shared_slots(group, slots, entries[j], threshold)
@@ -403,7 +436,7 @@ class Planner:
     def _next_group(self, rest: list[IssueEntry]) -> tuple[list[IssueEntry], list[Area]]:
         fixed = self.manifest.per_page
         counts = [fixed] if fixed else list(AUTO_COUNTS)
-        threshold = MIN_CELL if fixed else AUTO_CELL * self.profile.text_scale
+        threshold = MIN_CELL if fixed else self.sizes.share_cell
         room = self.area.width * self.area.height
         for count in counts:
             group = rest[:count]
@@ -690,21 +723,8 @@ def plan_issue(issue: Issue) -> IssuePlan:
     if manifest.profile.name != "kdp":
         return _plan(issue)
     plan = _kdp_plan(issue)
-    notes = _notes(plan)
-    if notes and manifest.solutions and issue.entries:
-        # padding is the last resort: a short book first prints its solutions as big as
-        # large print's, when that fills pages (never one under half used) and pads fewer
-        bigger = _kdp_plan(issue, SHORT_BOOK_SOLUTION_CELL)
-        solutions = [page for page in bigger.pages if page.kind == "solutions"]
-        area = content_area(manifest.page, replace(
-            manifest, margins=kdp_margins(manifest, len(bigger.pages))))
-        if (_notes(bigger) < notes
-                and all(page_use(page, area.top, area.bottom) >= 0.5
-                        for page in solutions[:-1])):
-            bigger.warnings.insert(0, (
-                f"a short book: solutions printed at {SHORT_BOOK_SOLUTION_CELL / MM:.0f} mm "
-                f"cells on {plural(len(solutions), 'page')} before Notes pages fill the rest"))
-            return bigger
+    if _notes(plan) and issue.entries:
+        return _short_book(issue, plan)
     return plan
 
 
@@ -712,18 +732,101 @@ def plan_issue(issue: Issue) -> IssuePlan:
 SHORT_BOOK_SOLUTION_CELL = LARGE_PRINT_SOLUTION_CELL
 
 
+def _short_book(issue: Issue, padded: IssuePlan) -> IssuePlan:
+    """Padding is the last resort: a short KDP book first prints its puzzles bigger (fewer
+    to a page, one where the book has the pages to spare) and its solutions as big as large
+    print's, as far as that fills the pages KDP's least count leaves, never leaving a page
+    less than half used but the last of a section; the build report says what was done."""
+    manifest = issue.manifest
+    shares: list[float | None] = [None]
+    if not manifest.per_page:  # a fixed count of puzzles a page is the editor's choice
+        shares += [c for c in SHORT_BOOK_SHARE_CELLS
+                   if c > AUTO_CELL * manifest.profile.text_scale]
+    solutions: list[float | None] = [None]
+    if manifest.solutions:
+        solutions.append(SHORT_BOOK_SOLUTION_CELL)
+    least = _short_book_waste(padded)
+    trials: list[tuple[tuple[int, int, float, float], IssuePlan]] = []
+    for share in shares:
+        for solution in solutions:
+            if share is None and solution is None:
+                continue
+            trial = _kdp_plan(issue, solution, share)
+            changed = ("puzzles",) * (share is not None) + ("solutions",) * (solution is not None)
+            if _short_book_waste(trial) < least and _half_used(trial, manifest, changed):
+                # the least waste, then the fewest pages, the biggest puzzles and solutions
+                key = (_short_book_waste(trial), len(trial.pages), -(share or 0.0),
+                       -(solution or 0.0))
+                trials.append((key, trial))
+    if not trials:
+        return padded
+    key, best = min(trials, key=lambda t: t[0])
+    share, solution = -key[2], -key[3]
+    said: list[str] = []
+    if share:
+        said.append(_bigger_puzzles_said(padded, best))
+    if solution:
+        count = sum(page.kind == "solutions" for page in best.pages)
+        said.append(f"a short book: solutions printed at {solution / MM:.0f} mm cells on "
+                    f"{plural(count, 'page')}" + ("" if _notes(best) else
+                                                  ", so that no Notes page is needed"))
+    if _notes(best):
+        said[-1] += " before Notes pages fill the rest"
+    best.warnings[:0] = said
+    return best
+
+
+def _short_book_waste(plan: IssuePlan) -> int:
+    """A short book's pages that are no part of it: padded, or over KDP's least count."""
+    return _notes(plan) + max(0, len(plan.pages) - KDP_MIN_PAGES)
+
+
+def _half_used(plan: IssuePlan, manifest: Manifest, kinds: Sequence[str]) -> bool:
+    """Whether every page of these kinds but the last of each is at least half used (of the
+    puzzle pages, the nonograms' section: fill-in grids are planned on their own)."""
+    area = content_area(manifest.page, replace(
+        manifest, margins=kdp_margins(manifest, len(plan.pages))))
+    for kind in kinds:
+        pages = [page for page in plan.pages
+                 if page.kind == kind and (kind != "puzzles" or page.blocks)]
+        if any(page_use(page, area.top, area.bottom) < 0.5 for page in pages[:-1]):
+            return False
+    return True
+
+
+def _bigger_puzzles_said(before: IssuePlan, after: IssuePlan) -> str:
+    """The build report's line on a short book's bigger puzzles."""
+    pages = [page for page in after.pages if page.kind == "puzzles" and page.blocks]
+    cells = [block.cell / MM for page in pages for block in page.blocks]
+    alone = sum(len(page.blocks) == 1 for page in pages)
+    was = sum(page.kind == "puzzles" and bool(page.blocks) for page in before.pages)
+    low, high = min(cells), max(cells)
+    cell = f"{low:.1f} mm" if high - low < 0.05 else f"{low:.1f}-{high:.1f} mm"
+    most = max(len(page.blocks) for page in pages)
+    if alone == len(pages):
+        how = "one to a page"
+    elif alone:
+        how = f"{alone} alone on a page"
+    else:
+        how = f"up to {most} to a page"
+    return (f"a short book: puzzles printed at {cell} cells on {plural(len(pages), 'page')} "
+            f"instead of {was} ({how})")
+
+
 def _notes(plan: IssuePlan) -> int:
     return sum(page.kind == "notes" for page in plan.pages)
 
 
-def _kdp_plan(issue: Issue, solution_cell: float | None = None) -> IssuePlan:
+def _kdp_plan(issue: Issue, solution_cell: float | None = None,
+              share_cell: float | None = None) -> IssuePlan:
     """Plan until the page count keeps its gutter (the inside margin depends on the count,
     which depends on the margins)."""
     manifest = issue.manifest
     pages = KDP_MIN_PAGES
     for _ in range(len(KDP_GUTTERS) + 1):
         margins = kdp_margins(manifest, pages)
-        plan = _plan(replace(issue, manifest=replace(manifest, margins=margins)), solution_cell)
+        plan = _plan(replace(issue, manifest=replace(manifest, margins=margins)), solution_cell,
+                     share_cell)
         if kdp_margins(manifest, len(plan.pages)) == margins or len(plan.pages) < pages:
             return plan
         pages = len(plan.pages)
@@ -764,8 +867,9 @@ def kdp_margins(manifest: Manifest, pages: int) -> Margins:
     )
 
 
-def _plan(issue: Issue, solution_cell: float | None = None) -> IssuePlan:
-    planner = Planner(issue, solution_cell)
+def _plan(issue: Issue, solution_cell: float | None = None,
+          share_cell: float | None = None) -> IssuePlan:
+    planner = Planner(issue, solution_cell, share_cell)
     puzzles = planner.puzzle_pages()
     fillin_first = len(puzzles)
     fillin_pages, fillin_starts = plan_fillins(issue, planner.area)

@@ -144,5 +144,97 @@ def test_a_short_book_fills_pages_with_bigger_solutions_before_padding(
     assert all(used(page, top, bottom) >= 0.5 for page in solutions[:-1])
     notes = sum(page.kind == "notes" for page in plan.pages)
     assert len(plan.pages) == 24 and notes <= 8  # 13 with 2.4 mm solutions on one page
-    said = [w for w in plan.warnings if w.startswith("a short book")]
+    said = [w for w in plan.warnings if w.startswith("a short book: solutions")]
     assert said and f"on {len(solutions)} pages" in said[0], plan.warnings
+
+
+def puzzle_pages(plan: IssuePlan) -> list[Page]:
+    return [page for page in plan.pages if page.kind == "puzzles"]
+
+
+def clue_sizes(pages: list[Page]) -> list[float]:
+    return [op.size for page in pages for op in page.ops if isinstance(op, ClueText)]
+
+
+def test_a_short_book_prints_its_puzzles_bigger_before_padding(tmp_path: Path) -> None:
+    """The short sample book on 8.5x11 in: its puzzles had 6 pages at 5-6 mm cells (four
+    small ones on page 2, half of it white) and 8 Notes pages padded it to 24. Now the small
+    and middling puzzles get pages of their own at up to 11.2 mm cells (the two smallest
+    share one), every puzzle page but the last at least half used, clue digits between
+    KDP's 7 pt and 16 pt, and 5 Notes pages pad it; the build report says so."""
+    from layout.plan import SHORT_BOOK_MAX_CELL
+    from layout.units import MM
+
+    plan, top, bottom = sample_plan("kdp", tmp_path)
+    pages = puzzle_pages(plan)
+    assert len(plan.pages) == 24
+    assert sum(page.kind == "notes" for page in plan.pages) == 5  # 8 before
+    assert len(pages) == 9  # 6 before
+    assert all(used(page, top, bottom) >= 0.5 for page in pages[:-1]), [
+        f"{used(page, top, bottom):.0%}" for page in pages]
+    cell = {block.number: block.cell for page in pages for block in page.blocks}
+    alone = [page.blocks[0].number for page in pages if len(page.blocks) == 1]
+    assert alone == [3, 4, 5, 6, 9, 10, 11]
+    shared = [sorted(block.number for block in page.blocks) for page in pages
+              if len(page.blocks) > 1]
+    assert shared == [[1, 2], [7, 8]]
+    assert cell[1] >= 9 * MM and cell[3] >= 10 * MM  # 5.9 mm before
+    assert max(cell.values()) <= SHORT_BOOK_MAX_CELL + 1e-6
+    sizes = clue_sizes(pages)
+    assert min(sizes) >= 7.0 - 1e-6 and max(sizes) <= 16.0 + 1e-6
+    said = [w for w in plan.warnings if w.startswith("a short book: puzzles")]
+    assert said and "on 9 pages instead of 6 (7 alone on a page)" in said[0], plan.warnings
+    assert any("with 5 ruled Notes pages" in w for w in plan.warnings)
+
+
+def kdp_book(sizes: list[int], **manifest_fields: object) -> IssuePlan:
+    from layout.manifest import Manifest
+    from layout.profiles import Profile
+    from layout.synthetic import issue_of, random_puzzle
+
+    manifest = Manifest(source=Path("book.yaml"), puzzles=(), profile=Profile("kdp"),
+                        page=parse_page_size("8.5x11in"), pad_pages=True)
+    manifest = replace(manifest, **manifest_fields)  # type: ignore[arg-type]
+    puzzles = [random_puzzle(size, size, seed) for seed, size in enumerate(sizes, start=1)]
+    return plan_issue(issue_of(puzzles, manifest))
+
+
+def test_eight_15x15_puzzles_get_a_page_each_instead_of_notes() -> None:
+    """Two to a page at 5.2 mm, 17 Notes pages; a page each at about 9 mm, 13 Notes."""
+    from layout.units import MM
+
+    plan = kdp_book([15] * 8)
+    pages = puzzle_pages(plan)
+    assert [len(page.blocks) for page in pages] == [1] * 8
+    assert all(block.cell >= 8.5 * MM for page in pages for block in page.blocks)
+    assert sum(page.kind == "notes" for page in plan.pages) == 13
+    assert len(plan.pages) == 24
+    said = [w for w in plan.warnings if w.startswith("a short book: puzzles")]
+    assert said and "on 8 pages instead of 4 (one to a page)" in said[0], plan.warnings
+
+
+def test_a_fixed_count_a_page_is_kept_in_a_short_book() -> None:
+    """per_page: 2 is the editor's choice: the puzzles stay two to a page."""
+    plan = kdp_book([15] * 8, per_page=2)
+    assert [len(page.blocks) for page in puzzle_pages(plan)] == [2] * 4
+    assert not any(w.startswith("a short book: puzzles") for w in plan.warnings)
+
+
+def test_a_book_that_needs_no_padding_is_planned_as_before() -> None:
+    """40 15x15 puzzles make 25 pages: nothing is enlarged, padding or not."""
+    from layout.manifest import Manifest
+    from layout.plan import MAX_CELL, _kdp_plan
+    from layout.profiles import Profile
+    from layout.synthetic import issue_of, random_puzzle
+
+    manifest = Manifest(source=Path("book.yaml"), puzzles=(), profile=Profile("kdp"),
+                        page=parse_page_size("8.5x11in"), pad_pages=True)
+    issue = issue_of([random_puzzle(15, 15, seed) for seed in range(1, 41)], manifest)
+    plan = plan_issue(issue)
+    assert len(plan.pages) == 25 and not any(p.kind == "notes" for p in plan.pages)
+    assert not any(w.startswith("a short book") for w in plan.warnings)
+    ordinary = _kdp_plan(issue)
+    assert [(p.kind, p.ops) for p in plan.pages] == [(p.kind, p.ops) for p in ordinary.pages]
+    assert len(puzzle_pages(plan)) == 22  # mostly two to a page, as ever
+    cells = [block.cell for page in puzzle_pages(plan) for block in page.blocks]
+    assert max(cells) <= MAX_CELL + 1e-6
