@@ -62,3 +62,36 @@ def test_make_colours_command_writes_a_colour_puzzle(
     assert isinstance(puzzle, ColourPuzzle) and puzzle.width <= 24
     assert main(["make", str(tmp_path / "scene.png"), "--size", "24x24", "--colours", "99",
                  "-q"]) == 2
+
+
+def test_make_colours_reports_like_black_and_white(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One result type for both kinds: ``--json`` and ``--preview`` work for colour too."""
+    import json
+
+    out, preview = tmp_path / "scene.json", tmp_path / "preview.png"
+    assert main(["make", str(scene(tmp_path / "scene.png")), "--size", "24x24",
+                 "--colours", "3", "-q", "--json", "-o", str(out),
+                 "--preview", str(preview)]) == 0
+    record = json.loads(capsys.readouterr().out)
+    (puzzle,) = read_any(out)
+    assert isinstance(puzzle, ColourPuzzle)
+    assert record["verdict"] == "unique" and record["colours"] == 3
+    assert record["size"] == puzzle.size and record["output"] == str(out)
+    assert [c["name"] for c in record["palette"]] == [c.name for c in puzzle.palette.colours]
+    assert record["level"] and record["stars"] in range(1, 6) and record["givens"] == []
+    # the preview paints the solution in the palette's colours, not in black
+    with Image.open(preview) as image:
+        seen = {rgb for _, rgb in image.convert("RGB").getcolors(1 << 16)}
+    assert {c.rgb for c in puzzle.palette.colours} <= seen
+
+
+def test_a_colour_puzzle_is_refused_by_a_black_and_white_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "scene.non"
+    assert main(["make", str(scene(tmp_path / "scene.png")), "--size", "24x24",
+                 "--colours", "3", "-q", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert str(out) in err and "cannot hold colour" in err and not out.exists()
