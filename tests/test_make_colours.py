@@ -27,6 +27,12 @@ def scene(path: Path) -> Path:
     return path
 
 
+def make_scene(tmp_path: Path, output: Path, *options: str) -> int:
+    """``nonopress make scene.png --size 24x24 --colours 3 -q -o OUTPUT [options]``."""
+    return main(["make", str(scene(tmp_path / "scene.png")), "--size", "24x24", "--colours",
+                 "3", "-q", "-o", str(output), *options])
+
+
 def test_colours_keep_the_size_asked_and_are_unique(tmp_path: Path) -> None:
     made = make_colour(scene(tmp_path / "scene.png"), 30, 30, 3, seconds=30)
     puzzle = made.puzzle
@@ -54,8 +60,7 @@ def test_make_colours_command_writes_a_colour_puzzle(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "scene.yaml"
-    assert main(["make", str(scene(tmp_path / "scene.png")), "--size", "24x24",
-                 "--colours", "3", "-q", "-o", str(out)]) == 0
+    assert make_scene(tmp_path, out) == 0
     report = capsys.readouterr().out
     assert "3 colours" in report and "unique" in report
     (puzzle,) = read_any(out)
@@ -71,9 +76,7 @@ def test_make_colours_reports_like_black_and_white(
     import json
 
     out, preview = tmp_path / "scene.json", tmp_path / "preview.png"
-    assert main(["make", str(scene(tmp_path / "scene.png")), "--size", "24x24",
-                 "--colours", "3", "-q", "--json", "-o", str(out),
-                 "--preview", str(preview)]) == 0
+    assert make_scene(tmp_path, out, "--json", "--preview", str(preview)) == 0
     record = json.loads(capsys.readouterr().out)
     (puzzle,) = read_any(out)
     assert isinstance(puzzle, ColourPuzzle)
@@ -91,7 +94,6 @@ def test_a_colour_puzzle_is_refused_by_a_black_and_white_format(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "scene.non"
-    assert main(["make", str(scene(tmp_path / "scene.png")), "--size", "24x24",
-                 "--colours", "3", "-q", "-o", str(out)]) == 2
+    assert make_scene(tmp_path, out) == 2
     err = capsys.readouterr().err
     assert str(out) in err and "cannot hold colour" in err and not out.exists()
