@@ -67,6 +67,12 @@ def test_make_colours_command_writes_a_colour_puzzle(
     assert isinstance(puzzle, ColourPuzzle) and puzzle.width <= 24
     assert main(["make", str(tmp_path / "scene.png"), "--size", "24x24", "--colours", "99",
                  "-q"]) == 2
+    assert "must be 1 to" in capsys.readouterr().err
+    # a format without colour refuses it in one line naming the file, and writes nothing
+    assert make_scene(tmp_path, tmp_path / "scene.non") == 2
+    err = capsys.readouterr().err
+    assert "scene.non" in err and "cannot hold colour" in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "scene.non").exists()
 
 
 def test_make_colours_reports_like_black_and_white(
@@ -89,11 +95,3 @@ def test_make_colours_reports_like_black_and_white(
         seen = {rgb for _, rgb in image.convert("RGB").getcolors(1 << 16)}
     assert {c.rgb for c in puzzle.palette.colours} <= seen
 
-
-def test_a_colour_puzzle_is_refused_by_a_black_and_white_format(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    out = tmp_path / "scene.non"
-    assert make_scene(tmp_path, out) == 2
-    err = capsys.readouterr().err
-    assert str(out) in err and "cannot hold colour" in err and not out.exists()
