@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from grader import formats
 from grader.colour.model import ColourPuzzle
 from grader.colour.palette import Colour, Palette
 from grader.colour.solver import solve_colour
@@ -247,3 +248,19 @@ def test_a_colour_xml_line_longer_than_any_grid_is_refused_before_converting() -
             '<clues type="columns"><line><count>1</count></line></clues></puzzle></puzzleset>')
     with pytest.raises(FormatError, match="a clue line of 20000 blocks"):
         read_any(text.encode(), format="xml")
+
+
+@pytest.mark.parametrize(("data", "colour"), [
+    (b'{"title": "x", "palette": [{"name": "red", "rgb": "f00", "char": "r"}]}', True),
+    (b'{"palette":[]}', True),
+    (b"palette:\n  - {name: red, rgb: f00, char: r}\n", True),
+    (b"puzzles:\n  - palette: [{name: red, rgb: f00, char: r}]\n", True),
+    (b'"palette": [{name: red, rgb: f00, char: r}]\n', True),  # a quoted YAML key
+    (b'{"title": "palette", "rows": [[1]], "columns": [[1]]}', False),  # a value, not a key
+    (b"title: my palette: red\nrows: [[1]]\ncolumns: [[1]]\n", False),
+])
+def test_yaml_and_json_tell_a_colour_document_by_its_palette_key(data: bytes,
+                                                                 colour: bool) -> None:
+    for name in ("yaml", "json"):
+        spec = formats.FORMATS[name].colour
+        assert spec is not None and spec.looks_colour(data) is colour

@@ -27,6 +27,12 @@ def scene(path: Path) -> Path:
     return path
 
 
+def make_scene(tmp_path: Path, output: Path, *options: str) -> int:
+    """``nonopress make scene.png --size 24x24 --colours 3 -q -o OUTPUT [options]``."""
+    return main(["make", str(scene(tmp_path / "scene.png")), "--size", "24x24", "--colours",
+                 "3", "-q", "-o", str(output), *options])
+
+
 def test_colours_keep_the_size_asked_and_are_unique(tmp_path: Path) -> None:
     made = make_colour(scene(tmp_path / "scene.png"), 30, 30, 3, seconds=30)
     puzzle = made.puzzle
@@ -54,11 +60,38 @@ def test_make_colours_command_writes_a_colour_puzzle(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "scene.yaml"
-    assert main(["make", str(scene(tmp_path / "scene.png")), "--size", "24x24",
-                 "--colours", "3", "-q", "-o", str(out)]) == 0
+    assert make_scene(tmp_path, out) == 0
     report = capsys.readouterr().out
     assert "3 colours" in report and "unique" in report
     (puzzle,) = read_any(out)
     assert isinstance(puzzle, ColourPuzzle) and puzzle.width <= 24
     assert main(["make", str(tmp_path / "scene.png"), "--size", "24x24", "--colours", "99",
                  "-q"]) == 2
+    assert "must be 1 to" in capsys.readouterr().err
+    # a format without colour refuses it in one line naming the file, and writes nothing
+    assert make_scene(tmp_path, tmp_path / "scene.non") == 2
+    err = capsys.readouterr().err
+    assert "scene.non" in err and "cannot hold colour" in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "scene.non").exists()
+
+
+def test_make_colours_reports_like_black_and_white(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One result type for both kinds: ``--json`` and ``--preview`` work for colour too."""
+    import json
+
+    out, preview = tmp_path / "scene.json", tmp_path / "preview.png"
+    assert make_scene(tmp_path, out, "--json", "--preview", str(preview)) == 0
+    record = json.loads(capsys.readouterr().out)
+    (puzzle,) = read_any(out)
+    assert isinstance(puzzle, ColourPuzzle)
+    assert record["verdict"] == "unique" and record["colours"] == 3
+    assert record["size"] == puzzle.size and record["output"] == str(out)
+    assert [c["name"] for c in record["palette"]] == [c.name for c in puzzle.palette.colours]
+    assert record["level"] and record["stars"] in range(1, 6) and record["givens"] == []
+    # the preview paints the solution in the palette's colours, not in black
+    with Image.open(preview) as image:
+        seen = {rgb for _, rgb in image.convert("RGB").getcolors(1 << 16)}
+    assert {c.rgb for c in puzzle.palette.colours} <= seen
+

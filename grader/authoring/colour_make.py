@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import random
 import time
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -21,8 +20,10 @@ import numpy.typing as npt
 from grader.authoring.clock import Clock, Progress, quiet
 from grader.authoring.measure import Cell
 from grader.authoring.picture import SIDES, Fit, load_rgba, trim_empty_edges
+from grader.authoring.result import Authored, ColourAuthored
 from grader.authoring.steer import change_limit
-from grader.colour.grading import ColourGrade, grade_colour
+from grader.authoring.target import Target
+from grader.colour.grading import grade_colour
 from grader.colour.model import ColourPuzzle, clues_of_colour_picture, colour_array_to_rows
 from grader.colour.palette import MAX_COLOURS as MAX_COLOURS  # the most --colours asks for
 from grader.colour.palette import RGB, Palette
@@ -39,43 +40,6 @@ ALIKE_GREY = 0.08
 SOLVE_SECONDS = 5.0
 
 Indices = npt.NDArray[np.uint8]
-
-
-@dataclass(frozen=True)
-class ColourMade:
-    """A colour puzzle made from a picture, with what was done to it."""
-
-    puzzle: ColourPuzzle
-    original: Indices
-    flips: tuple[Cell, ...]
-    verdict: Verdict
-    grade: ColourGrade | None
-    method: str
-    warnings: tuple[str, ...]
-    time_s: float
-
-    @property
-    def unique(self) -> bool:
-        return self.verdict == "unique"
-
-    def report_lines(self) -> list[str]:
-        from grader.wording import cell_list
-
-        cells = self.puzzle.width * self.puzzle.height
-        lines = [f"picture: {self.method}",
-                 f"puzzle: {self.puzzle.width}x{self.puzzle.height}, "
-                 f"{self.puzzle.palette.size} colours, "
-                 + ("unique (proved by the complete solver)" if self.unique else
-                    f"NOT proved unique ({self.verdict})"),
-                 f"flips: {len(self.flips)} ({100.0 * len(self.flips) / cells:.1f}% of cells)"
-                 + (f" at {cell_list(self.flips, shown=8)}" if self.flips else "")]
-        if self.grade is not None:
-            stars = self.grade.stars
-            lines.append(f"level: {self.grade.level}"
-                         + (f", {stars} star{'s' * (stars != 1)}" if stars else ""))
-        lines.extend(f"warning: {warning}" for warning in self.warnings)
-        lines.append(f"time: {self.time_s:.1f} s")
-        return lines
 
 
 def fit_rgba(rgba: npt.NDArray[np.uint8], width: int, height: int,
@@ -127,7 +91,7 @@ def _puzzle(indices: Indices, palette: Palette, meta: Metadata) -> ColourPuzzle:
 def make_colour(source: str | os.PathLike[str] | bytes, width: int, height: int, colours: int,
                 *, fit: Fit = "pad", trim: tuple[str, ...] = SIDES, seconds: float | None = 60.0,
                 seed: int = 0, max_change: float = 4.0, meta: Metadata | None = None,
-                progress: Progress = quiet) -> ColourMade:
+                progress: Progress = quiet) -> ColourAuthored:
     """Read a picture and make it a unique colour puzzle of at most ``colours`` colours."""
     started = time.monotonic()
     fitted = fit_rgba(load_rgba(source), width, height, fit)
@@ -174,5 +138,7 @@ def make_colour(source: str | os.PathLike[str] | bytes, width: int, height: int,
     graded = grade_colour(puzzle, budget=clock.budget(SOLVE_SECONDS)) \
         if verdict == "unique" else None
     changed = {(int(r), int(c)) for r, c in np.argwhere(indices != original)}
-    return ColourMade(puzzle, original, tuple(sorted(changed)), verdict, graded, method,
-                      tuple(alike_colours(palette)), time.monotonic() - started)
+    return Authored(puzzle=puzzle, original=original, flips=tuple(sorted(changed)),
+                    verdict=verdict, grade=graded, target=Target(),
+                    time_s=time.monotonic() - started, method=method,
+                    warnings=tuple(alike_colours(palette)))

@@ -14,7 +14,7 @@ import numpy as np
 
 from grader.authoring.clock import Clock, Progress, quiet
 from grader.authoring.make import author
-from grader.authoring.result import Authored
+from grader.authoring.result import BwAuthored
 from grader.authoring.target import Target
 from grader.errors import PuzzleError
 from grader.model import BoolArray, Metadata
@@ -47,7 +47,7 @@ def random_picture(width: int, height: int, density: float, symmetry: Symmetry,
 def generate(width: int, height: int, *, target: Target, count: int = 1, seed: int = 0,
              density: float | None = None, symmetry: Symmetry = "none",
              seconds: float | None = 120.0, attempt_seconds: float = 8.0,
-             progress: Progress = quiet) -> Iterator[Authored]:
+             progress: Progress = quiet) -> Iterator[BwAuthored]:
     """Yield up to ``count`` unique puzzles on ``target``, within ``seconds`` in all.
 
     Without a ``density`` it adapts: denser pictures give easier puzzles, so after a

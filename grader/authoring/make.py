@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from grader.authoring.clock import Clock, Progress, quiet
 from grader.authoring.picture import SIDES, Fit, picture_from_file
-from grader.authoring.result import Authored
+from grader.authoring.result import Authored, BwAuthored
 from grader.authoring.steer import MAX_CHANGE, grade_edit, steer
 from grader.authoring.target import Target
 from grader.authoring.unique import Edit, Mode, make_unique
@@ -55,7 +55,7 @@ def author(
     progress: Progress = quiet,
     givens: dict[tuple[int, int], bool] | None = None,
     max_change: float = MAX_CHANGE,
-) -> Authored:
+) -> BwAuthored:
     """Make ``picture`` (True = filled) a unique puzzle, steered to ``target``.
 
     ``mode`` "flips" changes pixels; "givens" prints cells instead and leaves the picture
@@ -105,7 +105,7 @@ def author(
 
 
 def make(source: str | os.PathLike[str] | bytes, options: MakeOptions,
-         progress: Progress = quiet) -> Authored:
+         progress: Progress = quiet) -> BwAuthored:
     """Read a picture file and author a puzzle from it."""
     binarised = picture_from_file(
         source, options.width, options.height, fit=options.fit,

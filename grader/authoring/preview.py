@@ -4,16 +4,17 @@ picture as read, the puzzle's solution, and what changed."""
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from grader.authoring.picture import GreyArray
-from grader.model import BoolArray
+from grader.authoring.result import AnyAuthored
+from grader.colour.model import ColourPuzzle
 
 if TYPE_CHECKING:
+    import numpy.typing as npt
     from PIL.ImageDraw import ImageDraw
-from grader.authoring.result import Authored
 
 #: colours (RGB) of the preview
 PAPER, INK, GRID = (255, 255, 255), (30, 30, 30), (200, 200, 200)
@@ -22,7 +23,7 @@ TURNED_ON, TURNED_OFF, GIVEN = (214, 39, 40), (31, 119, 180), (44, 160, 44)
 CAPTION_PX, CAPTION_ROOM = 13, 34
 
 
-def preview_png(result: Authored, cell: int | None = None,
+def preview_png(result: AnyAuthored, cell: int | None = None,
                 source: GreyArray | None = None) -> bytes:
     """The panels as PNG bytes; ``cell`` pixels a cell (default: fits ~300 px);
     ``source``: the original picture's grey levels, shown first at the panels' height."""
@@ -46,7 +47,11 @@ def preview_png(result: Authored, cell: int | None = None,
     solution = result.puzzle.solution_array()
     assert solution is not None
     changed = solution != result.original
-    given = {(r, c) for r, c, _ in result.puzzle.givens}
+    puzzle = result.puzzle
+    given = set() if isinstance(puzzle, ColourPuzzle) else {(r, c) for r, c, _ in puzzle.givens}
+    # the ink of each cell value: filled, or each palette colour (0 is the paper)
+    inks = [PAPER, *(c.rgb for c in puzzle.palette.colours)] \
+        if isinstance(puzzle, ColourPuzzle) else [PAPER, INK]
     flips = len(result.flips)
     captions = (["original"] if photo is not None else []) + [
         f"as read ({width}x{height})",
@@ -60,7 +65,8 @@ def preview_png(result: Authored, cell: int | None = None,
         if panel < 0 and photo is not None:
             image.paste(photo.convert("RGB"), (left, gap))
         else:
-            _draw_panel(draw, panel, left, gap, cell, result.original, solution, changed, given)
+            _draw_panel(draw, panel, left, gap, cell, result.original, solution, changed, given,
+                        inks)
         draw.rectangle((left - 1, gap - 1, left + widths[index], gap + panel_h), outline=INK)
         draw.text((left, gap + panel_h + 8), caption, fill=INK, font=font)
         left += widths[index] + gap
@@ -70,17 +76,19 @@ def preview_png(result: Authored, cell: int | None = None,
 
 
 def _draw_panel(draw: ImageDraw, panel: int, left: int, top: int, cell: int,
-                original: BoolArray, solution: BoolArray, changed: BoolArray,
-                given: set[tuple[int, int]]) -> None:
-    """Panel 0: the picture as read; 1: the solution; 2: the changes."""
+                original: npt.NDArray[Any], solution: npt.NDArray[Any],
+                changed: npt.NDArray[np.bool_], given: set[tuple[int, int]],
+                inks: list[tuple[int, int, int]]) -> None:
+    """Panel 0: the picture as read; 1: the solution (each cell value in its ink);
+    2: the changes."""
     height, width = original.shape
     for r in range(height):
         for c in range(width):
             box = (left + c * cell, top + r * cell, left + (c + 1) * cell - 1,
                    top + (r + 1) * cell - 1)
             colour = PAPER
-            if (panel == 0 and original[r, c]) or (panel == 1 and solution[r, c]):
-                colour = INK
+            if panel in (0, 1):
+                colour = inks[int((original if panel == 0 else solution)[r, c])]
             elif panel == 2:
                 if changed[r, c]:
                     colour = TURNED_ON if solution[r, c] else TURNED_OFF

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from grader.authoring.clock import Progress, quiet
 from grader.authoring.make import author
-from grader.authoring.result import Authored
+from grader.authoring.result import BwAuthored
 from grader.authoring.target import Target
 from grader.authoring.unique import Mode
 from grader.errors import PuzzleError
@@ -20,7 +20,7 @@ from grader.solver import solve
 
 def repair(puzzle: Puzzle, *, mode: Mode = "flips", target: Target | None = None,
            seconds: float | None = 60.0, seed: int = 0,
-           progress: Progress = quiet) -> Authored:
+           progress: Progress = quiet) -> BwAuthored:
     """A unique version of ``puzzle`` with the fewest changes to its (known or chosen)
     solution; the puzzle's own givens are kept."""
     picture = puzzle.solution_array()

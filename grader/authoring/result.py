@@ -1,33 +1,47 @@
-"""What an authoring job produced, and the report a person reads."""
+"""What an authoring job produced, and the report a person reads: one result type for a
+puzzle of either kind (``make``, ``make --colours``, ``repair``, ``generate``, the studio)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
+
+import numpy.typing as npt
 
 from grader.authoring.measure import Cell
 from grader.authoring.target import Target, describe
-from grader.grading import Grade
-from grader.model import BoolArray, Puzzle
+from grader.colour.model import ColourPuzzle
+from grader.kinds import KindGrade, kind_of
+from grader.model import Puzzle
 from grader.results import Verdict
 from grader.scoring import LEVEL_STARS, printed_stars
 from grader.wording import cell_list
 
+if TYPE_CHECKING:
+    from grader.colour.grading import ColourGrade
+    from grader.grading import Grade
+
+#: the kind of puzzle made, and the grade its kind gives
+P = TypeVar("P", Puzzle, ColourPuzzle)
+G = TypeVar("G", bound=KindGrade)
+
 
 @dataclass(frozen=True)
-class Authored:
+class Authored(Generic[P, G]):
     """A puzzle made from a picture (or repaired): the puzzle with its solution and givens,
-    the picture it started from, the flips made, its grade and whether the target was met."""
+    the picture it started from (filled cells, or palette indices for colour), the flips
+    made, its grade and whether the target was met."""
 
-    puzzle: Puzzle
-    original: BoolArray
+    puzzle: P
+    original: npt.NDArray[Any]
     flips: tuple[Cell, ...]
     verdict: Verdict
-    grade: Grade | None
+    grade: G | None
     target: Target
     time_s: float
     method: str = ""
     note: str = ""  #: why a target was missed, when that is known
+    warnings: tuple[str, ...] = ()  #: what a reader should know (colours that print alike)
 
     @property
     def cells(self) -> int:
@@ -58,11 +72,12 @@ class Authored:
             "undecided": "NOT proved unique: the budget ran out (raise --seconds)",
             "none": "no solution (this should not happen for a picture)",
         }[self.verdict]
-        lines.append(f"puzzle: {self.puzzle.size}, {proof}")
+        lines.append(f"puzzle: {_shape(self.puzzle)}, {proof}")
         lines.append(f"flips: {len(self.flips)} ({self.flip_share:.1f}% of cells)"
                      + (f" at {_cells(self.flips)}" if self.flips else ""))
-        givens = [(r, c) for r, c, _ in self.puzzle.givens]
-        lines.append(f"givens: {len(givens)}" + (f" at {_cells(givens)}" if givens else ""))
+        if isinstance(self.puzzle, Puzzle):  # only black and white prints given cells
+            givens = [(r, c) for r, c, _ in self.puzzle.givens]
+            lines.append(f"givens: {len(givens)}" + (f" at {_cells(givens)}" if givens else ""))
         grade = self.grade
         if grade is not None and (grade.score is None or grade.stars is None):
             lines.append(f"level: {grade.level}, no score: {grade.problem}")
@@ -82,17 +97,19 @@ class Authored:
                              f"at this size within the budget{nearest}")
                 if self.note:
                     lines.append(f"note: {self.note}")
+        lines.extend(f"warning: {warning}" for warning in self.warnings)
         lines.append(f"time: {self.time_s:.1f} s")
         return lines
 
     def to_json(self) -> dict[str, Any]:
         return {
             "size": self.puzzle.size,
+            **kind_of(self.puzzle).summary(),  # colour: its palette
             "method": self.method,
             "verdict": self.verdict,
             "flips": [[r + 1, c + 1] for r, c in self.flips],
             "flip_percent": round(self.flip_share, 2),
-            "givens": [[r + 1, c + 1, "#" if f else "."] for r, c, f in self.puzzle.givens],
+            "givens": [[r + 1, c + 1, "#" if f else "."] for r, c, f in _givens(self.puzzle)],
             "level": None if self.grade is None else self.grade.level,
             "score": None if self.grade is None else self.grade.score,
             "stars": None if self.grade is None else self.grade.stars,
@@ -100,7 +117,25 @@ class Authored:
             "reached": self.reached,
             "note": self.note,
             "time_s": round(self.time_s, 3),
+            **({"warnings": list(self.warnings)} if self.warnings else {}),
         }
+
+
+#: a made black-and-white puzzle, and a made colour one
+BwAuthored: TypeAlias = "Authored[Puzzle, Grade]"
+ColourAuthored: TypeAlias = "Authored[ColourPuzzle, ColourGrade]"
+AnyAuthored: TypeAlias = "BwAuthored | ColourAuthored"
+
+
+def _shape(puzzle: Puzzle | ColourPuzzle) -> str:
+    """``30x25``, or ``30x25, 3 colours``."""
+    if isinstance(puzzle, ColourPuzzle):
+        return f"{puzzle.size}, {puzzle.colours} colours"
+    return puzzle.size
+
+
+def _givens(puzzle: Puzzle | ColourPuzzle) -> tuple[tuple[int, int, bool], ...]:
+    return tuple(puzzle.givens) if isinstance(puzzle, Puzzle) else ()
 
 
 def _cells(cells: list[Cell] | tuple[Cell, ...]) -> str:

@@ -177,14 +177,9 @@ def propagate(grid, ncol, lens, cols, nblk, queue, inq, qstate, table, pref, dif
         qstate[1] -= 1
         inq[line] = 0
         counters[LINE_SOLVES] += 1
-        if line < h:
-            n = w
-            for i in range(n):
-                line_in[i] = grid[line, i]
-        else:
-            n = h
-            for i in range(n):
-                line_in[i] = grid[i, line - h]
+        # the line into the buffer by one slice copy (as fast as an element loop here)
+        n = w if line < h else h
+        line_in[:n] = grid[line, :] if line < h else grid[:, line - h]
         if not solve_line(line_in, n, lens[line], cols[line], nblk[line], ncol, table,
                           pref, diff, line_out):
             clear_queue(inq, qstate)

@@ -16,6 +16,7 @@ palette's chars.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from grader.colour.model import (
@@ -26,7 +27,16 @@ from grader.colour.model import (
 )
 from grader.colour.palette import WHITE, Colour, Palette, parse_rgb
 from grader.errors import FormatError, PuzzleError
-from grader.formats._base import parse_colour_clue
+from grader.formats._base import (
+    ColourFormat,
+    ColourReader,
+    ColourWriter,
+    FormatSpec,
+    Reader,
+    Sniffer,
+    Writer,
+    parse_colour_clue,
+)
 from grader.model import (
     MAX_SIDE,
     Clue,
@@ -337,3 +347,23 @@ def read_colour_documents(documents: list[Any], source: str) -> list[ColourPuzzl
         except PuzzleError as exc:
             raise FormatError(str(exc), source) from None
     return puzzles
+
+
+#: a ``palette`` key: at the start of a line (YAML, maybe a list item) or quoted (JSON, or
+#: YAML with a quoted key)
+_PALETTE_KEY = re.compile(rb'^[ \t-]*palette\s*:|"palette"\s*:', re.MULTILINE)
+
+
+def has_palette(data: bytes) -> bool:
+    """Whether a document of this schema looks like a colour one (a cheap look)."""
+    return _PALETTE_KEY.search(data) is not None
+
+
+def mapping_format(name: str, description: str, suffixes: tuple[str, ...],
+                   plain: tuple[Reader, Writer, Sniffer],
+                   colour: tuple[ColourReader, ColourWriter]) -> FormatSpec:
+    """A format of this schema (YAML, JSON): it holds many puzzles of either kind, and a
+    document with a ``palette`` key is a colour one."""
+    reader, writer, sniff = plain
+    return FormatSpec(name, description, suffixes, reader, writer, holds_many=True,
+                      sniff=sniff, colour=ColourFormat(*colour, looks_colour=has_palette))

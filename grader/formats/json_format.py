@@ -14,11 +14,12 @@ from typing import Any
 from grader import safe_json
 from grader.colour.model import ColourPuzzle
 from grader.errors import FormatError
-from grader.formats._base import ColourFormat, FormatSpec, decode_text, head_text
+from grader.formats._base import decode_text, head_text
 from grader.formats._mapping import (
     SchemaError,
     colour_puzzle_to_mapping,
     documents_of,
+    mapping_format,
     puzzle_from_mapping,
     puzzle_to_mapping,
     read_colour_documents,
@@ -96,17 +97,5 @@ def write_colour(puzzles: Sequence[ColourPuzzle]) -> bytes:
             + "\n").encode("utf-8")
 
 
-def looks_colour(data: bytes) -> bool:
-    return b'"palette"' in data
-
-
-SPEC = FormatSpec(
-    name="json",
-    description="JSON, one object per puzzle (same keys as the YAML format)",
-    suffixes=(".json", ".jsonl"),
-    reader=read,
-    writer=write,
-    holds_many=True,
-    sniff=sniff,
-    colour=ColourFormat(read_colour, write_colour, looks_colour),
-)
+SPEC = mapping_format("json", "JSON, one object per puzzle (same keys as the YAML format)",
+                      (".json", ".jsonl"), (read, write, sniff), (read_colour, write_colour))

@@ -8,7 +8,6 @@ and the solution as a block string.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,11 +16,12 @@ import yaml
 from grader import safe_yaml
 from grader.colour.model import ColourPuzzle
 from grader.errors import FormatError
-from grader.formats._base import ColourFormat, FormatSpec, decode_text, head_text
+from grader.formats._base import decode_text, head_text
 from grader.formats._mapping import (
     SchemaError,
     colour_puzzle_to_mapping,
     documents_of,
+    mapping_format,
     puzzle_from_mapping,
     puzzle_to_mapping,
     read_colour_documents,
@@ -220,17 +220,5 @@ def _flow(colour: dict[str, str]) -> str:
     return f"{{{body}}}"
 
 
-def looks_colour(data: bytes) -> bool:
-    return re.search(rb"^[ \t-]*palette\s*:", data, re.MULTILINE) is not None
-
-
-SPEC = FormatSpec(
-    name="yaml",
-    description="Nonopress YAML (clues, solution, metadata)",
-    suffixes=(".yaml", ".yml"),
-    reader=read,
-    writer=write,
-    holds_many=True,
-    sniff=sniff,
-    colour=ColourFormat(read_colour, write_colour, looks_colour),
-)
+SPEC = mapping_format("yaml", "Nonopress YAML (clues, solution, metadata)", (".yaml", ".yml"),
+                      (read, write, sniff), (read_colour, write_colour))

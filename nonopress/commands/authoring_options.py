@@ -14,9 +14,9 @@ from grader.text import shown, shown_lines
 from nonopress.commands.common import positive_float
 
 if TYPE_CHECKING:
-    from grader.authoring import Authored, Target
+    from grader.authoring import AnyAuthored, Target
     from grader.authoring.clock import Progress
-    from grader.model import Puzzle
+    from grader.kinds import AnyPuzzle
 
 LEVEL_CHOICES = ("easy", "medium", "hard", "fiendish")
 
@@ -64,12 +64,13 @@ def progress_of(args: argparse.Namespace) -> Progress:
     return quiet if args.quiet else say
 
 
-def write_puzzles(puzzles: Sequence[Puzzle], path: str | None) -> str:
-    """Write to ``path`` (format from its suffix) or stdout as YAML; where it went."""
+def write_puzzles(puzzles: Sequence[AnyPuzzle], path: str | None) -> str:
+    """Write to ``path`` (format from its suffix) or stdout as YAML; where it went. A
+    colour puzzle needs a colour format (yaml, json, xml)."""
     from grader import formats
 
     if path is None:
-        sys.stdout.write(formats.write(list(puzzles), "yaml").decode("utf-8"))
+        sys.stdout.write(formats.write_any(list(puzzles), "yaml").decode("utf-8"))
         return "standard output"
     spec = formats.format_for_path(path)
     if spec is None and os.path.realpath(path) == os.devnull:
@@ -78,13 +79,17 @@ def write_puzzles(puzzles: Sequence[Puzzle], path: str | None) -> str:
         raise FormatError("cannot tell the output format from the file name (use .yaml or "
                           ".json)", path)
     try:
-        atomic_write(path, formats.write(list(puzzles), spec.name))
+        data = formats.write_any(list(puzzles), spec.name)
+    except FormatError as exc:
+        raise FormatError(exc.message, exc.source or path, exc.line) from None
+    try:
+        atomic_write(path, data)
     except OSError as exc:
         raise FormatError(f"cannot write: {exc.strerror or exc}", path) from None
     return path
 
 
-def report(results: Sequence[Authored], args: argparse.Namespace, written: str) -> None:
+def report(results: Sequence[AnyAuthored], args: argparse.Namespace, written: str) -> None:
     """The report on stdout when the puzzle went to a file, else on stderr."""
     from nonopress.commands.common import json_line
 
@@ -98,7 +103,7 @@ def report(results: Sequence[Authored], args: argparse.Namespace, written: str) 
         print(shown(f"wrote {written}"), file=stream)
 
 
-def write_preview(result: Authored, path: str, picture: str | None = None) -> None:
+def write_preview(result: AnyAuthored, path: str, picture: str | None = None) -> None:
     """The preview PNG; ``picture``: the original file, shown first."""
     from grader.authoring import preview_png
     from grader.authoring.picture import load_grey

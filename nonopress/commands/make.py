@@ -19,6 +19,7 @@ from nonopress.commands.authoring_options import (
 )
 
 if TYPE_CHECKING:
+    from grader.authoring import AnyAuthored, ColourAuthored, MakeOptions
     from grader.model import Puzzle
 
 HELP = "make a unique puzzle from a picture (any format Pillow reads)"
@@ -62,14 +63,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _make_colour(args: argparse.Namespace, width: int, height: int,
-                 trim: tuple[str, ...]) -> int:
-    import sys
+                 trim: tuple[str, ...]) -> ColourAuthored:
     from pathlib import Path
 
-    from grader.atomic import atomic_write
     from grader.authoring.colour_make import MAX_COLOURS, make_colour
-    from grader.errors import FormatError, PuzzleError
-    from grader.kinds import write_puzzles
+    from grader.errors import PuzzleError
     from grader.model import Metadata
 
     if not 1 <= args.colours <= MAX_COLOURS:
@@ -77,72 +75,56 @@ def _make_colour(args: argparse.Namespace, width: int, height: int,
     if args.givens or args.level or args.stars:
         raise PuzzleError("--colours makes the puzzle unique by flips; --givens, --level and "
                           "--stars are for black and white")
-    made = make_colour(args.image, width, height, args.colours, fit=args.fit, trim=trim,
+    return make_colour(args.image, width, height, args.colours, fit=args.fit, trim=trim,
                        seconds=args.seconds, seed=args.seed, max_change=args.max_change,
                        meta=Metadata(title=args.title or Path(args.image).stem),
                        progress=progress_of(args))
-    lines = made.report_lines()
-    if not made.unique:
-        print("\n".join(lines), file=sys.stderr)
-        return EXIT_NOT_UNIQUE
-    data = write_puzzles([made.puzzle],
-                         "yaml" if args.output is None else _format_of(args.output))
-    if args.output is None:
-        sys.stdout.write(data.decode("utf-8"))
-        print("\n".join(lines), file=sys.stderr)
-        return 0
-    try:
-        atomic_write(args.output, data)
-    except OSError as exc:
-        raise FormatError(f"cannot write: {exc.strerror or exc}", args.output) from None
-    print("\n".join([*lines, f"wrote {args.output}"]))
-    return 0
-
-
-def _format_of(path: str) -> str:
-    from grader import formats
-    from grader.errors import FormatError
-
-    spec = formats.format_for_path(path)
-    if spec is None:
-        raise FormatError("cannot tell the output format from the file name (use .yaml, "
-                          ".json or .xml)", path)
-    return spec.name
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from grader.authoring import MakeOptions, make
+    from grader.authoring import make
     from grader.authoring.picture import parse_size, trimmed_sides
     from grader.errors import PuzzleError
-    from grader.model import Metadata
 
     width, height = parse_size(args.size)
     if not 0 <= args.max_change <= 100:
         raise PuzzleError(f"--max-change {args.max_change:g} is outside 0-100 (percent)")
     trim = trimmed_sides(args.keep_edges) if args.trim else ()
+    result: AnyAuthored
+    trivial = ""
     if args.colours is not None:
-        return _make_colour(args, width, height, trim)
-    title = args.title or Path(args.image).stem
-    options = MakeOptions(
-        width=width, height=height, fit=args.fit, threshold=args.threshold,
-        invert=args.invert, edges=args.edges, trim=trim, max_change=args.max_change,
-        mode="givens" if args.givens else "flips",
-        target=target_of(args), seconds=args.seconds, seed=args.seed,
-        meta=Metadata(title=title),
-    )
-    result = make(args.image, options, progress=progress_of(args))
+        result = _make_colour(args, width, height, trim)
+    else:
+        result = make(args.image, _options(args, width, height, trim),
+                      progress=progress_of(args))
+        trivial = trivial_picture(result.puzzle)
     if args.preview:
         write_preview(result, args.preview, picture=args.image)
     if not result.unique:
         report([result], args, "nothing (the puzzle is not proved unique)")
         return EXIT_NOT_UNIQUE
     report([result], args, write_puzzles([result.puzzle], args.output))
-    trivial = trivial_picture(result.puzzle)
     if trivial:  # written as asked, but a blank page is unlikely to be what was meant
         print(shown(f"nonopress make: warning: {args.image}: {trivial}"), file=sys.stderr)
     return 0
+
+
+def _options(args: argparse.Namespace, width: int, height: int,
+             trim: tuple[str, ...]) -> MakeOptions:
+    """What ``make`` asks of a black-and-white puzzle."""
+    from pathlib import Path
+
+    from grader.authoring import MakeOptions
+    from grader.model import Metadata
+
+    title = args.title or Path(args.image).stem
+    return MakeOptions(
+        width=width, height=height, fit=args.fit, threshold=args.threshold,
+        invert=args.invert, edges=args.edges, trim=trim, max_change=args.max_change,
+        mode="givens" if args.givens else "flips",
+        target=target_of(args), seconds=args.seconds, seed=args.seed,
+        meta=Metadata(title=title),
+    )
 
 
 def trivial_picture(puzzle: Puzzle) -> str:

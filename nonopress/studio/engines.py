@@ -12,7 +12,7 @@ import io
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from grader.authoring import Authored, MakeOptions, Target
+from grader.authoring import BwAuthored, MakeOptions, Target
 from grader.errors import NonopressError
 from grader.kinds import kind_of
 from grader.results import Budget
@@ -76,7 +76,7 @@ def replay(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
     return {"html": page, "steps": len(result.steps), "level": result.level}
 
 
-def proposal(authored: Authored) -> dict[str, Any]:
+def proposal(authored: BwAuthored) -> dict[str, Any]:
     """What a make or repair proposes: the new picture and givens, the cells flipped (0-based)
     and the report the CLI prints, for the editor to accept or reject."""
     puzzle = authored.puzzle
