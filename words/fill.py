@@ -41,10 +41,15 @@ TIER_RUN_NODES = 150
 RESTART_NODES = 600
 #: Nodes a slot the Python search may take before the compiled search takes over. On the
 #: 102 benchmark grids (Python search alone, seed 1), 1.5 filled 41 with wamerican and 35
-#: with the default list, 3 filled 52 and 42, each in under 0.25 s: less than loading numba
+#: with the default list, 3 filled 52 and 43, most in under 0.1 s: less than loading numba
 #: and the kernels (0.35-0.45 s) that a grid left to the compiled search pays.
 QUICK_NODES = 3.0
-
+#: ... and the propagation work it may do (words.search.Search.work: about 25 million a
+#: second). A node's cost grows with the slots and the list: on the American 15x15 grids
+#: with the default list, 3 nodes a slot that found no fill cost up to 0.7 s. At 3.2
+#: million the 102 grids lose 2 quick fills of each list and no failed try costs more than
+#: about 0.15 s.
+QUICK_WORK = 3_200_000
 
 @dataclass(frozen=True)
 class FillResult:
@@ -218,6 +223,7 @@ def _quick_fill(grid: Grid, words: WordList, fixed: Mapping[int, str], started: 
                           _root_reason(grid, slot, words))
     search.rng = random.Random(seed * 1_000_003 + 1)
     search.node_limit = int(QUICK_NODES * len(search.slots)) + 1
+    search.work_limit = search.work + QUICK_WORK
     search.limits = Limits(
         deadline=None if budget.seconds is None else started + budget.seconds,
         max_nodes=budget.nodes,

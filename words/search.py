@@ -94,6 +94,10 @@ class Search:
         self.weight = [1.0] * len(self.slots)
         self.failures = [0] * len(self.slots)
         self.nodes = 0
+        #: propagation work done: 64-bit words of the domains narrowed, times their length
+        #: (what a propagation costs, unlike a node, whose cost grows with the lists)
+        self.work = 0
+        self.work_limit: int | None = None
         self.limits = Limits()
         self.node_limit: int | None = None
         self.rng: random.Random | None = None
@@ -153,6 +157,7 @@ class Search:
             queued.discard(s)
             domain = dom[s]
             cells = self.cells[s]
+            self.work += len(cells) * ((domain.bit_length() >> 6) + 1)
             crossing = self.crossing[s]
             if domain & (domain - 1) == 0:  # one word left: an entry
                 failed = self._entry(s, dom, queue, queued)
@@ -259,6 +264,8 @@ class Search:
     def _tick(self) -> None:
         self.nodes += 1
         if self.node_limit is not None and self.nodes >= self.node_limit:
+            raise Stop("restart")
+        if self.work_limit is not None and self.work >= self.work_limit:
             raise Stop("restart")
         limits = self.limits
         if limits.max_nodes is not None and self.nodes >= limits.max_nodes:
