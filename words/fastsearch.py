@@ -110,6 +110,27 @@ def strike_letter(dom, lv, t, q, c, doff, dnw, sid, index, ioff):
 
 
 @njit(**OPTS)
+def keep_letters(dom, lv, t, q, keep, doff, dnw, sid, index, ioff):
+    """Keep in slot t only the words with one of the letters ``keep`` at position q: one
+    pass a kept letter (after an entry a crossing cell keeps one letter of 26, where
+    striking the others took 25 passes)."""
+    nw = dnw[t]
+    o = doff[t]
+    base = ioff[sid[t]] + q * 26 * nw
+    for w in range(nw):
+        x = dom[lv, o + w]
+        if not x:
+            continue
+        acc = ZERO
+        rest = np.uint64(keep)
+        while rest:
+            c = lowest(rest)
+            rest &= rest - ONE
+            acc |= index[base + c * nw + w]
+        dom[lv, o + w] = x & acc
+
+
+@njit(**OPTS)
 def has_letter(dom, lv, s, p, c, doff, dnw, sid, index, ioff):
     nw = dnw[s]
     o = doff[s]
@@ -189,9 +210,12 @@ def propagate(dom, mask, entered, expl, lv, queue, qlen, inq, slen, sid, cells, 
             mask[lv, cell] = found
             removed = current & ~found
             q = xq[s, p]
-            for c in range(26):
-                if removed >> c & 1:
-                    strike_letter(dom, lv, t, q, c, doff, dnw, sid, index, ioff)
+            if popcount(np.uint64(found)) < popcount(np.uint64(removed)):
+                keep_letters(dom, lv, t, q, found, doff, dnw, sid, index, ioff)
+            else:
+                for c in range(26):
+                    if removed >> c & 1:
+                        strike_letter(dom, lv, t, q, c, doff, dnw, sid, index, ioff)
             expl[lv, t, :] |= expl[lv, s, :]
             if count(dom, lv, doff[t], dnw[t]) == 0:
                 return t
