@@ -284,3 +284,26 @@ def test_compiled_search_agrees_with_the_python_search() -> None:
             if found:
                 assert_valid_fill(grid, result, words)
     assert tried["filled"] > 20 and tried["none"] > 20
+
+
+def test_the_python_try_stops_at_its_work_limit(english: WordList) -> None:
+    """The Python search's try before the compiled one is bounded by the propagation work
+    it does, not only by nodes: past its work limit it stops (a restart, which
+    words.fill answers by handing over to the compiled search), and without one the same
+    search fills the grid."""
+    from words.search import Search, Stop
+
+    grid = parse_grid(".....\n.....\n.....\n.....\n.....\n")
+    capped = Search(grid, english)
+    root = capped.root()
+    assert not isinstance(root, int)
+    assert capped.work > 0  # the root's propagation is counted
+    capped.work_limit = capped.work + 1
+    with pytest.raises(Stop) as stop:
+        capped.dfs(root[0][:], root[1][:], lambda _: True)
+    assert stop.value.why == "restart"
+    assert capped.nodes == 2  # the first node's propagation passed the limit
+    free = Search(grid, english)
+    root = free.root()
+    assert not isinstance(root, int)
+    assert free.dfs(root[0], root[1], lambda _: True)

@@ -131,6 +131,13 @@ class CompiledSearch:
         self.queue = np.zeros(nslots, dtype=np.int64)
         self.inq = np.zeros(nslots, dtype=np.uint8)
         self.support = np.zeros(width, dtype=np.int64)
+        self.tally = np.zeros((width, 26), dtype=np.float64)
+        # a list whose scores say nothing (all equal: wamerican) has no better words to
+        # prefer: the value choice looks at every word the slot has left
+        tables = [words.table(n) for n in self.t.lengths]
+        unscored = all(not t.scores or t.scores[0] == t.scores[-1] for t in tables) and \
+            len({t.scores[0] for t in tables if t.scores}) <= 1
+        self.lookahead = np.int64(1 << 40 if unscored else self.k.LOOKAHEAD)
         self.weight = np.ones(nslots, dtype=np.float64)
         self.fails = np.zeros(nslots, dtype=np.int64)
         self.box = np.array([0, 0, -1], dtype=np.int64)
@@ -209,7 +216,8 @@ class CompiledSearch:
                 status = self.k.run(self.dom, self.mask, self.entered, self.expl, self.box,
                                     self.chosen,
                                     self.value, chunk, run > 1 or seed != 0, self.queue, self.inq,
-                                    *self._statics(), self.weight, self.fails, self.conflict)
+                                    *self._statics(), self.weight, self.fails, self.conflict,
+                                    self.tally, self.lookahead)
                 if status == self.k.FOUND:
                     return "filled"
                 if status == self.k.EXHAUSTED:

@@ -6,8 +6,9 @@ The same search as :mod:`words.search` (letter-level arc consistency, no word tw
 dom/wdeg slot choice, seeded restarts) with three changes: the inner loops run compiled
 (the Python version spent 95 % of its time in ``propagate`` on big-integer ANDs, about
 1,500 nodes a second; this one about 10,000); the word tried first in a slot is, among its
-:data:`LOOKAHEAD` best-scored words, the one that leaves its crossings the most words (the
-product of their counts; a word that leaves a crossing none is struck at once); and a
+:data:`LOOKAHEAD` best-scored words (every word, in a list without scores), the one that
+leaves its crossings the most words (the product of their counts, read from a tally of the
+crossings' letters made once a node; a word leaving a crossing none is struck at once); and a
 failure jumps back to the latest decision it follows from (``expl``: per slot, the
 decision levels its removals follow from), not to the previous level.
 
@@ -52,11 +53,13 @@ _M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
 _H01 = np.uint64(0x0101010101010101)
 _S1, _S2, _S4, _S56 = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(56)
 
-#: candidate words (best scored first) the value choice looks ahead on: 32 filled more of
-#: the hard American-style grids than 8 and as many as 128, at a quarter of 128's cost
+#: candidate words (best scored first) the value choice looks ahead on in a scored list:
+#: 32 filled more of the hard American-style grids than 8 and as many as 128 (an unscored
+#: list looks at every word: words/compiled_fill.py)
 LOOKAHEAD = 32
-#: domains of at most this many words are scanned word by word
-SMALL = 48
+#: a domain of at most this many words per bit-set word (64 bits) is scanned word by word
+#: (its letters read) rather than letter by letter (26 bit-set ANDs a position)
+SMALL = 8
 LEVEL, NODES = 0, 1
 FOUND, EXHAUSTED, PAUSED = 0, 1, 2
 
@@ -107,6 +110,27 @@ def strike_letter(dom, lv, t, q, c, doff, dnw, sid, index, ioff):
 
 
 @njit(**OPTS)
+def keep_letters(dom, lv, t, q, keep, doff, dnw, sid, index, ioff):
+    """Keep in slot t only the words with one of the letters ``keep`` at position q: one
+    pass a kept letter (after an entry a crossing cell keeps one letter of 26, where
+    striking the others took 25 passes)."""
+    nw = dnw[t]
+    o = doff[t]
+    base = ioff[sid[t]] + q * 26 * nw
+    for w in range(nw):
+        x = dom[lv, o + w]
+        if not x:
+            continue
+        acc = ZERO
+        rest = np.uint64(keep)
+        while rest:
+            c = lowest(rest)
+            rest &= rest - ONE
+            acc |= index[base + c * nw + w]
+        dom[lv, o + w] = x & acc
+
+
+@njit(**OPTS)
 def has_letter(dom, lv, s, p, c, doff, dnw, sid, index, ioff):
     nw = dnw[s]
     o = doff[s]
@@ -151,7 +175,8 @@ def propagate(dom, mask, entered, expl, lv, queue, qlen, inq, slen, sid, cells, 
                     inq[t] = 1
                     queue[(head + qlen) % nslots] = t
                     qlen += 1
-        if n <= SMALL:  # a few words: read their letters
+        small = n <= SMALL * nw
+        if small:  # a few words: read their letters
             for p in range(length):
                 support[p] = 0
             for w in range(nw):
@@ -170,7 +195,7 @@ def propagate(dom, mask, entered, expl, lv, queue, qlen, inq, slen, sid, cells, 
             current = mask[lv, cell]
             if current & (current - 1) == 0:
                 continue  # one letter: every word left has it (it was struck so)
-            if n <= SMALL:
+            if small:
                 found = current & support[p]
             else:
                 found = 0
@@ -185,9 +210,12 @@ def propagate(dom, mask, entered, expl, lv, queue, qlen, inq, slen, sid, cells, 
             mask[lv, cell] = found
             removed = current & ~found
             q = xq[s, p]
-            for c in range(26):
-                if removed >> c & 1:
-                    strike_letter(dom, lv, t, q, c, doff, dnw, sid, index, ioff)
+            if popcount(np.uint64(found)) < popcount(np.uint64(removed)):
+                keep_letters(dom, lv, t, q, found, doff, dnw, sid, index, ioff)
+            else:
+                for c in range(26):
+                    if removed >> c & 1:
+                        strike_letter(dom, lv, t, q, c, doff, dnw, sid, index, ioff)
             expl[lv, t, :] |= expl[lv, s, :]
             if count(dom, lv, doff[t], dnw[t]) == 0:
                 return t
@@ -214,45 +242,58 @@ def choose(dom, lv, doff, dnw, weight):
 
 
 @njit(**OPTS)
-def pick(dom, entered, expl, lv, s, slen, sid, xs, xq, letters, wstart, index, ioff, doff, dnw,
-         randomize):
-    """Among the slot's first LOOKAHEAD words, the one leaving its open crossings the
+def pick(dom, mask, entered, expl, lv, s, slen, sid, cells, xs, xq, letters, wstart, index,
+         ioff, doff, dnw, tally, lookahead, randomize):
+    """Among the slot's first ``lookahead`` words, the one leaving its open crossings the
     most words (the product of their counts, largest first, with noise when
-    ``randomize``; score order breaks ties). Words that leave a crossing none are struck
-    from the slot here. -1: none left."""
+    ``randomize``; score order breaks ties). The counts come from ``tally[p, c]``: how
+    many words of the crossing at position p have letter c there, counted once a node,
+    so every candidate costs one read a letter. Words that leave a crossing none are
+    struck from the slot here. -1: none left."""
     o = doff[s]
     nw = dnw[s]
     j = sid[s]
+    length = slen[s]
+    for p in range(length):
+        t = xs[s, p]
+        for c in range(26):
+            tally[p, c] = 0.0
+        if t < 0 or entered[lv, t]:
+            continue
+        q = xq[s, p]
+        allowed = mask[lv, cells[s, p]]
+        for c in range(26):
+            if not allowed >> c & 1:
+                tally[p, c] = -1.0
+                continue
+            base = ioff[sid[t]] + (q * 26 + c) * dnw[t]
+            left = 0
+            for u in range(dnw[t]):
+                y = dom[lv, doff[t] + u] & index[base + u]
+                if y:
+                    left += popcount(y)
+            tally[p, c] = np.log(left + 1.0) if left else -1.0
     best = -1
-    best_key = -1.0
+    best_key = -1e300
     seen = 0
     for w in range(nw):
         x = dom[lv, o + w]
-        while x and seen < LOOKAHEAD:
+        while x and seen < lookahead:
             low = x & (~x + ONE)
             x ^= low
             local = w * 64 + popcount(low - ONE)
             g = wstart[j] + local
-            least = 1 << 40
             product = 0.0
-            for p in range(slen[s]):
-                t = xs[s, p]
-                if t < 0 or entered[lv, t]:
-                    continue
-                q = xq[s, p]
-                c = letters[g, p]
-                base = ioff[sid[t]] + (q * 26 + c) * dnw[t]
-                left = 0
-                for u in range(dnw[t]):
-                    y = dom[lv, doff[t] + u] & index[base + u]
-                    if y:
-                        left += popcount(y)
-                if left < least:
-                    least = left
-                product += np.log(left + 1.0)
-            if least == 0:
+            dead = False
+            for p in range(length):
+                v = tally[p, letters[g, p]]
+                if v < 0.0:
+                    dead = True
+                    break
+                product += v
+            if dead:
                 dom[lv, o + w] &= ~low  # dead: a crossing would have no word
-                for p in range(slen[s]):
+                for p in range(length):
                     if xs[s, p] >= 0:
                         expl[lv, s, :] |= expl[lv, xs[s, p], :]
                 continue
@@ -263,7 +304,7 @@ def pick(dom, entered, expl, lv, s, slen, sid, xs, xq, letters, wstart, index, i
             if key > best_key:
                 best_key = key
                 best = local
-        if seen >= LOOKAHEAD:
+        if seen >= lookahead:
             break
     return best
 
@@ -276,7 +317,7 @@ def seed_rng(seed):
 @njit(**OPTS)
 def run(dom, mask, entered, expl, box, chosen, value, node_cap, randomize, queue, inq, slen,
         sid, cells, xs, xq, letters, wstart, index, ioff, doff, dnw, support, weight, fails,
-        conflict):
+        conflict, tally, lookahead):
     """Search on from ``box[LEVEL]`` until a fill (FOUND, at box[LEVEL]), a complete
     refutation (EXHAUSTED) or ``box[NODES]`` reaching node_cap (PAUSED: call again)."""
     lv = box[LEVEL]
@@ -289,8 +330,8 @@ def run(dom, mask, entered, expl, box, chosen, value, node_cap, randomize, queue
             box[LEVEL] = lv
             return PAUSED
         box[NODES] += 1
-        v = pick(dom, entered, expl, lv, s, slen, sid, xs, xq, letters, wstart, index, ioff,
-                 doff, dnw, randomize)
+        v = pick(dom, mask, entered, expl, lv, s, slen, sid, cells, xs, xq, letters, wstart,
+                 index, ioff, doff, dnw, tally, lookahead, randomize)
         failed = -1
         if v < 0:  # every word of the slot was dead: explained by its crossings
             failed = s

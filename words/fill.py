@@ -30,15 +30,26 @@ FillStatus = Literal["filled", "none", "undecided"]
 #: on the benchmark grids: about half of the 15x15-23x23 grids fill from common words alone,
 #: at up to twice the time (bench/bench_fill.py --quality).
 QUALITY_TIERS = (37.5,)
-#: Node allowance of a quality tier, in runs of (slots + RESTART_NODES) nodes.
+#: Node allowance of a quality tier, in runs of (slots + TIER_RUN_NODES) nodes.
 TIER_NODES = 1
+TIER_RUN_NODES = 150
 #: Run i of the restarts may use (slots + RESTART_NODES) * luby(i) nodes: a fill without
-#: backtracking takes about one node a slot. 150 measured best of 0/50/100/150/300 on the
-#: hardest benchmark grids (six seeds each): fewest nodes in all and the shortest worst case.
-RESTART_NODES = 150
-#: Nodes a slot the Python search may take before the compiled search takes over.
-QUICK_NODES = 1.5
-
+#: backtracking takes about one node a slot. On the ten hardest grids with wamerican (one
+#: seed, 5 s each, tally lookahead) 150 filled 4, 400 5, 600 8, 900 6, 1500 6 and 4000 6;
+#: with the default list on its eleven hardest, 150 and 600 filled 6 each. The spread is
+#: the luck of a heavy-tailed search; longer runs than 150 were better throughout.
+RESTART_NODES = 600
+#: Nodes a slot the Python search may take before the compiled search takes over. On the
+#: 102 benchmark grids (Python search alone, seed 1), 1.5 filled 41 with wamerican and 35
+#: with the default list, 3 filled 52 and 43, most in under 0.1 s: less than loading numba
+#: and the kernels (0.35-0.45 s) that a grid left to the compiled search pays.
+QUICK_NODES = 3.0
+#: ... and the propagation work it may do (words.search.Search.work: about 25 million a
+#: second). A node's cost grows with the slots and the list: on the American 15x15 grids
+#: with the default list, 3 nodes a slot that found no fill cost up to 0.7 s. At 3.2
+#: million the 102 grids lose 2 quick fills of each list and no failed try costs more than
+#: about 0.15 s.
+QUICK_WORK = 3_200_000
 
 @dataclass(frozen=True)
 class FillResult:
@@ -166,7 +177,7 @@ def fill(
         tier_root = search.root(tier)
         if isinstance(tier_root, int):
             continue
-        cap = search.nodes + TIER_NODES * (len(search.slots) + RESTART_NODES)
+        cap = search.nodes + TIER_NODES * (len(search.slots) + TIER_RUN_NODES)
         try:
             outcome, used = _restarts(search, tier_root, seed, found, restarts, cap)
         except Stop:
@@ -212,6 +223,7 @@ def _quick_fill(grid: Grid, words: WordList, fixed: Mapping[int, str], started: 
                           _root_reason(grid, slot, words))
     search.rng = random.Random(seed * 1_000_003 + 1)
     search.node_limit = int(QUICK_NODES * len(search.slots)) + 1
+    search.work_limit = search.work + QUICK_WORK
     search.limits = Limits(
         deadline=None if budget.seconds is None else started + budget.seconds,
         max_nodes=budget.nodes,
@@ -265,7 +277,7 @@ def _fill_compiled(search: CompiledSearch, words: WordList, started: float, budg
     for tier in [t for t in QUALITY_TIERS if t > lowest] if quality else []:
         if search.root(tier) >= 0:
             continue
-        cap = search.nodes + TIER_NODES * (len(search.slots) + RESTART_NODES)
+        cap = search.nodes + TIER_NODES * (len(search.slots) + TIER_RUN_NODES)
         outcome = search.search(seed, restarts, deadline, budget.nodes, cap, RESTART_NODES)
         runs += search.runs
         if outcome == "filled":

@@ -11,6 +11,7 @@ A cache that cannot be read or written is only slower: the list is built again.
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import os
 import tempfile
@@ -69,7 +70,15 @@ def _read(path: Path, name: str) -> WordList | None:
     words = text.split("\n") if text else []
     if len(words) != len(scores):
         return None
-    return WordList(dict(zip(words, scores, strict=True)), name, ordered=True)
+    # 60,000 new strings and tuples, none of them cyclic: the collector's passes over them
+    # took a third of the load (20 ms of 57)
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return WordList(dict(zip(words, scores, strict=True)), name, ordered=True)
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _write(path: Path, words: WordList) -> None:
