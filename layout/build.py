@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from grader.colour.model import AnyPuzzle, ColourArray, ColourPuzzle
 from grader.diagnose import empty_borders
@@ -105,6 +107,11 @@ def worked_grids(steps: Sequence[Step], puzzle: Puzzle, lines: Sequence[str]
     full, as rows of '#', '.', '?' and 'F'/'E' for the cells the step itself decided."""
     from grader.model import EMPTY, FILLED
 
+    def bw_mark(value: int, decided: bool) -> str:
+        if decided:
+            return "F" if value == FILLED else "E"
+        return "#" if value == FILLED else "." if value == EMPTY else "?"
+
     if puzzle.width > MAX_GRID_SIDE or puzzle.height > MAX_GRID_SIDE:
         return ()
     where = {line.split(". ", 1)[0]: i for i, line in enumerate(lines) if ". " in line}
@@ -115,18 +122,7 @@ def worked_grids(steps: Sequence[Step], puzzle: Puzzle, lines: Sequence[str]
             cells[row, column] = state
         if step.rung in ROUTINE_RUNGS or str(k) not in where:
             continue
-        changed = {(r, c) for r, c, _ in step.changes}
-        rows = []
-        for r in range(puzzle.height):
-            chars = []
-            for c in range(puzzle.width):
-                value = int(cells[r, c])
-                mark = "#" if value == FILLED else "." if value == EMPTY else "?"
-                if (r, c) in changed:
-                    mark = "F" if value == FILLED else "E"
-                chars.append(mark)
-            rows.append("".join(chars))
-        grids.append((where[str(k)], tuple(rows)))
+        grids.append((where[str(k)], _step_rows(cells, step, bw_mark)))
         if len(grids) == MAX_WORKED_GRIDS:
             break
     return tuple(grids)
@@ -173,23 +169,27 @@ def colour_worked_grids(steps: Sequence[Step], puzzle: ColourPuzzle, lines: Sequ
             cells[row, column] &= value
         if k not in wanted:
             continue
-        changed = {(r, c) for r, c, _ in step.changes}
-        rows = []
-        for r in range(puzzle.height):
-            chars = []
-            for c in range(puzzle.width):
-                value = int(cells[r, c])
-                if value & (value - 1):  # more than one value left
-                    chars.append("?")
-                    continue
-                index = value.bit_length() - 1
-                if (r, c) in changed:
-                    chars.append(STEP_MARKS[index])
-                else:
-                    chars.append("." if index == 0 else INDEX_CHARS[index])
-            rows.append("".join(chars))
-        grids.append((where[str(k)], tuple(rows)))
+        grids.append((where[str(k)], _step_rows(cells, step, _colour_mark)))
     return tuple(grids)
+
+
+def _colour_mark(value: int, decided: bool) -> str:
+    """A colour step grid's character for a cell's bit set of values left."""
+    if value & (value - 1):  # more than one value left
+        return "?"
+    index = value.bit_length() - 1
+    if decided:
+        return STEP_MARKS[index]
+    return "." if index == 0 else INDEX_CHARS[index]
+
+
+def _step_rows(cells: npt.NDArray[Any], step: Step, mark: Callable[[int, bool], str]
+               ) -> tuple[str, ...]:
+    """The grid as rows of ``mark(value, decided by this step)`` characters."""
+    changed = {(r, c) for r, c, _ in step.changes}
+    height, width = cells.shape
+    return tuple("".join(mark(int(cells[r, c]), (r, c) in changed) for c in range(width))
+                 for r in range(height))
 
 
 def grade_with_ladder(puzzle: AnyPuzzle, budget: Budget) -> GradeInfo:
