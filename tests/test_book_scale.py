@@ -9,7 +9,6 @@ import pytest
 from grader.errors import NonopressError
 from grader.formats import write
 from layout.build import build_issue
-from layout.colour_issue import manifest_has_colour
 from layout.issue import GradeInfo
 from layout.manifest import load_manifest
 from layout.puzzlefiles import PuzzleFiles
@@ -23,10 +22,9 @@ def test_a_file_named_by_every_entry_is_read_once(tmp_path: Path) -> None:
     (tmp_path / "book.yaml").write_text(f"title: Forty\npuzzles:\n{entries}")
     manifest = load_manifest(tmp_path / "book.yaml")
     files = PuzzleFiles()
-    assert not manifest_has_colour(manifest, files)
     issue = build_issue(manifest, files=files,
                         grader=lambda p: GradeInfo("easy", 1.0, 1, solution=None))
-    assert files.reads == 1  # not 80 (once per entry for the colour check, once to build)
+    assert files.reads == 1  # not 40 (once per entry)
     assert [e.puzzle.title for e in issue.entries] == [p.title for p in reversed(puzzles)]
 
 

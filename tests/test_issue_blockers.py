@@ -67,16 +67,16 @@ def test_every_puzzle_too_big_for_the_printer_is_named_with_what_fits() -> None:
 
 
 def test_a_colour_issue_names_every_blocker_at_once(tmp_path: Path) -> None:
-    from layout.colour_issue import build_colour_issue, manifest_has_colour
+    from layout.build import build_issue
+    from layout.gradecache import GradeCache
 
     root = Path(__file__).resolve().parents[1] / "puzzles" / "colour"
     (tmp_path / "ladybird.yaml").write_bytes((root / "ladybird.yaml").read_bytes())
     (tmp_path / "issue.yaml").write_text(
         "puzzles:\n  - ladybird.yaml\n  - gone.yaml\n  - also-gone.yaml\n")
     manifest = load_manifest(tmp_path / "issue.yaml")
-    assert manifest_has_colour(manifest)
     with pytest.raises(ManyProblems) as caught:
-        build_colour_issue(manifest, Budget(seconds=30))
+        build_issue(manifest, cache=GradeCache(None), budget=Budget(seconds=30))
     problems = caught.value.problems
     assert len(problems) == 2
     assert "issue.yaml:3" in problems[0] and "gone.yaml" in problems[0]

@@ -253,6 +253,22 @@ def test_issue_writes_manifest_pdf_and_preflight(http: httpx.Client, folder: Pat
     assert refused.status_code == 409
 
 
+def test_an_issue_mixing_both_kinds_goes_through_the_one_pipeline(
+        http: httpx.Client, folder: Path) -> None:
+    """A colour puzzle beside a black-and-white one: the same build, plan and warnings (the
+    studio once built colour issues apart, passing every progress line on as a warning)."""
+    body = {"name": "mixed", "title": "Mixed", "puzzles": ["heart.yaml", "colour/ladybird.yaml"],
+            "profile": "pdfx", "page": "A4"}
+    answer = http.post("/api/issue", json=body, timeout=300)
+    assert answer.status_code == 200, answer.text
+    record = answer.json()
+    assert record["preflight"]["passed"], record["preflight"]
+    assert not any(w.startswith("grading") for w in record["warnings"]), record["warnings"]
+    text = subprocess.run(["pdftotext", str(folder / "mixed.pdf"), "-"], check=True,
+                          capture_output=True, text=True).stdout
+    assert "Ladybird" in text and "Heart" in text
+
+
 # -- security ----------------------------------------------------------------------------------
 def test_a_foreign_host_header_is_refused(studio: StudioConfig) -> None:
     answer = httpx.get(f"{studio.origin}/api/health", headers={"Host": "evil.example:80"})

@@ -164,29 +164,15 @@ def load_manifest_text(text: str, path: Path) -> Any:
 
 def _render(manifest: Any, seconds: float, jobname: str, latex: bool
             ) -> tuple[bytes, str | None, int, list[str]]:
-    from layout.colour_issue import manifest_has_colour
-    from layout.printsetup import apply_profile
-
-    manifest, warnings = apply_profile(manifest)
-    budget = Budget(seconds=seconds)
-    if manifest_has_colour(manifest):
-        from layout.colour_issue import (
-            build_colour_issue,
-            plan_colour_issue,
-            render_colour_latex,
-            render_colour_pdf,
-        )
-
-        entries = build_colour_issue(manifest, budget, warnings.append)
-        colour_pages = plan_colour_issue(entries, manifest)
-        tex = render_colour_latex(colour_pages, manifest, jobname=jobname) if latex else None
-        return render_colour_pdf(colour_pages, manifest), tex, len(colour_pages), warnings
     from layout.build import build_issue
     from layout.gradecache import GradeCache
     from layout.latex import render_latex
     from layout.pdf import render_pdf
     from layout.plan import plan_issue
+    from layout.printsetup import apply_profile
 
+    manifest, warnings = apply_profile(manifest)
+    budget = Budget(seconds=seconds)
     issue = build_issue(manifest, cache=GradeCache(None), budget=budget,
                         progress=lambda message: None)
     plan = plan_issue(issue)
