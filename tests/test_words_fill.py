@@ -249,9 +249,10 @@ def test_report_names_weakest_entries_and_better_corners(english: WordList) -> N
 
 
 def test_compiled_search_agrees_with_the_python_search() -> None:
-    """Random small grids over random small lists: the compiled search (with its
-    backjumping) and the Python reference (words.search) find a fill, or prove none,
-    alike."""
+    """Random small grids over random small lists, unscored and scored (where the
+    compiled search tries a slot's last word first: progress saving): the compiled search
+    (with its backjumping) and the Python reference (words.search) find a fill, or prove
+    none, alike."""
     import random
     import time
 
@@ -271,10 +272,14 @@ def test_compiled_search_agrees_with_the_python_search() -> None:
             continue
         pool = ["".join(rng.choice("ABET") for _ in range(n)) for n in range(2, 6)
                 for _ in range(rng.randint(8, 30))]
-        words = WordList.from_scores(pool)
+        scored = rng.random() < 0.5
+        words = WordList.from_scores([(w, rng.uniform(30, 90)) for w in pool] if scored
+                                     else pool)
         for seed in (0, 1):
-            result = _fill_compiled(CompiledSearch(grid, words, {}), words,
-                                    time.perf_counter(), Budget(seconds=10), seed, True, False)
+            search = CompiledSearch(grid, words, {})
+            assert len(search.saved) == (len(grid.slots) if scored else 0)
+            result = _fill_compiled(search, words, time.perf_counter(), Budget(seconds=10),
+                                    seed, True, False)
             reference = Search(grid, words)
             root = reference.root()
             found = not isinstance(root, int) and reference.dfs(root[0], root[1],

@@ -8,7 +8,8 @@ dom/wdeg slot choice, seeded restarts) with three changes: the inner loops run c
 1,500 nodes a second; this one about 10,000); the word tried first in a slot is, among its
 :data:`LOOKAHEAD` best-scored words (every word, in a list without scores), the one that
 leaves its crossings the most words (the product of their counts, read from a tally of the
-crossings' letters made once a node; a word leaving a crossing none is struck at once); and a
+crossings' letters made once a node; a word leaving a crossing none is struck at once), unless
+the word the slot held last (``saved``: progress saving, a scored list only) still fits; and a
 failure jumps back to the latest decision it follows from (``expl``: per slot, the
 decision levels its removals follow from), not to the previous level.
 
@@ -243,7 +244,7 @@ def choose(dom, lv, doff, dnw, weight):
 
 @njit(**OPTS)
 def pick(dom, mask, entered, expl, lv, s, slen, sid, cells, xs, xq, letters, wstart, index,
-         ioff, doff, dnw, tally, lookahead, randomize):
+         ioff, doff, dnw, tally, lookahead, randomize, saved):
     """Among the slot's first ``lookahead`` words, the one leaving its open crossings the
     most words (the product of their counts, largest first, with noise when
     ``randomize``; score order breaks ties). The counts come from ``tally[p, c]``: how
@@ -273,6 +274,22 @@ def pick(dom, mask, entered, expl, lv, s, slen, sid, cells, xs, xq, letters, wst
                 if y:
                     left += popcount(y)
             tally[p, c] = np.log(left + 1.0) if left else -1.0
+    # progress saving (``saved`` not empty): the word this slot last held, when it is still
+    # open and leaves every crossing a word, comes first, so a corner filled in an earlier
+    # run keeps its fill while the search works on the corner that failed
+    keep = saved[s] if saved.shape[0] else -1
+    if keep >= 0:
+        w = keep // 64
+        bit = ONE << np.uint64(keep % 64)
+        if dom[lv, o + w] & bit:
+            g = wstart[j] + keep
+            dead = False
+            for p in range(length):
+                if tally[p, letters[g, p]] < 0.0:
+                    dead = True
+                    break
+            if not dead:
+                return keep
     best = -1
     best_key = -1e300
     seen = 0
@@ -317,7 +334,7 @@ def seed_rng(seed):
 @njit(**OPTS)
 def run(dom, mask, entered, expl, box, chosen, value, node_cap, randomize, queue, inq, slen,
         sid, cells, xs, xq, letters, wstart, index, ioff, doff, dnw, support, weight, fails,
-        conflict, tally, lookahead):
+        conflict, tally, lookahead, saved):
     """Search on from ``box[LEVEL]`` until a fill (FOUND, at box[LEVEL]), a complete
     refutation (EXHAUSTED) or ``box[NODES]`` reaching node_cap (PAUSED: call again)."""
     lv = box[LEVEL]
@@ -331,7 +348,7 @@ def run(dom, mask, entered, expl, box, chosen, value, node_cap, randomize, queue
             return PAUSED
         box[NODES] += 1
         v = pick(dom, mask, entered, expl, lv, s, slen, sid, cells, xs, xq, letters, wstart,
-                 index, ioff, doff, dnw, tally, lookahead, randomize)
+                 index, ioff, doff, dnw, tally, lookahead, randomize, saved)
         failed = -1
         if v < 0:  # every word of the slot was dead: explained by its crossings
             failed = s
@@ -354,6 +371,8 @@ def run(dom, mask, entered, expl, box, chosen, value, node_cap, randomize, queue
             if failed < 0:
                 chosen[lv] = s
                 value[lv] = v
+                if saved.shape[0]:
+                    saved[s] = v
                 lv += 1
                 continue
             conflict[:] = expl[lv + 1, failed, :]
