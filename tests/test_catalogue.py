@@ -398,6 +398,20 @@ def test_a_bad_database_or_export_is_one_line_and_status_2(
     assert main(["library", "--db", "mysql://x/y", "find"]) == 2
 
 
+@pytest.mark.parametrize("option", [["--timeout", "-5"], ["--timeout", "0"], ["--jobs", "-3"]])
+def test_library_add_refuses_the_budgets_batch_refuses(
+        tmp_path: Path, option: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """``library add`` grades through the batch machinery and takes batch's options, checked
+    the same way (it once took a negative --timeout and graded with it)."""
+    db = str(tmp_path / "c.sqlite")
+    try:
+        status = main(["library", "--db", db, "add", str(LIBRARY / "heart.yaml"), *option])
+    except SystemExit as exc:  # argparse refuses the value itself
+        status = int(exc.code or 0)
+    assert status == 2
+    assert option[0] in capsys.readouterr().err
+
+
 def test_the_migrations_build_the_schema_the_queries_are_written_against(
         catalogue: Catalogue) -> None:
     from alembic.autogenerate import compare_metadata

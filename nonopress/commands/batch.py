@@ -22,6 +22,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="folder for results.sqlite (rerunning the same command resumes)",
     )
+    add_grading_arguments(parser, DEFAULT_TIMEOUT_S)
+
+
+def add_grading_arguments(parser: argparse.ArgumentParser, timeout_s: float) -> None:
+    """The options of every command that grades through the batch machinery (``batch``,
+    ``library add``): processes, the budget a puzzle, a Dask cluster, retrying."""
     parser.add_argument(
         "--jobs",
         "-j",
@@ -33,9 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout",
         type=positive_float,
-        default=DEFAULT_TIMEOUT_S,
+        default=timeout_s,
         metavar="S",
-        help=f"budget per puzzle in seconds (default {DEFAULT_TIMEOUT_S:g}); "
+        help=f"budget per puzzle in seconds (default {timeout_s:g}); "
         "a puzzle that runs out is recorded as undecided",
     )
     parser.add_argument(
@@ -51,12 +57,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
+def check_jobs(jobs: int) -> None:
+    """``--jobs`` is 0 (all cores) or a count of processes."""
     from grader.errors import NonopressError
+
+    if jobs < 0:
+        raise NonopressError(f"--jobs must be 0 (all cores) or more, got {jobs}")
+
+
+def run(args: argparse.Namespace) -> int:
     from nonopress.batch.run import BatchOptions, run_batch
 
-    if args.jobs < 0:
-        raise NonopressError(f"--jobs must be 0 (all cores) or more, got {args.jobs}")
+    check_jobs(args.jobs)
     options = BatchOptions(
         paths=tuple(args.paths),
         out=Path(args.out),

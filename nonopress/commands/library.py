@@ -11,10 +11,14 @@ import json
 import sys
 from typing import Any
 
+from nonopress.commands.batch import add_grading_arguments, check_jobs
+
 HELP = "a puzzle catalogue in SQLite or PostgreSQL: add, find, dupes, history, export, import"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from nonopress.batch.run import DEFAULT_TIMEOUT_S
+
     parser.add_argument(
         "--db", metavar="FILE|URL",
         help="the catalogue: a SQLite file or postgresql://user:pass@host/db (default: "
@@ -27,13 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add.add_argument("paths", nargs="+", metavar="FILE|FOLDER")
     add.add_argument("--tag", action="append", default=[], metavar="TAG",
                      help="tag every puzzle read (repeatable)")
-    add.add_argument("--jobs", "-j", type=int, default=0, help="processes (default: cores)")
-    add.add_argument("--timeout", type=float, default=60.0, metavar="S",
-                     help="seconds a puzzle may take to grade (default 60)")
-    add.add_argument("--scheduler", metavar="ADDRESS",
-                     help="grade on a Dask cluster (an address, or 'local')")
-    add.add_argument("--retry-failed", action="store_true",
-                     help="grade failed and undecided puzzles again")
+    add_grading_arguments(add, DEFAULT_TIMEOUT_S)
 
     find = sub.add_parser("find", help="the puzzles that pass filters")
     find.add_argument("--kind", choices=("bw", "colour"))
@@ -108,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
 def _add(catalogue: Any, args: argparse.Namespace) -> int:
     from nonopress.catalogue import ImportOptions, add_files
 
+    check_jobs(args.jobs)
     options = ImportOptions(jobs=args.jobs, timeout_s=args.timeout, scheduler=args.scheduler,
                             tags=tuple(args.tag), retry_failed=args.retry_failed)
     summary = add_files(catalogue, args.paths, options)
