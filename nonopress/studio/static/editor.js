@@ -10,6 +10,16 @@ const $ = (id) => document.getElementById(id);
 const UNDO_LIMIT = 200;
 const GRADE_PAUSE_MS = 150;
 
+// A file the editor chose, as a data: URL (the API takes pictures and uploads as text).
+function dataUrlOf(file) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+}
+
 export class Editor {
   constructor(toast) {
     this.toast = toast;
@@ -398,12 +408,7 @@ export class Editor {
 
   async importPicture(file) {
     if (!file) return;
-    const data = await new Promise((resolve, reject) => {
-      const reader = new FileReader();
-      reader.onload = () => resolve(reader.result);
-      reader.onerror = () => reject(reader.error);
-      reader.readAsDataURL(file);
-    });
+    const data = await dataUrlOf(file);
     const body = {picture: data, width: +$('width').value, height: +$('height').value,
                   fit: $('make-fit').value, invert: $('make-invert').checked,
                   edges: $('make-edges').checked, givens: $('make-givens').checked,
@@ -430,12 +435,7 @@ export class Editor {
 
   async openUpload(file) {
     if (!file) return;
-    const data = await new Promise((resolve, reject) => {
-      const reader = new FileReader();
-      reader.onload = () => resolve(reader.result);
-      reader.onerror = () => reject(reader.error);
-      reader.readAsDataURL(file);
-    });
+    const data = await dataUrlOf(file);
     try {
       this.open(await post('/api/open', {name: file.name, content: data.split(',', 2)[1]}));
     } catch (error) {
