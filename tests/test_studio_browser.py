@@ -4,6 +4,7 @@ what an editor does and what they see, checked on screenshots, not only in the D
 from __future__ import annotations
 
 import io
+import re
 import shutil
 import statistics
 import tempfile
@@ -30,6 +31,8 @@ DARK_AMBER = (180, 83, 9)    # a filled cell that differs
 INK = (29, 35, 48)           # a filled cell
 WHITE = (255, 255, 255)
 #: every state's screenshot, to look at after a run
+#: the minutes as `grade` prints them: ``12 (8-17)``, tenths under a minute
+MINUTES = r"\d+(\.\d)? \(\d+(\.\d)?-\d+(\.\d)?\)"
 SHOTS = Path(tempfile.gettempdir()) / "nonopress-studio-shots"
 
 
@@ -130,6 +133,7 @@ def test_draw_see_multiple_make_unique_see_a_level(page: Any) -> None:
     assert page.inner_text("#verdict-word").lower() == "unique"
     assert page.inner_text("#level").lower() in ("easy", "medium", "hard", "fiendish")
     assert "★" in page.inner_text("#stars")
+    assert re.fullmatch(MINUTES, page.inner_text("#minutes")), page.inner_text("#minutes")
     for r, c in ((4, 4), (4, 5), (5, 4), (5, 5)):  # no shading left
         colour = pixel(shot, page, r, c)
         assert near(colour, INK) or near(colour, WHITE), colour
@@ -168,6 +172,22 @@ def test_a_colour_puzzle_opens_in_its_colours(page: Any) -> None:
     red = pixel(shot, page, 2, 2)  # ladybird row 3: "..rrkkrr.."
     assert near(red, (0xD7, 0x26, 0x1E), 20), red
     assert page.locator("#palette .swatch").count() == 2
+    page.wait_for_function("() => document.getElementById('level').textContent !== '–'",
+                           timeout=60_000)
+    assert page.inner_text("#minutes") == _cli_minutes("colour/ladybird.yaml")
+
+
+def _cli_minutes(name: str) -> str:
+    """The minutes column `nonopress grade` prints for a bundled puzzle."""
+    from grader.kinds import kind_of, read_puzzles
+    from grader.minutes import span_text
+    from grader.results import Budget
+
+    (puzzle,) = read_puzzles(Path(__file__).resolve().parents[1] / "puzzles" / name)
+    grade = kind_of(puzzle).grade(None, Budget(seconds=30))
+    assert grade.minutes is not None and grade.minutes_low is not None
+    assert grade.minutes_high is not None
+    return span_text(grade.minutes, grade.minutes_low, grade.minutes_high)
 
 
 def test_build_a_two_puzzle_issue_that_passes_kdp_preflight(

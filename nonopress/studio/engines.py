@@ -53,13 +53,19 @@ def _heat(steps: tuple[Any, ...], height: int, width: int) -> tuple[list[list[in
 
 
 def grade(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
-    """The ``grade --json`` record of the puzzle, with ``heat`` and ``rung_order``."""
+    """The ``grade --json`` record of the puzzle, with ``heat``, ``rung_order`` and
+    ``minutes_text`` (the minutes as ``grade`` prints them, ``12 (8-17)``)."""
+    from grader.minutes import span_text
     from nonopress.commands.grade import grade_record
 
     # either kind: grade_record asks the puzzle's contract (grader.kinds)
     record, result = grade_record(loaded, None, Budget(seconds=seconds))
     puzzle = loaded.puzzle
     record["heat"], record["rung_order"] = _heat(result.steps, puzzle.height, puzzle.width)
+    minutes, low, high = result.minutes, result.minutes_low, result.minutes_high
+    record["minutes_text"] = (span_text(minutes, low, high)
+                              if minutes is not None and low is not None and high is not None
+                              else None)
     return record
 
 

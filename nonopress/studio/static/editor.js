@@ -203,7 +203,7 @@ export class Editor {
     $('level').textContent = record ? record.level : '–';
     $('score').textContent = graded ? record.score.toFixed(2) : '–';
     $('stars').textContent = graded ? '★'.repeat(record.stars) + '☆'.repeat(5 - record.stars) : '–';
-    $('minutes').textContent = graded ? Math.round(record.effort_minutes) : '–';
+    $('minutes').textContent = graded && record.minutes_text ? record.minutes_text : '–';
     const rungs = $('rungs');
     rungs.replaceChildren();
     for (const [name, count] of Object.entries(record ? record.rungs : {})) {
