@@ -110,10 +110,12 @@ def _add(catalogue: Any, args: argparse.Namespace) -> int:
     options = ImportOptions(jobs=args.jobs, timeout_s=args.timeout, scheduler=args.scheduler,
                             tags=tuple(args.tag), retry_failed=args.retry_failed)
     summary = add_files(catalogue, args.paths, options)
-    for line in summary.unreadable:
-        print(f"nonopress library: {line}", file=sys.stderr)
-    print(f"{summary.read} puzzles read, {summary.added} added, {summary.graded} graded "
-          f"into {catalogue.name}", file=sys.stderr)
+    from grader.text import shown
+
+    for line in summary.unreadable:  # a file's name is the file system's: shown escaped
+        print(shown(f"nonopress library: {line}"), file=sys.stderr)
+    print(shown(f"{summary.read} puzzles read, {summary.added} added, {summary.graded} "
+                f"graded into {catalogue.name}"), file=sys.stderr)
     return 2 if summary.unreadable else 0
 
 
@@ -208,7 +210,9 @@ def _tag(catalogue: Any, args: argparse.Namespace) -> int:
         raise NonopressError("tag: name tags to add, or --remove TAG")
     with catalogue.writing() as connection:
         set_tags(connection, [entry.id], add=args.tags, remove=args.remove)
-    print(", ".join(get(catalogue, str(entry.id)).tags) or "(no tags)")
+    from grader.text import shown
+
+    print(shown(", ".join(get(catalogue, str(entry.id)).tags) or "(no tags)"))
     return 0
 
 
