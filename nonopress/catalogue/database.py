@@ -192,8 +192,11 @@ def _pg_arguments(url: str) -> dict[str, Any]:
     arguments: dict[str, Any] = {}
     if "connect_timeout" not in query:
         arguments["connect_timeout"] = PG_CONNECT_TIMEOUT_S
-    if "options" not in query:
-        arguments["options"] = f"-c statement_timeout={PG_STATEMENT_TIMEOUT_S * 1000}"
+    options = query.get("options", "")
+    options = " ".join(options) if isinstance(options, tuple) else str(options)
+    if "statement_timeout" not in options:  # kept with the URL's own options (search_path)
+        arguments["options"] = f"{options} -c statement_timeout=" \
+            f"{PG_STATEMENT_TIMEOUT_S * 1000}".strip()
     return arguments
 
 
