@@ -74,9 +74,12 @@ def parse_request(body: dict[str, Any]) -> IssueRequest:
     puzzles: list[tuple[str, int | None]] = []
     for item in items:
         if isinstance(item, str):
-            path, _, number = item.partition("#")
-            index = int(number) if number.isascii() and number.isdigit() \
-                and len(number) <= 9 else None
+            path, sep, number = item.partition("#")
+            if sep and not (number.isascii() and number.isdigit() and len(number) <= 9
+                            and int(number) >= 1):
+                raise RequestRefused(400, f"{item[:80]!r}: the number after '#' is the "
+                                          "puzzle's index in its file, from 1")
+            index = int(number) if sep else None
         elif isinstance(item, dict) and isinstance(item.get("path"), str):
             path, index = item["path"], item.get("index")
             if index is not None and (isinstance(index, bool) or not isinstance(index, int)
