@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from layout.preflight.scan import PageScan
     from layout.profiles import Profile
     from layout.puzzlefiles import PuzzleFiles
+    from nonopress.catalogue.database import Catalogue
     from nonopress.catalogue.issue_link import IssueLibrary
 
 #: the grade cache's file name, in the folder a face chooses
@@ -180,13 +181,10 @@ def open_library(db: str | None, manifest: Manifest) -> IssueLibrary | None:
     return IssueLibrary.open(db, manifest)
 
 
-def library_of(catalogue: object, manifest: Manifest) -> IssueLibrary:
-    """An issue's link to a catalogue already open (a
-    :class:`~nonopress.catalogue.database.Catalogue`)."""
-    from nonopress.catalogue.database import Catalogue
+def library_of(catalogue: Catalogue, manifest: Manifest) -> IssueLibrary:
+    """An issue's link to a catalogue a face holds open already."""
     from nonopress.catalogue.issue_link import IssueLibrary, issue_name
 
-    assert isinstance(catalogue, Catalogue)
     return IssueLibrary(catalogue, issue_name(manifest))
 
 
