@@ -7,6 +7,7 @@ on a broken link, a page missing from the navigation or an anchor that does not 
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -25,6 +26,35 @@ def index_from_readme() -> str:
     text = text.replace("[`docs/`](docs/)", "`docs/`")
     text = re.sub(r"\]\(docs/", "](", text)
     return re.sub(r"`LICENSE`", "`LICENSE` (in the repository)", text)
+
+
+PARTS_START = "<!-- parts: written from docs/structure.json -->"
+PARTS_END = "<!-- end of parts -->"
+
+
+def parts_tables() -> str:
+    """The parts and the nevers of ``docs/structure.json`` as two Markdown tables."""
+    board = json.loads((ROOT / "docs" / "structure.json").read_text(encoding="utf-8"))
+    rows = ["| part | files | what it is |", "|---|---|---|"]
+    for name, part in board["parts"].items():
+        files = ", ".join(f"`{path}`" for path in part["is"])
+        rows.append(f"| {name} | {files} | {part.get('says', '')} |")
+    rows += ["", "| never | because |", "|---|---|"]
+    rows += [f"| {frm} -> {to} | {why} |" for frm, to, why in board["never"]]
+    return "\n".join(rows)
+
+
+def architecture_page() -> str:
+    """``docs/architecture.md`` with its tables rewritten from ``docs/structure.json``."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    head, _, rest = text.partition(PARTS_START)
+    _, _, tail = rest.partition(PARTS_END)
+    return f"{head}{PARTS_START}\n{parts_tables()}\n{PARTS_END}{tail}"
+
+
+def test_the_architecture_page_draws_the_structure_the_tests_hold() -> None:
+    assert (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8") == (
+        architecture_page()), "docs/architecture.md differs: run python tests/test_docs.py"
 
 
 def test_the_site_home_page_is_the_readme() -> None:
@@ -59,4 +89,5 @@ def test_the_site_builds_strict(tmp_path: Path) -> None:
 
 if __name__ == "__main__":
     INDEX.write_text(index_from_readme(), encoding="utf-8")
-    print(f"wrote {INDEX.relative_to(ROOT)}")
+    (ROOT / "docs" / "architecture.md").write_text(architecture_page(), encoding="utf-8")
+    print("wrote docs/index.md and docs/architecture.md")
