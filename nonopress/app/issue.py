@@ -32,8 +32,6 @@ if TYPE_CHECKING:
     from nonopress.catalogue.database import Catalogue
     from nonopress.catalogue.issue_link import IssueLibrary
 
-#: the grade cache's file name, in the folder a face chooses
-CACHE_NAME = "nonopress-grades.json"
 #: CPU seconds the preflight may spend on the PDF the pipeline just wrote
 OWN_PDF_SECONDS = 120.0
 

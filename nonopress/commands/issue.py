@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from grader.text import shown, shown_lines
+from nonopress.app import CACHE_NAME
 from nonopress.commands.common import positive_float
 
 if TYPE_CHECKING:
@@ -16,9 +17,6 @@ if TYPE_CHECKING:
     from layout.profiles import Profile
 
 HELP = "typeset the puzzles of an issue manifest as a print-ready PDF and/or LaTeX"
-#: the grade cache's file name (nonopress.app.issue.CACHE_NAME; not imported here: the
-#: command's options are read before anything heavy is loaded)
-CACHE_NAME = "nonopress-grades.json"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
