@@ -134,3 +134,21 @@ def test_targets_are_checked_before_any_work(tmp_path: Path) -> None:
     Targets(pdf=tmp_path / "a.pdf", latex=tmp_path / "a.tex", compile=False).check()
     with pytest.raises(NonopressError, match="does not exist"):
         Targets(pdf=tmp_path / "nowhere" / "a.pdf").check()
+
+
+def test_the_issue_record_names_what_was_written_and_every_warning(issue_folder: Path) -> None:
+    from nonopress.app.issue import make_issue
+
+    manifest = issue_folder / "record.yaml"
+    manifest.write_text("puzzles:\n  - heart.yaml\n  - heart.yaml\n", encoding="utf-8")
+    heard: list[str] = []
+    from nonopress.app.issue import Voice
+
+    written = make_issue(load_manifest(manifest), Targets(pdf=issue_folder / "out.pdf"),
+                         voice=Voice(warn=heard.append))
+    record = written.record(lambda path: path.name)
+    assert (issue_folder / "out.pdf").read_bytes() == written.pdf
+    assert record["pdf"] == "out.pdf" and record["latex"] is None
+    assert record["preflight"] is None and not record["recorded"]  # no profile, no catalogue
+    assert record["pages"] == len(written.planned.plan.pages) >= 1
+    assert record["warnings"] == heard and any("printed twice" in w for w in heard)

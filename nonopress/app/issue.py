@@ -16,7 +16,7 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from grader.errors import NonopressError
 from layout.manifest import Manifest
@@ -111,6 +111,8 @@ class PlannedIssue:
     issue: Issue
     plan: IssuePlan
     files: PuzzleFiles  #: the puzzle files this build read (each once)
+    #: every warning the build gave (as the voice heard them, in order)
+    warnings: tuple[str, ...] = ()
 
     @property
     def entries(self) -> tuple[IssueEntry, ...]:
@@ -138,6 +140,7 @@ class WrittenIssue:
     """What :func:`make_issue` wrote and found."""
 
     planned: PlannedIssue
+    targets: Targets
     pdf: bytes | None  #: the PDF drawn (None when only LaTeX was asked)
     latex: str | None  #: the LaTeX source (None when not asked)
     #: each PDF written that its profile checked, with the preflight's report
@@ -148,6 +151,21 @@ class WrittenIssue:
     def passed(self) -> bool:
         """Every PDF written passes its profile's preflight (or there is no profile)."""
         return all(report.passed for _, report in self.preflight)
+
+    def record(self, name: Callable[[Path], str] = str) -> dict[str, Any]:
+        """The issue's record: the files written (each named by ``name``), its pages, the
+        preflight of its PDF (None without a print profile), its warnings and whether the
+        catalogue recorded it (what the studio's ``POST /api/issue`` answers)."""
+        preflight = None
+        for path, report in self.preflight:
+            if path == self.targets.pdf:
+                preflight = {**report.as_dict(), "file": name(path)}
+        return {
+            "pdf": name(self.targets.pdf) if self.targets.pdf else None,
+            "latex": name(self.targets.latex) if self.targets.latex else None,
+            "pages": len(self.planned.plan.pages), "preflight": preflight,
+            "warnings": list(self.planned.warnings), "recorded": self.recorded,
+        }
 
 
 def load_manifest(path: str | Path) -> Manifest:
@@ -238,13 +256,19 @@ def plan_issue(manifest: Manifest, options: IssueOptions = IssueOptions(), *,
     from layout.puzzlefiles import PuzzleFiles
 
     files = files if files is not None else PuzzleFiles()
+    warnings: list[str] = []
+
+    def warn(message: str) -> None:
+        warnings.append(message)
+        voice.warn(message)
+
     if library is not None:
         manifest = library.fill(manifest)
         for warning in library.reprints(puzzles_of(manifest, files)):
-            voice.warn(warning)
+            warn(warning)
     manifest, changes = apply_profile(with_options(manifest, options))
     for change in changes:
-        voice.warn(change)
+        warn(change)
     cache = GradeCache(options.cache)
     issue = build_issue(manifest, cache=cache, budget=Budget(seconds=options.grade_seconds),
                         progress=voice.say, files=files)
@@ -252,11 +276,11 @@ def plan_issue(manifest: Manifest, options: IssueOptions = IssueOptions(), *,
         try:
             cache.save()
         except OSError as exc:  # a cache that cannot be written costs time, not the issue
-            voice.warn(f"grade cache not saved: {exc}")
+            warn(f"grade cache not saved: {exc}")
     plan = paginate(issue)
     for warning in plan.warnings:
-        voice.warn(warning)
-    return PlannedIssue(manifest, issue, plan, files)
+        warn(warning)
+    return PlannedIssue(manifest, issue, plan, files, tuple(warnings))
 
 
 def write_issue(planned: PlannedIssue, targets: Targets, voice: Voice = Voice()
@@ -294,7 +318,7 @@ def write_issue(planned: PlannedIssue, targets: Targets, voice: Voice = Voice()
                       f"{planned.summary}")
             checked.append((compiled, None))
     reports = _preflight(checked, planned.manifest, voice)
-    return WrittenIssue(planned, pdf, latex, reports)
+    return WrittenIssue(planned, targets, pdf, latex, reports)
 
 
 def make_issue(manifest: Manifest, targets: Targets, options: IssueOptions = IssueOptions(),

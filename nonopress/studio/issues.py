@@ -49,17 +49,14 @@ class IssueRequest:
 
 @dataclass
 class IssueResult:
-    manifest: str
-    pdf: str
-    latex: str | None
-    pages: int
-    preflight: dict[str, Any] | None
-    warnings: list[str] = field(default_factory=list)
+    """The issue pipeline's record (nonopress.app.issue), with the manifest the studio wrote,
+    and the page previews it serves apart."""
+
+    record: dict[str, Any]
     previews: list[bytes] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"manifest": self.manifest, "pdf": self.pdf, "latex": self.latex,
-                "pages": self.pages, "preflight": self.preflight, "warnings": self.warnings}
+        return dict(self.record)
 
 
 def parse_request(body: dict[str, Any]) -> IssueRequest:
@@ -136,32 +133,23 @@ def build(request: IssueRequest, folder: Path, seconds: float,
     ``nonopress issue`` runs, preflighted against its profile and recorded in
     ``catalogue`` when one is open, and render small page previews."""
     from layout.manifest import parse_manifest
-    from nonopress.app.issue import IssueOptions, Targets, Voice, library_of, make_issue
+    from nonopress.app.issue import IssueOptions, Targets, library_of, make_issue
 
     text = manifest_text(request, folder)
     manifest_path, pdf_path, tex_path = targets(request, folder)
-    warnings: list[str] = []
     try:
         manifest = parse_manifest(text, manifest_path)  # paths relative to where it goes
         written = make_issue(
             manifest, Targets(pdf=pdf_path, latex=tex_path, compile=False),
             IssueOptions(grade_seconds=seconds),
-            library=library_of(catalogue, manifest) if catalogue is not None else None,
-            voice=Voice(warn=warnings.append))
+            library=library_of(catalogue, manifest) if catalogue is not None else None)
     except NonopressError as exc:
         raise RequestRefused(400, f"issue: {exc}") from None
     atomic_write(manifest_path, text)
-    report = None
-    for path, found in written.preflight:
-        report = found.as_dict()
-        report["file"] = relative_name(folder, path)
     assert written.pdf is not None  # the studio always asks for the PDF
-    return IssueResult(
-        manifest=relative_name(folder, manifest_path), pdf=relative_name(folder, pdf_path),
-        latex=relative_name(folder, tex_path) if tex_path is not None else None,
-        pages=len(written.planned.plan.pages), preflight=report, warnings=warnings,
-        previews=render_previews(written.pdf),
-    )
+    record = {"manifest": relative_name(folder, manifest_path),
+              **written.record(lambda path: relative_name(folder, path))}
+    return IssueResult(record, render_previews(written.pdf))
 
 
 def render_previews(pdf: bytes, pages: int = PREVIEW_PAGES, dpi: int = PREVIEW_DPI
