@@ -311,8 +311,9 @@ class Colour:
                 [format_colour_clue(c, palette) for c in self.puzzle.columns])
 
     def block_lengths(self) -> tuple[list[list[int]], list[list[int]]]:
-        return ([[n for n, _ in c] for c in self.puzzle.rows],
-                [[n for n, _ in c] for c in self.puzzle.columns])
+        from grader.colour.grading import block_lengths
+
+        return block_lengths(self.puzzle)
 
     def solve(self, limit: int, budget: Budget, first: bool = False) -> SolveResult:
         """The compiled solver's answer; a small puzzle that line logic solves is answered
@@ -393,16 +394,9 @@ class Colour:
         return tuple(rows)
 
     def sweeps(self, deadline: float | None = None) -> int:
-        import numpy as np
+        from grader.colour.grading import colour_sweeps
 
-        from grader.colour.lines import full_mask, solve_line
-        from grader.sweeps import sweep_count
-
-        puzzle = self.puzzle
-        start = np.full((puzzle.height, puzzle.width), full_mask(puzzle.palette.size),
-                        dtype=np.uint32)
-        return sweep_count(puzzle.rows, puzzle.columns, solve=solve_line, start=start,
-                           deadline=deadline)
+        return colour_sweeps(self.puzzle, deadline)
 
     def explain(self, grade: KindGrade, name: str) -> str:
         from grader.colour.grading import ColourGrade, explain_colour
