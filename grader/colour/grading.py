@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from grader import minutes, scoring
 from grader.colour import techniques
@@ -55,6 +56,9 @@ class ColourGrade(GradeFigures[MaskArray]):
     black-and-white time model (grader/minutes.py; not fitted to colour solves)."""
 
     colours: int = 1
+    #: the solution the solver proved unique (colour indices, 0 = background), None
+    #: without a unique verdict: what an issue prints, whether or not the ladder finished
+    proved: npt.NDArray[np.uint8] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"title": self.title, "size": self.size, "colours": self.colours,
@@ -259,7 +263,8 @@ def grade_colour(puzzle: ColourPuzzle, *, max_rung: str | None = None,
         solved=outcome == "solved", colours=puzzle.palette.size,
         minutes=None if timing is None else timing.minutes,
         minutes_low=None if timing is None else timing.low,
-        minutes_high=None if timing is None else timing.high)
+        minutes_high=None if timing is None else timing.high,
+        proved=np.asarray(proof.solutions[0], dtype=np.uint8) if verdict == "unique" else None)
 
 
 def block_lengths(puzzle: ColourPuzzle) -> tuple[list[list[int]], list[list[int]]]:
