@@ -685,6 +685,90 @@ class Finding:
     detail: str
 
 
+def live(args: argparse.Namespace) -> int:
+    """The API's inputs over real HTTP to one ``nonopress studio`` (uvicorn, its header
+    timeout and connection cap) run under 1 GB of memory and a 1,024 open-files limit:
+    5xx answers, requests that got no answer, and whether the server is still up and
+    answering at the end."""
+    import shutil
+    import subprocess
+
+    import httpx
+
+    workroot = Path(tempfile.mkdtemp(prefix="nonopress-fuzz-live-"))
+    seeds = [seed for seed in all_seeds(workroot / "seeds") if seed.name.endswith(".api")]
+    folder = workroot / "studio"
+    shutil.copytree(api_template(workroot / "seeds"), folder)
+
+    def bounded() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BOUND, MEMORY_BOUND))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+
+    probe = __import__("socket").socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    err = open(workroot / "studio.err", "wb")  # noqa: SIM115
+    server = subprocess.Popen(
+        [sys.executable, "-m", "nonopress", "studio", str(folder), "--no-browser", "--port",
+         str(port), "--db", str(folder / "catalogue.sqlite")], stdout=subprocess.PIPE,
+        stderr=err, preexec_fn=bounded)
+    assert server.stdout is not None
+    server.stdout.readline()
+    token = server.stdout.readline().decode().split()[-1]
+    base = f"http://127.0.0.1:{port}"
+    counts: Counter[str] = Counter()
+    statuses: Counter[int] = Counter()
+    started = time.monotonic()
+    with httpx.Client(base_url=base, timeout=WALL_LIMIT_S,
+                      headers={"X-Studio-Token": token}) as client:
+        for _ in range(600):  # up once the event loop runs
+            with contextlib.suppress(httpx.TransportError):
+                client.get("/api/health")
+                break
+            time.sleep(0.1)
+        for index in range(args.start, args.start + args.count):
+            rng = random.Random(f"{args.seed}:live:{index}")
+            request = json.loads(mutate_request(rng.choice(seeds).data, rng))
+            method, path, payload = request["method"], request["path"], request["payload"]
+            try:
+                if method in ("GET", "HEAD", "DELETE"):
+                    items = payload.items() if isinstance(payload, dict) else [("q", payload)]
+                    params = [(str(k)[:200], (v if isinstance(v, str) else json.dumps(v))
+                               [:4000]) for k, v in items][:200]
+                    answer = client.request(method, path, params=params)
+                else:
+                    body = request["body"].encode("latin-1") if request.get("raw") else \
+                        json.dumps(payload).encode()
+                    answer = client.request(method, path, content=body,
+                                            headers={"Content-Type": "application/json"})
+            except httpx.HTTPError as exc:
+                counts["no_answer"] += 1
+                print(f"  #{index} {method} {path}: no answer ({type(exc).__name__})")
+                continue
+            statuses[answer.status_code] += 1
+            if answer.status_code >= 500:
+                counts["server_error"] += 1
+                print(f"  #{index} {method} {path}: {answer.status_code} "
+                      f"{answer.text[:120]}")
+            else:
+                counts["ok"] += 1
+        alive = server.poll() is None and client.get("/api/health").status_code == 200
+    server.terminate()
+    server.wait(30)
+    err.close()
+    logged = (workroot / "studio.err").stat().st_size
+    print(f"fuzz_hostile --live: {args.count} requests (seed {args.seed}) to one studio "
+          f"under 1 GB and 1,024 files in {time.monotonic() - started:.0f} s: "
+          f"{counts['ok']} answered below 500, {counts['server_error']} 5xx, "
+          f"{counts['no_answer']} without an answer; server "
+          f"{'up and answering' if alive else 'DOWN'} at the end; {logged} bytes on its "
+          "stderr")
+    print("HTTP statuses: " + " ".join(f"{code}:{n}" for code, n in sorted(statuses.items())))
+    _remove(workroot)
+    return 0 if alive and not counts["server_error"] and not counts["no_answer"] else 1
+
+
 def run(args: argparse.Namespace) -> int:
     from grader.colour.solver import warm_up
     from grader.solver import ensure_compiled
@@ -841,6 +925,8 @@ def main() -> int:
                         help="folder for the inputs that found something")
     parser.add_argument("--progress", type=int, default=100, metavar="N",
                         help="a progress line every N inputs (0: none)")
+    parser.add_argument("--live", action="store_true",
+                        help="send --count API inputs over HTTP to one real studio instead")
     parser.add_argument("--surfaces", type=int, choices=(3, 4), default=4,
                         help="3: round three's seeds only (its runs' numbers), 4: and "
                         "render, library import and the studio's API (default)")
@@ -852,6 +938,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.replay is not None:
         return replay(args)
+    if args.live:
+        return live(args)
     return run(args)
 
 
