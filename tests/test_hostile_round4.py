@@ -533,3 +533,39 @@ def test_a_cold_kernel_cache_is_not_charged_to_the_fill(case: Path) -> None:
         cwd=case / "work", capture_output=True, text=True, env=env, timeout=600, check=False)
     assert child.returncode == 0, child.stderr[-2000:]
     assert "#" in child.stdout
+
+
+# -- the fuzz run's round-four parts (bench/fuzz_hostile.py) ------------------------------
+def _fuzz() -> object:
+    from test_hostile_matrix import _fuzz_module
+
+    return _fuzz_module()
+
+
+def test_the_fuzz_run_sends_a_request_to_every_route_of_the_studio(tmp_path: Path) -> None:
+    from starlette.routing import Mount, Route
+
+    from nonopress.studio.app import create_app
+    from nonopress.studio.config import StudioConfig
+
+    fuzz = _fuzz()
+    app = create_app(StudioConfig(folder=tmp_path))
+    routes = {route.path.split("{")[0] for route in app.routes
+              if isinstance(route, Route | Mount)}
+    sent = {path for _, path, _ in fuzz.ROUTES}  # type: ignore[attr-defined]
+    missing = [route for route in routes
+               if not any(path.startswith(route) for path in sent)]
+    assert not missing, f"routes the fuzz run never requests: {missing}"
+
+
+def test_a_fuzzed_request_is_made_again_from_its_number() -> None:
+    import random
+
+    fuzz = _fuzz()
+    seeds = fuzz.api_seeds()  # type: ignore[attr-defined]
+    made = [fuzz.mutate_request(seeds[i % len(seeds)].data,  # type: ignore[attr-defined]
+                                random.Random(f"48:{i}")) for i in range(60)]
+    again = [fuzz.mutate_request(seeds[i % len(seeds)].data,  # type: ignore[attr-defined]
+                                 random.Random(f"48:{i}")) for i in range(60)]
+    assert made == again and len(set(made)) > 50
+    assert all(json.loads(request)["path"].startswith("/") for request in made)
