@@ -7,6 +7,8 @@ wherever steering to a level can."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -70,3 +72,24 @@ def test_steering_to_the_stars_a_puzzle_has_changes_nothing() -> None:
     assert start.stars is not None
     result = author(picture, target=Target(stars=start.stars), seconds=30)
     assert result.reached and result.flips == ()
+
+
+def test_a_catalogue_from_before_the_one_scale_is_brought_onto_it(tmp_path: Path) -> None:
+    import sqlalchemy as sa
+
+    from grader.formats import write
+    from nonopress.catalogue import open_catalogue
+    from nonopress.cli import main
+
+    path = tmp_path / "hard.non"
+    path.write_bytes(write(Puzzle.from_picture(_hard_picture()), "non"))
+    db = tmp_path / "stock.sqlite"
+    assert main(["library", "--db", str(db), "add", str(path)]) == 0
+    engine = sa.create_engine(f"sqlite:///{db}")
+    with engine.begin() as connection:  # as a catalogue of the score's own stars held it
+        connection.exec_driver_sql("UPDATE puzzles SET level = 'hard', stars = 5")
+        connection.exec_driver_sql("UPDATE catalogue_version SET version_num = '0002'")
+    engine.dispose()
+    catalogue = open_catalogue(db)
+    with catalogue.engine.connect() as connection:
+        assert connection.exec_driver_sql("SELECT stars FROM puzzles").scalar_one() == 4
