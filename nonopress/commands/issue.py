@@ -99,6 +99,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    undo: list[Callable[[], object]] = []  # what a failed build takes back (a new pick)
+    try:
+        return _run(args, undo)
+    except BaseException:
+        for step in undo:
+            step()
+        raise
+
+
+def _run(args: argparse.Namespace, undo: list[Callable[[], object]]) -> int:
     from grader.atomic import atomic_write
     from grader.errors import NonopressError
     from grader.results import Budget
@@ -137,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
 
         library = IssueLibrary.open(args.db, manifest)
     if library is not None:
+        undo.append(library.abandon)
         manifest = library.fill(manifest)
         library.warn_reprints(manifest)
     manifest = replace(
