@@ -15,8 +15,8 @@ from test_catalogue import _postgres_database, compiled_kernels  # noqa: F401
 from grader.formats import write
 from grader.model import Metadata, Puzzle
 from nonopress.catalogue import find, open_catalogue
-from nonopress.catalogue.picking import booked
 from nonopress.catalogue.finding import Filters
+from nonopress.catalogue.picking import booked
 from nonopress.cli import main
 
 

@@ -7,6 +7,7 @@ wherever steering to a level can."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -41,7 +42,7 @@ def test_a_grade_shows_its_stars_on_the_printed_scale() -> None:
 
 def test_star_targets_are_one_stretch_each_of_the_level_scale() -> None:
     bounds = [Target(stars=n).interval() for n in range(1, 6)]
-    for (_, high), (low, _) in zip(bounds, bounds[1:], strict=False):
+    for (_, high), (low, _) in itertools.pairwise(bounds):
         assert high == low  # no gap, no overlap
     assert bounds[0][0] == 0.0 and bounds[-1][1] == Target(level="fiendish").interval()[1]
     # every level and score lands in the stretch of the stars the grade shows

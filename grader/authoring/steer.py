@@ -235,11 +235,9 @@ def _harder(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Ra
         if unique:
             graded = grade(puzzle, budget=clock.budget(GRADE_SECONDS))
             measure = target.measure(graded)
-            if graded.verdict != "unique":
-                pass
-            elif up and now < measure < high and (best is None or measure > best[0]):
-                best = (measure, cell)
-            elif not up and low <= measure < now and (best is None or measure < best[0]):
+            nearer = best is None or (measure > best[0] if up else measure < best[0])
+            within = now < measure < high if up else low <= measure < now
+            if graded.verdict == "unique" and within and nearer:
                 best = (measure, cell)
         edit.flip(cell)
         if best is not None and target.direction(best[0]) == 0:
