@@ -1012,6 +1012,7 @@ def _kdp_page_count(pages: list[Page], planner: Planner) -> None:
         f"{KDP_MIN_PAGES - count} ruled Notes pages (pad_pages); "
         f"{_puzzles_to_fill(planner, KDP_MIN_PAGES - count, count)} more puzzles would fill "
         "them")
+    _centre_lone_puzzles(pages, planner)
     while len(pages) < KDP_MIN_PAGES:
         page = planner.page("notes")
         size = sizes.pt(14)
@@ -1025,6 +1026,18 @@ def _kdp_page_count(pages: list[Page], planner: Planner) -> None:
             y -= gap
         page.ops.append(Lines("rule", max(0.5, planner.profile.design_line), rules))
         pages.append(page)
+
+
+def _centre_lone_puzzles(pages: list[Page], planner: Planner) -> None:
+    """A padded book's puzzle alone on its page, its cells as big as its digits may be,
+    stands centred on the page rather than at its top over 40 % of blank paper (a book
+    with pages to spare has no next puzzle to make room for)."""
+    area = planner.area
+    for page in pages:
+        if page.kind == "puzzles" and len(page.blocks) == 1:
+            spare = (1.0 - page_use(page, area.top, area.bottom)) * area.height
+            if spare > 1.0:
+                translate_page(page, 0.0, -spare / 2)
 
 
 def _puzzles_to_fill(planner: Planner, pages: int, count: int) -> str:
