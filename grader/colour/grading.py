@@ -257,7 +257,7 @@ def grade_colour(puzzle: ColourPuzzle, *, max_rung: str | None = None,
         timing = minutes.estimate(terms, clues, weights)
     return ColourGrade(
         verdict=verdict, level=level, score=value, problem=problem,
-        stars=None if value is None else scoring.stars(value, weights),
+        stars=None if value is None else scoring.level_stars(level, value, weights),
         rungs=scoring.rung_counts(steps), steps=steps, grid=grader.grid,
         time_s=time.perf_counter() - started, title=puzzle.title, size=puzzle.size,
         solved=outcome == "solved", colours=puzzle.palette.size,

@@ -31,6 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add.add_argument("paths", nargs="+", metavar="FILE|FOLDER")
     add.add_argument("--tag", action="append", default=[], metavar="TAG",
                      help="tag every puzzle read (repeatable)")
+    add.add_argument("--pictures", action="store_true",
+                     help="read pictures (PNG, GIF, BMP) as puzzles, a pixel a cell (without "
+                     "it they are passed over: make them into puzzles with nonopress make)")
     add_grading_arguments(add, DEFAULT_TIMEOUT_S)
 
     find = sub.add_parser("find", help="the puzzles that pass filters")
@@ -82,6 +85,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     release.add_argument("issue", metavar="ISSUE")
 
     sub.add_parser("summary", help="how many puzzles of each kind, level and size")
+    # --db after the action too (library add X --db Y), as every other command takes it
+    for action in sub.choices.values():
+        action.add_argument("--db", metavar="FILE|URL", default=argparse.SUPPRESS,
+                            help="the catalogue (as before the action)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -104,12 +111,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _add(catalogue: Any, args: argparse.Namespace) -> int:
+    from grader.wording import plural
     from nonopress.catalogue import ImportOptions, add_files
 
     check_jobs(args.jobs)
     options = ImportOptions(jobs=args.jobs, timeout_s=args.timeout, scheduler=args.scheduler,
-                            tags=tuple(args.tag), retry_failed=args.retry_failed)
+                            tags=tuple(args.tag), retry_failed=args.retry_failed,
+                            pictures=args.pictures)
     summary = add_files(catalogue, args.paths, options)
+    if summary.pictures:
+        print(f"nonopress library: passed over {plural(len(summary.pictures), 'picture')} "
+              f"({', '.join(summary.pictures)}): add --pictures to read a pixel as a cell",
+              file=sys.stderr)
+    for line in summary.merged:
+        print(f"nonopress library: {line}", file=sys.stderr)
     for line in summary.unreadable:
         print(f"nonopress library: {line}", file=sys.stderr)
     print(f"{summary.read} puzzles read, {summary.added} added, {summary.graded} graded "
