@@ -120,6 +120,16 @@ def load_rgba(source: str | os.PathLike[str] | bytes, name: str = "") -> npt.NDA
     return pixels
 
 
+def load_rgb(source: str | os.PathLike[str] | bytes, name: str = "") -> npt.NDArray[np.uint8]:
+    """The picture in its colours (height x width x 3), transparent parts on white paper:
+    how a person sees it (a preview's "original")."""
+    rgba = load_rgba(source, name).astype(np.float64)
+    alpha = rgba[..., 3:4] / 255.0
+    rgb: npt.NDArray[np.uint8] = np.rint(rgba[..., :3] * alpha + 255.0 * (1 - alpha)
+                                         ).astype(np.uint8)
+    return rgb
+
+
 def _decoded(source: str | os.PathLike[str] | bytes, name: str,
              convert: Callable[[Image.Image], Image.Image]) -> Image.Image:
     """Read through the capped reader, check the header, decode, convert to 8-bit, reduce."""

@@ -101,10 +101,8 @@ _WORD_LAB = lab(list(COLOUR_WORDS.values()))
 def colour_word(rgb: RGB, taken: set[str] | frozenset[str] = frozenset()) -> str | None:
     """The everyday word nearest ``rgb`` by CIEDE2000 not in ``taken`` (None if all are)."""
     distances = delta_e(lab([rgb])[0], _WORD_LAB)
-    for index in np.argsort(distances, kind="stable").tolist():
-        if _WORDS[index] not in taken:
-            return _WORDS[index]
-    return None
+    order: list[int] = np.argsort(distances, kind="stable").tolist()
+    return next((_WORDS[index] for index in order if _WORDS[index] not in taken), None)
 
 
 def relative_luminance(rgb: RGB) -> float:
