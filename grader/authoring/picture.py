@@ -51,6 +51,10 @@ class Binarised:
 
     picture: BoolArray
     method: str
+    #: the picture's grey levels cell by cell (255 on the padding), and the cells the
+    #: picture covers, both at the puzzle's size: what its likeness is measured against
+    grey: GreyArray | None = None
+    inside: BoolArray | None = None
 
 
 def otsu_threshold(grey: GreyArray) -> float:
@@ -308,6 +312,9 @@ def binarise(
             fitted = fit_picture(grey[box], width * scale, height * scale, fit)
             dark = _ink(fitted, level, invert)
     picture: BoolArray = dark
+    cell_grey = fitted.grey.reshape(height, scale, width, scale).mean(axis=(1, 3))
+    inside: BoolArray = np.asarray(
+        fitted.inside.reshape(height, scale, width, scale).any(axis=(1, 3)))
     if edges:
         picture = np.asarray(outline(dark).reshape(height, scale, width, scale).any(axis=(1, 3)))
         how = f"outlines of the shapes ({how})"
@@ -319,10 +326,12 @@ def binarise(
                 "the picture is blank "
                 "at this size (try --threshold, --invert or a larger --size)"
             )
-        picture = trim_empty_edges(picture, sides)
+        box = trim_box(picture, sides)
+        picture, cell_grey, inside = picture[box], cell_grey[box], inside[box]
         if picture.shape != (height, width):
             method += f", trimmed to {picture.shape[1]}x{picture.shape[0]} (empty margins)"
-    return Binarised(np.ascontiguousarray(picture, dtype=bool), method)
+    return Binarised(np.ascontiguousarray(picture, dtype=bool), method,
+                     np.ascontiguousarray(cell_grey), np.ascontiguousarray(inside))
 
 
 def _level(fitted: Fitted, threshold: float | None) -> float:
@@ -356,9 +365,15 @@ def _ink_span(ink: BoolArray, sides: frozenset[str]) -> tuple[tuple[int, int], t
 
 def trim_empty_edges(picture: BoolArray, sides: Iterable[str] = SIDES) -> BoolArray:
     """``picture`` without its empty rows and columns at ``sides`` (at least 2x2 kept)."""
+    trimmed: BoolArray = picture[trim_box(picture, sides)]
+    return trimmed
+
+
+def trim_box(picture: BoolArray, sides: Iterable[str] = SIDES) -> tuple[slice, slice]:
+    """The rows and columns :func:`trim_empty_edges` keeps."""
     chosen = frozenset(sides)
     if not picture.any():
-        return picture
+        return slice(None), slice(None)
     (r0, r1), (c0, c1) = _ink_span(picture, chosen)
     # a puzzle has at least two rows and columns: keep empty lines to make up the two
     height, width = picture.shape
@@ -366,8 +381,7 @@ def trim_empty_edges(picture: BoolArray, sides: Iterable[str] = SIDES) -> BoolAr
         r0, r1 = (r0, r1 + 1) if r1 < height else (r0 - 1, r1)
     while c1 - c0 < 2:
         c0, c1 = (c0, c1 + 1) if c1 < width else (c0 - 1, c1)
-    trimmed: BoolArray = picture[r0:r1, c0:c1]
-    return trimmed
+    return slice(r0, r1), slice(c0, c1)
 
 
 def picture_from_file(
