@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from grader.authoring.clock import Clock, Progress, quiet
 from grader.authoring.colour_steer import colour_puzzle, make_unique_colour, steer_colour
+from grader.authoring.likeness import LIKENESS_MIN, colour_likeness
 from grader.authoring.picture import SIDES, Fit, load_rgba, trim_empty_edges
 from grader.authoring.result import Authored, ColourAuthored
 from grader.authoring.steer import change_limit
@@ -43,6 +44,10 @@ SOLVE_SECONDS, GRADE_SECONDS = 5.0, 5.0
 #: a picture whose edge is paper (near-white or transparent) this often keeps the paper as
 #: background; a photograph's edge is not paper, and its commonest edge colour is
 PAPER_EDGE = 0.5
+#: a cell whose neighbours share another colour this often (of 8) is a speck
+SPECK_NEIGHBOURS = 6
+#: pixels closer than this (CIEDE2000) to the background's colour are background
+BACKGROUND_DELTA_E = 12.0
 
 Indices = npt.NDArray[np.uint8]
 
@@ -107,6 +112,7 @@ def reduce_with_background(fitted: npt.NDArray[np.uint8], colours: int
     the puzzle has something to solve."""
     from PIL import Image
 
+    from grader.colour.perception import delta_e, lab
     from grader.formats.pictures import LIGHT
 
     rgb = fitted[..., :3]
@@ -124,19 +130,65 @@ def reduce_with_background(fitted: npt.NDArray[np.uint8], colours: int
     clusters = np.full(inside.shape, -1, dtype=np.int64)
     clusters[inside] = flat
     edge = clusters[border & inside]
-    background = int(np.bincount(edge[edge >= 0]).argmax())
-    used = sorted(set(flat.tolist()) - {background})
+    chosen = int(np.bincount(edge[edge >= 0]).argmax())
+    back = (int(raw[3 * chosen]), int(raw[3 * chosen + 1]), int(raw[3 * chosen + 2]))
+    # every pixel that looks like the background is background (median cut may have
+    # split it in two: a dark sky and a darker one); the rest shares the N colours
+    ground = (flat == chosen) | (delta_e(lab(pixels), lab([back])[0]) < BACKGROUND_DELTA_E)
+    indices = np.zeros(inside.shape, dtype=np.uint8)
+    if ground.all():
+        return indices, [], f"the picture is all its background colour {_hex(back)}"
+    marks, rgbs = median_cut(pixels[~ground], colours)
+    placed = np.zeros(len(pixels), dtype=np.uint8)
+    placed[~ground] = marks
+    indices[inside] = placed
+    return indices, rgbs, (f"{len(rgbs)} colours by median cut, the edge's commonest colour "
+                           f"{_hex(back)} is the background")
+
+
+def median_cut(pixels: npt.NDArray[np.uint8], colours: int
+               ) -> tuple[Indices, list[RGB]]:
+    """Each of ``pixels`` (n x 3) as one of at most ``colours`` colours numbered from 1,
+    darkest first (median cut), and those colours."""
+    from PIL import Image
+
+    strip = Image.fromarray(np.ascontiguousarray(pixels.reshape(1, -1, 3)), "RGB")
+    reduced = strip.quantize(colors=colours, method=Image.Quantize.MEDIANCUT)
+    flat = np.asarray(reduced, dtype=np.int64).reshape(-1)
+    raw = reduced.getpalette() or []
+    used = sorted(set(flat.tolist()))
     means = {i: (int(raw[3 * i]), int(raw[3 * i + 1]), int(raw[3 * i + 2])) for i in used}
-    used.sort(key=lambda i: sum(means[i]))  # darkest first, as reduce_picture orders them
-    renumber = np.zeros(max(flat.max(), background) + 1, dtype=np.uint8)
+    used.sort(key=lambda i: sum(means[i]))
+    renumber = np.zeros(max(used) + 1, dtype=np.uint8)
     for new, old in enumerate(used, 1):
         renumber[old] = new
-    indices = np.zeros(inside.shape, dtype=np.uint8)
-    indices[inside] = renumber[flat]
-    back = tuple(raw[3 * background:3 * background + 3])
-    return indices, [means[i] for i in used], (
-        f"{len(used)} colours by median cut, the edge's commonest colour "
-        f"{_hex((int(back[0]), int(back[1]), int(back[2])))} is the background")
+    marks: Indices = renumber[flat]
+    return marks, [means[i] for i in used]
+
+
+def despeckle(indices: Indices, *, lone_ink: bool = False) -> int:
+    """Give a cell the ink colour of at least 6 of its 8 neighbours when it has another one
+    (in place, all at once): a lone cell of a photograph's noise within a shape is no part
+    of the picture, and each makes the puzzle harder to make unique. ``lone_ink``: a lone
+    ink cell on the background goes too. The number of cells changed."""
+    height, width = indices.shape
+    if height < 3 or width < 3:
+        return 0
+    padded = np.pad(indices, 1, mode="edge")
+    counts = np.zeros((int(indices.max()) + 1, height, width), dtype=np.int64)
+    for dr in range(3):
+        for dc in range(3):
+            if (dr, dc) == (1, 1):
+                continue
+            around = padded[dr:dr + height, dc:dc + width]
+            for value in range(counts.shape[0]):
+                counts[value] += around == value
+    commonest = counts.argmax(axis=0)
+    # a lone ink cell on the background stays (a star, an eye): only noise within a shape
+    speck = (counts.max(axis=0) >= SPECK_NEIGHBOURS) & (commonest != indices) & (
+        lone_ink | (commonest != 0))
+    indices[speck] = commonest[speck].astype(np.uint8)
+    return int(speck.sum())
 
 
 def clear_full_lines(indices: Indices, rgb: npt.NDArray[np.uint8], background: RGB
@@ -189,6 +241,9 @@ def make_colour(source: str | os.PathLike[str] | bytes, width: int, height: int,
         indices, looks = np.ascontiguousarray(indices[box]), looks[box]
         if indices.shape != (height, width):
             method += f", trimmed to {indices.shape[1]}x{indices.shape[0]} (empty margins)"
+    specks = despeckle(indices)
+    if specks:
+        method += f", {specks} speck{'s' * (specks != 1)} merged into the colour around"
     cleared = clear_full_lines(indices, looks, _background_of(looks, indices))
     if cleared:
         method += (f", {cleared} cell{'s' * (cleared != 1)} made background so no line is "
@@ -199,7 +254,16 @@ def make_colour(source: str | os.PathLike[str] | bytes, width: int, height: int,
     clock = Clock(seconds, progress)
     rng = random.Random(seed)
     limit = change_limit(indices.size, max_change)
+    read = indices.copy()
     verdict = make_unique_colour(indices, palette, meta, clock, rng, limit)
+    if verdict == "multiple":  # too noisy to make unique in the changes allowed: calmer
+        calmer = read.copy()
+        lone = despeckle(calmer, lone_ink=True)
+        if lone and calmer.any():
+            clear_full_lines(calmer, looks, _background_of(looks, calmer))
+            indices, original = calmer, calmer.copy()
+            method += f", {lone} lone cell{'s' * (lone != 1)} dropped to make it unique"
+            verdict = make_unique_colour(indices, palette, meta, clock, rng, limit)
     graded = None
     note = ""
     if verdict == "unique":
@@ -214,10 +278,17 @@ def make_colour(source: str | os.PathLike[str] | bytes, width: int, height: int,
                                   budget=clock.budget(GRADE_SECONDS))
     puzzle = colour_puzzle(indices, palette, meta)
     changed = {(int(r), int(c)) for r, c in np.argwhere(indices != original)}
+    likeness = colour_likeness(indices, [palette.background.rgb, *rgbs], looks)
+    warnings = alike_colours(palette)
+    if likeness < LIKENESS_MIN:
+        warnings.append(f"the puzzle does not read as the picture at this size (likeness "
+                        f"{100 * likeness:.0f}%, at least {100 * LIKENESS_MIN:.0f}% reads): "
+                        "try a larger --size, --fit crop, other --colours or a simpler "
+                        "picture")
     return Authored(puzzle=puzzle, original=original, flips=tuple(sorted(changed)),
                     verdict=verdict, grade=graded, target=target,
                     time_s=time.monotonic() - started, method=method, note=note,
-                    warnings=tuple(alike_colours(palette)))
+                    warnings=tuple(warnings), likeness=likeness)
 
 
 def _background_of(looks: npt.NDArray[np.uint8], indices: Indices) -> RGB:

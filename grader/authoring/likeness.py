@@ -8,8 +8,8 @@ picture), or its edges (outlines, against the grey's gradient), both taken relat
 their mean over the :data:`WINDOW` x :data:`WINDOW` cells around (the detail a person
 recognises a subject by, not the dark half and the light half of the frame, which any
 threshold matches). A rendering reads when its likeness is at least
-:data:`LIKENESS_MIN` and at most :data:`INK_MAX` of its cells are ink (a figure is seen on
-paper, not paper on a figure). A colour puzzle is measured the same way, on lightness.
+:data:`LIKENESS_MIN` and at most :data:`INK_MAX` of the picture is ink before its margins
+are trimmed (a figure is seen on paper, not paper on a figure). A colour puzzle is measured the same way, on lightness.
 """
 
 from __future__ import annotations
@@ -104,8 +104,9 @@ def measure(binarised: Binarised, way: Way) -> Rendering:
     picture = binarised.picture
     grey = binarised.grey if binarised.grey is not None else np.full(picture.shape, 255.0)
     inside = binarised.inside if binarised.inside is not None else np.ones_like(picture)
-    return Rendering(way, binarised, likeness_of(picture, grey, inside, way),
-                     float(picture.mean()) if picture.size else 0.0)
+    share = binarised.ink_share if binarised.ink_share is not None else \
+        float(picture.mean()) if picture.size else 0.0
+    return Rendering(way, binarised, likeness_of(picture, grey, inside, way), share)
 
 
 def renderings(grey: GreyArray, width: int, height: int, *, fit: Fit = "pad",

@@ -55,6 +55,8 @@ class Binarised:
     #: picture covers, both at the puzzle's size: what its likeness is measured against
     grey: GreyArray | None = None
     inside: BoolArray | None = None
+    #: the share of the picture's own cells inked before trimming (None: not measured)
+    ink_share: float | None = None
 
 
 def otsu_threshold(grey: GreyArray) -> float:
@@ -304,6 +306,10 @@ def binarise(
     if invert:
         how += ", inverted"
     dark = _ink(fitted, level, invert)
+    # the share of the whole picture inked, before trimming crops it to its ink: a figure
+    # on paper is a minority of the frame, the ground inked is most of it
+    framed = outline(dark) if edges else dark
+    ink_share = float(framed[fitted.inside].mean()) if fitted.inside.any() else 0.0
     if sides and dark.any():
         rows, columns = _ink_span(dark, sides)
         if (rows, columns) != ((0, dark.shape[0]), (0, dark.shape[1])):
@@ -331,7 +337,7 @@ def binarise(
         if picture.shape != (height, width):
             method += f", trimmed to {picture.shape[1]}x{picture.shape[0]} (empty margins)"
     return Binarised(np.ascontiguousarray(picture, dtype=bool), method,
-                     np.ascontiguousarray(cell_grey), np.ascontiguousarray(inside))
+                     np.ascontiguousarray(cell_grey), np.ascontiguousarray(inside), ink_share)
 
 
 def _level(fitted: Fitted, threshold: float | None) -> float:
