@@ -9,7 +9,8 @@ their mean over the :data:`WINDOW` x :data:`WINDOW` cells around (the detail a p
 recognises a subject by, not the dark half and the light half of the frame, which any
 threshold matches). A rendering reads when its likeness is at least
 :data:`LIKENESS_MIN` and at most :data:`INK_MAX` of the picture is ink before its margins
-are trimmed (a figure is seen on paper, not paper on a figure). A colour puzzle is measured the same way, on lightness.
+are trimmed (a figure is seen on paper, not paper on a figure). A colour puzzle is
+measured the same way, on lightness.
 """
 
 from __future__ import annotations
