@@ -29,6 +29,7 @@ from grader.authoring.result import Authored, ColourAuthored
 from grader.authoring.steer import change_limit
 from grader.authoring.target import Target
 from grader.colour.grading import grade_colour
+from grader.colour.model import ColourPuzzle
 from grader.colour.palette import MAX_COLOURS as MAX_COLOURS  # the most --colours asks for
 from grader.colour.palette import RGB, Palette
 from grader.errors import PuzzleError
@@ -298,3 +299,46 @@ def _background_of(looks: npt.NDArray[np.uint8], indices: Indices) -> RGB:
         return (255, 255, 255)
     mean = cells.reshape(-1, 3).mean(axis=0)
     return (int(mean[0]), int(mean[1]), int(mean[2]))
+
+
+def repair_colour(puzzle: ColourPuzzle, *, target: Target | None = None,
+                  seconds: float | None = 60.0, seed: int = 0, max_change: float = 4.0,
+                  progress: Progress = quiet) -> ColourAuthored:
+    """A unique version of a colour puzzle with the fewest changes to its (known or chosen)
+    solution, steered to ``target`` when one is asked: the studio's Make unique, Easier and
+    Harder on a colour puzzle, as ``make --colours`` makes one unique."""
+    from grader.colour.model import rows_to_colour_array
+    from grader.colour.solver import solve_colour
+
+    started = time.monotonic()
+    target = target or Target()
+    clock = Clock(seconds, progress)
+    method = "repaired towards its known solution"
+    if puzzle.solution is not None:
+        indices = rows_to_colour_array(list(puzzle.solution), puzzle.palette)
+    else:
+        found = solve_colour(puzzle, budget=clock.budget(SOLVE_SECONDS))
+        if not found.solutions:
+            raise PuzzleError("the puzzle has no solution: there is nothing to repair"
+                              if found.verdict == "none" else
+                              "no solution found within the budget")
+        indices = np.ascontiguousarray(found.solutions[0], dtype=np.uint8)
+        method = "repaired towards a solution the solver picked (the puzzle gave none)"
+    original = indices.copy()
+    rng = random.Random(seed)
+    limit = change_limit(indices.size, max_change)
+    verdict = make_unique_colour(indices, puzzle.palette, puzzle.meta, clock, rng, limit)
+    graded, note = None, ""
+    if verdict == "unique":
+        if target.wanted:
+            steered = steer_colour(indices, puzzle.palette, puzzle.meta, target, clock, rng,
+                                   original=original, limit=limit)
+            indices, graded, note = steered.picture, steered.grade, steered.note
+        else:
+            graded = grade_colour(colour_puzzle(indices, puzzle.palette, puzzle.meta),
+                                  budget=clock.budget(GRADE_SECONDS))
+    changed = {(int(r), int(c)) for r, c in np.argwhere(indices != original)}
+    return Authored(puzzle=colour_puzzle(indices, puzzle.palette, puzzle.meta),
+                    original=original, flips=tuple(sorted(changed)), verdict=verdict,
+                    grade=graded, target=target, time_s=time.monotonic() - started,
+                    method=method, note=note)

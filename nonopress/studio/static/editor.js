@@ -313,7 +313,7 @@ export class Editor {
 
   // -- fix and steer ------------------------------------------------------------------------
   async propose(kind) {
-    if (this.picture.palette) { this.toast('Repair and steering work on black-and-white puzzles.'); return; }
+    if (this.picture.palette && kind === 'givens') { this.toast('Givens are printed on black-and-white puzzles; a colour puzzle is made unique by changing cells.'); return; }
     if (!this.picture.filled()) { this.toast('Draw something first.'); return; }
     const body = {...this.payload(), mode: kind === 'givens' ? 'givens' : 'flips'};
     delete body.channel;
@@ -336,7 +336,7 @@ export class Editor {
   showProposal(result, kind) {
     this.proposal = result;
     const current = this.picture;
-    const next = Picture.fromRows(result.grid);
+    const next = Picture.fromRows(result.grid, result.palette || null);
     const flips = [];
     for (let r = 0; r < next.height; r++) {
       for (let c = 0; c < next.width; c++) {
@@ -370,7 +370,7 @@ export class Editor {
     const result = this.proposal;
     if (!result) return;
     const givens = result.givens.map(([r, c, f]) => [r, c, f]);
-    this.replace(Picture.fromRows(result.grid), givens);
+    this.replace(Picture.fromRows(result.grid, result.palette || null), givens);
   }
 
   reject() {
@@ -415,11 +415,12 @@ export class Editor {
                   title: file.name.replace(/\.[^.]+$/, '')};
     if ($('make-threshold').value !== '') body.threshold = +$('make-threshold').value;
     if ($('make-level').value) body.level = $('make-level').value;
+    if ($('make-colours').value !== '') body.colours = +$('make-colours').value;
     $('status').textContent = `Making ${file.name} into a ${body.width}×${body.height} puzzle…`;
     try {
       const result = await post('/api/make', body);
       this.remember();
-      this.picture = Picture.fromRows(result.original);
+      this.picture = Picture.fromRows(result.original, result.palette || null);
       this.givens = [];
       this.clueOnly = null;
       $('title').value = body.title;
