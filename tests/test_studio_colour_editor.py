@@ -140,8 +140,9 @@ def test_chromium_clue_digits_read_and_make_unique_works_on_colour(
         box = page.locator("#grid").bounding_box()
         # row 3's clue (1 navy, 1 yellow, 1 navy): its yellow chip holds a dark digit
         y = int(box["y"] + board["top"] + 2.5 * board["cell"])
-        strip = [shot.getpixel((x, y + dy)) for x in range(int(box["x"]),
-                 int(box["x"] + board["left"])) for dy in range(-3, 4)]
+        strip: list[tuple[int, int, int]] = [
+            shot.getpixel((x, y + dy))  # type: ignore[misc]
+            for x in range(int(box["x"]), int(box["x"] + board["left"])) for dy in range(-3, 4)]
         assert any(_near(p, YELLOW) for p in strip)  # the chip
         assert any(max(p) < 90 and not _near(p, NAVY, 30) for p in strip)  # a black digit
         assert page.evaluate("async () => (await import('/static/board.js'))"
