@@ -6,14 +6,16 @@ from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from grader.model import BoolArray, Puzzle
+from grader.model import BoolArray
 from grader.scoring import printed_stars
 from layout.geometry import BlockGeometry
+from layout.kinddraw import KindDrawing, drawing_of
 from layout.manifest import Manifest
 
 if TYPE_CHECKING:
-    from grader.colour.model import ColourArray, ColourPuzzle
-    from grader.grading import Grade
+    from grader.colour.model import AnyPuzzle, ColourArray
+    from grader.colour.palette import Palette
+    from grader.kinds import KindGrade
     from layout.fillins import FillinEntry
 
 LEVELS = ("easy", "medium", "hard", "fiendish", "needs-guessing", "ambiguous", "contradictory")
@@ -47,10 +49,12 @@ class GradeInfo:
         return self.minutes or 0.0
 
     @classmethod
-    def from_grade(cls, grade: Grade, steps: tuple[str, ...] = (),
-                   grids: tuple[tuple[int, tuple[str, ...]], ...] = ()) -> GradeInfo:
-        """The printed part of the grader's record (``steps``: its worked-solution lines,
-        ``grids``: the grids shown after its hard steps)."""
+    def from_grade(cls, grade: KindGrade, steps: tuple[str, ...] = (),
+                   grids: tuple[tuple[int, tuple[str, ...]], ...] = (),
+                   solution: tuple[str, ...] | None = None) -> GradeInfo:
+        """The printed part of the grader's record, of either kind (``steps``: its
+        worked-solution lines, ``grids``: the grids shown after its hard steps,
+        ``solution``: the proved solution as the record keeps it)."""
         return cls(
             level=grade.level,
             score=None if grade.score is None else float(grade.score),
@@ -59,7 +63,7 @@ class GradeInfo:
             rungs={str(name): int(count) for name, count in grade.rungs.items()},
             time_s=float(grade.time_s),
             steps=steps,
-            solution=grade.solution_rows(),
+            solution=solution,
             problem=grade.problem,
             minutes=grade.minutes,
             minutes_low=grade.minutes_low,
@@ -108,7 +112,7 @@ class IssueEntry:
     """One puzzle of the issue, numbered, with its grade and solution picture."""
 
     number: int
-    puzzle: Puzzle | ColourPuzzle
+    puzzle: AnyPuzzle
     grade: GradeInfo
     solution: BoolArray | ColourArray  # a colour puzzle's: colour indices, 0 = background
     title: str = ""
@@ -121,9 +125,14 @@ class IssueEntry:
     grey: bool = False
 
     @property
-    def colour(self) -> ColourPuzzle | None:
-        """The puzzle when it is a colour one (its palette prints a legend), else None."""
-        return None if isinstance(self.puzzle, Puzzle) else self.puzzle
+    def drawing(self) -> KindDrawing:
+        """How the puzzle's kind is drawn (:mod:`layout.kinddraw`)."""
+        return drawing_of(self.puzzle)
+
+    @property
+    def legend_palette(self) -> Palette | None:
+        """The palette a legend names with the puzzle (its colours), None for no legend."""
+        return self.drawing.legend_palette(self.puzzle)
 
     @property
     def size(self) -> str:
@@ -132,9 +141,8 @@ class IssueEntry:
     @cached_property
     def geometry(self) -> BlockGeometry:
         """The puzzle block's shape in cells (computed once: pagination asks often)."""
-        colour = self.colour
-        return BlockGeometry.of(self.puzzle, symbols=colour is not None and self.grey
-                                and colour.palette.size > 1)
+        return BlockGeometry.of(self.puzzle, symbols=self.drawing.symbols(self.puzzle,
+                                                                          self.grey))
 
     @property
     def shown_title(self) -> str:

@@ -27,7 +27,6 @@ from layout.draw import (
     Polygons,
     Rects,
     Text,
-    puzzle_ops,
     star_ops,
     stars_width,
     translate_page,
@@ -36,6 +35,7 @@ from layout.fillins import FillinEntry, plan_fillin_solutions, plan_fillins
 from layout.fonts import MIN_TEXT_SIZE, fit_size, text_width, wrap_words
 from layout.geometry import BlockGeometry
 from layout.issue import Issue, IssueEntry
+from layout.kinddraw import puzzle_ops
 from layout.manifest import Manifest, Margins
 from layout.profiles import (
     KDP_GUTTERS,
@@ -47,13 +47,6 @@ from layout.profiles import (
     LARGE_PRINT_SCALE,
     Profile,
     kdp_gutter,
-)
-from layout.stepgrid import (
-    colour_step_cell,
-    colour_step_grid_ops,
-    legend,
-    step_cell,
-    step_grid_ops,
 )
 from layout.units import MM, PageSize
 
@@ -185,7 +178,7 @@ def content_area(size: PageSize, manifest: Manifest) -> Area:
 def _header_height(entry: IssueEntry, sizes: Sizes) -> float:
     """The text around a puzzle's grid: its header, note and the line under it."""
     return sizes.band(HEADER + (NOTE if entry.note else 0.0) + (ABOUT if entry.about else 0.0)
-                      + (LEGEND_BAND if entry.colour is not None else 0.0))
+                      + (LEGEND_BAND if entry.legend_palette is not None else 0.0))
 
 
 def _fit(entry: IssueEntry, width: float, height: float, sizes: Sizes) -> float:
@@ -483,12 +476,12 @@ class Planner:
             box_w = slot.width  # a long title takes the slot's whole width
         elif entry.note and text_width(entry.note, self.smallest_text) > box_w:
             box_w = slot.width  # and so does a long note (it was refused before)
-        colour = entry.colour
+        palette = entry.legend_palette
         legend_size = sizes.pt(8)
-        if colour is not None and not legend_fits(colour.palette, entry.grey, legend_size, box_w):
+        if palette is not None and not legend_fits(palette, entry.grey, legend_size, box_w):
             box_w = slot.width  # and a long legend of colours
             while legend_size > self.smallest_text and not legend_fits(
-                    colour.palette, entry.grey, legend_size, box_w):
+                    palette, entry.grey, legend_size, box_w):
                 legend_size = max(self.smallest_text, legend_size - 0.5)
         box_x = slot.left + (slot.width - box_w) / 2
         page.ops.extend(self._header(entry, box_x, slot.top, box_w))
@@ -497,10 +490,10 @@ class Planner:
             page.ops.append(Text(box_x, slot.top - sizes.band(HEADER + 7), entry.note, size))
         x = box_x + (box_w - block_w) / 2
         top = slot.top - header
-        if colour is not None:  # the legend: the line above the grid's column clues
-            legend = legend_ops(colour.palette, entry.grey, box_x, top + sizes.band(4),
+        if palette is not None:  # the legend: the line above the grid's column clues
+            legend = legend_ops(palette, entry.grey, box_x, top + sizes.band(4),
                                 legend_size, box_w)
-            if len(legend) < 2 * colour.palette.size:
+            if len(legend) < 2 * palette.size:
                 self.too_long[f"the colour legend of puzzle {entry.number} does not fit its "
                               f"place ({box_w / MM:.0f} mm at {legend_size:g} pt)"] = None
             page.ops.extend(legend)
@@ -629,13 +622,13 @@ class Planner:
             geometry = BlockGeometry.of(entry.puzzle, clues=False)
             cell = min(sizes.max_cell, geometry.fit_cell(area.width, area.height * 0.55))
         top = baseline - (sizes.band(26) - h_size - 1)
-        colour = entry.colour
-        if colour is not None:  # which colour (or grey tint and symbol) is which
+        palette = entry.legend_palette
+        if palette is not None:  # which colour (or grey tint and symbol) is which
             size = sizes.pt(8)
-            while size > self.smallest_text and not legend_fits(colour.palette, entry.grey,
+            while size > self.smallest_text and not legend_fits(palette, entry.grey,
                                                                 size, area.width):
                 size = max(self.smallest_text, size - 0.5)
-            page.ops.extend(legend_ops(colour.palette, entry.grey, area.left,
+            page.ops.extend(legend_ops(palette, entry.grey, area.left,
                                        top - sizes.band(8), size, area.width))
             top -= sizes.band(LEGEND_BAND + 4)
         x = area.left + (area.width - geometry.total_width * cell) / 2
@@ -668,7 +661,7 @@ class Planner:
         first_step = len(paragraphs) - len(grade.steps)
         grids = {first_step + index: rows for index, rows in grade.grids}
         if grids:
-            paragraphs.insert(first_step, legend(entry.grey, colour is not None))
+            paragraphs.insert(first_step, entry.drawing.step_legend(entry.grey))
             grids = {k + 1: rows for k, rows in grids.items()}
         for k, paragraph in enumerate(paragraphs):
             lines = self.wrapped(paragraph, body, area.width)
@@ -693,11 +686,8 @@ class Planner:
             if k in grids:
                 rows = grids[k]
                 grid_line = max(0.25, self.profile.design_line)
-                if colour is None:
-                    grid_cell = step_cell(rows, area.width)
-                else:
-                    grid_cell = colour_step_cell(rows, area.width, entry.grey,
-                                                 self.smallest_text)
+                grid_cell = entry.drawing.step_cell(rows, area.width, entry.grey,
+                                                    self.smallest_text)
                 need = len(rows) * grid_cell + leading
                 if y - need < area.bottom + 2:  # the grid goes with the solve, overleaf
                     page = self.page("worked")
@@ -705,13 +695,9 @@ class Planner:
                     page.ops.append(Text(area.left, area.top - size - 1, continued, size,
                                          bold=True))
                     y = area.top - sizes.band(30)
-                if colour is None:
-                    page.ops.extend(step_grid_ops(rows, area.left + 4, y + leading * 0.5,
-                                                  grid_cell, grid_line))
-                else:
-                    page.ops.extend(colour_step_grid_ops(
-                        rows, colour.palette, area.left + 4, y + leading * 0.5, grid_cell,
-                        entry.grey, self.smallest_text, grid_line))
+                page.ops.extend(entry.drawing.step_grid_ops(
+                    entry.puzzle, rows, area.left + 4, y + leading * 0.5, grid_cell,
+                    entry.grey, self.smallest_text, grid_line))
                 y -= need
         return pages
 

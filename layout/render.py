@@ -1,7 +1,7 @@
 """One puzzle drawn as an editor shows it to a colleague: its clues, its grid and,
 optionally, its solution, on a page of its own size, as PNG, SVG or PDF.
 
-The block is the one the issue prints (:func:`layout.draw.puzzle_ops`, same rules, tint
+The block is the one the issue prints (:func:`layout.kinddraw.puzzle_ops`, same rules, tint
 and digits); the three back ends only translate its display list.
 """
 
@@ -14,9 +14,10 @@ from xml.sax.saxutils import escape
 from grader.colour.model import ColourArray, ColourPuzzle
 from grader.colour.palette import RGB
 from grader.model import BoolArray, Puzzle
-from layout.draw import ClueText, Lines, Page, Polygons, Rects, Text, puzzle_ops
+from layout.draw import ClueText, Lines, Page, Polygons, Rects, Text
 from layout.fonts import DIGIT_HEIGHT
 from layout.geometry import BlockGeometry
+from layout.kinddraw import puzzle_ops
 
 #: the cell size in points (a PNG has 2 pixels a point: 28 px cells)
 CELL = 14.0

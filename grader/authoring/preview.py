@@ -10,7 +10,8 @@ import numpy as np
 
 from grader.authoring.picture import GreyArray
 from grader.authoring.result import AnyAuthored
-from grader.colour.model import ColourPuzzle
+from grader.colour.palette import parse_rgb
+from grader.kinds import kind_of
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -50,10 +51,11 @@ def preview_png(result: AnyAuthored, cell: int | None = None,
     assert solution is not None
     changed = solution != result.original
     puzzle = result.puzzle
-    given = set() if isinstance(puzzle, ColourPuzzle) else {(r, c) for r, c, _ in puzzle.givens}
+    kind = kind_of(puzzle)
+    given = {(r, c) for r, c, _ in kind.givens()}
     # the ink of each cell value: filled, or each palette colour (0 is the paper)
-    inks = [PAPER, *(c.rgb for c in puzzle.palette.colours)] \
-        if isinstance(puzzle, ColourPuzzle) else [PAPER, INK]
+    colours = kind.palette()
+    inks = [PAPER, INK] if colours is None else [PAPER, *(_rgb(c["rgb"]) for c in colours)]
     flips = len(result.flips)
     captions = (["original"] if photo is not None else []) + [
         f"as read ({width}x{height})",
@@ -99,3 +101,10 @@ def _draw_panel(draw: ImageDraw, panel: int, left: int, top: int, cell: int,
             draw.rectangle(box, fill=colour)
             if panel == 2 and (r, c) in given:
                 draw.rectangle(box, outline=GIVEN, width=max(1, cell // 5))
+
+
+def _rgb(text: str) -> tuple[int, int, int]:
+    """A palette record's ``rrggbb`` as the RGB Pillow paints."""
+    rgb = parse_rgb(text)
+    assert rgb is not None, "a palette record holds valid colours"
+    return rgb

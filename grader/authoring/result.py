@@ -85,8 +85,9 @@ class Authored(Generic[P, G]):
             lines.append(f"likeness: {100 * self.likeness:.0f}% ({self.ink_share:.0f}% ink)")
         lines.append(f"flips: {len(self.flips)} ({self.flip_share:.1f}% of cells)"
                      + (f" at {_cells(self.flips)}" if self.flips else ""))
-        if isinstance(self.puzzle, Puzzle):  # only black and white prints given cells
-            givens = [(r, c) for r, c, _ in self.puzzle.givens]
+        plain = kind_of(self.puzzle).black_and_white()
+        if plain is not None:  # only black and white prints given cells
+            givens = [(r, c) for r, c, _ in plain.givens]
             lines.append(f"givens: {len(givens)}" + (f" at {_cells(givens)}" if givens else ""))
         grade = self.grade
         if grade is not None and (grade.score is None or grade.stars is None):
@@ -141,13 +142,12 @@ AnyAuthored: TypeAlias = "BwAuthored | ColourAuthored"
 
 def _shape(puzzle: Puzzle | ColourPuzzle) -> str:
     """``30x25``, or ``30x25, 3 colours``."""
-    if isinstance(puzzle, ColourPuzzle):
-        return f"{puzzle.size}, {puzzle.colours} colours"
-    return puzzle.size
+    kind = kind_of(puzzle)
+    return puzzle.size if kind.palette() is None else f"{puzzle.size}, {kind.colours()} colours"
 
 
 def _givens(puzzle: Puzzle | ColourPuzzle) -> tuple[tuple[int, int, bool], ...]:
-    return tuple(puzzle.givens) if isinstance(puzzle, Puzzle) else ()
+    return kind_of(puzzle).givens()
 
 
 def _cells(cells: list[Cell] | tuple[Cell, ...]) -> str:
