@@ -119,16 +119,18 @@ def _add(catalogue: Any, args: argparse.Namespace) -> int:
                             tags=tuple(args.tag), retry_failed=args.retry_failed,
                             pictures=args.pictures)
     summary = add_files(catalogue, args.paths, options)
-    if summary.pictures:
-        print(f"nonopress library: passed over {plural(len(summary.pictures), 'picture')} "
-              f"({', '.join(summary.pictures)}): add --pictures to read a pixel as a cell",
-              file=sys.stderr)
+    from grader.text import shown
+
+    if summary.pictures:  # file names are the file system's: shown escaped
+        print(shown(f"nonopress library: passed over {plural(len(summary.pictures), 'picture')} "
+                    f"({', '.join(summary.pictures)}): add --pictures to read a pixel as a "
+                    "cell"), file=sys.stderr)
     for line in summary.merged:
-        print(f"nonopress library: {line}", file=sys.stderr)
+        print(shown(f"nonopress library: {line}"), file=sys.stderr)
     for line in summary.unreadable:
-        print(f"nonopress library: {line}", file=sys.stderr)
-    print(f"{summary.read} puzzles read, {summary.added} added, {summary.graded} graded "
-          f"into {catalogue.name}", file=sys.stderr)
+        print(shown(f"nonopress library: {line}"), file=sys.stderr)
+    print(shown(f"{summary.read} puzzles read, {summary.added} added, {summary.graded} "
+                f"graded into {catalogue.name}"), file=sys.stderr)
     return 2 if summary.unreadable else 0
 
 
@@ -223,7 +225,9 @@ def _tag(catalogue: Any, args: argparse.Namespace) -> int:
         raise NonopressError("tag: name tags to add, or --remove TAG")
     with catalogue.writing() as connection:
         set_tags(connection, [entry.id], add=args.tags, remove=args.remove)
-    print(", ".join(get(catalogue, str(entry.id)).tags) or "(no tags)")
+    from grader.text import shown
+
+    print(shown(", ".join(get(catalogue, str(entry.id)).tags) or "(no tags)"))
     return 0
 
 

@@ -30,7 +30,7 @@ def catalogue_id(label: str) -> int | None:
     if not label.startswith(PREFIX):
         return None
     number = label[len(PREFIX):]
-    if not number.isdigit():
+    if not (number.isascii() and number.isdigit()) or len(number) > 18:
         raise NonopressError(f"{label}: a catalogue puzzle is catalogue:ID, e.g. catalogue:12")
     return int(number)
 
@@ -53,7 +53,7 @@ def filters_from_query(query: Mapping[str, str], multi: Mapping[str, list[str]],
     unused_for = None
     if query.get("unused_for", "").strip():
         text = query["unused_for"].strip()
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()) or len(text) > 9:
             raise NonopressError(f"unused_for: a number of issues, got {text!r}")
         unused_for = int(text)
     kind = query.get("kind") or None
@@ -184,11 +184,14 @@ class CatalogueSource:
                 continue
             found = get(self.catalogue, str(ident))
             path = target_folder / f"{number:02d}-{found.key[:16]}.yaml"
+            if path.is_symlink():  # planted: never written (nor read) through
+                raise RequestRefused(409, f"{relative_name(folder, path.parent)}/{path.name} "
+                                          "is a link: refused, nothing written")
             if path.exists() and path.read_text(encoding="utf-8") != found.puzzle_text:
                 raise RequestRefused(409, f"{relative_name(folder, path)} is already in the "
                                           "folder with another puzzle: choose another name")
             target_folder.mkdir(exist_ok=True)
-            atomic_write(str(path), found.puzzle_text)
+            atomic_write(str(path), found.puzzle_text, links=False)
             written[label] = relative_name(folder, path)
         return written
 
