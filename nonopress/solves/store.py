@@ -50,9 +50,9 @@ def store_solve(catalogue: Catalogue, record: SolveRecord) -> Stored:
     now = utc_now()
     row = {**record.row(), "received_at": now, "updated_at": now}
     statement = _insert(catalogue.dialect).values(**row).on_conflict_do_nothing(
-        index_elements=["record_id"])
+        index_elements=["record_id"]).returning(solves.c.id)
     with catalogue.writing() as connection:
-        if connection.execute(statement).rowcount == 1:
+        if connection.execute(statement).first() is not None:  # (rowcount: -1 on psycopg)
             return "new"
         figures = {k: v for k, v in row.items() if k not in ("record_id", "received_at")}
         ahead = sa.and_(
