@@ -15,13 +15,14 @@ worker calls). What every request passes:
   second, ``burst`` at once (429 with ``Retry-After``). Each worker process keeps its own
   buckets, so with N workers a client gets at most N times the rate.
 * **The record**: :func:`nonopress.solves.record.parse_record` field by field; stored by
-  :func:`nonopress.solves.store.store_solve` once per record id.
+  :class:`nonopress.solves.store.BatchWriter` once per record id.
 
 Every refusal is one line of JSON, ``{"error": "..."}``, with a 4xx status.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -41,8 +42,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from nonopress.catalogue.database import Catalogue
-from nonopress.solves.record import MAX_BYTES, RecordRefused, parse_record
-from nonopress.solves.store import KnownPuzzles, store_solve
+from nonopress.solves.record import MAX_BYTES, RecordRefused, parse_record, unknown_puzzle
+from nonopress.solves.store import BatchWriter, KnownPuzzles
 
 log = logging.getLogger("nonopress.collector")
 PATH = "/api/solves"
@@ -125,12 +126,23 @@ class Collector:
         self.settings = settings
         self._catalogue = catalogue
         self._known: KnownPuzzles | None = None
+        self._writer: BatchWriter | None = None
         self.limiter = RateLimiter(settings.rate, settings.burst)
 
-    def known(self, catalogue: Catalogue) -> KnownPuzzles:
+    def for_catalogue(self, catalogue: Catalogue) -> tuple[KnownPuzzles, BatchWriter]:
+        """The puzzle keys known and the writer of ``catalogue`` (made on first use)."""
         if self._known is None or self._known.catalogue is not catalogue:
             self._known = KnownPuzzles(catalogue)
-        return self._known
+            if self._writer is not None:
+                self._writer.close()
+            self._writer = BatchWriter(catalogue)
+        assert self._writer is not None
+        return self._known, self._writer
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
 
     def cors(self, origin: str | None) -> dict[str, str]:
         if origin is None or origin not in self.settings.origins:
@@ -182,12 +194,14 @@ class Collector:
         if catalogue is None:
             raise RecordRefused("this server keeps no catalogue to store solves in "
                                 "(start it with --db)", 404)
-        known = self.known(catalogue)
-        return await run_in_threadpool(self._store, catalogue, known, body)
-
-    @staticmethod
-    def _store(catalogue: Catalogue, known: KnownPuzzles, body: bytes) -> str:
-        return store_solve(catalogue, parse_record(body, known))
+        known, writer = self.for_catalogue(catalogue)
+        record = parse_record(body, None)
+        found = known.cached(record.puzzle_key)
+        if found is None:
+            found = await run_in_threadpool(known, record.puzzle_key)
+        if not found:
+            raise unknown_puzzle(record.puzzle_key)
+        return await asyncio.wrap_future(writer.submit(record))
 
 
 async def _read(request: Request, limit: int) -> bytes:
@@ -205,10 +219,8 @@ def _shown(origin: str | None) -> str:
     return "(none)" if origin is None else repr(origin[:80])
 
 
-def solve_routes(settings: CollectorSettings,
-                 catalogue: Callable[[], Catalogue | None]) -> list[Route]:
+def solve_routes(collector: Collector) -> list[Route]:
     """``POST`` and ``OPTIONS /api/solves``, for the studio or a collector of its own."""
-    collector = Collector(settings, catalogue)
 
     async def endpoint(request: Request) -> Response:
         if request.method == "OPTIONS":
@@ -224,6 +236,7 @@ def create_app(settings: CollectorSettings, location: str) -> Starlette:
     from nonopress.catalogue import open_catalogue
 
     opened: list[Catalogue] = []
+    collector = Collector(settings, lambda: opened[0] if opened else None)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -231,6 +244,7 @@ def create_app(settings: CollectorSettings, location: str) -> Starlette:
         try:
             yield
         finally:
+            collector.close()
             opened.pop().close()
 
     async def not_here(request: Request, exc: Exception) -> Response:
@@ -244,7 +258,7 @@ def create_app(settings: CollectorSettings, location: str) -> Starlette:
 
     from starlette.exceptions import HTTPException
 
-    return Starlette(routes=solve_routes(settings, lambda: opened[0] if opened else None),
+    return Starlette(routes=solve_routes(collector),
                      lifespan=lifespan,
                      exception_handlers={HTTPException: not_here, Exception: crashed})
 

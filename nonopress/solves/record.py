@@ -155,11 +155,12 @@ def _started(value: Any, now: dt.datetime) -> str:
     return when.strftime("%Y-%m-%dT%H:%MZ")
 
 
-def parse_record(data: bytes | Mapping[str, Any], known_puzzle: Callable[[str], bool],
+def parse_record(data: bytes | Mapping[str, Any], known_puzzle: Callable[[str], bool] | None,
                  now: dt.datetime | None = None) -> SolveRecord:
     """The record in ``data`` (the request body, or its JSON already read), or
     :class:`RecordRefused` naming the first field at fault. ``known_puzzle(key)`` says
-    whether the catalogue holds the puzzle (asked last: the cheap checks come first)."""
+    whether the catalogue holds the puzzle (asked last: the cheap checks come first; None:
+    the caller asks, see :func:`unknown_puzzle`)."""
     if isinstance(data, bytes | bytearray):
         if len(data) > MAX_BYTES:
             raise _refuse(f"the record is {len(data):,} bytes, over the limit of "
@@ -215,10 +216,14 @@ def parse_record(data: bytes | Mapping[str, Any], known_puzzle: Callable[[str], 
         raise _refuse(f"device: one of {', '.join(DEVICES)} is needed, got {_short(device)}")
     started = _started(value["started_at"], now or dt.datetime.now(dt.UTC))
     player = _text(value["player"], "player", _PLAYER, "nonopress-player/<version>")
-    if not known_puzzle(key):
-        raise _refuse(f"puzzle_key: {key} is no puzzle of this catalogue", 404)
+    if known_puzzle is not None and not known_puzzle(key):
+        raise unknown_puzzle(key)
     return SolveRecord(
         record_id=record_id, solver_id=solver_id, puzzle_key=key, grader_version=version,
         seconds_active=float(seconds), completed=value["completed"], hints=stages,
         hint_rungs=names, device=device, started_at=started, player=player, **counts,
     )
+
+
+def unknown_puzzle(key: str) -> RecordRefused:
+    return _refuse(f"puzzle_key: {key} is no puzzle of this catalogue", 404)
