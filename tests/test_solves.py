@@ -361,3 +361,40 @@ def test_reports_and_refit_recover_the_minutes_of_5000_simulated_solves(
     assert (ROOT / "grader" / "scoring.yaml").read_bytes() == installed
     print(f"held out: largest error after the refit {max(errors_after):.1%}, before "
           f"{min(errors_before):.1%}..{max(errors_before):.1%}")
+
+
+# -- the studio mounts the collector and shows the figures --------------------------------------
+def test_the_studio_collects_for_its_catalogue_and_its_cards_show_the_solves(
+        tmp_path: Path) -> None:
+    import httpx
+
+    from nonopress.studio.config import StudioConfig
+    from tests.studio_support import make_stock, running_studio
+
+    db = str(tmp_path / "stock.sqlite")
+    make_stock(db, tmp_path)
+    with open_catalogue(db) as opened, opened.reading() as connection:
+        heart_id, heart = connection.execute(sa.select(
+            schema.puzzles.c.id, schema.puzzles.c.key)
+            .where(schema.puzzles.c.title == "Heart")).one()
+    config = StudioConfig(folder=tmp_path, catalogue=db, collect_origins=(SITE,))
+    with running_studio(config) as studio:
+        url = f"{studio.origin}/api/solves"
+        body = json.dumps(record(heart, seconds_active=90.0))
+        sent = httpx.post(url, content=body, headers={"origin": SITE,
+                                                      "content-type": "text/plain"})
+        assert sent.status_code == 201 and sent.headers["access-control-allow-origin"] == SITE
+        again = httpx.post(url, content=body, headers={"origin": SITE,
+                                                       "content-type": "text/plain"})
+        assert again.json() == {"stored": "unchanged"}
+        foreign = httpx.post(url, content=body, headers={"origin": "https://evil.example",
+                                                         "content-type": "text/plain"})
+        assert foreign.status_code == 403
+        listing = httpx.get(f"{studio.origin}/api/puzzles",
+                            headers={"X-Studio-Token": studio.token}).json()
+    cards = {e["title"]: e for e in listing["entries"]}
+    assert cards["Heart"]["solves"]["solves"] == 1
+    assert cards["Heart"]["solves"]["median_minutes"] == 1.5
+    assert cards["Heart"]["solves"]["rungs_hinted"][0]["rung"] in ("simple-boxes", "glue")
+    assert cards["House"]["solves"] is None
+    assert heart_id == cards["Heart"]["id"]

@@ -203,7 +203,8 @@ def parse_record(data: bytes | Mapping[str, Any], known_puzzle: Callable[[str], 
     if sorted(hints) != list(HINT_STAGES):
         raise _refuse('hints: the stages "1", "2", "3" and "4", each once, are needed, got '
                       f"{_short(sorted(str(k) for k in hints))}")
-    stages = tuple(_count(hints[s], f"hints.{s}") for s in HINT_STAGES)
+    one, two, three, four = (_count(hints[s], f"hints.{s}") for s in HINT_STAGES)
+    stages = (one, two, three, four)
     rungs = value["hint_rungs"]
     if not isinstance(rungs, list):
         raise _refuse(f"hint_rungs: a list of rung names is needed, got {_kind(rungs)}")

@@ -170,9 +170,10 @@ def stats(attempts: Iterable[Solve], predicted: dict[str, tuple[float | None, fl
         result.predicted, result.low, result.high = predicted.get(next(iter(keys)),
                                                                   (None, None, None))
     else:  # a group: the prediction each clean solve had, as its median
-        known = [predicted[a.puzzle_key][0] for a in clean
-                 if predicted.get(a.puzzle_key, (None,))[0] is not None]
-        result.predicted = statistics.median(known) if known else None  # type: ignore[arg-type]
+        known = [minutes for a in clean
+                 if (minutes := predicted.get(a.puzzle_key, (None, None, None))[0])
+                 is not None]
+        result.predicted = statistics.median(known) if known else None
     return result
 
 

@@ -42,11 +42,12 @@ _IDENTITY = ("solver_id", "puzzle_key", "started_at")
 
 
 def _insert(dialect: str) -> Any:
+    """The dialect's INSERT, which knows ON CONFLICT (both spell it the same)."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
     if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert
-    return insert(schema.solves)
+        return postgresql.insert(schema.solves)
+    return sqlite.insert(schema.solves)
 
 
 def store_solve(catalogue: Catalogue, record: SolveRecord) -> Stored:
