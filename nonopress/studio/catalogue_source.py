@@ -102,7 +102,20 @@ class CatalogueSource:
                     if other not in group:
                         group.append(other)
         printed = last_printed(self.catalogue, found)
-        return [self._entry(entry, twins, printed) for entry in found]
+        entries = [self._entry(entry, twins, printed) for entry in found]
+        self._with_solves(entries, {entry.id: entry.key for entry in found})
+        return entries
+
+    def _with_solves(self, entries: list[LibraryEntry], keys: dict[int, str]) -> None:
+        """The solves the player reported of each entry (``library solves``'s figures)."""
+        from nonopress.solves.reports import puzzle_stats
+
+        figures = puzzle_stats(self.catalogue, list(keys.values()))
+        for entry in entries:
+            stats = figures.get(keys.get(entry.id or 0, ""))
+            if stats is not None:
+                stats.predicted = entry.effort_minutes
+                entry.solves = stats.to_json()
 
     def palette(self, entry: Entry) -> list[dict[str, str]] | None:
         """A colour entry's palette as the page draws it (None for black and white, or a
@@ -158,7 +171,9 @@ class CatalogueSource:
             found = get(self.catalogue, str(number))
         except NonopressError:
             return None
-        return self._entry(found, {}, {})
+        entry = self._entry(found, {}, {})
+        self._with_solves([entry], {found.id: found.key})
+        return entry
 
     def puzzle_text(self, number: int) -> tuple[str, str]:
         """(file name, the puzzle as imported, YAML) of ``catalogue:number``."""
