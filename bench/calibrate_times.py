@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import held_out  # noqa: E402
 import numpy as np  # noqa: E402
 from calibrate_human import Rated, Sample, grade_all, load_samples, spearman  # noqa: E402
 
@@ -81,11 +82,16 @@ def stratum(width: int, height: int) -> str:
     return next(label for limit, label in AREA_BANDS if area <= limit)
 
 
-def find_timed(root: Path) -> list[Timed]:
-    """Every ``.non`` file under ``root`` with a median time above zero, in path order."""
+def find_timed(root: Path, *, held: bool = False) -> list[Timed]:
+    """Every ``.non`` file under ``root`` with a median time above zero, in path order:
+    the files a fit may read (bench/held_out.py's rule), or with ``held`` only the
+    held-out ones (ids ending in 7), for checking a fit."""
     found = []
-    for path in sorted(root.rglob("*.non")):
+    paths = held_out.held_out_files(root) if held else held_out.fitting_files(root)
+    for path in paths:
         text = path.read_text(encoding="utf-8", errors="replace")
+        if not held and held_out.held_out_text(path, text):
+            continue
         time, width, height = MEDIAN_TIME.search(text), WIDTH.search(text), HEIGHT.search(text)
         if not (time and width and height):
             continue
@@ -137,7 +143,7 @@ def solves(out: Path, puzzles: dict[str, tuple[Puzzle, float, str]], seed: int,
     found = []
     for sample in samples:
         puzzle = puzzles[sample.key][0]
-        clues = ClueFacts.of_counts(*kind_of(puzzle).block_lengths(), sample.sweeps)
+        clues = sample.clues or ClueFacts(puzzle.width, puzzle.height, 0, 0)
         values = np.array([FEATURES[name](sample.terms, clues, weights) for name in NAMES])
         found.append(Solve(sample, clues, values, stratum(puzzle.width, puzzle.height)))
     return found, left_out

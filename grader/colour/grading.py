@@ -50,8 +50,8 @@ def _template(technique: str) -> str:
 @dataclass(frozen=True)
 class ColourGrade(GradeFigures[MaskArray]):
     """The grade of one colour puzzle (the fields of :class:`GradeFigures`); ``grid``
-    holds the bit sets the allowed rungs reached. Its minutes come from the
-    black-and-white time model (grader/minutes.py; not fitted to colour solves)."""
+    holds the bit sets the allowed rungs reached. Its minutes come from the colour time
+    model (grader/minutes.py, fitted to griddlers.net members' colour solves)."""
 
     colours: int = 1
 
@@ -249,9 +249,9 @@ def grade_colour(puzzle: ColourPuzzle, *, max_rung: str | None = None,
         from grader.kinds import Colour
 
         kind = Colour(puzzle)
-        count = kind.sweeps(deadline=None if deadline is None
-                            else max(deadline, time.monotonic() + SWEEPS_MIN_S))
-        clues = minutes.ClueFacts.of_counts(*kind.block_lengths(), count)
+        passes = kind.sweep_passes(deadline=None if deadline is None
+                                   else max(deadline, time.monotonic() + SWEEPS_MIN_S))
+        clues = kind.clue_facts(passes)
         timing = minutes.estimate(terms, clues, weights)
     return ColourGrade(
         verdict=verdict, level=level, score=value, problem=problem,
