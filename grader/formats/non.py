@@ -395,7 +395,7 @@ def _finish_colour(draft: _ColourDraft, source: str) -> ColourPuzzle:
             chars.add(kept[-1].char)
     palette = make_palette(kept, background, source, draft.header_line)
     index = {colour.name: i for i, colour in enumerate(kept, 1)}
-    if default:
+    if "" in used:  # bare counts: the default colour
         index[""] = index[default]
 
     def clue(pairs: list[tuple[str, int]]) -> ColourClue:
