@@ -191,7 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
              f"Graded by `nonopress grade --json --seconds {args.seconds:g}`, grader "
              f"{cache.version}.", ""]
     for kind in kinds:
-        lines += table(kind, puzzles[kind], cache, sides) + [""]
+        lines += [*table(kind, puzzles[kind], cache, sides), ""]
     text = "\n".join(lines)
     print(text)
     if args.write:

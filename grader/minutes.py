@@ -19,6 +19,7 @@ fit's residuals). People slower or faster than the site's typical member fall ou
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -89,7 +90,8 @@ class ClueFacts:
             first_sweep=first_sweep,
             colours=colours,
             pairs=sum(max(len(clue) - 1, 0) for clue in clues),
-            same_pairs=sum(1 for clue in clues for a, b in zip(clue, clue[1:]) if a[1] == b[1]),
+            same_pairs=sum(1 for clue in clues for a, b in itertools.pairwise(clue)
+                           if a[1] == b[1]),
         )
 
 

@@ -246,7 +246,7 @@ def sniff(data: bytes) -> bool:
 
 # -- colour ------------------------------------------------------------------------------------
 _COLOR_LINE = re.compile(r"(?m)^\s*color\s")
-_SUFFIXED = re.compile(r"^(\d+)(\D\S*)$")
+_SUFFIXED = re.compile(r"^([0-9]+)([^0-9\s]\S*)$")
 
 
 @dataclass
@@ -338,11 +338,15 @@ def _colour_pairs(text: str, source: str, line: int, what: str) -> list[tuple[st
     pairs: list[tuple[str, int]] = []
     name: str | None = None
     for token in tokens:
-        suffixed = _SUFFIXED.match(token)
-        if token.isdigit() or suffixed:
-            digits, colour = (token, name or "") if token.isdigit() else suffixed.groups()
-            if suffixed and name is not None:
-                raise FormatError(f"{what}: colour {name!r} has no count", source, line)
+        plain = token.isascii() and token.isdigit()
+        suffixed = None if plain else _SUFFIXED.match(token)
+        if plain or suffixed is not None:
+            if suffixed is not None:
+                if name is not None:
+                    raise FormatError(f"{what}: colour {name!r} has no count", source, line)
+                digits, colour = suffixed.group(1), suffixed.group(2)
+            else:
+                digits, colour = token, name or ""
             if len(digits) > MAX_DIGITS:
                 raise FormatError(f"{what}: number {digits[:12]}... is absurdly large",
                                   source, line)
