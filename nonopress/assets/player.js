@@ -312,8 +312,10 @@
     fit() {
       const avail = Math.max(240, Math.min(window.innerWidth, 1100) - 28);
       // the widest row clue, in characters ("1 1 2 1 1" is 9)
-      this.clueChars = this.kind === 'fillin' ? 0 : Math.max(1, ...this.data.rows.map(
-        (c) => c.map((x) => String(Array.isArray(x) ? x[0] : x)).join(' ').length || 1));
+      // (a colour clue's number sits on a swatch: count it wider)
+      const chars = (x) => (Array.isArray(x) ? String(x[0]).length + 2.2 : String(x).length + 1);
+      this.clueChars = this.kind === 'fillin' ? 0 : Math.max(2, ...this.data.rows.map(
+        (c) => c.reduce((sum, x) => sum + chars(x), 0)));
       const across = this.W + this.clueChars * 0.36 + 0.4;
       this.cellSize = Math.max(14, Math.min(40, Math.floor(avail / across)));
       this.applyZoom();
