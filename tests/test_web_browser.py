@@ -347,6 +347,13 @@ def test_titles_are_text_and_only_the_players_script_runs(browser: Any, tmp_path
         assert "onerror" in page.locator(".np-author").inner_text()
         page.goto((out / "index.html").as_uri())
         assert "<script>" in page.locator("h1").inner_text()
+        # the policy is in force: an inline script slipped into a page does not run
+        tampered = out / "tampered.html"
+        tampered.write_text((out / "puzzle-01.html").read_text().replace(
+            "<main>", "<main><script>window.pwned=5</script>"))
+        page.goto(tampered.as_uri())
+        page.wait_for_selector(".np-cell")
+        assert page.evaluate("window.pwned") is None
         assert all(url.startswith("file://") for url in requests)
     finally:
         ctx.close()

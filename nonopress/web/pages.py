@@ -41,11 +41,16 @@ def _head(title: str, collect: str | None, script: bool) -> str:
     return (
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{escape(csp(collect))}\">\n"
+        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{_attribute(csp(collect))}\">\n"
         "<meta name=\"referrer\" content=\"no-referrer\">\n"
         f"<title>{escape(title)}</title>\n<link rel=\"stylesheet\" href=\"player.css\">\n"
         f"{loads}</head>\n"
     )
+
+
+def _attribute(text: str) -> str:
+    """A double-quoted attribute's value (single quotes left readable)."""
+    return escape(text, quote=False).replace('"', "&quot;")
 
 
 def _site_header(site_title: str, subtitle: str) -> str:
