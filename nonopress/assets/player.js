@@ -708,7 +708,11 @@
 
     scheduleSave() {
       if (this.saveTimer) return;
-      this.saveTimer = setTimeout(() => this.saveNow(), 300);
+      // after a quiet moment: a save never delays the paint of the next click
+      this.saveTimer = setTimeout(() => {
+        if (window.requestIdleCallback) requestIdleCallback(() => this.saveNow(), {timeout: 2000});
+        else this.saveNow();
+      }, 300);
     }
 
     saveNow() {
@@ -952,6 +956,7 @@
 
     start(data) {
       this.player = new Player(this, data);
+      if (performance.mark) performance.mark('nonopress-interactive');
       this.dispatchEvent(new CustomEvent('nonopress-ready', {bubbles: true}));
     }
   }
