@@ -383,3 +383,130 @@ def test_axe_finds_no_violation_on_the_index_and_a_puzzle_page(browser: Any, sam
         Tab(page, sample, "puzzle-03.html").shot(f"puzzle-{scheme}")
     finally:
         ctx.close()
+
+
+class Collector:
+    """A solve collector on loopback: records each POST's body and content type; answers
+    500 to the first ``fail`` of them."""
+
+    def __init__(self, fail: int = 0):
+        import http.server
+        import threading
+
+        self.posts: list[tuple[str, dict[str, Any]]] = []
+        self.fail = fail
+        owner = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+            def do_OPTIONS(self) -> None:  # a preflight would land here: none is expected
+                owner.posts.append(("OPTIONS", {}))
+                self.send_response(204)
+                self.end_headers()
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                owner.posts.append((self.headers.get("Content-Type", ""), json.loads(body)))
+                status = 500 if owner.fail > 0 else 201
+                owner.fail -= 1
+                self.send_response(status)
+                self.send_header("Access-Control-Allow-Origin", "*")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1/solves"
+
+    def wait(self, page: Any, count: int) -> list[dict[str, Any]]:
+        for _ in range(100):
+            if len(self.posts) >= count:
+                break
+            page.wait_for_timeout(50)
+        return [body for _, body in self.posts]
+
+
+@pytest.fixture
+def collector() -> Iterator[Collector]:
+    found = Collector(fail=1)
+    yield found
+    found.server.shutdown()
+
+
+def _collecting_site(tmp_path: Path, url: str) -> Path:
+    out = tmp_path / "site"
+    assert main(["web", str(ROOT / "puzzles" / "house.yaml"), "-o", str(out), "-q",
+                 "--cache-dir", str(tmp_path), "--collect", url]) == 0
+    return out
+
+
+def _solve(tab: Tab) -> None:
+    for i, value in enumerate(tab.solution):
+        if value:
+            tab.page.mouse.click(*tab.centre(*divmod(i, tab.width)))
+
+
+RECORD_FIELDS = {"v", "record_id", "solver_id", "puzzle_key", "grader_version",
+                 "seconds_active", "completed", "checks", "reveals", "errors_found", "hints",
+                 "hint_rungs", "device", "started_at", "player"}
+
+
+def test_a_solve_is_reported_once_and_retried_with_the_same_record_id(
+        context: Any, tmp_path: Path, collector: Collector) -> None:
+    from grader import __version__
+    from grader.ladder import grader_version
+
+    site = _collecting_site(tmp_path, collector.url)
+    tab = Tab(context.new_page(), site, "puzzle-01.html")
+    page = tab.page
+    page.get_by_role("button", name=re.compile("Hint")).click()
+    page.get_by_role("button", name="Check").click()
+    _solve(tab)
+    first = collector.wait(page, 1)[0]
+    assert collector.posts[0][0].startswith("text/plain")  # a simple request: no preflight
+    assert set(first) == RECORD_FIELDS
+    assert first["v"] == 1 and first["completed"] is True
+    assert first["puzzle_key"] == read_any(ROOT / "puzzles" / "house.yaml")[0].key()
+    assert first["grader_version"] == grader_version()
+    assert first["player"] == f"nonopress-player/{__version__}"
+    assert first["hints"] == {"1": 1, "2": 0, "3": 0, "4": 0}
+    assert first["hint_rungs"] == ["simple-boxes"] and first["checks"] == 1
+    assert first["device"] == "desktop"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\dZ", first["started_at"])
+    assert page.evaluate("localStorage.getItem('nonopress-solver-id')") == first["solver_id"]
+    # the collector answered 500: the next visit sends the same record again
+    page.reload()
+    page.wait_for_selector(".np-cell")
+    bodies = collector.wait(page, 2)
+    assert len(bodies) == 2 and bodies[1] == first
+    page.reload()
+    page.wait_for_selector(".np-cell")
+    page.wait_for_timeout(500)
+    assert len(collector.posts) == 2  # acknowledged: never again
+    assert all(kind != "OPTIONS" for kind, _ in collector.posts)
+
+
+def test_leaving_mid_solve_sends_an_abandoned_record_by_beacon(
+        context: Any, tmp_path: Path, collector: Collector) -> None:
+    collector.fail = 0
+    site = _collecting_site(tmp_path, collector.url)
+    tab = Tab(context.new_page(), site, "puzzle-01.html")
+    tab.page.mouse.click(*tab.centre(2, 0))
+    tab.page.goto("about:blank")
+    bodies = collector.wait(tab.page, 1)
+    assert len(bodies) == 1 and bodies[0]["completed"] is False
+
+
+def test_the_toggle_turns_reporting_off_on_this_device(
+        context: Any, tmp_path: Path, collector: Collector) -> None:
+    site = _collecting_site(tmp_path, collector.url)
+    tab = Tab(context.new_page(), site, "puzzle-01.html")
+    toggle = tab.page.get_by_label("Send anonymous solve statistics")
+    assert toggle.is_checked()
+    toggle.uncheck()
+    _solve(tab)
+    tab.page.goto("about:blank")
+    tab.page.wait_for_timeout(500)
+    assert collector.posts == []

@@ -168,6 +168,9 @@
       this.startedAt = saved.startedAt || null;
       this.recordId = saved.recordId || this.recordId;
       this.sent = !!saved.sent;
+      // an attempt reported as abandoned is over: coming back starts a new one (its own
+      // record_id), on the board as it was left
+      if (this.sent && !this.solved) { this.recordId = uuid4(); this.sent = false; }
     }
 
     save() {
@@ -783,8 +786,11 @@
     }
 
     record(completed) {
-      let solver = load(SOLVER_ID);
-      if (!solver) { solver = uuid4(); store(SOLVER_ID, solver); }
+      let solver = null;
+      try {
+        solver = localStorage.getItem(SOLVER_ID);
+        if (!solver) { solver = uuid4(); localStorage.setItem(SOLVER_ID, solver); }
+      } catch (e) { solver = solver || uuid4(); }
       const s = this.stats;
       return {v: 1, record_id: this.recordId, solver_id: solver, puzzle_key: this.data.key,
               grader_version: (this.data.grade || {}).grader_version || '',
@@ -797,7 +803,8 @@
     }
 
     sendRecord(completed) {
-      if (!this.collecting() || this.sent || this.kind === 'fillin' && !this.data.key) return;
+      // a fill-in has no nonogram key for the collector to file its solves under
+      if (!this.collecting() || this.sent || this.kind === 'fillin') return;
       const body = JSON.stringify(this.record(completed));
       this.sent = true;
       this.save();
@@ -822,7 +829,7 @@
     }
 
     sendAbandon() {
-      if (!this.collecting() || this.sent || this.solved || !this.moved) return;
+      if (!this.collecting() || this.sent || this.solved || !this.moved || this.kind === 'fillin') return;
       const body = JSON.stringify(this.record(false));
       if (navigator.sendBeacon && navigator.sendBeacon(this.site.collect, new Blob([body], {type: 'text/plain'}))) {
         this.sent = true;
