@@ -510,3 +510,39 @@ def test_the_toggle_turns_reporting_off_on_this_device(
     tab.page.goto("about:blank")
     tab.page.wait_for_timeout(500)
     assert collector.posts == []
+
+
+def test_the_element_embeds_a_puzzle_with_one_script_tag(context: Any, sample: Path,
+                                                         tmp_path: Path) -> None:
+    """The embed snippet on another page, served over HTTP: the element fetches the JSON
+    and brings its own style sheet."""
+    import functools
+    import http.server
+    import threading
+
+    folder = tmp_path / "host"
+    shutil.copytree(sample, folder)
+    (folder / "embed.html").write_text(
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Our puzzle</title>"
+        "</head><body><main><h1>Today's puzzle</h1>\n"
+        '<script src="player.js" defer></script>\n'
+        '<nonopress-puzzle src="puzzle-01.json"></nonopress-puzzle>\n</main></body></html>\n')
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    handler.log_message = lambda *args: None  # type: ignore[method-assign]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/embed.html")
+        page.wait_for_selector(".np-cell")
+        assert page.locator("link[data-nonopress]").count() == 1
+        assert page.locator(".np-cell").first.evaluate(
+            "(cell) => getComputedStyle(cell).touchAction") == "none"  # styled
+        tab = Tab.__new__(Tab)
+        tab.page, tab.record = page, json.loads((folder / "puzzle-01.json").read_text())
+        tab.width = tab.record["width"]
+        tab.solution = [int(ch) for ch in reveal(tab.record["solution"], tab.record["key"])]
+        _solve(tab)
+        assert "Solved" in tab.status()
+    finally:
+        server.shutdown()
