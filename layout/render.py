@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
 from grader.colour.model import ColourArray, ColourPuzzle
-from grader.errors import PuzzleError
 from grader.colour.palette import RGB
+from grader.errors import PuzzleError
 from grader.model import BoolArray, Puzzle
 from layout.draw import ClueText, Lines, Page, Polygons, Rects, Text
 from layout.fonts import DIGIT_HEIGHT
