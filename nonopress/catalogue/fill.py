@@ -69,7 +69,10 @@ def request_of(section: dict[str, Any], name: str) -> PickRequest:
 
 
 def _request(section: dict[str, Any]) -> PickRequest:
-    widths = heights = None
+    from layout.build import MAX_PRINT_SIDE
+
+    # without sizes, any size an issue prints (a bigger one is art, not a puzzle)
+    widths = heights = (1, MAX_PRINT_SIDE)
     if section.get("sizes") is not None:
         widths, heights = parse_size_range(str(section["sizes"]))
     levels_data = section.get("levels")

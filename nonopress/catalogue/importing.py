@@ -39,6 +39,9 @@ class ImportOptions:
     scheduler: str | None = None  # a Dask scheduler address, "local", or None
     tags: tuple[str, ...] = ()
     retry_failed: bool = False
+    #: read pictures (PNG, GIF, BMP) as puzzles, a pixel a cell: a folder's pictures are
+    #: usually art to make puzzles of (``nonopress make``), not puzzles
+    pictures: bool = False
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,10 @@ class ImportSummary:
     added: int  # new to the catalogue
     graded: int  # graded in this run
     unreadable: tuple[str, ...]  # one line per file that could not be read
+    #: one line per puzzle whose clues the catalogue already holds from another file
+    merged: tuple[str, ...] = ()
+    #: the pictures passed over (ImportOptions.pictures not set)
+    pictures: tuple[str, ...] = ()
 
 
 def shape_key_of(puzzle: AnyPuzzle, solution: Sequence[str] | None) -> str | None:
@@ -77,17 +84,58 @@ def add_files(catalogue: Catalogue, paths: Sequence[str], options: ImportOptions
 
     stream = log if log is not None else sys.stderr
     files = find_puzzle_files(paths, known_suffixes())
+    pictures = () if options.pictures else tuple(str(f) for f in files if is_picture(f))
+    files = [f for f in files if str(f) not in pictures]
     if not files:
-        raise NonopressError(f"no puzzle files found in {', '.join(paths)}")
+        said = (f" ({plural(len(pictures), 'picture')}: add --pictures to read a pixel as "
+                "a cell, or make them into puzzles with nonopress make)" if pictures else "")
+        raise NonopressError(f"no puzzle files found in {', '.join(paths)}{said}")
     named = frozenset(Path(p) for p in paths if not Path(p).is_dir())
     found = read_tasks(files, options.timeout_s, named)
+    merged = stored_elsewhere(catalogue, found.tasks)
     added = insert_pending(catalogue, found.tasks, options.tags)
     todo = _still_to_grade(catalogue, found.tasks, options.retry_failed)
     stream.write(f"{plural(len(found.tasks), 'puzzle')} read, {added} new to {catalogue.name}; "
                  f"{len(todo)} to grade\n")
     graded = grade_tasks(catalogue, todo, options, log=stream) if todo else 0
     return ImportSummary(len(found.tasks), added, graded,
-                         tuple(f"{row.file}: {row.error}" for row in found.unreadable))
+                         tuple(f"{row.file}: {row.error}" for row in found.unreadable),
+                         merged, pictures)
+
+
+def is_picture(path: Path) -> bool:
+    """Whether a file is a picture (PNG, GIF, BMP by its name): art, not a puzzle, unless
+    the editor says otherwise."""
+    from grader.formats import format_for_path
+    from grader.formats.pictures import PICTURE_FORMATS
+
+    spec = format_for_path(path)
+    return spec is not None and spec.name in PICTURE_FORMATS
+
+
+def stored_elsewhere(catalogue: Catalogue, tasks: Sequence[Task]) -> tuple[str, ...]:
+    """A line for each puzzle whose clues the catalogue holds already from another file
+    (or another place in a file): it is stored once, and the editor should know which."""
+    import sqlalchemy as sa
+
+    P = schema.puzzles
+    lines: list[str] = []
+    with catalogue.reading() as connection:
+        for start in range(0, len(tasks), 500):
+            part = tasks[start:start + 500]
+            rows = connection.execute(sa.select(P.c.key, P.c.id, P.c.title, P.c.file,
+                                                P.c.file_index).where(
+                P.c.key.in_([t.key for t in part]))).all()
+            stored = {str(row.key): row for row in rows}
+            for task in part:
+                row = stored.get(task.key)
+                if row is None or (str(row.file), int(row.file_index or 1)) == (
+                        task.file, task.index):
+                    continue
+                title = f" {row.title!r}" if row.title else ""
+                lines.append(f"{task.file} #{task.index} has the clues of puzzle "
+                             f"{row.id}{title} (from {row.file}): stored once, as {row.id}")
+    return tuple(lines)
 
 
 def insert_pending(catalogue: Catalogue, tasks: Sequence[Task],
