@@ -244,6 +244,14 @@ ROUTES: tuple[tuple[str, str, dict[str, object]], ...] = (
                             "profile": "none", "page": "Letter", "order": "level"}),
     ("GET", "/api/issue/1/page/1", {}),
     ("GET", "/api/file", {"path": "heart.yaml"}),
+    ("POST", "/api/solves", {"v": 1, "record_id": "2f1c7a52-8a4e-4b57-9d7e-0c6f3b2d9e11",
+                             "solver_id": "7b3e5c1a-2d4f-4e8a-9b6c-1a2b3c4d5e6f",
+                             "puzzle_key": "HEARTKEY", "grader_version": "fuzz",
+                             "seconds_active": 95.5, "completed": True, "checks": 1,
+                             "reveals": 0, "errors_found": 0,
+                             "hints": {"1": 0, "2": 0, "3": 0, "4": 0}, "hint_rungs": [],
+                             "device": "desktop", "started_at": "2026-11-28T02:30Z",
+                             "player": "nonopress-player/1"}),
     ("GET", "/api/health", {}),
     ("GET", "/", {}),
     ("GET", "/static/api.js", {}),
@@ -271,11 +279,14 @@ def api_seeds() -> list[Seed]:
     image.save(buffer, format="PNG")
     picture = base64.b64encode(buffer.getvalue()).decode()
     heart = base64.b64encode((ROOT / "puzzles" / "heart.yaml").read_bytes()).decode()
+    from grader.formats import read_any
+
+    key = read_any(ROOT / "puzzles" / "heart.yaml")[0].key()
     seeds = []
     for method, path, payload in ROUTES:
         text = json.dumps({"method": method, "path": path, "payload": payload})
-        text = text.replace('"PICTURE"', json.dumps(picture)).replace('"HEART"',
-                                                                        json.dumps(heart))
+        text = text.replace('"PICTURE"', json.dumps(picture)).replace(
+            '"HEART"', json.dumps(heart)).replace('"HEARTKEY"', json.dumps(key))
         seeds.append(Seed("request.api", text.encode(), lambda name: ["api", name]))
     return seeds
 
