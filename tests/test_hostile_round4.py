@@ -571,23 +571,18 @@ def test_a_fuzzed_request_is_made_again_from_its_number() -> None:
     assert all(json.loads(request)["path"].startswith("/") for request in made)
 
 
-def test_a_long_issue_title_is_recorded_on_postgresql(
-    postgres_url: str, case: Path, compiled_kernels: None
-) -> None:
+
+def test_a_long_issue_name_fits_the_history_and_stays_its_own() -> None:
     """The history's issue column holds 200 characters (PostgreSQL refuses more): a longer
-    title is cut, with a digest of the whole, and the issue is recorded."""
-    work = case / "work"
-    (work / "heart.yaml").write_text(HEART, encoding="utf-8")
-    (work / "issue.yaml").write_text(f"title: {'Long ' * 60}\npuzzles: [heart.yaml]\n",
-                                     encoding="utf-8")
-    status, _, err, _ = run_row(Row(14, nothing, ("issue", "issue.yaml", "-o", "out.pdf",
-                                                  "--db", postgres_url, "--no-cache", "-q"),
-                                    0), case)
-    assert status == 0, err[-2000:]
-    from nonopress.catalogue import history, open_catalogue
+    name (a long title and issue number) is cut, with a digest of the whole."""
+    from types import SimpleNamespace
 
-    with open_catalogue(postgres_url, create=False) as opened:
-        from grader.formats import read_any
+    from nonopress.catalogue.issue_link import MAX_ISSUE_NAME, issue_name
 
-        printed = history(opened, read_any(work / "heart.yaml")[0].key())
-    assert len(printed) == 1 and len(printed[0].issue) == 200
+    def name(title: str) -> str:
+        return issue_name(SimpleNamespace(title=title, issue="No. 1",  # type: ignore[arg-type]
+                                          source=Path("m.yaml")))
+
+    first, second = name("Long " * 60 + "A"), name("Long " * 60 + "B")
+    assert len(first) == len(second) == MAX_ISSUE_NAME and first != second
+    assert name("Puzzles") == "Puzzles No. 1"
