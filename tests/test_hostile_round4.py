@@ -44,7 +44,9 @@ class Row:
     hole: int
     make: Maker
     argv: tuple[str, ...]
-    status: int
+    #: the exit status (or the statuses that are all the answer: 0 made, 1 not proved unique
+    #: within --seconds on a busy machine)
+    status: int | tuple[int, ...]
     words: tuple[str, ...] = ()  #: in the one error line ('' words: no error line at all)
     usage: bool = False  #: an argparse error: usage lines, then the one error line
     env: dict[str, str] = field(default_factory=dict)
@@ -300,7 +302,7 @@ ROWS: dict[str, Row] = {
     "11-make-colours-honours-seconds": Row(11, colour_picture,
                                            ("make", "c30.png", "--size", "200x200",
                                             "--colours", "30", "--seconds", "1", "-q",
-                                            "-o", "c.yaml"), 0),
+                                            "-o", "c.yaml"), (0, 1)),
     # 13. huge integers and wrong types: bad input, in one line
     "13-find-size-1e20": Row(13, catalogue, (*FIND, "--size", f"{HUGE}x5"), 2, ("size",)),
     "13-find-limit-1e20": Row(13, catalogue, (*FIND, "--limit", HUGE), 2, ("limit",)),
@@ -369,7 +371,8 @@ def run_row(row: Row, folder: Path) -> tuple[int, str, str, float]:
 
 
 def check_outcome(name: str, row: Row, status: int, out: str, err: str) -> None:
-    assert status == row.status, (name, status, err[-2000:])
+    allowed = row.status if isinstance(row.status, tuple) else (row.status,)
+    assert status in allowed, (name, status, err[-2000:])
     assert "Traceback" not in err and "Exception ignored" not in err, err[-2000:]
     assert not any(control in out for control in TERMINAL_CONTROLS), out[-2000:]
     assert not any(control in err for control in TERMINAL_CONTROLS), err[-2000:]
