@@ -57,15 +57,17 @@ def studio(tmp_path: Path) -> Iterator[tuple[StudioConfig, str]]:
 
 def site(folder: Path, collect: str | None) -> Path:
     """The House as a one-puzzle site; the page that plays it."""
+    folder.mkdir(parents=True, exist_ok=True)
     out = folder / "site"
     extra = ["--collect", collect] if collect else []
     assert main(["web", str(HOUSE), "-o", str(out), "-q", "--cache-dir", str(folder),
                  *extra]) == 0
     key = read_any(HOUSE)[0].key()
-    for data in sorted(out.glob("*.json")):
+    for data in sorted(out.glob("*.json")):  # latest.json names today's: not a page
         record = json.loads(data.read_text(encoding="utf-8"))
-        if isinstance(record, dict) and record.get("key") == key:
-            return data.with_suffix(".html")
+        page = data.with_suffix(".html")
+        if isinstance(record, dict) and record.get("key") == key and page.is_file():
+            return page
     raise AssertionError(f"no page for the House in {sorted(p.name for p in out.iterdir())}")
 
 
