@@ -398,3 +398,32 @@ def test_the_studio_collects_for_its_catalogue_and_its_cards_show_the_solves(
     assert cards["Heart"]["solves"]["rungs_hinted"][0]["rung"] in ("simple-boxes", "glue")
     assert cards["House"]["solves"] is None
     assert heart_id == cards["Heart"]["id"]
+
+
+# -- the commands' bad input: one line, status 2 ------------------------------------------------
+def test_the_commands_refuse_bad_input_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "stock.sqlite")
+    with open_catalogue(db) as opened:
+        add_files(opened, [str(ROOT / "puzzles" / "cat.yaml")], ImportOptions(jobs=1))
+    capsys.readouterr()
+    cases = [
+        (["collect", "--db", db, "--origin", "site.example"], "not an origin"),
+        (["collect", "--db", db, "--origin", "https://site.example/path"], "not an origin"),
+        (["collect", "--db", db, "--origin", SITE, "--workers", "0"], "--workers"),
+        (["collect", "--db", db, "--origin", SITE, "--rate", "0"], "rate"),
+        (["collect", "--db", str(tmp_path / "none.sqlite"), "--origin", SITE],
+         "no catalogue here"),
+        (["library", "--db", db, "solves", "--since", "yesterday"], "--since"),
+        (["calibrate", "--from-solves", "--db", db], "the fit needs"),
+        (["calibrate", "--from-solves", "--db", db, "--write", str(tmp_path / "no.yaml")],
+         "no scoring table"),
+        (["calibrate", "--from-solves", "--db", db, "--min-solves", "0"], "--min-solves"),
+    ]
+    for argv, words in cases:
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and words in err, (argv, err)
+    assert main(["library", "--db", db, "solves"]) == 0
+    out = capsys.readouterr()
+    assert "(none yet)" in out.out and "0 solve(s) of 0 puzzle(s)" in out.err
