@@ -369,7 +369,7 @@ def test_the_studio_collects_for_its_catalogue_and_its_cards_show_the_solves(
     import httpx
 
     from nonopress.studio.config import StudioConfig
-    from tests.studio_support import make_stock, running_studio
+    from studio_support import make_stock, running_studio
 
     db = str(tmp_path / "stock.sqlite")
     make_stock(db, tmp_path)
