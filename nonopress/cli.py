@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "solve": "nonopress.commands.solve",
     "grade": "nonopress.commands.grade",
     "issue": "nonopress.commands.issue",
+    "web": "nonopress.commands.web",
     "preflight": "nonopress.commands.preflight",
     "batch": "nonopress.commands.batch",
     "report": "nonopress.commands.report",

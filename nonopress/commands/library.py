@@ -32,6 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add.add_argument("paths", nargs="+", metavar="FILE|FOLDER")
     add.add_argument("--tag", action="append", default=[], metavar="TAG",
                      help="tag every puzzle read (repeatable)")
+    add.add_argument("--pictures", action="store_true",
+                     help="read pictures (PNG, GIF, BMP) as puzzles, a pixel a cell (without "
+                     "it they are passed over: make them into puzzles with nonopress make)")
     add_grading_arguments(add, DEFAULT_TIMEOUT_S)
 
     find = sub.add_parser("find", help="the puzzles that pass filters")
@@ -83,6 +86,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     release.add_argument("issue", metavar="ISSUE")
 
     sub.add_parser("summary", help="how many puzzles of each kind, level and size")
+    # --db after the action too (library add X --db Y), as every other command takes it
+    for action in sub.choices.values():
+        action.add_argument("--db", metavar="FILE|URL", default=argparse.SUPPRESS,
+                            help="the catalogue (as before the action)")
 
     solves = sub.add_parser("solves", help="what the web player's solvers did with each "
                             "puzzle: solves, completion, minutes against the grade, hints")
@@ -111,16 +118,26 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _add(catalogue: Any, args: argparse.Namespace) -> int:
+    from grader.wording import plural
     from nonopress.catalogue import ImportOptions, add_files
 
     check_jobs(args.jobs)
     options = ImportOptions(jobs=args.jobs, timeout_s=args.timeout, scheduler=args.scheduler,
-                            tags=tuple(args.tag), retry_failed=args.retry_failed)
+                            tags=tuple(args.tag), retry_failed=args.retry_failed,
+                            pictures=args.pictures)
     summary = add_files(catalogue, args.paths, options)
+    from grader.text import shown
+
+    if summary.pictures:  # file names are the file system's: shown escaped
+        print(shown(f"nonopress library: passed over {plural(len(summary.pictures), 'picture')} "
+                    f"({', '.join(summary.pictures)}): add --pictures to read a pixel as a "
+                    "cell"), file=sys.stderr)
+    for line in summary.merged:
+        print(shown(f"nonopress library: {line}"), file=sys.stderr)
     for line in summary.unreadable:
-        print(f"nonopress library: {line}", file=sys.stderr)
-    print(f"{summary.read} puzzles read, {summary.added} added, {summary.graded} graded "
-          f"into {catalogue.name}", file=sys.stderr)
+        print(shown(f"nonopress library: {line}"), file=sys.stderr)
+    print(shown(f"{summary.read} puzzles read, {summary.added} added, {summary.graded} "
+                f"graded into {catalogue.name}"), file=sys.stderr)
     return 2 if summary.unreadable else 0
 
 
@@ -215,7 +232,9 @@ def _tag(catalogue: Any, args: argparse.Namespace) -> int:
         raise NonopressError("tag: name tags to add, or --remove TAG")
     with catalogue.writing() as connection:
         set_tags(connection, [entry.id], add=args.tags, remove=args.remove)
-    print(", ".join(get(catalogue, str(entry.id)).tags) or "(no tags)")
+    from grader.text import shown
+
+    print(shown(", ".join(get(catalogue, str(entry.id)).tags) or "(no tags)"))
     return 0
 
 

@@ -60,8 +60,6 @@ def run(args: argparse.Namespace) -> int:
     import webbrowser
     from pathlib import Path
 
-    import uvicorn
-
     from grader.errors import NonopressError
     from nonopress.solves.collector import normal_origin
     from nonopress.studio.app import create_app
@@ -112,9 +110,10 @@ def run(args: argparse.Namespace) -> int:
     threading.Thread(target=ensure_compiled, daemon=True).start()
     if not args.no_browser:
         threading.Timer(0.5, webbrowser.open, (config.url,)).start()
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    from nonopress.studio.server import serve
+
     try:
-        server.run(sockets=[sock])
+        serve(app, sock)  # header timeout, connection cap, keep-alive (studio/server.py)
     finally:
         sock.close()
     return 0

@@ -71,7 +71,8 @@ export class Library {
       printed: (a, b) => (b.last_printed || '').localeCompare(a.last_printed || ''),
     };
     return this.entries
-      .filter((e) => !text || e.label.toLowerCase().includes(text) || (e.title || '').toLowerCase().includes(text))
+      .filter((e) => !text || e.label.toLowerCase().includes(text) || (e.title || '').toLowerCase().includes(text)
+        || (e.tags || []).some((t) => t.toLowerCase().includes(text)))
       .filter((e) => this.source === 'catalogue' || !level || e.level === level)
       .sort(keys[$('lib-sort').value] || keys.name);
   }
@@ -103,7 +104,7 @@ export class Library {
     const meta = document.createElement('div');
     meta.className = 'meta';
     const size = document.createElement('span');
-    size.textContent = entry.error ? 'unreadable' : `${entry.width}×${entry.height}` + (entry.kind === 'colour' ? ` · ${entry.palette.length} col` : '');
+    size.textContent = entry.error ? 'unreadable' : `${entry.width}×${entry.height}` + (entry.kind === 'colour' && entry.palette ? ` · ${entry.palette.length} col` : '');
     const badge = document.createElement('span');
     const verdict = entry.error ? 'error' : (entry.pending ? 'grading' : entry.verdict);
     badge.className = `badge ${verdict}`;
