@@ -370,9 +370,9 @@ def test_reports_and_refit_recover_the_minutes_of_5000_simulated_solves(
 def test_the_studio_collects_for_its_catalogue_and_its_cards_show_the_solves(
         tmp_path: Path) -> None:
     import httpx
+    from studio_support import make_stock, running_studio
 
     from nonopress.studio.config import StudioConfig
-    from studio_support import make_stock, running_studio
 
     db = str(tmp_path / "stock.sqlite")
     make_stock(db, tmp_path)

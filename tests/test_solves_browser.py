@@ -3,8 +3,7 @@ as a reader who downloaded the site would, reports its solve to a test studio, o
 figures of the solve; with collection turned off (on the page, or a site built without
 ``--collect``) nothing is sent.
 
-Chromium through Playwright, as the studio's and the player's tests. Skipped until the web
-player (``nonopress/web``, issue 45) is installed beside this code.
+Chromium through Playwright, as the studio's and the player's tests.
 """
 
 from __future__ import annotations
@@ -21,13 +20,13 @@ import pytest
 import sqlalchemy as sa
 
 sync_api = pytest.importorskip("playwright.sync_api")
-pytest.importorskip("nonopress.web.record", reason="the web player (issue 45) is not here yet")
+
+from studio_support import running_studio  # noqa: E402
 
 from grader.formats import read_any  # noqa: E402
 from nonopress.catalogue import ImportOptions, add_files, open_catalogue, schema  # noqa: E402
 from nonopress.cli import main  # noqa: E402
 from nonopress.studio.config import StudioConfig  # noqa: E402
-from studio_support import running_studio  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed")
