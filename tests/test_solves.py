@@ -430,3 +430,31 @@ def test_the_commands_refuse_bad_input_in_one_line(
     assert main(["library", "--db", db, "solves"]) == 0
     out = capsys.readouterr()
     assert "(none yet)" in out.out and "0 solve(s) of 0 puzzle(s)" in out.err
+
+
+def test_the_batch_writer_stores_a_batch_once_and_outlives_a_dropped_connection(
+        catalogue: Catalogue) -> None:
+    from nonopress.solves.store import BatchWriter, store_solves
+
+    key = keys(catalogue)[0]
+    same = parse_record(json.dumps(record(key)).encode(), None)
+    other = parse_record(json.dumps(record(key)).encode(), None)
+    assert store_solves(catalogue, [same, other, same]) == ["new", "new", "unchanged"]
+    writer = BatchWriter(catalogue)
+    try:
+        first = parse_record(json.dumps(record(key)).encode(), None)
+        assert writer.submit(first).result(timeout=30) == "new"
+        if catalogue.dialect == "postgresql":  # the server drops the writer's idle connection
+            with catalogue.engine.connect() as admin:
+                dropped = admin.execute(sa.text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                    "pid <> pg_backend_pid() AND query LIKE :insert"),
+                    {"insert": "INSERT INTO solves%"}).scalars().all()
+                admin.commit()
+            assert dropped == [True]
+        then = parse_record(json.dumps(record(key)).encode(), None)
+        assert writer.submit(then).result(timeout=30) == "new"
+        assert writer.submit(then).result(timeout=30) == "unchanged"
+    finally:
+        writer.close()
+    assert len(stored(catalogue)) == 4
