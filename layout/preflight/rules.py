@@ -102,6 +102,11 @@ class Document:
 Rule = Callable[[Document], RuleResult]
 
 
+def _a(word: str) -> str:
+    """The article before ``word`` ("a KDP", "an IngramSpark")."""
+    return "an" if word[:1].upper() in "AEIOU" else "a"
+
+
 def _inches(points: float) -> str:
     return f"{points / 72:.3f}".rstrip("0").rstrip(".") + " in"
 
@@ -199,8 +204,8 @@ def _line_widths(doc: Document, least: float, status: Status, why: str) -> RuleR
 
 def kdp_trim(doc: Document, rules: PrintRules) -> RuleResult:
     printer, bleed_in = rules.printer, f"{(rules.bleed or 0.0) / INCH:g} in"
-    result = RuleResult("trim-size", f"a {printer} paperback trim size, one for every page, "
-                        f"with no bleed or {bleed_in} bleed")
+    result = RuleResult("trim-size", f"{_a(printer)} {printer} paperback trim size, one "
+                        f"for every page, with no bleed or {bleed_in} bleed")
     sizes: dict[tuple[int, int], list[int]] = {}
     for scan in doc.pages:
         media = doc.box(scan.index, "MediaBox") or doc.trim(scan.index)
@@ -456,9 +461,11 @@ def pdfx_keys(doc: Document) -> RuleResult:
     return result
 
 
-def pdfx_boxes(doc: Document) -> RuleResult:
+def pdfx_boxes(doc: Document, rules: PrintRules) -> RuleResult:
+    # a bound book bleeds on three edges or none: its trim-size and bleed rules judge that
+    bleed_rule = "" if rules.bound else ", at least 3 mm of bleed"
     result = RuleResult("page-boxes", "TrimBox (or ArtBox, not both) and BleedBox on every "
-                        "page, at least 3 mm of bleed, trim inside bleed inside media")
+                        f"page{bleed_rule}, trim inside bleed inside media")
     for scan in doc.pages:
         page = scan.index + 1
         trim, art = doc.box(scan.index, "TrimBox"), doc.box(scan.index, "ArtBox")
@@ -478,7 +485,7 @@ def pdfx_boxes(doc: Document) -> RuleResult:
             result.add(page, "the TrimBox reaches outside the BleedBox")
         least = min(inner[0] - bleed[0], inner[1] - bleed[1], bleed[2] - inner[2],
                     bleed[3] - inner[3])
-        if least < PDFX_MIN_BLEED - 0.1:
+        if bleed_rule and least < PDFX_MIN_BLEED - 0.1:
             result.add(page, f"bleed of {least / 72 * 25.4:.1f} mm: printers trim into at "
                        "least 3 mm (1/8 in in the US)")
     return result
@@ -606,7 +613,7 @@ RULES: dict[str, Callable[[Document, PrintRules], RuleResult]] = {
     "pdfx-version": _plain(pdfx_version),
     "output-intent": _plain(pdfx_output_intent),
     "pdfx-keys": _plain(pdfx_keys),
-    "pdfx-boxes": _plain(pdfx_boxes),
+    "pdfx-boxes": pdfx_boxes,
     "pdfx-colour": _plain(pdfx_colour),
     "black-text": _plain(pdfx_black_text),
     "total-ink": pdfx_total_ink,
