@@ -45,12 +45,11 @@ class Chosen:
     file: Path  # absolute
 
 
-def section_of(manifest: Path) -> dict[str, Any] | None:
-    """The manifest's ``from_library`` mapping, or None when it has none."""
-    data = safe_yaml.load(manifest.read_text(encoding="utf-8-sig"))
-    if not isinstance(data, dict) or data.get(SECTION) is None:
+def section_of(section: object, manifest: Path) -> dict[str, Any] | None:
+    """The ``from_library`` mapping of ``manifest`` (the section as the manifest's reader
+    kept it, ``Manifest.from_library``) checked, or None when it has none."""
+    if section is None:
         return None
-    section = data[SECTION]
     if not isinstance(section, dict):
         raise FormatError(f"{SECTION} must be a mapping (count, levels, sizes, ...)",
                           str(manifest))
@@ -119,9 +118,11 @@ def _request(section: dict[str, Any]) -> PickRequest:
     return PickRequest(levels=levels, filters=filters, vary=vary, seed=seed, curve=curve)
 
 
-def resolve(catalogue: Catalogue, manifest: Path, issue: str) -> list[Chosen]:
-    """The puzzles of the section: the ``chosen`` list, or a new pick written back."""
-    section = section_of(manifest)
+def resolve(catalogue: Catalogue, manifest: Path, written: object, issue: str
+            ) -> list[Chosen]:
+    """The puzzles of the section (``written``: as the manifest holds it): the ``chosen``
+    list, or a new pick written back."""
+    section = section_of(written, manifest)
     if section is None:
         return []
     folder = manifest.parent / f"{manifest.stem}-puzzles"

@@ -8,8 +8,7 @@ added to the manifest as plain puzzle files before the layout reads it.
 from __future__ import annotations
 
 import datetime as dt
-import os
-import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -35,7 +34,7 @@ class IssueLibrary:
     def open(cls, db: str | None, manifest: Manifest) -> IssueLibrary | None:
         """The catalogue named by ``--db`` (or the default one, when it exists); None when
         there is none. A manifest with ``from_library`` needs one."""
-        wants = section_of(manifest.source) is not None
+        wants = section_of(manifest.from_library, manifest.source) is not None
         location = resolve_location(db)
         if db is None and "://" not in location and not Path(location).is_file():
             if wants:
@@ -46,39 +45,24 @@ class IssueLibrary:
 
     def fill(self, manifest: Manifest) -> Manifest:
         """``manifest`` with the puzzles of its ``from_library`` section appended."""
-        chosen = resolve(self.catalogue, manifest.source, self.issue)
+        chosen = resolve(self.catalogue, manifest.source, manifest.from_library, self.issue)
         refs = tuple(PuzzleRef(path=c.file, title=c.title or None,
                                hide_title=manifest.puzzles[0].hide_title
                                if manifest.puzzles else True) for c in chosen)
         return replace(manifest, puzzles=manifest.puzzles + refs)
 
-    def warn_reprints(self, manifest: Manifest) -> list[str]:
-        warnings = earlier_printings(self.catalogue, _puzzles(manifest), self.issue)
-        for warning in warnings:
-            print(f"nonopress issue: warning: {warning}", file=sys.stderr)
-        return warnings
+    def reprints(self, puzzles: Sequence[AnyPuzzle]) -> list[str]:
+        """Warnings for the issue's puzzles (in issue order) printed before, themselves or
+        their designs."""
+        return earlier_printings(self.catalogue, list(puzzles), self.issue)
 
-    def record(self, manifest: Manifest, pages: dict[int, int]) -> int:
-        """Record the issue's puzzles (``pages``: puzzle number -> page)."""
+    def record(self, manifest: Manifest, puzzles: Sequence[AnyPuzzle],
+               pages: dict[int, int]) -> int:
+        """Record the issue's puzzles (in issue order; ``pages``: puzzle number -> page)."""
         printed = [Printed(puzzle, number, pages.get(number))
-                   for number, puzzle in enumerate(_puzzles(manifest), 1)]
+                   for number, puzzle in enumerate(puzzles, 1)]
         return record_printings(self.catalogue, self.issue, printed,
                                 date=_date(manifest.date), profile=manifest.profile.name)
-
-
-def _puzzles(manifest: Manifest) -> list[AnyPuzzle]:
-    """The manifest's puzzles in issue order (a file without index gives all of its own)."""
-    from grader.kinds import read_puzzles
-
-    found: list[AnyPuzzle] = []
-    for ref in manifest.puzzles:
-        try:
-            puzzles = read_puzzles(os.fspath(ref.path))
-        except NonopressError:
-            continue  # the build names the file that cannot be read
-        found += [puzzles[ref.index - 1]] if ref.index and ref.index <= len(puzzles) \
-            else puzzles
-    return found
 
 
 def _date(text: str) -> dt.date | None:

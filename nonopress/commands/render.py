@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from grader.kinds import kind_of
     from grader.results import Budget
     from layout.render import FORMATS, caption_of, puzzle_page, render
-    from nonopress.commands.common import read_input
+    from nonopress.app.loading import read_input
 
     drawing = Path(args.output).suffix.lower().lstrip(".")
     if drawing not in FORMATS:

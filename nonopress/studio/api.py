@@ -282,12 +282,10 @@ async def issue(request: Request) -> JSONResponse:
         written = await studio.jobs.run(
             lambda: catalogue.export(labels, config.folder, wanted.name))
         wanted.puzzles = [(written.get(path, path), index) for path, index in wanted.puzzles]
-    result = await studio.jobs.run(lambda: issues.build(wanted, config.folder,
-                                                        config.issue_seconds))
-    if catalogue is not None:
-        files = [(confine(config.folder, path), index) for path, index in wanted.puzzles]
-        result.warnings += await studio.jobs.run(lambda: catalogue.record_issue(
-            f"{wanted.title} {wanted.name}".strip(), files, wanted.profile))
+    # with a catalogue open, the printing is recorded there as `nonopress issue --db` does
+    result = await studio.jobs.run(lambda: issues.build(
+        wanted, config.folder, config.issue_seconds,
+        catalogue.catalogue if catalogue is not None else None))
     number_ = next(studio.numbers)
     studio.previews[number_] = result.previews
     while len(studio.previews) > KEPT_PREVIEWS:

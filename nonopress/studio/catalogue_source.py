@@ -10,7 +10,6 @@ one the CLI reads; the issue built is then recorded in the catalogue's history.
 
 from __future__ import annotations
 
-import datetime as dt
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -168,23 +167,6 @@ class CatalogueSource:
             atomic_write(str(path), found.puzzle_text)
             written[label] = relative_name(folder, path)
         return written
-
-    def record_issue(self, issue: str, files: list[tuple[Path, int | None]], profile: str
-                     ) -> list[str]:
-        """Warnings for puzzles (or designs) printed before, then the issue recorded in the
-        catalogue's history as ``nonopress issue --db`` records it."""
-        from grader.kinds import read_puzzles
-        from nonopress.catalogue import Printed, earlier_printings, record_printings
-
-        puzzles = []
-        for path, index in files:  # a file without an index prints all of its puzzles
-            read = read_puzzles(path)
-            puzzles += [read[index - 1]] if index and index <= len(read) else read
-        warnings = earlier_printings(self.catalogue, puzzles, issue)
-        record_printings(self.catalogue, issue,
-                         [Printed(p, n) for n, p in enumerate(puzzles, 1)],
-                         date=dt.date.today(), profile=profile)
-        return warnings
 
     def close(self) -> None:
         self.catalogue.close()

@@ -16,7 +16,7 @@ from grader.authoring import BwAuthored, MakeOptions, Target
 from grader.errors import NonopressError
 from grader.kinds import kind_of
 from grader.results import Budget
-from nonopress.commands.common import LoadedPuzzle
+from nonopress.app.loading import LoadedPuzzle
 from nonopress.studio.security import RequestRefused
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 def check(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
     """The ``check --json`` record of the puzzle (and ``broken`` for ``none``: the line or
     cell that breaks, for either kind)."""
-    from nonopress.commands.check import check_puzzle
+    from nonopress.app.records import check_puzzle
 
     checked = check_puzzle(loaded, Budget(seconds=seconds))
     record = checked.record(loaded)
@@ -56,7 +56,7 @@ def grade(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
     """The ``grade --json`` record of the puzzle, with ``heat``, ``rung_order`` and
     ``minutes_text`` (the minutes as ``grade`` prints them, ``12 (8-17)``)."""
     from grader.minutes import span_text
-    from nonopress.commands.grade import grade_record
+    from nonopress.app.records import grade_record
 
     # either kind: grade_record asks the puzzle's contract (grader.kinds)
     record, result = grade_record(loaded, None, Budget(seconds=seconds))
