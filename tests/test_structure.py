@@ -21,9 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 STRUCTURE = ROOT / "docs" / "structure.json"
 PACKAGES = ("grader", "words", "layout", "nonopress")
 
-#: nevers broken on a branch that other work mends: strict, so each one mended fails here
-#: until its line is deleted (issue 44 mended the last four: printing through the kind
-#: contract and the numba cache's move)
+#: nevers known to be broken while other work mends them (strict xfail: each one mended fails
+#: here until its line is deleted); none since issue 44
 MENDED_ELSEWHERE: set[tuple[str, str]] = set()
 
 
