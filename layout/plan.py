@@ -37,22 +37,8 @@ from layout.geometry import BlockGeometry
 from layout.issue import Issue, IssueEntry
 from layout.kinddraw import puzzle_ops
 from layout.manifest import Manifest, Margins
-<<<<<<< HEAD
 from layout.profiles import LARGE_PRINT_BODY, LARGE_PRINT_SCALE, Profile
-=======
-from layout.profiles import (
-    KDP_GUTTERS,
-    KDP_MAX_PAGES,
-    KDP_MIN_PAGES,
-    KDP_OUTSIDE,
-    KDP_OUTSIDE_BLEED,
-    LARGE_PRINT_BODY,
-    LARGE_PRINT_SCALE,
-    Profile,
-    kdp_gutter,
-)
 from layout.stepgrid import MAX_WIDTH_SHARE
->>>>>>> main
 from layout.units import MM, PageSize
 
 MIN_CELL = 3.5 * MM  # below this clue digits are too small to read
@@ -1011,12 +997,8 @@ def _kdp_page_count(pages: list[Page], planner: Planner) -> None:
         f"{least - count} ruled Notes pages (pad_pages); "
         f"{_puzzles_to_fill(planner, least - count, count)} more puzzles would fill "
         "them")
-<<<<<<< HEAD
-    while len(pages) < least:
-=======
     _centre_lone_puzzles(pages, planner)
-    while len(pages) < KDP_MIN_PAGES:
->>>>>>> main
+    while len(pages) < least:
         page = planner.page("notes")
         size = sizes.pt(14)
         page.ops.append(Text(area.left, area.top - size, "Notes", size, bold=True))

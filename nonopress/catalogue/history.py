@@ -74,15 +74,10 @@ def earlier_printings(catalogue: Catalogue, puzzles: Sequence[AnyPuzzle],
 
 
 def record_printings(catalogue: Catalogue, issue: str, printed: Sequence[Printed], *,
-<<<<<<< HEAD
                      date: dt.date | None = None, profile: str = PLAIN.name) -> int:
-    """Record that ``issue`` printed these puzzles (replacing an earlier record of it)."""
-=======
-                     date: dt.date | None = None, profile: str = "plain") -> int:
     """Record that ``issue`` printed these puzzles (replacing an earlier record of it).
     A puzzle printed twice in the issue is one printing, at its first position (the
     history holds one row an issue and a puzzle)."""
->>>>>>> main
     designs = shape_keys(catalogue, [item.puzzle for item in printed])
     now = utc_now()
     rows: dict[str, dict[str, object]] = {}
