@@ -187,6 +187,11 @@ class PuzzleKind(Protocol):
         repair), None for a puzzle in colours."""
         ...
 
+    def in_colour(self) -> ColourPuzzle | None:
+        """The puzzle for the engines that work on colour puzzles only (authoring's colour
+        repair), None for a black-and-white one: the twin of :meth:`black_and_white`."""
+        ...
+
     @property
     def drawing(self) -> str:
         """The name of the drawing strategy layout prints the kind with (layout owns and
@@ -335,6 +340,9 @@ class BlackAndWhite:
 
     def black_and_white(self) -> Puzzle | None:
         return self.puzzle
+
+    def in_colour(self) -> ColourPuzzle | None:
+        return None
 
     drawing: ClassVar[str] = "black-and-white"
 
@@ -525,6 +533,9 @@ class Colour:
 
     def black_and_white(self) -> Puzzle | None:
         return None
+
+    def in_colour(self) -> ColourPuzzle | None:
+        return self.puzzle
 
     drawing: ClassVar[str] = "colour"
 
