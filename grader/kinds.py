@@ -174,6 +174,11 @@ class PuzzleKind(Protocol):
         """A solution's rows as the picture array (bool, or the palette index of a cell)."""
         ...
 
+    def rows_of(self, picture: np.ndarray[Any, Any]) -> tuple[str, ...]:
+        """A picture as solution rows (the inverse of :meth:`picture`), whether or not it
+        solves the clues."""
+        ...
+
     def editor_record(self) -> dict[str, Any]:
         """The clues, palette and givens as the studio's editor draws them."""
         ...
@@ -329,6 +334,11 @@ class BlackAndWhite:
         import numpy as np
 
         return np.array([[char == "#" for char in row] for row in rows], dtype=bool)
+
+    def rows_of(self, picture: np.ndarray[Any, Any]) -> tuple[str, ...]:
+        from grader.model import as_row_strings
+
+        return tuple(as_row_strings(picture))
 
     def editor_record(self) -> dict[str, Any]:
         rows, columns = self.clue_texts()
@@ -516,6 +526,11 @@ class Colour:
         from grader.colour.model import rows_to_colour_array
 
         return rows_to_colour_array(list(rows), self.puzzle.palette)
+
+    def rows_of(self, picture: np.ndarray[Any, Any]) -> tuple[str, ...]:
+        from grader.colour.model import colour_array_to_rows
+
+        return colour_array_to_rows(picture, self.puzzle.palette)
 
     def editor_record(self) -> dict[str, Any]:
         palette = self.puzzle.palette

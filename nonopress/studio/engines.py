@@ -91,8 +91,7 @@ def proposal(authored: AnyAuthored) -> dict[str, Any]:
     assert puzzle.solution is not None
     record = authored.to_json()
     kind = kind_of(puzzle)
-    # the picture before the change, as rows of the kind's solution characters
-    original = list(kind.with_solution(authored.original).solution or ())
+    original = list(kind.rows_of(authored.original))  # the picture before the change
     givens = [[r, c, bool(f)] for r, c, f in kind.givens()]
     return {
         "grid": list(puzzle.solution),
