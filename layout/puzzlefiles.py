@@ -36,13 +36,8 @@ class PuzzleFiles:
     def read(self, path: Path) -> list[Puzzle]:
         """The black-and-white puzzles of ``path`` (:func:`grader.formats.read`)."""
         if path not in self._plain:
-            known = self._any.get(path)
-            if isinstance(known, list) and all(isinstance(p, Puzzle) for p in known):
-                # read_any read it as black and white: the same list formats.read gives
-                self._plain[path] = [p for p in known if isinstance(p, Puzzle)]
-            else:
-                self._plain[path] = self._parse(
-                    path, lambda data: read(data, name=str(path)))
+            # the bytes are read once; parsing them again costs less than a kind test here
+            self._plain[path] = self._parse(path, lambda data: read(data, name=str(path)))
         return _result(self._plain[path])
 
     def read_any(self, path: Path) -> list[AnyPuzzle]:
