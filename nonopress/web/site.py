@@ -29,6 +29,7 @@ from nonopress.assets import FILES, asset_bytes
 from nonopress.web.pages import PageLink, archive_page, index_page, puzzle_page
 from nonopress.web.record import fillin_record, nonogram_record
 
+GRADE_CACHE = "nonopress-grades.json"
 HINT_CACHE = "nonopress-hints.json"
 PLAYER = f"nonopress-player/{__version__}"
 
@@ -113,8 +114,8 @@ def _facts(record: dict[str, Any]) -> str:
 def build_site(manifest: Manifest, options: SiteOptions,
                progress: Callable[[str], None] | None = None) -> SiteReport:
     """Grade (or take from the caches), then write every file of the site."""
-    from nonopress.app import CACHE_NAME
-    from nonopress.app.issue import IssueOptions, Voice, grade_issue
+    from layout.build import build_issue
+    from layout.gradecache import GradeCache
     from nonopress.web.hintcache import HintCache
 
     out = options.output
@@ -123,13 +124,10 @@ def build_site(manifest: Manifest, options: SiteOptions,
     if not Path(os.path.realpath(out)).parent.is_dir():
         raise NonopressError(f"{out}: the folder {out.parent} does not exist")
     cache_dir = options.cache_dir
+    grades = GradeCache(cache_dir / GRADE_CACHE if cache_dir else None)
     hints = HintCache(cache_dir / HINT_CACHE if cache_dir else None)
-    # the application layer's build, as the issue command's and the studio's (grades cached)
-    graded = grade_issue(manifest, IssueOptions(
-        grade_seconds=options.budget.seconds,
-        cache=cache_dir / CACHE_NAME if cache_dir else None),
-        voice=Voice(say=progress) if progress else Voice())
-    issue = graded.issue
+    issue = build_issue(manifest, cache=grades, budget=options.budget, progress=progress)
+    unsaved = _save(grades.save)
     version = grader_version()
     site = {"collect": options.collect, "player": PLAYER}
     issue_day = manifest.date
@@ -145,7 +143,7 @@ def build_site(manifest: Manifest, options: SiteOptions,
                                       version, day, site)))
         else:
             held_back += 1
-    unsaved = _save(hints.save)
+    unsaved += _save(hints.save)
     for fillin in issue.fillins:
         if not _due(issue_day, options.until):
             held_back += 1
@@ -157,7 +155,7 @@ def build_site(manifest: Manifest, options: SiteOptions,
         records.append((f"puzzle-{fillin.number:02d}",
                         fillin_record(fillin.puzzle, fillin.grade, version, meta)))
     written = _write(out, manifest, records, options)
-    warnings = [w for w in (*graded.warnings, hints.warning, *unsaved) if w]
+    warnings = [w for w in (*issue.warnings, hints.warning, *unsaved) if w]
     return SiteReport(tuple(written), len(records), held_back, tuple(warnings))
 
 
