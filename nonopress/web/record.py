@@ -12,8 +12,7 @@ import base64
 import hashlib
 from typing import TYPE_CHECKING, Any
 
-from grader.colour.model import ColourPuzzle
-from grader.model import Puzzle
+from grader.kinds import AnyPuzzle, kind_of
 
 if TYPE_CHECKING:
     from layout.issue import GradeInfo
@@ -70,7 +69,7 @@ def _round(value: float | None) -> float | None:
 
 
 def nonogram_record(
-    puzzle: Puzzle | ColourPuzzle,
+    puzzle: AnyPuzzle,
     solution: Any,
     grade: GradeInfo,
     hints: dict[str, Any],
@@ -82,21 +81,21 @@ def nonogram_record(
     key = puzzle.key()
     record: dict[str, Any] = {"format": FORMAT, **meta, "key": key,
                               "width": puzzle.width, "height": puzzle.height}
-    if isinstance(puzzle, ColourPuzzle):
-        palette = puzzle.palette
-        record["kind"] = "colour"
+    kind = kind_of(puzzle)
+    colour = kind.in_colour()
+    record["kind"] = kind.tag
+    if colour is not None:  # each block with its colour's index; the colours by index
+        palette = colour.palette
         record["palette"] = [{"name": palette[i].name, "rgb": f"#{palette[i].hex}"}
                              for i in range(1, palette.size + 1)]
-        record["rows"] = [[[n, c] for n, c in clue] for clue in puzzle.rows]
-        record["columns"] = [[[n, c] for n, c in clue] for clue in puzzle.columns]
-        cells = "".join(INDEX_CHARS[int(v)] for row in solution for v in row)
-        record["givens"] = []
+        record["rows"] = [[[n, c] for n, c in clue] for clue in colour.rows]
+        record["columns"] = [[[n, c] for n, c in clue] for clue in colour.columns]
     else:
-        record["kind"] = "bw"
         record["rows"] = [list(clue) for clue in puzzle.rows]
         record["columns"] = [list(clue) for clue in puzzle.columns]
-        cells = "".join("1" if v else "0" for row in solution for v in row)
-        record["givens"] = [[r, c, 1 if f else 0] for r, c, f in puzzle.givens]
+    # a cell's value as one character: 0 empty, 1 filled (black and white) or colour k
+    cells = "".join(INDEX_CHARS[int(v)] for row in solution for v in row)
+    record["givens"] = [[r, c, 1 if f else 0] for r, c, f in kind.givens()]
     record["grade"] = grade_figures(grade, version)
     record["hints"] = hints
     record["solution"] = obfuscate(cells, key)
