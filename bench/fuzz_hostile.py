@@ -253,6 +253,7 @@ ROUTES: tuple[tuple[str, str, dict[str, object]], ...] = (
                              "device": "desktop", "started_at": "2026-11-28T02:30Z",
                              "player": "nonopress-player/1"}),
     ("GET", "/api/health", {}),
+    ("GET", "/api/profiles", {}),
     ("GET", "/", {}),
     ("GET", "/static/api.js", {}),
 )
