@@ -871,8 +871,9 @@ def _bigger_puzzles_said(before: IssuePlan, after: IssuePlan) -> str:
         how = f"{alone} alone on a page"
     else:
         how = f"up to {most} to a page"
-    return (f"a short book: puzzles printed at {cell} cells on {plural(len(pages), 'page')} "
-            f"instead of {was} ({how})")
+    instead = f" instead of {was}" if was != len(pages) else ""  # not "8 instead of 8"
+    return (f"a short book: puzzles printed at {cell} cells on {plural(len(pages), 'page')}"
+            f"{instead} ({how})")
 
 
 def _notes(plan: IssuePlan) -> int:

@@ -153,6 +153,7 @@ def filters_from(args: argparse.Namespace) -> Any:
 
 
 def _find(catalogue: Any, args: argparse.Namespace) -> int:
+    from grader.minutes import whole
     from grader.text import shown
     from nonopress.catalogue import find
 
@@ -171,7 +172,7 @@ def _find(catalogue: Any, args: argparse.Namespace) -> int:
               f"{'min':>5}  title")
         for e in entries:
             score = "-" if e.score is None else f"{e.score:.2f}"
-            minutes = "-" if e.minutes is None else f"{e.minutes:.0f}"
+            minutes = "-" if e.minutes is None else whole(e.minutes)  # 0.3, not 0
             stars = "-" if e.stars is None else "*" * e.stars
             tags = f"  [{', '.join(e.tags)}]" if e.tags else ""
             print(shown(f"{e.id:>5}  {e.kind:6} {e.size:7} {e.level or e.status:14} "

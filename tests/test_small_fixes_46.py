@@ -1,0 +1,69 @@
+"""Issue 46, item 12: the smaller ones. ``info FOLDER`` reads the folder's puzzles;
+``library find`` says 0.3 minutes, not 0; a short book's report never says "on 8 pages
+instead of 8"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from grader.formats import write
+from grader.model import Metadata, Puzzle
+from layout.draw import Block, Page
+from layout.plan import IssuePlan, _bigger_puzzles_said
+from nonopress.cli import main
+
+
+def _folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "stock"
+    folder.mkdir()
+    for number in range(2):
+        picture = np.zeros((5, 5), dtype=bool)
+        picture[number] = True
+        picture[:, 4 - number] = True
+        (folder / f"p{number}.non").write_bytes(
+            write(Puzzle.from_picture(picture, Metadata(title=f"Tiny {number}")), "non"))
+    return folder
+
+
+def test_info_reads_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _folder(tmp_path)
+    assert main(["info", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "Tiny 0" in out and "Tiny 1" in out
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["info", str(empty)]) == 2
+    err = capsys.readouterr().err
+    assert str(empty) in err and len(err.strip().splitlines()) == 1
+
+
+def test_library_find_shows_tenths_under_a_minute(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _folder(tmp_path)
+    db = str(tmp_path / "c.sqlite")
+    assert main(["library", "add", str(folder), "--db", db, "-j", "1"]) == 0
+    capsys.readouterr()
+    assert main(["library", "find", "--db", db]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    minutes = [row[6] for row in rows]  # id kind size level score stars min title
+    assert minutes and all(m.startswith("0.") for m in minutes), rows
+
+
+def _plan(cells: list[list[float]]) -> IssuePlan:
+    pages = []
+    for page_cells in cells:
+        page = Page(400.0, 600.0, "puzzles")
+        page.blocks = [Block(n, 0.0, 0.0, c, None, False)  # type: ignore[arg-type]
+                       for n, c in enumerate(page_cells)]
+        pages.append(page)
+    return IssuePlan(pages)
+
+
+def test_a_short_book_report_names_a_page_count_once_when_it_is_unchanged() -> None:
+    same = _bigger_puzzles_said(_plan([[10.0, 10.0]] * 8), _plan([[20.0]] * 8))
+    assert "instead of" not in same and "on 8 pages" in same
+    fewer = _bigger_puzzles_said(_plan([[10.0]] * 4), _plan([[20.0]] * 8))
+    assert "on 8 pages instead of 4" in fewer
