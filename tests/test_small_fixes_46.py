@@ -67,3 +67,26 @@ def test_a_short_book_report_names_a_page_count_once_when_it_is_unchanged() -> N
     assert "instead of" not in same and "on 8 pages" in same
     fewer = _bigger_puzzles_said(_plan([[10.0]] * 4), _plan([[20.0]] * 8))
     assert "on 8 pages instead of 4" in fewer
+
+
+def test_colour_issues_are_made_as_pdfx_with_worked_pages_as_the_docs_say(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from grader.colour.model import ColourPuzzle, rows_to_colour_array
+    from grader.colour.palette import Colour, Palette
+    from grader.formats import write_any
+
+    palette = Palette((Colour("red", (200, 30, 30), "r"), Colour("green", (30, 150, 60), "g")))
+    rows = ["rr..g", "rr.gg", "..gg.", "r.g..", "rrr.g"]
+    puzzle = ColourPuzzle.from_picture(rows_to_colour_array(rows, palette), palette,
+                                       Metadata(title="Flag"))
+    (tmp_path / "flag.yaml").write_bytes(write_any(puzzle, "yaml"))
+    (tmp_path / "issue.yaml").write_text("title: C\nworked: [1]\npuzzles: [flag.yaml]\n",
+                                         encoding="utf-8")
+    out = tmp_path / "c.pdf"
+    assert main(["issue", str(tmp_path / "issue.yaml"), "-o", str(out), "--profile", "pdfx",
+                 "--cache-dir", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert "passes" in err and "not made" not in err
+    assert "4 pages" in err  # contents, puzzle, solution, worked solution
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "colour.md").read_text()
+    assert "not made for colour" not in docs
