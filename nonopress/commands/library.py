@@ -81,6 +81,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     imp = sub.add_parser("import", help="add what an export holds")
     imp.add_argument("file", metavar="FILE")
 
+    meta = sub.add_parser(
+        "set", help="set title, author, copyright, licence or source on many puzzles: "
+        "library set author='A. Setter' licence=CC-BY-4.0 --tag animals")
+    meta.add_argument("assignments", nargs="+", metavar="FIELD=VALUE",
+                      help="title (may hold {n}, {id}, {title}), author, copyright, licence, "
+                      "source")
+    meta.add_argument("--id", action="append", default=[], metavar="ID[-ID]",
+                      help="a puzzle id, key, or id range 12-40 (repeatable)")
+    meta.add_argument("--tag", action="append", default=[], metavar="TAG",
+                      help="the puzzles with this tag (repeatable: all of them)")
+    meta.add_argument("--all", action="store_true", help="every puzzle of the catalogue")
+
     release = sub.add_parser("release", help="drop the bookings of an abandoned issue")
     release.add_argument("issue", metavar="ISSUE")
 
@@ -101,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
     with open_catalogue(args.db, create=create) as catalogue:
         action = {"add": _add, "find": _find, "dupes": _dupes, "history": _history,
                   "tag": _tag, "export": _export, "import": _import, "release": _release,
+                  "set": _set,
                   "summary": _summary}[args.action]
         try:
             return int(action(catalogue, args))
@@ -225,6 +238,37 @@ def _tag(catalogue: Any, args: argparse.Namespace) -> int:
     with catalogue.writing() as connection:
         set_tags(connection, [entry.id], add=args.tags, remove=args.remove)
     print(", ".join(get(catalogue, str(entry.id)).tags) or "(no tags)")
+    return 0
+
+
+def _set(catalogue: Any, args: argparse.Namespace) -> int:
+    from grader.errors import NonopressError
+    from grader.text import shown
+    from nonopress.catalogue import Filters, find, get
+    from nonopress.catalogue.metadata import parse_assignments, set_metadata
+
+    values = parse_assignments(args.assignments)
+    if not (args.id or args.tag or args.all):
+        raise NonopressError("set: say which puzzles: --id ID[-ID], --tag TAG or --all")
+    ids: set[int] = set()
+    for item in args.id:
+        low, dash, high = item.partition("-")
+        if dash and low.strip().isdigit() and high.strip().isdigit():
+            if int(low) > int(high):
+                raise NonopressError(f"--id {item}: the range runs backwards")
+            ids.update(range(int(low), int(high) + 1))
+        else:
+            ids.add(get(catalogue, item).id)
+    if args.tag or args.all:
+        ids.update(e.id for e in find(catalogue, Filters(tags=tuple(args.tag))))
+    if args.id and any("-" in item for item in args.id):  # a range may span deleted ids
+        known = {e.id for e in find(catalogue, Filters())}
+        ids &= known
+    if not ids:
+        raise NonopressError(f"set: no puzzle in {catalogue.name} is selected")
+    for puzzle_id, title in set_metadata(catalogue, sorted(ids), values):
+        print(shown(f"{puzzle_id:>5}  {title or '-'}"))
+    print(f"{len(ids)} puzzle(s) changed: {', '.join(sorted(values))}", file=sys.stderr)
     return 0
 
 
