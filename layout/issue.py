@@ -133,6 +133,8 @@ class IssueEntry:
     about: str = ""
     #: grey print: a colour puzzle's colours as grey tints with symbols
     grey: bool = False
+    #: the manifest item's own date (its day on the web), "" for the issue's
+    date: str = ""
 
     @property
     def drawing(self) -> KindDrawing:

@@ -25,9 +25,10 @@ CAPTION_PX, CAPTION_ROOM = 13, 34
 
 
 def preview_png(result: AnyAuthored, cell: int | None = None,
-                source: GreyArray | None = None) -> bytes:
+                source: GreyArray | npt.NDArray[np.uint8] | None = None) -> bytes:
     """The panels as PNG bytes; ``cell`` pixels a cell (default: fits ~300 px);
-    ``source``: the original picture's grey levels, shown first at the panels' height."""
+    ``source``: the original picture, its grey levels or its RGB colours, shown first at
+    the panels' height."""
     from PIL import Image, ImageDraw, ImageFont
 
     height, width = result.original.shape
@@ -38,8 +39,9 @@ def preview_png(result: AnyAuthored, cell: int | None = None,
     if source is not None:
         scale = panel_h / source.shape[0]
         size = (max(1, round(source.shape[1] * scale)), panel_h)
-        photo = Image.fromarray(np.clip(np.rint(source), 0, 255).astype(np.uint8),
-                                mode="L").resize(size, Image.Resampling.BOX)
+        pixels = np.clip(np.rint(source), 0, 255).astype(np.uint8)
+        photo = Image.fromarray(pixels, mode="RGB" if pixels.ndim == 3 else "L").resize(
+            size, Image.Resampling.BOX)
     widths = ([photo.width] if photo is not None else []) + [panel_w] * 3
     image = Image.new("RGB", (sum(widths) + (len(widths) + 1) * gap,
                               panel_h + 2 * gap + CAPTION_ROOM), PAPER)

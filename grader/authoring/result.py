@@ -41,6 +41,8 @@ class Authored(Generic[P, G]):
     method: str = ""
     note: str = ""  #: why a target was missed, when that is known
     warnings: tuple[str, ...] = ()  #: what a reader should know (colours that print alike)
+    #: how well the puzzle reads as its picture at its size (0-1; None: not from a picture)
+    likeness: float | None = None
 
     @property
     def cells(self) -> int:
@@ -50,6 +52,12 @@ class Authored(Generic[P, G]):
     def flip_share(self) -> float:
         """Flipped cells as a percentage of all cells."""
         return 100.0 * len(self.flips) / self.cells
+
+    @property
+    def ink_share(self) -> float:
+        """Inked cells of the solution as a percentage of all cells."""
+        solution = self.puzzle.solution_array()
+        return 0.0 if solution is None else 100.0 * float((solution != 0).mean())
 
     @property
     def unique(self) -> bool:
@@ -72,6 +80,8 @@ class Authored(Generic[P, G]):
             "none": "no solution (this should not happen for a picture)",
         }[self.verdict]
         lines.append(f"puzzle: {_shape(self.puzzle)}, {proof}")
+        if self.likeness is not None:
+            lines.append(f"likeness: {100 * self.likeness:.0f}% ({self.ink_share:.0f}% ink)")
         lines.append(f"flips: {len(self.flips)} ({self.flip_share:.1f}% of cells)"
                      + (f" at {_cells(self.flips)}" if self.flips else ""))
         plain = kind_of(self.puzzle).black_and_white()
@@ -113,6 +123,8 @@ class Authored(Generic[P, G]):
             "reached": self.reached,
             "note": self.note,
             "time_s": round(self.time_s, 3),
+            "ink_percent": round(self.ink_share, 1),
+            **({"likeness": round(self.likeness, 3)} if self.likeness is not None else {}),
             **({"warnings": list(self.warnings)} if self.warnings else {}),
         }
 

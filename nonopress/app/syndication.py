@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.atomic import atomic_write
-from grader.errors import FormatError, NonopressError
+from grader.errors import FormatError, NonopressError, PuzzleError
 from grader.kinds import kind_of
 from grader.results import Budget
 from nonopress.app.loading import LoadedPuzzle
@@ -72,7 +72,7 @@ def _names(puzzles: Sequence[LoadedPuzzle]) -> list[str]:
 def render_set(puzzles: Sequence[LoadedPuzzle], folder: Path,
                options: SetOptions = SetOptions()) -> SetResult:
     """Draw every puzzle and its solution into ``folder`` and write the feed there."""
-    from layout.render import caption_of, puzzle_page, render
+    from layout.render import caption_of, check_size, puzzle_page, render
 
     unknown = [f for f in options.formats if f not in SET_FORMATS]
     if unknown or not options.formats:
@@ -87,6 +87,12 @@ def render_set(puzzles: Sequence[LoadedPuzzle], folder: Path,
         raise NonopressError(f"{folder}: no such folder")
     result = SetResult()
     budget = Budget(seconds=options.seconds)
+    for loaded in puzzles:  # every drawing within the bounds before any is graded
+        for fmt in options.formats:
+            try:
+                check_size(loaded.puzzle, options.cell, fmt)
+            except PuzzleError as exc:
+                raise FormatError(str(exc), loaded.label) from None
     for loaded, stem in zip(puzzles, _names(puzzles), strict=True):
         puzzle = loaded.puzzle
         kind = kind_of(puzzle)

@@ -25,7 +25,7 @@ from grader.wording import plural
 from nonopress.batch.rows import ResultRow, Task
 from nonopress.catalogue import schema
 from nonopress.catalogue.database import Catalogue
-from nonopress.catalogue.entries import dumps, minutes_of, utc_now
+from nonopress.catalogue.entries import dumps, minutes_of, storable, utc_now
 
 #: grades written in one transaction at most, and the longest a grade waits to be written
 _GROUP = 32
@@ -183,8 +183,10 @@ def _pending_row(task: Task) -> dict[str, object]:
         "shape_key": shape_key_of(puzzle, None), "width": puzzle.width,
         "height": puzzle.height,
         "colours": kind.colours(),
-        "title": meta.title, "author": meta.author, "copyright": meta.copyright,
-        "licence": meta.license, "source": meta.source, "file": task.file,
+        # a title with a NUL in it is stored (as U+FFFD), its file with the rest
+        "title": storable(meta.title), "author": storable(meta.author),
+        "copyright": storable(meta.copyright), "licence": storable(meta.license),
+        "source": storable(meta.source), "file": storable(task.file),
         "file_index": task.index, "puzzle": puzzle_text(puzzle),
         "solution": "\n".join(puzzle.solution) if puzzle.solution else None,
         "status": "pending", "problem": "", "added_at": utc_now(),
@@ -197,7 +199,7 @@ def set_tags(connection: object, ids: Sequence[int], *, add: Sequence[str] = (),
     import sqlalchemy as sa
 
     conn: sa.Connection = connection  # type: ignore[assignment]
-    wanted = sorted({t.strip().lower() for t in add if t.strip()})
+    wanted = sorted({storable(t.strip().lower()) for t in add if t.strip()})
     gone = sorted({t.strip().lower() for t in remove if t.strip()})
     if gone and ids:
         conn.execute(schema.tags.delete().where(
@@ -304,7 +306,7 @@ def _grade_values(puzzle: AnyPuzzle, row: ResultRow) -> dict[str, object]:
         "status": row.status, "verdict": row.verdict, "level": row.level,
         "score": row.score, "stars": row.stars, "minutes": minutes, "minutes_low": low,
         "minutes_high": high, "steps": row.steps, "grade_seconds": row.time_s,
-        "problem": row.error, "grade": dumps(row.grade_record), "graded_at": utc_now(),
+        "problem": storable(row.error), "grade": dumps(row.grade_record), "graded_at": utc_now(),
         "grader": row.grader or None,
     }
     solution = row.solution if row.verdict == "unique" else None

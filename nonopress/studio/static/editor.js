@@ -335,7 +335,7 @@ export class Editor {
 
   // -- fix and steer ------------------------------------------------------------------------
   async propose(kind) {
-    if (this.picture.palette) { this.toast('Repair and steering work on black-and-white puzzles.'); return; }
+    if (this.picture.palette && kind === 'givens') { this.toast('Givens are printed on black-and-white puzzles; a colour puzzle is made unique by changing cells.'); return; }
     if (!this.picture.filled()) { this.toast('Draw something first.'); return; }
     const sequence = this.sequence;
     // the newest proposal wins: pressing again (or another button) drops the older one
@@ -368,7 +368,7 @@ export class Editor {
   showProposal(result, kind) {
     this.proposal = result;
     const current = this.picture;
-    const next = Picture.fromRows(result.grid);
+    const next = Picture.fromRows(result.grid, result.palette || null);
     const flips = [];
     for (let r = 0; r < next.height; r++) {
       for (let c = 0; c < next.width; c++) {
@@ -402,7 +402,7 @@ export class Editor {
     const result = this.proposal;
     if (!result) return;
     const givens = result.givens.map(([r, c, f]) => [r, c, f]);
-    this.replace(Picture.fromRows(result.grid), givens);
+    this.replace(Picture.fromRows(result.grid, result.palette || null), givens);
   }
 
   reject() {
@@ -450,11 +450,12 @@ export class Editor {
                   title: file.name.replace(/\.[^.]+$/, '')};
     if ($('make-threshold').value !== '') body.threshold = +$('make-threshold').value;
     if ($('make-level').value) body.level = $('make-level').value;
+    if ($('make-colours').value !== '') body.colours = +$('make-colours').value;
     $('status').textContent = `Making ${file.name} into a ${body.width}×${body.height} puzzle…`;
     try {
       const result = await post('/api/make', body);
       this.remember();
-      this.picture = Picture.fromRows(result.original);
+      this.picture = Picture.fromRows(result.original, result.palette || null);
       this.givens = [];
       this.clueOnly = null;
       $('title').value = body.title;
