@@ -36,6 +36,10 @@ def _puzzle(seed: int, title: str) -> Puzzle:
 def folder(tmp_path: Path) -> Path:
     for seed, name in ((57, "hard"), (0, "easy")):
         (tmp_path / f"{name}.non").write_bytes(write(_puzzle(seed, name.title()), "non"))
+    # a wide one (40x25, a staircase: unique) as the bicycle is
+    rows, columns = np.indices((25, 40))
+    wide = Puzzle.from_picture(columns < rows * 40 // 25 + 5, meta=Metadata(title="Wide"))
+    (tmp_path / "wide.non").write_bytes(write(wide, "non"))
     return tmp_path
 
 
@@ -68,3 +72,45 @@ def test_easier_right_after_opening_uses_the_new_puzzles_stars(folder: Path) -> 
         assert "hard" not in page.inner_text("#proposal-text").lower()
         browser.close()
         assert errors == []
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1280, 800)])
+def test_the_grade_is_above_the_fold_and_the_minutes_on_one_line(
+        folder: Path, size: tuple[int, int]) -> None:
+    width, height = size
+    with running_studio(StudioConfig(folder=folder)) as config, \
+            sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(config.url)
+        page.wait_for_function("() => window.__studio !== undefined")
+        page.click("button[data-tab=library]")
+        page.click(".card[data-label='wide.non']")
+        page.wait_for_function("() => document.getElementById('level').textContent !== '–'",
+                               timeout=120_000)
+        for name in ("level", "stars", "minutes", "grade-box", "rungs"):  # the whole grade
+            box = page.locator(f"#{name}").bounding_box()
+            assert box is not None and box["y"] + box["height"] <= height, (name, box)
+        minutes = page.locator("#minutes")
+        size = page.evaluate("parseFloat(getComputedStyle(document.getElementById('minutes'))"
+                             ".fontSize)")
+        box = minutes.bounding_box()
+        assert box is not None and box["height"] < 2 * size  # one line, not wrapped
+        grid = page.locator("#grid").bounding_box()
+        assert grid is not None and grid["width"] > 300
+        page.screenshot(path=str(folder / f"studio-{width}x{height}.png"))
+        browser.close()
+
+
+def test_one_replay_heading() -> None:
+    from grader.explain_html import explain_html
+    from grader.kinds import kind_of
+    from grader.results import Budget
+
+    puzzle = _puzzle(0, "Easy")
+    kind = kind_of(puzzle)
+    graded = kind.grade(None, Budget(seconds=10))
+    page = explain_html([kind.replay(puzzle.title, graded)], title=puzzle.title)
+    assert "<h1>" not in page  # the replay's own heading names it once
+    two = explain_html([kind.replay("a", graded), kind.replay("b", graded)], title="Both")
+    assert two.count("<h1>") == 1
