@@ -114,3 +114,27 @@ def test_one_replay_heading() -> None:
     assert "<h1>" not in page  # the replay's own heading names it once
     two = explain_html([kind.replay("a", graded), kind.replay("b", graded)], title="Both")
     assert two.count("<h1>") == 1
+
+
+def test_the_heat_map_legend_names_every_tint_it_draws(folder: Path) -> None:
+    with running_studio(StudioConfig(folder=folder)) as config, \
+            sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_page(viewport={"width": 320, "height": 900})
+        page.goto(config.url)
+        page.wait_for_function("() => window.__studio !== undefined")
+        page.click("button[data-tab=library]")
+        page.click(".card[data-label='hard.non']")
+        page.wait_for_function("() => window.__studio.lastGrade !== null", timeout=120_000)
+        page.keyboard.press("h")  # the heat map
+        drawn = page.evaluate("""() => {
+            const s = window.__studio, names = s.lastGrade.rung_order;
+            return [...new Set(s.lastGrade.heat.flat())].filter((r) => r > 0)
+                .map((r) => names[r]).sort(); }""")
+        assert len(drawn) >= 2  # the hard puzzle's look-ahead and more
+        width = page.evaluate("document.documentElement.clientWidth")
+        shown = [item for item in page.locator("#legend span").all()
+                 if (box := item.bounding_box()) is not None
+                 and box["x"] >= 0 and box["x"] + box["width"] <= width]
+        assert sorted(item.inner_text().strip() for item in shown) == drawn
+        browser.close()
