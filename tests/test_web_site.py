@@ -12,10 +12,9 @@ import pytest
 
 from grader.formats import read_any
 from grader.results import Budget
+from nonopress.app.hints import ranges_text
+from nonopress.app.play import compute_hints, obfuscate, reveal
 from nonopress.cli import main
-from nonopress.web.hintcache import compute_hints
-from nonopress.web.hints import ranges_text
-from nonopress.web.record import obfuscate, reveal
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"

@@ -320,7 +320,9 @@
       this.clueChars = this.kind === 'fillin' ? 0 : Math.max(2, ...this.data.rows.map(
         (c) => c.reduce((sum, x) => sum + chars(x), 0)));
       const across = this.W + this.clueChars * 0.36 + 0.4;
-      this.cellSize = Math.max(14, Math.min(40, Math.floor(avail / across)));
+      // a finger needs a bigger cell than a mouse: a large grid then scrolls (and zooms)
+      const least = matchMedia('(pointer: coarse)').matches ? 20 : 14;
+      this.cellSize = Math.max(least, Math.min(40, Math.floor(avail / across)));
       this.applyZoom();
     }
 
@@ -959,6 +961,10 @@
       fetch(src).then((r) => { if (!r.ok) throw new Error(`${src}: ${r.status}`); return r.json(); })
         .then((data) => this.start(data))
         .catch((err) => { this.textContent = `The puzzle could not be loaded (${err.message}).`; });
+    }
+
+    disconnectedCallback() {
+      if (this.player) clearInterval(this.player.ticker);
     }
 
     start(data) {

@@ -82,6 +82,18 @@ def replay(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
     return {"html": page, "steps": len(result.steps), "level": result.level}
 
 
+def play(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
+    """The puzzle as the web player plays it (the JSON `nonopress web` writes)."""
+    from grader.errors import NotPublishable
+    from nonopress.app.play import play_record
+
+    try:
+        return play_record(loaded.puzzle, Budget(seconds=seconds),
+                           title=f"Play: {loaded.puzzle.title or 'this puzzle'}")
+    except NotPublishable as exc:
+        raise RequestRefused(422, str(exc)) from None
+
+
 def proposal(authored: BwAuthored) -> dict[str, Any]:
     """What a make or repair proposes: the new picture and givens, the cells flipped (0-based)
     and the report the CLI prints, for the editor to accept or reject."""

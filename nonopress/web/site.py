@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from grader import __version__
 from grader.atomic import atomic_write
 from grader.errors import NonopressError
 from grader.ladder import grader_version
@@ -25,13 +24,12 @@ from grader.model import Puzzle
 from grader.results import Budget
 from layout.issue import IssueEntry
 from layout.manifest import Manifest, PuzzleRef
+from nonopress.app.play import PLAYER, fillin_record, nonogram_record
 from nonopress.assets import FILES, asset_bytes
 from nonopress.web.pages import PageLink, archive_page, index_page, puzzle_page
-from nonopress.web.record import fillin_record, nonogram_record
 
 GRADE_CACHE = "nonopress-grades.json"
 HINT_CACHE = "nonopress-hints.json"
-PLAYER = f"nonopress-player/{__version__}"
 
 
 @dataclass(frozen=True)
