@@ -72,6 +72,7 @@ def run(argv: list[str] | None = None) -> int:
                 cell = page.locator(f'.np-cell[data-i="{i}"]')
                 box = cell.bounding_box()
                 page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            page.wait_for_timeout(400)
             page.screenshot(path=str(out / "web-phone.png"))
             browser.close()
     print(f"wrote {out / 'web.png'} and {out / 'web-phone.png'}")

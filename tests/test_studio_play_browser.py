@@ -67,7 +67,6 @@ def test_play_opens_the_puzzle_in_the_web_player(page: Any, name: str, tmp_path:
         for i, want in enumerate(solution):
             if want == value:
                 box = page.locator(f'#play-dialog .np-cell[data-i="{i}"]').bounding_box()
-                r, c = divmod(i, width)
                 page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.wait_for_timeout(100)
     assert "Solved" in page.locator("#play-dialog .np-status").inner_text()

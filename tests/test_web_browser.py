@@ -20,8 +20,8 @@ sync_api = pytest.importorskip("playwright.sync_api")
 from grader.formats import read_any  # noqa: E402
 from grader.kinds import kind_of  # noqa: E402
 from grader.results import Budget  # noqa: E402
-from nonopress.cli import main  # noqa: E402
 from nonopress.app.play import reveal  # noqa: E402
+from nonopress.cli import main  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed")
