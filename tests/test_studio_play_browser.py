@@ -56,7 +56,6 @@ def test_play_opens_the_puzzle_in_the_web_player(page: Any, name: str, tmp_path:
     page.wait_for_selector("#play-dialog[open] .np-cell", timeout=60_000)
     player = page.locator("#play-dialog nonopress-puzzle")
     record = player.evaluate("(el) => el.player.data")
-    width = record["width"]
     solution = [int(ch, 36) for ch in reveal(record["solution"], record["key"])]
     assert record["hints"]["steps"], "the studio's player has the grader's hints"
     palette = record.get("palette") or [{"name": "filled"}]
