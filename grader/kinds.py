@@ -27,7 +27,9 @@ if TYPE_CHECKING:
     from grader.colour.palette import Palette
     from grader.explain_html import Replay
     from grader.grading import Grade
+    from grader.minutes import ClueFacts
     from grader.results import Budget, SolveResult
+    from grader.sweeps import Sweeps
     from grader.techniques.base import LineRef, Step
 
 #: a puzzle of either kind
@@ -63,6 +65,8 @@ class KindGrade(Protocol):
     def effort_minutes(self) -> float: ...
     @property
     def graded(self) -> bool: ...
+    @property
+    def time_s(self) -> float: ...
     def to_json(self) -> dict[str, Any]: ...
 
 
@@ -137,6 +141,14 @@ class PuzzleKind(Protocol):
         changed something (grader/sweeps.py: what the minutes read, and calibration)."""
         ...
 
+    def sweep_passes(self, deadline: float | None = None) -> Sweeps:
+        """The sweep count and the share of the grid the first sweep settles."""
+        ...
+
+    def clue_facts(self, passes: Sweeps) -> ClueFacts:
+        """What the time model reads of the clues (grader/minutes.py), with the sweeps."""
+        ...
+
     def explain(self, grade: KindGrade, name: str) -> str:
         """The step-by-step explanation, with its heading and closing paragraph."""
         ...
@@ -173,6 +185,31 @@ class PuzzleKind(Protocol):
     def black_and_white(self) -> Puzzle | None:
         """The puzzle for the engines that work on black and white only (authoring's
         repair), None for a puzzle in colours."""
+        ...
+
+    @property
+    def drawing(self) -> str:
+        """The name of the drawing strategy layout prints the kind with (layout owns and
+        registers the strategies; the kind only names its own)."""
+        ...
+
+    def sentence(self, step: Step) -> str:
+        """One step of a solve as a sentence in the kind's words."""
+        ...
+
+    def start_cells(self) -> np.ndarray[Any, Any]:
+        """The grid before a solve's first step as bit sets (bit 0 empty, bit v colour v:
+        a black-and-white cell is 1 empty, 2 filled, 3 open), the givens decided. A step's
+        changes are bit sets of the same kind."""
+        ...
+
+    def proved_rows(self, grade: KindGrade) -> tuple[str, ...] | None:
+        """The solution the grade proved unique, as solution rows; None when it proved
+        none (what an issue prints: never solved again)."""
+        ...
+
+    def givens(self) -> tuple[tuple[int, int, bool], ...]:
+        """The cells given in the grid (row, column, filled); none for a kind without."""
         ...
 
 
@@ -250,9 +287,18 @@ class BlackAndWhite:
         return solution
 
     def sweeps(self, deadline: float | None = None) -> int:
-        from grader.sweeps import sweep_count
+        return self.sweep_passes(deadline).count
 
-        return sweep_count(self.puzzle.rows, self.puzzle.columns, deadline=deadline)
+    def sweep_passes(self, deadline: float | None = None) -> Sweeps:
+        from grader.sweeps import sweeps_of
+
+        return sweeps_of(self.puzzle.rows, self.puzzle.columns, deadline=deadline)
+
+    def clue_facts(self, passes: Sweeps) -> ClueFacts:
+        from grader.minutes import ClueFacts
+
+        return ClueFacts.of_counts(self.puzzle.rows, self.puzzle.columns, passes.count,
+                                   first_sweep=passes.first)
 
     def explain(self, grade: KindGrade, name: str) -> str:
         from grader.explain import explain_text, grade_closing, grade_heading
@@ -290,6 +336,22 @@ class BlackAndWhite:
     def black_and_white(self) -> Puzzle | None:
         return self.puzzle
 
+    drawing: ClassVar[str] = "black-and-white"
+
+    def sentence(self, step: Step) -> str:
+        from grader.explain import sentence
+
+        return sentence(step, self.puzzle)
+
+    def start_cells(self) -> np.ndarray[Any, Any]:
+        return self.puzzle.start_cells()
+
+    def proved_rows(self, grade: KindGrade) -> tuple[str, ...] | None:
+        return _black_and_white_grade(grade).solution_rows()
+
+    def givens(self) -> tuple[tuple[int, int, bool], ...]:
+        return tuple(self.puzzle.givens)
+
 
 @dataclass(frozen=True)
 class Colour:
@@ -311,8 +373,9 @@ class Colour:
                 [format_colour_clue(c, palette) for c in self.puzzle.columns])
 
     def block_lengths(self) -> tuple[list[list[int]], list[list[int]]]:
-        return ([[n for n, _ in c] for c in self.puzzle.rows],
-                [[n for n, _ in c] for c in self.puzzle.columns])
+        from grader.colour.grading import block_lengths
+
+        return block_lengths(self.puzzle)
 
     def solve(self, limit: int, budget: Budget, first: bool = False) -> SolveResult:
         """The compiled solver's answer; a small puzzle that line logic solves is answered
@@ -393,16 +456,19 @@ class Colour:
         return tuple(rows)
 
     def sweeps(self, deadline: float | None = None) -> int:
-        import numpy as np
+        return self.sweep_passes(deadline).count
 
-        from grader.colour.lines import full_mask, solve_line
-        from grader.sweeps import sweep_count
+    def sweep_passes(self, deadline: float | None = None) -> Sweeps:
+        from grader.colour.grading import colour_sweep_passes
 
-        puzzle = self.puzzle
-        start = np.full((puzzle.height, puzzle.width), full_mask(puzzle.palette.size),
-                        dtype=np.uint32)
-        return sweep_count(puzzle.rows, puzzle.columns, solve=solve_line, start=start,
-                           deadline=deadline)
+        return colour_sweep_passes(self.puzzle, deadline)
+
+    def clue_facts(self, passes: Sweeps) -> ClueFacts:
+        from grader.minutes import ClueFacts
+
+        return ClueFacts.of_colour_clues(self.puzzle.rows, self.puzzle.columns,
+                                         self.puzzle.palette.size, passes.count,
+                                         first_sweep=passes.first)
 
     def explain(self, grade: KindGrade, name: str) -> str:
         from grader.colour.grading import ColourGrade, explain_colour
@@ -459,6 +525,34 @@ class Colour:
 
     def black_and_white(self) -> Puzzle | None:
         return None
+
+    drawing: ClassVar[str] = "colour"
+
+    def sentence(self, step: Step) -> str:
+        from grader.colour.grading import sentence
+
+        return sentence(step, self.puzzle)
+
+    def start_cells(self) -> np.ndarray[Any, Any]:
+        import numpy as np
+
+        from grader.colour.lines import full_mask
+
+        puzzle = self.puzzle
+        return np.full((puzzle.height, puzzle.width), full_mask(puzzle.palette.size),
+                       dtype=np.uint32)
+
+    def proved_rows(self, grade: KindGrade) -> tuple[str, ...] | None:
+        from grader.colour.grading import ColourGrade
+        from grader.colour.model import colour_array_to_rows
+
+        assert isinstance(grade, ColourGrade), "a colour puzzle's grade"
+        if grade.proved is None:
+            return None
+        return tuple(colour_array_to_rows(grade.proved, self.puzzle.palette))
+
+    def givens(self) -> tuple[tuple[int, int, bool], ...]:
+        return ()
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ TOP_KEYS = (
     "title", "issue", "date", "author", "page", "margins", "bleed", "crop_marks", "per_page",
     "solutions", "worked", "puzzles", "hide_titles", "ink", "booklet",
     "profile", "large_print", "output_condition", "pad_pages", "fillins", "minutes",
-    "from_library",  # puzzles picked from the catalogue: resolved by nonopress, not here
+    "from_library",  # puzzles picked from the catalogue: kept as read, resolved by nonopress
 )
 PUZZLE_KEYS = ("file", "title", "note", "hide_title", "index", "date")
 MARGIN_SIDES = ("top", "bottom", "left", "right")
@@ -96,6 +96,9 @@ class Manifest:
     pad_pages: bool = False
     #: print "about N min" under each puzzle (the grade's minutes)
     minutes: bool = False
+    #: the ``from_library`` section as written (None: there is none): the layout never
+    #: sees the catalogue, it keeps the section so that the manifest is read only once
+    from_library: Any = field(default=None, hash=False)
 
 
 def _key_lines(text: str) -> tuple[dict[str, int], list[int]]:
@@ -208,6 +211,7 @@ def parse_manifest(text: str, source: Path) -> Manifest:
         bleed_default=bleed_value is True,
         pad_pages=value("pad_pages", lambda v: _boolean(v, "pad_pages"), False),
         minutes=value("minutes", lambda v: _boolean(v, "minutes"), False),
+        from_library=data.get("from_library"),
     )
 
 

@@ -41,6 +41,8 @@ COMMANDS: dict[str, str] = {
     "fillin": "nonopress.commands.fillin",
     "studio": "nonopress.commands.studio",
     "library": "nonopress.commands.library",
+    "collect": "nonopress.commands.collect",
+    "calibrate": "nonopress.commands.calibrate",
 }
 
 EXIT_OK = DONE
