@@ -21,7 +21,7 @@ import pytest
 import sqlalchemy as sa
 
 sync_api = pytest.importorskip("playwright.sync_api")
-pytest.importorskip("nonopress.web.record", reason="the web player (issue 45) is not here yet")
+pytest.importorskip("nonopress.web.site", reason="the web player (issue 45) is not here yet")
 
 from grader.formats import read_any  # noqa: E402
 from nonopress.catalogue import ImportOptions, add_files, open_catalogue, schema  # noqa: E402

@@ -546,3 +546,18 @@ def test_the_element_embeds_a_puzzle_with_one_script_tag(context: Any, sample: P
         assert "Solved" in tab.status()
     finally:
         server.shutdown()
+
+
+def test_every_puzzle_of_the_sample_issue_plays(context: Any, sample: Path) -> None:
+    """Each page mounts its grid with every clue, and reveal-all ends in "Solved" (the
+    answer the page carries is the puzzle's solution: every clue crossed off)."""
+    index = (sample / "index.html").read_text()
+    pages = re.findall(r'href="(puzzle-\d+\.html)"', index)
+    assert len(pages) == 11
+    page = context.new_page()
+    for name in pages:
+        tab = Tab(page, sample, name)
+        assert page.locator(".np-cell").count() == tab.width * tab.height
+        page.get_by_role("button", name="Reveal all").click()
+        assert "Solved" in page.locator(".np-solved").inner_text(), name
+        assert page.locator(".np-clue.np-done").count() == tab.width + tab.height, name

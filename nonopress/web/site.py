@@ -24,11 +24,12 @@ from grader.model import Puzzle
 from grader.results import Budget
 from layout.issue import IssueEntry
 from layout.manifest import Manifest, PuzzleRef
+from nonopress.app import CACHE_NAME
 from nonopress.app.play import PLAYER, fillin_record, nonogram_record
 from nonopress.assets import FILES, asset_bytes
 from nonopress.web.pages import PageLink, archive_page, index_page, puzzle_page
 
-GRADE_CACHE = "nonopress-grades.json"
+GRADE_CACHE = CACHE_NAME
 HINT_CACHE = "nonopress-hints.json"
 
 
@@ -112,8 +113,7 @@ def _facts(record: dict[str, Any]) -> str:
 def build_site(manifest: Manifest, options: SiteOptions,
                progress: Callable[[str], None] | None = None) -> SiteReport:
     """Grade (or take from the caches), then write every file of the site."""
-    from layout.build import build_issue
-    from layout.gradecache import GradeCache
+    from nonopress.app.issue import IssueOptions, Voice, plan_issue
     from nonopress.web.hintcache import HintCache
 
     out = options.output
@@ -122,10 +122,15 @@ def build_site(manifest: Manifest, options: SiteOptions,
     if not Path(os.path.realpath(out)).parent.is_dir():
         raise NonopressError(f"{out}: the folder {out.parent} does not exist")
     cache_dir = options.cache_dir
-    grades = GradeCache(cache_dir / GRADE_CACHE if cache_dir else None)
     hints = HintCache(cache_dir / HINT_CACHE if cache_dir else None)
-    issue = build_issue(manifest, cache=grades, budget=options.budget, progress=progress)
-    unsaved = _save(grades.save)
+    # the issue pipeline of the application layer, with the grade cache `issue` uses; its
+    # pages are not printed here, so only the build's own warnings are passed on
+    planned = plan_issue(manifest, IssueOptions(
+        grade_seconds=options.budget.seconds or 30.0,
+        cache=cache_dir / GRADE_CACHE if cache_dir else None),
+        voice=Voice(say=progress or (lambda text: None)))
+    issue = planned.issue
+    unsaved = [w for w in planned.warnings if w.startswith("grade cache not saved")]
     version = grader_version()
     site = {"collect": options.collect, "player": PLAYER}
     issue_day = manifest.date
