@@ -44,6 +44,8 @@ def run(args: argparse.Namespace) -> int:
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise NonopressError(f"--collect {args.collect}: expected an http(s) URL")
     output = Path(args.output)
+    if not output.resolve().parent.is_dir():
+        raise NonopressError(f"-o {output}: the folder {output.parent} does not exist")
     cache_dir = None
     if not args.no_cache:
         cache_dir = Path(args.cache_dir) if args.cache_dir else output.resolve().parent
