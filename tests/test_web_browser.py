@@ -561,3 +561,25 @@ def test_every_puzzle_of_the_sample_issue_plays(context: Any, sample: Path) -> N
         page.get_by_role("button", name="Reveal all").click()
         assert "Solved" in page.locator(".np-solved").inner_text(), name
         assert page.locator(".np-clue.np-done").count() == tab.width + tab.height, name
+
+
+def test_move_lets_a_finger_pan_instead_of_paint(browser: Any, sample: Path) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                              is_mobile=True)
+    try:
+        tab = Tab(ctx.new_page(), sample, "puzzle-08.html")  # 23x23: wider than the phone
+        page = tab.page
+        move = page.get_by_role("button", name="Move the grid instead of painting")
+        move.click()
+        page.touchscreen.tap(*tab.centre(0, 0))
+        assert tab.marks()[0] == 0 and move.get_attribute("aria-pressed") == "true"
+        assert page.locator(".np-cell").first.evaluate(
+            "(cell) => getComputedStyle(cell).touchAction") in (
+                "manipulation", "pan-x pan-y pinch-zoom")  # the same, as Chromium names it
+        assert page.evaluate("document.querySelector('.np-scroller').scrollWidth") > \
+            page.evaluate("document.querySelector('.np-scroller').clientWidth")
+        move.click()
+        page.touchscreen.tap(*tab.centre(0, 0))
+        assert tab.marks()[0] == 1
+    finally:
+        ctx.close()

@@ -244,6 +244,15 @@
       bar.append(this.button('Reveal cell', () => this.revealCells([this.active])),
         this.button(this.kind === 'fillin' ? 'Reveal word' : 'Reveal row', () => this.revealLine()),
         this.button('Reveal all', () => this.revealAll()));
+      if (this.kind !== 'fillin' && matchMedia('(pointer: coarse)').matches) {
+        // on a touch screen a finger on the grid paints; Move lets it pan and pinch instead
+        const move = this.button('Move', () => {
+          this.panning = !this.panning;
+          move.setAttribute('aria-pressed', String(this.panning));
+          this.host.classList.toggle('np-panning', this.panning);
+        }, {'aria-pressed': 'false', 'aria-label': 'Move the grid instead of painting'});
+        bar.append(move);
+      }
       this.pauseButton = this.button('Pause', () => this.togglePause(), {'aria-pressed': 'false'});
       bar.append(this.timerText, this.pauseButton,
         this.button('\u2212', () => this.zoom(-1), {'aria-label': 'Zoom out'}),
@@ -438,6 +447,7 @@
       grid.addEventListener('contextmenu', (e) => { if (e.target.dataset.i !== undefined) e.preventDefault(); });
       grid.addEventListener('pointerdown', (e) => {
         if (e.target.dataset.i === undefined || this.paused) return;
+        if (this.panning && e.pointerType !== 'mouse') return;
         e.preventDefault();
         const i = Number(e.target.dataset.i);
         const tool = e.button === 2 || e.ctrlKey ? EMPTY_MARK : this.tool;
