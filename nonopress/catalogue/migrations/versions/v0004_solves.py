@@ -1,8 +1,8 @@
 """The solves the web player reports (issue 49): one row a solve attempt, its record id
 unique so that a retried record is stored once.
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0004
+Revises: 0003
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision: str | None = "0002"
+revision = "0004"
+down_revision: str | None = "0003"
 branch_labels = None
 depends_on = None
 
