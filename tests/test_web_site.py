@@ -150,7 +150,7 @@ def test_collect_names_the_collector_in_the_data_and_the_policy(dated: Path) -> 
 @pytest.mark.parametrize("args, message", [
     (["--until", "tomorrow"], "--until: expected a day as YYYY-MM-DD"),
     (["--collect", "ftp://x"], "expected an http(s) URL"),
-    (["-o", "/no/such/folder/site"], "the folder /no/such/folder does not exist"),
+    (["-o", "/proc/no/such/site", "--no-cache"], "/proc/no/such/site: cannot make the folder"),
 ])
 def test_bad_options_are_one_line_and_status_2(dated: Path, args: list[str], message: str,
                                                capsys: pytest.CaptureFixture[str]) -> None:

@@ -119,8 +119,10 @@ def build_site(manifest: Manifest, options: SiteOptions,
     out = options.output
     if out.exists() and not out.is_dir():
         raise NonopressError(f"{out}: not a folder (the site is a folder of pages)")
-    if not Path(os.path.realpath(out)).parent.is_dir():
-        raise NonopressError(f"{out}: the folder {out.parent} does not exist")
+    try:  # before any grading: a site that cannot be written costs no time
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise NonopressError(f"{out}: cannot make the folder ({exc.strerror or exc})") from None
     cache_dir = options.cache_dir
     hints = HintCache(cache_dir / HINT_CACHE if cache_dir else None)
     # the issue pipeline of the application layer, with the grade cache `issue` uses; its
@@ -196,7 +198,6 @@ def _nonogram(entry: IssueEntry, hints: dict[str, Any], version: str, day: str,
 
 def _write(out: Path, manifest: Manifest, records: list[tuple[str, dict[str, Any]]],
            options: SiteOptions) -> list[str]:
-    out.mkdir(exist_ok=True)
     written: list[str] = []
 
     def put(name: str, data: str | bytes) -> None:
@@ -233,7 +234,7 @@ def _latest(records: list[tuple[str, dict[str, Any]]], until: dt.date | None
     else:
         return {"page": None}
     return {"date": record.get("date", ""), "page": f"{stem}.html", "data": f"{stem}.json",
-            "heading": record["heading"], "key": record["key"]}
+            "heading": record["heading"]}
 
 
 __all__ = ["SiteOptions", "SiteReport", "build_site", "manifest_of", "parse_day"]
