@@ -652,7 +652,7 @@
         const r = Math.floor(h.index / this.W) + 1, c = (h.index % this.W) + 1;
         text = h.stage === 1 ? 'One of your marks is wrong: no logical step can follow from it.'
           : `Row ${r}, column ${c} is wrong.`;
-        if (h.stage === 2) { cells = [h.index]; this.stats.errors_found++; }
+        if (h.stage === 2) cells = [h.index];  // errors_found counts what checks found
       } else {
         const s = table.steps[h.index];
         const say = table.bracket ? `[${table.rungs[s.r]}] ${s.s}` : `${table.rungs[s.r]}: ${s.s}`;
