@@ -200,6 +200,10 @@ def test_build_a_two_puzzle_issue_that_passes_kdp_preflight(
     page.fill("#issue-name", "browser-issue")
     page.select_option("#issue-order", "level")
     page.select_option("#issue-profile", "kdp")
+    from layout.profiles import profile_menu  # the menu is the profile table, via the API
+
+    assert page.eval_on_selector_all("#issue-profile option", "os => os.map(o => o.value)") == [
+        row["value"] for row in profile_menu()]
     page.click("#issue-build")
     page.wait_for_selector(".report", timeout=300_000)
     assert "passes" in page.inner_text(".report .passed")

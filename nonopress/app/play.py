@@ -14,11 +14,9 @@ import hashlib
 from typing import TYPE_CHECKING, Any, Protocol
 
 from grader import __version__
-from grader.colour.model import ColourPuzzle
 from grader.errors import NotPublishable
-from grader.kinds import kind_of
+from grader.kinds import AnyPuzzle, kind_of
 from grader.ladder import grader_version
-from grader.model import Puzzle
 from grader.results import Budget
 from nonopress.app.hints import givens_known, hint_table
 
@@ -96,7 +94,7 @@ def _round(value: float | None) -> float | None:
 
 
 def nonogram_record(
-    puzzle: Puzzle | ColourPuzzle,
+    puzzle: AnyPuzzle,
     solution: Any,
     grade: Figures,
     hints: dict[str, Any],
@@ -108,21 +106,21 @@ def nonogram_record(
     key = puzzle.key()
     record: dict[str, Any] = {"format": FORMAT, **meta, "key": key,
                               "width": puzzle.width, "height": puzzle.height}
-    if isinstance(puzzle, ColourPuzzle):
-        palette = puzzle.palette
-        record["kind"] = "colour"
+    kind = kind_of(puzzle)
+    colour = kind.in_colour()
+    record["kind"] = kind.tag
+    if colour is not None:  # each block with its colour's index; the colours by index
+        palette = colour.palette
         record["palette"] = [{"name": palette[i].name, "rgb": f"#{palette[i].hex}"}
                              for i in range(1, palette.size + 1)]
-        record["rows"] = [[[n, c] for n, c in clue] for clue in puzzle.rows]
-        record["columns"] = [[[n, c] for n, c in clue] for clue in puzzle.columns]
-        cells = "".join(INDEX_CHARS[int(v)] for row in solution for v in row)
-        record["givens"] = []
+        record["rows"] = [[[n, c] for n, c in clue] for clue in colour.rows]
+        record["columns"] = [[[n, c] for n, c in clue] for clue in colour.columns]
     else:
-        record["kind"] = "bw"
         record["rows"] = [list(clue) for clue in puzzle.rows]
         record["columns"] = [list(clue) for clue in puzzle.columns]
-        cells = "".join("1" if v else "0" for row in solution for v in row)
-        record["givens"] = [[r, c, 1 if f else 0] for r, c, f in puzzle.givens]
+    # a cell's value as one character: 0 empty, 1 filled (black and white) or colour k
+    cells = "".join(INDEX_CHARS[int(v)] for row in solution for v in row)
+    record["givens"] = [[r, c, 1 if f else 0] for r, c, f in kind.givens()]
     record["grade"] = grade_figures(grade, version)
     record["hints"] = hints
     record["solution"] = obfuscate(cells, key)
@@ -153,28 +151,23 @@ def fillin_record(puzzle: FillIn, grade: Figures, version: str, meta: dict[str, 
     }
 
 
-def compute_hints(puzzle: Puzzle | ColourPuzzle, budget: Budget) -> dict[str, Any]:
+def compute_hints(puzzle: AnyPuzzle, budget: Budget) -> dict[str, Any]:
     """Grade ``puzzle`` with the ladder (the same grade `grade --explain` words) and turn
     its step log into the hint table."""
     graded = kind_of(puzzle).grade(None, budget)
     return _hints_of(puzzle, graded.steps)
 
 
-def _hints_of(puzzle: Puzzle | ColourPuzzle, steps: Any) -> dict[str, Any]:
-    if isinstance(puzzle, Puzzle):
-        from grader.explain import sentence
-
-        return hint_table(puzzle.width, puzzle.height, steps,
-                          lambda step: sentence(step, puzzle), colour=False,
-                          known_at_start=givens_known(puzzle.width, puzzle.givens))
-    from grader.colour.grading import sentence as colour_sentence
-
-    return hint_table(puzzle.width, puzzle.height, steps,
-                      lambda step: colour_sentence(step, puzzle), colour=True,
-                      bracket_rung=False)
+def _hints_of(puzzle: AnyPuzzle, steps: Any) -> dict[str, Any]:
+    """The hint table of a step log, in the words of the puzzle's kind."""
+    kind = kind_of(puzzle)
+    colour = kind.in_colour() is not None  # its changes are bit sets of colours
+    return hint_table(puzzle.width, puzzle.height, steps, kind.sentence, colour=colour,
+                      known_at_start=givens_known(puzzle.width, kind.givens()),
+                      bracket_rung=not colour)
 
 
-def play_record(puzzle: Puzzle | ColourPuzzle, budget: Budget, title: str = "Play"
+def play_record(puzzle: AnyPuzzle, budget: Budget, title: str = "Play"
                 ) -> dict[str, Any]:
     """A puzzle graded now, as the player's JSON (the studio's Play button): one grade
     gives the figures, the solution and the hints. NotPublishable when the grade finds no

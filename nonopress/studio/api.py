@@ -348,6 +348,14 @@ async def file(request: Request) -> Response:
                         content_disposition_type="attachment", filename=path.name)
 
 
+async def profiles(request: Request) -> JSONResponse:
+    """GET /api/profiles: the print profiles the issue menu offers, printers first (the
+    table of layout.profiles: a new profile is a new row, never an edit here)."""
+    from layout.profiles import profile_menu
+
+    return JSONResponse({"profiles": profile_menu()})
+
+
 async def health(request: Request) -> JSONResponse:
     """GET /api/health: alive, and how many jobs wait or run."""
     studio = studio_of(request)

@@ -72,6 +72,7 @@ def create_app(config: StudioConfig) -> Starlette:
         *solve_routes(collector),
         Route("/", page),
         Route("/api/health", api.health),
+        Route("/api/profiles", api.profiles),
         Route("/api/check", api.check, methods=["POST"]),
         Route("/api/grade", api.grade, methods=["POST"]),
         Route("/api/replay", api.replay, methods=["POST"]),

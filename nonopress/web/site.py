@@ -19,8 +19,8 @@ from typing import Any
 
 from grader.atomic import atomic_write
 from grader.errors import NonopressError
+from grader.kinds import kind_of
 from grader.ladder import grader_version
-from grader.model import Puzzle
 from grader.results import Budget
 from layout.issue import IssueEntry
 from layout.manifest import Manifest, PuzzleRef
@@ -181,7 +181,7 @@ def _due(day: str, until: dt.date | None) -> bool:
 def _nonogram(entry: IssueEntry, hints: dict[str, Any], version: str, day: str,
               site: dict[str, Any]) -> dict[str, Any]:
     puzzle = entry.puzzle
-    kind = "" if isinstance(puzzle, Puzzle) else "Colour "
+    kind = "" if kind_of(puzzle).in_colour() is None else "Colour "
     meta = {
         "number": entry.number,
         "heading": _heading(entry.number, entry.size, entry.shown_title, kind),
