@@ -14,10 +14,10 @@ player) asks for, built once and knowing no face.
   (:func:`~nonopress.app.issue.make_issue`); and, for a face that prints nothing (the web
   player), the entries in issue order with their grades and solutions::
 
-      from nonopress.app.issue import IssueOptions, load_manifest, plan_issue
+      from nonopress.app.issue import IssueOptions, grade_issue, load_manifest
 
-      planned = plan_issue(load_manifest("issue.yaml"), IssueOptions(grade_seconds=30))
-      for entry in planned.entries:  # layout.issue.IssueEntry
+      graded = grade_issue(load_manifest("issue.yaml"), IssueOptions(grade_seconds=30))
+      for entry in graded.entries:  # layout.issue.IssueEntry
           print(entry.number, entry.title, entry.grade.level, entry.grade.stars)
 
 A face turns its arguments or requests into calls here and the answers into text, JSON

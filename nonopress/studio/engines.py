@@ -1,4 +1,5 @@
-"""The work behind the API, run on worker threads: the CLI's engines, answered as JSON.
+"""The work behind the API, run on worker threads: the application layer's records
+(:mod:`nonopress.app.records`), answered as JSON.
 
 Check and grade answer the records ``check --json`` and ``grade --json`` print (built by
 the same functions), with a few fields the page needs beside them: ``broken`` (the line or

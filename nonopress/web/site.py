@@ -113,7 +113,7 @@ def _facts(record: dict[str, Any]) -> str:
 def build_site(manifest: Manifest, options: SiteOptions,
                progress: Callable[[str], None] | None = None) -> SiteReport:
     """Grade (or take from the caches), then write every file of the site."""
-    from nonopress.app.issue import IssueOptions, Voice, plan_issue
+    from nonopress.app.issue import IssueOptions, Voice, grade_issue
     from nonopress.web.hintcache import HintCache
 
     out = options.output
@@ -125,14 +125,13 @@ def build_site(manifest: Manifest, options: SiteOptions,
         raise NonopressError(f"{out}: cannot make the folder ({exc.strerror or exc})") from None
     cache_dir = options.cache_dir
     hints = HintCache(cache_dir / HINT_CACHE if cache_dir else None)
-    # the issue pipeline of the application layer, with the grade cache `issue` uses; its
-    # pages are not printed here, so only the build's own warnings are passed on
-    planned = plan_issue(manifest, IssueOptions(
+    # the issue pipeline of the application layer (graded, not paginated), with the grade
+    # cache `issue` uses
+    planned = grade_issue(manifest, IssueOptions(
         grade_seconds=options.budget.seconds or 30.0,
         cache=cache_dir / GRADE_CACHE if cache_dir else None),
         voice=Voice(say=progress or (lambda text: None)))
     issue = planned.issue
-    unsaved = [w for w in planned.warnings if w.startswith("grade cache not saved")]
     version = grader_version()
     site = {"collect": options.collect, "player": PLAYER}
     issue_day = manifest.date
@@ -148,7 +147,7 @@ def build_site(manifest: Manifest, options: SiteOptions,
                                       version, day, site)))
         else:
             held_back += 1
-    unsaved += _save(hints.save)
+    unsaved = _save(hints.save)
     for fillin in issue.fillins:
         if not _due(issue_day, options.until):
             held_back += 1
@@ -160,7 +159,8 @@ def build_site(manifest: Manifest, options: SiteOptions,
         records.append((f"puzzle-{fillin.number:02d}",
                         fillin_record(fillin.puzzle, fillin.grade, version, meta)))
     written = _write(out, manifest, records, options)
-    warnings = [w for w in (*issue.warnings, hints.warning, *unsaved) if w]
+    # the pipeline's warnings (the build's, an unsaved grade cache), then the hints'
+    warnings = [w for w in (*planned.warnings, hints.warning, *unsaved) if w]
     return SiteReport(tuple(written), len(records), held_back, tuple(warnings))
 
 
