@@ -669,7 +669,7 @@
         panel.append(this.button(h.type === 'wrong' ? 'Clear it' : 'Accept', () => this.acceptHint()));
       }
       panel.append(this.button('Close', () => { panel.hidden = true; this.clearMarks(); }));
-      this.say(`Hint ${h.stage}: ${text}`);
+      this.say(`Hint ${h.stage}: ${text}`, false);
       this.markCells(cells, h.type === 'wrong' ? 'np-wrong' : 'np-show');
     }
 
@@ -735,8 +735,10 @@
       this.save();
     }
 
-    say(text) {
-      // re-set so the same words are announced again
+    say(text, visible = true) {
+      // re-set so the same words are announced again; a hint is read out but not shown
+      // twice on screen (its panel shows it)
+      this.status.classList.toggle('np-sr-only', !visible);
       this.status.textContent = '';
       setTimeout(() => { this.status.textContent = text; }, 20);
     }
