@@ -174,6 +174,11 @@ class PuzzleKind(Protocol):
         """A solution's rows as the picture array (bool, or the palette index of a cell)."""
         ...
 
+    def rows_of(self, picture: np.ndarray[Any, Any]) -> tuple[str, ...]:
+        """A picture as solution rows (the inverse of :meth:`picture`), whether or not it
+        solves the clues."""
+        ...
+
     def editor_record(self) -> dict[str, Any]:
         """The clues, palette and givens as the studio's editor draws them."""
         ...
@@ -185,6 +190,11 @@ class PuzzleKind(Protocol):
     def black_and_white(self) -> Puzzle | None:
         """The puzzle for the engines that work on black and white only (authoring's
         repair), None for a puzzle in colours."""
+        ...
+
+    def in_colour(self) -> ColourPuzzle | None:
+        """The puzzle for the engines that work on colour puzzles only (authoring's colour
+        repair), None for a black-and-white one: the twin of :meth:`black_and_white`."""
         ...
 
     @property
@@ -325,6 +335,11 @@ class BlackAndWhite:
 
         return np.array([[char == "#" for char in row] for row in rows], dtype=bool)
 
+    def rows_of(self, picture: np.ndarray[Any, Any]) -> tuple[str, ...]:
+        from grader.model import as_row_strings
+
+        return tuple(as_row_strings(picture))
+
     def editor_record(self) -> dict[str, Any]:
         rows, columns = self.clue_texts()
         return {"kind": self.tag, "palette": None, "rows": rows, "columns": columns,
@@ -335,6 +350,9 @@ class BlackAndWhite:
 
     def black_and_white(self) -> Puzzle | None:
         return self.puzzle
+
+    def in_colour(self) -> ColourPuzzle | None:
+        return None
 
     drawing: ClassVar[str] = "black-and-white"
 
@@ -509,6 +527,11 @@ class Colour:
 
         return rows_to_colour_array(list(rows), self.puzzle.palette)
 
+    def rows_of(self, picture: np.ndarray[Any, Any]) -> tuple[str, ...]:
+        from grader.colour.model import colour_array_to_rows
+
+        return colour_array_to_rows(picture, self.puzzle.palette)
+
     def editor_record(self) -> dict[str, Any]:
         palette = self.puzzle.palette
         return {"kind": self.tag, "palette": palette_record(self.puzzle), "givens": [],
@@ -525,6 +548,9 @@ class Colour:
 
     def black_and_white(self) -> Puzzle | None:
         return None
+
+    def in_colour(self) -> ColourPuzzle | None:
+        return self.puzzle
 
     drawing: ClassVar[str] = "colour"
 

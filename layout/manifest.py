@@ -187,7 +187,7 @@ def parse_manifest(text: str, source: Path) -> Manifest:
     ink = value("ink", _ink, "colour")
     booklet = value("booklet", _booklet, "no")
     profile = Profile(
-        name=value("profile", parse_profile_name, "plain"),
+        name=value("profile", parse_profile_name, PLAIN.name),
         large_print=value("large_print", lambda v: _boolean(v, "large_print"), False),
         output_condition=value("output_condition", parse_output_condition, "FOGRA39"),
     )

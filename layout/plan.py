@@ -38,17 +38,7 @@ from layout.geometry import BlockGeometry
 from layout.issue import Issue, IssueEntry
 from layout.kinddraw import puzzle_ops
 from layout.manifest import Manifest, Margins
-from layout.profiles import (
-    KDP_GUTTERS,
-    KDP_MAX_PAGES,
-    KDP_MIN_PAGES,
-    KDP_OUTSIDE,
-    KDP_OUTSIDE_BLEED,
-    LARGE_PRINT_BODY,
-    LARGE_PRINT_SCALE,
-    Profile,
-    kdp_gutter,
-)
+from layout.profiles import LARGE_PRINT_BODY, LARGE_PRINT_SCALE, Profile
 from layout.stepgrid import MAX_WIDTH_SHARE
 from layout.units import MM, PageSize
 
@@ -783,7 +773,7 @@ def plan_issue(issue: Issue) -> IssuePlan:
     """Paginate ``issue``. Under the KDP profile the inside margin (gutter) depends on the
     page count, which depends on the margins: plan until the count keeps its gutter."""
     manifest = issue.manifest
-    if manifest.profile.name != "kdp":
+    if not manifest.profile.rules.gutters:
         return _plan(issue)
     plan = _kdp_plan(issue)
     if _notes(plan) and issue.entries:
@@ -808,7 +798,8 @@ def _short_book(issue: Issue, padded: IssuePlan) -> IssuePlan:
     solutions: list[float | None] = [None]
     if manifest.solutions:
         solutions.append(SHORT_BOOK_SOLUTION_CELL)
-    least = _short_book_waste(padded)
+    pages = manifest.profile.rules.min_pages
+    least = _short_book_waste(padded, pages)
     trials: list[tuple[tuple[int, int, float, float], IssuePlan]] = []
     for share in shares:
         for solution in solutions:
@@ -816,9 +807,10 @@ def _short_book(issue: Issue, padded: IssuePlan) -> IssuePlan:
                 continue
             trial = _kdp_plan(issue, solution, share)
             changed = ("puzzles",) * (share is not None) + ("solutions",) * (solution is not None)
-            if _short_book_waste(trial) < least and _half_used(trial, manifest, changed):
+            waste = _short_book_waste(trial, pages)
+            if waste < least and _half_used(trial, manifest, changed):
                 # the least waste, then the fewest pages, the biggest puzzles and solutions
-                key = (_short_book_waste(trial), len(trial.pages), -(share or 0.0),
+                key = (waste, len(trial.pages), -(share or 0.0),
                        -(solution or 0.0))
                 trials.append((key, trial))
     if not trials:
@@ -839,9 +831,9 @@ def _short_book(issue: Issue, padded: IssuePlan) -> IssuePlan:
     return best
 
 
-def _short_book_waste(plan: IssuePlan) -> int:
+def _short_book_waste(plan: IssuePlan, least_pages: int) -> int:
     """A short book's pages that are no part of it: padded, or over KDP's least count."""
-    return _notes(plan) + max(0, len(plan.pages) - KDP_MIN_PAGES)
+    return _notes(plan) + max(0, len(plan.pages) - least_pages)
 
 
 def _half_used(plan: IssuePlan, manifest: Manifest, kinds: Sequence[str]) -> bool:
@@ -886,8 +878,9 @@ def _kdp_plan(issue: Issue, solution_cell: float | None = None,
     """Plan until the page count keeps its gutter (the inside margin depends on the count,
     which depends on the margins)."""
     manifest = issue.manifest
-    pages = KDP_MIN_PAGES
-    for _ in range(len(KDP_GUTTERS) + 1):
+    rules = manifest.profile.rules
+    pages = rules.min_pages
+    for _ in range(len(rules.gutters) + 1):
         margins = kdp_margins(manifest, pages)
         plan = _plan(replace(issue, manifest=replace(manifest, margins=margins)), solution_cell,
                      share_cell)
@@ -921,12 +914,14 @@ def kdp_margins(manifest: Manifest, pages: int) -> Margins:
     the inside (gutter) and ``right`` the outside; versos mirror them. The manifest's
     margins are kept where they are wider than KDP's least ones."""
     m = manifest.margins
+    rules = manifest.profile.rules
     # Rules are centred on the area's edge and text has descenders: keep their ink inside.
-    least = (KDP_OUTSIDE_BLEED if manifest.bleed > 0 else KDP_OUTSIDE) + INK_ALLOWANCE
+    least = (rules.least_margin_bleed if manifest.bleed > 0 else rules.least_margin
+             ) + INK_ALLOWANCE
     return Margins(
         top=max(m.top, least),
         bottom=max(m.bottom, least),
-        left=max(m.left, kdp_gutter(pages) + INK_ALLOWANCE),
+        left=max(m.left, rules.gutter(pages) + INK_ALLOWANCE),
         right=max(m.right, least),
     )
 
@@ -965,7 +960,7 @@ def _plan(issue: Issue, solution_cell: float | None = None,
     if issue.manifest.booklet:
         while (len(pages) + back) % 4:  # the back page stays the last
             pages.append(planner.page("blank"))
-    if issue.manifest.profile.name == "kdp":
+    if issue.manifest.profile.rules.min_pages:
         _kdp_page_count(pages, planner)
     if back:
         pages.append(back_page(planner))
@@ -974,7 +969,7 @@ def _plan(issue: Issue, solution_cell: float | None = None,
         page.number = number
         if page.kind not in ("blank", "front", "back"):  # front matter has no folio
             _frame(page, issue, planner)
-        if issue.manifest.profile.name == "kdp" and number % 2 == 0:
+        if issue.manifest.profile.rules.bound and number % 2 == 0:
             translate_page(page, m.right - m.left)  # a verso: the gutter is on its right
     if planner.too_long:
         raise ManyProblems(
@@ -986,29 +981,31 @@ def _plan(issue: Issue, solution_cell: float | None = None,
 
 
 def _kdp_page_count(pages: list[Page], planner: Planner) -> None:
-    """Pad a KDP book to its least page count with puzzle-free "Notes" pages (when the
-    manifest asks), or warn that KDP will refuse it."""
+    """Pad a bound book to its printer's least page count with puzzle-free "Notes" pages
+    (when the manifest asks), or warn that the printer will refuse it."""
+    book = planner.profile.rules
+    least, most, printer = book.min_pages, book.max_pages, book.printer
     count = len(pages)
-    if count >= KDP_MIN_PAGES:
-        if count > KDP_MAX_PAGES:
+    if count >= least:
+        if most and count > most:
             planner.warnings.append(
-                f"{count} pages: KDP prints paperbacks of at most {KDP_MAX_PAGES} pages"
+                f"{count} pages: {printer} prints paperbacks of at most {most} pages"
             )
         return
     if not planner.manifest.pad_pages:
         planner.warnings.append(
-            f"{count} pages: KDP prints paperbacks of {KDP_MIN_PAGES} pages or more; add "
+            f"{count} pages: {printer} prints paperbacks of {least} pages or more; add "
             "puzzles, or pad_pages: true (--pad) for puzzle-free Notes pages"
         )
         return
     area, sizes = planner.area, planner.sizes
     planner.warnings.append(
-        f"{count} pages padded to KDP's least {KDP_MIN_PAGES} with "
-        f"{KDP_MIN_PAGES - count} ruled Notes pages (pad_pages); "
-        f"{_puzzles_to_fill(planner, KDP_MIN_PAGES - count, count)} more puzzles would fill "
+        f"{count} pages padded to {printer}'s least {least} with "
+        f"{least - count} ruled Notes pages (pad_pages); "
+        f"{_puzzles_to_fill(planner, least - count, count)} more puzzles would fill "
         "them")
     _centre_lone_puzzles(pages, planner)
-    while len(pages) < KDP_MIN_PAGES:
+    while len(pages) < least:
         page = planner.page("notes")
         size = sizes.pt(14)
         page.ops.append(Text(area.left, area.top - size, "Notes", size, bold=True))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 
 from grader.kinds import AnyPuzzle
+from layout.profiles import PLAIN
 from nonopress.catalogue import schema
 from nonopress.catalogue.database import Catalogue
 from nonopress.catalogue.entries import Entry, Printing, utc_now
@@ -73,7 +74,7 @@ def earlier_printings(catalogue: Catalogue, puzzles: Sequence[AnyPuzzle],
 
 
 def record_printings(catalogue: Catalogue, issue: str, printed: Sequence[Printed], *,
-                     date: dt.date | None = None, profile: str = "plain") -> int:
+                     date: dt.date | None = None, profile: str = PLAIN.name) -> int:
     """Record that ``issue`` printed these puzzles (replacing an earlier record of it).
     A puzzle printed twice in the issue is one printing, at its first position (the
     history holds one row an issue and a puzzle)."""

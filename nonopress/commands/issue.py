@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from grader.text import shown, shown_lines
+from layout.profiles import profile_choices, profile_help
 from nonopress.app import CACHE_NAME
 from nonopress.commands.common import positive_float
 
@@ -47,10 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--profile",
-        choices=("kdp", "pdfx", "none"),
-        help="print for a printer's rules (overrides the manifest's profile:): kdp = an "
-        "Amazon KDP paperback interior, pdfx = PDF/X-1a:2001 for an offset magazine; the "
-        "PDF written is then checked with the preflight",
+        choices=profile_choices(),
+        help="print for a printer's rules (overrides the manifest's profile:): "
+        f"{profile_help()}; the PDF written is then checked with the preflight",
     )
     parser.add_argument(
         "--page", metavar="SIZE",
@@ -62,7 +62,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--pad", action="store_true",
-        help="KDP: pad a short book to 24 pages with puzzle-free Notes pages",
+        help="a bound book (a printer with a least page count): pad a short book to it "
+        "with puzzle-free Notes pages",
     )
     cache = parser.add_mutually_exclusive_group()
     cache.add_argument(

@@ -84,6 +84,9 @@ async def _puzzle_job(request: Request, work: str) -> JSONResponse:
     elif work == "grade":
         seconds = _seconds(body, config.grade_seconds)
         record = await studio.jobs.run(lambda: engines.grade(loaded, seconds), _channel(body))
+    elif work == "play":
+        seconds = _seconds(body, config.grade_seconds)
+        record = await studio.jobs.run(lambda: engines.play(loaded, seconds), _channel(body))
     else:
         seconds = _seconds(body, config.grade_seconds)
         record = await studio.jobs.run(lambda: engines.replay(loaded, seconds), _channel(body))
@@ -103,6 +106,11 @@ async def grade(request: Request) -> JSONResponse:
 async def replay(request: Request) -> JSONResponse:
     """POST /api/replay: the step-by-step replay page (``html``) of the puzzle's grade."""
     return await _puzzle_job(request, "replay")
+
+
+async def play(request: Request) -> JSONResponse:
+    """POST /api/play: the puzzle as the web player's JSON (graded now, with its hints)."""
+    return await _puzzle_job(request, "play")
 
 
 def _target(body: dict[str, Any]) -> Target:
@@ -338,6 +346,14 @@ async def file(request: Request) -> Response:
     # (an .html or .js in the folder must not run as the studio's own page)
     return FileResponse(path, media_type="text/plain; charset=utf-8",
                         content_disposition_type="attachment", filename=path.name)
+
+
+async def profiles(request: Request) -> JSONResponse:
+    """GET /api/profiles: the print profiles the issue menu offers, printers first (the
+    table of layout.profiles: a new profile is a new row, never an edit here)."""
+    from layout.profiles import profile_menu
+
+    return JSONResponse({"profiles": profile_menu()})
 
 
 async def health(request: Request) -> JSONResponse:

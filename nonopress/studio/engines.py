@@ -1,4 +1,5 @@
-"""The work behind the API, run on worker threads: the CLI's engines, answered as JSON.
+"""The work behind the API, run on worker threads: the application layer's records
+(:mod:`nonopress.app.records`), answered as JSON.
 
 Check and grade answer the records ``check --json`` and ``grade --json`` print (built by
 the same functions), with a few fields the page needs beside them: ``broken`` (the line or
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from grader.authoring import AnyAuthored, MakeOptions, Target
 from grader.errors import NonopressError
 from grader.kinds import kind_of
-from grader.model import Metadata, Puzzle
+from grader.model import Metadata
 from grader.results import Budget
 from nonopress.app.loading import LoadedPuzzle
 from nonopress.studio.security import RequestRefused
@@ -83,6 +84,18 @@ def replay(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
     return {"html": page, "steps": len(result.steps), "level": result.level}
 
 
+def play(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
+    """The puzzle as the web player plays it (the JSON `nonopress web` writes)."""
+    from grader.errors import NotPublishable
+    from nonopress.app.play import play_record
+
+    try:
+        return play_record(loaded.puzzle, Budget(seconds=seconds),
+                           title=f"Play: {loaded.puzzle.title or 'this puzzle'}")
+    except NotPublishable as exc:
+        raise RequestRefused(422, str(exc)) from None
+
+
 def proposal(authored: AnyAuthored) -> dict[str, Any]:
     """What a make or repair proposes: the new picture and givens, the cells flipped (0-based)
     and the report the CLI prints, for the editor to accept or reject. A colour picture's
@@ -91,14 +104,8 @@ def proposal(authored: AnyAuthored) -> dict[str, Any]:
     assert puzzle.solution is not None
     record = authored.to_json()
     kind = kind_of(puzzle)
-    if isinstance(puzzle, Puzzle):
-        original = ["".join("#" if v else "." for v in row) for row in authored.original.tolist()]
-        givens = [[r, c, bool(f)] for r, c, f in puzzle.givens]
-    else:
-        from grader.colour.model import colour_array_to_rows
-
-        original = list(colour_array_to_rows(authored.original, puzzle.palette))
-        givens = []
+    original = list(kind.rows_of(authored.original))  # the picture before the change
+    givens = [[r, c, bool(f)] for r, c, f in kind.givens()]
     return {
         "grid": list(puzzle.solution),
         "original": original,
@@ -120,16 +127,17 @@ def repair(loaded: LoadedPuzzle, mode: str, target: Target, seconds: float) -> d
     from grader.authoring import repair as repair_puzzle
     from grader.authoring.colour_make import repair_colour
 
-    puzzle = kind_of(loaded.puzzle).black_and_white()
-    if puzzle is None:
-        assert not isinstance(loaded.puzzle, Puzzle)
+    kind = kind_of(loaded.puzzle)
+    puzzle, colour = kind.black_and_white(), kind.in_colour()
+    if colour is not None:
         if mode == "givens":
             raise RequestRefused(400, "givens are printed on black-and-white puzzles; a "
                                       "colour puzzle is made unique by changing cells")
         try:
-            return proposal(repair_colour(loaded.puzzle, target=target, seconds=seconds))
+            return proposal(repair_colour(colour, target=target, seconds=seconds))
         except NonopressError as exc:
             raise RequestRefused(400, str(exc)) from None
+    assert puzzle is not None, "a puzzle is black and white or in colour"
     authored = repair_puzzle(puzzle, mode="givens" if mode == "givens" else "flips",
                              target=target, seconds=seconds)
     return proposal(authored)

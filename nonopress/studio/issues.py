@@ -22,6 +22,8 @@ import yaml
 
 from grader.atomic import atomic_write
 from grader.errors import NonopressError
+from layout.profiles import Profile as PrintProfile
+from layout.profiles import parse_profile_name, profile_choices
 from nonopress.studio.paths import confine, relative_name
 from nonopress.studio.security import RequestRefused
 
@@ -29,7 +31,9 @@ if TYPE_CHECKING:
     from nonopress.catalogue.database import Catalogue
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-PROFILES = ("kdp", "pdfx", "none")
+PROFILES = profile_choices()
+#: what an issue is printed for unless the request says: the table's first printer
+DEFAULT_PROFILE = PROFILES[0]
 #: pages rendered for the preview at most, and their resolution
 PREVIEW_PAGES = 24
 PREVIEW_DPI = 40
@@ -41,7 +45,7 @@ class IssueRequest:
     name: str
     title: str
     puzzles: list[tuple[str, int | None]]  #: (relative path, 1-based index or None)
-    profile: str = "kdp"
+    profile: str = DEFAULT_PROFILE
     page: str = "Letter"
     latex: bool = False
     overwrite: bool = False
@@ -89,7 +93,7 @@ def parse_request(body: dict[str, Any]) -> IssueRequest:
             raise RequestRefused(400, "each puzzle is a path (\"heart.yaml\", \"set.non#2\") "
                                       "or {\"path\": ..., \"index\": N}")
         puzzles.append((path, index))
-    profile = body.get("profile", "kdp")
+    profile = body.get("profile", DEFAULT_PROFILE)
     if profile not in PROFILES:
         raise RequestRefused(400, f"profile must be one of {', '.join(PROFILES)}")
     page = body.get("page", "Letter")
@@ -110,10 +114,11 @@ def manifest_text(request: IssueRequest, folder: Path) -> str:
         relative = relative_name(folder, resolved)
         items.append({"file": relative, "index": index} if index else relative)
     data: dict[str, Any] = {"title": request.title, "page": request.page, "puzzles": items}
-    if request.profile != "none":
+    rules = PrintProfile(parse_profile_name(request.profile)).rules
+    if rules.is_print:
         data["profile"] = request.profile
-    if request.profile == "kdp":
-        data["pad_pages"] = True  # KDP prints 24 pages or more: Notes pages fill a short one
+    if rules.min_pages:
+        data["pad_pages"] = True  # a printer's least page count: Notes pages fill a short book
     header = ("# Written by nonopress studio; build it again with:\n"
               f"#   nonopress issue {request.name}.yaml -o {request.name}.pdf\n")
     return header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True)

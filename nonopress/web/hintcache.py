@@ -12,34 +12,16 @@ from typing import Any
 
 from grader import safe_json
 from grader.atomic import atomic_write
-from grader.colour.model import ColourPuzzle
 from grader.errors import NonopressError
 from grader.inputs import read_input_bytes
-from grader.kinds import kind_of
+from grader.kinds import AnyPuzzle
 from grader.ladder import grader_version
-from grader.model import Puzzle
 from grader.results import Budget
-from nonopress.web.hints import givens_known, hint_table
+from layout.kinddraw import drawing_of
+from nonopress.app.play import compute_hints
 
 FILE_VERSION = 1
 CACHE_NAME = "nonopress-hints.json"
-
-
-def compute_hints(puzzle: Puzzle | ColourPuzzle, budget: Budget) -> dict[str, Any]:
-    """Grade ``puzzle`` with the ladder (the same grade `grade --explain` words) and turn
-    its step log into the hint table."""
-    graded = kind_of(puzzle).grade(None, budget)
-    if isinstance(puzzle, Puzzle):
-        from grader.explain import sentence
-
-        return hint_table(puzzle.width, puzzle.height, graded.steps,
-                          lambda step: sentence(step, puzzle), colour=False,
-                          known_at_start=givens_known(puzzle.width, puzzle.givens))
-    from grader.colour.grading import sentence as colour_sentence
-
-    return hint_table(puzzle.width, puzzle.height, graded.steps,
-                      lambda step: colour_sentence(step, puzzle), colour=True,
-                      bracket_rung=False)
 
 
 class HintCache:
@@ -57,11 +39,10 @@ class HintCache:
             except (NonopressError, OSError, ValueError, AttributeError, RecursionError) as exc:
                 self.warning = f"{path}: hint cache ignored ({exc})"
 
-    def hints(self, puzzle: Puzzle | ColourPuzzle, budget: Budget) -> dict[str, Any]:
+    def hints(self, puzzle: AnyPuzzle, budget: Budget) -> dict[str, Any]:
         """The puzzle's hint table, from the cache or graded now."""
-        key = f"{puzzle.key()}@{self.version}/{budget.key()}"
-        if not isinstance(puzzle, Puzzle):
-            key = f"colour-{key}"
+        # kept apart by kind as the issue's grade cache keeps them
+        key = f"{drawing_of(puzzle).key_prefix}{puzzle.key()}@{self.version}/{budget.key()}"
         found = self.entries.get(key)
         if isinstance(found, dict):
             return found
