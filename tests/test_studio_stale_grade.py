@@ -64,6 +64,8 @@ def test_easier_right_after_opening_uses_the_new_puzzles_stars(folder: Path) -> 
                                ".split('★').length - 1 === 4", timeout=60_000)
         page.click("button[data-tab=library]")
         page.click(".card[data-label='easy.non']")
+        # opened (the editor shows it: its title) and its grade not back yet
+        page.wait_for_function("() => document.getElementById('title').value === 'Easy'")
         with page.expect_request("**/api/repair", timeout=120_000):
             page.keyboard.press("[")  # Easier, before the easy puzzle's grade is back
         # the grade shown and the steering asked for are the easy puzzle's

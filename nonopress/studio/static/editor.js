@@ -297,7 +297,9 @@ export class Editor {
     const sequence = this.sequence;
     if (this.lastGrade && this.gradedSequence === sequence) return this.lastGrade;
     clearTimeout(this.gradeTimer);
-    const record = await post('/api/grade', {...this.payload(), channel: `grade-${this.page}`});
+    // its own channel: the live grade, scheduled when a check still running comes back,
+    // must not supersede it (Easier then did nothing at all)
+    const record = await post('/api/grade', {...this.payload(), channel: `steer-${this.page}`});
     if (sequence !== this.sequence) return null;
     this.takeGrade(record, sequence);
     return record;
