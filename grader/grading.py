@@ -312,7 +312,7 @@ def grade(
         verdict=verdict,
         level=level,
         score=value,
-        stars=None if value is None else scoring.stars(value, weights),
+        stars=None if value is None else scoring.level_stars(level, value, weights),
         rungs=scoring.rung_counts(steps),
         steps=steps,
         grid=engine.grid,

@@ -65,6 +65,8 @@ class KindGrade(Protocol):
     def effort_minutes(self) -> float: ...
     @property
     def graded(self) -> bool: ...
+    @property
+    def time_s(self) -> float: ...
     def to_json(self) -> dict[str, Any]: ...
 
 
@@ -172,6 +174,11 @@ class PuzzleKind(Protocol):
         """A solution's rows as the picture array (bool, or the palette index of a cell)."""
         ...
 
+    def rows_of(self, picture: np.ndarray[Any, Any]) -> tuple[str, ...]:
+        """A picture as solution rows (the inverse of :meth:`picture`), whether or not it
+        solves the clues."""
+        ...
+
     def editor_record(self) -> dict[str, Any]:
         """The clues, palette and givens as the studio's editor draws them."""
         ...
@@ -183,6 +190,36 @@ class PuzzleKind(Protocol):
     def black_and_white(self) -> Puzzle | None:
         """The puzzle for the engines that work on black and white only (authoring's
         repair), None for a puzzle in colours."""
+        ...
+
+    def in_colour(self) -> ColourPuzzle | None:
+        """The puzzle for the engines that work on colour puzzles only (authoring's colour
+        repair), None for a black-and-white one: the twin of :meth:`black_and_white`."""
+        ...
+
+    @property
+    def drawing(self) -> str:
+        """The name of the drawing strategy layout prints the kind with (layout owns and
+        registers the strategies; the kind only names its own)."""
+        ...
+
+    def sentence(self, step: Step) -> str:
+        """One step of a solve as a sentence in the kind's words."""
+        ...
+
+    def start_cells(self) -> np.ndarray[Any, Any]:
+        """The grid before a solve's first step as bit sets (bit 0 empty, bit v colour v:
+        a black-and-white cell is 1 empty, 2 filled, 3 open), the givens decided. A step's
+        changes are bit sets of the same kind."""
+        ...
+
+    def proved_rows(self, grade: KindGrade) -> tuple[str, ...] | None:
+        """The solution the grade proved unique, as solution rows; None when it proved
+        none (what an issue prints: never solved again)."""
+        ...
+
+    def givens(self) -> tuple[tuple[int, int, bool], ...]:
+        """The cells given in the grid (row, column, filled); none for a kind without."""
         ...
 
 
@@ -298,6 +335,11 @@ class BlackAndWhite:
 
         return np.array([[char == "#" for char in row] for row in rows], dtype=bool)
 
+    def rows_of(self, picture: np.ndarray[Any, Any]) -> tuple[str, ...]:
+        from grader.model import as_row_strings
+
+        return tuple(as_row_strings(picture))
+
     def editor_record(self) -> dict[str, Any]:
         rows, columns = self.clue_texts()
         return {"kind": self.tag, "palette": None, "rows": rows, "columns": columns,
@@ -308,6 +350,25 @@ class BlackAndWhite:
 
     def black_and_white(self) -> Puzzle | None:
         return self.puzzle
+
+    def in_colour(self) -> ColourPuzzle | None:
+        return None
+
+    drawing: ClassVar[str] = "black-and-white"
+
+    def sentence(self, step: Step) -> str:
+        from grader.explain import sentence
+
+        return sentence(step, self.puzzle)
+
+    def start_cells(self) -> np.ndarray[Any, Any]:
+        return self.puzzle.start_cells()
+
+    def proved_rows(self, grade: KindGrade) -> tuple[str, ...] | None:
+        return _black_and_white_grade(grade).solution_rows()
+
+    def givens(self) -> tuple[tuple[int, int, bool], ...]:
+        return tuple(self.puzzle.givens)
 
 
 @dataclass(frozen=True)
@@ -330,8 +391,9 @@ class Colour:
                 [format_colour_clue(c, palette) for c in self.puzzle.columns])
 
     def block_lengths(self) -> tuple[list[list[int]], list[list[int]]]:
-        return ([[n for n, _ in c] for c in self.puzzle.rows],
-                [[n for n, _ in c] for c in self.puzzle.columns])
+        from grader.colour.grading import block_lengths
+
+        return block_lengths(self.puzzle)
 
     def solve(self, limit: int, budget: Budget, first: bool = False) -> SolveResult:
         """The compiled solver's answer; a small puzzle that line logic solves is answered
@@ -415,16 +477,9 @@ class Colour:
         return self.sweep_passes(deadline).count
 
     def sweep_passes(self, deadline: float | None = None) -> Sweeps:
-        import numpy as np
+        from grader.colour.grading import colour_sweep_passes
 
-        from grader.colour.lines import full_mask, solve_line
-        from grader.sweeps import sweeps_of
-
-        puzzle = self.puzzle
-        start = np.full((puzzle.height, puzzle.width), full_mask(puzzle.palette.size),
-                        dtype=np.uint32)
-        return sweeps_of(puzzle.rows, puzzle.columns, solve=solve_line, start=start,
-                         deadline=deadline)
+        return colour_sweep_passes(self.puzzle, deadline)
 
     def clue_facts(self, passes: Sweeps) -> ClueFacts:
         from grader.minutes import ClueFacts
@@ -472,6 +527,11 @@ class Colour:
 
         return rows_to_colour_array(list(rows), self.puzzle.palette)
 
+    def rows_of(self, picture: np.ndarray[Any, Any]) -> tuple[str, ...]:
+        from grader.colour.model import colour_array_to_rows
+
+        return colour_array_to_rows(picture, self.puzzle.palette)
+
     def editor_record(self) -> dict[str, Any]:
         palette = self.puzzle.palette
         return {"kind": self.tag, "palette": palette_record(self.puzzle), "givens": [],
@@ -488,6 +548,37 @@ class Colour:
 
     def black_and_white(self) -> Puzzle | None:
         return None
+
+    def in_colour(self) -> ColourPuzzle | None:
+        return self.puzzle
+
+    drawing: ClassVar[str] = "colour"
+
+    def sentence(self, step: Step) -> str:
+        from grader.colour.grading import sentence
+
+        return sentence(step, self.puzzle)
+
+    def start_cells(self) -> np.ndarray[Any, Any]:
+        import numpy as np
+
+        from grader.colour.lines import full_mask
+
+        puzzle = self.puzzle
+        return np.full((puzzle.height, puzzle.width), full_mask(puzzle.palette.size),
+                       dtype=np.uint32)
+
+    def proved_rows(self, grade: KindGrade) -> tuple[str, ...] | None:
+        from grader.colour.grading import ColourGrade
+        from grader.colour.model import colour_array_to_rows
+
+        assert isinstance(grade, ColourGrade), "a colour puzzle's grade"
+        if grade.proved is None:
+            return None
+        return tuple(colour_array_to_rows(grade.proved, self.puzzle.palette))
+
+    def givens(self) -> tuple[tuple[int, int, bool], ...]:
+        return ()
 
 
 @dataclass(frozen=True)

@@ -344,8 +344,17 @@ def figures(level: str, terms: WorkTerms, weights: Weights | None = None) -> Fig
 
 
 def stars(value: float, weights: Weights | None = None) -> int:
+    """The score's own stars (1-5), before the level bounds them: see :func:`level_stars`."""
     weights = weights or default_weights()
     return 1 + sum(value >= threshold for threshold in weights.stars)
+
+
+def level_stars(level: str, value: float, weights: Weights | None = None) -> int:
+    """The stars of a grade, on the one scale every face shows and a page prints: the
+    score's stars kept within the level's two (:data:`LEVEL_STARS`)."""
+    raw = stars(value, weights)
+    shown = printed_stars(level, raw)
+    return raw if shown is None else shown
 
 
 #: the stars a level may show in print: one scale, so a hard puzzle never shows fewer stars

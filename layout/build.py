@@ -9,30 +9,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
-from grader.colour.model import AnyPuzzle, ColourArray, ColourPuzzle
-from grader.diagnose import empty_borders
+from grader.colour.model import AnyPuzzle
 from grader.errors import FormatError, ManyProblems, NonopressError, NotPublishable
-from grader.ladder import default_ladder
+from grader.kinds import kind_of
 from grader.minutes import about_text
-from grader.model import BoolArray, Puzzle, rows_to_array
 from grader.results import Budget
 from grader.techniques.base import Step
 from layout.fillins import build_fillins
 from layout.gradecache import MAX_STEPS, GradeCache
 from layout.issue import GradeInfo, Issue, IssueEntry
+from layout.kinddraw import ROUTINE_RUNGS, drawing_of
 from layout.manifest import Manifest, PuzzleRef
 from layout.puzzlefiles import PuzzleFiles
-from layout.stepgrid import INDEX_CHARS, STEP_MARKS
 
 Grader = Callable[[AnyPuzzle], GradeInfo]
 
 
-#: Rungs whose steps a worked solution may summarise: the routine line logic (the rungs
-#: of the ladder table's lowest level).
-ROUTINE_RUNGS = default_ladder().routine()
 #: Solves this short are worked through step by step in full (over as many pages as
 #: they need): an easy 10x10 takes about 50 steps.
 FULL_WORKED_STEPS = 100
@@ -85,193 +77,40 @@ def worked_lines(steps: Sequence[Step], puzzle: AnyPuzzle) -> tuple[str, ...]:
 
 def _sentences(puzzle: AnyPuzzle) -> Callable[[Step], str]:
     """The sentence of each step, in the words of the puzzle's kind."""
-    if isinstance(puzzle, Puzzle):
-        from grader.explain import sentence
-
-        return lambda step: sentence(step, puzzle)
-    from grader.colour.grading import sentence as colour_sentence
-
-    return lambda step: colour_sentence(step, puzzle)
+    return kind_of(puzzle).sentence
 
 
-#: Grids drawn in a worked solution, after its first hard steps (a reader sees where the
-#: solve stands when it needs more than routine line logic).
-MAX_WORKED_GRIDS = 8
-#: Puzzles wider or taller than this get no step grids (they would be unreadably small).
-MAX_GRID_SIDE = 40
-
-
-def worked_grids(steps: Sequence[Step], puzzle: Puzzle, lines: Sequence[str]
+def worked_grids(steps: Sequence[Step], puzzle: AnyPuzzle, lines: Sequence[str]
                  ) -> tuple[tuple[int, tuple[str, ...]], ...]:
-    """The grid after each hard step (beyond routine line logic) that ``lines`` prints in
-    full, as rows of '#', '.', '?' and 'F'/'E' for the cells the step itself decided."""
-    from grader.model import EMPTY, FILLED
-
-    def bw_mark(value: int, decided: bool) -> str:
-        if decided:
-            return "F" if value == FILLED else "E"
-        return "#" if value == FILLED else "." if value == EMPTY else "?"
-
-    if puzzle.width > MAX_GRID_SIDE or puzzle.height > MAX_GRID_SIDE:
-        return ()
-    where = {line.split(". ", 1)[0]: i for i, line in enumerate(lines) if ". " in line}
-    cells = puzzle.start_cells().copy()
-    grids: list[tuple[int, tuple[str, ...]]] = []
-    for k, step in enumerate(steps, start=1):
-        for row, column, state in step.changes:
-            cells[row, column] = state
-        if step.rung in ROUTINE_RUNGS or str(k) not in where:
-            continue
-        grids.append((where[str(k)], _step_rows(cells, step, bw_mark)))
-        if len(grids) == MAX_WORKED_GRIDS:
-            break
-    return tuple(grids)
-
-
-#: A colour solve with no hard step (line logic alone, as most colour puzzles) still shows
-#: where it stands this many times, after evenly spaced steps.
-COLOUR_ROUTINE_GRIDS = 6
-
-
-def colour_worked_grids(steps: Sequence[Step], puzzle: ColourPuzzle, lines: Sequence[str]
-                        ) -> tuple[tuple[int, tuple[str, ...]], ...]:
-    """The grid after each hard step of a colour solve that ``lines`` prints in full (after
-    evenly spaced steps when none is hard), as rows of ``STEP_MARKS``, INDEX_CHARS, '.'
-    and '?'. A cell is known once one value (a colour, or empty) is left to it."""
-    from grader.colour.lines import full_mask
-
-    if (puzzle.width > MAX_GRID_SIDE or puzzle.height > MAX_GRID_SIDE
-            or puzzle.palette.size >= len(STEP_MARKS)):
-        return ()
-    where = {line.split(". ", 1)[0]: i for i, line in enumerate(lines) if ". " in line}
-    start = full_mask(puzzle.palette.size)
-    cells = np.full((puzzle.height, puzzle.width), start, dtype=np.uint32)
-    deciding = []  # printed steps that leave at least one cell known (a grid with a mark)
-    for k, step in enumerate(steps, start=1):
-        known = 0
-        for row, column, value in step.changes:
-            before = int(cells[row, column])
-            cells[row, column] &= value
-            after = int(cells[row, column])
-            known += after != before and not after & (after - 1)
-        if known and str(k) in where:
-            deciding.append(k)
-    chosen = [k for k in deciding if steps[k - 1].rung not in ROUTINE_RUNGS]
-    if not chosen and deciding:
-        count = min(COLOUR_ROUTINE_GRIDS, len(deciding))
-        chosen = sorted({deciding[round((j + 1) * len(deciding) / count) - 1]
-                         for j in range(count)})
-    wanted = set(chosen[:MAX_WORKED_GRIDS])
-    cells[:] = start
-    grids: list[tuple[int, tuple[str, ...]]] = []
-    for k, step in enumerate(steps, start=1):
-        for row, column, value in step.changes:
-            cells[row, column] &= value
-        if k not in wanted:
-            continue
-        grids.append((where[str(k)], _step_rows(cells, step, _colour_mark)))
-    return tuple(grids)
-
-
-def _colour_mark(value: int, decided: bool) -> str:
-    """A colour step grid's character for a cell's bit set of values left."""
-    if value & (value - 1):  # more than one value left
-        return "?"
-    index = value.bit_length() - 1
-    if decided:
-        return STEP_MARKS[index]
-    return "." if index == 0 else INDEX_CHARS[index]
-
-
-def _step_rows(cells: npt.NDArray[Any], step: Step, mark: Callable[[int, bool], str]
-               ) -> tuple[str, ...]:
-    """The grid as rows of ``mark(value, decided by this step)`` characters."""
-    changed = {(r, c) for r, c, _ in step.changes}
-    height, width = cells.shape
-    return tuple("".join(mark(int(cells[r, c]), (r, c) in changed) for c in range(width))
-                 for r in range(height))
+    """The small grids of a worked solution, as the puzzle's kind draws them
+    (:meth:`layout.kinddraw.KindDrawing.worked_grids`)."""
+    return drawing_of(puzzle).worked_grids(kind_of(puzzle), steps, lines)
 
 
 def grade_with_ladder(puzzle: AnyPuzzle, budget: Budget) -> GradeInfo:
-    """Grade with the toolkit's grader (imported late: it is the slow, heavy part)."""
-    if not isinstance(puzzle, Puzzle):
-        return grade_colour_puzzle(puzzle, budget)
-    from grader.grading import grade
-
-    result = grade(puzzle, budget=budget)
+    """Grade with the puzzle's kind's ladder: the record an issue prints, with the
+    solution the grade proved (layout never solves a puzzle itself) and its worked
+    solution's lines and grids as the kind's drawing describes them."""
+    kind = kind_of(puzzle)
+    result = kind.grade(None, budget)
     lines = worked_lines(result.steps, puzzle)
-    return GradeInfo.from_grade(result, lines, worked_grids(result.steps, puzzle, lines))
+    drawing = drawing_of(puzzle)
+    return GradeInfo.from_grade(result, lines, drawing.worked_grids(kind, result.steps, lines),
+                                drawing.solution_record(puzzle, kind.proved_rows(result)))
 
 
-#: A colour solution in a grade (and the grade cache): each cell's colour index as one
-#: character, so that renaming a colour's char (the cache key ignores it) changes nothing.
-
-
-def grade_colour_puzzle(puzzle: ColourPuzzle, budget: Budget) -> GradeInfo:
-    """A colour puzzle graded by the colour ladder, as the record an issue prints: its
-    solution as rows of colour indices (:data:`INDEX_CHARS`) and the grids of its worked
-    solution (:func:`colour_worked_grids`)."""
-    from grader.colour.grading import grade_colour
-    from grader.scoring import printed_stars
-
-    result = grade_colour(puzzle, budget=budget)
-    solution = None
-    if result.verdict == "unique" and result.solved:
-        picture = np.log2(result.grid.astype(np.float64)).round().astype(np.uint8)
-        solution = tuple("".join(INDEX_CHARS[v] for v in row) for row in picture.tolist())
-    steps = worked_lines(result.steps, puzzle)
-    return GradeInfo(
-        level=result.level,
-        score=None if result.score is None else float(result.score),
-        stars=printed_stars(result.level, result.stars),
-        verdict=str(result.verdict),
-        rungs={str(name): int(count) for name, count in result.rungs.items()},
-        time_s=float(result.time_s),
-        steps=steps,
-        grids=colour_worked_grids(result.steps, puzzle, steps),
-        solution=solution,
-        problem=result.problem,
-        minutes=result.minutes,
-        minutes_low=result.minutes_low,
-        minutes_high=result.minutes_high,
-    )
-
-
-def colour_solution_of(puzzle: ColourPuzzle, grade: GradeInfo, budget: Budget, label: str
-                       ) -> ColourArray:
-    """A colour puzzle's printed picture: the file's own, else the grade's, else the
-    colour solver's."""
-    known = puzzle.solution_array()
-    if known is not None:
-        return known
-    if grade.solution is not None and all(
-            len(row) == puzzle.width and set(row) <= set(INDEX_CHARS[:puzzle.colours + 1])
-            for row in grade.solution) and len(grade.solution) == puzzle.height:
-        return np.array([[INDEX_CHARS.index(ch) for ch in row] for row in grade.solution],
-                        dtype=np.uint8)
-    from grader.colour.solver import solve_colour
-
-    result = solve_colour(puzzle, budget=budget)
-    if result.verdict != "unique" or not result.solutions:
-        raise NotPublishable(f"{label}: no unique solution to print ({result.verdict})")
-    return np.asarray(result.solutions[0], dtype=np.uint8)
-
-
-def solution_of(puzzle: Puzzle, grade: GradeInfo, budget: Budget, label: str) -> BoolArray:
+def solution_of(puzzle: AnyPuzzle, grade: GradeInfo, label: str) -> Any:
     """The picture printed with the solutions: the file's own, else the one the grade
-    proved (the grader never solves a puzzle twice), else the solver's (for grades made
-    by another grader)."""
+    proved (the grader never solves a puzzle twice, and layout never solves one)."""
     known = puzzle.solution_array()
     if known is not None:
         return known
-    if grade.solution is not None:
-        return rows_to_array(grade.solution)
-    from grader.solver import solve
-
-    result = solve(puzzle, budget=budget)
-    if result.verdict != "unique" or not result.solutions:
-        raise NotPublishable(f"{label}: no unique solution to print ({result.verdict})")
-    return result.solutions[0]
+    picture = None if grade.solution is None else drawing_of(puzzle).picture(puzzle,
+                                                                          grade.solution)
+    if picture is None:
+        raise NotPublishable(f"{label}: its grade ({grade.verdict}) holds no solution to "
+                             "print; grade it afresh (--no-cache)")
+    return picture
 
 
 def too_big(puzzle: AnyPuzzle) -> str:
@@ -291,12 +130,9 @@ def _load(ref: PuzzleRef, manifest: Manifest, files: PuzzleFiles) -> Sequence[An
                           ref.line)
     puzzles: Sequence[AnyPuzzle]
     try:
+        puzzles = files.read_any(ref.path)
+    except NonopressError:  # the black-and-white reader's message describes it best
         puzzles = files.read(ref.path)
-    except NonopressError as error:  # a colour file, or a file the black-and-white
-        try:  # reader's message describes best
-            puzzles = files.read_any(ref.path)
-        except NonopressError:
-            raise error from None
     if ref.index is None:
         return puzzles
     if ref.index > len(puzzles):
@@ -356,7 +192,7 @@ def build_issue(
                 continue
             # a colour puzzle's hash is of its clues and colours: kept apart from black
             # and white ones
-            key = puzzle.key() if isinstance(puzzle, Puzzle) else f"colour-{puzzle.key()}"
+            key = drawing_of(puzzle).key_prefix + puzzle.key()
             grade = cache.get(key, budget) if cache else None
             if grade is None:
                 if progress:
@@ -369,16 +205,12 @@ def build_issue(
                 blockers.append(blocker)
                 continue
             try:
-                solution: BoolArray | ColourArray = (
-                    solution_of(puzzle, grade, budget, label) if isinstance(puzzle, Puzzle)
-                    else colour_solution_of(puzzle, grade, budget, label))
+                solution = solution_of(puzzle, grade, label)
             except NonopressError as exc:
                 blockers.append(str(exc))
                 errors.append(exc)
                 continue
-            border = empty_borders(puzzle) if isinstance(puzzle, Puzzle) else ""
-            if border:
-                warnings.append(f"{label}: {border}")
+            warnings.extend(f"{label}: {said}" for said in kind_of(puzzle).warnings())
             first = seen.setdefault(puzzle.key(), number)
             if first != number:
                 warnings.append(f"{label} is the same puzzle as puzzle {first}: it is printed "
@@ -396,6 +228,7 @@ def build_issue(
                     about=about_text(grade.minutes)
                     if manifest.minutes and grade.minutes is not None else "",
                     grey=manifest.grey,
+                    date=ref.date,
                 )
             )
     if len(blockers) == 1 and errors:

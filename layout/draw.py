@@ -10,16 +10,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, cast
+from typing import Literal
 
 import numpy as np
 
 from grader.model import BoolArray, Puzzle
 from layout.geometry import BlockGeometry
-from layout.profiles import PLAIN, Profile
-
-if TYPE_CHECKING:
-    from grader.colour.model import ColourArray, ColourPuzzle
 
 #: "step": the cells a worked solution's step decided (the accent in colour, a mid grey
 #: in grey print, where the accent is black like the filled cells around them)
@@ -140,93 +136,6 @@ def filled_runs(picture: BoolArray) -> list[tuple[int, int, int]]:
     return list(zip(rows.tolist(), starts.tolist(), (ends - starts).tolist(), strict=True))
 
 
-def puzzle_ops(
-    puzzle: Puzzle | ColourPuzzle,
-    geometry: BlockGeometry,
-    x: float,
-    top: float,
-    cell: float,
-    solution: BoolArray | ColourArray | None = None,
-    profile: Profile = PLAIN,
-    grey: bool = False,
-) -> list[Op]:
-    """A puzzle block with its top-left corner at (x, top): clues (if the geometry has clue
-    slots), grid rules and, when ``solution`` is given, its filled cells merged into runs.
-    ``profile`` sets the thinnest line and the clue digit size. A colour puzzle's clues and
-    cells print in its colours, or (``grey``) in grey tints with symbols
-    (:mod:`layout.colourdraw`)."""
-    grid_x = x + geometry.row_slots * cell
-    grid_top = top - geometry.col_slots * cell
-    grid_w = geometry.width * cell
-    grid_h = geometry.height * cell
-    grid_bottom = grid_top - grid_h
-    has_clues = geometry.row_slots > 0
-    ops: list[Op] = []
-    clue_areas: list[Rect] = []
-    if has_clues:
-        clue_areas = [
-            (grid_x, grid_top, grid_w, geometry.col_slots * cell),
-            (x, grid_bottom, geometry.row_slots * cell, grid_h),
-        ]
-        ops.append(Rects("tint", clue_areas))
-    if solution is None and isinstance(puzzle, Puzzle) and puzzle.givens:
-        ops.extend(given_ops(puzzle, grid_x, grid_top, cell))
-    if solution is not None and not isinstance(puzzle, Puzzle):
-        from layout.colourdraw import colour_solution_ops
-
-        picture = cast("ColourArray", solution)
-        ops.extend(colour_solution_ops(picture, puzzle.palette, grid_x, grid_top, cell, grey,
-                                       max(profile.min_text, 4.0)))
-    elif solution is not None:
-        ops.append(
-            Rects(
-                "ink",
-                [
-                    (grid_x + c * cell, grid_top - (r + 1) * cell, n * cell, cell)
-                    for r, c, n in filled_runs(cast(BoolArray, solution))
-                ],
-            )
-        )
-    thin_w, thick_w, border_w = line_widths(cell, profile.design_line)
-    # A printer's thinnest line would darken a small solution picture: its 5-cell rules
-    # and the picture itself are enough to read it.
-    skip_thin = not has_clues and thin_w > 0.12 * cell
-    thin: list[Segment] = []
-    thick: list[Segment] = []
-    # Vertical rules run up through the column clues, horizontal ones left through the row
-    # clues: the thick ones every 5 cells counted from the top-left.
-    for j in range(1, geometry.width):
-        xj = grid_x + j * cell
-        (thick if j % 5 == 0 else thin).append((xj, grid_bottom, xj, top))
-    for i in range(1, geometry.height):
-        yi = grid_top - i * cell
-        (thick if i % 5 == 0 else thin).append((x, yi, grid_x + grid_w, yi))
-    for ax, ay, aw, ah in clue_areas:
-        thick.extend(_outline(ax, ay, aw, ah))
-    if thin and not skip_thin:
-        ops.append(Lines("rule", thin_w, thin))
-    if thick:
-        ops.append(Lines("ink", thick_w, thick))
-    ops.append(Lines("ink", border_w, _outline(grid_x, grid_bottom, grid_w, grid_h)))
-    if has_clues and isinstance(puzzle, Puzzle):
-        ops.append(
-            ClueText(
-                geometry.digit_ratio_for(profile.large_print) * cell,
-                list(geometry.clue_centres(puzzle, x, top, cell)),
-            )
-        )
-    elif has_clues and not isinstance(puzzle, Puzzle):
-        from layout.colourdraw import colour_clue_ops
-
-        clue_ops = colour_clue_ops(puzzle, geometry.row_slots, geometry.col_slots, x, top,
-                                   cell, geometry.digit_ratio_for(profile.large_print) * cell,
-                                   grey)
-        # the squares under the rules, the digits over them
-        ops[1:1] = [op for op in clue_ops if isinstance(op, Rects)]
-        ops.extend(op for op in clue_ops if isinstance(op, ClueText))
-    return ops
-
-
 def given_ops(puzzle: Puzzle, grid_x: float, grid_top: float, cell: float) -> list[Op]:
     """Given cells printed in the puzzle's grid: filled ones inked, empty ones as a dot."""
     filled = np.zeros((puzzle.height, puzzle.width), dtype=bool)
@@ -243,32 +152,31 @@ def given_ops(puzzle: Puzzle, grid_x: float, grid_top: float, cell: float) -> li
     return [Rects("ink", boxes + dots)] if boxes or dots else []
 
 
-def translate_page(page: Page, dx: float) -> None:
-    """Move everything on ``page`` ``dx`` points to the right (mirrored margins)."""
+def translate_page(page: Page, dx: float, dy: float = 0.0) -> None:
+    """Move everything on ``page`` ``dx`` points to the right (mirrored margins) and ``dy``
+    up (a lone puzzle centred on its page)."""
     moved: list[Op] = []
     for op in page.ops:
         if isinstance(op, Rects):
-            moved.append(Rects(op.role, [(x + dx, y, w, h) for x, y, w, h in op.rects],
+            moved.append(Rects(op.role, [(x + dx, y + dy, w, h) for x, y, w, h in op.rects],
                                op.rgb))
         elif isinstance(op, Lines):
-            moved.append(Lines(op.role, op.width,
-                               [(a + dx, b, c + dx, d) for a, b, c, d in op.segments]))
+            moved.append(Lines(op.role, op.width, [(a + dx, b + dy, c + dx, d + dy)
+                                                   for a, b, c, d in op.segments]))
         elif isinstance(op, Text):
-            moved.append(Text(op.x + dx, op.y, op.text, op.size, op.bold, op.anchor, op.role))
+            moved.append(Text(op.x + dx, op.y + dy, op.text, op.size, op.bold, op.anchor,
+                              op.role))
         elif isinstance(op, ClueText):
-            moved.append(ClueText(op.size, [(x + dx, y, s) for x, y, s in op.items], op.rgb))
+            moved.append(ClueText(op.size, [(x + dx, y + dy, s) for x, y, s in op.items],
+                                  op.rgb))
         else:
             moved.append(Polygons(op.role, op.fill, op.width,
-                                  [[(x + dx, y) for x, y in p] for p in op.polygons]))
+                                  [[(x + dx, y + dy) for x, y in p] for p in op.polygons]))
     page.ops = moved
     page.blocks = [
-        Block(b.number, b.x + dx, b.top, b.cell, b.geometry, b.solution_shown)
+        Block(b.number, b.x + dx, b.top + dy, b.cell, b.geometry, b.solution_shown)
         for b in page.blocks
     ]
-
-
-def _outline(x: float, y: float, w: float, h: float) -> list[Segment]:
-    return [(x, y, x + w, y), (x + w, y, x + w, y + h), (x + w, y + h, x, y + h), (x, y + h, x, y)]
 
 
 #: A five-pointed star of radius 1 around the origin, point up (computed once: a 300-page
@@ -305,3 +213,8 @@ def star_ops(
 def stars_width(size: float, total: int = 5) -> float:
     return size * (1.1 * (total - 1) + 1)
 
+
+
+def outline(x: float, y: float, w: float, h: float) -> list[Segment]:
+    """The four sides of a rectangle, as segments."""
+    return [(x, y, x + w, y), (x + w, y, x + w, y + h), (x + w, y + h, x, y + h), (x, y + h, x, y)]

@@ -10,11 +10,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from grader.kinds import kind_of
 from grader.model import Clue, Puzzle
 from layout.fonts import digit_width
 
 if TYPE_CHECKING:
-    from grader.colour.model import ColourPuzzle
+    from grader.colour.model import AnyPuzzle
 
 #: Clue digits as a fraction of the cell: 55-70 % for one digit, 45-55 % for two.
 ONE_DIGIT_RATIO = 0.62
@@ -42,28 +43,21 @@ class BlockGeometry:
     max_digits: int
 
     @classmethod
-    def of(cls, puzzle: Puzzle | ColourPuzzle, clues: bool = True, symbols: bool = False
+    def of(cls, puzzle: AnyPuzzle, clues: bool = True, symbols: bool = False
            ) -> BlockGeometry:
-        """The block of ``puzzle``; ``symbols``: a colour puzzle in grey print, whose clue
-        numbers each carry their colour's symbol (one more character to fit the cell)."""
+        """The block of ``puzzle``, of any kind: one clue slot and one number a block (an
+        empty line shows a 0); ``symbols``: each number carries its colour's symbol in grey
+        print (one more character to fit the cell; the kind's drawing says when)."""
         if not clues:
             return cls(puzzle.width, puzzle.height, 0, 0, 1)
-        if not isinstance(puzzle, Puzzle):  # colour: one slot and one number per block
-            lengths = [n for clue in puzzle.rows + puzzle.columns for n, _ in clue] or [0]
-            return cls(
-                width=puzzle.width,
-                height=puzzle.height,
-                row_slots=max(max(len(c) for c in puzzle.rows), 1),
-                col_slots=max(max(len(c) for c in puzzle.columns), 1),
-                max_digits=len(str(max(lengths))) + (1 if symbols else 0),
-            )
-        numbers = [n for clue in puzzle.rows + puzzle.columns for n in shown_clue(clue)]
+        rows, columns = kind_of(puzzle).block_lengths()
+        longest = max((n for clue in rows + columns for n in clue), default=0)
         return cls(
             width=puzzle.width,
             height=puzzle.height,
-            row_slots=max(len(shown_clue(c)) for c in puzzle.rows),
-            col_slots=max(len(shown_clue(c)) for c in puzzle.columns),
-            max_digits=len(str(max(numbers))),
+            row_slots=max(max(len(c) for c in rows), 1),
+            col_slots=max(max(len(c) for c in columns), 1),
+            max_digits=len(str(longest)) + (1 if symbols else 0),
         )
 
     @property

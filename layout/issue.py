@@ -6,14 +6,16 @@ from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from grader.model import BoolArray, Puzzle
+from grader.model import BoolArray
 from grader.scoring import printed_stars
 from layout.geometry import BlockGeometry
+from layout.kinddraw import KindDrawing, drawing_of
 from layout.manifest import Manifest
 
 if TYPE_CHECKING:
-    from grader.colour.model import ColourArray, ColourPuzzle
-    from grader.grading import Grade
+    from grader.colour.model import AnyPuzzle, ColourArray
+    from grader.colour.palette import Palette
+    from grader.kinds import KindGrade
     from layout.fillins import FillinEntry
 
 LEVELS = ("easy", "medium", "hard", "fiendish", "needs-guessing", "ambiguous", "contradictory")
@@ -47,10 +49,12 @@ class GradeInfo:
         return self.minutes or 0.0
 
     @classmethod
-    def from_grade(cls, grade: Grade, steps: tuple[str, ...] = (),
-                   grids: tuple[tuple[int, tuple[str, ...]], ...] = ()) -> GradeInfo:
-        """The printed part of the grader's record (``steps``: its worked-solution lines,
-        ``grids``: the grids shown after its hard steps)."""
+    def from_grade(cls, grade: KindGrade, steps: tuple[str, ...] = (),
+                   grids: tuple[tuple[int, tuple[str, ...]], ...] = (),
+                   solution: tuple[str, ...] | None = None) -> GradeInfo:
+        """The printed part of the grader's record, of either kind (``steps``: its
+        worked-solution lines, ``grids``: the grids shown after its hard steps,
+        ``solution``: the proved solution as the record keeps it)."""
         return cls(
             level=grade.level,
             score=None if grade.score is None else float(grade.score),
@@ -59,7 +63,7 @@ class GradeInfo:
             rungs={str(name): int(count) for name, count in grade.rungs.items()},
             time_s=float(grade.time_s),
             steps=steps,
-            solution=grade.solution_rows(),
+            solution=solution,
             problem=grade.problem,
             minutes=grade.minutes,
             minutes_low=grade.minutes_low,
@@ -86,7 +90,7 @@ class GradeInfo:
             score=None if record["score"] is None else float(record["score"]),
             stars=None if record["stars"] is None else int(record["stars"]),
             verdict=str(record["verdict"]),
-            rungs={str(k): int(v) for k, v in record["rungs"].items()},
+            rungs=_ladder_order({str(k): int(v) for k, v in record["rungs"].items()}),
             time_s=float(record["time_s"]),
             steps=tuple(str(s) for s in record["steps"]),
             solution=None if solution is None else tuple(str(row) for row in solution),
@@ -99,6 +103,16 @@ class GradeInfo:
         )
 
 
+def _ladder_order(rungs: dict[str, int]) -> dict[str, int]:
+    """Rung counts cheapest first, as a grade lists them: the cache is written with sorted
+    keys, and a rebuild from it must print "Techniques used" as the first build did."""
+    from grader.ladder import default_ladder
+
+    names = default_ladder().names
+    return dict(sorted(rungs.items(),
+                       key=lambda item: names.index(item[0]) if item[0] in names else len(names)))
+
+
 def _optional(value: Any) -> float | None:
     return None if value is None else float(value)
 
@@ -108,7 +122,7 @@ class IssueEntry:
     """One puzzle of the issue, numbered, with its grade and solution picture."""
 
     number: int
-    puzzle: Puzzle | ColourPuzzle
+    puzzle: AnyPuzzle
     grade: GradeInfo
     solution: BoolArray | ColourArray  # a colour puzzle's: colour indices, 0 = background
     title: str = ""
@@ -119,11 +133,18 @@ class IssueEntry:
     about: str = ""
     #: grey print: a colour puzzle's colours as grey tints with symbols
     grey: bool = False
+    #: the manifest item's own date (its day on the web), "" for the issue's
+    date: str = ""
 
     @property
-    def colour(self) -> ColourPuzzle | None:
-        """The puzzle when it is a colour one (its palette prints a legend), else None."""
-        return None if isinstance(self.puzzle, Puzzle) else self.puzzle
+    def drawing(self) -> KindDrawing:
+        """How the puzzle's kind is drawn (:mod:`layout.kinddraw`)."""
+        return drawing_of(self.puzzle)
+
+    @property
+    def legend_palette(self) -> Palette | None:
+        """The palette a legend names with the puzzle (its colours), None for no legend."""
+        return self.drawing.legend_palette(self.puzzle)
 
     @property
     def size(self) -> str:
@@ -132,9 +153,8 @@ class IssueEntry:
     @cached_property
     def geometry(self) -> BlockGeometry:
         """The puzzle block's shape in cells (computed once: pagination asks often)."""
-        colour = self.colour
-        return BlockGeometry.of(self.puzzle, symbols=colour is not None and self.grey
-                                and colour.palette.size > 1)
+        return BlockGeometry.of(self.puzzle, symbols=self.drawing.symbols(self.puzzle,
+                                                                          self.grey))
 
     @property
     def shown_title(self) -> str:

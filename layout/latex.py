@@ -230,7 +230,7 @@ def render_latex(issue: Issue, plan: IssuePlan, jobname: str = "issue") -> str:
         "creator": pdf_hex_string(f"nonopress {__version__} (LaTeX)"),
     }
     pdfx = None
-    if profile.name == "pdfx":
+    if profile.rules.output_intent:
         condition = profile.output_condition
         pdfx = {
             "version": pdf_hex_string(PDFX_VERSION),

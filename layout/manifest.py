@@ -34,9 +34,9 @@ TOP_KEYS = (
     "title", "issue", "date", "author", "page", "margins", "bleed", "crop_marks", "per_page",
     "solutions", "worked", "puzzles", "hide_titles", "ink", "booklet",
     "profile", "large_print", "output_condition", "pad_pages", "fillins", "minutes",
-    "from_library",  # puzzles picked from the catalogue: resolved by nonopress, not here
+    "from_library",  # puzzles picked from the catalogue: kept as read, resolved by nonopress
 )
-PUZZLE_KEYS = ("file", "title", "note", "hide_title", "index")
+PUZZLE_KEYS = ("file", "title", "note", "hide_title", "index", "date")
 MARGIN_SIDES = ("top", "bottom", "left", "right")
 MAX_PER_PAGE = 12
 
@@ -62,6 +62,8 @@ class PuzzleRef:
     #: the path as written, when no file is there: the build names it with every other
     #: problem of the issue instead of stopping at the first
     missing: str = ""
+    #: the day the puzzle is published on the web (``nonopress web``), "" for the issue's
+    date: str = ""
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,9 @@ class Manifest:
     pad_pages: bool = False
     #: print "about N min" under each puzzle (the grade's minutes)
     minutes: bool = False
+    #: the ``from_library`` section as written (None: there is none): the layout never
+    #: sees the catalogue, it keeps the section so that the manifest is read only once
+    from_library: Any = field(default=None, hash=False)
 
 
 def _key_lines(text: str) -> tuple[dict[str, int], list[int]]:
@@ -178,7 +183,7 @@ def parse_manifest(text: str, source: Path) -> Manifest:
     ink = value("ink", _ink, "colour")
     booklet = value("booklet", _booklet, "no")
     profile = Profile(
-        name=value("profile", parse_profile_name, "plain"),
+        name=value("profile", parse_profile_name, PLAIN.name),
         large_print=value("large_print", lambda v: _boolean(v, "large_print"), False),
         output_condition=value("output_condition", parse_output_condition, "FOGRA39"),
     )
@@ -206,6 +211,7 @@ def parse_manifest(text: str, source: Path) -> Manifest:
         bleed_default=bleed_value is True,
         pad_pages=value("pad_pages", lambda v: _boolean(v, "pad_pages"), False),
         minutes=value("minutes", lambda v: _boolean(v, "minutes"), False),
+        from_library=data.get("from_library"),
     )
 
 
@@ -240,6 +246,7 @@ def _puzzle_ref(
             index=index,
             line=line,
             missing=missing,
+            date=_day(item["date"]) if item.get("date") is not None else "",
         )
     except NonopressError as exc:
         raise fail(str(exc), line=line) from None
@@ -255,6 +262,15 @@ def _date(value: object) -> str:
     if isinstance(value, (dt.date, dt.datetime)):
         return value.isoformat()
     return _text(value)
+
+
+def _day(value: object) -> str:
+    """A puzzle's own date: a day, YYYY-MM-DD (the web schedule compares them)."""
+    text = _date(value)
+    try:
+        return dt.date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise NonopressError(f"date: expected a day as YYYY-MM-DD, got {text!r}") from None
 
 
 def _boolean(value: object, what: str) -> bool:

@@ -238,7 +238,7 @@ def render_pdf(issue: Issue, plan: IssuePlan, record: list[PageScan] | None = No
             canvas.addOutlineEntry(title, key, level=level)
         canvas.showOutline()
     canvas.save()
-    if profile.name == "pdfx":
+    if profile.rules.output_intent:
         return make_pdfx(buffer.getvalue(), issue)
     return buffer.getvalue()
 
@@ -251,7 +251,7 @@ def _draw_sheet(
     canvas.setTrimBox(media.trim)
     canvas.setBleedBox(media.bleed)
     canvas.setCropBox((0, 0, media.width, media.height))
-    if issue.manifest.profile.name != "pdfx":  # PDF/X allows a TrimBox or an ArtBox, not both
+    if not issue.manifest.profile.rules.output_intent:  # PDF/X: a TrimBox or an ArtBox
         canvas.setArtBox(media.trim)
     outline = []
     for page, _ in sheet.pages if issue.manifest.profile.bookmarks else ():

@@ -27,7 +27,6 @@ from layout.draw import (
     Polygons,
     Rects,
     Text,
-    puzzle_ops,
     star_ops,
     stars_width,
     translate_page,
@@ -36,25 +35,10 @@ from layout.fillins import FillinEntry, plan_fillin_solutions, plan_fillins
 from layout.fonts import MIN_TEXT_SIZE, fit_size, text_width, wrap_words
 from layout.geometry import BlockGeometry
 from layout.issue import Issue, IssueEntry
+from layout.kinddraw import puzzle_ops
 from layout.manifest import Manifest, Margins
-from layout.profiles import (
-    KDP_GUTTERS,
-    KDP_MAX_PAGES,
-    KDP_MIN_PAGES,
-    KDP_OUTSIDE,
-    KDP_OUTSIDE_BLEED,
-    LARGE_PRINT_BODY,
-    LARGE_PRINT_SCALE,
-    Profile,
-    kdp_gutter,
-)
-from layout.stepgrid import (
-    colour_step_cell,
-    colour_step_grid_ops,
-    legend,
-    step_cell,
-    step_grid_ops,
-)
+from layout.profiles import LARGE_PRINT_BODY, LARGE_PRINT_SCALE, Profile
+from layout.stepgrid import MAX_WIDTH_SHARE
 from layout.units import MM, PageSize
 
 MIN_CELL = 3.5 * MM  # below this clue digits are too small to read
@@ -63,6 +47,9 @@ MAX_CELL = 7.0 * MM
 SOLUTION_CELL = 1.6 * MM
 SOLUTION_MIN_BOX = 22 * MM
 GAP = 8 * MM
+#: a worked solution's steps with grids stand in columns: at most this many, each at
+#: least this wide (a sentence of a dozen words a line), this far apart
+STEP_COLUMNS, STEP_COLUMN_MIN, STEP_GUTTER = 3, 80 * MM, 6 * MM
 HEADER = 16.0  # puzzle header band: number, size, stars
 NOTE = 11.0
 ABOUT = 11.0  # the line under a puzzle ("about 12 min"), when the manifest asks for it
@@ -185,7 +172,7 @@ def content_area(size: PageSize, manifest: Manifest) -> Area:
 def _header_height(entry: IssueEntry, sizes: Sizes) -> float:
     """The text around a puzzle's grid: its header, note and the line under it."""
     return sizes.band(HEADER + (NOTE if entry.note else 0.0) + (ABOUT if entry.about else 0.0)
-                      + (LEGEND_BAND if entry.colour is not None else 0.0))
+                      + (LEGEND_BAND if entry.legend_palette is not None else 0.0))
 
 
 def _fit(entry: IssueEntry, width: float, height: float, sizes: Sizes) -> float:
@@ -483,12 +470,12 @@ class Planner:
             box_w = slot.width  # a long title takes the slot's whole width
         elif entry.note and text_width(entry.note, self.smallest_text) > box_w:
             box_w = slot.width  # and so does a long note (it was refused before)
-        colour = entry.colour
+        palette = entry.legend_palette
         legend_size = sizes.pt(8)
-        if colour is not None and not legend_fits(colour.palette, entry.grey, legend_size, box_w):
+        if palette is not None and not legend_fits(palette, entry.grey, legend_size, box_w):
             box_w = slot.width  # and a long legend of colours
             while legend_size > self.smallest_text and not legend_fits(
-                    colour.palette, entry.grey, legend_size, box_w):
+                    palette, entry.grey, legend_size, box_w):
                 legend_size = max(self.smallest_text, legend_size - 0.5)
         box_x = slot.left + (slot.width - box_w) / 2
         page.ops.extend(self._header(entry, box_x, slot.top, box_w))
@@ -497,10 +484,10 @@ class Planner:
             page.ops.append(Text(box_x, slot.top - sizes.band(HEADER + 7), entry.note, size))
         x = box_x + (box_w - block_w) / 2
         top = slot.top - header
-        if colour is not None:  # the legend: the line above the grid's column clues
-            legend = legend_ops(colour.palette, entry.grey, box_x, top + sizes.band(4),
+        if palette is not None:  # the legend: the line above the grid's column clues
+            legend = legend_ops(palette, entry.grey, box_x, top + sizes.band(4),
                                 legend_size, box_w)
-            if len(legend) < 2 * colour.palette.size:
+            if len(legend) < 2 * palette.size:
                 self.too_long[f"the colour legend of puzzle {entry.number} does not fit its "
                               f"place ({box_w / MM:.0f} mm at {legend_size:g} pt)"] = None
             page.ops.extend(legend)
@@ -629,13 +616,13 @@ class Planner:
             geometry = BlockGeometry.of(entry.puzzle, clues=False)
             cell = min(sizes.max_cell, geometry.fit_cell(area.width, area.height * 0.55))
         top = baseline - (sizes.band(26) - h_size - 1)
-        colour = entry.colour
-        if colour is not None:  # which colour (or grey tint and symbol) is which
+        palette = entry.legend_palette
+        if palette is not None:  # which colour (or grey tint and symbol) is which
             size = sizes.pt(8)
-            while size > self.smallest_text and not legend_fits(colour.palette, entry.grey,
+            while size > self.smallest_text and not legend_fits(palette, entry.grey,
                                                                 size, area.width):
                 size = max(self.smallest_text, size - 0.5)
-            page.ops.extend(legend_ops(colour.palette, entry.grey, area.left,
+            page.ops.extend(legend_ops(palette, entry.grey, area.left,
                                        top - sizes.band(8), size, area.width))
             top -= sizes.band(LEGEND_BAND + 4)
         x = area.left + (area.width - geometry.total_width * cell) / 2
@@ -668,59 +655,124 @@ class Planner:
         first_step = len(paragraphs) - len(grade.steps)
         grids = {first_step + index: rows for index, rows in grade.grids}
         if grids:
-            paragraphs.insert(first_step, legend(entry.grey, colour is not None))
+            paragraphs.insert(first_step, entry.drawing.step_legend(entry.grey))
             grids = {k + 1: rows for k, rows in grids.items()}
-        for k, paragraph in enumerate(paragraphs):
-            lines = self.wrapped(paragraph, body, area.width)
-            if len(lines) > 1:
-                rest = paragraph.split(None, len(lines[0].split()))[-1]
-                lines = [lines[0], *self.wrapped(rest, body, area.width - hang)]
-            keep = len(lines) <= 6  # a step's lines stay together on one page
-            for n, text in enumerate(lines):
-                full = y < area.bottom + 2
-                if n == 0 and keep:
-                    full = y - leading * (len(lines) - 1) < area.bottom + 2
-                if full:  # the page is full: the solve goes on overleaf
-                    page = self.page("worked")
-                    pages.append(page)
-                    page.ops.append(Text(area.left, area.top - size - 1, continued, size,
-                                         bold=True))
-                    y = area.top - sizes.band(30)
-                page.ops.append(Text(area.left + (hang if n else 0.0), y, text, body))
-                y -= leading
+        flow = _Flow(self, pages, page, y, continued, size)
+        # with grids the steps stand in columns, each step's sentence with its grid (a
+        # grid beside a full-width text column left most of the page empty)
+        steps_from = first_step + 1 if grids else len(paragraphs)
+        for k, paragraph in enumerate(paragraphs[:steps_from]):
+            flow.paragraph(paragraph, body, leading, hang, area.left, area.width)
             if k == 0:
-                y -= sizes.band(6)
-            if k in grids:
-                rows = grids[k]
-                grid_line = max(0.25, self.profile.design_line)
-                if colour is None:
-                    grid_cell = step_cell(rows, area.width)
-                else:
-                    grid_cell = colour_step_cell(rows, area.width, entry.grey,
-                                                 self.smallest_text)
-                need = len(rows) * grid_cell + leading
-                if y - need < area.bottom + 2:  # the grid goes with the solve, overleaf
-                    page = self.page("worked")
-                    pages.append(page)
-                    page.ops.append(Text(area.left, area.top - size - 1, continued, size,
-                                         bold=True))
-                    y = area.top - sizes.band(30)
-                if colour is None:
-                    page.ops.extend(step_grid_ops(rows, area.left + 4, y + leading * 0.5,
-                                                  grid_cell, grid_line))
-                else:
-                    page.ops.extend(colour_step_grid_ops(
-                        rows, colour.palette, area.left + 4, y + leading * 0.5, grid_cell,
+                flow.y -= sizes.band(6)
+        if grids:
+            columns = max(1, min(STEP_COLUMNS, int((area.width + STEP_GUTTER)
+                                                   // (STEP_COLUMN_MIN + STEP_GUTTER))))
+            width = (area.width - STEP_GUTTER * (columns - 1)) / columns
+            flow.columns(columns, width)
+            grid_line = max(0.25, self.profile.design_line)
+            for k in range(steps_from, len(paragraphs)):
+                rows = grids.get(k)
+                grid_cell = 0.0
+                if rows is not None:
+                    # the grid may take its whole column (step_cell allows a share)
+                    grid_cell = entry.drawing.step_cell(rows, width / MAX_WIDTH_SHARE,
+                                                        entry.grey, self.smallest_text)
+                lines = self.wrapped(paragraphs[k], body, width)
+                if len(lines) > 1:
+                    rest = paragraphs[k].split(None, len(lines[0].split()))[-1]
+                    lines = [lines[0], *self.wrapped(rest, body, width - hang)]
+                grid_h = 0.0 if rows is None else len(rows) * grid_cell + leading
+                # the last line's baseline, then (a leading below) the grid's foot
+                flow.keep((len(lines) - 1) * leading + (leading + grid_h if grid_h else 0.0))
+                for n, text in enumerate(lines):
+                    x = flow.line_room(0.0)
+                    flow.page.ops.append(Text(x + (hang if n else 0.0), flow.y, text, body))
+                    flow.y -= leading
+                if rows is not None:
+                    x = flow.line_room(grid_h)
+                    flow.page.ops.extend(entry.drawing.step_grid_ops(
+                        entry.puzzle, rows, x + 4, flow.y + leading * 0.5, grid_cell,
                         entry.grey, self.smallest_text, grid_line))
-                y -= need
+                    flow.y -= grid_h
         return pages
+
+
+class _Flow:
+    """Where a worked solution's text goes next: down the page, in columns once asked,
+    on a new page headed "continued" when the last column is full."""
+
+    def __init__(self, planner: Planner, pages: list[Page], page: Page, y: float,
+                 continued: str, size: float) -> None:
+        self.planner, self.pages, self.page, self.y = planner, pages, page, y
+        self.continued, self.size = continued, size
+        self.count, self.width, self.column, self.top = 1, planner.area.width, 0, y
+
+    def columns(self, count: int, width: float) -> None:
+        self.count, self.width, self.column, self.top = count, width, 0, self.y
+
+    @property
+    def x(self) -> float:
+        return float(self.planner.area.left + self.column * (self.width + STEP_GUTTER))
+
+    def _next(self) -> None:
+        """The next column, or a new page."""
+        area = self.planner.area
+        self.column += 1
+        if self.column < self.count:
+            self.y = self.top
+            return
+        self.page = self.planner.page("worked")
+        self.pages.append(self.page)
+        self.page.ops.append(Text(area.left, area.top - self.size - 1, self.continued,
+                                  self.size, bold=True))
+        self.column = 0
+        self.y = self.top = area.top - self.planner.sizes.band(30)
+
+    def line_room(self, height: float) -> float:
+        """Room for a text line on this baseline (``height`` 0) or a grid ``height``
+        tall: where it starts (x), in the next column when this one is full."""
+        if self.y - height < self.planner.area.bottom + 2:
+            self._next()
+        return self.x
+
+    def keep(self, height: float) -> float:
+        """Room for ``height`` below this baseline together (a step's sentence and its
+        grid), when a whole column would hold them: a sentence never ends one column
+        while its grid opens the next."""
+        area = self.planner.area
+        bottom = area.bottom + 2
+        fresh = area.top - self.planner.sizes.band(30)  # a column's top on a new page
+        while self.y - height < bottom <= fresh - height and self.y != fresh:
+            self._next()
+        return self.x
+
+    def paragraph(self, paragraph: str, body: float, leading: float, hang: float,
+                  left: float, width: float) -> None:
+        """A full-width paragraph, as the page had it before columns (a step's lines
+        kept together when they are few)."""
+        planner = self.planner
+        area = planner.area
+        lines = planner.wrapped(paragraph, body, width)
+        if len(lines) > 1:
+            rest = paragraph.split(None, len(lines[0].split()))[-1]
+            lines = [lines[0], *planner.wrapped(rest, body, width - hang)]
+        keep = len(lines) <= 6  # a step's lines stay together on one page
+        for n, text in enumerate(lines):
+            full = self.y < area.bottom + 2
+            if n == 0 and keep:
+                full = self.y - leading * (len(lines) - 1) < area.bottom + 2
+            if full:  # the page is full: the solve goes on overleaf
+                self._next()
+            self.page.ops.append(Text(left + (hang if n else 0.0), self.y, text, body))
+            self.y -= leading
 
 
 def plan_issue(issue: Issue) -> IssuePlan:
     """Paginate ``issue``. Under the KDP profile the inside margin (gutter) depends on the
     page count, which depends on the margins: plan until the count keeps its gutter."""
     manifest = issue.manifest
-    if manifest.profile.name != "kdp":
+    if not manifest.profile.rules.gutters:
         return _plan(issue)
     plan = _kdp_plan(issue)
     if _notes(plan) and issue.entries:
@@ -745,7 +797,8 @@ def _short_book(issue: Issue, padded: IssuePlan) -> IssuePlan:
     solutions: list[float | None] = [None]
     if manifest.solutions:
         solutions.append(SHORT_BOOK_SOLUTION_CELL)
-    least = _short_book_waste(padded)
+    pages = manifest.profile.rules.min_pages
+    least = _short_book_waste(padded, pages)
     trials: list[tuple[tuple[int, int, float, float], IssuePlan]] = []
     for share in shares:
         for solution in solutions:
@@ -753,9 +806,10 @@ def _short_book(issue: Issue, padded: IssuePlan) -> IssuePlan:
                 continue
             trial = _kdp_plan(issue, solution, share)
             changed = ("puzzles",) * (share is not None) + ("solutions",) * (solution is not None)
-            if _short_book_waste(trial) < least and _half_used(trial, manifest, changed):
+            waste = _short_book_waste(trial, pages)
+            if waste < least and _half_used(trial, manifest, changed):
                 # the least waste, then the fewest pages, the biggest puzzles and solutions
-                key = (_short_book_waste(trial), len(trial.pages), -(share or 0.0),
+                key = (waste, len(trial.pages), -(share or 0.0),
                        -(solution or 0.0))
                 trials.append((key, trial))
     if not trials:
@@ -776,9 +830,9 @@ def _short_book(issue: Issue, padded: IssuePlan) -> IssuePlan:
     return best
 
 
-def _short_book_waste(plan: IssuePlan) -> int:
+def _short_book_waste(plan: IssuePlan, least_pages: int) -> int:
     """A short book's pages that are no part of it: padded, or over KDP's least count."""
-    return _notes(plan) + max(0, len(plan.pages) - KDP_MIN_PAGES)
+    return _notes(plan) + max(0, len(plan.pages) - least_pages)
 
 
 def _half_used(plan: IssuePlan, manifest: Manifest, kinds: Sequence[str]) -> bool:
@@ -822,8 +876,9 @@ def _kdp_plan(issue: Issue, solution_cell: float | None = None,
     """Plan until the page count keeps its gutter (the inside margin depends on the count,
     which depends on the margins)."""
     manifest = issue.manifest
-    pages = KDP_MIN_PAGES
-    for _ in range(len(KDP_GUTTERS) + 1):
+    rules = manifest.profile.rules
+    pages = rules.min_pages
+    for _ in range(len(rules.gutters) + 1):
         margins = kdp_margins(manifest, pages)
         plan = _plan(replace(issue, manifest=replace(manifest, margins=margins)), solution_cell,
                      share_cell)
@@ -857,12 +912,14 @@ def kdp_margins(manifest: Manifest, pages: int) -> Margins:
     the inside (gutter) and ``right`` the outside; versos mirror them. The manifest's
     margins are kept where they are wider than KDP's least ones."""
     m = manifest.margins
+    rules = manifest.profile.rules
     # Rules are centred on the area's edge and text has descenders: keep their ink inside.
-    least = (KDP_OUTSIDE_BLEED if manifest.bleed > 0 else KDP_OUTSIDE) + INK_ALLOWANCE
+    least = (rules.least_margin_bleed if manifest.bleed > 0 else rules.least_margin
+             ) + INK_ALLOWANCE
     return Margins(
         top=max(m.top, least),
         bottom=max(m.bottom, least),
-        left=max(m.left, kdp_gutter(pages) + INK_ALLOWANCE),
+        left=max(m.left, rules.gutter(pages) + INK_ALLOWANCE),
         right=max(m.right, least),
     )
 
@@ -898,14 +955,14 @@ def _plan(issue: Issue, solution_cell: float | None = None,
     if issue.manifest.booklet:
         while len(pages) % 4:
             pages.append(planner.page("blank"))
-    if issue.manifest.profile.name == "kdp":
+    if issue.manifest.profile.rules.min_pages:
         _kdp_page_count(pages, planner)
     m = planner.manifest.margins
     for number, page in enumerate(pages, start=1):
         page.number = number
         if page.kind != "blank":
             _frame(page, issue, planner)
-        if issue.manifest.profile.name == "kdp" and number % 2 == 0:
+        if issue.manifest.profile.rules.bound and number % 2 == 0:
             translate_page(page, m.right - m.left)  # a verso: the gutter is on its right
     if planner.too_long:
         raise ManyProblems(
@@ -917,28 +974,31 @@ def _plan(issue: Issue, solution_cell: float | None = None,
 
 
 def _kdp_page_count(pages: list[Page], planner: Planner) -> None:
-    """Pad a KDP book to its least page count with puzzle-free "Notes" pages (when the
-    manifest asks), or warn that KDP will refuse it."""
+    """Pad a bound book to its printer's least page count with puzzle-free "Notes" pages
+    (when the manifest asks), or warn that the printer will refuse it."""
+    book = planner.profile.rules
+    least, most, printer = book.min_pages, book.max_pages, book.printer
     count = len(pages)
-    if count >= KDP_MIN_PAGES:
-        if count > KDP_MAX_PAGES:
+    if count >= least:
+        if most and count > most:
             planner.warnings.append(
-                f"{count} pages: KDP prints paperbacks of at most {KDP_MAX_PAGES} pages"
+                f"{count} pages: {printer} prints paperbacks of at most {most} pages"
             )
         return
     if not planner.manifest.pad_pages:
         planner.warnings.append(
-            f"{count} pages: KDP prints paperbacks of {KDP_MIN_PAGES} pages or more; add "
+            f"{count} pages: {printer} prints paperbacks of {least} pages or more; add "
             "puzzles, or pad_pages: true (--pad) for puzzle-free Notes pages"
         )
         return
     area, sizes = planner.area, planner.sizes
     planner.warnings.append(
-        f"{count} pages padded to KDP's least {KDP_MIN_PAGES} with "
-        f"{KDP_MIN_PAGES - count} ruled Notes pages (pad_pages); "
-        f"{_puzzles_to_fill(planner, KDP_MIN_PAGES - count, count)} more puzzles would fill "
+        f"{count} pages padded to {printer}'s least {least} with "
+        f"{least - count} ruled Notes pages (pad_pages); "
+        f"{_puzzles_to_fill(planner, least - count, count)} more puzzles would fill "
         "them")
-    while len(pages) < KDP_MIN_PAGES:
+    _centre_lone_puzzles(pages, planner)
+    while len(pages) < least:
         page = planner.page("notes")
         size = sizes.pt(14)
         page.ops.append(Text(area.left, area.top - size, "Notes", size, bold=True))
@@ -951,6 +1011,18 @@ def _kdp_page_count(pages: list[Page], planner: Planner) -> None:
             y -= gap
         page.ops.append(Lines("rule", max(0.5, planner.profile.design_line), rules))
         pages.append(page)
+
+
+def _centre_lone_puzzles(pages: list[Page], planner: Planner) -> None:
+    """A padded book's puzzle alone on its page, its cells as big as its digits may be,
+    stands centred on the page rather than at its top over 40 % of blank paper (a book
+    with pages to spare has no next puzzle to make room for)."""
+    area = planner.area
+    for page in pages:
+        if page.kind == "puzzles" and len(page.blocks) == 1:
+            spare = (1.0 - page_use(page, area.top, area.bottom)) * area.height
+            if spare > 1.0:
+                translate_page(page, 0.0, -spare / 2)
 
 
 def _puzzles_to_fill(planner: Planner, pages: int, count: int) -> str:

@@ -5,11 +5,12 @@ manifest a profile cannot print fails before any grading."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from grader.errors import NonopressError
 from layout.manifest import Manifest
-from layout.profiles import KDP_BLEED, KDP_TRIMS_IN, PDFX_MIN_BLEED, kdp_trim_name
-from layout.units import MM
+from layout.profiles import PROFILES
+from layout.units import INCH, MM
 
 
 def apply_profile(manifest: Manifest) -> tuple[Manifest, list[str]]:
@@ -18,45 +19,51 @@ def apply_profile(manifest: Manifest) -> tuple[Manifest, list[str]]:
     Raises :class:`NonopressError` for what cannot be changed silently: a page size the
     printer does not print, or a saddle-stitch booklet for a bound book.
     """
-    profile = manifest.profile
+    rules = manifest.profile.rules
+    printer = rules.printer
     warnings: list[str] = []
     source = manifest.source
-    if profile.name == "kdp":
+    if rules.trims_in:
         page = manifest.page
-        if kdp_trim_name(page.width, page.height) is None:
-            sizes = ", ".join(f"{w:g}x{h:g}in" for w, h in KDP_TRIMS_IN)
+        if rules.trim_name(page.width, page.height) is None:
+            sizes = ", ".join(f"{w:g}x{h:g}in" for w, h in rules.trims_in)
             raise NonopressError(
                 f"{source}: page {page.name} ({page.width / 72:.2f} x {page.height / 72:.2f} in)"
-                f" is not a KDP paperback trim size; choose one of {sizes} (A4 and A5 too)"
+                f" is not a {printer} paperback trim size; choose one of {sizes} (A4 and A5 too)"
             )
-        if manifest.booklet or manifest.impose:
-            raise NonopressError(
-                f"{source}: KDP binds the book itself: booklet and impose are for "
-                "saddle-stitched prints, leave them out with the kdp profile"
-            )
+    if rules.bound and (manifest.booklet or manifest.impose):
+        raise NonopressError(
+            f"{source}: {printer} binds the book itself: booklet and impose are for "
+            f"saddle-stitched prints, leave them out with the {rules.name} profile"
+        )
+    changes: dict[str, Any] = {}
+    if rules.bleed is not None:
         bleed = 0.0
         if manifest.bleed > 0:
-            bleed = KDP_BLEED
-            if not manifest.bleed_default and abs(manifest.bleed - KDP_BLEED) > 0.05:
+            bleed = rules.bleed
+            if not manifest.bleed_default and abs(manifest.bleed - rules.bleed) > 0.05:
                 warnings.append(
-                    f"bleed {manifest.bleed / MM:.1f} mm: KDP's bleed is 0.125 in (3.2 mm), "
-                    "on the top, bottom and outside edges; used instead"
+                    f"bleed {manifest.bleed / MM:.1f} mm: {printer}'s bleed is "
+                    f"{rules.bleed / INCH:g} in ({rules.bleed / MM:.1f} mm), on the top, "
+                    "bottom and outside edges; used instead"
                 )
-        if manifest.crop_marks:
-            warnings.append("crop marks left out: KDP rejects files with crop marks")
-        manifest = replace(
-            manifest,
-            bleed=bleed,
-            crop_marks=False,
-            # A KDP puzzle book is a black-ink interior unless colour is asked for.
-            grey=manifest.grey or not manifest.colour_asked,
-        )
-    elif profile.name == "pdfx" and manifest.bleed < PDFX_MIN_BLEED - 0.01:
+        changes["bleed"] = bleed
+    elif manifest.bleed < rules.least_bleed - 0.01:
         warnings.append(
-            f"bleed {manifest.bleed / MM:.1f} mm raised to 3 mm: offset printers trim "
-            "into a bleed of at least 3 mm (1/8 in in the US)"
+            f"bleed {manifest.bleed / MM:.1f} mm raised to {rules.least_bleed / MM:g} mm: "
+            "offset printers trim into a bleed of at least 3 mm (1/8 in in the US)"
         )
-        manifest = replace(manifest, bleed=PDFX_MIN_BLEED)
-    if manifest.pad_pages and profile.name != "kdp":
-        warnings.append("pad_pages applies to KDP books only: ignored")
+        changes["bleed"] = rules.least_bleed
+    if not rules.crop_marks:
+        if manifest.crop_marks:
+            warnings.append(f"crop marks left out: {printer} rejects files with crop marks")
+        changes["crop_marks"] = False
+    if rules.grey_unless_asked:
+        # A bound puzzle book is a black-ink interior unless colour is asked for.
+        changes["grey"] = manifest.grey or not manifest.colour_asked
+    if changes:
+        manifest = replace(manifest, **changes)
+    if manifest.pad_pages and not rules.min_pages:
+        padded = " or ".join(r.printer for r in PROFILES.values() if r.min_pages)
+        warnings.append(f"pad_pages applies to {padded} books only: ignored")
     return manifest, warnings

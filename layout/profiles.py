@@ -10,24 +10,13 @@ on any PDF; the numbers both use live here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from grader.errors import NonopressError
 from layout.units import INCH, MM
 
-ProfileName = Literal["plain", "kdp", "pdfx"]
-PROFILE_NAMES: tuple[ProfileName, ...] = ("plain", "kdp", "pdfx")
 ColourSpace = Literal["DeviceCMYK", "DeviceRGB"]
-#: The one colour space every colour operator of a profile's PDF uses. All three are made to
-#: be printed, so all are CMYK: black and greys as K ink alone (RGB black prints as
-#: four-colour "rich" black, which smears and misregisters), the accent and a colour
-#: puzzle's colours as process CMYK with their grey part in K. A screen or a home printer
-#: shows DeviceCMYK through the naive conversion the CMYK values were made from, so a
-#: colour puzzle looks as its author chose. A grey (black-ink) issue uses K alone.
-COLOUR_SPACES: dict[ProfileName, ColourSpace] = {
-    "plain": "DeviceCMYK", "kdp": "DeviceCMYK", "pdfx": "DeviceCMYK",
-}
 
 #: KDP paperback trim sizes, in inches (width, height): the ones KDP lists for paperbacks.
 KDP_TRIMS_IN: tuple[tuple[float, float], ...] = (
@@ -71,34 +60,167 @@ OUTPUT_CONDITIONS: dict[str, str] = {
 ICC_REGISTRY = "http://www.color.org"
 
 
+#: IngramSpark's paperback trim sizes, in inches (its File Creation Guide's black-and-white
+#: list: the sizes a puzzle book is printed at).
+INGRAM_TRIMS_IN: tuple[tuple[float, float], ...] = (
+    (4.25, 7.0), (4.37, 7.0), (5.0, 8.0), (5.06, 7.81), (5.25, 8.0), (5.5, 8.5), (5.83, 8.27),
+    (6.0, 9.0), (6.14, 9.21), (6.69, 9.61), (7.0, 10.0), (7.44, 9.69), (7.5, 9.25),
+    (8.0, 10.0), (8.25, 11.0), (8.27, 11.69), (8.5, 8.5), (8.5, 11.0),
+)
+#: IngramSpark: text, page numbers and rules at least 0.5 in from the trim on every side
+#: (it allows 1/16 in of trim variation), with or without bleed.
+INGRAM_MARGIN = 0.5 * INCH
+INGRAM_MIN_PAGES = 18
+
+
+@dataclass(frozen=True)
+class PrintRules:
+    """One print profile: a row of :data:`PROFILES`. Every rule of a printer the layout,
+    the sheets, the PDF writer, the command line, the studio and the preflight follow is
+    read from here; a new printer is a new row (and a test)."""
+
+    name: str
+    #: what ``profile:`` and ``--profile`` also accept for it
+    aliases: tuple[str, ...] = ()
+    #: how messages name the printer ("KDP"), and what the profile is called
+    printer: str = ""
+    title: str = "no print profile"  # ``{condition}``: the PDF/X output condition
+    #: one line for the command line's help and the studio's menu
+    summary: str = ""
+    menu: str = ""
+    colour_space: ColourSpace = "DeviceCMYK"
+    # -- text and lines
+    min_text: float = 0.0  #: no character smaller, in points
+    design_line: float = 0.2  #: the thinnest line the layout draws
+    min_line: float = 0.0  #: the thinnest line the preflight lets through
+    line_status: Literal["fail", "warn"] = "warn"
+    line_why: str = ""
+    min_tint: float = 0.0  #: lightest grey tint
+    max_ink: float = 0.0  #: total area coverage, 0: not checked
+    # -- page and bleed
+    trims_in: tuple[tuple[float, float], ...] = ()  #: () takes any page size
+    bleed: float | None = None  #: the printer's own bleed, replacing the manifest's
+    least_bleed: float = 0.0  #: a smaller bleed is raised to this
+    #: a bound book: bleed on the top, bottom and outside edges only, mirrored margins,
+    #: no saddle stitching, pad_pages to the least page count
+    bound: bool = False
+    crop_marks: bool = True  #: crop marks allowed
+    bookmarks: bool = True
+    grey_unless_asked: bool = False  #: a black-ink interior unless ``ink: colour``
+    # -- margins and page count (a bound book's)
+    #: (last page count, inside margin in inches)
+    gutters: tuple[tuple[int, float], ...] = ()
+    least_margin: float = 0.0  #: outside, top and bottom, in points
+    least_margin_bleed: float = 0.0  #: the same with bleed
+    min_pages: int = 0
+    max_pages: int = 0  #: 0: no upper limit
+    # -- the file
+    output_intent: bool = False  #: PDF/X-1a:2001: one OutputIntent, TrimBox not ArtBox
+    #: the preflight's rules, by name (layout.preflight.rules.RULES), in report order
+    preflight: tuple[str, ...] = field(default=())
+
+    @property
+    def is_print(self) -> bool:
+        return bool(self.printer)
+
+    def trim_name(self, width: float, height: float) -> str | None:
+        """``8.5x11in`` when (width, height) in points is one of the trim sizes, else None
+        (any size, when the profile lists none)."""
+        if not self.trims_in:
+            return f"{width / INCH:g}x{height / INCH:g}in"
+        for w, h in self.trims_in:
+            if abs(width - w * INCH) <= 1.5 and abs(height - h * INCH) <= 1.5:
+                return f"{w:g}x{h:g}in"
+        return None
+
+    def gutter(self, pages: int) -> float:
+        """The inside margin of a book of ``pages`` pages, in points."""
+        for last, inches in self.gutters:
+            if pages <= last:
+                return inches * INCH
+        return self.gutters[-1][1] * INCH if self.gutters else 0.0
+
+
+_PDFX_FILE = ("not-encrypted", "pdfx-version", "output-intent", "pdfx-keys", "pdfx-boxes",
+              "fonts-embedded", "bitmap-fonts", "pdfx-colour", "black-text", "total-ink",
+              "pdfx-transparency", "image-resolution", "pdfx-annotations")
+
+#: The print profiles, one record each: the table every part of the toolkit reads.
+PROFILES: dict[str, PrintRules] = {rules.name: rules for rules in (
+    PrintRules("plain", aliases=("none",), menu="plain"),
+    PrintRules(
+        "kdp", printer="KDP", title="KDP paperback",
+        summary="an Amazon KDP paperback interior", menu="KDP paperback",
+        min_text=KDP_MIN_TEXT, design_line=KDP_DESIGN_LINE, min_line=KDP_MIN_LINE,
+        line_status="fail", line_why=" (0.3 mm)", min_tint=KDP_MIN_TINT,
+        trims_in=KDP_TRIMS_IN, bleed=KDP_BLEED, bound=True, crop_marks=False,
+        bookmarks=False, grey_unless_asked=True, gutters=KDP_GUTTERS,
+        least_margin=KDP_OUTSIDE, least_margin_bleed=KDP_OUTSIDE_BLEED,
+        min_pages=KDP_MIN_PAGES, max_pages=KDP_MAX_PAGES,
+        preflight=("not-encrypted", "trim-size", "page-count", "bleed", "margins",
+                   "crop-marks", "fonts-embedded", "bitmap-fonts", "text-size", "line-width",
+                   "tints", "colour", "image-resolution", "transparency", "annotations",
+                   "bookmarks", "blank-pages"),
+    ),
+    PrintRules(
+        "pdfx", aliases=("pdfx1a",), printer="offset printer",
+        title="PDF/X-1a:2001 ({condition})",
+        summary="PDF/X-1a:2001 for an offset magazine", menu="PDF/X-1a magazine",
+        design_line=PDFX_DESIGN_LINE, min_line=PDFX_MIN_LINE,
+        line_why=" (thinner breaks up on plates)", max_ink=PDFX_MAX_INK,
+        least_bleed=PDFX_MIN_BLEED, output_intent=True,
+        preflight=(*_PDFX_FILE, "marks-in-bleed", "line-width"),
+    ),
+    PrintRules(
+        "ingramspark", aliases=("ingram",), printer="IngramSpark",
+        title="IngramSpark paperback (PDF/X-1a:2001, {condition})",
+        summary="an IngramSpark paperback interior (PDF/X-1a:2001)",
+        menu="IngramSpark paperback",
+        design_line=PDFX_DESIGN_LINE, min_line=PDFX_MIN_LINE,
+        line_why=" (thinner breaks up on the press)", max_ink=PDFX_MAX_INK,
+        trims_in=INGRAM_TRIMS_IN, bleed=KDP_BLEED, bound=True, crop_marks=False,
+        grey_unless_asked=True, gutters=((1 << 30, INGRAM_MARGIN / INCH),),
+        least_margin=INGRAM_MARGIN, least_margin_bleed=INGRAM_MARGIN,
+        min_pages=INGRAM_MIN_PAGES, output_intent=True,
+        preflight=(*_PDFX_FILE, "trim-size", "page-count", "bleed", "margins",
+                   "crop-marks", "line-width"),
+    ),
+)}
+
+
 @dataclass(frozen=True)
 class Profile:
-    """What the layout designs for and what the preflight checks."""
+    """What the layout designs for and what the preflight checks: a row of the table, with
+    the manifest's large print and output condition."""
 
-    name: ProfileName = "plain"
+    name: str = "plain"
     large_print: bool = False
     output_condition: str = "FOGRA39"
 
     @property
+    def rules(self) -> PrintRules:
+        return PROFILES[self.name]
+
+    @property
     def colour_space(self) -> ColourSpace:
-        """The colour space of every colour the PDF sets (see COLOUR_SPACES)."""
-        return COLOUR_SPACES[self.name]
+        """The colour space of every colour the PDF sets (see :class:`PrintRules`)."""
+        return self.rules.colour_space
 
     @property
     def is_print(self) -> bool:
-        return self.name != "plain"
+        return self.rules.is_print
 
     @property
     def min_text(self) -> float:
         """No character (clue digits included) smaller than this, in points."""
         if self.large_print:
             return LARGE_PRINT_MIN_TEXT
-        return KDP_MIN_TEXT if self.name == "kdp" else 0.0
+        return self.rules.min_text
 
     @property
     def design_line(self) -> float:
         """The thinnest line the layout draws."""
-        return {"kdp": KDP_DESIGN_LINE, "pdfx": PDFX_DESIGN_LINE}.get(self.name, 0.2)
+        return self.rules.design_line
 
     @property
     def text_scale(self) -> float:
@@ -110,26 +232,42 @@ class Profile:
 
     @property
     def bookmarks(self) -> bool:
-        """KDP rejects bookmarks in an interior file."""
-        return self.name != "kdp"
+        """Some printers reject bookmarks in an interior file."""
+        return self.rules.bookmarks
 
     def describe(self) -> str:
-        text = {"plain": "no print profile", "kdp": "KDP paperback",
-                "pdfx": f"PDF/X-1a:2001 ({self.output_condition})"}[self.name]
+        text = self.rules.title.format(condition=self.output_condition)
         return text + (", large print" if self.large_print else "")
 
 
 PLAIN = Profile()
 
 
-def parse_profile_name(value: object) -> ProfileName:
+def parse_profile_name(value: object) -> str:
     text = str(value).strip().lower().replace("-", "").replace("/", "")
-    aliases: dict[str, ProfileName] = {
-        "kdp": "kdp", "pdfx": "pdfx", "pdfx1a": "pdfx", "none": "plain", "plain": "plain",
-    }
-    if text not in aliases:
-        raise NonopressError(f"profile: expected kdp, pdfx or none, got {value!r}")
-    return aliases[text]
+    for rules in PROFILES.values():
+        if text == rules.name or text in rules.aliases:
+            return rules.name
+    raise NonopressError(f"profile: expected {', '.join(profile_choices())}, got {value!r}")
+
+
+def profile_choices(printed_only: bool = False) -> tuple[str, ...]:
+    """What ``--profile`` takes: every printer's profile, then ``none`` (the plain one's
+    first alias); ``printed_only``: the printers' alone (what the preflight checks)."""
+    printed = tuple(r.name for r in PROFILES.values() if r.is_print)
+    plain = tuple(r.aliases[0] for r in PROFILES.values() if not r.is_print)
+    return printed if printed_only else printed + plain
+
+
+def profile_help() -> str:
+    """``kdp = an Amazon KDP paperback interior, pdfx = ...``: for help texts."""
+    return ", ".join(f"{r.name} = {r.summary}" for r in PROFILES.values() if r.is_print)
+
+
+def profile_menu() -> list[dict[str, str]]:
+    """The studio's menu of profiles: what the request sends, and its label."""
+    rows = sorted(PROFILES.values(), key=lambda r: not r.is_print)  # printers first
+    return [{"value": r.name if r.is_print else r.aliases[0], "label": r.menu} for r in rows]
 
 
 def parse_output_condition(value: object) -> str:
@@ -141,19 +279,3 @@ def parse_output_condition(value: object) -> str:
         f"output_condition: {value!r} is not a registered printing condition Nonopress "
         f"knows (choose one of {', '.join(OUTPUT_CONDITIONS)})"
     )
-
-
-def kdp_trim_name(width: float, height: float) -> str | None:
-    """``8.5x11in`` when (width, height) in points is a KDP trim size, else None."""
-    for w, h in KDP_TRIMS_IN:
-        if abs(width - w * INCH) <= 1.5 and abs(height - h * INCH) <= 1.5:
-            return f"{w:g}x{h:g}in"
-    return None
-
-
-def kdp_gutter(pages: int) -> float:
-    """KDP's inside margin for a book of ``pages`` pages, in points."""
-    for last, inches in KDP_GUTTERS:
-        if pages <= last:
-            return inches * INCH
-    return KDP_GUTTERS[-1][1] * INCH

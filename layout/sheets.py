@@ -63,9 +63,9 @@ def _first_page_number(trimmed: Sized) -> int:
 
 
 def media_for(trimmed: Sized, manifest: Manifest) -> Media:
-    if manifest.profile.name == "kdp" and manifest.bleed > 0:
-        # KDP bleeds the top, bottom and outside edges only: the page is trim + 1/8 in wide
-        # and + 1/4 in high, the trim against the spine side.
+    if manifest.profile.rules.bound and manifest.bleed > 0:
+        # A bound book bleeds the top, bottom and outside edges only: the page is trim +
+        # the bleed wide and + twice the bleed high, the trim against the spine side.
         b, w, h = manifest.bleed, trimmed.width, trimmed.height
         x0 = b if _first_page_number(trimmed) % 2 == 0 else 0.0  # versos bleed on the left
         return Media(

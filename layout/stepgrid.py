@@ -66,7 +66,7 @@ def colour_step_cell(rows: Sequence[str], width: float, grey: bool, least_text: 
 def colour_step_grid_ops(rows: Sequence[str], palette: Palette, x: float, top: float,
                          cell: float, grey: bool, least_text: float, line: float = 0.25
                          ) -> list[Op]:
-    """A colour puzzle's step grid (rows as ``layout.build.colour_worked_grids`` writes
+    """A colour puzzle's step grid (rows as ``layout.kinddraw.ColourDrawing.worked_grids`` writes
     them) with its top-left corner at (x, top): known cells in their colour (a grey tint,
     with its symbol where the cell holds ``least_text`` points, in grey print), unknown
     ones hatched, a dot on every cell the step decided (white on dark colours)."""

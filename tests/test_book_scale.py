@@ -37,25 +37,28 @@ def test_a_broken_file_fails_every_entry_the_same_without_reading_again(tmp_path
     assert files.reads == 1
 
 
-def test_the_issue_command_asks_for_the_catalogue_only_when_one_may_be_used(
+def test_the_issue_pipeline_asks_for_the_catalogue_only_when_one_may_be_used(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Loading the catalogue (sqlalchemy) costs a quarter of a second of every build: the
-    issue command tests for one with the catalogue's own names, without importing it."""
+    issue pipeline tests for one with the catalogue's own names, without importing it, and
+    with the manifest as read (its from_library section kept), not by reading it again."""
+    from layout.manifest import load_manifest
+    from nonopress.app.issue import may_use_catalogue
     from nonopress.catalogue.database import CONFIG_FILE, DEFAULT_FILE, ENVIRONMENT
-    from nonopress.commands.issue import _may_use_catalogue
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv(ENVIRONMENT, raising=False)
-    manifest = tmp_path / "issue.yaml"
-    manifest.write_text("puzzles: [a.yaml]\n")
-    assert not _may_use_catalogue(None, manifest)
-    assert _may_use_catalogue("library.sqlite", manifest)
+    path = tmp_path / "issue.yaml"
+    path.write_text("puzzles: [a.yaml]\n")
+    manifest = load_manifest(path)
+    assert not may_use_catalogue(None, manifest)
+    assert may_use_catalogue("library.sqlite", manifest)
     monkeypatch.setenv(ENVIRONMENT, "elsewhere.sqlite")
-    assert _may_use_catalogue(None, manifest)
+    assert may_use_catalogue(None, manifest)
     monkeypatch.delenv(ENVIRONMENT)
     for name in (DEFAULT_FILE, CONFIG_FILE):
         (tmp_path / name).write_text("")
-        assert _may_use_catalogue(None, manifest)
+        assert may_use_catalogue(None, manifest)
         (tmp_path / name).unlink()
-    manifest.write_text("from_library: {count: 2}\n")
-    assert _may_use_catalogue(None, manifest)
+    path.write_text("from_library: {count: 2}\n")
+    assert may_use_catalogue(None, load_manifest(path))

@@ -206,8 +206,8 @@ def test_a_closed_notice_stream_never_stops_a_colour_compile(
     captured stderr, a closed pipe) must not turn the grade into a failure."""
     import io
 
+    from grader import jit_cache
     from grader.colour import solver
-    from grader.solver import jit_cache
 
     closed = io.StringIO()
     closed.close()

@@ -120,7 +120,8 @@ def test_kind_of_gives_each_kind_its_contract(flag: ColourPuzzle) -> None:
     slots = [name for name in dir(PuzzleKind) if not name.startswith("_")]
     assert {"solve", "grade", "explain", "summary", "clue_texts"} <= set(slots)
     for contract in contracts:
-        assert all(callable(getattr(contract, slot)) or slot in ("name", "tag", "puzzle")
+        assert all(callable(getattr(contract, slot))
+                   or slot in ("name", "tag", "puzzle", "drawing")
                    for slot in slots)
 
 

@@ -252,13 +252,12 @@ def test_a_damaged_cache_is_ignored_with_a_warning(
 def test_a_cached_grade_reads_back_as_the_grade_that_was_printed(tmp_path: Path) -> None:
     from grader.grading import grade
     from grader.results import Budget
-    from layout.build import worked_lines
+    from layout.build import grade_with_ladder
     from layout.gradecache import GradeCache
-    from layout.issue import GradeInfo
 
     (television,) = formats.read(ROOT / "puzzles" / "television.yaml")
     graded = grade(television.with_solution(None), budget=Budget(seconds=30))
-    printed = GradeInfo.from_grade(graded, worked_lines(graded.steps, television))
+    printed = grade_with_ladder(television.with_solution(None), Budget(seconds=30))
     assert printed.solution == graded.solution_rows() and printed.solution is not None
     assert printed.level == graded.level and printed.rungs == graded.rungs
     cache = GradeCache(tmp_path / "grades.json")

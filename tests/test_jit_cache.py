@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.solver.jit_cache import COMPILED_MODULES, STAMP_NAME, drop_stale_entries
+from grader.jit_cache import COMPILED_MODULES, STAMP_NAME, drop_stale_entries
 
 
 def _package(folder: Path) -> Path:
@@ -49,7 +49,7 @@ def test_the_cache_lives_in_the_user_cache_folder_not_in_the_package() -> None:
     import os
 
     import grader.solver.kernels  # configures numba's cache before its first kernel
-    from grader.solver.jit_cache import prepare_cache
+    from grader.jit_cache import prepare_cache
 
     package = Path(grader.solver.kernels.__file__).resolve().parent
     folder = prepare_cache(package)
@@ -91,7 +91,7 @@ def test_an_unwritable_cache_folder_falls_back_to_the_temporary_folder(
 
 
 def test_is_cold_until_every_compiled_module_has_an_index(tmp_path: Path) -> None:
-    from grader.solver.jit_cache import is_cold
+    from grader.jit_cache import is_cold
 
     assert is_cold(tmp_path)
     for name in COMPILED_MODULES[:-1]:

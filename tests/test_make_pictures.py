@@ -160,9 +160,12 @@ def test_make_json_report_carries_the_trimmed_size(
                  "-o", str(tmp_path / "p.yaml")]) == 0
     report = json.loads(capsys.readouterr().out.strip().splitlines()[0])
     width, height = (int(v) for v in report["size"].split("x"))
-    assert width <= 30 and height < 30  # the 3:2 photo pads to 30x20, no bands
+    assert width <= 30 and height <= 30
     solution = formats.read(tmp_path / "p.yaml")[0].solution_array()
     assert solution is not None and 0.1 < solution.mean() < 0.9
+    assert solution.shape == (height, width)  # the size written, trimmed: no empty bands
+    for edge in (solution[0], solution[-1], solution[:, 0], solution[:, -1]):
+        assert edge.any()
 
 
 def test_preview_shows_the_original_beside_the_result_with_captions(tmp_path: Path) -> None:

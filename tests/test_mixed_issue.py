@@ -17,7 +17,7 @@ from pypdf import PdfReader
 
 from grader.formats import read_any
 from grader.results import Budget
-from layout.build import build_issue, grade_colour_puzzle
+from layout.build import build_issue, grade_with_ladder
 from layout.draw import ClueText, Lines, Page, Rects, Text
 from layout.gradecache import GradeCache
 from layout.issue import IssueEntry
@@ -151,7 +151,7 @@ def test_colour_step_grids_follow_the_solve() -> None:
     """Every grid of a colour worked solution agrees with the solution, marks the cells its
     step decided, and knows more than the one before."""
     (puzzle,) = read_any(ROOT / "colour" / "ladybird.yaml")
-    grade = grade_colour_puzzle(puzzle, Budget(seconds=30))
+    grade = grade_with_ladder(puzzle, Budget(seconds=30))
     solution = puzzle.solution_array()
     assert solution is not None and 3 <= len(grade.grids) <= 8
     unknown = []
@@ -237,7 +237,7 @@ def test_a_colour_grade_keeps_its_solution_through_the_grade_cache() -> None:
     from grader.colour.model import ColourPuzzle
     from grader.formats import read_any
     from grader.results import Budget
-    from layout.build import colour_solution_of, grade_colour_puzzle
+    from layout.build import grade_with_ladder, solution_of
     from layout.issue import GradeInfo
 
     ladybird = read_any(ROOT / "colour" / "ladybird.yaml")[0]
@@ -245,10 +245,10 @@ def test_a_colour_grade_keeps_its_solution_through_the_grade_cache() -> None:
     picture = ladybird.solution_array()
     assert picture is not None
     clues_only = replace(ladybird, solution=None)
-    grade = grade_colour_puzzle(clues_only, Budget(seconds=30))
+    grade = grade_with_ladder(clues_only, Budget(seconds=30))
     assert grade.verdict == "unique" and grade.stars is not None
     assert any("red" in line for line in grade.steps)
     cached = GradeInfo.from_json(grade.to_json())
     for info in (grade, cached):
-        shown = colour_solution_of(clues_only, info, Budget(seconds=30), "ladybird")
+        shown = solution_of(clues_only, info, "ladybird")
         assert (shown == picture).all()

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from grader.solver.jit_cache import configure_numba_cache
+from grader.jit_cache import configure_numba_cache
 
 # Before any kernel below is compiled or loaded: numba caches in the user's cache folder,
 # never inside the installed package.

@@ -106,14 +106,39 @@ def author(
 
 def make(source: str | os.PathLike[str] | bytes, options: MakeOptions,
          progress: Progress = quiet) -> BwAuthored:
-    """Read a picture file and author a puzzle from it."""
-    binarised = picture_from_file(
-        source, options.width, options.height, fit=options.fit,
-        threshold=options.threshold, invert=options.invert, edges=options.edges,
-        trim=options.trim,
+    """Read a picture file and author a puzzle from it. Without --invert or --edges, the
+    threshold, inverted and outline renderings are measured and the first that reads as
+    the picture is made (:mod:`grader.authoring.likeness`); a warning says when none
+    does."""
+    from dataclasses import replace
+
+    from grader.authoring.likeness import WAYS, Way, choose, renderings, unreadable
+    from grader.authoring.picture import load_grey
+    from grader.errors import FormatError, PuzzleError
+
+    label = str(source) if not isinstance(source, bytes) else "<picture>"
+    grey = load_grey(source)
+    asked: Way | None = "outlines" if options.edges else "inverted" if options.invert \
+        else None
+    try:
+        found = renderings(grey, options.width, options.height, fit=options.fit,
+                           threshold=options.threshold, trim=options.trim,
+                           ways=WAYS if asked is None else (asked,))
+        if not found:  # the error binarise gives, naming the picture
+            picture_from_file(source, options.width, options.height, fit=options.fit,
+                              threshold=options.threshold, invert=options.invert,
+                              edges=options.edges, trim=options.trim)
+    except PuzzleError as exc:
+        raise FormatError(str(exc), label) from None
+    chosen = choose(found)
+    method = chosen.binarised.method
+    if asked is None and chosen.way != "threshold":
+        method = f"{method} (the threshold did not read as the picture: {chosen.way} does)"
+    result = author(
+        chosen.binarised.picture, mode=options.mode, target=options.target,
+        seconds=options.seconds, seed=options.seed, meta=options.meta, method=method,
+        progress=progress, max_change=options.max_change,
     )
-    return author(
-        binarised.picture, mode=options.mode, target=options.target, seconds=options.seconds,
-        seed=options.seed, meta=options.meta, method=binarised.method, progress=progress,
-        max_change=options.max_change,
-    )
+    warning = unreadable(chosen, found)
+    return replace(result, likeness=chosen.likeness,
+                   warnings=result.warnings + ((warning,) if warning else ()))

@@ -51,6 +51,12 @@ class Binarised:
 
     picture: BoolArray
     method: str
+    #: the picture's grey levels cell by cell (255 on the padding), and the cells the
+    #: picture covers, both at the puzzle's size: what its likeness is measured against
+    grey: GreyArray | None = None
+    inside: BoolArray | None = None
+    #: the share of the picture's own cells inked before trimming (None: not measured)
+    ink_share: float | None = None
 
 
 def otsu_threshold(grey: GreyArray) -> float:
@@ -118,6 +124,16 @@ def load_rgba(source: str | os.PathLike[str] | bytes, name: str = "") -> npt.NDA
     rgba = _decoded(source, name, lambda image: image.convert("RGBA"))
     pixels: npt.NDArray[np.uint8] = np.asarray(rgba, dtype=np.uint8)
     return pixels
+
+
+def load_rgb(source: str | os.PathLike[str] | bytes, name: str = "") -> npt.NDArray[np.uint8]:
+    """The picture in its colours (height x width x 3), transparent parts on white paper:
+    how a person sees it (a preview's "original")."""
+    rgba = load_rgba(source, name).astype(np.float64)
+    alpha = rgba[..., 3:4] / 255.0
+    rgb: npt.NDArray[np.uint8] = np.rint(rgba[..., :3] * alpha + 255.0 * (1 - alpha)
+                                         ).astype(np.uint8)
+    return rgb
 
 
 def _decoded(source: str | os.PathLike[str] | bytes, name: str,
@@ -290,6 +306,10 @@ def binarise(
     if invert:
         how += ", inverted"
     dark = _ink(fitted, level, invert)
+    # the share of the whole picture inked, before trimming crops it to its ink: a figure
+    # on paper is a minority of the frame, the ground inked is most of it
+    framed = outline(dark) if edges else dark
+    ink_share = float(framed[fitted.inside].mean()) if fitted.inside.any() else 0.0
     if sides and dark.any():
         rows, columns = _ink_span(dark, sides)
         if (rows, columns) != ((0, dark.shape[0]), (0, dark.shape[1])):
@@ -298,6 +318,9 @@ def binarise(
             fitted = fit_picture(grey[box], width * scale, height * scale, fit)
             dark = _ink(fitted, level, invert)
     picture: BoolArray = dark
+    cell_grey = fitted.grey.reshape(height, scale, width, scale).mean(axis=(1, 3))
+    inside: BoolArray = np.asarray(
+        fitted.inside.reshape(height, scale, width, scale).any(axis=(1, 3)))
     if edges:
         picture = np.asarray(outline(dark).reshape(height, scale, width, scale).any(axis=(1, 3)))
         how = f"outlines of the shapes ({how})"
@@ -309,10 +332,12 @@ def binarise(
                 "the picture is blank "
                 "at this size (try --threshold, --invert or a larger --size)"
             )
-        picture = trim_empty_edges(picture, sides)
+        box = trim_box(picture, sides)
+        picture, cell_grey, inside = picture[box], cell_grey[box], inside[box]
         if picture.shape != (height, width):
             method += f", trimmed to {picture.shape[1]}x{picture.shape[0]} (empty margins)"
-    return Binarised(np.ascontiguousarray(picture, dtype=bool), method)
+    return Binarised(np.ascontiguousarray(picture, dtype=bool), method,
+                     np.ascontiguousarray(cell_grey), np.ascontiguousarray(inside), ink_share)
 
 
 def _level(fitted: Fitted, threshold: float | None) -> float:
@@ -346,9 +371,15 @@ def _ink_span(ink: BoolArray, sides: frozenset[str]) -> tuple[tuple[int, int], t
 
 def trim_empty_edges(picture: BoolArray, sides: Iterable[str] = SIDES) -> BoolArray:
     """``picture`` without its empty rows and columns at ``sides`` (at least 2x2 kept)."""
+    trimmed: BoolArray = picture[trim_box(picture, sides)]
+    return trimmed
+
+
+def trim_box(picture: BoolArray, sides: Iterable[str] = SIDES) -> tuple[slice, slice]:
+    """The rows and columns :func:`trim_empty_edges` keeps."""
     chosen = frozenset(sides)
     if not picture.any():
-        return picture
+        return slice(None), slice(None)
     (r0, r1), (c0, c1) = _ink_span(picture, chosen)
     # a puzzle has at least two rows and columns: keep empty lines to make up the two
     height, width = picture.shape
@@ -356,8 +387,7 @@ def trim_empty_edges(picture: BoolArray, sides: Iterable[str] = SIDES) -> BoolAr
         r0, r1 = (r0, r1 + 1) if r1 < height else (r0 - 1, r1)
     while c1 - c0 < 2:
         c0, c1 = (c0, c1 + 1) if c1 < width else (c0 - 1, c1)
-    trimmed: BoolArray = picture[r0:r1, c0:c1]
-    return trimmed
+    return slice(r0, r1), slice(c0, c1)
 
 
 def picture_from_file(

@@ -10,7 +10,8 @@ import numpy as np
 
 from grader.authoring.picture import GreyArray
 from grader.authoring.result import AnyAuthored
-from grader.colour.model import ColourPuzzle
+from grader.colour.palette import parse_rgb
+from grader.kinds import kind_of
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -24,9 +25,10 @@ CAPTION_PX, CAPTION_ROOM = 13, 34
 
 
 def preview_png(result: AnyAuthored, cell: int | None = None,
-                source: GreyArray | None = None) -> bytes:
+                source: GreyArray | npt.NDArray[np.uint8] | None = None) -> bytes:
     """The panels as PNG bytes; ``cell`` pixels a cell (default: fits ~300 px);
-    ``source``: the original picture's grey levels, shown first at the panels' height."""
+    ``source``: the original picture, its grey levels or its RGB colours, shown first at
+    the panels' height."""
     from PIL import Image, ImageDraw, ImageFont
 
     height, width = result.original.shape
@@ -37,8 +39,9 @@ def preview_png(result: AnyAuthored, cell: int | None = None,
     if source is not None:
         scale = panel_h / source.shape[0]
         size = (max(1, round(source.shape[1] * scale)), panel_h)
-        photo = Image.fromarray(np.clip(np.rint(source), 0, 255).astype(np.uint8),
-                                mode="L").resize(size, Image.Resampling.BOX)
+        pixels = np.clip(np.rint(source), 0, 255).astype(np.uint8)
+        photo = Image.fromarray(pixels, mode="RGB" if pixels.ndim == 3 else "L").resize(
+            size, Image.Resampling.BOX)
     widths = ([photo.width] if photo is not None else []) + [panel_w] * 3
     image = Image.new("RGB", (sum(widths) + (len(widths) + 1) * gap,
                               panel_h + 2 * gap + CAPTION_ROOM), PAPER)
@@ -48,10 +51,11 @@ def preview_png(result: AnyAuthored, cell: int | None = None,
     assert solution is not None
     changed = solution != result.original
     puzzle = result.puzzle
-    given = set() if isinstance(puzzle, ColourPuzzle) else {(r, c) for r, c, _ in puzzle.givens}
+    kind = kind_of(puzzle)
+    given = {(r, c) for r, c, _ in kind.givens()}
     # the ink of each cell value: filled, or each palette colour (0 is the paper)
-    inks = [PAPER, *(c.rgb for c in puzzle.palette.colours)] \
-        if isinstance(puzzle, ColourPuzzle) else [PAPER, INK]
+    colours = kind.palette()
+    inks = [PAPER, INK] if colours is None else [PAPER, *(_rgb(c["rgb"]) for c in colours)]
     flips = len(result.flips)
     captions = (["original"] if photo is not None else []) + [
         f"as read ({width}x{height})",
@@ -97,3 +101,10 @@ def _draw_panel(draw: ImageDraw, panel: int, left: int, top: int, cell: int,
             draw.rectangle(box, fill=colour)
             if panel == 2 and (r, c) in given:
                 draw.rectangle(box, outline=GIVEN, width=max(1, cell // 5))
+
+
+def _rgb(text: str) -> tuple[int, int, int]:
+    """A palette record's ``rrggbb`` as the RGB Pillow paints."""
+    rgb = parse_rgb(text)
+    assert rgb is not None, "a palette record holds valid colours"
+    return rgb

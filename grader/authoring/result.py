@@ -14,7 +14,6 @@ from grader.colour.model import ColourPuzzle
 from grader.kinds import KindGrade, kind_of
 from grader.model import Puzzle
 from grader.results import Verdict
-from grader.scoring import LEVEL_STARS, printed_stars
 from grader.wording import cell_list
 
 if TYPE_CHECKING:
@@ -42,6 +41,8 @@ class Authored(Generic[P, G]):
     method: str = ""
     note: str = ""  #: why a target was missed, when that is known
     warnings: tuple[str, ...] = ()  #: what a reader should know (colours that print alike)
+    #: how well the puzzle reads as its picture at its size (0-1; None: not from a picture)
+    likeness: float | None = None
 
     @property
     def cells(self) -> int:
@@ -51,6 +52,12 @@ class Authored(Generic[P, G]):
     def flip_share(self) -> float:
         """Flipped cells as a percentage of all cells."""
         return 100.0 * len(self.flips) / self.cells
+
+    @property
+    def ink_share(self) -> float:
+        """Inked cells of the solution as a percentage of all cells."""
+        solution = self.puzzle.solution_array()
+        return 0.0 if solution is None else 100.0 * float((solution != 0).mean())
 
     @property
     def unique(self) -> bool:
@@ -73,21 +80,20 @@ class Authored(Generic[P, G]):
             "none": "no solution (this should not happen for a picture)",
         }[self.verdict]
         lines.append(f"puzzle: {_shape(self.puzzle)}, {proof}")
+        if self.likeness is not None:
+            lines.append(f"likeness: {100 * self.likeness:.0f}% ({self.ink_share:.0f}% ink)")
         lines.append(f"flips: {len(self.flips)} ({self.flip_share:.1f}% of cells)"
                      + (f" at {_cells(self.flips)}" if self.flips else ""))
-        if isinstance(self.puzzle, Puzzle):  # only black and white prints given cells
-            givens = [(r, c) for r, c, _ in self.puzzle.givens]
+        plain = kind_of(self.puzzle).black_and_white()
+        if plain is not None:  # only black and white prints given cells
+            givens = [(r, c) for r, c, _ in plain.givens]
             lines.append(f"givens: {len(givens)}" + (f" at {_cells(givens)}" if givens else ""))
         grade = self.grade
         if grade is not None and (grade.score is None or grade.stars is None):
             lines.append(f"level: {grade.level}, no score: {grade.problem}")
         elif grade is not None and grade.score is not None and grade.stars is not None:
-            shown = printed_stars(grade.level, grade.stars)
             lines.append(f"level: {grade.level}, score {grade.score:.2f}, "
-                         f"{grade.stars} star{'s' if grade.stars > 1 else ''}"
-                         + (f" (an issue prints {shown}: {grade.level} puzzles show "
-                            f"{'-'.join(map(str, sorted(set(LEVEL_STARS[grade.level]))))})"
-                            if shown != grade.stars else ""))
+                         f"{grade.stars} star{'s' if grade.stars > 1 else ''}")
         if self.target.wanted:
             if self.reached:
                 lines.append(f"target: {self.target.describe()}, reached")
@@ -117,6 +123,8 @@ class Authored(Generic[P, G]):
             "reached": self.reached,
             "note": self.note,
             "time_s": round(self.time_s, 3),
+            "ink_percent": round(self.ink_share, 1),
+            **({"likeness": round(self.likeness, 3)} if self.likeness is not None else {}),
             **({"warnings": list(self.warnings)} if self.warnings else {}),
         }
 
@@ -129,13 +137,12 @@ AnyAuthored: TypeAlias = "BwAuthored | ColourAuthored"
 
 def _shape(puzzle: Puzzle | ColourPuzzle) -> str:
     """``30x25``, or ``30x25, 3 colours``."""
-    if isinstance(puzzle, ColourPuzzle):
-        return f"{puzzle.size}, {puzzle.colours} colours"
-    return puzzle.size
+    kind = kind_of(puzzle)
+    return puzzle.size if kind.palette() is None else f"{puzzle.size}, {kind.colours()} colours"
 
 
 def _givens(puzzle: Puzzle | ColourPuzzle) -> tuple[tuple[int, int, bool], ...]:
-    return tuple(puzzle.givens) if isinstance(puzzle, Puzzle) else ()
+    return kind_of(puzzle).givens()
 
 
 def _cells(cells: list[Cell] | tuple[Cell, ...]) -> str:

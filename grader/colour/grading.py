@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from grader import minutes, scoring
 from grader.colour import techniques
-from grader.colour.lines import full_mask
+from grader.colour.lines import full_mask, solve_line
 from grader.colour.model import ColourClue, ColourPuzzle
 from grader.colour.solver import solve_colour, warm_up
 from grader.colour.techniques import ColourDeduction
@@ -34,6 +35,7 @@ from grader.explain import cells_text
 from grader.grading import GRADED_LEVELS, SWEEPS_MIN_S, GradeFigures
 from grader.ladder import COLOUR, Rung, default_ladder
 from grader.results import Budget, Verdict
+from grader.sweeps import Sweeps, sweeps_of
 from grader.techniques.base import LineRef, Step
 
 LineTechnique = Callable[[ColourClue, list[int]], ColourDeduction | None]
@@ -54,6 +56,9 @@ class ColourGrade(GradeFigures[MaskArray]):
     model (grader/minutes.py, fitted to griddlers.net members' colour solves)."""
 
     colours: int = 1
+    #: the solution the solver proved unique (colour indices, 0 = background), None
+    #: without a unique verdict: what an issue prints, whether or not the ladder finished
+    proved: npt.NDArray[np.uint8] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"title": self.title, "size": self.size, "colours": self.colours,
@@ -246,22 +251,42 @@ def grade_colour(puzzle: ColourPuzzle, *, max_rung: str | None = None,
     value = figures.difficulty if level in GRADED_LEVELS else None
     timing = None
     if value is not None:
-        from grader.kinds import Colour
-
-        kind = Colour(puzzle)
-        passes = kind.sweep_passes(deadline=None if deadline is None
-                                   else max(deadline, time.monotonic() + SWEEPS_MIN_S))
-        clues = kind.clue_facts(passes)
+        passes = colour_sweep_passes(puzzle, deadline=None if deadline is None
+                                     else max(deadline, time.monotonic() + SWEEPS_MIN_S))
+        clues = minutes.ClueFacts.of_colour_clues(puzzle.rows, puzzle.columns,
+                                                  puzzle.palette.size, passes.count,
+                                                  first_sweep=passes.first)
         timing = minutes.estimate(terms, clues, weights)
     return ColourGrade(
         verdict=verdict, level=level, score=value, problem=problem,
-        stars=None if value is None else scoring.stars(value, weights),
+        stars=None if value is None else scoring.level_stars(level, value, weights),
         rungs=scoring.rung_counts(steps), steps=steps, grid=grader.grid,
         time_s=time.perf_counter() - started, title=puzzle.title, size=puzzle.size,
         solved=outcome == "solved", colours=puzzle.palette.size,
         minutes=None if timing is None else timing.minutes,
         minutes_low=None if timing is None else timing.low,
-        minutes_high=None if timing is None else timing.high)
+        minutes_high=None if timing is None else timing.high,
+        proved=np.asarray(proof.solutions[0], dtype=np.uint8) if verdict == "unique" else None)
+
+
+def block_lengths(puzzle: ColourPuzzle) -> tuple[list[list[int]], list[list[int]]]:
+    """The lengths of the blocks of each row and column clue, colours left out."""
+    return ([[n for n, _ in c] for c in puzzle.rows], [[n for n, _ in c] for c in puzzle.columns])
+
+
+def colour_sweep_passes(puzzle: ColourPuzzle, deadline: float | None = None) -> Sweeps:
+    """Passes of the complete colour line solve over all rows, then all columns, ... that
+    changed something, and what the first settled (what the minutes read, as
+    grader/sweeps.py counts for black and white)."""
+    start = np.full((puzzle.height, puzzle.width), full_mask(puzzle.palette.size),
+                    dtype=np.uint32)
+    return sweeps_of(puzzle.rows, puzzle.columns, solve=solve_line, start=start,
+                     deadline=deadline)
+
+
+def colour_sweeps(puzzle: ColourPuzzle, deadline: float | None = None) -> int:
+    """How many passes :func:`colour_sweep_passes` counts."""
+    return colour_sweep_passes(puzzle, deadline).count
 
 
 # -- sentences ----------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from grader.solver.jit_cache import configure_numba_cache
+from grader.jit_cache import configure_numba_cache
 
 # Before any kernel below is decorated: numba caches them in the user's cache folder, like
 # the black-and-white solver's, never in the package's __pycache__ (which outlives

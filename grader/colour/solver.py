@@ -103,7 +103,7 @@ def _cold() -> bool:
     """Whether numba's cache lacks the colour kernels (the next load compiles them)."""
     from pathlib import Path
 
-    from grader.solver.jit_cache import configure_numba_cache, solver_cache_folder
+    from grader.jit_cache import configure_numba_cache, solver_cache_folder
 
     folder = solver_cache_folder(configure_numba_cache(), Path(kernels.__file__).parent)
     return not any(folder.glob("kernels.*.nbi"))
@@ -117,7 +117,7 @@ def warm_up() -> float:
     global _compiled
     if _compiled:
         return 0.0
-    from grader.solver import jit_cache
+    from grader import jit_cache
 
     started = time.monotonic()
     notice = jit_cache.compile_notice if _cold() else None

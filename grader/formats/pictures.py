@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from grader.colour.model import ColourPuzzle, clues_of_colour_picture, colour_array_to_rows
-from grader.colour.palette import MAX_COLOURS, NAMED_COLOURS, RGB, WHITE, Colour, Palette
+from grader.colour.palette import MAX_COLOURS, RGB, WHITE, Colour, Palette
 from grader.errors import FormatError
 from grader.formats._base import (
     ColourFormat,
@@ -188,25 +188,16 @@ def _sniffer(*magics: bytes) -> Callable[[bytes], bool]:
 
 
 # -- colour --------------------------------------------------------------------------------------
-#: the plain words a reader expects, for colours that have no name of their own
-BASIC_NAMES = frozenset((
-    "black", "grey", "silver", "red", "maroon", "orange", "yellow", "gold", "olive", "green",
-    "lime", "darkgreen", "lightgreen", "teal", "cyan", "skyblue", "blue", "navy", "purple",
-    "violet", "magenta", "pink", "brown", "tan", "beige", "salmon", "khaki", "lavender"))
-
 #: a pixel this light on every channel is background
 LIGHT = 235
 
 
 def nearest_name(rgb: RGB, taken: set[str]) -> str:
-    """The colour word closest to ``rgb`` not yet taken (``colour_N`` if all are)."""
-    def distance(item: tuple[str, RGB]) -> int:
-        return sum((a - b) ** 2 for a, b in zip(item[1], rgb, strict=True))
+    """The everyday colour word that looks nearest ``rgb`` (CIEDE2000), not yet taken and
+    never the paper's "white" (``colour_N`` if every word is taken)."""
+    from grader.colour.perception import colour_word
 
-    for name, _ in sorted(NAMED_COLOURS.items(), key=distance):
-        if name not in taken and name in BASIC_NAMES:
-            return name
-    return f"colour_{len(taken) + 1}"
+    return colour_word(rgb, taken | {WHITE.name}) or f"colour_{len(taken) + 1}"
 
 
 def reduce_picture(pixels: np.ndarray, colours: int) -> tuple[np.ndarray, list[RGB]]:

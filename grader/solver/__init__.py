@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TextIO
 
+from grader import jit_cache
 from grader.results import Budget, SolveResult
-from grader.solver import jit_cache
 from grader.solver.quick import prove_by_line_logic
 
 if TYPE_CHECKING:

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from grader.solver.jit_cache import prepare_cache
+from grader.jit_cache import prepare_cache
 
 # Before any function below is compiled or loaded: numba caches in the user's cache folder
 # (never inside the installed package) and never loads code older than its callees. Every

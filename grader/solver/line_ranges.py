@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from grader.solver.jit_cache import prepare_cache
+from grader.jit_cache import prepare_cache
 
 prepare_cache(Path(__file__).resolve().parent)
 

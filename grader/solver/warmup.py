@@ -17,9 +17,10 @@ from typing import TextIO
 
 import numpy as np
 
+from grader import jit_cache
+from grader.jit_cache import is_cold, prepare_cache
 from grader.model import Puzzle
-from grader.solver import jit_cache, kernels, line_ranges
-from grader.solver.jit_cache import is_cold, prepare_cache
+from grader.solver import kernels, line_ranges
 from grader.solver.learning import ConflictSearch
 from grader.solver.linesolve import line_solve
 from grader.solver.propagation import branch_many, follow, follow_many, propagate

@@ -33,10 +33,10 @@ from layout.preflight.scan import (
     scan_page,
     scan_pages,
 )
+from layout.profiles import PROFILES, profile_choices
 
 __all__ = ["Budget", "Finding", "PreflightError", "PreflightReport", "RuleResult", "preflight"]
 
-PROFILES = ("kdp", "pdfx")
 #: Pages of a recorded file parsed all the same and compared with the record.
 SAMPLED_PAGES = 6
 #: Larger files are refused before anything is read into memory.
@@ -130,7 +130,8 @@ def _grouped(findings: list[Finding]) -> list[str]:
 def preflight(path: str | os.PathLike[str], profile: str,
               large_print: bool = False, budget: Budget | None = None,
               drawn: Sequence[PageScan] | None = None) -> PreflightReport:
-    """Check the PDF at ``path`` against ``profile`` (kdp or pdfx), within ``budget``
+    """Check the PDF at ``path`` against ``profile`` (a printer's row of the profile
+    table, :data:`layout.profiles.PROFILES`), within ``budget``
     (operators, form calls, pages, decoded bytes and CPU seconds; the defaults keep any
     file under 10 s and 1 GB).
 
@@ -138,8 +139,9 @@ def preflight(path: str | os.PathLike[str], profile: str,
     :mod:`layout.preflight.record`): its marks stand for the content streams when a sample
     of pages parsed from the file agrees with it and the pages use nothing the record does
     not know (images, forms, graphics states); otherwise every page is parsed."""
-    if profile not in PROFILES:
-        raise PreflightError(f"unknown profile {profile!r} (choose kdp or pdfx)")
+    choices = profile_choices(printed_only=True)
+    if profile not in choices:
+        raise PreflightError(f"unknown profile {profile!r} (choose {' or '.join(choices)})")
     source = Path(path)
     try:
         info = source.stat()
@@ -161,7 +163,7 @@ def preflight(path: str | os.PathLike[str], profile: str,
             if scans is None:
                 scans = list(scan_pages(pdf, budget))
             doc = Document(pdf, scans, large_print)
-            results = tuple(rule(doc) for rule in rules_for(profile, large_print))
+            results = tuple(rule(doc) for rule in rules_for(PROFILES[profile], large_print))
             pages = len(pdf.pages)
             damage = pdf.get_warnings()
         damage = damage or said  # what the PDF library printed itself is damage it met too

@@ -14,22 +14,12 @@ import pikepdf
 
 from layout.preflight.scan import Box, Mark, PageScan, ScanError
 from layout.profiles import (
-    KDP_BLEED,
-    KDP_MAX_PAGES,
-    KDP_MIN_LINE,
-    KDP_MIN_PAGES,
-    KDP_MIN_TEXT,
-    KDP_MIN_TINT,
-    KDP_OUTSIDE,
-    KDP_OUTSIDE_BLEED,
     LARGE_PRINT_MIN_TEXT,
     OUTPUT_CONDITIONS,
-    PDFX_MAX_INK,
     PDFX_MIN_BLEED,
-    PDFX_MIN_LINE,
-    kdp_gutter,
-    kdp_trim_name,
+    PrintRules,
 )
+from layout.units import INCH
 
 Status = Literal["pass", "warn", "fail"]
 #: Rounding in a PDF writer is not a failure: lengths within this of the limit pass.
@@ -110,6 +100,11 @@ class Document:
 
 
 Rule = Callable[[Document], RuleResult]
+
+
+def _a(word: str) -> str:
+    """The article before ``word`` ("a KDP", "an IngramSpark")."""
+    return "an" if word[:1].upper() in "AEIOU" else "a"
 
 
 def _inches(points: float) -> str:
@@ -207,9 +202,10 @@ def _line_widths(doc: Document, least: float, status: Status, why: str) -> RuleR
 
 # -- KDP paperback ----------------------------------------------------------------------------
 
-def kdp_trim(doc: Document) -> RuleResult:
-    result = RuleResult("trim-size", "a KDP paperback trim size, one for every page, with "
-                        "no bleed or 0.125 in bleed")
+def kdp_trim(doc: Document, rules: PrintRules) -> RuleResult:
+    printer, bleed_in = rules.printer, f"{(rules.bleed or 0.0) / INCH:g} in"
+    result = RuleResult("trim-size", f"{_a(printer)} {printer} paperback trim size, one "
+                        f"for every page, with no bleed or {bleed_in} bleed")
     sizes: dict[tuple[int, int], list[int]] = {}
     for scan in doc.pages:
         media = doc.box(scan.index, "MediaBox") or doc.trim(scan.index)
@@ -218,15 +214,18 @@ def kdp_trim(doc: Document) -> RuleResult:
         mw, mh = media[2] - media[0], media[3] - media[1]
         sizes.setdefault((round(tw), round(th)), []).append(scan.index + 1)
         page = scan.index + 1
-        if kdp_trim_name(tw, th) is None:
-            result.add(page, f"trim {_inches(tw)} x {_inches(th)} is not a KDP trim size")
+        if rules.trim_name(tw, th) is None:
+            result.add(page, f"trim {_inches(tw)} x {_inches(th)} is not a {printer} trim "
+                       "size")
             continue
+        bleed = rules.bleed or 0.0
         plain = abs(mw - tw) <= 1 and abs(mh - th) <= 1
-        bled = abs(mw - tw - KDP_BLEED) <= 1 and abs(mh - th - 2 * KDP_BLEED) <= 1
+        bled = abs(mw - tw - bleed) <= 1 and abs(mh - th - 2 * bleed) <= 1
         if not (plain or bled):
             result.add(page, f"page {_inches(mw)} x {_inches(mh)} for a {_inches(tw)} x "
-                       f"{_inches(th)} trim: KDP wants the trim size, or trim + 0.125 in wide "
-                       "and + 0.25 in high with bleed (crop-mark slugs are refused)")
+                       f"{_inches(th)} trim: {printer} wants the trim size, or trim + "
+                       f"{bleed_in} wide and + {2 * bleed / INCH:g} in high with bleed "
+                       "(crop-mark slugs are refused)")
     if len(sizes) > 1:
         common = max(sizes, key=lambda size: len(sizes[size]))
         book = f"{_inches(common[0])} x {_inches(common[1])}"
@@ -240,12 +239,13 @@ def kdp_trim(doc: Document) -> RuleResult:
     return result
 
 
-def kdp_page_count(doc: Document) -> RuleResult:
+def kdp_page_count(doc: Document, rules: PrintRules) -> RuleResult:
     count = len(doc.pages)
-    result = RuleResult("page-count", f"{KDP_MIN_PAGES} to {KDP_MAX_PAGES} pages")
-    if not KDP_MIN_PAGES <= count <= KDP_MAX_PAGES:
-        result.add(None, f"{count} pages: KDP prints paperbacks of {KDP_MIN_PAGES} to "
-                   f"{KDP_MAX_PAGES} pages")
+    least, most = rules.min_pages, rules.max_pages
+    span = f"{least} to {most} pages" if most else f"at least {least} pages"
+    result = RuleResult("page-count", span)
+    if count < least or (most and count > most):
+        result.add(None, f"{count} pages: {rules.printer} prints paperbacks of {span}")
     return result
 
 
@@ -278,8 +278,8 @@ def _rect(annot: Any) -> str:
     return "[" + " ".join(f"{float(v):.0f}" for v in rect) + "]"
 
 
-def no_bookmarks(doc: Document) -> RuleResult:
-    result = RuleResult("bookmarks", "no bookmarks (KDP removes or refuses them)")
+def no_bookmarks(doc: Document, rules: PrintRules) -> RuleResult:
+    result = RuleResult("bookmarks", f"no bookmarks ({rules.printer} removes or refuses them)")
     outlines = doc.pdf.Root.get("/Outlines")
     if outlines is not None and "/First" in outlines:
         count = 0
@@ -316,7 +316,7 @@ def _sides_crossed(box: Box, trim: Box, recto: bool) -> list[str]:
     return sides
 
 
-def kdp_trim_edges(doc: Document) -> RuleResult:
+def kdp_trim_edges(doc: Document, rules: PrintRules) -> RuleResult:
     result = RuleResult("bleed", "nothing runs over the trim, but bleed art over the outside, "
                         "top and bottom edges of a bleed file (never the gutter)")
     for scan in doc.pages:
@@ -334,25 +334,25 @@ def kdp_trim_edges(doc: Document) -> RuleResult:
                 result.add(scan.index + 1, f"runs over the {' and '.join(sides)} trim edge "
                            f"of a file without bleed: {mark.what}")
             elif "gutter" in sides:
-                result.add(scan.index + 1, "runs over the gutter trim edge (KDP bleeds only "
-                           f"the outside, top and bottom): {mark.what}")
+                result.add(scan.index + 1, f"runs over the gutter trim edge ({rules.printer} "
+                           f"bleeds only the outside, top and bottom): {mark.what}")
     return result
 
 
-def kdp_margins(doc: Document) -> RuleResult:
+def kdp_margins(doc: Document, rules: PrintRules) -> RuleResult:
     count = len(doc.pages)
-    gutter = kdp_gutter(count)
+    gutter = rules.gutter(count)
     result = RuleResult(
         "margins",
         f"text and lines inside the margins: inside {_inches(gutter)} for {count} pages, "
-        f"outside, top and bottom {_inches(KDP_OUTSIDE)} ({_inches(KDP_OUTSIDE_BLEED)} "
-        "with bleed)",
+        f"outside, top and bottom {_inches(rules.least_margin)} "
+        f"({_inches(rules.least_margin_bleed)} with bleed)",
     )
     for scan in doc.pages:
         trim = doc.trim(scan.index)
         media = doc.box(scan.index, "MediaBox") or trim
         bleed = media[2] - media[0] > trim[2] - trim[0] + 1
-        least = KDP_OUTSIDE_BLEED if bleed else KDP_OUTSIDE
+        least = rules.least_margin_bleed if bleed else rules.least_margin
         recto = scan.index % 2 == 0  # page 1 is a right-hand page: its inside is the left
         left, right = (gutter, least) if recto else (least, gutter)
         live = (trim[0] + left, trim[1] + least, trim[2] - right, trim[3] - least)
@@ -376,13 +376,13 @@ def _margin_side(box: Box, live: Box, recto: bool) -> str:
     return "bottom" if box[1] < live[1] else "top"
 
 
-def kdp_tints(doc: Document) -> RuleResult:
-    result = RuleResult("tints", f"grey tints at least {KDP_MIN_TINT:.0%} (lighter ones "
-                        "vanish on KDP's presses)")
+def kdp_tints(doc: Document, rules: PrintRules) -> RuleResult:
+    result = RuleResult("tints", f"grey tints at least {rules.min_tint:.0%} (lighter ones "
+                        f"vanish on {rules.printer}'s presses)")
     for scan in doc.pages:
         for mark in _inked(doc, scan.index):
             ink = mark.colour.ink if mark.colour is not None else None
-            if ink is not None and 0 < ink < KDP_MIN_TINT - 0.005:
+            if ink is not None and 0 < ink < rules.min_tint - 0.005:
                 result.add(scan.index + 1, f"{ink:.0%} tint ({mark.colour.describe()}): "
                            f"{mark.what}" if mark.colour else mark.what)
     return result
@@ -461,9 +461,11 @@ def pdfx_keys(doc: Document) -> RuleResult:
     return result
 
 
-def pdfx_boxes(doc: Document) -> RuleResult:
+def pdfx_boxes(doc: Document, rules: PrintRules) -> RuleResult:
+    # a bound book bleeds on three edges or none: its trim-size and bleed rules judge that
+    bleed_rule = "" if rules.bound else ", at least 3 mm of bleed"
     result = RuleResult("page-boxes", "TrimBox (or ArtBox, not both) and BleedBox on every "
-                        "page, at least 3 mm of bleed, trim inside bleed inside media")
+                        f"page{bleed_rule}, trim inside bleed inside media")
     for scan in doc.pages:
         page = scan.index + 1
         trim, art = doc.box(scan.index, "TrimBox"), doc.box(scan.index, "ArtBox")
@@ -483,7 +485,7 @@ def pdfx_boxes(doc: Document) -> RuleResult:
             result.add(page, "the TrimBox reaches outside the BleedBox")
         least = min(inner[0] - bleed[0], inner[1] - bleed[1], bleed[2] - inner[2],
                     bleed[3] - inner[3])
-        if least < PDFX_MIN_BLEED - 0.1:
+        if bleed_rule and least < PDFX_MIN_BLEED - 0.1:
             result.add(page, f"bleed of {least / 72 * 25.4:.1f} mm: printers trim into at "
                        "least 3 mm (1/8 in in the US)")
     return result
@@ -518,14 +520,14 @@ def pdfx_black_text(doc: Document) -> RuleResult:
     return result
 
 
-def pdfx_total_ink(doc: Document) -> RuleResult:
-    result = RuleResult("total-ink", f"total ink at most {PDFX_MAX_INK:.0%}")
+def pdfx_total_ink(doc: Document, rules: PrintRules) -> RuleResult:
+    result = RuleResult("total-ink", f"total ink at most {rules.max_ink:.0%}")
     for scan in doc.pages:
         for mark in _inked(doc, scan.index):
             colour = mark.colour
             if colour is not None and colour.space == "DeviceCMYK":
                 total = sum(colour.values)
-                if total > PDFX_MAX_INK + 0.005:
+                if total > rules.max_ink + 0.005:
                     result.add(scan.index + 1, f"{total:.0%} ink ({colour.describe()}): "
                                f"{mark.what}")
     return result
@@ -547,9 +549,9 @@ def pdfx_transparency(doc: Document) -> RuleResult:
     return _transparency(doc, "no transparency (PDF/X-1a has none)", "fail")
 
 
-def kdp_transparency(doc: Document) -> RuleResult:
-    return _transparency(doc, "flattened: no live transparency (KDP asks for flattened "
-                         "files; its printer may render it otherwise)", "warn")
+def kdp_transparency(doc: Document, rules: PrintRules) -> RuleResult:
+    return _transparency(doc, f"flattened: no live transparency ({rules.printer} asks for "
+                         "flattened files; its printer may render it otherwise)", "warn")
 
 
 def pdfx_annotations(doc: Document) -> RuleResult:
@@ -584,28 +586,48 @@ def pdfx_marks(doc: Document) -> RuleResult:
 
 # -- profiles ---------------------------------------------------------------------------------
 
-def rules_for(profile: str, large_print: bool) -> list[Rule]:
-    """The rules of ``profile`` (kdp or pdfx), in the order a report lists them."""
-    if profile == "kdp":
-        rules: list[Rule] = [
-            not_encrypted, kdp_trim, kdp_page_count, kdp_trim_edges, kdp_margins,
-            kdp_crop_marks, fonts_embedded, bitmap_fonts,
-            lambda d: _text_size(d, KDP_MIN_TEXT, "text-size",
-                                 f"text at least {KDP_MIN_TEXT:g} pt"),
-            lambda d: _line_widths(d, KDP_MIN_LINE, "fail", " (0.3 mm)"),
-            kdp_tints, kdp_colour, image_resolution, kdp_transparency, no_annotations,
-            no_bookmarks, kdp_blank_pages,
-        ]
-    elif profile == "pdfx":
-        rules = [
-            not_encrypted, pdfx_version, pdfx_output_intent, pdfx_keys, pdfx_boxes,
-            fonts_embedded, bitmap_fonts, pdfx_colour, pdfx_black_text, pdfx_total_ink,
-            pdfx_transparency, image_resolution, pdfx_annotations, pdfx_marks,
-            lambda d: _line_widths(d, PDFX_MIN_LINE, "warn", " (thinner breaks up on plates)"),
-        ]
-    else:
-        raise ValueError(f"unknown preflight profile {profile!r}")
+def _plain(rule: Rule) -> Callable[[Document, PrintRules], RuleResult]:
+    return lambda doc, rules: rule(doc)
+
+
+#: Every rule by the name a profile's record lists it under (``PrintRules.preflight``).
+RULES: dict[str, Callable[[Document, PrintRules], RuleResult]] = {
+    "not-encrypted": _plain(not_encrypted),
+    "trim-size": kdp_trim,
+    "page-count": kdp_page_count,
+    "bleed": kdp_trim_edges,
+    "margins": kdp_margins,
+    "crop-marks": _plain(kdp_crop_marks),
+    "fonts-embedded": _plain(fonts_embedded),
+    "bitmap-fonts": _plain(bitmap_fonts),
+    "text-size": lambda d, r: _text_size(d, r.min_text, "text-size",
+                                         f"text at least {r.min_text:g} pt"),
+    "line-width": lambda d, r: _line_widths(d, r.min_line, r.line_status, r.line_why),
+    "tints": kdp_tints,
+    "colour": _plain(kdp_colour),
+    "image-resolution": _plain(image_resolution),
+    "transparency": kdp_transparency,
+    "annotations": _plain(no_annotations),
+    "bookmarks": no_bookmarks,
+    "blank-pages": _plain(kdp_blank_pages),
+    "pdfx-version": _plain(pdfx_version),
+    "output-intent": _plain(pdfx_output_intent),
+    "pdfx-keys": _plain(pdfx_keys),
+    "pdfx-boxes": pdfx_boxes,
+    "pdfx-colour": _plain(pdfx_colour),
+    "black-text": _plain(pdfx_black_text),
+    "total-ink": pdfx_total_ink,
+    "pdfx-transparency": _plain(pdfx_transparency),
+    "pdfx-annotations": _plain(pdfx_annotations),
+    "marks-in-bleed": _plain(pdfx_marks),
+}
+
+
+def rules_for(rules: PrintRules, large_print: bool) -> list[Rule]:
+    """The rules of a profile's record, in the order a report lists them."""
+    found: list[Rule] = [
+        (lambda check: lambda doc: check(doc, rules))(RULES[name]) for name in rules.preflight]
     if large_print:
         title = f"large print: text at least {LARGE_PRINT_MIN_TEXT:g} pt"
-        rules.append(lambda d: _text_size(d, LARGE_PRINT_MIN_TEXT, "large-print", title))
-    return rules
+        found.append(lambda d: _text_size(d, LARGE_PRINT_MIN_TEXT, "large-print", title))
+    return found

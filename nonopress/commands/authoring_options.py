@@ -106,9 +106,9 @@ def report(results: Sequence[AnyAuthored], args: argparse.Namespace, written: st
 def write_preview(result: AnyAuthored, path: str, picture: str | None = None) -> None:
     """The preview PNG; ``picture``: the original file, shown first."""
     from grader.authoring import preview_png
-    from grader.authoring.picture import load_grey
+    from grader.authoring.picture import load_rgb
 
-    source = load_grey(picture) if picture is not None else None
+    source = load_rgb(picture) if picture is not None else None
     try:
         atomic_write(path, preview_png(result, source=source))
     except OSError as exc:

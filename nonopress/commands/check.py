@@ -5,27 +5,20 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
-from grader.kinds import kind_of
 from grader.results import Budget, SolveResult
 from grader.text import TITLE_WIDTH, error_line, shown
 from grader.wording import cell_list
+from nonopress.app.loading import LoadedPuzzle, iter_puzzles
+from nonopress.app.records import check_puzzle
 from nonopress.commands.common import (
-    LoadedPuzzle,
     add_colour_argument,
     add_input_arguments,
-    iter_puzzles,
     positive_float,
     positive_int,
     print_json_line,
-    puzzle_summary,
 )
 from nonopress.exit_status import BAD_INPUT, DONE, NOT_PUBLISHABLE
-
-if TYPE_CHECKING:
-    from grader.kinds import NoSolution
 
 HELP = (
     "check that each puzzle has exactly one solution (unique / multiple / none / undecided); "
@@ -61,22 +54,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_colour_argument(parser)
 
 
-def result_record(loaded: LoadedPuzzle, result: SolveResult, why: str = "") -> dict[str, Any]:
-    """The ``--json`` record of one checked puzzle (``why``: what breaks, for ``none``)."""
-    record = puzzle_summary(loaded)
-    record["verdict"] = result.verdict
-    record["time_s"] = round(result.time_s, 6)
-    record["nodes"] = result.nodes
-    if result.verdict in ("unique", "multiple"):
-        record["solutions"] = kind_of(loaded.puzzle).solution_rows(result)[:2]
-        record["differing_cells"] = [list(cell) for cell in result.differing_cells]
-    if why:
-        record["reason"] = why
-    elif result.reason:
-        record["reason"] = result.reason
-    return record
-
-
 def result_line(loaded: LoadedPuzzle, result: SolveResult, why: str = "") -> str:
     title = shown(loaded.puzzle.title, TITLE_WIDTH) or "-"
     line = f"{shown(loaded.label)}\t{title}\t{result.verdict}\t{result.time_s:.3f} s"
@@ -110,44 +87,6 @@ def run(args: argparse.Namespace) -> int:
             status = max(status, _check_one(loaded, budget, args))
         started = time.perf_counter()
     return status
-
-
-def check_json_record(loaded: LoadedPuzzle, budget: Budget) -> dict[str, Any]:
-    """What ``check --json`` prints for one puzzle, black-and-white or colour (the studio's
-    ``POST /api/check`` answers the same record)."""
-    return check_puzzle(loaded, budget).record(loaded)
-
-
-@dataclass(frozen=True)
-class Checked:
-    """One puzzle's check: the proof, the warnings (an empty border), the CPU time it took
-    and, for ``none``, what breaks (the line or cell, as the kind's diagnosis found it)."""
-
-    result: SolveResult
-    warnings: list[str]
-    cpu_s: float
-    broken: NoSolution | None = None
-
-    @property
-    def why(self) -> str:
-        """Why there is no solution, '' for any other verdict."""
-        return self.broken.why if self.broken is not None else ""
-
-    def record(self, loaded: LoadedPuzzle) -> dict[str, Any]:
-        record = result_record(loaded, self.result, self.why)
-        # beside the wall-clock time the budget counts: what benchmarks on a busy machine need
-        record["cpu_s"] = round(self.cpu_s, 6)
-        record["warnings"] = list(self.warnings)
-        return record
-
-
-def check_puzzle(loaded: LoadedPuzzle, budget: Budget) -> Checked:
-    """Count the solutions of a puzzle of either kind, up to two."""
-    kind = kind_of(loaded.puzzle)
-    result = kind.solve(2, budget)
-    broken = kind.no_solution() if result.verdict == "none" else None
-    # the puzzle's own CPU (the solving thread's), with no compiling or loading in it
-    return Checked(result, kind.warnings(), result.cpu_s, broken)
 
 
 def _check_one(loaded: LoadedPuzzle, budget: Budget, args: argparse.Namespace) -> int:

@@ -11,7 +11,8 @@ from grader import formats
 from grader.atomic import atomic_write
 from grader.errors import FormatError
 from grader.kinds import AnyPuzzle, write_puzzles
-from nonopress.commands.common import STDIN, add_colour_argument, positive_int, read_input
+from nonopress.app.loading import STDIN, read_input
+from nonopress.commands.common import add_colour_argument, positive_int
 
 HELP = "convert puzzle files between formats (the format comes from OUT's suffix or --to)"
 

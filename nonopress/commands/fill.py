@@ -54,28 +54,10 @@ def run(args: argparse.Namespace) -> int:
 
         report = fill_report(result, words)
     if args.json:
-        record: dict[str, object] = {
-            "file": args.grid, "size": source.grid.size, "slots": len(source.grid.slots),
-            "status": result.status, "time_s": round(result.time_s, 4),
-            "nodes": result.nodes, "restarts": result.restarts, "seed": args.seed,
-            "words": words.name,
-        }
-        if result.status == "filled":
-            record.update(score=result.score, min_score=result.min_score,
-                          grid=list(result.grid.rows),
-                          entries={s.short: w for s, w in zip(result.grid.slots,
-                                                               result.entries, strict=True)})
-            if args.report:
-                record["weakest"] = [
-                    {"slot": e.slot.short, "word": e.word, "score": e.score,
-                     "rewrites": [[{"slot": s.short, "word": w, "score": v}
-                                   for s, w, v in r.changes] for r in e.rewrites]}
-                    for e in report]
-        else:
-            record["reason"] = result.reason
-            if result.failed_slot is not None:
-                record["slot"] = result.failed_slot.short
-        print_json_line(record)
+        from nonopress.app.records import fill_record
+
+        print_json_line(fill_record(args.grid, source.grid, result, words.name, args.seed,
+                                    report if args.report else None))
     else:
         print(shown(f"{args.grid}: {result.summary()}"), file=sys.stderr)
         if result.status == "filled" and not args.output:

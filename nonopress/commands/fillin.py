@@ -66,19 +66,9 @@ def run(args: argparse.Namespace) -> int:
     grade = grade_fillin(puzzle, budget=budget)
     starter = puzzle.starter_slot
     if args.json:
-        record: dict[str, object] = {
-            "file": args.grid, "size": grid.size, "slots": len(grid.slots),
-            "verdict": count.verdict, "nodes": count.nodes,
-            "level": grade.level, "score": grade.score, "stars": grade.stars,
-            "rungs": grade.rungs, "grid": list(grid.rows),
-            "starter": {"slot": starter.short, "word": puzzle.starter_word} if starter else None,
-            "words": {str(n): ws for n, ws in puzzle.words_by_length().items()},
-        }
-        if count.verdict == "multiple":
-            record["differing_cells"] = [list(c) for c in count.differing_cells()]
-        if args.steps:
-            record["steps"] = list(grade.lines())
-        print_json_line(record)
+        from nonopress.app.records import fillin_record
+
+        print_json_line(fillin_record(args.grid, grid, puzzle, count, grade, args.steps))
     else:
         print(grid.to_text(), end="")
         given = f"{starter.label} = {puzzle.starter_word}" if starter else "none"

@@ -9,9 +9,6 @@ from nonopress.commands.common import add_input_arguments, positive_float
 
 if TYPE_CHECKING:
     from grader.grading import Grade
-    from grader.kinds import KindGrade
-    from grader.results import Budget
-    from nonopress.commands.common import LoadedPuzzle
 
 HELP = "grade puzzles with human techniques: level, score, stars, step-by-step explanation"
 
@@ -121,24 +118,6 @@ def closing(result: Grade) -> str:
     return grade_closing(result)
 
 
-def grade_record(
-    loaded: LoadedPuzzle, max_rung: str | None, budget: Budget
-) -> tuple[dict[str, Any], KindGrade]:
-    """What ``grade --json`` prints for one puzzle of either kind, and the grade itself
-    (the studio's ``POST /api/grade`` answers the same record)."""
-    from grader.kinds import kind_of
-    from nonopress.commands.common import puzzle_summary
-
-    puzzle = loaded.puzzle
-    kind = kind_of(puzzle)
-    result = kind.grade(max_rung, budget)
-    record = puzzle_summary(loaded)
-    record.update(result.to_json())
-    record["title"] = puzzle.title
-    record["warnings"] = kind.warnings()
-    return record, result
-
-
 def run(args: argparse.Namespace) -> int:
     import sys
 
@@ -147,11 +126,9 @@ def run(args: argparse.Namespace) -> int:
     from grader.results import Budget
     from grader.solver import announce_compiling
     from grader.text import TITLE_WIDTH, shown, shown_lines
-    from nonopress.commands.common import (
-        iter_puzzles,
-        iter_puzzles_reporting,
-        print_json_line,
-    )
+    from nonopress.app.loading import iter_puzzles
+    from nonopress.app.records import grade_record
+    from nonopress.commands.common import iter_puzzles_reporting, print_json_line
     from nonopress.exit_status import BAD_INPUT, DONE, for_verdict
 
     if args.html and not args.explain:

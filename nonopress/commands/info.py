@@ -11,14 +11,8 @@ from typing import Any
 from grader.errors import NonopressError
 from grader.kinds import AnyPuzzle, kind_of
 from grader.text import error_line, shown
-from nonopress.commands.common import (
-    LoadedPuzzle,
-    add_colour_argument,
-    add_input_arguments,
-    iter_puzzles,
-    print_json_line,
-    puzzle_summary,
-)
+from nonopress.app.loading import LoadedPuzzle, iter_puzzles, puzzle_summary
+from nonopress.commands.common import add_colour_argument, add_input_arguments, print_json_line
 
 HELP = "show each puzzle's size, clue statistics and metadata"
 

@@ -3,26 +3,21 @@
 from __future__ import annotations
 
 import argparse
-import os
-import shlex
 import sys
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from grader.text import shown, shown_lines
-from layout.profiles import Profile
-
-if TYPE_CHECKING:
-    from layout.preflight.scan import PageScan
+from layout.profiles import profile_choices, profile_help
+from nonopress.app import CACHE_NAME
 from nonopress.commands.common import positive_float
 
-#: CPU seconds the preflight may spend on the PDF the issue command just wrote.
-OWN_PDF_SECONDS = 120.0
+if TYPE_CHECKING:
+    from layout.preflight import PreflightReport
+    from layout.profiles import Profile
 
 HELP = "typeset the puzzles of an issue manifest as a print-ready PDF and/or LaTeX"
-CACHE_NAME = "nonopress-grades.json"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,10 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--profile",
-        choices=("kdp", "pdfx", "none"),
-        help="print for a printer's rules (overrides the manifest's profile:): kdp = an "
-        "Amazon KDP paperback interior, pdfx = PDF/X-1a:2001 for an offset magazine; the "
-        "PDF written is then checked with the preflight",
+        choices=profile_choices(),
+        help="print for a printer's rules (overrides the manifest's profile:): "
+        f"{profile_help()}; the PDF written is then checked with the preflight",
     )
     parser.add_argument(
         "--page", metavar="SIZE",
@@ -68,7 +62,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--pad", action="store_true",
-        help="KDP: pad a short book to 24 pages with puzzle-free Notes pages",
+        help="a bound book (a printer with a least page count): pad a short book to it "
+        "with puzzle-free Notes pages",
     )
     cache = parser.add_mutually_exclusive_group()
     cache.add_argument(
@@ -99,176 +94,74 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from grader.atomic import atomic_write
+    """The arguments as a call of the issue pipeline (nonopress.app.issue), its answer as
+    lines on stderr and the exit status."""
     from grader.errors import NonopressError
-    from grader.results import Budget
-    from grader.wording import plural
-    from layout.build import build_issue
-    from layout.gradecache import GradeCache
-    from layout.manifest import load_manifest
-    from layout.pdf import render_pdf
-    from layout.plan import plan_issue
-    from layout.printsetup import apply_profile
-    from layout.profiles import parse_profile_name
-    from layout.units import parse_page_size
+    from grader.solver import announce_compiling
+    from nonopress.app.issue import (
+        IssueOptions,
+        Targets,
+        Voice,
+        load_manifest,
+        make_issue,
+        open_library,
+    )
 
     if not args.output and not args.latex:
         raise NonopressError("say where to write the issue: -o FILE.pdf and/or --latex FILE.tex")
-    if args.grade_seconds <= 0:
-        raise NonopressError("--grade-seconds must be positive")
-    compiled_pdf = Path(args.latex).with_suffix(".pdf") if args.latex else None
-    if (
-        compiled_pdf is not None
-        and args.output
-        and not args.no_compile
-        and os.path.realpath(compiled_pdf) == os.path.realpath(args.output)
-    ):
-        raise NonopressError(
-            f"--latex {args.latex} compiles to {compiled_pdf}, the same file as -o: "
-            "choose another name for one of them"
-        )
-    for target in (args.output, args.latex):
-        if target and not Path(os.path.realpath(target)).parent.is_dir():
-            raise NonopressError(f"{target}: the folder {Path(target).parent} does not exist")
+    targets = Targets(pdf=Path(args.output) if args.output else None,
+                      latex=Path(args.latex) if args.latex else None,
+                      compile=not args.no_compile)
+    targets.check()
     manifest = load_manifest(args.manifest)
-    library = None
-    if _may_use_catalogue(args.db, Path(args.manifest)):  # the catalogue loads sqlalchemy
-        from nonopress.catalogue.issue_link import IssueLibrary
-
-        library = IssueLibrary.open(args.db, manifest)
-    if library is not None:
-        manifest = library.fill(manifest)
-        library.warn_reprints(manifest)
-    manifest = replace(
-        manifest,
-        grey=manifest.grey or args.grey,
-        booklet=manifest.booklet or args.booklet or args.impose,
-        impose=manifest.impose or args.impose,
-        pad_pages=manifest.pad_pages or args.pad,
-        profile=replace(
-            manifest.profile,
-            name=parse_profile_name(args.profile) if args.profile else manifest.profile.name,
-            large_print=manifest.profile.large_print or args.large_print,
-        ),
+    library = open_library(args.db, manifest)
+    options = IssueOptions(
+        grey=args.grey, booklet=args.booklet, impose=args.impose, pad=args.pad,
+        profile=args.profile, large_print=args.large_print, page=args.page,
+        grade_seconds=args.grade_seconds, cache=_cache_file(args),
     )
-    if args.page:
-        manifest = replace(manifest, page=parse_page_size(args.page))
-    manifest, changes = apply_profile(manifest)
-    for change in changes:
-        print(shown(f"nonopress issue: warning: {change}"), file=sys.stderr)
-    from layout.puzzlefiles import PuzzleFiles
-
-    files = PuzzleFiles()  # each puzzle file read once, however many entries name it
-    if args.no_cache:
-        cache = GradeCache(None)
-    else:
-        folder = Path(args.cache_dir) if args.cache_dir else Path(args.output or args.latex).parent
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise NonopressError(f"--cache-dir {folder}: {exc.strerror or exc}") from None
-        cache = GradeCache(folder / CACHE_NAME)
-
-    def write(path: str, data: bytes | str) -> None:
-        try:
-            atomic_write(path, data)
-        except OSError as exc:
-            raise NonopressError(f"cannot write {path}: {exc.strerror or exc}") from None
 
     def say(message: str) -> None:
         if not args.quiet:
             print(shown(message), file=sys.stderr)
 
-    from grader.solver import announce_compiling
+    def warn(message: str) -> None:
+        print(shown(f"nonopress issue: warning: {message}"), file=sys.stderr)
 
     announce_compiling(sys.stderr)  # a first compile is said, before the first grade
-    issue = build_issue(
-        manifest,
-        cache=cache,
-        budget=Budget(seconds=args.grade_seconds),
-        progress=say,
-        files=files,
-    )
+    written = make_issue(manifest, targets, options, library=library,
+                         record=not args.no_record,
+                         voice=Voice(say, warn, lambda path, profile, report:
+                                     _preflight_said(path, profile, report, say)))
+    return 0 if written.passed else 1
+
+
+def _cache_file(args: argparse.Namespace) -> Path | None:
+    """Where grades are kept: --cache-dir, else beside the output (None: --no-cache)."""
+    from grader.errors import NonopressError
+
+    if args.no_cache:
+        return None
+    folder = Path(args.cache_dir) if args.cache_dir else Path(args.output or args.latex).parent
     try:
-        cache.save()
-    except OSError as exc:  # a cache that cannot be written costs time, not the issue
-        print(f"nonopress issue: warning: grade cache not saved: {exc}", file=sys.stderr)
-    plan = plan_issue(issue)
-    for warning in plan.warnings:
-        print(shown(f"nonopress issue: warning: {warning}"), file=sys.stderr)
-    summary = f"{plural(len(plan.pages), 'page')}, {plural(len(issue.entries), 'puzzle')}"
-    if issue.fillins:
-        summary += f", {plural(len(issue.fillins), 'fill-in')}"
-    checked: list[tuple[Path, list[PageScan] | None]] = []
-    if args.output:
-        # what each page paints, for the preflight (a plain PDF has none)
-        drawn: list[PageScan] | None = [] if manifest.profile.is_print else None
-        write(args.output, render_pdf(issue, plan, drawn))
-        say(f"wrote {args.output}: {summary}")
-        checked.append((Path(args.output), drawn))
-    if args.latex:
-        from layout.latex import compile_latex, latex_compiler, render_latex
-
-        tex = render_latex(issue, plan, jobname=Path(args.latex).stem)
-        write(args.latex, tex)
-        command = latex_compiler()
-        if args.no_compile or command is None:
-            quoted = shlex.quote(args.latex if args.latex.startswith("/") else
-                                 f"./{args.latex}")
-            say(f"wrote {args.latex}; compile it with: latexmk -pdf -no-shell-escape "
-                f"{quoted}  (or pdflatex -no-shell-escape {quoted})")
-        else:
-            assert compiled_pdf is not None
-            write(str(compiled_pdf), compile_latex(tex, jobname=Path(args.latex).stem))
-            say(f"wrote {args.latex} and compiled it to {compiled_pdf}: {summary}")
-            checked.append((compiled_pdf, None))
-    status = _preflight(checked, manifest.profile, say)
-    if library is not None and not args.no_record and (args.output or args.latex):
-        library.record(manifest, {block.number: page.number for page in plan.pages
-                                  for block in page.blocks if not block.solution_shown})
-        say(f"recorded the printing in {library.catalogue.name}")
-    return status
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise NonopressError(f"--cache-dir {folder}: {exc.strerror or exc}") from None
+    return folder / CACHE_NAME
 
 
-def _may_use_catalogue(db: str | None, manifest: Path) -> bool:
-    """Whether a catalogue is named (--db, $NONOPRESS_LIBRARY, .nonopress-library) or found
-    (nonopress-library.sqlite here), or the manifest may have a library section: a cheap
-    test that errs towards yes (IssueLibrary.open decides), made without importing the
-    catalogue package, which loads sqlalchemy (a quarter of a second)."""
-    if db is not None or os.environ.get("NONOPRESS_LIBRARY", "").strip():
-        return True
-    if Path(".nonopress-library").is_file() or Path("nonopress-library.sqlite").is_file():
-        return True
-    try:
-        return b"from_library" in manifest.read_bytes()
-    except OSError:
-        return True
-
-
-def _preflight(paths: list[tuple[Path, list[PageScan] | None]], profile: Profile,
-               say: Callable[[str], None]) -> int:
-    """Check what was written against its profile: 0 when it passes (or there is no
-    profile), 1 when the printer would refuse it (the file is kept, to be looked at).
-    A PDF the layout drew comes with its record of every page (LaTeX's has none)."""
-    from layout.preflight import Budget, preflight
-
-    if not profile.is_print:
-        return 0
-    status = 0
-    for path, drawn in paths:
-        # our own file, as big as the book: a budget for 828 busy pages, not for hostile input
-        report = preflight(path, profile.name, large_print=profile.large_print,
-                           budget=Budget.scaled(OWN_PDF_SECONDS), drawn=drawn)
-        if report.passed:
-            warnings = f" ({len(report.warned)} warning(s))" if report.warned else ""
-            say(f"preflight {profile.describe()}: {path} passes{warnings}")
-            for result in report.warned:
-                for finding in result.findings[:3]:
-                    print(shown(f"nonopress issue: preflight warning: {result.rule}: "
-                                f"{finding.describe()}"), file=sys.stderr)
-        else:
-            status = 1
-            print(shown(f"nonopress issue: preflight {profile.describe()}: {path} fails "
-                        f"{len(report.failed)} rule(s):"), file=sys.stderr)
-            print(shown_lines(report.lines(3)[1:]), file=sys.stderr)
-    return status
+def _preflight_said(path: Path, profile: Profile, report: PreflightReport,
+                    say: Callable[[str], None]) -> None:
+    """A written PDF's preflight: a line when it passes (and its warnings), else every
+    rule it fails, whatever --quiet says."""
+    if report.passed:
+        warnings = f" ({len(report.warned)} warning(s))" if report.warned else ""
+        say(f"preflight {profile.describe()}: {path} passes{warnings}")
+        for result in report.warned:
+            for finding in result.findings[:3]:
+                print(shown(f"nonopress issue: preflight warning: {result.rule}: "
+                            f"{finding.describe()}"), file=sys.stderr)
+    else:
+        print(shown(f"nonopress issue: preflight {profile.describe()}: {path} fails "
+                    f"{len(report.failed)} rule(s):"), file=sys.stderr)
+        print(shown_lines(report.lines(3)[1:]), file=sys.stderr)

@@ -72,13 +72,13 @@ def _make_colour(args: argparse.Namespace, width: int, height: int,
 
     if not 1 <= args.colours <= MAX_COLOURS:
         raise PuzzleError(f"--colours {args.colours}: must be 1 to {MAX_COLOURS}")
-    if args.givens or args.level or args.stars:
-        raise PuzzleError("--colours makes the puzzle unique by flips; --givens, --level and "
-                          "--stars are for black and white")
+    if args.givens:
+        raise PuzzleError("--colours makes the puzzle unique by flips; --givens is for black "
+                          "and white")
     return make_colour(args.image, width, height, args.colours, fit=args.fit, trim=trim,
                        seconds=args.seconds, seed=args.seed, max_change=args.max_change,
                        meta=Metadata(title=args.title or Path(args.image).stem),
-                       progress=progress_of(args))
+                       progress=progress_of(args), target=target_of(args))
 
 
 def run(args: argparse.Namespace) -> int:

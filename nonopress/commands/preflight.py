@@ -7,6 +7,7 @@ import json
 import sys
 
 from grader.text import shown_lines
+from layout.profiles import profile_choices, profile_help
 
 HELP = "check a PDF against a printer's rules (KDP paperback, PDF/X-1a magazine, large print)"
 
@@ -18,8 +19,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--profile",
         required=True,
-        choices=("kdp", "pdfx"),
-        help="kdp: an Amazon KDP paperback interior; pdfx: PDF/X-1a:2001 for offset printing",
+        choices=profile_choices(printed_only=True),
+        help=profile_help(),
     )
     parser.add_argument(
         "--large-print", action="store_true", help="also: every character at least 14 pt"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from grader.errors import FormatError
+from nonopress.app.loading import read_black_and_white
 from nonopress.commands.authoring_options import (
     add_job_arguments,
     add_output_arguments,
@@ -15,7 +16,7 @@ from nonopress.commands.authoring_options import (
     write_preview,
     write_puzzles,
 )
-from nonopress.commands.common import add_input_arguments, read_black_and_white
+from nonopress.commands.common import add_input_arguments
 
 HELP = "make an ambiguous puzzle unique, keeping its solution as close as possible"
 

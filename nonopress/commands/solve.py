@@ -12,15 +12,9 @@ from grader.errors import FormatError
 from grader.kinds import AnyPuzzle, kind_of, write_puzzles
 from grader.results import SolveResult
 from grader.text import TITLE_WIDTH, shown, shown_lines
+from nonopress.app.loading import LoadedPuzzle, expand_paths, iter_puzzles
 from nonopress.commands.check import add_budget_arguments, budget_from
-from nonopress.commands.common import (
-    LoadedPuzzle,
-    add_colour_argument,
-    add_input_arguments,
-    expand_paths,
-    iter_puzzles,
-    positive_int,
-)
+from nonopress.commands.common import add_colour_argument, add_input_arguments, positive_int
 from nonopress.exit_status import DONE, for_verdict
 
 HELP = "solve puzzles and print the solution; two solutions and their differences if not unique"

@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 
 from grader.authoring import MakeOptions, Target
+from grader.colour.palette import MAX_COLOURS
 from grader.errors import NonopressError
 from grader.model import Metadata
 from nonopress.studio import engines, issues
@@ -143,6 +144,20 @@ async def make(request: Request) -> JSONResponse:
     if threshold is not None:
         threshold = number(body, "threshold", 128, 0, 255)
     title = body.get("title", "")
+    if body.get("colours") is not None:  # a colour puzzle, as make --colours makes it
+        colours = int(number(body, "colours", 3, 1, MAX_COLOURS))
+        if body.get("givens") or body.get("edges") or body.get("invert") \
+                or threshold is not None:
+            raise bad("colours: a colour puzzle is made by flips from the picture's own "
+                      "colours (givens, outlines, invert and threshold are for black and white)")
+        target = _target(body)
+        seconds = _seconds(body, config.make_seconds)
+        fit = choice(body, "fit", ("pad", "crop"), "pad") or "pad"
+        meta = Metadata(title=title[:200] if isinstance(title, str) else "")
+        result = await studio.jobs.run(
+            lambda: engines.make_colour(data, width, height, colours, fit, target, seconds,
+                                        meta), _channel(body))
+        return JSONResponse(result)
     try:
         options = MakeOptions(
             width=width, height=height,
@@ -186,7 +201,7 @@ async def puzzles(request: Request) -> JSONResponse:
 
 def _index(request: Request) -> int:
     text = request.query_params.get("index", "1")
-    if not text.isdigit() or int(text) < 1:
+    if not (text.isascii() and text.isdigit()) or len(text) > 9 or int(text) < 1:
         raise bad("index must be a whole number from 1")
     return int(text)
 
@@ -254,7 +269,9 @@ async def save(request: Request) -> JSONResponse:
     if not target.parent.is_dir():
         raise bad(f"{name}: its folder does not exist")
     givens = body.get("givens") or []
-    result = await studio.jobs.run(lambda: engines.save(loaded, givens, target, suffix))
+    overwrite = bool(body.get("overwrite"))
+    result = await studio.jobs.run(lambda: engines.save(loaded, givens, target, suffix,
+                                                        overwrite))
     result["path"] = relative_name(config.folder, target)
     return JSONResponse(result)
 
@@ -282,12 +299,10 @@ async def issue(request: Request) -> JSONResponse:
         written = await studio.jobs.run(
             lambda: catalogue.export(labels, config.folder, wanted.name))
         wanted.puzzles = [(written.get(path, path), index) for path, index in wanted.puzzles]
-    result = await studio.jobs.run(lambda: issues.build(wanted, config.folder,
-                                                        config.issue_seconds))
-    if catalogue is not None:
-        files = [(confine(config.folder, path), index) for path, index in wanted.puzzles]
-        result.warnings += await studio.jobs.run(lambda: catalogue.record_issue(
-            f"{wanted.title} {wanted.name}".strip(), files, wanted.profile))
+    # with a catalogue open, the printing is recorded there as `nonopress issue --db` does
+    result = await studio.jobs.run(lambda: issues.build(
+        wanted, config.folder, config.issue_seconds,
+        catalogue.catalogue if catalogue is not None else None))
     number_ = next(studio.numbers)
     studio.previews[number_] = result.previews
     while len(studio.previews) > KEPT_PREVIEWS:
@@ -323,6 +338,14 @@ async def file(request: Request) -> Response:
     # (an .html or .js in the folder must not run as the studio's own page)
     return FileResponse(path, media_type="text/plain; charset=utf-8",
                         content_disposition_type="attachment", filename=path.name)
+
+
+async def profiles(request: Request) -> JSONResponse:
+    """GET /api/profiles: the print profiles the issue menu offers, printers first (the
+    table of layout.profiles: a new profile is a new row, never an edit here)."""
+    from layout.profiles import profile_menu
+
+    return JSONResponse({"profiles": profile_menu()})
 
 
 async def health(request: Request) -> JSONResponse:

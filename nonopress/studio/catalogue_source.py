@@ -10,7 +10,6 @@ one the CLI reads; the issue built is then recorded in the catalogue's history.
 
 from __future__ import annotations
 
-import datetime as dt
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -31,7 +30,7 @@ def catalogue_id(label: str) -> int | None:
     if not label.startswith(PREFIX):
         return None
     number = label[len(PREFIX):]
-    if not number.isdigit():
+    if not (number.isascii() and number.isdigit()) or len(number) > 18:
         raise NonopressError(f"{label}: a catalogue puzzle is catalogue:ID, e.g. catalogue:12")
     return int(number)
 
@@ -54,7 +53,7 @@ def filters_from_query(query: Mapping[str, str], multi: Mapping[str, list[str]],
     unused_for = None
     if query.get("unused_for", "").strip():
         text = query["unused_for"].strip()
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()) or len(text) > 9:
             raise NonopressError(f"unused_for: a number of issues, got {text!r}")
         unused_for = int(text)
     kind = query.get("kind") or None
@@ -80,6 +79,9 @@ class CatalogueSource:
     def __init__(self, catalogue: Catalogue):
         self.catalogue = catalogue
         self._lock = threading.Lock()
+        #: a colour puzzle's palette by its content key (the listing has no puzzle text: a
+        #: puzzle is read once, when first listed)
+        self._palettes: dict[str, list[dict[str, str]] | None] = {}
 
     @property
     def location(self) -> str:
@@ -100,21 +102,55 @@ class CatalogueSource:
                     if other not in group:
                         group.append(other)
         printed = last_printed(self.catalogue, found)
-        return [self._entry(entry, twins, printed) for entry in found]
+        entries = [self._entry(entry, twins, printed) for entry in found]
+        self._with_solves(entries, {entry.id: entry.key for entry in found})
+        return entries
 
-    @staticmethod
-    def _entry(entry: Entry, twins: dict[int, list[str]], printed: dict[int, str]
+    def _with_solves(self, entries: list[LibraryEntry], keys: dict[int, str]) -> None:
+        """The solves the player reported of each entry (``library solves``'s figures)."""
+        from nonopress.solves.reports import puzzle_stats
+
+        figures = puzzle_stats(self.catalogue, list(keys.values()))
+        for entry in entries:
+            stats = figures.get(keys.get(entry.id or 0, ""))
+            if stats is not None:
+                stats.predicted = entry.effort_minutes
+                entry.solves = stats.to_json()
+
+    def palette(self, entry: Entry) -> list[dict[str, str]] | None:
+        """A colour entry's palette as the page draws it (None for black and white, or a
+        puzzle that no longer reads)."""
+        from grader.kinds import kind_of
+        from nonopress.catalogue import get
+
+        if entry.kind != "colour":
+            return None
+        with self._lock:
+            if entry.key in self._palettes:
+                return self._palettes[entry.key]
+        try:
+            whole = entry if entry.puzzle_text else get(self.catalogue, str(entry.id))
+            palette = kind_of(whole.puzzle()).palette()
+        except (NonopressError, ValueError):
+            palette = None
+        with self._lock:
+            self._palettes[entry.key] = palette
+        return palette
+
+    def _entry(self, entry: Entry, twins: dict[int, list[str]], printed: dict[int, str]
                ) -> LibraryEntry:
         me = f"{PREFIX}{entry.id}"
+        palette = self.palette(entry)
         return LibraryEntry(
             path=me, index=1, count=1, title=entry.title, kind=entry.kind,
             width=entry.width, height=entry.height,
             verdict=entry.verdict or (None if entry.status == "pending" else entry.status),
             level=entry.level, score=entry.score, stars=entry.stars,
             effort_minutes=entry.minutes,
-            # a colour picture needs its palette, which only the whole puzzle has: the
-            # listing shows black-and-white thumbnails
-            thumbnail=list(entry.solution) if entry.solution and entry.kind == "bw" else None,
+            # a colour picture's rows are palette characters: drawn with its palette
+            thumbnail=list(entry.solution) if entry.solution and (
+                entry.kind == "bw" or palette is not None) else None,
+            palette=palette,
             shape_key=entry.shape_key,
             duplicates=sorted({t for t in twins.get(entry.id, []) if t != me}),
             # a failed grade still opens and prints: its verdict says "failed", not an error
@@ -135,7 +171,9 @@ class CatalogueSource:
             found = get(self.catalogue, str(number))
         except NonopressError:
             return None
-        return self._entry(found, {}, {})
+        entry = self._entry(found, {}, {})
+        self._with_solves([entry], {found.id: found.key})
+        return entry
 
     def puzzle_text(self, number: int) -> tuple[str, str]:
         """(file name, the puzzle as imported, YAML) of ``catalogue:number``."""
@@ -161,30 +199,16 @@ class CatalogueSource:
                 continue
             found = get(self.catalogue, str(ident))
             path = target_folder / f"{number:02d}-{found.key[:16]}.yaml"
+            if path.is_symlink():  # planted: never written (nor read) through
+                raise RequestRefused(409, f"{relative_name(folder, path.parent)}/{path.name} "
+                                          "is a link: refused, nothing written")
             if path.exists() and path.read_text(encoding="utf-8") != found.puzzle_text:
                 raise RequestRefused(409, f"{relative_name(folder, path)} is already in the "
                                           "folder with another puzzle: choose another name")
             target_folder.mkdir(exist_ok=True)
-            atomic_write(str(path), found.puzzle_text)
+            atomic_write(str(path), found.puzzle_text, links=False)
             written[label] = relative_name(folder, path)
         return written
-
-    def record_issue(self, issue: str, files: list[tuple[Path, int | None]], profile: str
-                     ) -> list[str]:
-        """Warnings for puzzles (or designs) printed before, then the issue recorded in the
-        catalogue's history as ``nonopress issue --db`` records it."""
-        from grader.kinds import read_puzzles
-        from nonopress.catalogue import Printed, earlier_printings, record_printings
-
-        puzzles = []
-        for path, index in files:  # a file without an index prints all of its puzzles
-            read = read_puzzles(path)
-            puzzles += [read[index - 1]] if index and index <= len(read) else read
-        warnings = earlier_printings(self.catalogue, puzzles, issue)
-        record_printings(self.catalogue, issue,
-                         [Printed(p, n) for n, p in enumerate(puzzles, 1)],
-                         date=dt.date.today(), profile=profile)
-        return warnings
 
     def close(self) -> None:
         self.catalogue.close()

@@ -1,4 +1,5 @@
-"""The work behind the API, run on worker threads: the CLI's engines, answered as JSON.
+"""The work behind the API, run on worker threads: the application layer's records
+(:mod:`nonopress.app.records`), answered as JSON.
 
 Check and grade answer the records ``check --json`` and ``grade --json`` print (built by
 the same functions), with a few fields the page needs beside them: ``broken`` (the line or
@@ -12,11 +13,12 @@ import io
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from grader.authoring import BwAuthored, MakeOptions, Target
+from grader.authoring import AnyAuthored, MakeOptions, Target
 from grader.errors import NonopressError
 from grader.kinds import kind_of
+from grader.model import Metadata
 from grader.results import Budget
-from nonopress.commands.common import LoadedPuzzle
+from nonopress.app.loading import LoadedPuzzle
 from nonopress.studio.security import RequestRefused
 
 if TYPE_CHECKING:
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
 def check(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
     """The ``check --json`` record of the puzzle (and ``broken`` for ``none``: the line or
     cell that breaks, for either kind)."""
-    from nonopress.commands.check import check_puzzle
+    from nonopress.app.records import check_puzzle
 
     checked = check_puzzle(loaded, Budget(seconds=seconds))
     record = checked.record(loaded)
@@ -56,7 +58,7 @@ def grade(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
     """The ``grade --json`` record of the puzzle, with ``heat``, ``rung_order`` and
     ``minutes_text`` (the minutes as ``grade`` prints them, ``12 (8-17)``)."""
     from grader.minutes import span_text
-    from nonopress.commands.grade import grade_record
+    from nonopress.app.records import grade_record
 
     # either kind: grade_record asks the puzzle's contract (grader.kinds)
     record, result = grade_record(loaded, None, Budget(seconds=seconds))
@@ -82,17 +84,22 @@ def replay(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
     return {"html": page, "steps": len(result.steps), "level": result.level}
 
 
-def proposal(authored: BwAuthored) -> dict[str, Any]:
+def proposal(authored: AnyAuthored) -> dict[str, Any]:
     """What a make or repair proposes: the new picture and givens, the cells flipped (0-based)
-    and the report the CLI prints, for the editor to accept or reject."""
+    and the report the CLI prints, for the editor to accept or reject. A colour picture's
+    rows are its palette's characters."""
     puzzle = authored.puzzle
     assert puzzle.solution is not None
     record = authored.to_json()
+    kind = kind_of(puzzle)
+    original = list(kind.rows_of(authored.original))  # the picture before the change
+    givens = [[r, c, bool(f)] for r, c, f in kind.givens()]
     return {
         "grid": list(puzzle.solution),
-        "original": ["".join("#" if v else "." for v in row) for row in authored.original.tolist()],
+        "original": original,
+        "palette": kind.palette(),
         "flips": [[r, c] for r, c in authored.flips],
-        "givens": [[r, c, bool(f)] for r, c, f in puzzle.givens],
+        "givens": givens,
         "verdict": authored.verdict,
         "unique": authored.unique,
         "reached": authored.reached,
@@ -103,12 +110,22 @@ def proposal(authored: BwAuthored) -> dict[str, Any]:
 
 def repair(loaded: LoadedPuzzle, mode: str, target: Target, seconds: float) -> dict[str, Any]:
     """A unique version of the drawn picture with the fewest changes (or givens), steered to
-    ``target`` when one is asked (make it easier / harder)."""
+    ``target`` when one is asked (make it easier / harder); a colour one by flips, as
+    ``make --colours`` makes it unique."""
     from grader.authoring import repair as repair_puzzle
+    from grader.authoring.colour_make import repair_colour
 
-    puzzle = kind_of(loaded.puzzle).black_and_white()
-    if puzzle is None:
-        raise RequestRefused(400, "repair and steering work on black-and-white puzzles")
+    kind = kind_of(loaded.puzzle)
+    puzzle, colour = kind.black_and_white(), kind.in_colour()
+    if colour is not None:
+        if mode == "givens":
+            raise RequestRefused(400, "givens are printed on black-and-white puzzles; a "
+                                      "colour puzzle is made unique by changing cells")
+        try:
+            return proposal(repair_colour(colour, target=target, seconds=seconds))
+        except NonopressError as exc:
+            raise RequestRefused(400, str(exc)) from None
+    assert puzzle is not None, "a puzzle is black and white or in colour"
     authored = repair_puzzle(puzzle, mode="givens" if mode == "givens" else "flips",
                              target=target, seconds=seconds)
     return proposal(authored)
@@ -121,8 +138,13 @@ def picture_size(data: bytes) -> tuple[int, int]:
     try:
         with Image.open(io.BytesIO(data)) as image:
             return image.size
+    except Image.DecompressionBombError as exc:  # a header claiming billions of pixels
+        raise RequestRefused(413, f"picture: {exc}") from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
         raise RequestRefused(400, f"picture: not a picture Pillow can read ({exc})") from None
+    except Exception as exc:  # a damaged header some plug-in trips on: still bad input
+        raise RequestRefused(400, f"picture: not a picture Pillow can read "
+                                  f"({type(exc).__name__})") from None
 
 
 def decode_picture(text: object, max_bytes: int, max_pixels: int) -> bytes:
@@ -150,6 +172,19 @@ def make(data: bytes, options: MakeOptions) -> dict[str, Any]:
 
     try:
         return proposal(make_puzzle(data, options))
+    except NonopressError as exc:
+        raise RequestRefused(400, f"picture: {exc}") from None
+
+
+def make_colour(data: bytes, width: int, height: int, colours: int, fit: str,
+                target: Target, seconds: float, meta: Metadata) -> dict[str, Any]:
+    """A picture made into a unique colour puzzle, as ``nonopress make --colours`` does."""
+    from grader.authoring.colour_make import make_colour as make_colour_puzzle
+
+    try:
+        return proposal(make_colour_puzzle(
+            data, width, height, colours, fit="crop" if fit == "crop" else "pad",
+            seconds=seconds, target=target, meta=meta))
     except NonopressError as exc:
         raise RequestRefused(400, f"picture: {exc}") from None
 
@@ -203,10 +238,12 @@ def _opened(config: StudioConfig, source: Path | bytes, name: str, index: int
     return record
 
 
-def save(loaded: LoadedPuzzle, givens: object, target: Path, suffix: str) -> dict[str, Any]:
-    """Write the puzzle (with its givens) in the format its suffix names, atomically."""
+def save(loaded: LoadedPuzzle, givens: object, target: Path, suffix: str,
+         overwrite: bool = False) -> dict[str, Any]:
+    """Write the puzzle (with its givens) in the format its suffix names, atomically; a
+    new name is created in one step (of two saves of one new name, one wins: 409)."""
     from grader import formats
-    from grader.atomic import atomic_write
+    from grader.atomic import FileTaken, atomic_write
     from grader.kinds import write_puzzles
 
     puzzle = loaded.puzzle
@@ -224,7 +261,11 @@ def save(loaded: LoadedPuzzle, givens: object, target: Path, suffix: str) -> dic
         data = write_puzzles([puzzle], spec.name if spec is not None else suffix)
     except NonopressError as exc:
         raise RequestRefused(400, str(exc)) from None
-    atomic_write(target, data)
+    try:
+        atomic_write(target, data, links=False, replace=overwrite)
+    except FileTaken:
+        raise RequestRefused(409, f"{target.name} is already in the folder: choose another "
+                                  "name, or ask to overwrite") from None
     return {"written": True, "bytes": len(data), "format": spec.name if spec else suffix}
 
 

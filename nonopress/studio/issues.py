@@ -2,7 +2,8 @@
 preflight's report and page previews.
 
 The studio writes an ordinary manifest (``NAME.yaml`` in the folder, puzzle paths relative
-to it), then builds it with ``layout`` as ``nonopress issue NAME.yaml -o NAME.pdf`` does.
+to it), then builds it with the issue pipeline ``nonopress issue NAME.yaml -o NAME.pdf``
+runs (:mod:`nonopress.app.issue`).
 Nothing existing is replaced unless the request says ``overwrite``; every file is written
 atomically.
 """
@@ -15,18 +16,24 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from grader.atomic import atomic_write
 from grader.errors import NonopressError
-from grader.results import Budget
+from layout.profiles import Profile as PrintProfile
+from layout.profiles import parse_profile_name, profile_choices
 from nonopress.studio.paths import confine, relative_name
 from nonopress.studio.security import RequestRefused
 
+if TYPE_CHECKING:
+    from nonopress.catalogue.database import Catalogue
+
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-PROFILES = ("kdp", "pdfx", "none")
+PROFILES = profile_choices()
+#: what an issue is printed for unless the request says: the table's first printer
+DEFAULT_PROFILE = PROFILES[0]
 #: pages rendered for the preview at most, and their resolution
 PREVIEW_PAGES = 24
 PREVIEW_DPI = 40
@@ -38,7 +45,7 @@ class IssueRequest:
     name: str
     title: str
     puzzles: list[tuple[str, int | None]]  #: (relative path, 1-based index or None)
-    profile: str = "kdp"
+    profile: str = DEFAULT_PROFILE
     page: str = "Letter"
     latex: bool = False
     overwrite: bool = False
@@ -46,17 +53,14 @@ class IssueRequest:
 
 @dataclass
 class IssueResult:
-    manifest: str
-    pdf: str
-    latex: str | None
-    pages: int
-    preflight: dict[str, Any] | None
-    warnings: list[str] = field(default_factory=list)
+    """The issue pipeline's record (nonopress.app.issue), with the manifest the studio wrote,
+    and the page previews it serves apart."""
+
+    record: dict[str, Any]
     previews: list[bytes] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"manifest": self.manifest, "pdf": self.pdf, "latex": self.latex,
-                "pages": self.pages, "preflight": self.preflight, "warnings": self.warnings}
+        return dict(self.record)
 
 
 def parse_request(body: dict[str, Any]) -> IssueRequest:
@@ -74,17 +78,22 @@ def parse_request(body: dict[str, Any]) -> IssueRequest:
     puzzles: list[tuple[str, int | None]] = []
     for item in items:
         if isinstance(item, str):
-            path, _, number = item.partition("#")
-            index = int(number) if number.isdigit() else None
+            path, sep, number = item.partition("#")
+            if sep and not (number.isascii() and number.isdigit() and len(number) <= 9
+                            and int(number) >= 1):
+                raise RequestRefused(400, f"{item[:80]!r}: the number after '#' is the "
+                                          "puzzle's index in its file, from 1")
+            index = int(number) if sep else None
         elif isinstance(item, dict) and isinstance(item.get("path"), str):
             path, index = item["path"], item.get("index")
-            if index is not None and (not isinstance(index, int) or index < 1):
+            if index is not None and (isinstance(index, bool) or not isinstance(index, int)
+                                      or not 1 <= index <= 10**9):
                 raise RequestRefused(400, "a puzzle's index is a whole number from 1")
         else:
             raise RequestRefused(400, "each puzzle is a path (\"heart.yaml\", \"set.non#2\") "
                                       "or {\"path\": ..., \"index\": N}")
         puzzles.append((path, index))
-    profile = body.get("profile", "kdp")
+    profile = body.get("profile", DEFAULT_PROFILE)
     if profile not in PROFILES:
         raise RequestRefused(400, f"profile must be one of {', '.join(PROFILES)}")
     page = body.get("page", "Letter")
@@ -105,10 +114,11 @@ def manifest_text(request: IssueRequest, folder: Path) -> str:
         relative = relative_name(folder, resolved)
         items.append({"file": relative, "index": index} if index else relative)
     data: dict[str, Any] = {"title": request.title, "page": request.page, "puzzles": items}
-    if request.profile != "none":
+    rules = PrintProfile(parse_profile_name(request.profile)).rules
+    if rules.is_print:
         data["profile"] = request.profile
-    if request.profile == "kdp":
-        data["pad_pages"] = True  # KDP prints 24 pages or more: Notes pages fill a short one
+    if rules.min_pages:
+        data["pad_pages"] = True  # a printer's least page count: Notes pages fill a short book
     header = ("# Written by nonopress studio; build it again with:\n"
               f"#   nonopress issue {request.name}.yaml -o {request.name}.pdf\n")
     return header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
@@ -127,58 +137,29 @@ def targets(request: IssueRequest, folder: Path) -> tuple[Path, Path, Path | Non
     return manifest, pdf, tex
 
 
-def build(request: IssueRequest, folder: Path, seconds: float) -> IssueResult:
-    """Write the manifest, build the PDF (and LaTeX) as ``nonopress issue`` does, preflight
-    it against its profile and render small page previews."""
+def build(request: IssueRequest, folder: Path, seconds: float,
+          catalogue: Catalogue | None = None) -> IssueResult:
+    """Write the manifest, build the PDF (and LaTeX) with the issue pipeline that
+    ``nonopress issue`` runs, preflighted against its profile and recorded in
+    ``catalogue`` when one is open, and render small page previews."""
+    from layout.manifest import parse_manifest
+    from nonopress.app.issue import IssueOptions, Targets, library_of, make_issue
+
     text = manifest_text(request, folder)
     manifest_path, pdf_path, tex_path = targets(request, folder)
     try:
-        manifest = load_manifest_text(text, manifest_path)
-        pdf, tex, pages, warnings = _render(manifest, seconds, request.name, request.latex)
+        manifest = parse_manifest(text, manifest_path)  # paths relative to where it goes
+        written = make_issue(
+            manifest, Targets(pdf=pdf_path, latex=tex_path, compile=False),
+            IssueOptions(grade_seconds=seconds),
+            library=library_of(catalogue, manifest) if catalogue is not None else None)
     except NonopressError as exc:
         raise RequestRefused(400, f"issue: {exc}") from None
     atomic_write(manifest_path, text)
-    atomic_write(pdf_path, pdf)
-    if tex_path is not None and tex is not None:
-        atomic_write(tex_path, tex)
-    report = None
-    if manifest.profile.is_print:
-        from layout.preflight import preflight
-
-        report = preflight(pdf_path, manifest.profile.name,
-                           large_print=manifest.profile.large_print).as_dict()
-        report["file"] = relative_name(folder, pdf_path)
-    return IssueResult(
-        manifest=relative_name(folder, manifest_path), pdf=relative_name(folder, pdf_path),
-        latex=relative_name(folder, tex_path) if tex_path is not None else None,
-        pages=pages, preflight=report, warnings=warnings, previews=render_previews(pdf),
-    )
-
-
-def load_manifest_text(text: str, path: Path) -> Any:
-    """The manifest as the CLI parses it (paths relative to where it will be written)."""
-    from layout.manifest import parse_manifest
-
-    return parse_manifest(text, path)
-
-
-def _render(manifest: Any, seconds: float, jobname: str, latex: bool
-            ) -> tuple[bytes, str | None, int, list[str]]:
-    from layout.build import build_issue
-    from layout.gradecache import GradeCache
-    from layout.latex import render_latex
-    from layout.pdf import render_pdf
-    from layout.plan import plan_issue
-    from layout.printsetup import apply_profile
-
-    manifest, warnings = apply_profile(manifest)
-    budget = Budget(seconds=seconds)
-    issue = build_issue(manifest, cache=GradeCache(None), budget=budget,
-                        progress=lambda message: None)
-    plan = plan_issue(issue)
-    warnings.extend(plan.warnings)
-    tex = render_latex(issue, plan, jobname=jobname) if latex else None
-    return render_pdf(issue, plan), tex, len(plan.pages), warnings
+    assert written.pdf is not None  # the studio always asks for the PDF
+    record = {"manifest": relative_name(folder, manifest_path),
+              **written.record(lambda path: relative_name(folder, path))}
+    return IssueResult(record, render_previews(written.pdf))
 
 
 def render_previews(pdf: bytes, pages: int = PREVIEW_PAGES, dpi: int = PREVIEW_DPI

@@ -14,7 +14,7 @@ from grader.colour.palette import Colour, Palette, parse_rgb
 from grader.errors import NonopressError
 from grader.kinds import kind_of, puzzle_from_rows
 from grader.model import Metadata, Puzzle
-from nonopress.commands.common import LoadedPuzzle
+from nonopress.app.loading import LoadedPuzzle
 from nonopress.studio.security import RequestRefused
 
 #: how a puzzle sent by the page or a script is labelled in records

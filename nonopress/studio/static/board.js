@@ -94,20 +94,26 @@ export class Board {
     ctx.font = `600 ${Math.round(s * (two ? 0.5 : 0.6))}px Inter, "DejaVu Sans", Arial, sans-serif`;
     ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
     const step = s * 0.9;
-    const ink = (colour) => (this.picture.palette && colour ? this.colourOf(colour) : COLOURS.clueInk);
+    // a colour clue sits on a chip of its colour, its digits black or white, whichever
+    // contrasts more (WCAG): a pale yellow digit on the light clue background is unreadable
+    const digit = (x, y, n, colour) => {
+      if (this.picture.palette && colour) {
+        const fill = this.colourOf(colour);
+        ctx.fillStyle = fill;
+        ctx.fillRect(x - step / 2 + 1, y - s / 2 + 2, step - 2, s - 4);
+        ctx.fillStyle = readableInk(fill);
+      } else {
+        ctx.fillStyle = COLOURS.clueInk;
+      }
+      ctx.fillText(String(n), x, y + 0.5);
+    };
     rows.forEach((clue, r) => {
       const y = this.top + r * s + s / 2;
-      clue.forEach(([n, colour], i) => {
-        ctx.fillStyle = ink(colour);
-        ctx.fillText(String(n), this.left - 4 - (clue.length - i - 0.5) * step, y + 0.5);
-      });
+      clue.forEach(([n, colour], i) => digit(this.left - 4 - (clue.length - i - 0.5) * step, y, n, colour));
     });
     columns.forEach((clue, c) => {
       const x = this.left + c * s + s / 2;
-      clue.forEach(([n, colour], i) => {
-        ctx.fillStyle = ink(colour);
-        ctx.fillText(String(n), x, this.top - 4 - (clue.length - i - 0.5) * step);
-      });
+      clue.forEach(([n, colour], i) => digit(x, this.top - 4 - (clue.length - i - 0.5) * step, n, colour));
     });
   }
 
@@ -167,6 +173,23 @@ export class Board {
     if (!this.picture || r < 0 || c < 0 || r >= this.picture.height || c >= this.picture.width) return null;
     return [r, c];
   }
+}
+
+// WCAG 2 relative luminance of '#rrggbb', and the contrast ratio of two of them
+function luminance(hex) {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+export function contrast(first, second) {
+  const [high, low] = [luminance(first), luminance(second)].sort((a, b) => b - a);
+  return (high + 0.05) / (low + 0.05);
+}
+
+// black or white digits, whichever reads better on `fill`
+export function readableInk(fill) {
+  return contrast('#000000', fill) >= contrast('#ffffff', fill) ? '#000000' : '#ffffff';
 }
 
 export function drawThumbnail(canvas, rows, palette) {

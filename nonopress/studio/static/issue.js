@@ -1,6 +1,6 @@
 // The issue: puzzles picked from the library, ordered by hand or by level, printed to a PDF
 // (and LaTeX) with the profile's preflight report and page previews.
-import {post, ApiError} from './api.js';
+import {get, post, ApiError} from './api.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -10,6 +10,18 @@ export class Issue {
     this.items = [];  // labels: "heart.yaml", "set.non#2" or "catalogue:12"
     this.titles = new Map();  // a catalogue puzzle's title, shown beside its label
     $('issue-build').onclick = () => this.build();
+    this.profiles = this.loadProfiles();
+  }
+
+  // The profile menu is the server's table of print profiles, printers first.
+  async loadProfiles() {
+    const select = $('issue-profile');
+    const {profiles} = await get('/api/profiles');
+    select.replaceChildren(...profiles.map(({value, label}) => {
+      const option = document.createElement('option');
+      option.value = value; option.textContent = label;
+      return option;
+    }));
   }
 
   has(label) { return this.items.includes(label); }

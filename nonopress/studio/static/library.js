@@ -71,7 +71,8 @@ export class Library {
       printed: (a, b) => (b.last_printed || '').localeCompare(a.last_printed || ''),
     };
     return this.entries
-      .filter((e) => !text || e.label.toLowerCase().includes(text) || (e.title || '').toLowerCase().includes(text))
+      .filter((e) => !text || e.label.toLowerCase().includes(text) || (e.title || '').toLowerCase().includes(text)
+        || (e.tags || []).some((t) => t.toLowerCase().includes(text)))
       .filter((e) => this.source === 'catalogue' || !level || e.level === level)
       .sort(keys[$('lib-sort').value] || keys.name);
   }
@@ -103,7 +104,7 @@ export class Library {
     const meta = document.createElement('div');
     meta.className = 'meta';
     const size = document.createElement('span');
-    size.textContent = entry.error ? 'unreadable' : `${entry.width}×${entry.height}` + (entry.kind === 'colour' ? ` · ${entry.palette.length} col` : '');
+    size.textContent = entry.error ? 'unreadable' : `${entry.width}×${entry.height}` + (entry.kind === 'colour' && entry.palette ? ` · ${entry.palette.length} col` : '');
     const badge = document.createElement('span');
     const verdict = entry.error ? 'error' : (entry.pending ? 'grading' : entry.verdict);
     badge.className = `badge ${verdict}`;
@@ -128,6 +129,7 @@ export class Library {
       printed.className = 'printed';
       printed.textContent = entry.last_printed ? `last printed ${entry.last_printed}` : 'never printed';
       card.append(tags, printed);
+      if (entry.solves) card.appendChild(solvesLine(entry.solves));
     }
     if (entry.duplicates.length) {
       const dup = document.createElement('div');
@@ -150,4 +152,18 @@ export class Library {
     }
     return card;
   }
+}
+
+// what the web player's solvers did (`library solves`): attempts, completed, their median
+// minutes beside the grade's, hints
+export function solvesLine(s) {
+  const line = document.createElement('div');
+  line.className = 'solves';
+  const min = (m) => (m < 1 ? '<1' : `${Math.round(m)}`);
+  const played = s.median_minutes == null ? ''
+    : ` · played ${min(s.median_minutes)} min` + (s.predicted_minutes == null ? '' : ` (graded ${min(s.predicted_minutes)})`);
+  line.textContent = `${s.solves} solve${s.solves === 1 ? '' : 's'} · ${Math.round(100 * s.completion)}% done${played} · hints ${Math.round(100 * s.hint_rate)}%`;
+  line.title = `clean solves (completed, no reveal): ${s.clean}; median ${s.median_minutes ?? '-'} min against the grade's ${s.predicted_minutes ?? '-'}`
+    + (s.rungs_hinted.length ? `; hinted most: ${s.rungs_hinted.map((r) => `${r.rung} ${r.hints}`).join(', ')}` : '');
+  return line;
 }
