@@ -88,7 +88,7 @@ def features(puzzle: Any, seconds: float) -> tuple[WorkTerms, ClueFacts] | None:
     if grade.verdict != "unique" or grade.level not in RATED_LEVELS:
         return None
     terms = scoring.step_terms(grade.steps, puzzle.width, puzzle.height)
-    clues = ClueFacts.of_counts(*kind.block_lengths(), kind.sweeps())
+    clues = kind.clue_facts(kind.sweep_passes())  # as the grade's own minutes read them
     return terms, clues
 
 
