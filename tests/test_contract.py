@@ -245,7 +245,7 @@ def test_a_stored_tag_names_its_kind_and_draws_without_reading_the_puzzle(
     from grader.kinds import STORED, TAGS
     from nonopress.catalogue.schema import KINDS
 
-    assert TAGS == KINDS == ("bw", "colour")
+    assert TAGS == KINDS and {"bw", "colour"} <= set(TAGS)
     for puzzle in (CROSS, flag):
         kind = kind_of(puzzle)
         assert type(kind) is STORED[kind.tag]
