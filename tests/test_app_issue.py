@@ -104,26 +104,41 @@ def test_a_build_without_catalogue_reads_each_file_once_however_often_it_is_name
 
 def test_a_face_that_prints_nothing_gets_the_entries_and_their_grades(
         issue_folder: Path) -> None:
-    """What the web player asks for: the puzzles in issue order with their grades and
-    solutions, the manifest as printed, and no file written (no grade cache either)."""
+    """What the web player asks for (grade_issue): the puzzles in issue order with their
+    grades and solutions, no print profile applied, no page planned and no file written (no
+    grade cache either)."""
+    from nonopress.app.issue import Voice, grade_issue
+
     manifest = issue_folder / "plan.yaml"
     manifest.write_text("title: Plan\nprofile: kdp\npuzzles:\n  - heart.yaml\n"
-                        "  - {file: ladybird.yaml, title: Spots}\n", encoding="utf-8")
+                        "  - {file: ladybird.yaml, title: Spots}\n  - heart.yaml\n",
+                        encoding="utf-8")
     before = sorted(issue_folder.iterdir())
     said: list[str] = []
-    from nonopress.app.issue import Voice
-
-    planned = plan_issue(load_manifest(manifest), IssueOptions(grey=True),
-                         voice=Voice(say=said.append))
+    graded = grade_issue(load_manifest(manifest), voice=Voice(say=said.append))
     assert sorted(issue_folder.iterdir()) == before
-    assert [(e.number, e.title) for e in planned.entries] == [(1, "Heart"), (2, "Spots")]
-    assert all(e.grade.verdict == "unique" and e.grade.level for e in planned.entries)
-    assert [e.solution.shape for e in planned.entries] == [
-        (e.puzzle.height, e.puzzle.width) for e in planned.entries]
-    assert planned.manifest.grey and planned.manifest.profile.name == "kdp"
+    assert [(e.number, e.title) for e in graded.entries] == [
+        (1, "Heart"), (2, "Spots"), (3, "Heart")]
+    assert all(e.grade.verdict == "unique" and e.grade.level for e in graded.entries)
+    assert [e.solution.shape for e in graded.entries] == [
+        (e.puzzle.height, e.puzzle.width) for e in graded.entries]
+    # KDP's rules (grey ink unless colour is asked, its page) are print's, not the player's
+    assert not graded.manifest.grey and not any(e.grey for e in graded.entries)
+    # the same puzzle twice is graded once (the build's cache keeps it in memory)
     assert said == ["grading heart.yaml (puzzle 1 of the issue)",
                     "grading ladybird.yaml (puzzle 2 of the issue)"]
-    assert planned.summary.endswith("2 puzzles")
+    assert any("printed twice" in w for w in graded.warnings)
+
+
+def test_the_plan_applies_the_options_and_the_profile(issue_folder: Path) -> None:
+    manifest = issue_folder / "plan.yaml"
+    manifest.write_text("title: Plan\npuzzles:\n  - heart.yaml\n", encoding="utf-8")
+    planned = plan_issue(load_manifest(manifest), IssueOptions(profile="kdp", page="6x9in"))
+    assert planned.manifest.profile.name == "kdp" and planned.manifest.page.width == 6 * 72
+    assert planned.manifest.grey  # KDP prints grey unless the manifest asks for colour
+    assert planned.summary.endswith("1 puzzle")
+    booklet = plan_issue(load_manifest(manifest), IssueOptions(booklet=True, page="A5"))
+    assert booklet.manifest.booklet and len(booklet.plan.pages) % 4 == 0
 
 
 def test_targets_are_checked_before_any_work(tmp_path: Path) -> None:

@@ -348,12 +348,35 @@ def test_open_a_file_from_this_computer(page: Any, tmp_path: Path) -> None:
     assert page.input_value("#save-path") == "plus.yaml"
 
 
+def played_heart(location: str) -> None:
+    """Two solve attempts at the Heart as the web player reports them: one finished in
+    90 s with a hint, one abandoned."""
+    import json
+    import uuid
+
+    from grader.formats import read_any
+    from nonopress.catalogue import open_catalogue
+    from nonopress.solves import parse_record, store_solve
+
+    key = read_any(Path(__file__).resolve().parents[1] / "puzzles" / "heart.yaml")[0].key()
+    with open_catalogue(location) as catalogue:
+        for seconds, done in ((90.0, True), (30.0, False)):
+            record = {"v": 1, "record_id": str(uuid.uuid4()), "solver_id": str(uuid.uuid4()),
+                      "puzzle_key": key, "grader_version": "test", "seconds_active": seconds,
+                      "completed": done, "checks": 0, "reveals": 0, "errors_found": 0,
+                      "hints": {"1": 1, "2": 0, "3": 0, "4": 0},
+                      "hint_rungs": ["simple-boxes"], "device": "desktop",
+                      "started_at": "2026-11-28T03:00Z", "player": "nonopress-player/1"}
+            store_solve(catalogue, parse_record(json.dumps(record).encode(), None))
+
+
 def test_the_library_over_a_catalogue(browser: Any, tmp_path: Path) -> None:
     """`studio --db`: the catalogue's puzzles as cards (level, minutes, tags, last printed,
     the duplicate flagged), filtered by the catalogue's tag filter, opened in the editor."""
     from studio_support import make_stock
 
     make_stock(str(tmp_path / "stock.sqlite"), tmp_path)
+    played_heart(str(tmp_path / "stock.sqlite"))
     folder = tmp_path / "work"
     folder.mkdir()
     config = StudioConfig(folder=folder, catalogue=str(tmp_path / "stock.sqlite"))
@@ -378,6 +401,10 @@ def test_the_library_over_a_catalogue(browser: Any, tmp_path: Path) -> None:
         assert "same design as Mirror house" in cards["House"].locator(".dup").inner_text()
         assert "same design as House" in cards["Mirror house"].locator(".dup").inner_text()
         assert heart.locator(".dup").count() == 0
+        # what the web player's solvers did (issue 49): two solves of the Heart, one done
+        assert heart.locator(".solves").inner_text() == (
+            "2 solves · 50% done · played 2 min (graded <1) · hints 100%")
+        assert cards["House"].locator(".solves").count() == 0
         assert heart.locator(".badge").inner_text() == "unique"
         shot = screenshot(page, "12-catalogue")
         box = heart.locator("canvas").bounding_box()

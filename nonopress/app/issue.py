@@ -2,7 +2,7 @@
 and LaTeX, the preflight and the catalogue's record, once for every face.
 
 ``nonopress issue`` and the studio's ``POST /api/issue`` both call :func:`make_issue`; a face
-that prints nothing (the web player) calls :func:`plan_issue` for the entries and their
+that prints nothing (the web player) calls :func:`grade_issue` for the entries and their
 grades. The manifest is read once (:func:`load_manifest`) and each puzzle file once per
 build (one :class:`~layout.puzzlefiles.PuzzleFiles` for the catalogue's warnings, the
 grading and the record). Nothing here prints: what a face shows comes through a
@@ -66,7 +66,7 @@ class IssueOptions:
     profile: str | None = None  #: a print profile's name, replacing the manifest's
     large_print: bool = False
     page: str | None = None  #: a page size replacing the manifest's (A4, 6x9in, ...)
-    grade_seconds: float = 30.0  #: time budget for grading each puzzle
+    grade_seconds: float | None = 30.0  #: time budget for grading each puzzle (None: none)
     cache: Path | None = None  #: the grade cache file (None: every puzzle graded afresh)
 
 
@@ -99,6 +99,24 @@ class Targets:
         for target in (self.pdf, self.latex):
             if target is not None and not Path(os.path.realpath(target)).parent.is_dir():
                 raise NonopressError(f"{target}: the folder {target.parent} does not exist")
+
+
+@dataclass(frozen=True)
+class GradedIssue:
+    """An issue's puzzles read and graded, for a face that shows them on no printed page
+    (the web player): its manifest (the catalogue's puzzles added, the options applied; no
+    print profile), its entries with their grades and solutions, its fill-ins."""
+
+    manifest: Manifest
+    issue: Issue
+    files: PuzzleFiles  #: the puzzle files this build read (each once)
+    #: every warning the build gave (as the voice heard them, in order)
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def entries(self) -> tuple[IssueEntry, ...]:
+        """The puzzles in issue order, each with its number, grade and solution."""
+        return self.issue.entries
 
 
 @dataclass(frozen=True)
@@ -241,34 +259,36 @@ def with_options(manifest: Manifest, options: IssueOptions) -> Manifest:
     return manifest
 
 
-def plan_issue(manifest: Manifest, options: IssueOptions = IssueOptions(), *,
-               library: IssueLibrary | None = None, voice: Voice = Voice(),
-               files: PuzzleFiles | None = None) -> PlannedIssue:
-    """Fill the manifest from ``library`` (and warn about reprints), apply the options and
-    the profile, grade every puzzle (from the cache when it has the grade) and paginate.
-
-    Raises what blocks the issue (a NonopressError naming every puzzle at fault)."""
-    from grader.results import Budget
-    from layout.build import build_issue
-    from layout.gradecache import GradeCache
-    from layout.plan import plan_issue as paginate
-    from layout.printsetup import apply_profile
-    from layout.puzzlefiles import PuzzleFiles
-
-    files = files if files is not None else PuzzleFiles()
+def _collecting(voice: Voice) -> tuple[list[str], Callable[[str], None]]:
+    """A list of the warnings said, and a ``warn`` that says each and keeps it."""
     warnings: list[str] = []
 
     def warn(message: str) -> None:
         warnings.append(message)
         voice.warn(message)
 
+    return warnings, warn
+
+
+def _graded(manifest: Manifest, options: IssueOptions, library: IssueLibrary | None,
+            voice: Voice, warn: Callable[[str], None], files: PuzzleFiles,
+            for_print: bool) -> tuple[Manifest, Issue]:
+    """The manifest as built (filled, the options and, ``for_print``, the profile applied)
+    and its issue, every puzzle graded (from the cache when it has the grade)."""
+    from grader.results import Budget
+    from layout.build import build_issue
+    from layout.gradecache import GradeCache
+    from layout.printsetup import apply_profile
+
     if library is not None:
         manifest = library.fill(manifest)
         for warning in library.reprints(puzzles_of(manifest, files)):
             warn(warning)
-    manifest, changes = apply_profile(with_options(manifest, options))
-    for change in changes:
-        warn(change)
+    manifest = with_options(manifest, options)
+    if for_print:
+        manifest, changes = apply_profile(manifest)
+        for change in changes:
+            warn(change)
     cache = GradeCache(options.cache)
     issue = build_issue(manifest, cache=cache, budget=Budget(seconds=options.grade_seconds),
                         progress=voice.say, files=files)
@@ -277,8 +297,43 @@ def plan_issue(manifest: Manifest, options: IssueOptions = IssueOptions(), *,
             cache.save()
         except OSError as exc:  # a cache that cannot be written costs time, not the issue
             warn(f"grade cache not saved: {exc}")
+    return manifest, issue
+
+
+def grade_issue(manifest: Manifest, options: IssueOptions = IssueOptions(), *,
+                library: IssueLibrary | None = None, voice: Voice = Voice(),
+                files: PuzzleFiles | None = None) -> GradedIssue:
+    """Fill the manifest from ``library`` (and warn about reprints), apply the options and
+    grade every puzzle (from the cache when it has the grade): what a face that prints
+    nothing needs (no print profile, no pages).
+
+    Raises what blocks the issue (a NonopressError naming every puzzle at fault)."""
+    from layout.puzzlefiles import PuzzleFiles
+
+    files = files if files is not None else PuzzleFiles()
+    warnings, warn = _collecting(voice)
+    manifest, issue = _graded(manifest, options, library, voice, warn, files, for_print=False)
+    for warning in issue.warnings:
+        warn(warning)
+    return GradedIssue(manifest, issue, files, tuple(warnings))
+
+
+def plan_issue(manifest: Manifest, options: IssueOptions = IssueOptions(), *,
+               library: IssueLibrary | None = None, voice: Voice = Voice(),
+               files: PuzzleFiles | None = None) -> PlannedIssue:
+    """Fill the manifest from ``library`` (and warn about reprints), apply the options and
+    the print profile, grade every puzzle (from the cache when it has the grade) and
+    paginate.
+
+    Raises what blocks the issue (a NonopressError naming every puzzle at fault)."""
+    from layout.plan import plan_issue as paginate
+    from layout.puzzlefiles import PuzzleFiles
+
+    files = files if files is not None else PuzzleFiles()
+    warnings, warn = _collecting(voice)
+    manifest, issue = _graded(manifest, options, library, voice, warn, files, for_print=True)
     plan = paginate(issue)
-    for warning in plan.warnings:
+    for warning in plan.warnings:  # the build's own warnings first
         warn(warning)
     return PlannedIssue(manifest, issue, plan, files, tuple(warnings))
 

@@ -59,15 +59,19 @@ def store_solve(catalogue: Catalogue, record: SolveRecord) -> Stored:
     return answer
 
 
-def store_solves(catalogue: Catalogue, records: Sequence[SolveRecord]
-                 ) -> list[Stored | RecordRefused]:
-    """Store each of ``records`` once, in one transaction: what became of each, in order
-    (a RecordRefused for a record id stored for another attempt)."""
+def store_solves(catalogue: Catalogue, records: Sequence[SolveRecord],
+                 connection: Any = None) -> list[Stored | RecordRefused]:
+    """Store each of ``records`` once, in one transaction (on ``connection`` when given, a
+    connection of the catalogue's otherwise): what became of each, in order (a
+    RecordRefused for a record id stored for another attempt)."""
+    if connection is None:
+        with catalogue.engine.connect() as opened:
+            return store_solves(catalogue, records, opened)
     solves = schema.solves
     now = utc_now()
     rows = [{**record.row(), "received_at": now, "updated_at": now} for record in records]
     answers: list[Stored | RecordRefused] = []
-    with catalogue.writing() as connection:
+    with connection.begin():
         statement = _insert(catalogue.dialect).values(rows).on_conflict_do_nothing(
             index_elements=["record_id"]).returning(solves.c.record_id)
         inserted = set(connection.execute(statement).scalars())
@@ -124,31 +128,68 @@ class BatchWriter:
         self._thread.join(timeout=30)
 
     def _run(self) -> None:
-        while True:
-            item = self._queue.get()
-            if item is None:
-                return
-            batch = [item]
-            while len(batch) < self.max_batch:
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    self._queue.put(None)  # stop after this batch
-                    break
-                batch.append(more)
+        connection: Any = None  # kept open between batches: no pool checkout, no ping
+        try:
+            while (batch := self._next_batch()) is not None:
+                connection = self._write(batch, connection)
+        finally:
+            if connection is not None:
+                connection.close()
+
+    def _next_batch(self) -> list[tuple[SolveRecord, Future[Stored]]] | None:
+        """What is waiting (at least one, blocking for it); None to stop."""
+        item = self._queue.get()
+        if item is None:
+            return None
+        batch = [item]
+        while len(batch) < self.max_batch:
             try:
-                answers = store_solves(self.catalogue, [record for record, _ in batch])
-            except Exception as exc:  # the database went away: every request is told
-                for _, future in batch:
-                    future.set_exception(exc)
-                continue
-            for (_, future), answer in zip(batch, answers, strict=True):
-                if isinstance(answer, RecordRefused):
-                    future.set_exception(answer)
-                else:
-                    future.set_result(answer)
+                more = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if more is None:
+                self._queue.put(None)  # stop after this batch
+                break
+            batch.append(more)
+        return batch
+
+    def _connect(self) -> Any:
+        """A connection of its own. On PostgreSQL in autocommit: each statement of
+        :func:`store_solves` is atomic alone (an insert that skips known ids, an update
+        whose WHERE holds the rule), so one round trip a batch instead of three; SQLite
+        keeps its transaction (a commit there is the disk sync that batching saves)."""
+        connection = self.catalogue.engine.connect()
+        if self.catalogue.dialect == "postgresql":
+            connection = connection.execution_options(isolation_level="AUTOCOMMIT")
+        return connection
+
+    def _write(self, batch: list[tuple[SolveRecord, Future[Stored]]], connection: Any) -> Any:
+        """Store ``batch`` and answer each request; the connection to use next. A kept
+        connection that fails (the server closed it while idle) is replaced and the batch
+        tried once more on a new one; a new one that fails answers every request with the
+        error (the player sends again later)."""
+        records = [record for record, _ in batch]
+        for fresh in (connection is None, True):
+            try:
+                if connection is None:
+                    connection = self._connect()
+                answers = store_solves(self.catalogue, records, connection)
+                break
+            except Exception as exc:
+                if connection is not None:
+                    connection.invalidate()
+                    connection.close()
+                    connection = None
+                if fresh:
+                    for _, future in batch:
+                        future.set_exception(exc)
+                    return None
+        for (_, future), answer in zip(batch, answers, strict=True):
+            if isinstance(answer, RecordRefused):
+                future.set_exception(answer)
+            else:
+                future.set_result(answer)
+        return connection
 
 
 class KnownPuzzles:

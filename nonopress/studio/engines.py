@@ -1,4 +1,5 @@
-"""The work behind the API, run on worker threads: the CLI's engines, answered as JSON.
+"""The work behind the API, run on worker threads: the application layer's records
+(:mod:`nonopress.app.records`), answered as JSON.
 
 Check and grade answer the records ``check --json`` and ``grade --json`` print (built by
 the same functions), with a few fields the page needs beside them: ``broken`` (the line or
@@ -81,6 +82,18 @@ def replay(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
     graded = kind.replay(puzzle.title or "puzzle", result)
     page = explain_html([graded], title=puzzle.title or "Step by step")
     return {"html": page, "steps": len(result.steps), "level": result.level}
+
+
+def play(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
+    """The puzzle as the web player plays it (the JSON `nonopress web` writes)."""
+    from grader.errors import NotPublishable
+    from nonopress.app.play import play_record
+
+    try:
+        return play_record(loaded.puzzle, Budget(seconds=seconds),
+                           title=f"Play: {loaded.puzzle.title or 'this puzzle'}")
+    except NotPublishable as exc:
+        raise RequestRefused(422, str(exc)) from None
 
 
 def proposal(authored: AnyAuthored) -> dict[str, Any]:

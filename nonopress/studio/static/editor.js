@@ -500,6 +500,24 @@ export class Editor {
     }
   }
 
+  async play() {
+    if (!this.picture.filled() && !this.clueOnly) { this.toast('Nothing to play yet.'); return; }
+    $('status').textContent = 'Grading for the player…';
+    try {
+      const record = await post('/api/play', this.payload());
+      const host = $('play-host');
+      host.textContent = '';
+      const element = document.createElement('nonopress-puzzle');
+      host.append(element);
+      element.start(record);  // the web player's element (/player/player.js)
+      $('play-dialog').showModal();
+    } catch (error) {
+      this.toast(error.message);
+    } finally {
+      $('status').textContent = '';
+    }
+  }
+
   async replay() {
     if (!this.picture.filled() && !this.clueOnly) { this.toast('Nothing to replay yet.'); return; }
     $('status').textContent = 'Grading for the replay…';

@@ -159,8 +159,10 @@ export class Library {
 export function solvesLine(s) {
   const line = document.createElement('div');
   line.className = 'solves';
-  const minutes = s.median_minutes == null ? '' : ` · ${s.median_minutes < 1 ? '<1' : Math.round(s.median_minutes)} min played`;
-  line.textContent = `${s.solves} solve${s.solves === 1 ? '' : 's'} · ${Math.round(100 * s.completion)}% done${minutes} · hints ${Math.round(100 * s.hint_rate)}%`;
+  const min = (m) => (m < 1 ? '<1' : `${Math.round(m)}`);
+  const played = s.median_minutes == null ? ''
+    : ` · played ${min(s.median_minutes)} min` + (s.predicted_minutes == null ? '' : ` (graded ${min(s.predicted_minutes)})`);
+  line.textContent = `${s.solves} solve${s.solves === 1 ? '' : 's'} · ${Math.round(100 * s.completion)}% done${played} · hints ${Math.round(100 * s.hint_rate)}%`;
   line.title = `clean solves (completed, no reveal): ${s.clean}; median ${s.median_minutes ?? '-'} min against the grade's ${s.predicted_minutes ?? '-'}`
     + (s.rungs_hinted.length ? `; hinted most: ${s.rungs_hinted.map((r) => `${r.rung} ${r.hints}`).join(', ')}` : '');
   return line;
