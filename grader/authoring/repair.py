@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from grader.authoring.clock import Progress, quiet
 from grader.authoring.make import author
-from grader.authoring.result import BwAuthored
+from grader.authoring.result import AnyAuthored, BwAuthored
 from grader.authoring.target import Target
 from grader.authoring.unique import Mode
 from grader.errors import PuzzleError
+from grader.kinds import AnyPuzzle
 from grader.model import Puzzle
 from grader.results import Budget
 from grader.solver import solve
@@ -37,3 +38,21 @@ def repair(puzzle: Puzzle, *, mode: Mode = "flips", target: Target | None = None
     return author(picture, mode=mode, target=target, seconds=seconds, seed=seed,
                   meta=puzzle.meta, method=f"repaired towards {method}", progress=progress,
                   givens=givens)
+
+
+def repair_either(puzzle: AnyPuzzle, *, mode: Mode = "flips", target: Target | None = None,
+                  seconds: float | None = 60.0, seed: int = 0,
+                  progress: Progress = quiet) -> AnyAuthored:
+    """:func:`repair` for a puzzle of either kind: a colour one is made unique by changing
+    cells, as ``make --colours`` makes it (it has no givens)."""
+    from grader.authoring.colour_make import repair_colour
+    from grader.colour.model import ColourPuzzle
+
+    if isinstance(puzzle, ColourPuzzle):
+        if mode == "givens":
+            raise PuzzleError("givens are printed on black-and-white puzzles; a colour puzzle "
+                              "is made unique by changing cells")
+        return repair_colour(puzzle, target=target, seconds=seconds, seed=seed,
+                             progress=progress)
+    return repair(puzzle, mode=mode, target=target, seconds=seconds, seed=seed,
+                  progress=progress)

@@ -54,6 +54,18 @@ class Authored(Generic[P, G]):
         """Flipped cells as a percentage of all cells."""
         return 100.0 * len(self.flips) / self.cells
 
+    def original_rows(self) -> list[str]:
+        """The picture it started from as row strings ('#'/'.', or the palette's chars)."""
+        if isinstance(self.puzzle, ColourPuzzle):
+            from grader.colour.model import colour_array_to_rows
+
+            return list(colour_array_to_rows(self.original, self.puzzle.palette))
+        return ["".join("#" if v else "." for v in row) for row in self.original.tolist()]
+
+    def given_cells(self) -> list[list[Any]]:
+        """The printed givens as [row, column, filled], 0-based (colour has none)."""
+        return [[r, c, bool(f)] for r, c, f in _givens(self.puzzle)]
+
     @property
     def ink_share(self) -> float:
         """Inked cells of the solution as a percentage of all cells."""

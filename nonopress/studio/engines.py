@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from grader.authoring import AnyAuthored, MakeOptions, Target
 from grader.errors import NonopressError
 from grader.kinds import kind_of
-from grader.model import Metadata, Puzzle
+from grader.model import Metadata
 from grader.results import Budget
 from nonopress.app.loading import LoadedPuzzle
 from nonopress.studio.security import RequestRefused
@@ -89,26 +89,16 @@ def proposal(authored: AnyAuthored) -> dict[str, Any]:
     rows are its palette's characters."""
     puzzle = authored.puzzle
     assert puzzle.solution is not None
-    record = authored.to_json()
-    kind = kind_of(puzzle)
-    if isinstance(puzzle, Puzzle):
-        original = ["".join("#" if v else "." for v in row) for row in authored.original.tolist()]
-        givens = [[r, c, bool(f)] for r, c, f in puzzle.givens]
-    else:
-        from grader.colour.model import colour_array_to_rows
-
-        original = list(colour_array_to_rows(authored.original, puzzle.palette))
-        givens = []
     return {
         "grid": list(puzzle.solution),
-        "original": original,
-        "palette": kind.palette(),
+        "original": authored.original_rows(),
+        "palette": kind_of(puzzle).palette(),
         "flips": [[r, c] for r, c in authored.flips],
-        "givens": givens,
+        "givens": authored.given_cells(),
         "verdict": authored.verdict,
         "unique": authored.unique,
         "reached": authored.reached,
-        "report": record,
+        "report": authored.to_json(),
         "lines": authored.report_lines(),
     }
 
@@ -117,21 +107,13 @@ def repair(loaded: LoadedPuzzle, mode: str, target: Target, seconds: float) -> d
     """A unique version of the drawn picture with the fewest changes (or givens), steered to
     ``target`` when one is asked (make it easier / harder); a colour one by flips, as
     ``make --colours`` makes it unique."""
-    from grader.authoring import repair as repair_puzzle
-    from grader.authoring.colour_make import repair_colour
+    from grader.authoring.repair import repair_either
 
-    puzzle = kind_of(loaded.puzzle).black_and_white()
-    if puzzle is None:
-        assert not isinstance(loaded.puzzle, Puzzle)
-        if mode == "givens":
-            raise RequestRefused(400, "givens are printed on black-and-white puzzles; a "
-                                      "colour puzzle is made unique by changing cells")
-        try:
-            return proposal(repair_colour(loaded.puzzle, target=target, seconds=seconds))
-        except NonopressError as exc:
-            raise RequestRefused(400, str(exc)) from None
-    authored = repair_puzzle(puzzle, mode="givens" if mode == "givens" else "flips",
-                             target=target, seconds=seconds)
+    try:
+        authored = repair_either(loaded.puzzle, mode="givens" if mode == "givens" else "flips",
+                                 target=target, seconds=seconds)
+    except NonopressError as exc:
+        raise RequestRefused(400, str(exc)) from None
     return proposal(authored)
 
 
