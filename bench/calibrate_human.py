@@ -50,6 +50,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import held_out  # noqa: E402
 
 from grader import minutes, scoring  # noqa: E402
 from grader.errors import NonopressError  # noqa: E402
@@ -57,6 +60,7 @@ from grader.kinds import AnyPuzzle, kind_of, read_puzzles  # noqa: E402
 from grader.ladder import rung_names  # noqa: E402
 from grader.minutes import ClueFacts  # noqa: E402
 from grader.results import Budget  # noqa: E402
+from grader.sweeps import Sweeps  # noqa: E402
 from nonopress.batch.pool import run_pool  # noqa: E402
 from nonopress.batch.rows import ResultRow, Task  # noqa: E402
 from nonopress.batch.store import ResultStore  # noqa: E402
@@ -79,10 +83,14 @@ class Rated:
 
 
 def find_rated(root: Path) -> list[Rated]:
-    """Every ``.non`` file under ``root`` with a difficulty vote, in path order."""
+    """Every ``.non`` file under ``root`` with a difficulty vote that a fit may read
+    (bench/held_out.py: ids ending in 7 are never opened), in path order."""
     found = []
-    for path in sorted(root.rglob("*.non")):
-        match = VOTE.search(path.read_text(encoding="utf-8", errors="replace"))
+    for path in held_out.fitting_files(root):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if held_out.held_out_text(path, text):
+            continue
+        match = VOTE.search(text)
         if match and float(match.group(1)) > 0:
             found.append(Rated(path, float(match.group(1))))
     return found
@@ -117,9 +125,11 @@ def grade_logged(task: Task) -> ResultRow:
     except Exception:  # recorded as failed by the batch worker's own handling
         return grade_one(task)
     row = row_from_grade(task, outcome, time.perf_counter() - start)
+    passes = kind_of(task.puzzle).sweep_passes()
     log = {
         "steps": [scoring.compact_step(step) for step in outcome.steps],
-        "sweeps": sweep_count(task.puzzle),
+        "sweeps": passes.count,
+        "first_sweep": round(passes.first, 6),
     }
     return LoggedRow(**{**row.__dict__, "log": json.dumps(log, separators=(",", ":"))})
 
@@ -271,11 +281,17 @@ def load_samples(
                     area=puzzle.width * puzzle.height,
                     clue_count=sum(len(c) for c in (*puzzle.rows, *puzzle.columns)),
                     held_back=held_back(row.key, seed),
-                    clues=ClueFacts.of_counts(*kind_of(puzzle).block_lengths(),
-                                              int(logs[row.key]["sweeps"])),
+                    clues=clue_facts(puzzle, logs[row.key]),
                 )
             )
     return samples, left_out
+
+
+def clue_facts(puzzle: Puzzle, log: dict[str, Any]) -> ClueFacts:
+    """What the time model reads of a puzzle's clues, with the sweeps its log kept (a log
+    written before the first sweep's share was kept reads 0 for it)."""
+    passes = Sweeps(int(log["sweeps"]), float(log.get("first_sweep", 0.0)))
+    return kind_of(puzzle).clue_facts(passes)
 
 
 # -- statistics -----------------------------------------------------------------------------

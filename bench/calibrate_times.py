@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import held_out  # noqa: E402
 import numpy as np  # noqa: E402
 from calibrate_human import Rated, Sample, grade_all, load_samples, spearman  # noqa: E402
 
@@ -55,6 +56,8 @@ from grader.minutes import FEATURES, ClueFacts, Minutes, TimeModel  # noqa: E402
 MEDIAN_TIME = re.compile(r'^medium_time\s+"?(\d+):(\d\d):(\d\d)"?\s*$', re.MULTILINE)
 WIDTH = re.compile(r"^width\s+(\d+)\s*$", re.MULTILINE)
 HEIGHT = re.compile(r"^height\s+(\d+)\s*$", re.MULTILINE)
+COLOR_LINE = re.compile(r"^color\s", re.MULTILINE)
+KINDS = ("black-and-white", "colour")
 #: the sizes reported on their own (the rest in bands of area)
 NAMED_SIZES = ("5x5", "10x10", "15x15", "20x20", "25x25", "30x30")
 AREA_BANDS = ((225, "other <=225"), (625, "other <=625"), (1225, "other <=1225"),
@@ -81,11 +84,19 @@ def stratum(width: int, height: int) -> str:
     return next(label for limit, label in AREA_BANDS if area <= limit)
 
 
-def find_timed(root: Path) -> list[Timed]:
-    """Every ``.non`` file under ``root`` with a median time above zero, in path order."""
+def find_timed(root: Path, *, held: bool = False, kind: str | None = None) -> list[Timed]:
+    """Every ``.non`` file under ``root`` with a median time above zero, in path order:
+    the files a fit may read (bench/held_out.py's rule), or with ``held`` only the
+    held-out ones (ids ending in 7), for checking a fit. ``kind`` keeps the files of one
+    kind (``colour``: those with ``color`` lines; ``black-and-white``: the others)."""
     found = []
-    for path in sorted(root.rglob("*.non")):
+    paths = held_out.held_out_files(root) if held else held_out.fitting_files(root)
+    for path in paths:
         text = path.read_text(encoding="utf-8", errors="replace")
+        if not held and held_out.held_out_text(path, text):
+            continue
+        if kind is not None and (COLOR_LINE.search(text) is not None) != (kind == "colour"):
+            continue
         time, width, height = MEDIAN_TIME.search(text), WIDTH.search(text), HEIGHT.search(text)
         if not (time and width and height):
             continue
@@ -132,12 +143,17 @@ NAMES = tuple(FEATURES)
 
 
 def solves(out: Path, puzzles: dict[str, tuple[Puzzle, float, str]], seed: int,
-           weights: scoring.Weights) -> tuple[list[Solve], Counter[str]]:
+           weights: scoring.Weights, kind: str | None = None
+           ) -> tuple[list[Solve], Counter[str]]:
+    """The graded, timed puzzles (of ``kind`` only, when given) with their features."""
     samples, left_out = load_samples(out, puzzles, seed)
     found = []
     for sample in samples:
         puzzle = puzzles[sample.key][0]
-        clues = ClueFacts.of_counts(*kind_of(puzzle).block_lengths(), sample.sweeps)
+        if kind is not None and kind_of(puzzle).name != kind:
+            left_out[f"not {kind}"] += 1
+            continue
+        clues = sample.clues or ClueFacts(puzzle.width, puzzle.height, 0, 0)
         values = np.array([FEATURES[name](sample.terms, clues, weights) for name in NAMES])
         found.append(Solve(sample, clues, values, stratum(puzzle.width, puzzle.height)))
     return found, left_out
@@ -314,17 +330,22 @@ def describe(model: TimeModel) -> str:
 SCORING = ROOT / "grader" / "scoring.yaml"
 
 
-def write_model(model: TimeModel, note: str, path: Path = SCORING) -> Path:
-    """The ``minutes`` block of ``grader/scoring.yaml`` (and its note) replaced."""
+def write_model(model: TimeModel, note: str, path: Path = SCORING,
+                kind: str = "black-and-white") -> Path:
+    """The kind's block of ``grader/scoring.yaml`` (``minutes``, ``colour_minutes``) and
+    the note above it replaced."""
     from grader.atomic import atomic_write
+    from grader.minutes import MODEL_BLOCKS
 
+    name = MODEL_BLOCKS[kind]
     text = path.read_text(encoding="utf-8")
-    terms = "".join(f"    {name}: {value}\n" for name, value in model.coefficients.items())
-    block = (f"{note}minutes:\n  intercept: {model.intercept}\n  terms:\n{terms}"
+    terms = "".join(f"    {term}: {value}\n" for term, value in model.coefficients.items())
+    block = (f"{note}{name}:\n  intercept: {model.intercept}\n  terms:\n{terms}"
              f"  range: [{model.low}, {model.high}]\n")
-    pattern = re.compile(r"(?m)^# Minutes fitted.*\n(?:#.*\n)*minutes:\n(?:[ ]+.*\n)*")
+    heading = "# Minutes fitted" if kind == "black-and-white" else "# Colour minutes"
+    pattern = re.compile(rf"(?m)^{heading}.*\n(?:#.*\n)*{name}:\n(?:[ ]+.*\n)*")
     if not pattern.search(text):
-        raise ValueError(f"{path} has no minutes block with its '# Minutes fitted' note")
+        raise ValueError(f"{path} has no {name} block with its '{heading}' note")
     atomic_write(path, pattern.sub(lambda _: block, text, count=1).encode("utf-8"))
     return path
 
@@ -334,7 +355,7 @@ def fit_and_report(args: argparse.Namespace, puzzles: dict[str, tuple[Puzzle, fl
     from grader.minutes import default_model
 
     weights = scoring.default_weights()
-    found, left_out = solves(args.out, puzzles, args.seed, weights)
+    found, left_out = solves(args.out, puzzles, args.seed, weights, args.kind)
     train = [s for s in found if not s.held_back]
     test = [s for s in found if s.held_back]
     if len(train) < 50 or len(test) < 10:
@@ -344,7 +365,7 @@ def fit_and_report(args: argparse.Namespace, puzzles: dict[str, tuple[Puzzle, fl
     skipped = ", ".join(f"{n} {k}" for k, n in sorted(left_out.items())) or "none"
     print(f"{len(found)} timed puzzles graded unique at a rated level: {len(train)} training, "
           f"{len(test)} held back (left out: {skipped})")
-    model = default_model()
+    model = default_model(args.kind)
     if args.fit:
         names, log = forward_selection(train)
         print("\nForward selection on the training half (5-fold cross-validated error of "
@@ -368,11 +389,14 @@ def fit_and_report(args: argparse.Namespace, puzzles: dict[str, tuple[Puzzle, fl
         a = agreement([e.minutes for e in estimates(model, test, weights)],
                       [s.measured for s in test])
         sample = "every puzzle" if args.all else f"--per-stratum {args.per_stratum}"
+        heading = "Minutes fitted" if args.kind == "black-and-white" else "Colour minutes fitted"
+        folder = "/".join(args.path.resolve().parts[-2:])
         note = (
-            f"# Minutes fitted by bench/calibrate_times.py to griddlers.net members' median\n"
-            f"#   solving times (lufton/non-grabber, puzzles/griddlers_net/2_colors, sides up to "
-            f"{args.max_side};\n#   {sample}, --seed {args.seed}): {len(train)} training "
-            f"puzzles, {len(test)} held back by a seeded\n#   hash of the clues; held back: "
+            f"# {heading} by bench/calibrate_times.py to griddlers.net members' median\n"
+            f"#   solving times (lufton/non-grabber, puzzles/{folder}, {args.kind}, sides up "
+            f"to {args.max_side};\n#   {sample}, --seed {args.seed}; no id ending in 7 read): "
+            f"{len(train)} training\n#   puzzles, {len(test)} held back by a seeded "
+            f"hash of the clues; held back: "
             f"median |ln(predicted / measured)| {a.log_error:.3f}, {a.within_2:.0%} within\n"
             f"#   a factor of 2, Spearman rho {a.rho:+.3f}.\n"
             f"# ln(minutes) = intercept + sum of terms (grader/minutes.py FEATURES names them);\n"
@@ -380,7 +404,7 @@ def fit_and_report(args: argparse.Namespace, puzzles: dict[str, tuple[Puzzle, fl
             f"residuals,\n#   the range holding half of the measured medians around a "
             f"prediction.\n"
         )
-        print(f"\nmodel written to {write_model(model, note)}")
+        print(f"\nmodel written to {write_model(model, note, kind=args.kind)}")
     return 0
 
 
@@ -392,6 +416,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="puzzles sampled from each stratum of sizes (default 400)")
     parser.add_argument("--all", action="store_true", help="every puzzle, no sample")
     parser.add_argument("--max-side", type=int, default=50)
+    parser.add_argument("--kind", choices=KINDS, default="black-and-white",
+                        help="the kind of puzzle whose minutes are fitted (colour: the files "
+                             "with color lines)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=6.0)
@@ -404,7 +431,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.path.is_dir():
         print(f"{args.path}: no such folder", file=sys.stderr)
         return 2
-    timed = [t for t in find_timed(args.path)
+    timed = [t for t in find_timed(args.path, kind=args.kind)
              if max(t.width, t.height) <= args.max_side]
     if not timed:
         print(f"{args.path}: no .non file with a medium_time line", file=sys.stderr)

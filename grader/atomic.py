@@ -32,14 +32,28 @@ def _ordinary_mode(target: Path) -> int:
         return 0o666 & ~umask
 
 
-def atomic_write(path: str | os.PathLike[str], data: bytes | str) -> None:
+class FileTaken(OutputError):
+    """The name is taken and the write was asked not to replace anything."""
+
+
+def atomic_write(path: str | os.PathLike[str], data: bytes | str, *, links: bool = True,
+                 replace: bool = True) -> None:
     """Write ``data`` to ``path``: via a temporary file and a rename when ``path`` is (or
-    will be) a regular file; directly to standard output, a FIFO or a device."""
+    will be) a regular file; directly to standard output, a FIFO or a device.
+
+    ``links=False``: a file inside a folder the program owns (a puzzle written beside a
+    manifest, a studio file): ``path`` being a link (even a dangling one someone planted)
+    is refused, nothing is written through it. ``replace=False``: the file is created, or
+    FileTaken when the name exists, decided by the file system in one step (two writers of
+    one new name: one wins, the other is told), never a check and then a write."""
     payload = clean(data).encode("utf-8") if isinstance(data, str) else data
     if os.fspath(path) == STDOUT:
         sys.stdout.flush()
         sys.stdout.buffer.write(payload)
         sys.stdout.buffer.flush()
+        return
+    if not links or not replace:
+        _write_here(Path(path), payload, links=links, replace=replace)
         return
     # realpath follows every link: the file at the end is replaced, the links stay
     target = Path(os.path.realpath(path))
@@ -75,6 +89,46 @@ def _write_special(label: str | os.PathLike[str], target: Path, payload: bytes) 
         raise OutputError(f"{label}: cannot write: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
+
+
+def _write_here(path: Path, payload: bytes, *, links: bool, replace: bool) -> None:
+    """The file ``path`` itself (no link followed): replaced by a rename, or created by a
+    hard link of the written temporary file (which fails when the name exists)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    if mode is not None and stat.S_ISLNK(mode) and not links:
+        raise OutputError(f"{path}: is a link; refused (nothing is written through it)")
+    if mode is not None and not replace:
+        raise FileTaken(f"{path}: already exists")
+    if mode is not None and not stat.S_ISREG(mode):
+        raise OutputError(f"{path}: not a regular file; refused")
+    try:
+        if replace:
+            _replace(path, payload)
+        else:
+            _create(path, payload)
+    except FileExistsError:
+        raise FileTaken(f"{path}: already exists") from None
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def _create(target: Path, payload: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        os.chmod(tmp, _ordinary_mode(target))
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.link(tmp, target)  # EEXIST when another writer got there first
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
 
 
 def _replace(target: Path, payload: bytes) -> None:

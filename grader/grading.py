@@ -304,14 +304,15 @@ def grade(
         # passes so far are counted (a lower bound)
         left = None if budget.seconds is None else budget.seconds - (time.perf_counter() - started)
         deadline = None if left is None else time.monotonic() + max(left, SWEEPS_MIN_S)
-        count = sweeps.sweep_count(puzzle.rows, puzzle.columns, deadline=deadline)
-        clues = minutes.ClueFacts.of_counts(puzzle.rows, puzzle.columns, count)
+        passes = sweeps.sweeps_of(puzzle.rows, puzzle.columns, deadline=deadline)
+        clues = minutes.ClueFacts.of_counts(puzzle.rows, puzzle.columns, passes.count,
+                                            first_sweep=passes.first)
         timing = minutes.estimate(terms, clues, weights)
     return Grade(
         verdict=verdict,
         level=level,
         score=value,
-        stars=None if value is None else scoring.stars(value, weights),
+        stars=None if value is None else scoring.level_stars(level, value, weights),
         rungs=scoring.rung_counts(steps),
         steps=steps,
         grid=engine.grid,

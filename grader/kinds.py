@@ -27,7 +27,9 @@ if TYPE_CHECKING:
     from grader.colour.palette import Palette
     from grader.explain_html import Replay
     from grader.grading import Grade
+    from grader.minutes import ClueFacts
     from grader.results import Budget, SolveResult
+    from grader.sweeps import Sweeps
     from grader.techniques.base import LineRef, Step
 
 #: a puzzle of either kind
@@ -137,6 +139,14 @@ class PuzzleKind(Protocol):
     def sweeps(self, deadline: float | None = None) -> int:
         """Passes of the complete line solve over all rows, then all columns, ... that
         changed something (grader/sweeps.py: what the minutes read, and calibration)."""
+        ...
+
+    def sweep_passes(self, deadline: float | None = None) -> Sweeps:
+        """The sweep count and the share of the grid the first sweep settles."""
+        ...
+
+    def clue_facts(self, passes: Sweeps) -> ClueFacts:
+        """What the time model reads of the clues (grader/minutes.py), with the sweeps."""
         ...
 
     def explain(self, grade: KindGrade, name: str) -> str:
@@ -277,9 +287,18 @@ class BlackAndWhite:
         return solution
 
     def sweeps(self, deadline: float | None = None) -> int:
-        from grader.sweeps import sweep_count
+        return self.sweep_passes(deadline).count
 
-        return sweep_count(self.puzzle.rows, self.puzzle.columns, deadline=deadline)
+    def sweep_passes(self, deadline: float | None = None) -> Sweeps:
+        from grader.sweeps import sweeps_of
+
+        return sweeps_of(self.puzzle.rows, self.puzzle.columns, deadline=deadline)
+
+    def clue_facts(self, passes: Sweeps) -> ClueFacts:
+        from grader.minutes import ClueFacts
+
+        return ClueFacts.of_counts(self.puzzle.rows, self.puzzle.columns, passes.count,
+                                   first_sweep=passes.first)
 
     def explain(self, grade: KindGrade, name: str) -> str:
         from grader.explain import explain_text, grade_closing, grade_heading
@@ -437,9 +456,19 @@ class Colour:
         return tuple(rows)
 
     def sweeps(self, deadline: float | None = None) -> int:
-        from grader.colour.grading import colour_sweeps
+        return self.sweep_passes(deadline).count
 
-        return colour_sweeps(self.puzzle, deadline)
+    def sweep_passes(self, deadline: float | None = None) -> Sweeps:
+        from grader.colour.grading import colour_sweep_passes
+
+        return colour_sweep_passes(self.puzzle, deadline)
+
+    def clue_facts(self, passes: Sweeps) -> ClueFacts:
+        from grader.minutes import ClueFacts
+
+        return ClueFacts.of_colour_clues(self.puzzle.rows, self.puzzle.columns,
+                                         self.puzzle.palette.size, passes.count,
+                                         first_sweep=passes.first)
 
     def explain(self, grade: KindGrade, name: str) -> str:
         from grader.colour.grading import ColourGrade, explain_colour

@@ -1,7 +1,10 @@
 """Minutes: how long experienced online solvers take over a puzzle, with a range.
 
-The model is fitted to solving times (``bench/calibrate_times.py``): griddlers.net
-members' median times on black-and-white puzzles. It is a line in log minutes over
+The models are fitted to solving times (``bench/calibrate_times.py``): griddlers.net
+members' median times, one model for black-and-white puzzles (``minutes`` in
+``scoring.yaml``) and one for colour puzzles (``colour_minutes``, which also reads the
+colours and how many neighbouring blocks of two colours may touch). No puzzle whose id
+ends in 7 was read by either fit (bench/held_out.py). It is a line in log minutes over
 features of the puzzle (its size, how much of it is ink, how many blocks its clues hold)
 and of the step log the ladder wrote (the summed work, the hardest step, how many hard
 steps, how many cells each decided, how often a solver gets stuck, guessing); the
@@ -16,6 +19,7 @@ fit's residuals). People slower or faster than the site's typical member fall ou
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,7 +41,11 @@ class ClueFacts:
 
     ``filled`` is the number of cells to fill (the sum of the row clues), ``blocks`` the
     number of blocks in all row and column clues (each one a number to read and place),
-    ``sweeps`` Batenburg's count of alternating passes of line logic (grader/sweeps.py).
+    ``sweeps`` Batenburg's count of alternating passes of line logic (grader/sweeps.py),
+    ``first_sweep`` the share of the cells its first sweep settles. For colour:
+    ``colours`` (1 for black and white), ``pairs`` the neighbouring blocks in the clues and
+    ``same_pairs`` those of one colour (they need a gap between them, as in black and
+    white; blocks of two colours may touch, which leaves more places open).
     """
 
     width: int
@@ -45,21 +53,56 @@ class ClueFacts:
     filled: int
     blocks: int
     sweeps: int = 0
+    first_sweep: float = 0.0
+    colours: int = 1
+    pairs: int = 0
+    same_pairs: int = 0
 
     @classmethod
     def of_counts(cls, rows: Sequence[Sequence[int]], columns: Sequence[Sequence[int]],
-                  sweeps: int = 0) -> ClueFacts:
-        """From clues given as block lengths (a colour clue: the lengths of its blocks)."""
+                  sweeps: int = 0, *, first_sweep: float = 0.0) -> ClueFacts:
+        """From black-and-white clues given as block lengths (every neighbouring pair of
+        blocks is of one colour)."""
+        pairs = sum(max(len([n for n in clue if n > 0]) - 1, 0) for clue in (*rows, *columns))
         return cls(
             width=len(columns),
             height=len(rows),
             filled=sum(n for clue in rows for n in clue if n > 0),
             blocks=sum(1 for clue in (*rows, *columns) for n in clue if n > 0),
             sweeps=sweeps,
+            first_sweep=first_sweep,
+            pairs=pairs,
+            same_pairs=pairs,
+        )
+
+    @classmethod
+    def of_colour_clues(cls, rows: Sequence[Sequence[tuple[int, int]]],
+                        columns: Sequence[Sequence[tuple[int, int]]], colours: int,
+                        sweeps: int = 0, *, first_sweep: float = 0.0) -> ClueFacts:
+        """From colour clues of (length, colour) blocks."""
+        clues = (*rows, *columns)
+        return cls(
+            width=len(columns),
+            height=len(rows),
+            filled=sum(n for clue in rows for n, _ in clue),
+            blocks=sum(len(clue) for clue in clues),
+            sweeps=sweeps,
+            first_sweep=first_sweep,
+            colours=colours,
+            pairs=sum(max(len(clue) - 1, 0) for clue in clues),
+            same_pairs=sum(1 for clue in clues for a, b in itertools.pairwise(clue)
+                           if a[1] == b[1]),
         )
 
 
 Feature = Callable[[WorkTerms, ClueFacts, Weights], float]
+
+#: the rungs of the colour ladder (grader/ladder.yaml's ``kinds`` column), each a feature
+COLOUR_RUNGS = ("simple-boxes", "extreme-owners", "line-analysis", "cell-branching")
+
+
+def _rung_steps(rung: str) -> Feature:
+    return lambda t, c, w: math.log1p(t.steps.get(rung, 0.0))
 
 
 def _per_hard_step(terms: WorkTerms, value: float) -> float:
@@ -97,6 +140,19 @@ FEATURES: Mapping[str, Feature] = {
     "episodes": lambda t, c, w: math.log1p(t.episodes),
     "chained": lambda t, c, w: _per_hard_step(t, t.hard_single),
     "guessing": lambda t, c, w: float(bool(t.steps.get(GUESSING_RUNG))),
+    # ranking within a size: the widest point of the search, what the first sweep leaves
+    "widest": lambda t, c, w: t.widest,
+    "first_sweep": lambda t, c, w: c.first_sweep,
+    "left_by_first_sweep": lambda t, c, w: math.log1p(
+        (1.0 - c.first_sweep) * c.width * c.height),
+    "hardest_chain": lambda t, c, w: math.log(max(_hardest_weight(t, w), 1e-6))
+    * math.log1p(t.chain),
+    # colour: how many colours, and how many neighbouring blocks may touch
+    "colours": lambda t, c, w: math.log(max(c.colours, 1)),
+    "touching_pairs": lambda t, c, w: (c.pairs - c.same_pairs) / max(c.pairs, 1),
+    "same_pairs": lambda t, c, w: math.log1p(c.same_pairs),
+    # the colour rungs: how many steps of each rung the colour ladder took
+    **{f"steps_{rung.replace('-', '_')}": _rung_steps(rung) for rung in COLOUR_RUNGS},
 }
 
 
@@ -154,18 +210,30 @@ def _round(minutes: float) -> float:
     return max(round(minutes, 1), 0.1) if minutes < 10 else float(round(minutes))
 
 
-@lru_cache(maxsize=1)
-def default_model() -> TimeModel:
+#: the block of ``scoring.yaml`` holding each kind's time model
+MODEL_BLOCKS = {"black-and-white": "minutes", "colour": "colour_minutes"}
+
+
+@lru_cache(maxsize=2)
+def default_model(kind: str = "black-and-white") -> TimeModel:
+    """The time model of a kind of puzzle (``black-and-white`` or ``colour``): each is
+    fitted to its own solving times, with the same meaning of the range."""
     text = resources.files("grader").joinpath("scoring.yaml").read_text(encoding="utf-8")
     data = yaml.safe_load(text)
-    if "minutes" not in data:
-        raise ValueError("scoring.yaml lacks minutes")
-    return TimeModel.from_mapping(data["minutes"])
+    block = MODEL_BLOCKS[kind]
+    if block not in data:
+        raise ValueError(f"scoring.yaml lacks {block}")
+    return TimeModel.from_mapping(data[block])
+
+
+def model_kind(clues: ClueFacts) -> str:
+    """Which time model a puzzle's minutes come from: colour for two colours or more."""
+    return "colour" if clues.colours > 1 else "black-and-white"
 
 
 def estimate(terms: WorkTerms, clues: ClueFacts, weights: Weights | None = None) -> Minutes:
-    """The minutes of a graded puzzle by the model in ``scoring.yaml``."""
-    return default_model().estimate(terms, clues, weights)
+    """The minutes of a graded puzzle by its kind's model in ``scoring.yaml``."""
+    return default_model(model_kind(clues)).estimate(terms, clues, weights)
 
 
 def whole(minutes: float) -> str:

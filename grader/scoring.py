@@ -146,7 +146,9 @@ class WorkTerms:
     rung used ("" for none), ``hard_steps`` counts the hard steps, ``episodes`` the times
     a person got stuck (a hard step right after an easier one: the runs of hard steps),
     ``hard_single`` the hard steps taken when no other of their rung was open (each
-    chained to the one before: no choice of where to look).
+    chained to the one before: no choice of where to look), ``widest`` the share of the
+    cells no step had touched yet when the first hard step was needed (the widest point of
+    the search: how much of the grid a person must hold open while looking ahead).
     """
 
     steps: Mapping[str, float]
@@ -160,6 +162,7 @@ class WorkTerms:
     hard_steps: int = 0
     episodes: int = 0
     hard_single: int = 0
+    widest: float = 0.0
 
     def work(self, weights: Weights) -> float:
         total = weights.counting * self.blocks
@@ -254,6 +257,9 @@ def _terms(rows: Iterable[TermsRow], width: int, height: int) -> WorkTerms:
     hardest = -1
     hard_steps = episodes = hard_single = 0
     after_hard = False
+    widest = -1.0
+    touched = bytearray(width * height)
+    touched_count = 0
     # per line of the puzzle (a log is one puzzle's): -1 when its clue fits exactly, else
     # its blocks beyond the first (a 512-cell line's clue has dozens of blocks to count)
     line_counts: dict[tuple[str, int], int] = {}
@@ -273,6 +279,8 @@ def _terms(rows: Iterable[TermsRow], width: int, height: int) -> WorkTerms:
         steps[category] = steps.get(category, 0.0) + 1.0
         hardest = max(hardest, position[rung])
         if rung in looks_ahead:
+            if widest < 0:
+                widest = 1.0 - touched_count / max(width * height, 1)
             look_ahead += len(cells)
             hard_steps += 1
             hard_single += int(openings) <= 1
@@ -280,9 +288,14 @@ def _terms(rows: Iterable[TermsRow], width: int, height: int) -> WorkTerms:
         after_hard = rung in looks_ahead
         scarce[category] = scarce.get(category, 0.0) + 1.0 / max(int(openings), 1)
         chain = max(chain, reach.step(axis, index, cells))
+        for cell in cells:
+            at = cell[0] * width + cell[1]
+            if not touched[at]:
+                touched[at] = 1
+                touched_count += 1
     return WorkTerms(steps, scarce, blocks, chain, width, height, look_ahead,
                      ladder.names[hardest] if hardest >= 0 else "", hard_steps, episodes,
-                     hard_single)
+                     hard_single, max(widest, 0.0))
 
 
 def step_terms(steps: Iterable[Step], width: int, height: int) -> WorkTerms:
@@ -331,8 +344,17 @@ def figures(level: str, terms: WorkTerms, weights: Weights | None = None) -> Fig
 
 
 def stars(value: float, weights: Weights | None = None) -> int:
+    """The score's own stars (1-5), before the level bounds them: see :func:`level_stars`."""
     weights = weights or default_weights()
     return 1 + sum(value >= threshold for threshold in weights.stars)
+
+
+def level_stars(level: str, value: float, weights: Weights | None = None) -> int:
+    """The stars of a grade, on the one scale every face shows and a page prints: the
+    score's stars kept within the level's two (:data:`LEVEL_STARS`)."""
+    raw = stars(value, weights)
+    shown = printed_stars(level, raw)
+    return raw if shown is None else shown
 
 
 #: the stars a level may show in print: one scale, so a hard puzzle never shows fewer stars

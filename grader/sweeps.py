@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -48,6 +49,15 @@ def default_line_solve(cells: int) -> LineSolve:
     return line_solve
 
 
+@dataclass(frozen=True)
+class Sweeps:
+    """The sweep count, and the share of the cells settled when the first sweep (all the
+    rows, then all the columns) was done: what a solver reads off on the first look."""
+
+    count: int
+    first: float
+
+
 def sweep_count(rows: Sequence[Any], columns: Sequence[Any], *,
                 deadline: float | None = None, solve: LineSolve | None = None,
                 start: np.ndarray | None = None) -> int:
@@ -56,6 +66,23 @@ def sweep_count(rows: Sequence[Any], columns: Sequence[Any], *,
     a contradiction ends the count. Past ``deadline`` (time.monotonic()) the passes so
     far are returned: a lower bound. Black and white by default; a colour puzzle passes
     its own ``solve`` and ``start`` grid (every cell any value)."""
+    return sweeps_of(rows, columns, deadline=deadline, solve=solve, start=start).count
+
+
+def _settled(cells: np.ndarray, colour: bool) -> float:
+    """Share of the cells settled: black and white, not UNKNOWN; colour, one value left."""
+    if not cells.size:
+        return 1.0
+    if colour:
+        masks = cells.astype(np.int64)
+        return float(np.mean((masks & (masks - 1)) == 0))
+    return float(np.mean(cells != UNKNOWN))
+
+
+def sweeps_of(rows: Sequence[Any], columns: Sequence[Any], *,
+              deadline: float | None = None, solve: LineSolve | None = None,
+              start: np.ndarray | None = None) -> Sweeps:
+    """:func:`sweep_count` with the share of the grid the first sweep settled."""
     height, width = len(rows), len(columns)
     if solve is None:
         solve = default_line_solve(height * width)
@@ -63,6 +90,7 @@ def sweep_count(rows: Sequence[Any], columns: Sequence[Any], *,
              else np.array(start))
     dirty: list[set[int]] = [set(range(height)), set(range(width))]  # rows, columns
     sweeps = stale = turn = 0
+    first = 0.0
     while stale < 2:
         if deadline is not None and time.monotonic() > deadline:
             break
@@ -74,7 +102,7 @@ def sweep_count(rows: Sequence[Any], columns: Sequence[Any], *,
         for index in sorted(dirty[axis]):
             solved = solve(clues[index], view[index])
             if solved is None:
-                return sweeps
+                return Sweeps(sweeps, first)
             moved = np.flatnonzero(np.asarray(solved, dtype=cells.dtype) != view[index])
             if len(moved):
                 view[index] = solved
@@ -83,5 +111,6 @@ def sweep_count(rows: Sequence[Any], columns: Sequence[Any], *,
         dirty[axis].clear()
         sweeps += changed
         stale = 0 if changed else stale + 1
-    return sweeps
-
+        if turn == 2:
+            first = _settled(cells, start is not None)
+    return Sweeps(sweeps, first)

@@ -228,6 +228,7 @@ def build_issue(
                     about=about_text(grade.minutes)
                     if manifest.minutes and grade.minutes is not None else "",
                     grey=manifest.grey,
+                    date=ref.date,
                 )
             )
     if len(blockers) == 1 and errors:

@@ -20,8 +20,10 @@ from layout.fonts import text_width
 WHITE_RGB: RGB = (255, 255, 255)
 BLACK_RGB: RGB = (0, 0, 0)
 #: grey print: tints (fractions of black) from the lightest colour's to the darkest's, all
-#: light enough for black digits; the symbols tell close tints apart
-GREY_LIGHTEST = 0.12
+#: light enough for black digits; the symbols tell close tints apart. The lightest is twice
+#: the clue background's tint (layout.pdf GREY_OF["tint"], 0.12): at 0.12 the lightest
+#: colour's swatch and clue squares vanished into the clue band (issue 46)
+GREY_LIGHTEST = 0.24
 GREY_DARKEST = 0.48
 #: a clue square stops short of its cell's edges, so that touching blocks stay apart
 SQUARE_INSET = 0.07

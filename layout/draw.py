@@ -152,26 +152,29 @@ def given_ops(puzzle: Puzzle, grid_x: float, grid_top: float, cell: float) -> li
     return [Rects("ink", boxes + dots)] if boxes or dots else []
 
 
-def translate_page(page: Page, dx: float) -> None:
-    """Move everything on ``page`` ``dx`` points to the right (mirrored margins)."""
+def translate_page(page: Page, dx: float, dy: float = 0.0) -> None:
+    """Move everything on ``page`` ``dx`` points to the right (mirrored margins) and ``dy``
+    up (a lone puzzle centred on its page)."""
     moved: list[Op] = []
     for op in page.ops:
         if isinstance(op, Rects):
-            moved.append(Rects(op.role, [(x + dx, y, w, h) for x, y, w, h in op.rects],
+            moved.append(Rects(op.role, [(x + dx, y + dy, w, h) for x, y, w, h in op.rects],
                                op.rgb))
         elif isinstance(op, Lines):
-            moved.append(Lines(op.role, op.width,
-                               [(a + dx, b, c + dx, d) for a, b, c, d in op.segments]))
+            moved.append(Lines(op.role, op.width, [(a + dx, b + dy, c + dx, d + dy)
+                                                   for a, b, c, d in op.segments]))
         elif isinstance(op, Text):
-            moved.append(Text(op.x + dx, op.y, op.text, op.size, op.bold, op.anchor, op.role))
+            moved.append(Text(op.x + dx, op.y + dy, op.text, op.size, op.bold, op.anchor,
+                              op.role))
         elif isinstance(op, ClueText):
-            moved.append(ClueText(op.size, [(x + dx, y, s) for x, y, s in op.items], op.rgb))
+            moved.append(ClueText(op.size, [(x + dx, y + dy, s) for x, y, s in op.items],
+                                  op.rgb))
         else:
             moved.append(Polygons(op.role, op.fill, op.width,
-                                  [[(x + dx, y) for x, y in p] for p in op.polygons]))
+                                  [[(x + dx, y + dy) for x, y in p] for p in op.polygons]))
     page.ops = moved
     page.blocks = [
-        Block(b.number, b.x + dx, b.top, b.cell, b.geometry, b.solution_shown)
+        Block(b.number, b.x + dx, b.top + dy, b.cell, b.geometry, b.solution_shown)
         for b in page.blocks
     ]
 

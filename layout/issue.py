@@ -90,7 +90,7 @@ class GradeInfo:
             score=None if record["score"] is None else float(record["score"]),
             stars=None if record["stars"] is None else int(record["stars"]),
             verdict=str(record["verdict"]),
-            rungs={str(k): int(v) for k, v in record["rungs"].items()},
+            rungs=_ladder_order({str(k): int(v) for k, v in record["rungs"].items()}),
             time_s=float(record["time_s"]),
             steps=tuple(str(s) for s in record["steps"]),
             solution=None if solution is None else tuple(str(row) for row in solution),
@@ -101,6 +101,16 @@ class GradeInfo:
             grids=tuple((int(index), tuple(str(row) for row in rows))
                         for index, rows in record.get("grids", [])),
         )
+
+
+def _ladder_order(rungs: dict[str, int]) -> dict[str, int]:
+    """Rung counts cheapest first, as a grade lists them: the cache is written with sorted
+    keys, and a rebuild from it must print "Techniques used" as the first build did."""
+    from grader.ladder import default_ladder
+
+    names = default_ladder().names
+    return dict(sorted(rungs.items(),
+                       key=lambda item: names.index(item[0]) if item[0] in names else len(names)))
 
 
 def _optional(value: Any) -> float | None:
@@ -123,6 +133,8 @@ class IssueEntry:
     about: str = ""
     #: grey print: a colour puzzle's colours as grey tints with symbols
     grey: bool = False
+    #: the manifest item's own date (its day on the web), "" for the issue's
+    date: str = ""
 
     @property
     def drawing(self) -> KindDrawing:

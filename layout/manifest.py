@@ -36,7 +36,7 @@ TOP_KEYS = (
     "profile", "large_print", "output_condition", "pad_pages", "fillins", "minutes",
     "from_library",  # puzzles picked from the catalogue: kept as read, resolved by nonopress
 )
-PUZZLE_KEYS = ("file", "title", "note", "hide_title", "index")
+PUZZLE_KEYS = ("file", "title", "note", "hide_title", "index", "date")
 MARGIN_SIDES = ("top", "bottom", "left", "right")
 MAX_PER_PAGE = 12
 
@@ -62,6 +62,8 @@ class PuzzleRef:
     #: the path as written, when no file is there: the build names it with every other
     #: problem of the issue instead of stopping at the first
     missing: str = ""
+    #: the day the puzzle is published on the web (``nonopress web``), "" for the issue's
+    date: str = ""
 
 
 @dataclass(frozen=True)
@@ -244,6 +246,7 @@ def _puzzle_ref(
             index=index,
             line=line,
             missing=missing,
+            date=_day(item["date"]) if item.get("date") is not None else "",
         )
     except NonopressError as exc:
         raise fail(str(exc), line=line) from None
@@ -259,6 +262,15 @@ def _date(value: object) -> str:
     if isinstance(value, (dt.date, dt.datetime)):
         return value.isoformat()
     return _text(value)
+
+
+def _day(value: object) -> str:
+    """A puzzle's own date: a day, YYYY-MM-DD (the web schedule compares them)."""
+    text = _date(value)
+    try:
+        return dt.date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise NonopressError(f"date: expected a day as YYYY-MM-DD, got {text!r}") from None
 
 
 def _boolean(value: object, what: str) -> bool:

@@ -48,6 +48,7 @@ from layout.profiles import (
     Profile,
     kdp_gutter,
 )
+from layout.stepgrid import MAX_WIDTH_SHARE
 from layout.units import MM, PageSize
 
 MIN_CELL = 3.5 * MM  # below this clue digits are too small to read
@@ -56,6 +57,9 @@ MAX_CELL = 7.0 * MM
 SOLUTION_CELL = 1.6 * MM
 SOLUTION_MIN_BOX = 22 * MM
 GAP = 8 * MM
+#: a worked solution's steps with grids stand in columns: at most this many, each at
+#: least this wide (a sentence of a dozen words a line), this far apart
+STEP_COLUMNS, STEP_COLUMN_MIN, STEP_GUTTER = 3, 80 * MM, 6 * MM
 HEADER = 16.0  # puzzle header band: number, size, stars
 NOTE = 11.0
 ABOUT = 11.0  # the line under a puzzle ("about 12 min"), when the manifest asks for it
@@ -663,43 +667,115 @@ class Planner:
         if grids:
             paragraphs.insert(first_step, entry.drawing.step_legend(entry.grey))
             grids = {k + 1: rows for k, rows in grids.items()}
-        for k, paragraph in enumerate(paragraphs):
-            lines = self.wrapped(paragraph, body, area.width)
-            if len(lines) > 1:
-                rest = paragraph.split(None, len(lines[0].split()))[-1]
-                lines = [lines[0], *self.wrapped(rest, body, area.width - hang)]
-            keep = len(lines) <= 6  # a step's lines stay together on one page
-            for n, text in enumerate(lines):
-                full = y < area.bottom + 2
-                if n == 0 and keep:
-                    full = y - leading * (len(lines) - 1) < area.bottom + 2
-                if full:  # the page is full: the solve goes on overleaf
-                    page = self.page("worked")
-                    pages.append(page)
-                    page.ops.append(Text(area.left, area.top - size - 1, continued, size,
-                                         bold=True))
-                    y = area.top - sizes.band(30)
-                page.ops.append(Text(area.left + (hang if n else 0.0), y, text, body))
-                y -= leading
+        flow = _Flow(self, pages, page, y, continued, size)
+        # with grids the steps stand in columns, each step's sentence with its grid (a
+        # grid beside a full-width text column left most of the page empty)
+        steps_from = first_step + 1 if grids else len(paragraphs)
+        for k, paragraph in enumerate(paragraphs[:steps_from]):
+            flow.paragraph(paragraph, body, leading, hang, area.left, area.width)
             if k == 0:
-                y -= sizes.band(6)
-            if k in grids:
-                rows = grids[k]
-                grid_line = max(0.25, self.profile.design_line)
-                grid_cell = entry.drawing.step_cell(rows, area.width, entry.grey,
-                                                    self.smallest_text)
-                need = len(rows) * grid_cell + leading
-                if y - need < area.bottom + 2:  # the grid goes with the solve, overleaf
-                    page = self.page("worked")
-                    pages.append(page)
-                    page.ops.append(Text(area.left, area.top - size - 1, continued, size,
-                                         bold=True))
-                    y = area.top - sizes.band(30)
-                page.ops.extend(entry.drawing.step_grid_ops(
-                    entry.puzzle, rows, area.left + 4, y + leading * 0.5, grid_cell,
-                    entry.grey, self.smallest_text, grid_line))
-                y -= need
+                flow.y -= sizes.band(6)
+        if grids:
+            columns = max(1, min(STEP_COLUMNS, int((area.width + STEP_GUTTER)
+                                                   // (STEP_COLUMN_MIN + STEP_GUTTER))))
+            width = (area.width - STEP_GUTTER * (columns - 1)) / columns
+            flow.columns(columns, width)
+            grid_line = max(0.25, self.profile.design_line)
+            for k in range(steps_from, len(paragraphs)):
+                rows = grids.get(k)
+                grid_cell = 0.0
+                if rows is not None:
+                    # the grid may take its whole column (step_cell allows a share)
+                    grid_cell = entry.drawing.step_cell(rows, width / MAX_WIDTH_SHARE,
+                                                        entry.grey, self.smallest_text)
+                lines = self.wrapped(paragraphs[k], body, width)
+                if len(lines) > 1:
+                    rest = paragraphs[k].split(None, len(lines[0].split()))[-1]
+                    lines = [lines[0], *self.wrapped(rest, body, width - hang)]
+                grid_h = 0.0 if rows is None else len(rows) * grid_cell + leading
+                # the last line's baseline, then (a leading below) the grid's foot
+                flow.keep((len(lines) - 1) * leading + (leading + grid_h if grid_h else 0.0))
+                for n, text in enumerate(lines):
+                    x = flow.line_room(0.0)
+                    flow.page.ops.append(Text(x + (hang if n else 0.0), flow.y, text, body))
+                    flow.y -= leading
+                if rows is not None:
+                    x = flow.line_room(grid_h)
+                    flow.page.ops.extend(entry.drawing.step_grid_ops(
+                        entry.puzzle, rows, x + 4, flow.y + leading * 0.5, grid_cell,
+                        entry.grey, self.smallest_text, grid_line))
+                    flow.y -= grid_h
         return pages
+
+
+class _Flow:
+    """Where a worked solution's text goes next: down the page, in columns once asked,
+    on a new page headed "continued" when the last column is full."""
+
+    def __init__(self, planner: Planner, pages: list[Page], page: Page, y: float,
+                 continued: str, size: float) -> None:
+        self.planner, self.pages, self.page, self.y = planner, pages, page, y
+        self.continued, self.size = continued, size
+        self.count, self.width, self.column, self.top = 1, planner.area.width, 0, y
+
+    def columns(self, count: int, width: float) -> None:
+        self.count, self.width, self.column, self.top = count, width, 0, self.y
+
+    @property
+    def x(self) -> float:
+        return float(self.planner.area.left + self.column * (self.width + STEP_GUTTER))
+
+    def _next(self) -> None:
+        """The next column, or a new page."""
+        area = self.planner.area
+        self.column += 1
+        if self.column < self.count:
+            self.y = self.top
+            return
+        self.page = self.planner.page("worked")
+        self.pages.append(self.page)
+        self.page.ops.append(Text(area.left, area.top - self.size - 1, self.continued,
+                                  self.size, bold=True))
+        self.column = 0
+        self.y = self.top = area.top - self.planner.sizes.band(30)
+
+    def line_room(self, height: float) -> float:
+        """Room for a text line on this baseline (``height`` 0) or a grid ``height``
+        tall: where it starts (x), in the next column when this one is full."""
+        if self.y - height < self.planner.area.bottom + 2:
+            self._next()
+        return self.x
+
+    def keep(self, height: float) -> float:
+        """Room for ``height`` below this baseline together (a step's sentence and its
+        grid), when a whole column would hold them: a sentence never ends one column
+        while its grid opens the next."""
+        area = self.planner.area
+        bottom = area.bottom + 2
+        fresh = area.top - self.planner.sizes.band(30)  # a column's top on a new page
+        while self.y - height < bottom <= fresh - height and self.y != fresh:
+            self._next()
+        return self.x
+
+    def paragraph(self, paragraph: str, body: float, leading: float, hang: float,
+                  left: float, width: float) -> None:
+        """A full-width paragraph, as the page had it before columns (a step's lines
+        kept together when they are few)."""
+        planner = self.planner
+        area = planner.area
+        lines = planner.wrapped(paragraph, body, width)
+        if len(lines) > 1:
+            rest = paragraph.split(None, len(lines[0].split()))[-1]
+            lines = [lines[0], *planner.wrapped(rest, body, width - hang)]
+        keep = len(lines) <= 6  # a step's lines stay together on one page
+        for n, text in enumerate(lines):
+            full = self.y < area.bottom + 2
+            if n == 0 and keep:
+                full = self.y - leading * (len(lines) - 1) < area.bottom + 2
+            if full:  # the page is full: the solve goes on overleaf
+                self._next()
+            self.page.ops.append(Text(left + (hang if n else 0.0), self.y, text, body))
+            self.y -= leading
 
 
 def plan_issue(issue: Issue) -> IssuePlan:
@@ -924,6 +1000,7 @@ def _kdp_page_count(pages: list[Page], planner: Planner) -> None:
         f"{KDP_MIN_PAGES - count} ruled Notes pages (pad_pages); "
         f"{_puzzles_to_fill(planner, KDP_MIN_PAGES - count, count)} more puzzles would fill "
         "them")
+    _centre_lone_puzzles(pages, planner)
     while len(pages) < KDP_MIN_PAGES:
         page = planner.page("notes")
         size = sizes.pt(14)
@@ -937,6 +1014,18 @@ def _kdp_page_count(pages: list[Page], planner: Planner) -> None:
             y -= gap
         page.ops.append(Lines("rule", max(0.5, planner.profile.design_line), rules))
         pages.append(page)
+
+
+def _centre_lone_puzzles(pages: list[Page], planner: Planner) -> None:
+    """A padded book's puzzle alone on its page, its cells as big as its digits may be,
+    stands centred on the page rather than at its top over 40 % of blank paper (a book
+    with pages to spare has no next puzzle to make room for)."""
+    area = planner.area
+    for page in pages:
+        if page.kind == "puzzles" and len(page.blocks) == 1:
+            spare = (1.0 - page_use(page, area.top, area.bottom)) * area.height
+            if spare > 1.0:
+                translate_page(page, 0.0, -spare / 2)
 
 
 def _puzzles_to_fill(planner: Planner, pages: int, count: int) -> str:

@@ -13,6 +13,7 @@ from xml.sax.saxutils import escape
 
 from grader.colour.model import ColourArray, ColourPuzzle
 from grader.colour.palette import RGB
+from grader.errors import PuzzleError
 from grader.model import BoolArray, Puzzle
 from layout.draw import ClueText, Lines, Page, Polygons, Rects, Text
 from layout.fonts import DIGIT_HEIGHT
@@ -26,6 +27,11 @@ MARGIN, CAPTION = 18.0, 11.0
 #: pixels a point in PNG
 PNG_SCALE = 2.0
 FORMATS = ("png", "svg", "pdf")
+#: the most cells (grid and clue cells) a drawing holds, and the most pixels a PNG has:
+#: checked from the puzzle's size before anything is drawn (a 4096x1024 puzzle at 14 pt
+#: cells would be a 114,788 x 28,816 PNG, 12 GiB of pixels)
+MAX_DRAWN_CELLS = 1_000_000
+MAX_PNG_PIXELS = 40_000_000
 #: RGB of each colour role on screen
 SCREEN: dict[str, tuple[int, int, int]] = {
     "ink": (0, 0, 0), "tint": (225, 225, 225), "accent": (255, 178, 76), "step": (255, 178, 76),
@@ -33,11 +39,31 @@ SCREEN: dict[str, tuple[int, int, int]] = {
 }
 
 
+def check_size(puzzle: Puzzle | ColourPuzzle, cell: float, kind: str) -> None:
+    """PuzzleError when the drawing would be over the bounds: asked before a solve, a
+    grade or a drawing spends anything on it."""
+    geometry = BlockGeometry.of(puzzle)
+    cells = geometry.total_width * geometry.total_height
+    if cells > MAX_DRAWN_CELLS:
+        raise PuzzleError(f"a {puzzle.width}x{puzzle.height} puzzle with its clues is "
+                          f"{cells:,} cells, over the {MAX_DRAWN_CELLS:,} a drawing holds")
+    if kind == "png":
+        width = round((geometry.total_width * cell + 2 * MARGIN) * PNG_SCALE)
+        height = round((geometry.total_height * cell + 2 * MARGIN + 2 * CAPTION) * PNG_SCALE)
+        if width * height > MAX_PNG_PIXELS:
+            raise PuzzleError(f"the PNG would be {width:,} x {height:,} pixels, over "
+                              f"{MAX_PNG_PIXELS:,}: use a smaller --cell, or .svg or .pdf")
+
+
 def puzzle_page(puzzle: Puzzle | ColourPuzzle, solution: BoolArray | ColourArray | None = None,
                 caption: str = "", cell: float = CELL) -> Page:
     """A page just large enough for the caption and the block (either kind of puzzle: a
     colour one's clues and cells in its colours)."""
     geometry = BlockGeometry.of(puzzle)
+    cells = geometry.total_width * geometry.total_height
+    if cells > MAX_DRAWN_CELLS:
+        raise PuzzleError(f"a {puzzle.width}x{puzzle.height} puzzle with its clues is "
+                          f"{cells:,} cells, over the {MAX_DRAWN_CELLS:,} a drawing holds")
     width = geometry.total_width * cell + 2 * MARGIN
     caption_room = 2 * CAPTION if caption else 0.0
     height = geometry.total_height * cell + 2 * MARGIN + caption_room
@@ -67,6 +93,9 @@ def _png(page: Page) -> bytes:
 
     scale = PNG_SCALE
     size = (round(page.width * scale), round(page.height * scale))
+    if size[0] * size[1] > MAX_PNG_PIXELS:  # before the image is allocated
+        raise PuzzleError(f"the PNG would be {size[0]:,} x {size[1]:,} pixels, over "
+                          f"{MAX_PNG_PIXELS:,}: use a smaller --cell, or .svg or .pdf")
     image = Image.new("RGB", size, SCREEN["paper"])
     draw = ImageDraw.Draw(image)
     files = font_files()

@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "solve": "nonopress.commands.solve",
     "grade": "nonopress.commands.grade",
     "issue": "nonopress.commands.issue",
+    "web": "nonopress.commands.web",
     "preflight": "nonopress.commands.preflight",
     "batch": "nonopress.commands.batch",
     "report": "nonopress.commands.report",
@@ -40,6 +41,8 @@ COMMANDS: dict[str, str] = {
     "fillin": "nonopress.commands.fillin",
     "studio": "nonopress.commands.studio",
     "library": "nonopress.commands.library",
+    "collect": "nonopress.commands.collect",
+    "calibrate": "nonopress.commands.calibrate",
 }
 
 EXIT_OK = DONE

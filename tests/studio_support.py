@@ -21,6 +21,7 @@ from grader.model import Metadata, Puzzle
 from nonopress.catalogue import ImportOptions, Printed, add_files, open_catalogue, record_printings
 from nonopress.studio.app import create_app
 from nonopress.studio.config import StudioConfig
+from nonopress.studio.server import server_config
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "puzzles"
@@ -43,7 +44,7 @@ def running_studio(config: StudioConfig) -> Iterator[StudioConfig]:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
     config = replace(config, host="127.0.0.1", port=sock.getsockname()[1])
-    server = uvicorn.Server(uvicorn.Config(create_app(config), log_level="warning"))
+    server = uvicorn.Server(server_config(create_app(config), log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

@@ -223,7 +223,9 @@ def test_targets_map_levels_and_stars_to_score_bands() -> None:
     assert medium.direction(medium.measure(graded("easy", 4.5))) == 1
     assert medium.direction(medium.measure(graded("medium", 0.1))) == 0
     assert medium.direction(medium.measure(graded("hard", 0.1))) == -1
-    assert Target(stars=1).direction(Target(stars=1).measure(graded("hard", 0.0))) == 0
+    # stars are read as a page prints them: a hard puzzle shows at least 3, whatever its score
+    assert Target(stars=1).direction(Target(stars=1).measure(graded("hard", 0.0))) == -1
+    assert Target(stars=3).direction(Target(stars=3).measure(graded("hard", 0.0))) == 0
     assert Target(level="medium").interval() == (1.0, 2.0)
     assert Target(level="medium").direction(0.5) == 1
     assert Target(level="medium").direction(2.3) == -1

@@ -22,7 +22,7 @@ if not CORPUS.is_dir():
     CORPUS = Path("/work/shared/corpus")
 COLOUR_FILES = ["pynogram/uk.txt", "pynogram/apples.txt", "olsak/acorn.g", "olsak/bird2.g",
                 "olsak/rose.g", "olsak/spaceShuttle.g"]
-TEXT_FORMATS = ["xml", "g", "pynogram", "yaml", "json"]
+TEXT_FORMATS = ["xml", "g", "pynogram", "yaml", "json", "non"]
 
 
 def corpus_file(name: str) -> Path:
@@ -76,7 +76,7 @@ def test_drawn_puzzle_round_trips_exactly(fmt: str) -> None:
     assert solve_colour(again).verdict == "unique"
 
 
-@pytest.mark.parametrize("fmt", ["g", "pynogram"])
+@pytest.mark.parametrize("fmt", ["g", "pynogram", "non"])
 def test_drawn_puzzle_round_trips_clues(fmt: str) -> None:
     puzzle = drawn_puzzle()
     (again,) = read_any(write_any(puzzle, fmt), format=fmt)
@@ -124,7 +124,7 @@ def test_black_and_white_files_stay_black_and_white() -> None:
 
 def test_colour_needs_a_colour_format() -> None:
     with pytest.raises(FormatError, match="cannot hold colour"):
-        write_any(drawn_puzzle(), "non")
+        write_any(drawn_puzzle(), "nin")
     assert "xml" in colour_capable() and "g" in colour_capable()
 
 

@@ -21,12 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 STRUCTURE = ROOT / "docs" / "structure.json"
 PACKAGES = ("grader", "words", "layout", "nonopress")
 
-#: nevers broken on this branch that other work of issue 44 mends (printing through the
-#: kind contract, the numba cache's move): strict, so each one mended fails here until its
-#: line is deleted
-MENDED_ELSEWHERE = {
-    ("Colour", "Kinds"), ("Layout", "Colour"), ("Layout", "Solver"), ("Words", "Solver"),
-}
+#: nevers known to be broken while other work mends them (strict xfail: each one mended fails
+#: here until its line is deleted); none since issue 44
+MENDED_ELSEWHERE: set[tuple[str, str]] = set()
 
 
 def _board() -> dict[str, Any]:

@@ -38,8 +38,9 @@ def inflections(word: str) -> set[str]:
 
 
 class Blocklist:
-    """Blocked base words; ``word in blocklist`` also catches their inflections (one set
-    lookup: the forms are spelled out when the list is made)."""
+    """Blocked base words; ``word in blocklist`` also catches their inflections. The forms
+    are not spelled out: a word is taken back to the bases it could be an inflection of
+    (a dozen set lookups), so a list of a million words stays a million strings."""
 
     def __init__(self, words: Iterable[str] = (), name: str = "",
                  allowed: Iterable[str] = ()) -> None:
@@ -47,30 +48,56 @@ class Blocklist:
         self.words: frozenset[str] = frozenset(words)
         #: innocent words that only look like an inflection of a blocked one (SPICY)
         self.allowed: frozenset[str] = frozenset(allowed)
-        self.forms: frozenset[str] = frozenset(
-            form for word in self.words for form in inflections(word)
-            if form not in self.allowed or form in self.words)
 
     def __contains__(self, word: object) -> bool:
-        return word in self.forms
+        if not isinstance(word, str):
+            return False
+        if word in self.words:
+            return True
+        if word in self.allowed:
+            return False
+        return any(base in self.words and word in inflections(base)
+                   for base in bases(word))
 
     def __len__(self) -> int:
         return len(self.words)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Blocklist) and self.forms == other.forms
+        return isinstance(other, Blocklist) and self.words == other.words \
+            and self.allowed - self.words == other.allowed - other.words
 
     def __hash__(self) -> int:
-        return hash(self.forms)
+        return hash(self.words)
 
     def __or__(self, other: Blocklist) -> Blocklist:
         names = " + ".join(n for n in (self.name, other.name) if n)
         return Blocklist(self.words | other.words, names, self.allowed | other.allowed)
 
+    @property
+    def forms(self) -> frozenset[str]:
+        """Every blocked form spelled out (for a small list: the built-in one's tests)."""
+        return frozenset(form for word in self.words for form in inflections(word)
+                         if form in self)
+
     def digest(self) -> str:
         """A short fingerprint of the words (for cache keys)."""
-        text = "\n".join(sorted(self.forms)).encode("utf-8")
-        return hashlib.sha256(text).hexdigest()[:16]
+        text = "\n".join(sorted(self.words)) + "\n!" + "\n".join(
+            sorted(self.allowed - self.words))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def bases(word: str) -> set[str]:
+    """The base words ``word`` could be an inflection of (by :func:`inflections`)."""
+    found: set[str] = set()
+    for suffix in set(_SUFFIXES) | set(_DOUBLED) | set(_AFTER_E) | set(_AFTER_Y):
+        if len(word) > len(suffix) and word.endswith(suffix):
+            stem = word[: -len(suffix)]
+            found.add(stem)  # WORD + S
+            if len(stem) > 1 and stem[-1] == stem[-2]:
+                found.add(stem[:-1])  # a doubled last letter
+            found.add(stem + "E")  # a dropped final E
+            found.add(stem + "Y")  # Y -> IER, IES, ...
+    return found
 
 
 def parse_blocklist(text: str, source: str = "<blocklist>") -> Blocklist:
@@ -82,7 +109,10 @@ def parse_blocklist(text: str, source: str = "<blocklist>") -> Blocklist:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        word = normalise(line[1:] if line.startswith("!") else line)
+        text = line[1:] if line.startswith("!") else line
+        # plain ASCII letters (nearly every line) need no normalising: a million-line
+        # list is read in a second
+        word = text.upper() if text.isascii() and text.isalpha() else normalise(text)
         if word is None:
             raise FormatError(f"not a word of letters: {line!r}", source, number)
         (allowed if line.startswith("!") else words).append(word)

@@ -247,3 +247,23 @@ class CompiledSearch:
             local = w * 64 + (bit & -bit).bit_length() - 1
             out.append(self.words.table(slot.length).words[local])
         return out
+
+
+_warm = False
+
+
+def warm_up() -> None:
+    """Load the kernels (from numba's cache, or compile them on a fresh install) on a
+    two-by-two grid, once a process: a fill's budget is for searching, and a first
+    compile is seconds that no grid asked for."""
+    global _warm
+    if _warm:
+        return
+    from words.grid import parse_grid
+
+    words = WordList({"AB": 50.0, "BA": 40.0, "AA": 30.0}, "warm-up")
+    search = CompiledSearch(parse_grid("..\n..\n"), words, {})
+    if search.root() < 0:
+        search.search(1, True, None, 64, None, 8)
+    _warm = True
+

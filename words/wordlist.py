@@ -279,7 +279,7 @@ def parse_word_list(text: str, source: str = "<words>",
             lower += word[0].islower()
     drop_names = lower * 2 > len(entries) and not options.names
     scores: dict[str, float] = {}
-    blocked = options.blocked().forms
+    blocked = options.blocked()
     low, high, min_score = options.min_length, MAX_LENGTH, options.min_score
     for word, score in entries:
         if drop_names and not word[0].islower():

@@ -280,7 +280,8 @@ def make_colour(source: str | os.PathLike[str] | bytes, width: int, height: int,
     palette = palette_for(rgbs)
     meta = meta or Metadata()
     original = indices.copy()
-    clock = Clock(seconds, progress)
+    # --seconds counts from the start: reading and reducing the picture spend it too
+    clock = Clock(seconds, progress, started)
     rng = random.Random(seed)
     limit = change_limit(indices.size, max_change)
     read = indices.copy()

@@ -44,11 +44,25 @@ def random_picture(width: int, height: int, density: float, symmetry: Symmetry,
     return picture
 
 
+def generated_title(title: str, number: int, count: int) -> str:
+    """The title of the ``number``-th of ``count`` puzzles made under ``title``: ``{n}`` in
+    it is the number; else several puzzles are numbered after it and one takes it as it
+    is. No title gives none: a random picture has no subject, and an issue numbers its
+    puzzles itself (a title such as "Random 15x15 #32" printed the same in every run)."""
+    if not title:
+        return ""
+    if "{n}" in title:
+        return title.replace("{n}", str(number))
+    return f"{title} {number}" if count > 1 else title
+
+
 def generate(width: int, height: int, *, target: Target, count: int = 1, seed: int = 0,
              density: float | None = None, symmetry: Symmetry = "none",
              seconds: float | None = 120.0, attempt_seconds: float = 8.0,
-             progress: Progress = quiet) -> Iterator[BwAuthored]:
-    """Yield up to ``count`` unique puzzles on ``target``, within ``seconds`` in all.
+             progress: Progress = quiet, title: str = "", first: int = 1,
+             author_name: str = "") -> Iterator[BwAuthored]:
+    """Yield up to ``count`` unique puzzles on ``target``, within ``seconds`` in all,
+    titled by :func:`generated_title` (numbered from ``first``), by ``author_name``.
 
     Without a ``density`` it adapts: denser pictures give easier puzzles, so after a
     picture that came out too easy the next is sparser, and after one too hard denser."""
@@ -64,7 +78,8 @@ def generate(width: int, height: int, *, target: Target, count: int = 1, seed: i
         left = clock.left()
         budget = attempt_seconds if left is None else min(attempt_seconds, left)
         result = author(picture, target=target, seconds=budget, seed=int(rng.integers(1 << 30)),
-                        meta=Metadata(title=f"Random {width}x{height} #{made + 1}"))
+                        meta=Metadata(title=generated_title(title, first + made, count),
+                                      author=author_name))
         if result.unique and (result.reached or not target.wanted):
             made += 1
             clock.say(f"puzzle {made}/{count}: {result.grade.level if result.grade else '?'}"

@@ -14,7 +14,6 @@ from grader.colour.model import ColourPuzzle
 from grader.kinds import KindGrade, kind_of
 from grader.model import Puzzle
 from grader.results import Verdict
-from grader.scoring import LEVEL_STARS, printed_stars
 from grader.wording import cell_list
 
 if TYPE_CHECKING:
@@ -105,12 +104,8 @@ class Authored(Generic[P, G]):
         if grade is not None and (grade.score is None or grade.stars is None):
             lines.append(f"level: {grade.level}, no score: {grade.problem}")
         elif grade is not None and grade.score is not None and grade.stars is not None:
-            shown = printed_stars(grade.level, grade.stars)
             lines.append(f"level: {grade.level}, score {grade.score:.2f}, "
-                         f"{grade.stars} star{'s' if grade.stars > 1 else ''}"
-                         + (f" (an issue prints {shown}: {grade.level} puzzles show "
-                            f"{'-'.join(map(str, sorted(set(LEVEL_STARS[grade.level]))))})"
-                            if shown != grade.stars else ""))
+                         f"{grade.stars} star{'s' if grade.stars > 1 else ''}")
         if self.target.wanted:
             if self.reached:
                 lines.append(f"target: {self.target.describe()}, reached")

@@ -25,7 +25,7 @@ from grader.authoring.measure import (
     neighbourhood,
     total_slack,
 )
-from grader.authoring.target import Target, describe
+from grader.authoring.target import LEVEL_RUNGS, Target, describe
 from grader.authoring.unique import Edit, Mode, make_unique
 from grader.engine import Engine
 from grader.errors import BudgetExceeded
@@ -106,7 +106,7 @@ def _easier(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Ra
     2: fewer cells open; 1 (only when ``plateau``): as many open, but tighter lines (the
     next move has more to work with); 0: no move found. Also whether cells are certainly
     still open (then the puzzle is still too hard, and grading it again can wait)."""
-    rung = target.top_rung()
+    rung = _easier_rung(target, current)
     if RUNGS.index(rung) < RUNGS.index("line-analysis") and current.level not in (
         "easy", "medium", "hard"
     ):
@@ -168,6 +168,20 @@ def _easier(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Ra
     return outcome, best[3] > 0 and (mode == "givens" or len(edit.flips) == flips + 1)
 
 
+def _easier_rung(target: Target, current: Grade) -> str:
+    """The ladder a move should let through: the target's top rung; but a puzzle that
+    needs no more than that and still stands too high (too many stars for its level) must
+    come down a level, as a lower level is what lowers the work most (its look-ahead)."""
+    rung = target.top_rung()
+    if current.level in LEVEL_RUNGS and RUNGS.index(LEVEL_RUNGS[current.level]) <= RUNGS.index(
+            rung):
+        levels = list(LEVEL_RUNGS)
+        below = levels.index(current.level) - 1
+        if below >= 0:
+            rung = LEVEL_RUNGS[levels[below]]
+    return rung
+
+
 def _harder_pool(edit: Edit, rng: random.Random, tries: int) -> list[Cell]:
     """Edge pixels in the tightest lines (where the first openings are), filled ones first
     (erasing the end of a block loosens its line); and as many holes or bumps inside the
@@ -198,12 +212,17 @@ def _harder_pool(edit: Edit, rng: random.Random, tries: int) -> list[Cell]:
 
 
 def _harder(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Random,
-            current: Grade, effort: int) -> bool:
+            current: Grade, effort: int, *, up: bool = True) -> bool:
     """One edge flip that keeps the puzzle unique and raises its score without passing the
-    target (the score grows with the work a solver does, so it leads towards harder)."""
+    target (the score grows with the work a solver does, so it leads towards harder).
+
+    With ``up`` False, one that lowers it towards the target instead: when the ladder the
+    target allows already goes through and the puzzle still stands too high (an easy
+    puzzle with two stars asked for one), only less work brings it down."""
     if mode == "givens":
         return False  # the givens are already as few as keep the puzzle unique
-    high = target.interval()[1]
+    low, high = target.interval()
+    now = target.measure(current)
     best: tuple[float, Cell] | None = None
     for cell in _harder_pool(edit, rng, TRIES * effort):
         if clock.out():
@@ -216,9 +235,9 @@ def _harder(edit: Edit, target: Target, mode: Mode, clock: Clock, rng: random.Ra
         if unique:
             graded = grade(puzzle, budget=clock.budget(GRADE_SECONDS))
             measure = target.measure(graded)
-            if graded.verdict == "unique" and target.measure(current) < measure < high and (
-                best is None or measure > best[0]
-            ):
+            nearer = best is None or (measure > best[0] if up else measure < best[0])
+            within = now < measure < high if up else low <= measure < now
+            if graded.verdict == "unique" and within and nearer:
                 best = (measure, cell)
         edit.flip(cell)
         if best is not None and target.direction(best[0]) == 0:
@@ -266,7 +285,8 @@ def steer(edit: Edit, target: Target, mode: Mode, clock: Clock, seed: int = 0, *
             outcome, still_open = _easier(edit, target, mode, clock, rng, current,
                                           plateau=plateau_moves < PLATEAU)
             plateau_moves = plateau_moves + 1 if outcome == 1 else 0
-            moved = outcome > 0
+            moved = outcome > 0 or _harder(edit, target, mode, clock, rng, current,
+                                           effort=1 + idle, up=False)
             if still_open:
                 continue  # still too hard: grade once the ladder goes through
         else:

@@ -53,15 +53,13 @@ class Target:
         """Where a grade stands on this target's scale (see :meth:`interval`).
 
         The level is the hardest technique needed and the score the work (they are
-        separate figures): a level target counts whole levels, the score placing a puzzle
-        within its level; a stars target counts the score alone.
+        separate figures): the scale counts whole levels, the score placing a puzzle
+        within its level. Stars are read on the same scale, as a page prints them (the
+        score's stars kept within the level's two, :func:`grader.scoring.printed_stars`):
+        going up it they never go down, so a number of stars is one stretch of it.
         """
-        if grade.score is None:  # a defect or a cut-short grade: beyond every target
-            return float(len(LEVEL_ORDER)) if self.stars is None else scoring.MAX_SCORE + 1.0
-        if self.stars is not None:
-            return grade.score
-        if grade.level not in LEVEL_ORDER:
-            return float(len(LEVEL_ORDER))  # not fit to print: beyond every level
+        if grade.score is None or grade.level not in LEVEL_ORDER:
+            return float(len(LEVEL_ORDER))  # a defect, a cut-short grade: beyond every target
         fraction = min(max(grade.score / (scoring.MAX_SCORE + 0.001), 0.0), 0.999)
         return LEVEL_ORDER.index(grade.level) + fraction
 
@@ -71,8 +69,9 @@ class Target:
             base = float(LEVEL_ORDER.index(self.level))
             return base, base + 1.0
         if self.stars is not None:
-            bounds = (0.0, *scoring.default_weights().stars, scoring.MAX_SCORE + 0.001)
-            return bounds[self.stars - 1], bounds[self.stars]
+            top = float(len(LEVEL_RUNGS))  # five stars is the top of fiendish, not a guess
+            return stars_start(self.stars), (
+                top if self.stars == 5 else stars_start(self.stars + 1))
         return 0.0, float(len(LEVEL_ORDER))
 
     def direction(self, score: float) -> int:
@@ -88,12 +87,13 @@ class Target:
 
     def top_rung(self) -> str:
         """The hardest rung a puzzle on target may need (for making one easier): the
-        level's own; for stars, beginner rules for one star, else up to cell branching."""
+        level's own; for stars, the hardest level that prints that many."""
         if self.level is not None:
             return LEVEL_RUNGS[self.level]
-        if self.stars == 1:
-            return LEVEL_RUNGS["easy"]
-        return LEVEL_RUNGS["fiendish"]
+        assert self.stars is not None or not self.wanted
+        stars = 5 if self.stars is None else self.stars
+        return LEVEL_RUNGS[[level for level in LEVEL_RUNGS
+                            if scoring.LEVEL_STARS[level][0] <= stars][-1]]
 
     def describe(self) -> str:
         if self.level is not None:
@@ -101,6 +101,21 @@ class Target:
         if self.stars is not None:
             return f"{self.stars} star{'s' if self.stars > 1 else ''}"
         return "any level"
+
+
+def stars_start(stars: int) -> float:
+    """The lowest measure (level and score, :meth:`Target.measure`) a page prints with
+    ``stars`` or more stars: the first level that may show them, from the score on which
+    the score's own stars reach them."""
+    thresholds = (0.0, *scoring.default_weights().stars)
+    for index, level in enumerate(LEVEL_RUNGS):
+        low, high = scoring.LEVEL_STARS[level]
+        if high < stars:
+            continue
+        if low >= stars:
+            return float(index)
+        return index + thresholds[stars - 1] / (scoring.MAX_SCORE + 0.001)
+    return float(len(LEVEL_RUNGS))
 
 
 def describe(grade: Graded) -> str:

@@ -35,7 +35,7 @@ from grader.explain import cells_text
 from grader.grading import GRADED_LEVELS, SWEEPS_MIN_S, GradeFigures
 from grader.ladder import COLOUR, Rung, default_ladder
 from grader.results import Budget, Verdict
-from grader.sweeps import sweep_count
+from grader.sweeps import Sweeps, sweeps_of
 from grader.techniques.base import LineRef, Step
 
 LineTechnique = Callable[[ColourClue, list[int]], ColourDeduction | None]
@@ -52,8 +52,8 @@ def _template(technique: str) -> str:
 @dataclass(frozen=True)
 class ColourGrade(GradeFigures[MaskArray]):
     """The grade of one colour puzzle (the fields of :class:`GradeFigures`); ``grid``
-    holds the bit sets the allowed rungs reached. Its minutes come from the
-    black-and-white time model (grader/minutes.py; not fitted to colour solves)."""
+    holds the bit sets the allowed rungs reached. Its minutes come from the colour time
+    model (grader/minutes.py, fitted to griddlers.net members' colour solves)."""
 
     colours: int = 1
     #: the solution the solver proved unique (colour indices, 0 = background), None
@@ -251,13 +251,15 @@ def grade_colour(puzzle: ColourPuzzle, *, max_rung: str | None = None,
     value = figures.difficulty if level in GRADED_LEVELS else None
     timing = None
     if value is not None:
-        count = colour_sweeps(puzzle, deadline=None if deadline is None
-                              else max(deadline, time.monotonic() + SWEEPS_MIN_S))
-        clues = minutes.ClueFacts.of_counts(*block_lengths(puzzle), count)
+        passes = colour_sweep_passes(puzzle, deadline=None if deadline is None
+                                     else max(deadline, time.monotonic() + SWEEPS_MIN_S))
+        clues = minutes.ClueFacts.of_colour_clues(puzzle.rows, puzzle.columns,
+                                                  puzzle.palette.size, passes.count,
+                                                  first_sweep=passes.first)
         timing = minutes.estimate(terms, clues, weights)
     return ColourGrade(
         verdict=verdict, level=level, score=value, problem=problem,
-        stars=None if value is None else scoring.stars(value, weights),
+        stars=None if value is None else scoring.level_stars(level, value, weights),
         rungs=scoring.rung_counts(steps), steps=steps, grid=grader.grid,
         time_s=time.perf_counter() - started, title=puzzle.title, size=puzzle.size,
         solved=outcome == "solved", colours=puzzle.palette.size,
@@ -272,13 +274,19 @@ def block_lengths(puzzle: ColourPuzzle) -> tuple[list[list[int]], list[list[int]
     return ([[n for n, _ in c] for c in puzzle.rows], [[n for n, _ in c] for c in puzzle.columns])
 
 
-def colour_sweeps(puzzle: ColourPuzzle, deadline: float | None = None) -> int:
+def colour_sweep_passes(puzzle: ColourPuzzle, deadline: float | None = None) -> Sweeps:
     """Passes of the complete colour line solve over all rows, then all columns, ... that
-    changed something (what the minutes read, as grader/sweeps.py counts for black and white)."""
+    changed something, and what the first settled (what the minutes read, as
+    grader/sweeps.py counts for black and white)."""
     start = np.full((puzzle.height, puzzle.width), full_mask(puzzle.palette.size),
                     dtype=np.uint32)
-    return sweep_count(puzzle.rows, puzzle.columns, solve=solve_line, start=start,
-                       deadline=deadline)
+    return sweeps_of(puzzle.rows, puzzle.columns, solve=solve_line, start=start,
+                     deadline=deadline)
+
+
+def colour_sweeps(puzzle: ColourPuzzle, deadline: float | None = None) -> int:
+    """How many passes :func:`colour_sweep_passes` counts."""
+    return colour_sweep_passes(puzzle, deadline).count
 
 
 # -- sentences ----------------------------------------------------------------------------

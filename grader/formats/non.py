@@ -5,6 +5,12 @@
 ``by``, ``copyright``, ``license``, ``catalogue`` (strings quoted, HTML escapes allowed),
 ``goal`` (the solution, ``0`` = empty). Several puzzles may be bundled, separated by a
 ``====`` line. Lines a reader does not recognise are ignored, as the format asks.
+
+Colour, as webpbn's and griddlers.net's exports write it: one ``color NAME RRGGBB [CHAR]``
+line a colour (the background among them: the first colour no clue uses), and each clue a
+line of colour-count pairs, ``b 2 c 9 b 1`` (a count after a colour name; a bare count is
+the default colour, black when there is one; ``2b`` is read too). The goal of a colour
+puzzle is its picture in the palette's characters.
 """
 
 from __future__ import annotations
@@ -17,19 +23,26 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from grader.colour.model import Block, ColourClue, ColourPuzzle
+from grader.colour.palette import Colour, Palette, parse_rgb
 from grader.errors import FormatError
 from grader.formats._base import (
+    MAX_DIGITS,
+    ColourFormat,
     FormatSpec,
+    build_colour_puzzle,
     build_puzzle,
     check_header,
     clue_words,
     decode_text,
+    free_char,
     head_text,
+    make_palette,
     parse_clue,
     parse_number,
     single_line,
 )
-from grader.model import Clue, Metadata, Puzzle
+from grader.model import MAX_SIDE, Clue, Metadata, Puzzle
 
 SEPARATOR = "===="
 _META_KEYS = {"title": "title", "by": "author", "copyright": "copyright",
@@ -231,6 +244,240 @@ def sniff(data: bytes) -> bool:
     return {"width", "height"} <= keys
 
 
+# -- colour ------------------------------------------------------------------------------------
+_COLOR_LINE = re.compile(r"(?m)^\s*color\s")
+_SUFFIXED = re.compile(r"^([0-9]+)([^0-9\s]\S*)$")
+
+
+@dataclass
+class _ColourDraft:
+    start: int
+    width: int | None = None
+    height: int | None = None
+    header_line: int | None = None
+    #: declared colours in order: name -> (rgb, char or "", line)
+    colours: dict[str, tuple[tuple[int, int, int], str, int]] = field(default_factory=dict)
+    #: each clue as (colour name or "" for the default, count) pairs, with its line
+    rows: list[tuple[list[tuple[str, int]], int]] | None = None
+    columns: list[tuple[list[tuple[str, int]], int]] | None = None
+    goal: str | None = None
+    goal_line: int | None = None
+    meta: dict[str, str] = field(default_factory=dict)
+
+
+def read_colour(data: bytes, source: str) -> list[ColourPuzzle]:
+    """Colour ``.non``: ``color`` lines and colour-count clues (see the module's note)."""
+    lines = decode_text(data, source).splitlines()
+    puzzles: list[ColourPuzzle] = []
+    draft = _ColourDraft(start=1)
+    number = 0
+    while number < len(lines):
+        line_no = number + 1
+        stripped = lines[number].strip()
+        number += 1
+        if stripped == SEPARATOR:
+            puzzles.append(_finish_colour(draft, source))
+            draft = _ColourDraft(start=line_no + 1)
+            continue
+        match = _KEY.match(stripped)
+        if not match:
+            continue
+        key, value = match.group(1), match.group(2)
+        if key in ("width", "height"):
+            setattr(draft, key, parse_number(value, source, line_no, key))
+            draft.header_line = line_no
+            if draft.width is not None and draft.height is not None:
+                check_header(draft.width, draft.height, source, line_no)
+        elif key == "color":
+            _declare(draft, value, source, line_no)
+        elif key in ("rows", "columns") and not value:
+            count = draft.height if key == "rows" else draft.width
+            if count is None or draft.width is None or draft.height is None:
+                raise FormatError(f"{key} before width and height", source, line_no)
+            if number + count > len(lines):
+                raise FormatError(f"{key}: file ends before {count} clues", source, line_no)
+            clues = []
+            for offset in range(count):
+                at = number + offset + 1
+                _check_not_a_heading(lines[number + offset], key, offset, count, source, at)
+                clues.append((_colour_pairs(lines[number + offset], source, at, key[:-1]), at))
+            number += count
+            setattr(draft, key, clues)
+        elif key == "goal":
+            draft.goal, draft.goal_line = _unquote(value), line_no
+        elif key in _META_KEYS:
+            draft.meta[_META_KEYS[key]] = _unquote(value)
+    if draft.width is not None or draft.rows is not None or not puzzles:
+        puzzles.append(_finish_colour(draft, source))
+    return puzzles
+
+
+def _declare(draft: _ColourDraft, value: str, source: str, line: int) -> None:
+    """One ``color NAME RRGGBB [CHAR]`` line."""
+    words = value.split()
+    if len(words) not in (2, 3):
+        raise FormatError("a color line is 'color NAME RRGGBB [CHAR]'", source, line)
+    name, hex_text = words[0], words[1]
+    rgb = parse_rgb(hex_text)
+    if rgb is None:
+        raise FormatError(f"colour {name!r}: cannot read {hex_text!r} as RGB", source, line)
+    char = words[2] if len(words) == 3 else ""
+    if char and (len(char) != 1 or char.isdigit()):
+        raise FormatError(f"colour {name!r}: {char!r} is not one character (not a digit)",
+                          source, line)
+    if name in draft.colours:
+        raise FormatError(f"colour {name!r} declared twice", source, line)
+    draft.colours[name] = (rgb, char, line)
+
+
+def _colour_pairs(text: str, source: str, line: int, what: str) -> list[tuple[str, int]]:
+    """``b 2 c 9 b 1`` (or ``2b 9c 1b``, or bare counts) as (colour name, count) pairs."""
+    tokens = text.replace(",", " ").split()
+    if tokens in ([], ["0"]):
+        return []
+    pairs: list[tuple[str, int]] = []
+    name: str | None = None
+    for token in tokens:
+        plain = token.isascii() and token.isdigit()
+        suffixed = None if plain else _SUFFIXED.match(token)
+        if plain or suffixed is not None:
+            if suffixed is not None:
+                if name is not None:
+                    raise FormatError(f"{what}: colour {name!r} has no count", source, line)
+                digits, colour = suffixed.group(1), suffixed.group(2)
+            else:
+                digits, colour = token, name or ""
+            if len(digits) > MAX_DIGITS:
+                raise FormatError(f"{what}: number {digits[:12]}... is absurdly large",
+                                  source, line)
+            if int(digits) == 0:
+                raise FormatError(f"{what}: 0 can only stand alone, for an empty line",
+                                  source, line)
+            pairs.append((colour, int(digits)))
+            name = None
+            if len(pairs) > MAX_SIDE:
+                raise FormatError(f"{what}: more than {MAX_SIDE} blocks", source, line)
+        elif name is not None:
+            raise FormatError(f"{what}: colour {name!r} has no count", source, line)
+        else:
+            name = token
+    if name is not None:
+        raise FormatError(f"{what}: colour {name!r} has no count", source, line)
+    return pairs
+
+
+def _finish_colour(draft: _ColourDraft, source: str) -> ColourPuzzle:
+    if draft.width is None or draft.height is None:
+        raise FormatError("no width and height (not a .non puzzle?)", source, draft.start)
+    if draft.rows is None or draft.columns is None:
+        missing = "rows" if draft.rows is None else "columns"
+        raise FormatError(f"no {missing} section", source, draft.header_line)
+    every = [*draft.rows, *draft.columns]
+    used = {name for pairs, _ in every for name, _count in pairs}
+    default = _default_colour(draft)
+    for pairs, line in every:
+        for name, _count in pairs:
+            if name not in draft.colours and not (name == "" and default):
+                what = f"colour {name!r}" if name else "a count without a colour"
+                raise FormatError(f"{what}: no color line declares it", source, line)
+    if default and "" in used:
+        used.add(default)
+    # the background: the first declared colour no clue uses (both sites declare it first)
+    unused = [name for name in draft.colours if name not in used]
+    chars: set[str] = {char for _, char, _ in draft.colours.values() if char}
+    if unused:
+        name = unused[0]
+        rgb, char, _ = draft.colours[name]
+        background = _colour(name, rgb, char or free_char(chars, "."))
+    else:
+        background = Colour("white", (255, 255, 255), free_char(chars, "."))
+    chars.add(background.char)
+    kept = []
+    for name, (rgb, char, _) in draft.colours.items():
+        if name in used:
+            kept.append(_colour(name, rgb, char or free_char(chars, name[0])))
+            chars.add(kept[-1].char)
+    palette = make_palette(kept, background, source, draft.header_line)
+    index = {colour.name: i for i, colour in enumerate(kept, 1)}
+    if "" in used:  # bare counts: the default colour
+        index[""] = index[default]
+
+    def clue(pairs: list[tuple[str, int]]) -> ColourClue:
+        blocks: list[Block] = [(count, index[name]) for name, count in pairs]
+        return tuple(blocks)
+
+    rows = [clue(pairs) for pairs, _ in draft.rows]
+    columns = [clue(pairs) for pairs, _ in draft.columns]
+    solution = _colour_goal(draft, palette, source)
+    return build_colour_puzzle(rows, columns, palette, source,
+                               draft.goal_line or draft.header_line, solution=solution,
+                               meta=Metadata(**draft.meta))
+
+
+def _default_colour(draft: _ColourDraft) -> str:
+    """What a bare count means: the colour named black or of RGB 000000, else none."""
+    for name, (rgb, _, _) in draft.colours.items():
+        if name.lower() == "black" or rgb == (0, 0, 0):
+            return name
+    return ""
+
+
+def _colour(name: str, rgb: tuple[int, int, int], char: str) -> Colour:
+    try:
+        return Colour(name, rgb, char)
+    except Exception as exc:  # PuzzleError: the message names the colour
+        raise FormatError(str(exc)) from None
+
+
+def _colour_goal(draft: _ColourDraft, palette: Palette, source: str) -> list[str] | None:
+    if draft.goal is None or draft.width is None or draft.height is None:
+        return None
+    goal = draft.goal.replace(" ", "")
+    if len(goal) != draft.width * draft.height:
+        raise FormatError(f"goal has {len(goal)} cells, expected {draft.width * draft.height}",
+                          source, draft.goal_line)
+    allowed = {palette[i].char for i in range(palette.size + 1)}
+    bad = set(goal) - allowed
+    if bad:
+        raise FormatError(f"goal holds {sorted(bad)[0]!r}, not a colour's character",
+                          source, draft.goal_line)
+    return [goal[i : i + draft.width] for i in range(0, len(goal), draft.width)]
+
+
+def _one_colour(puzzle: ColourPuzzle) -> list[str]:
+    meta, palette = puzzle.meta, puzzle.palette
+    lines = []
+    for key, value in (("catalogue", meta.source), ("title", meta.title), ("by", meta.author),
+                       ("copyright", meta.copyright)):
+        if value:
+            lines.append(f"{key} {_quoted(value)}")
+    if meta.license:
+        spdx = _SPDX.match(meta.license)
+        lines.append(f"license {meta.license if spdx else _quoted(meta.license)}")
+    lines += [f"width {puzzle.width}", f"height {puzzle.height}", ""]
+    lines += [f"color {palette[i].name} {palette[i].hex} {palette[i].char}"
+              for i in range(palette.size + 1)]
+
+    def clue(blocks: ColourClue) -> str:
+        return " ".join(f"{palette[c].name} {n}" for n, c in blocks) if blocks else "0"
+
+    lines += ["", "rows", *map(clue, puzzle.rows), "", "columns", *map(clue, puzzle.columns)]
+    if puzzle.solution is not None:
+        lines += ["", f'goal "{"".join(puzzle.solution)}"']
+    return lines
+
+
+def write_colour(puzzles: Sequence[ColourPuzzle]) -> bytes:
+    blocks = ["\n".join(_one_colour(p)) for p in puzzles]
+    return ("\n" + SEPARATOR + "\n").join(blocks).encode("utf-8") + b"\n"
+
+
+def looks_colour(data: bytes) -> bool:
+    """A ``color`` line, or a count with a colour after it (``2b``)."""
+    text = head_text(data, 1 << 16)
+    return bool(_COLOR_LINE.search(text) or _COLOURED_CLUE.search(text))
+
+
 SPEC = FormatSpec(
     name="non",
     description="Simpson .non (with goal, title, by, copyright, license, catalogue)",
@@ -238,5 +485,6 @@ SPEC = FormatSpec(
     reader=read,
     writer=write,
     holds_many=True,
+    colour=ColourFormat(read_colour, write_colour, looks_colour),
     sniff=sniff,
 )

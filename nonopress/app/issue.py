@@ -327,8 +327,13 @@ def make_issue(manifest: Manifest, targets: Targets, options: IssueOptions = Iss
     """The whole pipeline: plan the issue, write it, check it and record the printing in
     ``library`` (unless ``record`` is false: a proof)."""
     targets.check()
-    planned = plan_issue(manifest, options, library=library, voice=voice)
-    written = write_issue(planned, targets, voice)
+    try:
+        planned = plan_issue(manifest, options, library=library, voice=voice)
+        written = write_issue(planned, targets, voice)
+    except BaseException:
+        if library is not None:  # a new pick of a build that failed: nothing stays booked
+            library.abandon()
+        raise
     if library is None or not record:
         return written
     issue = planned.issue

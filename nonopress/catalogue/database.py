@@ -10,6 +10,7 @@ to date by Alembic's migrations, shipped inside the package, each time a catalog
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +25,13 @@ DEFAULT_FILE = "nonopress-library.sqlite"
 #: the environment variable that names a catalogue (a path or a URL) when --db does not
 ENVIRONMENT = "NONOPRESS_LIBRARY"
 _SQLITE_TIMEOUT_S = 60.0
+#: seconds to reach a PostgreSQL server (a server that accepts and never answers fails then)
+#: and the longest one statement may run there; a URL's own ``connect_timeout`` or
+#: ``options`` win
+PG_CONNECT_TIMEOUT_S = 10
+PG_STATEMENT_TIMEOUT_S = 300
+#: the table Alembic keeps the schema's revision in (migrations/env.py)
+VERSION_TABLE = "catalogue_version"
 
 
 #: a file in the current folder whose first line names the catalogue (keeps a team's
@@ -65,9 +73,19 @@ def database_url(location: str | os.PathLike[str] | None) -> str:
             f"--db {shown_url(text)}: a catalogue is a SQLite file or a postgresql:// URL"
         )
     path = Path(text)
-    if path.is_dir():
+    if _probe(path, Path.is_dir):
         path = path / DEFAULT_FILE
     return f"sqlite:///{path}"
+
+
+def _probe(path: Path, test: Any) -> bool:
+    """``test(path)`` (is_dir, is_file), with a path the system refuses (5,000 characters,
+    a name over 255) as one line rather than an OSError."""
+    try:
+        return bool(test(path))
+    except OSError as exc:
+        raise NonopressError(f"{str(path)[:80]}...: not a usable path "
+                             f"({exc.strerror or exc})") from None
 
 
 def shown_url(url: str) -> str:
@@ -141,18 +159,21 @@ def open_catalogue(location: str | os.PathLike[str] | None = None, *,
     url = database_url(location)
     if url.startswith("sqlite:///"):
         path = Path(url.removeprefix("sqlite:///"))
-        if not create and not path.is_file():
+        if not create and not _probe(path, Path.is_file):
             raise NonopressError(
                 f"{path}: no catalogue here (make one with `nonopress library add FILES`)"
             )
-        if not path.parent.is_dir():
+        if not _probe(path.parent, Path.is_dir):
             raise NonopressError(f"{path}: the folder {path.parent} does not exist")
+        # before the engine touches it (WAL, tables): another program's database is refused
+        # as it is, byte for byte
+        check_sqlite_file(path, create=create)
     try:
         if url.startswith("sqlite"):
             engine = create_engine(url, connect_args={"timeout": _SQLITE_TIMEOUT_S})
             _sqlite_events(engine, event)
         else:
-            engine = create_engine(url, pool_pre_ping=True)
+            engine = create_engine(url, pool_pre_ping=True, connect_args=_pg_arguments(url))
         catalogue = Catalogue(engine, url)
         upgrade(catalogue)
     except SQLAlchemyError as exc:
@@ -161,6 +182,90 @@ def open_catalogue(location: str | os.PathLike[str] | None = None, *,
     except ImportError as exc:  # a driver that is not installed
         raise NonopressError(f"{shown_url(url)}: cannot open the catalogue: {exc}") from None
     return catalogue
+
+
+def _pg_arguments(url: str) -> dict[str, Any]:
+    """A connect timeout and a statement timeout, unless the URL names its own."""
+    from sqlalchemy.engine import make_url
+
+    query = make_url(url).query
+    arguments: dict[str, Any] = {}
+    if "connect_timeout" not in query:
+        arguments["connect_timeout"] = PG_CONNECT_TIMEOUT_S
+    options = query.get("options", "")
+    options = " ".join(options) if isinstance(options, tuple) else str(options)
+    if "statement_timeout" not in options:  # kept with the URL's own options (search_path)
+        arguments["options"] = f"{options} -c statement_timeout=" \
+            f"{PG_STATEMENT_TIMEOUT_S * 1000}".strip()
+    return arguments
+
+
+def check_sqlite_file(path: Path, *, create: bool) -> None:
+    """Refuse, without writing to it, a SQLite file that is not a catalogue: another
+    program's database, a file that is no database, or one written by a newer Nonopress.
+    Read through a read-only connection (no journal switch, no tables made)."""
+    import sqlite3
+    import urllib.parse
+
+    try:
+        if path.stat().st_size == 0:
+            if create:
+                return
+            raise NonopressError(f"{path}: an empty file, no catalogue")
+    except FileNotFoundError:
+        return  # a new catalogue, made by the engine
+    except OSError as exc:
+        raise NonopressError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
+    try:
+        connection = sqlite3.connect(uri, uri=True, timeout=_SQLITE_TIMEOUT_S)
+        try:
+            tables = {str(row[0]) for row in connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            revisions = [str(row[0]) for row in connection.execute(
+                f"SELECT version_num FROM {VERSION_TABLE}")] \
+                if VERSION_TABLE in tables else []
+        finally:
+            connection.close()
+    except sqlite3.DatabaseError as exc:
+        raise NonopressError(f"{path}: not a catalogue ({exc})") from None
+    check_revisions(str(path), tables, revisions)
+
+
+def check_revisions(name: str, tables: set[str], revisions: list[str], *,
+                    shared: bool = False) -> None:
+    """A database holding tables but no catalogue revision belongs to another program
+    (``shared``, a PostgreSQL database: only when a table has a catalogue table's name); a
+    revision this Nonopress does not know was written by a newer one."""
+    from nonopress.catalogue.schema import metadata
+
+    ours = sorted(tables & set(metadata.tables))
+    if not revisions and (ours if shared else tables):
+        clash = f" (its {ours[0]!r} table is not the catalogue's)" if ours else ""
+        raise NonopressError(f"{name}: another program's database{clash}, not a Nonopress "
+                             "catalogue; refused, nothing written")
+    unknown = [r for r in revisions if r not in known_revisions()]
+    if unknown:
+        raise NonopressError(
+            f"{name}: written by a newer Nonopress (catalogue schema {unknown[0]}, this one "
+            f"knows up to {max(known_revisions())}); upgrade Nonopress to open it")
+
+
+@functools.lru_cache(maxsize=1)
+def known_revisions() -> frozenset[str]:
+    """The schema revisions shipped in this package's migrations."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(_alembic_config())
+    return frozenset(r.revision for r in script.walk_revisions())
+
+
+def _alembic_config() -> Any:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", "nonopress.catalogue:migrations")
+    return config
 
 
 def _first_line(exc: BaseException) -> str:
@@ -190,16 +295,21 @@ def _sqlite_events(engine: Any, event: Any) -> None:
 
 def upgrade(catalogue: Catalogue) -> None:
     """Bring the schema to the newest migration (creating it in an empty database)."""
+    import sqlalchemy as sa
     from alembic import command
-    from alembic.config import Config
 
-    config = Config()
-    config.set_main_option("script_location", "nonopress.catalogue:migrations")
+    config = _alembic_config()
     with catalogue.engine.connect() as connection:
         connection = connection.execution_options(nonopress_immediate=True)
         with connection.begin():
             if catalogue.dialect == "postgresql":
                 # two processes opening a new database at once: one migrates, one waits
                 connection.exec_driver_sql("SELECT pg_advisory_xact_lock(727172)")
+            tables = set(sa.inspect(connection).get_table_names())
+            revisions = [str(r) for r in connection.exec_driver_sql(
+                f"SELECT version_num FROM {VERSION_TABLE}").scalars()] \
+                if VERSION_TABLE in tables else []
+            check_revisions(catalogue.name, tables, revisions,
+                            shared=catalogue.dialect != "sqlite")
             config.attributes["connection"] = connection
             command.upgrade(config, "head")

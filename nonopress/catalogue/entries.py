@@ -14,6 +14,12 @@ from typing import Any
 from grader.kinds import AnyPuzzle
 
 
+def storable(text: str) -> str:
+    """A text both databases store: PostgreSQL refuses the NUL character in a string (and
+    would refuse the whole batch with it), so it becomes U+FFFD on either database."""
+    return text.replace("\x00", "\ufffd")
+
+
 def utc_now() -> str:
     """A sortable UTC timestamp, e.g. ``2026-01-31T12:00:00Z``."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())

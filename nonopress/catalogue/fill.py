@@ -69,7 +69,10 @@ def request_of(section: dict[str, Any], name: str) -> PickRequest:
 
 
 def _request(section: dict[str, Any]) -> PickRequest:
-    widths = heights = None
+    from layout.build import MAX_PRINT_SIDE
+
+    # without sizes, any size an issue prints (a bigger one is art, not a puzzle)
+    widths = heights = (1, MAX_PRINT_SIDE)
     if section.get("sizes") is not None:
         widths, heights = parse_size_range(str(section["sizes"]))
     levels_data = section.get("levels")
@@ -126,6 +129,9 @@ def resolve(catalogue: Catalogue, manifest: Path, written: object, issue: str
     if section is None:
         return []
     folder = manifest.parent / f"{manifest.stem}-puzzles"
+    if folder.is_symlink():
+        raise FormatError(f"{folder.name} is a link: the puzzles of {SECTION} are only "
+                          "written into a folder beside the manifest", str(manifest))
     if section.get("chosen"):
         return _chosen(catalogue, section["chosen"], manifest, folder)
     entries = pick(catalogue, request_of(section, str(manifest)), issue)
@@ -135,7 +141,7 @@ def resolve(catalogue: Catalogue, manifest: Path, written: object, issue: str
     folder.mkdir(exist_ok=True)
     for number, entry in enumerate(entries, 1):
         path = folder / f"{number:02d}-{entry.key}.yaml"
-        atomic_write(str(path), entry.puzzle_text)
+        atomic_write(str(path), entry.puzzle_text, links=False)
         chosen.append(Chosen(entry.key, entry.title, path.resolve()))
     section = dict(section)
     section["chosen"] = [{"key": c.key, "title": c.title,
@@ -157,12 +163,35 @@ def _chosen(catalogue: Catalogue, items: object, manifest: Path,
         if not isinstance(item, dict) or not isinstance(item.get("key"), str):
             raise FormatError(f"{SECTION}: chosen item {number} needs a key", str(manifest))
         file = item.get("file") or f"{folder.name}/{number:02d}-{item['key']}.yaml"
-        path = (manifest.parent / str(file)).resolve()
+        path = _inside(manifest, folder, file, number)
         if not path.is_file():  # deleted: the catalogue has the puzzle exactly as imported
             folder.mkdir(exist_ok=True)
-            atomic_write(str(path), get(catalogue, item["key"]).puzzle_text)
+            # never through a link planted in the folder: the link itself is refused
+            atomic_write(str(path), get(catalogue, item["key"]).puzzle_text, links=False)
         chosen.append(Chosen(item["key"], str(item.get("title", "")), path))
     return chosen
+
+
+def _inside(manifest: Path, folder: Path, file: object, number: int) -> Path:
+    """A ``chosen`` item's file: a relative path inside the puzzles folder beside the
+    manifest (``NAME-puzzles/``), where the first build wrote it; anything else (absolute,
+    ``..``, a link leading out, another folder) is refused before anything is written."""
+    import os
+    from pathlib import PurePosixPath
+
+    pure = PurePosixPath(str(file))
+    root = os.path.realpath(folder)
+    if (not isinstance(file, str) or pure.is_absolute() or ".." in pure.parts
+            or "\x00" in file or len(file) > 400):
+        raise FormatError(f"{SECTION}: chosen item {number}: file {str(file)[:80]!r} must be "
+                          f"a path inside {folder.name}/", str(manifest))
+    candidate = manifest.parent / pure
+    resolved = os.path.realpath(candidate)
+    if os.path.dirname(resolved) != root or os.path.islink(candidate):
+        raise FormatError(f"{SECTION}: chosen item {number}: file {file[:80]!r} is not a "
+                          f"file of {folder.name}/ (only those are read or written back)",
+                          str(manifest))
+    return Path(resolved)
 
 
 def write_section(manifest: Path, section: dict[str, Any]) -> None:

@@ -22,6 +22,13 @@ from nonopress.catalogue.entries import Entry, entry_from_row
 P = schema.puzzles
 #: the columns a listing reads: all but the puzzle text and the grade record
 LISTED = [column for column in P.columns if column.name not in ("puzzle", "grade")]
+#: the largest whole number a filter takes (both databases store 64-bit integers; a
+#: larger one would be an overflow inside the driver, not an answer)
+MAX_NUMBER = 2**31 - 1
+#: the longest text filter (author, licence, title part) and the most tags or levels: a
+#: longer pattern or a longer chain of conditions is refused by the database itself
+MAX_TEXT = 1000
+MAX_TERMS = 50
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,57 @@ class Filters:
     text: str | None = None  # a part of the title
     limit: int | None = None
 
+    def __post_init__(self) -> None:
+        """Bad input as a NonopressError naming the filter (the command line, a manifest's
+        ``from_library`` and the studio's query all come through here)."""
+        for what, pair in (("size", self.widths), ("size", self.heights),
+                           ("stars", self.stars), ("score", self.scores),
+                           ("minutes", self.minutes)):
+            if pair is not None:
+                _check_pair(what, pair)
+        for what, number in (("unused_for", self.unused_for), ("limit", self.limit)):
+            if number is not None:
+                _check_whole(what, number)
+        for what, text in (("author", self.author), ("licence", self.licence),
+                           ("title", self.text), ("kind", self.kind)):
+            if text is not None and (not isinstance(text, str) or len(text) > MAX_TEXT):
+                raise NonopressError(f"{what}: expected a text of at most {MAX_TEXT} "
+                                     f"characters, got {_shown(text)}")
+        for what, items in (("tags", self.tags), ("levels", self.levels),
+                            ("status", self.status)):
+            if len(items) > MAX_TERMS or not all(
+                    isinstance(item, str) and len(item) <= 64 for item in items):
+                raise NonopressError(f"{what}: at most {MAX_TERMS} words of at most 64 "
+                                     "characters each")
+        if self.unused_since is not None and not isinstance(self.unused_since, dt.date):
+            raise NonopressError(f"unused_since: expected a date, got "
+                                 f"{_shown(self.unused_since)}")
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _check_whole(what: str, number: object) -> None:
+    if isinstance(number, bool) or not isinstance(number, int) \
+            or not 0 <= number <= MAX_NUMBER:
+        raise NonopressError(f"{what}: expected a whole number from 0 to {MAX_NUMBER}, got "
+                             f"{_shown(number)}")
+
+
+def _check_pair(what: str, pair: object) -> None:
+    import math
+
+    if not isinstance(pair, tuple) or len(pair) != 2:
+        raise NonopressError(f"{what}: expected LOW..HIGH, got {_shown(pair)}")
+    for value in pair:
+        if value in (float("inf"), float("-inf")):
+            continue  # an open end
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or math.isnan(value) or not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise NonopressError(f"{what}: expected numbers from {-MAX_NUMBER} to "
+                                 f"{MAX_NUMBER}, got {_shown(value)}")
 
 def parse_range(text: str, what: str, convert: Any = float) -> tuple[Any, Any]:
     """``LOW..HIGH`` (either side may be left out) or one value, as an inclusive pair."""
@@ -175,8 +233,9 @@ def get(catalogue: Catalogue, name: str) -> Entry:
     """One puzzle by id (``12``), key, or key prefix of at least 6 characters."""
     name = name.strip()
     with catalogue.reading() as connection:
-        if name.isdigit():
-            rows = connection.execute(sa.select(P).where(P.c.id == int(name))).all()
+        if name.isascii() and name.isdigit():
+            number = int(name) if len(name) <= 18 else -1  # a longer id is none of ours
+            rows = connection.execute(sa.select(P).where(P.c.id == number)).all()
         elif len(name) >= 6:
             rows = connection.execute(sa.select(P).where(P.c.key.startswith(
                 name.lower(), autoescape=True)).limit(2)).all()

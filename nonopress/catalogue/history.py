@@ -74,17 +74,21 @@ def earlier_printings(catalogue: Catalogue, puzzles: Sequence[AnyPuzzle],
 
 def record_printings(catalogue: Catalogue, issue: str, printed: Sequence[Printed], *,
                      date: dt.date | None = None, profile: str = "plain") -> int:
-    """Record that ``issue`` printed these puzzles (replacing an earlier record of it)."""
+    """Record that ``issue`` printed these puzzles (replacing an earlier record of it).
+    A puzzle printed twice in the issue is one printing, at its first position (the
+    history holds one row an issue and a puzzle)."""
     designs = shape_keys(catalogue, [item.puzzle for item in printed])
     now = utc_now()
-    rows = [{"puzzle_key": item.puzzle.key(), "shape_key": shape, "issue": issue,
-             "issue_date": date, "profile": profile, "page": item.page,
-             "position": item.position, "printed_at": now}
-            for item, shape in zip(printed, designs, strict=True)]
+    rows: dict[str, dict[str, object]] = {}
+    for item, shape in zip(printed, designs, strict=True):
+        rows.setdefault(item.puzzle.key(), {
+            "puzzle_key": item.puzzle.key(), "shape_key": shape, "issue": issue,
+            "issue_date": date, "profile": profile, "page": item.page,
+            "position": item.position, "printed_at": now})
     with catalogue.writing(exclusive=True) as connection:
         connection.execute(PR.delete().where(PR.c.issue == issue))
         if rows:
-            connection.execute(PR.insert(), rows)
+            connection.execute(PR.insert(), list(rows.values()))
         connection.execute(schema.bookings.delete().where(schema.bookings.c.issue == issue))
     return len(rows)
 

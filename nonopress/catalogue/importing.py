@@ -25,7 +25,7 @@ from grader.wording import plural
 from nonopress.batch.rows import ResultRow, Task
 from nonopress.catalogue import schema
 from nonopress.catalogue.database import Catalogue
-from nonopress.catalogue.entries import dumps, minutes_of, utc_now
+from nonopress.catalogue.entries import dumps, minutes_of, storable, utc_now
 
 #: grades written in one transaction at most, and the longest a grade waits to be written
 _GROUP = 32
@@ -39,6 +39,9 @@ class ImportOptions:
     scheduler: str | None = None  # a Dask scheduler address, "local", or None
     tags: tuple[str, ...] = ()
     retry_failed: bool = False
+    #: read pictures (PNG, GIF, BMP) as puzzles, a pixel a cell: a folder's pictures are
+    #: usually art to make puzzles of (``nonopress make``), not puzzles
+    pictures: bool = False
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,10 @@ class ImportSummary:
     added: int  # new to the catalogue
     graded: int  # graded in this run
     unreadable: tuple[str, ...]  # one line per file that could not be read
+    #: one line per puzzle whose clues the catalogue already holds from another file
+    merged: tuple[str, ...] = ()
+    #: the pictures passed over (ImportOptions.pictures not set)
+    pictures: tuple[str, ...] = ()
 
 
 def shape_key_of(puzzle: AnyPuzzle, solution: Sequence[str] | None) -> str | None:
@@ -77,17 +84,58 @@ def add_files(catalogue: Catalogue, paths: Sequence[str], options: ImportOptions
 
     stream = log if log is not None else sys.stderr
     files = find_puzzle_files(paths, known_suffixes())
+    pictures = () if options.pictures else tuple(str(f) for f in files if is_picture(f))
+    files = [f for f in files if str(f) not in pictures]
     if not files:
-        raise NonopressError(f"no puzzle files found in {', '.join(paths)}")
+        said = (f" ({plural(len(pictures), 'picture')}: add --pictures to read a pixel as "
+                "a cell, or make them into puzzles with nonopress make)" if pictures else "")
+        raise NonopressError(f"no puzzle files found in {', '.join(paths)}{said}")
     named = frozenset(Path(p) for p in paths if not Path(p).is_dir())
     found = read_tasks(files, options.timeout_s, named)
+    merged = stored_elsewhere(catalogue, found.tasks)
     added = insert_pending(catalogue, found.tasks, options.tags)
     todo = _still_to_grade(catalogue, found.tasks, options.retry_failed)
     stream.write(f"{plural(len(found.tasks), 'puzzle')} read, {added} new to {catalogue.name}; "
                  f"{len(todo)} to grade\n")
     graded = grade_tasks(catalogue, todo, options, log=stream) if todo else 0
     return ImportSummary(len(found.tasks), added, graded,
-                         tuple(f"{row.file}: {row.error}" for row in found.unreadable))
+                         tuple(f"{row.file}: {row.error}" for row in found.unreadable),
+                         merged, pictures)
+
+
+def is_picture(path: Path) -> bool:
+    """Whether a file is a picture (PNG, GIF, BMP by its name): art, not a puzzle, unless
+    the editor says otherwise."""
+    from grader.formats import format_for_path
+    from grader.formats.pictures import PICTURE_FORMATS
+
+    spec = format_for_path(path)
+    return spec is not None and spec.name in PICTURE_FORMATS
+
+
+def stored_elsewhere(catalogue: Catalogue, tasks: Sequence[Task]) -> tuple[str, ...]:
+    """A line for each puzzle whose clues the catalogue holds already from another file
+    (or another place in a file): it is stored once, and the editor should know which."""
+    import sqlalchemy as sa
+
+    P = schema.puzzles
+    lines: list[str] = []
+    with catalogue.reading() as connection:
+        for start in range(0, len(tasks), 500):
+            part = tasks[start:start + 500]
+            rows = connection.execute(sa.select(P.c.key, P.c.id, P.c.title, P.c.file,
+                                                P.c.file_index).where(
+                P.c.key.in_([t.key for t in part]))).all()
+            stored = {str(row.key): row for row in rows}
+            for task in part:
+                row = stored.get(task.key)
+                if row is None or (str(row.file), int(row.file_index or 1)) == (
+                        task.file, task.index):
+                    continue
+                title = f" {row.title!r}" if row.title else ""
+                lines.append(f"{task.file} #{task.index} has the clues of puzzle "
+                             f"{row.id}{title} (from {row.file}): stored once, as {row.id}")
+    return tuple(lines)
 
 
 def insert_pending(catalogue: Catalogue, tasks: Sequence[Task],
@@ -135,8 +183,10 @@ def _pending_row(task: Task) -> dict[str, object]:
         "shape_key": shape_key_of(puzzle, None), "width": puzzle.width,
         "height": puzzle.height,
         "colours": kind.colours(),
-        "title": meta.title, "author": meta.author, "copyright": meta.copyright,
-        "licence": meta.license, "source": meta.source, "file": task.file,
+        # a title with a NUL in it is stored (as U+FFFD), its file with the rest
+        "title": storable(meta.title), "author": storable(meta.author),
+        "copyright": storable(meta.copyright), "licence": storable(meta.license),
+        "source": storable(meta.source), "file": storable(task.file),
         "file_index": task.index, "puzzle": puzzle_text(puzzle),
         "solution": "\n".join(puzzle.solution) if puzzle.solution else None,
         "status": "pending", "problem": "", "added_at": utc_now(),
@@ -149,7 +199,7 @@ def set_tags(connection: object, ids: Sequence[int], *, add: Sequence[str] = (),
     import sqlalchemy as sa
 
     conn: sa.Connection = connection  # type: ignore[assignment]
-    wanted = sorted({t.strip().lower() for t in add if t.strip()})
+    wanted = sorted({storable(t.strip().lower()) for t in add if t.strip()})
     gone = sorted({t.strip().lower() for t in remove if t.strip()})
     if gone and ids:
         conn.execute(schema.tags.delete().where(
@@ -256,7 +306,7 @@ def _grade_values(puzzle: AnyPuzzle, row: ResultRow) -> dict[str, object]:
         "status": row.status, "verdict": row.verdict, "level": row.level,
         "score": row.score, "stars": row.stars, "minutes": minutes, "minutes_low": low,
         "minutes_high": high, "steps": row.steps, "grade_seconds": row.time_s,
-        "problem": row.error, "grade": dumps(row.grade_record), "graded_at": utc_now(),
+        "problem": storable(row.error), "grade": dumps(row.grade_record), "graded_at": utc_now(),
         "grader": row.grader or None,
     }
     solution = row.solution if row.verdict == "unique" else None

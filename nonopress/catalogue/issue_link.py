@@ -7,6 +7,7 @@ added to the manifest as plain puzzle files before the layout reads it.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -29,6 +30,10 @@ def issue_name(manifest: Manifest) -> str:
 class IssueLibrary:
     catalogue: Catalogue
     issue: str
+    #: what :meth:`fill` changed, for :meth:`abandon` to undo: the manifest's text before
+    #: a new pick wrote ``chosen`` into it, and the puzzle files that pick wrote
+    _before: tuple[Path, bytes] | None = None
+    _written: tuple[Path, ...] = ()
 
     @classmethod
     def open(cls, db: str | None, manifest: Manifest) -> IssueLibrary | None:
@@ -45,11 +50,38 @@ class IssueLibrary:
 
     def fill(self, manifest: Manifest) -> Manifest:
         """``manifest`` with the puzzles of its ``from_library`` section appended."""
+        section = section_of(manifest.from_library, manifest.source)
+        fresh = section is not None and not section.get("chosen")
+        before = manifest.source.read_bytes() if fresh else None
         chosen = resolve(self.catalogue, manifest.source, manifest.from_library, self.issue)
+        if before is not None:  # a new pick, booked: undone by abandon() if the build fails
+            self._before = (manifest.source, before)
+            self._written = tuple(c.file for c in chosen)
         refs = tuple(PuzzleRef(path=c.file, title=c.title or None,
                                hide_title=manifest.puzzles[0].hide_title
                                if manifest.puzzles else True) for c in chosen)
         return replace(manifest, puzzles=manifest.puzzles + refs)
+
+    def abandon(self) -> int:
+        """Undo a new pick after a failed build: release its bookings, put the manifest
+        back as it was (no ``chosen``) and remove the puzzle files it wrote, so that the
+        next build picks afresh and no puzzle stays booked for an issue never made. The
+        number of bookings released (0 when the build picked nothing new)."""
+        from grader.atomic import atomic_write
+        from nonopress.catalogue.picking import release
+
+        if self._before is None:
+            return 0
+        source, text = self._before
+        released = release(self.catalogue, self.issue)
+        for path in self._written:
+            path.unlink(missing_ok=True)
+        for folder in {path.parent for path in self._written}:
+            with contextlib.suppress(OSError):  # removed only when nothing else is in it
+                folder.rmdir()
+        atomic_write(str(source), text)
+        self._before, self._written = None, ()
+        return released
 
     def reprints(self, puzzles: Sequence[AnyPuzzle]) -> list[str]:
         """Warnings for the issue's puzzles (in issue order) printed before, themselves or

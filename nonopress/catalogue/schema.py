@@ -7,6 +7,8 @@
 - ``printings``: publication history, one row a puzzle printed in an issue. Keyed by the
   puzzle's key and shape key rather than a foreign key, so that a printing made before a
   puzzle was imported still counts when it is.
+- ``solves``: what the web player reported of one solve attempt (``nonopress collect``),
+  one row a record id, keyed to the puzzle by its key (as printings are).
 - ``bookings``: a puzzle picked for an issue that is not printed yet. The puzzle's id is the
   primary key, so the database itself refuses to book one puzzle for two issues.
 
@@ -16,6 +18,7 @@ The migrations under ``migrations/versions`` create these tables; a test holds t
 from __future__ import annotations
 
 from sqlalchemy import (
+    Boolean,
     Column,
     Date,
     Float,
@@ -114,3 +117,32 @@ bookings = Table(
     Column("booked_at", String(20), nullable=False),
 )
 Index("ix_bookings_issue", bookings.c.issue)
+
+solves = Table(
+    "solves",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    # the player's uuid4 for one solve attempt: a retry or a later record of the same
+    # attempt finds this row (nonopress/solves/store.py says what a resend changes)
+    Column("record_id", String(36), nullable=False, unique=True),
+    Column("solver_id", String(36), nullable=False),
+    Column("puzzle_key", String(64), nullable=False),
+    Column("grader_version", String(64), nullable=False),
+    Column("seconds_active", Float, nullable=False),
+    Column("completed", Boolean, nullable=False),
+    Column("checks", Integer, nullable=False),
+    Column("reveals", Integer, nullable=False),
+    Column("errors_found", Integer, nullable=False),
+    Column("hints_1", Integer, nullable=False),
+    Column("hints_2", Integer, nullable=False),
+    Column("hints_3", Integer, nullable=False),
+    Column("hints_4", Integer, nullable=False),
+    Column("hint_rungs", Text, nullable=False),  # JSON list of rung names, in order
+    Column("device", String(16), nullable=False),
+    Column("started_at", String(20), nullable=False),  # UTC to the minute, 2026-11-28T02:30Z
+    Column("player", String(64), nullable=False),
+    Column("received_at", String(20), nullable=False),
+    Column("updated_at", String(20), nullable=False),
+)
+Index("ix_solves_puzzle_key", solves.c.puzzle_key)
+Index("ix_solves_started_at", solves.c.started_at)

@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from grader.errors import FormatError
 from nonopress.catalogue import schema
 from nonopress.catalogue.database import Catalogue
+from nonopress.catalogue.entries import storable
 from nonopress.catalogue.finding import tags_of
 
 FORMAT = "nonopress-catalogue"
@@ -56,24 +57,36 @@ def import_lines(catalogue: Catalogue, lines: Iterator[str], name: str) -> tuple
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
-        except ValueError as exc:
-            raise FormatError(f"not JSON: {exc}", name, number) from None
+            item = json.loads(line, parse_constant=_no_constant)
+        except (ValueError, RecursionError) as exc:
+            reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+            raise FormatError(f"not JSON: {reason}"[:200], name, number) from None
         if number == 1:
             if not isinstance(item, dict) or item.get("format") != FORMAT:
                 raise FormatError(f"not a {FORMAT} export (no header line)", name, 1)
+            version = item.get("version")
+            if version != VERSION:
+                newer = isinstance(version, int) and not isinstance(version, bool) \
+                    and version > VERSION
+                raise FormatError(
+                    f"export version {str(version)[:20]}: written by a newer Nonopress (this "
+                    f"one reads version {VERSION}); upgrade Nonopress to import it" if newer
+                    else f"export version {str(version)[:20]!r}: this Nonopress reads "
+                    f"version {VERSION}", name, 1)
             continue
         if isinstance(item, dict) and isinstance(item.get("puzzle"), dict):
             data = {c: None for c in _ADDED_PUZZLE_COLUMNS} | item["puzzle"]
-            puzzles.append(_checked(data, [*_PUZZLE_COLUMNS, "tags"], name, number))
+            checked = _checked(data, [*_PUZZLE_COLUMNS, "tags"], name, number)
+            puzzles.append(_valid_puzzle(checked, name, number))
         elif isinstance(item, dict) and isinstance(item.get("printing"), dict):
             data = _checked(item["printing"], _PRINTING_COLUMNS, name, number)
             if data["issue_date"] is not None:
                 try:
-                    data["issue_date"] = dt.date.fromisoformat(str(data["issue_date"]))
+                    data["issue_date"] = dt.date.fromisoformat(str(data["issue_date"])[:40])
                 except ValueError:
                     raise FormatError("issue_date is not a date", name, number) from None
-            printings.append(data)
+            printings.append(_valid_row(schema.printings, data, name, number,
+                                        skip=("issue_date",)))
         else:
             raise FormatError("expected a 'puzzle' or 'printing' line", name, number)
     added = recorded = 0
@@ -100,6 +113,94 @@ def import_lines(catalogue: Catalogue, lines: Iterator[str], name: str) -> tuple
                 connection.execute(PR.insert(), [printing])
                 recorded += 1
     return added, recorded
+
+
+def _no_constant(text: str) -> None:
+    raise ValueError(f"{text} is not a number a catalogue holds")
+
+
+#: the whole numbers a catalogue holds: a puzzle's sides as the readers allow them, the
+#: rest small and never negative (both databases store 64-bit integers, SQLite would
+#: refuse a larger one only inside the driver)
+_SIDES = (1, 4096)
+_RANGES: dict[str, tuple[int, int]] = {
+    "width": _SIDES, "height": _SIDES, "colours": (0, 1000), "file_index": (1, 10**9),
+    "stars": (0, 5), "steps": (0, 2**31 - 1), "page": (1, 10**6), "position": (1, 10**6),
+}
+
+
+def _valid_row(table: sa.Table, data: dict[str, Any], name: str, line: int,
+               skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Each value of the right type for its column (text, whole number in its range, finite
+    number, or null where the column allows it): an export edited by hand or damaged is
+    refused on its line, before anything is written, never stored to fail every later
+    ``find``."""
+    import math
+
+    for column in table.columns:
+        key = column.name
+        if key not in data or key in skip:
+            continue
+        value = data[key]
+        if value is None:
+            if not column.nullable:
+                raise FormatError(f"{key} is null", name, line)
+            continue
+        kind = column.type.python_type
+        wrong = f"{key}: expected {_TYPE_NAMES.get(kind, kind.__name__)}, got {_shown(value)}"
+        if kind is int:
+            low, high = _RANGES.get(key, (-(2**31), 2**31 - 1))
+            if isinstance(value, bool) or not isinstance(value, int) \
+                    or not low <= value <= high:
+                raise FormatError(f"{wrong} ({low} to {high})", name, line)
+        elif kind is float:
+            if isinstance(value, bool) or not isinstance(value, int | float) \
+                    or not math.isfinite(value) or abs(value) > 1e12:
+                raise FormatError(f"{wrong} (a finite number)", name, line)
+            data[key] = float(value)
+        elif kind is str:
+            length = getattr(column.type, "length", None)
+            if not isinstance(value, str) or (length is not None and len(value) > length):
+                limit = f" of at most {length} characters" if length else ""
+                raise FormatError(f"{wrong}{limit}", name, line)
+            data[key] = storable(value)
+    return data
+
+
+_TYPE_NAMES = {int: "a whole number", float: "a number", str: "a text"}
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _valid_puzzle(data: dict[str, Any], name: str, line: int) -> dict[str, Any]:
+    """A puzzle line's values, its kind, status, tags and solution grid checked too."""
+    data = _valid_row(schema.puzzles, data, name, line)
+    if data["kind"] not in schema.KINDS:
+        raise FormatError(f"kind: expected one of {', '.join(schema.KINDS)}, got "
+                          f"{_shown(data['kind'])}", name, line)
+    if data["status"] not in schema.STATUSES:
+        raise FormatError(f"status: expected one of {', '.join(schema.STATUSES)}, got "
+                          f"{_shown(data['status'])}", name, line)
+    tags = data["tags"]
+    if not isinstance(tags, list) or len(tags) > 100 or not all(
+            isinstance(t, str) and len(t) <= 64 for t in tags):
+        raise FormatError("tags: expected a list of at most 100 words of at most 64 "
+                          "characters", name, line)
+    solution = data["solution"]
+    if solution is not None:
+        rows = solution.split("\n")
+        if len(rows) != data["height"] or any(len(r) != data["width"] for r in rows):
+            raise FormatError(f"solution: expected {data['height']} rows of {data['width']} "
+                              "cells", name, line)
+    if data["grade"] is not None:
+        try:
+            json.loads(data["grade"])
+        except (ValueError, RecursionError):
+            raise FormatError("grade: not a JSON record", name, line) from None
+    return data
 
 
 def _checked(data: dict[str, Any], columns: list[str], name: str, line: int) -> dict[str, Any]:

@@ -30,6 +30,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--symmetry", choices=SYMMETRIES, default="none",
                         help="mirror (left-right), vertical (top-bottom), rotate (half turn) "
                         "or both mirrors")
+    parser.add_argument("--title", default="", metavar="TEXT",
+                        help="title the puzzles: {n} in it is the puzzle's number, else "
+                        "several are numbered after it (default: no title; an issue numbers "
+                        "its puzzles)")
+    parser.add_argument("--number-from", type=int, default=1, metavar="N",
+                        help="the first puzzle's number, to go on from an earlier run")
+    parser.add_argument("--author", default="", metavar="NAME", help="the puzzles' author")
     add_target_arguments(parser)
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="write the puzzles here (.yaml or .json); default: standard output")
@@ -47,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
     results = list(generate(
         width, height, target=target_of(args), count=args.count, seed=args.seed,
         density=args.density, symmetry=args.symmetry, seconds=args.seconds,
-        progress=progress_of(args),
+        progress=progress_of(args), title=args.title, first=args.number_from,
+        author_name=args.author,
     ))
     if not results:
         print(f"nonopress generate: no puzzle reached {target_of(args).describe()} within "

@@ -13,7 +13,8 @@ from typing import Any
 
 from nonopress.commands.batch import add_grading_arguments, check_jobs
 
-HELP = "a puzzle catalogue in SQLite or PostgreSQL: add, find, dupes, history, export, import"
+HELP = ("a puzzle catalogue in SQLite or PostgreSQL: add, find, dupes, history, export, "
+        "import, solves")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,6 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add.add_argument("paths", nargs="+", metavar="FILE|FOLDER")
     add.add_argument("--tag", action="append", default=[], metavar="TAG",
                      help="tag every puzzle read (repeatable)")
+    add.add_argument("--pictures", action="store_true",
+                     help="read pictures (PNG, GIF, BMP) as puzzles, a pixel a cell (without "
+                     "it they are passed over: make them into puzzles with nonopress make)")
     add_grading_arguments(add, DEFAULT_TIMEOUT_S)
 
     find = sub.add_parser("find", help="the puzzles that pass filters")
@@ -82,6 +86,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     release.add_argument("issue", metavar="ISSUE")
 
     sub.add_parser("summary", help="how many puzzles of each kind, level and size")
+    # --db after the action too (library add X --db Y), as every other command takes it
+    for action in sub.choices.values():
+        action.add_argument("--db", metavar="FILE|URL", default=argparse.SUPPRESS,
+                            help="the catalogue (as before the action)")
+
+    solves = sub.add_parser("solves", help="what the web player's solvers did with each "
+                            "puzzle: solves, completion, minutes against the grade, hints")
+    solves.add_argument("--since", metavar="DATE", help="solves started on or after "
+                        "YYYY-MM-DD")
+    solves.add_argument("--json", action="store_true", help="one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -94,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     with open_catalogue(args.db, create=create) as catalogue:
         action = {"add": _add, "find": _find, "dupes": _dupes, "history": _history,
                   "tag": _tag, "export": _export, "import": _import, "release": _release,
-                  "summary": _summary}[args.action]
+                  "summary": _summary, "solves": _solves}[args.action]
         try:
             return int(action(catalogue, args))
         except SQLAlchemyError as exc:  # the server went away, a disk filled up, ...
@@ -104,16 +118,26 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _add(catalogue: Any, args: argparse.Namespace) -> int:
+    from grader.wording import plural
     from nonopress.catalogue import ImportOptions, add_files
 
     check_jobs(args.jobs)
     options = ImportOptions(jobs=args.jobs, timeout_s=args.timeout, scheduler=args.scheduler,
-                            tags=tuple(args.tag), retry_failed=args.retry_failed)
+                            tags=tuple(args.tag), retry_failed=args.retry_failed,
+                            pictures=args.pictures)
     summary = add_files(catalogue, args.paths, options)
+    from grader.text import shown
+
+    if summary.pictures:  # file names are the file system's: shown escaped
+        print(shown(f"nonopress library: passed over {plural(len(summary.pictures), 'picture')} "
+                    f"({', '.join(summary.pictures)}): add --pictures to read a pixel as a "
+                    "cell"), file=sys.stderr)
+    for line in summary.merged:
+        print(shown(f"nonopress library: {line}"), file=sys.stderr)
     for line in summary.unreadable:
-        print(f"nonopress library: {line}", file=sys.stderr)
-    print(f"{summary.read} puzzles read, {summary.added} added, {summary.graded} graded "
-          f"into {catalogue.name}", file=sys.stderr)
+        print(shown(f"nonopress library: {line}"), file=sys.stderr)
+    print(shown(f"{summary.read} puzzles read, {summary.added} added, {summary.graded} "
+                f"graded into {catalogue.name}"), file=sys.stderr)
     return 2 if summary.unreadable else 0
 
 
@@ -208,7 +232,9 @@ def _tag(catalogue: Any, args: argparse.Namespace) -> int:
         raise NonopressError("tag: name tags to add, or --remove TAG")
     with catalogue.writing() as connection:
         set_tags(connection, [entry.id], add=args.tags, remove=args.remove)
-    print(", ".join(get(catalogue, str(entry.id)).tags) or "(no tags)")
+    from grader.text import shown
+
+    print(shown(", ".join(get(catalogue, str(entry.id)).tags) or "(no tags)"))
     return 0
 
 
@@ -248,4 +274,55 @@ def _summary(catalogue: Any, args: argparse.Namespace) -> int:
 
     for kind, level, size, count in counts(catalogue):
         print(f"{kind:6} {level:14} {size:8} {count:>6}")
+    return 0
+
+
+def _solves(catalogue: Any, args: argparse.Namespace) -> int:
+    from grader.errors import NonopressError
+    from grader.text import shown
+    from nonopress.solves.reports import MIN_CLEAN, Stats, since_text, solves_report
+
+    try:
+        since = since_text(args.since)
+    except ValueError:
+        raise NonopressError(f"--since {args.since}: a date such as 2026-11-01") from None
+    report = solves_report(catalogue, since)
+    if args.json:
+        print(report.dumps())
+        return 0
+
+    def figures(stats: Stats) -> str:
+        measured = "-" if stats.median_minutes is None else f"{stats.median_minutes:.1f}"
+        if stats.predicted is None:
+            predicted = "-"
+        elif stats.low is None or stats.high is None:
+            predicted = f"{stats.predicted:g}"
+        else:
+            predicted = f"{stats.predicted:g} ({stats.low:g}-{stats.high:g})"
+        rungs = ", ".join(f"{name} {n}" for name, n in stats.rungs) or "-"
+        return (f"{stats.solves:>6} {stats.completion:>5.0%} {stats.clean:>5} {measured:>6} "
+                f"{predicted:>14} {stats.hint_rate:>5.0%}  {rungs}")
+
+    head = (f"{'solves':>6} {'done':>5} {'clean':>5} {'min':>6} {'predicted':>14} "
+            f"{'hint':>5}  rungs hinted most")
+    print(f"{'id':>5}  {'size':7} {'level':14} {head}  title")
+    for row in report.puzzles:
+        print(shown(f"{row.id:>5}  {row.size:7} {row.level or '-':14} {figures(row.stats)}"
+                    f"  {row.title or '-'}"))
+    for name, groups in (("level", report.levels), ("size", report.sizes)):
+        print(f"\nby {name}:\n{'':22} {head}")
+        for key, stats in groups.items():
+            print(f"{key:22} {figures(stats)}")
+    print(f"\nthe audience disagrees most with (clean solves >= {MIN_CLEAN}; "
+          "measured / predicted minutes):")
+    for row in report.disagreements:
+        print(shown(f"{row.id:>5}  {row.title or '-'} ({row.size}, {row.level}): "
+                    f"x{row.stats.ratio:.2f}, {row.stats.median_minutes:.1f} min against "
+                    f"{row.stats.predicted:g}"))
+    if not report.disagreements:
+        print("  (none yet)")
+    total = sum(row.stats.solves for row in report.puzzles)
+    print(f"{total} solve(s) of {len(report.puzzles)} puzzle(s)"
+          f"{f' since {since}' if since else ''}; min = median active minutes of the "
+          "clean solves (completed, no reveal)", file=sys.stderr)
     return 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from nonopress.commands.common import positive_float
+
 HELP = "draw one puzzle with its clues (and optionally its solution) as PNG, SVG or PDF"
 
 
@@ -20,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="put the level and stars in the caption (grades the puzzle)")
     parser.add_argument("--cell", type=float, default=14.0, metavar="PT",
                         help="cell size in points (default 14; a PNG has 2 pixels a point)")
-    parser.add_argument("--seconds", type=float, default=10.0, metavar="S",
+    parser.add_argument("--seconds", type=positive_float, default=10.0, metavar="S",
                         help="budget for solving or grading (default 10)")
 
 
@@ -31,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from grader.errors import FormatError, PuzzleError
     from grader.kinds import kind_of
     from grader.results import Budget
-    from layout.render import FORMATS, caption_of, puzzle_page, render
+    from layout.render import FORMATS, caption_of, check_size, puzzle_page, render
     from nonopress.app.loading import read_input
 
     drawing = Path(args.output).suffix.lower().lstrip(".")
@@ -45,6 +47,10 @@ def run(args: argparse.Namespace) -> int:
         raise FormatError(f"--index {args.index}: the file holds {len(puzzles)} puzzle(s)",
                           args.puzzle)
     puzzle = puzzles[args.index - 1]
+    try:
+        check_size(puzzle, args.cell, drawing)
+    except PuzzleError as exc:
+        raise FormatError(str(exc), args.puzzle) from None
     kind = kind_of(puzzle)  # either kind: a colour puzzle is drawn in its colours
     budget = Budget(seconds=args.seconds)
     extra: list[str] = []
@@ -61,9 +67,13 @@ def run(args: argparse.Namespace) -> int:
             if solved.verdict != "unique" or not solved.solutions:
                 raise FormatError(f"no unique solution to draw ({solved.verdict})", args.puzzle)
             solution = solved.solutions[0]
-    page = puzzle_page(puzzle, solution, caption_of(puzzle, extra), cell=args.cell)
     try:
-        atomic_write(args.output, render(page, drawing))
+        page = puzzle_page(puzzle, solution, caption_of(puzzle, extra), cell=args.cell)
+        drawn = render(page, drawing)
+    except PuzzleError as exc:  # too large to draw: said before any memory is taken
+        raise FormatError(str(exc), args.puzzle) from None
+    try:
+        atomic_write(args.output, drawn)
     except OSError as exc:
         raise FormatError(f"cannot write: {exc.strerror or exc}", args.output) from None
     print(f"wrote {args.output} ({puzzle.size}{', with its solution' if args.solution else ''})")

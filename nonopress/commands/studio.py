@@ -25,6 +25,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "postgresql://..., as `library --db`; default: $NONOPRESS_LIBRARY, "
                         "else FOLDER/nonopress-library.sqlite when it exists, else the "
                         "folder's puzzle files)")
+    parser.add_argument("--collect-origin", action="append", default=[], metavar="ORIGIN",
+                        help="a site whose web player (built with `nonopress web --collect "
+                        "URL`) may send solves to this studio's POST /api/solves, stored in "
+                        "its catalogue (repeatable; 'null' for a player opened from disk)")
     parser.add_argument("--no-browser", action="store_true",
                         help="print the address without opening a browser")
 
@@ -56,9 +60,8 @@ def run(args: argparse.Namespace) -> int:
     import webbrowser
     from pathlib import Path
 
-    import uvicorn
-
     from grader.errors import NonopressError
+    from nonopress.solves.collector import normal_origin
     from nonopress.studio.app import create_app
     from nonopress.studio.config import StudioConfig
 
@@ -67,6 +70,10 @@ def run(args: argparse.Namespace) -> int:
         raise NonopressError(f"{args.folder}: not a folder")
     if not 0 <= args.port <= 65535:
         raise NonopressError(f"--port {args.port}: must be 0 to 65535")
+    try:
+        collect = tuple(sorted({normal_origin(o) for o in args.collect_origin}))
+    except ValueError as exc:
+        raise NonopressError(f"--collect-origin: {exc}") from None
     # bind first: the address printed is the one served (port 0 picks a free port)
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     # IPPROTO_TCP named: asyncio then sets TCP_NODELAY on each connection (without it a
@@ -85,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
               "this machine can use the studio (and read the folder's puzzles)",
               file=sys.stderr)
     config = StudioConfig(folder=folder, host=args.host, port=port, extra_hosts=extra,
-                          catalogue=args.db)
+                          catalogue=args.db, collect_origins=collect)
     try:
         app = create_app(config)  # opens the catalogue: a missing one is an error here
     except BaseException:
@@ -103,9 +110,10 @@ def run(args: argparse.Namespace) -> int:
     threading.Thread(target=ensure_compiled, daemon=True).start()
     if not args.no_browser:
         threading.Timer(0.5, webbrowser.open, (config.url,)).start()
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    from nonopress.studio.server import serve
+
     try:
-        server.run(sockets=[sock])
+        serve(app, sock)  # header timeout, connection cap, keep-alive (studio/server.py)
     finally:
         sock.close()
     return 0

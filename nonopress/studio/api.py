@@ -201,7 +201,7 @@ async def puzzles(request: Request) -> JSONResponse:
 
 def _index(request: Request) -> int:
     text = request.query_params.get("index", "1")
-    if not text.isdigit() or int(text) < 1:
+    if not (text.isascii() and text.isdigit()) or len(text) > 9 or int(text) < 1:
         raise bad("index must be a whole number from 1")
     return int(text)
 
@@ -269,7 +269,9 @@ async def save(request: Request) -> JSONResponse:
     if not target.parent.is_dir():
         raise bad(f"{name}: its folder does not exist")
     givens = body.get("givens") or []
-    result = await studio.jobs.run(lambda: engines.save(loaded, givens, target, suffix))
+    overwrite = bool(body.get("overwrite"))
+    result = await studio.jobs.run(lambda: engines.save(loaded, givens, target, suffix,
+                                                        overwrite))
     result["path"] = relative_name(config.folder, target)
     return JSONResponse(result)
 

@@ -60,8 +60,15 @@ async def crashed(request: Request, exc: Exception) -> Response:
 
 
 def create_app(config: StudioConfig) -> Starlette:
+    from nonopress.solves.collector import Collector, CollectorSettings, solve_routes
+
     studio = api.Studio.start(config)
+    # the web player's solve records, into the studio's catalogue (none without one)
+    collector = Collector(
+        CollectorSettings(origins=config.allowed_origins() | frozenset(config.collect_origins)),
+        lambda: None if studio.catalogue is None else studio.catalogue.catalogue)
     routes = [
+        *solve_routes(collector),
         Route("/", page),
         Route("/api/health", api.health),
         Route("/api/check", api.check, methods=["POST"]),
@@ -87,6 +94,7 @@ def create_app(config: StudioConfig) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
+        collector.close()
         studio.jobs.shutdown()
         studio.library.close()  # the background grading stops after its current puzzle
 

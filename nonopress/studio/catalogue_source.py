@@ -30,7 +30,7 @@ def catalogue_id(label: str) -> int | None:
     if not label.startswith(PREFIX):
         return None
     number = label[len(PREFIX):]
-    if not number.isdigit():
+    if not (number.isascii() and number.isdigit()) or len(number) > 18:
         raise NonopressError(f"{label}: a catalogue puzzle is catalogue:ID, e.g. catalogue:12")
     return int(number)
 
@@ -53,7 +53,7 @@ def filters_from_query(query: Mapping[str, str], multi: Mapping[str, list[str]],
     unused_for = None
     if query.get("unused_for", "").strip():
         text = query["unused_for"].strip()
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()) or len(text) > 9:
             raise NonopressError(f"unused_for: a number of issues, got {text!r}")
         unused_for = int(text)
     kind = query.get("kind") or None
@@ -102,7 +102,20 @@ class CatalogueSource:
                     if other not in group:
                         group.append(other)
         printed = last_printed(self.catalogue, found)
-        return [self._entry(entry, twins, printed) for entry in found]
+        entries = [self._entry(entry, twins, printed) for entry in found]
+        self._with_solves(entries, {entry.id: entry.key for entry in found})
+        return entries
+
+    def _with_solves(self, entries: list[LibraryEntry], keys: dict[int, str]) -> None:
+        """The solves the player reported of each entry (``library solves``'s figures)."""
+        from nonopress.solves.reports import puzzle_stats
+
+        figures = puzzle_stats(self.catalogue, list(keys.values()))
+        for entry in entries:
+            stats = figures.get(keys.get(entry.id or 0, ""))
+            if stats is not None:
+                stats.predicted = entry.effort_minutes
+                entry.solves = stats.to_json()
 
     def palette(self, entry: Entry) -> list[dict[str, str]] | None:
         """A colour entry's palette as the page draws it (None for black and white, or a
@@ -158,7 +171,9 @@ class CatalogueSource:
             found = get(self.catalogue, str(number))
         except NonopressError:
             return None
-        return self._entry(found, {}, {})
+        entry = self._entry(found, {}, {})
+        self._with_solves([entry], {found.id: found.key})
+        return entry
 
     def puzzle_text(self, number: int) -> tuple[str, str]:
         """(file name, the puzzle as imported, YAML) of ``catalogue:number``."""
@@ -184,11 +199,14 @@ class CatalogueSource:
                 continue
             found = get(self.catalogue, str(ident))
             path = target_folder / f"{number:02d}-{found.key[:16]}.yaml"
+            if path.is_symlink():  # planted: never written (nor read) through
+                raise RequestRefused(409, f"{relative_name(folder, path.parent)}/{path.name} "
+                                          "is a link: refused, nothing written")
             if path.exists() and path.read_text(encoding="utf-8") != found.puzzle_text:
                 raise RequestRefused(409, f"{relative_name(folder, path)} is already in the "
                                           "folder with another puzzle: choose another name")
             target_folder.mkdir(exist_ok=True)
-            atomic_write(str(path), found.puzzle_text)
+            atomic_write(str(path), found.puzzle_text, links=False)
             written[label] = relative_name(folder, path)
         return written
 

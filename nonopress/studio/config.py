@@ -41,6 +41,9 @@ class StudioConfig:
     catalogue: str | None = None
     #: extra Host header names accepted (for --host 0.0.0.0: the machine's names)
     extra_hosts: tuple[str, ...] = ()
+    #: origins beside the studio's own whose pages (a web player built with --collect) may
+    #: send solve records to POST /api/solves (``--collect-origin``)
+    collect_origins: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "folder", Path(self.folder).resolve())

@@ -124,8 +124,13 @@ def picture_size(data: bytes) -> tuple[int, int]:
     try:
         with Image.open(io.BytesIO(data)) as image:
             return image.size
+    except Image.DecompressionBombError as exc:  # a header claiming billions of pixels
+        raise RequestRefused(413, f"picture: {exc}") from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
         raise RequestRefused(400, f"picture: not a picture Pillow can read ({exc})") from None
+    except Exception as exc:  # a damaged header some plug-in trips on: still bad input
+        raise RequestRefused(400, f"picture: not a picture Pillow can read "
+                                  f"({type(exc).__name__})") from None
 
 
 def decode_picture(text: object, max_bytes: int, max_pixels: int) -> bytes:
@@ -219,10 +224,12 @@ def _opened(config: StudioConfig, source: Path | bytes, name: str, index: int
     return record
 
 
-def save(loaded: LoadedPuzzle, givens: object, target: Path, suffix: str) -> dict[str, Any]:
-    """Write the puzzle (with its givens) in the format its suffix names, atomically."""
+def save(loaded: LoadedPuzzle, givens: object, target: Path, suffix: str,
+         overwrite: bool = False) -> dict[str, Any]:
+    """Write the puzzle (with its givens) in the format its suffix names, atomically; a
+    new name is created in one step (of two saves of one new name, one wins: 409)."""
     from grader import formats
-    from grader.atomic import atomic_write
+    from grader.atomic import FileTaken, atomic_write
     from grader.kinds import write_puzzles
 
     puzzle = loaded.puzzle
@@ -240,7 +247,11 @@ def save(loaded: LoadedPuzzle, givens: object, target: Path, suffix: str) -> dic
         data = write_puzzles([puzzle], spec.name if spec is not None else suffix)
     except NonopressError as exc:
         raise RequestRefused(400, str(exc)) from None
-    atomic_write(target, data)
+    try:
+        atomic_write(target, data, links=False, replace=overwrite)
+    except FileTaken:
+        raise RequestRefused(409, f"{target.name} is already in the folder: choose another "
+                                  "name, or ask to overwrite") from None
     return {"written": True, "bytes": len(data), "format": spec.name if spec else suffix}
 
 

@@ -74,11 +74,16 @@ def parse_request(body: dict[str, Any]) -> IssueRequest:
     puzzles: list[tuple[str, int | None]] = []
     for item in items:
         if isinstance(item, str):
-            path, _, number = item.partition("#")
-            index = int(number) if number.isdigit() else None
+            path, sep, number = item.partition("#")
+            if sep and not (number.isascii() and number.isdigit() and len(number) <= 9
+                            and int(number) >= 1):
+                raise RequestRefused(400, f"{item[:80]!r}: the number after '#' is the "
+                                          "puzzle's index in its file, from 1")
+            index = int(number) if sep else None
         elif isinstance(item, dict) and isinstance(item.get("path"), str):
             path, index = item["path"], item.get("index")
-            if index is not None and (not isinstance(index, int) or index < 1):
+            if index is not None and (isinstance(index, bool) or not isinstance(index, int)
+                                      or not 1 <= index <= 10**9):
                 raise RequestRefused(400, "a puzzle's index is a whole number from 1")
         else:
             raise RequestRefused(400, "each puzzle is a path (\"heart.yaml\", \"set.non#2\") "

@@ -23,6 +23,8 @@ T = TypeVar("T")
 
 #: the longest channel name kept (a client's own label)
 MAX_CHANNEL = 64
+#: jobs held at most, superseded ones included, as a multiple of the live cap
+SUPERSEDED_FACTOR = 8
 #: channels remembered at most (the oldest are forgotten: a hostile client cannot grow it)
 MAX_CHANNELS = 256
 
@@ -41,11 +43,19 @@ class Jobs:
         self._pending = 0
         self._lock = threading.Lock()
         self._latest: dict[str, int] = {}
+        self._jobs: dict[int, str | None] = {}  #: waiting or running: number -> channel
         self._numbers = itertools.count(1)
 
     @property
     def pending(self) -> int:
         return self._pending
+
+    def _live(self) -> int:
+        """Jobs waiting or running that still count: a superseded one (a newer request took
+        its channel) is dropped before it starts or answered 409 when it ends, and never
+        keeps the newest live check out. Called under the lock."""
+        return sum(1 for number, channel in self._jobs.items()
+                   if channel is None or self._latest.get(channel) == number)
 
     def _newest(self, channel: str | None, number: int) -> bool:
         with self._lock:
@@ -57,16 +67,21 @@ class Jobs:
         if channel is not None:
             channel = str(channel)[:MAX_CHANNEL]
         with self._lock:
-            if self._pending >= self._max_pending:
-                raise RequestRefused(503, f"busy: {self._pending} jobs are waiting or "
-                                          "running; try again in a moment")
-            self._pending += 1
             number = next(self._numbers)
-            if channel is not None:
+            if channel is not None:  # the channel's older jobs are superseded from now
                 self._latest.pop(channel, None)
                 self._latest[channel] = number
                 while len(self._latest) > MAX_CHANNELS:
                     self._latest.pop(next(iter(self._latest)))
+            live = self._live()
+            # superseded jobs still queued are dropped as they reach a worker; a flood of
+            # them is held to a multiple of the cap all the same
+            if live >= self._max_pending or self._pending >= SUPERSEDED_FACTOR * \
+                    self._max_pending:
+                raise RequestRefused(503, f"busy: {live} jobs are waiting or running; try "
+                                          "again in a moment")
+            self._pending += 1
+            self._jobs[number] = channel
 
         def job() -> T:
             if not self._newest(channel, number):
@@ -79,6 +94,7 @@ class Jobs:
         finally:
             with self._lock:
                 self._pending -= 1
+                self._jobs.pop(number, None)
         if not self._newest(channel, number):
             raise Superseded()
         return result

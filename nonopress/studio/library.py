@@ -60,6 +60,8 @@ class LibraryEntry:
     tags: list[str] = field(default_factory=list)
     author: str | None = None
     last_printed: str | None = None
+    #: what the web player's solvers did with it (nonopress.solves.reports.Stats.to_json)
+    solves: dict[str, Any] | None = None
 
     @property
     def label(self) -> str:

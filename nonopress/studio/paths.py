@@ -14,6 +14,8 @@ class PathRefused(NonopressError):
 
 #: the longest relative path accepted
 MAX_PATH_CHARS = 400
+#: the longest name of one file or folder (the file systems' NAME_MAX, in bytes)
+NAME_MAX = 255
 
 
 def confine(folder: Path, relative: object, *, must_exist: bool = True) -> Path:
@@ -28,6 +30,9 @@ def confine(folder: Path, relative: object, *, must_exist: bool = True) -> Path:
         raise PathRefused(f"{relative}: absolute paths are refused; give a path inside the folder")
     if ".." in pure.parts:
         raise PathRefused(f"{relative}: '..' is refused; give a path inside the folder")
+    if any(len(part.encode("utf-8", "surrogatepass")) > NAME_MAX for part in pure.parts):
+        raise PathRefused(f"{relative[:60]}...: a name in it is over {NAME_MAX} bytes, "
+                          "longer than a file system allows")
     if any(part.startswith(".") for part in pure.parts):
         # .git, .env, .venv: hidden entries are no puzzles, and may hold secrets
         raise PathRefused(f"{relative}: hidden files and folders are refused")

@@ -4,6 +4,9 @@
   to 127.0.0.1 sends its own name: refused);
 * a request that changes anything (not GET/HEAD) needs an ``Origin`` of this server or the
   session's token in ``X-Studio-Token`` (a form or script on another site has neither);
+* a GET of the API (it may start a solve: ``/api/puzzle``, ``/api/puzzles``) needs the token
+  or a browser's ``Sec-Fetch-Site`` of ``same-origin`` or ``none`` (an ``<img>`` on another
+  site says ``cross-site`` and would fill the job queue the editor's own checks need);
 * a body whose declared length is over the cap is refused before it is read (the handlers
   read bodies through :func:`read_body`, which counts as it reads);
 * every answer carries a content security policy and no-sniff / no-frame headers.
@@ -23,7 +26,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from nonopress.studio.config import StudioConfig
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: paths that check the Origin themselves against their own list (the solve collector:
+#: a web player on another origin sends there, without the session's token)
+OWN_ORIGIN_CHECK = frozenset({"/api/solves"})
 TOKEN_HEADER = "x-studio-token"
+#: Sec-Fetch-Site values of the page's own requests and of an address typed by the user
+SAME_SITE = frozenset({"same-origin", "none"})
+#: GETs of the API anyone may send (they start nothing)
+OPEN_PATHS = frozenset({"/api/health"})
 
 
 class RequestRefused(Exception):
@@ -86,11 +96,20 @@ class GuardMiddleware:
         if host.lower() not in self.hosts:
             return 421, (f"Host {host[:80]!r} is not this studio's address "
                          f"({self.config.origin}); refused")
-        if scope.get("method", "GET") not in SAFE_METHODS:
+        token = headers.get(TOKEN_HEADER, "")
+        token_ok = bool(token) and hmac.compare_digest(token.encode("latin-1"),
+                                                       self.config.token.encode())
+        path = str(scope.get("path", ""))
+        if scope.get("method", "GET") in ("GET", "HEAD") and path.startswith("/api/") \
+                and path not in OPEN_PATHS and not token_ok:
+            site = headers.get("sec-fetch-site")
+            if site not in SAME_SITE:
+                return 403, ("an API request from "
+                             f"{'another site' if site else 'a script'} needs the session "
+                             f"token in the {TOKEN_HEADER} header")
+        if (scope.get("method", "GET") not in SAFE_METHODS
+                and path not in OWN_ORIGIN_CHECK):
             origin = headers.get("origin")
-            token = headers.get(TOKEN_HEADER, "")
-            token_ok = bool(token) and hmac.compare_digest(token.encode(),
-                                                           self.config.token.encode())
             if origin is not None and origin not in self.origins and not token_ok:
                 return 403, f"cross-origin request from {origin[:80]!r} refused"
             if origin is None and not token_ok:

@@ -25,5 +25,7 @@ export async function post(path, body) {
 
 export async function get(path, params = {}) {
   const query = new URLSearchParams(params).toString();
-  return answer(await fetch(query ? `${path}?${query}` : path));
+  // the token here too: a GET may start a solve, and the server asks who sent it
+  return answer(await fetch(query ? `${path}?${query}` : path,
+                            {headers: {'X-Studio-Token': token}}));
 }

@@ -35,6 +35,7 @@ export class Editor {
     this.sequence = 0;      // the newest change; answers for older ones are dropped
     this.changedAt = 0;
     this.lastCheck = null; this.lastGrade = null;
+    this.gradedSequence = -1;  // the change lastGrade is the grade of
     this.proposal = null;
     // this page's own channels: another tab's checks never supersede this one's
     this.page = Math.random().toString(36).slice(2, 10);
@@ -181,6 +182,9 @@ export class Editor {
   changed(live = true) {
     this.sequence += 1;
     this.changedAt = performance.now();
+    // the grade shown is of an older picture until the new one's arrives: greyed, and
+    // never read by Easier or Harder (they ask for the grade of what is on the board)
+    $('grade-box').classList.toggle('stale', Boolean(this.lastGrade));
     this.proposal = null;
     $('proposal').hidden = true;
     Object.assign(this.board.overlay, {differ: null, broken: null, heat: null, flips: null,
@@ -220,7 +224,7 @@ export class Editor {
       return;
     }
     if (!this.clueOnly && this.picture.filled() === 0) {
-      this.lastCheck = null; this.lastGrade = null;
+      this.lastCheck = null; this.lastGrade = null; this.gradedSequence = -1;
       this.setVerdict('empty', 'Draw a picture: the verdict follows every stroke.');
       this.setGrade(null);
       return;
@@ -242,7 +246,7 @@ export class Editor {
     if (record.verdict === 'unique') {
       // the grade waits for a pause in the drawing: quick strokes do not queue grades
       this.gradeTimer = setTimeout(() => this.grade(sequence), GRADE_PAUSE_MS);
-    } else { this.lastGrade = null; this.setGrade(null); }
+    } else { this.lastGrade = null; this.gradedSequence = -1; this.setGrade(null); }
   }
 
   showCheck(record) {
@@ -274,9 +278,27 @@ export class Editor {
       return;
     }
     if (sequence !== this.sequence) return;
+    this.takeGrade(record, sequence);
+  }
+
+  takeGrade(record, sequence) {
     this.lastGrade = record;
+    this.gradedSequence = sequence;
+    $('grade-box').classList.remove('stale');
     this.setGrade(record);
     if ($('heat').checked) this.showHeat();
+  }
+
+  // The grade of the picture on the board now (asked for when the live one has not come
+  // back yet); null when the board changed while it was asked for.
+  async currentGrade() {
+    const sequence = this.sequence;
+    if (this.lastGrade && this.gradedSequence === sequence) return this.lastGrade;
+    clearTimeout(this.gradeTimer);
+    const record = await post('/api/grade', {...this.payload(), channel: `grade-${this.page}`});
+    if (sequence !== this.sequence) return null;
+    this.takeGrade(record, sequence);
+    return record;
   }
 
   showHeat() {
@@ -315,19 +337,29 @@ export class Editor {
   async propose(kind) {
     if (this.picture.palette && kind === 'givens') { this.toast('Givens are printed on black-and-white puzzles; a colour puzzle is made unique by changing cells.'); return; }
     if (!this.picture.filled()) { this.toast('Draw something first.'); return; }
-    const body = {...this.payload(), mode: kind === 'givens' ? 'givens' : 'flips'};
-    delete body.channel;
-    if (kind === 'easier' || kind === 'harder') {
-      const stars = this.lastGrade && this.lastGrade.stars;
-      if (!stars) { this.toast('Make it unique first: a level is steered from a graded puzzle.'); return; }
-      body.stars = kind === 'easier' ? Math.max(1, stars - 1) : Math.min(5, stars + 1);
-    }
+    const sequence = this.sequence;
+    // the newest proposal wins: pressing again (or another button) drops the older one
+    const body = {...this.payload(), mode: kind === 'givens' ? 'givens' : 'flips',
+                  channel: `repair-${this.page}`};
     $('status').textContent = 'Working on a proposal…';
     try {
+      if (kind === 'easier' || kind === 'harder') {
+        // the stars of the puzzle on the board, never those of the one opened before it
+        const record = await this.currentGrade();
+        if (record === null || sequence !== this.sequence) return;
+        const stars = record.stars;
+        if (!stars) { this.toast('Make it unique first: a level is steered from a graded puzzle.'); return; }
+        if ((kind === 'easier' && stars <= 1) || (kind === 'harder' && stars >= 5)) {
+          this.toast(`It has ${stars} star${stars > 1 ? 's' : ''} already: the ${kind === 'easier' ? 'fewest' : 'most'} there are.`);
+          return;
+        }
+        body.stars = kind === 'easier' ? stars - 1 : stars + 1;
+      }
       const result = await post('/api/repair', body);
+      if (sequence !== this.sequence) return;  // the board changed: the answer is stale
       this.showProposal(result, kind);
     } catch (error) {
-      this.toast(error.message);
+      if (!(error instanceof ApiError && error.status === 409)) this.toast(error.message);
     } finally {
       $('status').textContent = '';
     }
@@ -385,6 +417,9 @@ export class Editor {
   // -- opening, importing, saving ---------------------------------------------------------
   open(record) {
     this.remember();
+    // another puzzle: nothing of the one before it (its grade, its proposal) stays
+    this.lastGrade = null; this.lastCheck = null; this.gradedSequence = -1;
+    this.setGrade(null);
     const palette = record.kind === 'colour' ? record.palette : null;
     if (record.grid) {
       this.picture = Picture.fromRows(record.grid, palette);

@@ -129,6 +129,7 @@ export class Library {
       printed.className = 'printed';
       printed.textContent = entry.last_printed ? `last printed ${entry.last_printed}` : 'never printed';
       card.append(tags, printed);
+      if (entry.solves) card.appendChild(solvesLine(entry.solves));
     }
     if (entry.duplicates.length) {
       const dup = document.createElement('div');
@@ -151,4 +152,16 @@ export class Library {
     }
     return card;
   }
+}
+
+// what the web player's solvers did (`library solves`): attempts, completed, their median
+// minutes beside the grade's, hints
+export function solvesLine(s) {
+  const line = document.createElement('div');
+  line.className = 'solves';
+  const minutes = s.median_minutes == null ? '' : ` · ${s.median_minutes < 1 ? '<1' : Math.round(s.median_minutes)} min played`;
+  line.textContent = `${s.solves} solve${s.solves === 1 ? '' : 's'} · ${Math.round(100 * s.completion)}% done${minutes} · hints ${Math.round(100 * s.hint_rate)}%`;
+  line.title = `clean solves (completed, no reveal): ${s.clean}; median ${s.median_minutes ?? '-'} min against the grade's ${s.predicted_minutes ?? '-'}`
+    + (s.rungs_hinted.length ? `; hinted most: ${s.rungs_hinted.map((r) => `${r.rung} ${r.hints}`).join(', ')}` : '');
+  return line;
 }

@@ -1,0 +1,175 @@
+"""Web player bench: what a 30x30 puzzle page weighs, how soon it answers, how fast a click
+paints, in a real headless Chromium (Debian's ``chromium`` through Playwright).
+
+    python bench/bench_player.py [PUZZLE] [--runs 7] [--clicks 120]
+
+Builds the site of one puzzle (default: the bundled 30x30 ``night-sky.yaml``) with
+``nonopress web``, serves it over loopback HTTP and measures:
+
+- page weight: the bytes of every response the page loads (HTML with its data, script,
+  style sheet), uncompressed; the target is at most 150 KB;
+- time to interactive with the CPU throttled 4x (CDP ``Emulation.setCPUThrottlingRate``):
+  from navigation start to the player's ``nonopress-interactive`` mark (the grid built, its
+  handlers bound), median and worst of ``--runs`` cold loads; the target is at most 1 s;
+- click to paint: from a real mouse click's ``pointerdown`` to the next animation frame
+  after the cell changed (the frame that shows it), p50 and p95 over ``--clicks`` clicks on
+  different cells, unthrottled and throttled 4x; the target is at most 50 ms at p95.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from nonopress.cli import main  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+#: installed before the page's scripts: each pointerdown's time, and the frame after the
+#: cell it hit changed class
+PROBE = """
+window.__paints = [];
+addEventListener('pointerdown', (e) => {
+  const t0 = e.timeStamp, cell = e.target;
+  const before = cell.className;
+  const wait = () => requestAnimationFrame(() => {
+    if (cell.className === before) return wait();
+    requestAnimationFrame(() => window.__paints.push(performance.now() - t0));
+  });
+  wait();
+}, true);
+"""
+
+
+def serve(folder: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
+    handler = functools.partial(_Quiet, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")  # every run loads cold
+        super().end_headers()
+
+
+def poll(page: Any, condition: str, seconds: float = 30.0) -> None:
+    """Wait until ``condition`` holds (wait_for_function would need eval, which the page's
+    content security policy refuses)."""
+    for _ in range(int(seconds * 20)):
+        if page.evaluate(condition):
+            return
+        page.wait_for_timeout(50)
+    raise TimeoutError(condition)
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def measure(url: str, runs: int, clicks: int) -> dict[str, Any]:
+    figures: dict[str, Any] = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM)
+        # page weight: every response of one load
+        context = browser.new_context()
+        page = context.new_page()
+        sizes: dict[str, int] = {}
+        page.on("response", lambda r: sizes.__setitem__(r.url, len(r.body())))
+        page.goto(url, wait_until="load")
+        page.wait_for_selector(".np-cell")
+        figures["weight"] = sizes
+        context.close()
+        # time to interactive, throttled
+        ttis = []
+        for _ in range(runs):
+            context = browser.new_context()
+            page = context.new_page()
+            cdp = context.new_cdp_session(page)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+            page.goto(url)
+            poll(page, "performance.getEntriesByName('nonopress-interactive').length > 0")
+            ttis.append(page.evaluate(
+                "performance.getEntriesByName('nonopress-interactive')[0].startTime"))
+            context.close()
+        figures["tti"] = ttis
+        # click to paint
+        for rate in (1, 4):
+            context = browser.new_context(viewport={"width": 1280, "height": 1000})
+            page = context.new_page()
+            page.add_init_script(PROBE)
+            page.goto(url)
+            page.wait_for_selector(".np-cell")
+            cdp = context.new_cdp_session(page)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+            cells = page.locator(".np-cell")
+            count = cells.count()
+            for k in range(clicks):
+                cell = cells.nth((k * 37) % count)
+                cell.scroll_into_view_if_needed()
+                box = cell.bounding_box()
+                page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+                page.wait_for_timeout(30)
+            poll(page, f"window.__paints.length >= {clicks}")
+            figures[f"paint@{rate}x"] = page.evaluate("window.__paints")
+            context.close()
+        browser.close()
+    return figures
+
+
+def run(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("puzzle", nargs="?", default=str(ROOT / "puzzles" / "night-sky.yaml"))
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--clicks", type=int, default=120)
+    args = parser.parse_args(argv)
+    if CHROMIUM is None:
+        print("bench_player: Chromium is not installed", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory() as tmp:
+        site = Path(tmp) / "site"
+        if main(["web", args.puzzle, "-o", str(site), "-q", "--cache-dir", tmp]) != 0:
+            return 2
+        server, base = serve(site)
+        try:
+            figures = measure(f"{base}/puzzle-01.html", args.runs, args.clicks)
+        finally:
+            server.shutdown()
+    weight = figures["weight"]
+    total = sum(weight.values())
+    print(f"puzzle: {args.puzzle}")
+    print("page weight (uncompressed):")
+    for url, size in sorted(weight.items()):
+        print(f"  {url.rsplit('/', 1)[-1]:<20} {size / 1024:7.1f} KB")
+    print(f"  {'total':<20} {total / 1024:7.1f} KB   (target <= 150 KB)")
+    tti = figures["tti"]
+    print(f"time to interactive, CPU 4x slower: median {statistics.median(tti):.0f} ms, "
+          f"worst {max(tti):.0f} ms over {len(tti)} loads   (target <= 1000 ms)")
+    for rate in (1, 4):
+        paints = figures[f"paint@{rate}x"]
+        print(f"click to paint, CPU {rate}x: p50 {percentile(paints, 0.5):.1f} ms, "
+              f"p95 {percentile(paints, 0.95):.1f} ms, max {max(paints):.1f} ms over "
+              f"{len(paints)} clicks   (target p95 <= 50 ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run())

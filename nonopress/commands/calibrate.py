@@ -1,0 +1,82 @@
+"""``nonopress calibrate --from-solves``: refit the minutes on the solves the player reported."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = ("refit the minutes' coefficients on the web player's collected solves, show before "
+        "and after on the held-out puzzles, write a new scoring table with --write")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--from-solves", action="store_true", required=True,
+                        help="fit to the catalogue's solves (the only source this command "
+                        "reads; bench/calibrate_times.py fits to griddlers.net times)")
+    parser.add_argument("--db", metavar="FILE|URL", help="the catalogue (as `library --db`)")
+    parser.add_argument("--since", metavar="DATE", help="solves started on or after "
+                        "YYYY-MM-DD")
+    parser.add_argument("--min-solves", type=int, default=5, metavar="N",
+                        help="clean solves (completed, no reveal) a puzzle needs (default 5)")
+    parser.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+                        help="grading budget a puzzle, for its features (default 60)")
+    parser.add_argument("--write", nargs="?", const="", metavar="SCORING.yaml",
+                        help="write the refitted minutes into this scoring table (without a "
+                        "path: the installed grader/scoring.yaml; grader_version changes, "
+                        "so stored grades are graded again)")
+    parser.add_argument("--json", action="store_true", help="one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+    import sys
+    from pathlib import Path
+
+    from grader.errors import NonopressError
+    from grader.text import shown
+    from nonopress.catalogue import open_catalogue
+    from nonopress.solves import refit
+    from nonopress.solves.reports import since_text
+
+    try:
+        since = since_text(args.since)
+    except ValueError:
+        raise NonopressError(f"--since {args.since}: a date such as 2026-11-01") from None
+    if args.min_solves < 1 or not args.timeout > 0:
+        raise NonopressError("--min-solves and --timeout must be above 0")
+    target = None
+    if args.write is not None:
+        target = Path(args.write) if args.write else refit.scoring_table()
+        if not target.is_file():
+            raise NonopressError(f"{target}: no scoring table there to write into")
+    with open_catalogue(args.db, create=False) as catalogue:
+        try:
+            result = refit.from_solves(catalogue, since, args.min_solves, args.timeout)
+        except refit.TooFewSolves as exc:
+            raise NonopressError(f"{catalogue.name}: {exc}") from None
+        name = catalogue.name
+    if args.json:
+        print(json.dumps(result.to_json(), indent=1, ensure_ascii=False))
+    else:
+        left = ", ".join(f"{n} {why}" for why, n in sorted(result.left_out.items()) if n)
+        print(f"{len(result.train)} puzzles fitted, {len(result.held)} held out (numeric id "
+              f"ending in 7){f'; left out: {left}' if left else ''}")
+        for label, model in (("before", result.before), ("after", result.after)):
+            terms = " ".join(f"{c:+g} {n}" for n, c in model.coefficients.items())
+            print(f"{label:6}: ln minutes = {model.intercept:+g} {terms}; range "
+                  f"[{model.low:g}, {model.high:g}]")
+        print(f"\nheld out: {'id':>5} {'size':7} {'solves':>6} {'measured':>8} {'before':>7} "
+              f"{'after':>7}  title")
+        for row in result.table():
+            print(shown(f"          {row['id']:>5} {row['size']:7} {row['clean_solves']:>6} "
+                        f"{row['measured']:>8.2f} {row['before']:>7.2f} {row['after']:>7.2f}"
+                        f"  {row['title'] or '-'}"))
+        for label, model in (("before", result.before), ("after", result.after)):
+            a = refit.agreement(model, result.held, result.weights)
+            print(f"{label:6}: median |ln(predicted / measured)| {a.log_error:.3f}, "
+                  f"{a.within_10:.0%} within 10 %, {a.within_2:.0%} within 2x")
+    if target is not None:
+        refit.write_minutes(result.after, refit.note_of(result, name, since), target)
+        print(f"minutes written to {target}", file=sys.stderr)
+    elif not args.json:
+        print("nothing written (--write saves the refitted minutes)", file=sys.stderr)
+    return 0

@@ -1,0 +1,66 @@
+"""``nonopress web``: an issue (or loose puzzles) as a static site with a player."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from nonopress.commands.common import positive_float
+
+HELP = "write a static web site that plays the puzzles of an issue manifest or puzzle files"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("sources", nargs="+", metavar="MANIFEST|PUZZLE",
+                        help="an issue's YAML manifest, or puzzle files")
+    parser.add_argument("-o", "--output", metavar="DIR", required=True,
+                        help="the site's folder (made when missing)")
+    parser.add_argument("--until", metavar="DATE",
+                        help="leave out puzzles dated after DATE (YYYY-MM-DD): a site built "
+                        "every night publishes each puzzle on its day")
+    parser.add_argument("--collect", metavar="URL",
+                        help="send anonymous solve records to this collector (off by default; "
+                        "solvers can turn it off on the page)")
+    cache = parser.add_mutually_exclusive_group()
+    cache.add_argument("--cache-dir", metavar="DIR",
+                       help="keep grades and hint tables here (default: beside the site)")
+    cache.add_argument("--no-cache", action="store_true", help="grade every puzzle afresh")
+    parser.add_argument("--grade-seconds", type=positive_float, default=30.0, metavar="S",
+                        help="time budget for grading each puzzle (default 30)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print warnings only")
+
+
+def run(args: argparse.Namespace) -> int:
+    from urllib.parse import urlsplit
+
+    from grader.errors import NonopressError
+    from grader.results import Budget
+    from nonopress.web.site import SiteOptions, build_site, manifest_of, parse_day
+
+    until = parse_day(args.until, "--until") if args.until else None
+    if args.collect:
+        parts = urlsplit(args.collect)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise NonopressError(f"--collect {args.collect}: expected an http(s) URL")
+    output = Path(args.output)
+    cache_dir = None
+    if not args.no_cache:
+        cache_dir = Path(args.cache_dir) if args.cache_dir else output.resolve().parent
+        if not cache_dir.is_dir():
+            raise NonopressError(f"--cache-dir {cache_dir}: not a folder")
+    options = SiteOptions(output=output, cache_dir=cache_dir,
+                          budget=Budget(seconds=args.grade_seconds), until=until,
+                          collect=args.collect)
+
+    def say(text: str) -> None:
+        if not args.quiet:
+            print(f"nonopress web: {text}", file=sys.stderr)
+
+    report = build_site(manifest_of(args.sources), options, progress=say)
+    for warning in report.warnings:
+        print(f"nonopress web: warning: {warning}", file=sys.stderr)
+    held = f", {report.held_back} not yet due" if report.held_back else ""
+    if not args.quiet:
+        print(f"{output}/index.html: {report.published} puzzle page(s){held}")
+    return 0

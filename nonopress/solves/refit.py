@@ -1,0 +1,278 @@
+"""``nonopress calibrate --from-solves``: the minutes' coefficients refitted on real solves.
+
+The model is the one ``grader/minutes.py`` computes and ``bench/calibrate_times.py`` fits: a
+least-squares line in log minutes over the features the current ``scoring.yaml`` names (the
+features stay, their coefficients and the range are refitted). What it is fitted to is each
+puzzle's median active minutes over its clean solves (completed, no reveal), for puzzles
+with at least ``min_clean`` of them; the features come from grading the puzzle again, as
+stored in the catalogue, with the grader installed.
+
+**Held out means never seen** (:func:`held_out`, the one place the rule is written): a
+puzzle whose numeric id ends in 7 is never fitted. The numeric id is the one its source file
+is named by (griddlers.net ``98947_Holly.non``, webpbn ``1234.non``); a puzzle whose file
+name does not begin with digits (most of a publisher's own) uses the decimal value of the
+SHA-256 of its key instead, which ends in 7 for about one puzzle in ten and never changes.
+The report sets the minutes before and after the refit against the held-out puzzles only.
+
+Black-and-white puzzles only: colour puzzles are timed by the same model today, and a colour
+refit waits for colour features of their own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import statistics
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import sqlalchemy as sa
+
+from grader.minutes import ClueFacts, TimeModel
+from grader.scoring import RATED_LEVELS, Weights, WorkTerms
+from nonopress.catalogue import schema
+from nonopress.catalogue.database import Catalogue
+from nonopress.solves.reports import read_solves
+
+#: the last digit of the numeric id of the puzzles that are never fitted
+HELD_OUT_DIGIT = 7
+#: clean solves a puzzle needs before its median is a measurement
+MIN_CLEAN = 5
+_LEADING_DIGITS = re.compile(r"^(\d+)")
+
+
+def numeric_id(file: str) -> int | None:
+    """The id a puzzle's source file is named by (its name's leading digits), if any."""
+    match = _LEADING_DIGITS.match(Path(file).name) if file else None
+    return int(match.group(1)) if match else None
+
+
+def held_out(key: str, file: str = "") -> bool:
+    """True for a puzzle no fit may read (see the module's note)."""
+    number = numeric_id(file)
+    if number is None:
+        number = int(hashlib.sha256(key.encode()).hexdigest(), 16)
+    return number % 10 == HELD_OUT_DIGIT
+
+
+@dataclass(frozen=True)
+class Observed:
+    """A puzzle with enough clean solves: what was measured and what the model reads."""
+
+    id: int
+    key: str
+    title: str
+    size: str
+    measured: float  # median active minutes of the clean solves
+    clean: int
+    held_out: bool
+    terms: WorkTerms
+    clues: ClueFacts
+
+
+def features(puzzle: Any, seconds: float) -> tuple[WorkTerms, ClueFacts] | None:
+    """The step log's terms and the clue facts of a black-and-white puzzle graded unique at
+    a rated level; None otherwise."""
+    from grader import scoring
+    from grader.kinds import kind_of
+    from grader.results import Budget
+
+    kind = kind_of(puzzle)
+    if kind.tag != "bw":
+        return None
+    grade = kind.grade(None, Budget(seconds=seconds))
+    if grade.verdict != "unique" or grade.level not in RATED_LEVELS:
+        return None
+    terms = scoring.step_terms(grade.steps, puzzle.width, puzzle.height)
+    clues = ClueFacts.of_counts(*kind.block_lengths(), kind.sweeps())
+    return terms, clues
+
+
+def observations(catalogue: Catalogue, since: str | None = None, min_clean: int = MIN_CLEAN,
+                 seconds: float = 60.0) -> tuple[list[Observed], Counter[str]]:
+    """Every puzzle with at least ``min_clean`` clean solves, graded again for its
+    features; and a count of the puzzles left out, by why."""
+    from grader.kinds import read_puzzles
+
+    clean: dict[str, list[float]] = defaultdict(list)
+    for solve in read_solves(catalogue, since):
+        if solve.clean:
+            clean[solve.puzzle_key].append(solve.minutes)
+    left_out: Counter[str] = Counter()
+    enough = {k: v for k, v in clean.items() if len(v) >= min_clean}
+    left_out[f"fewer than {min_clean} clean solves"] += len(clean) - len(enough)
+    p = schema.puzzles
+    with catalogue.reading() as connection:
+        rows = connection.execute(
+            sa.select(p.c.id, p.c.key, p.c.title, p.c.width, p.c.height, p.c.kind,
+                      p.c.file, p.c.puzzle).where(p.c.key.in_(list(enough)))
+            .order_by(p.c.id)).all() if enough else []
+    found = []
+    for row in rows:
+        if row.kind != "bw":
+            left_out["colour"] += 1
+            continue
+        puzzle = read_puzzles(row.puzzle.encode("utf-8"), "yaml", name=f"catalogue:{row.id}")[0]
+        facts = features(puzzle, seconds)
+        if facts is None:
+            left_out["not unique at a rated level"] += 1
+            continue
+        found.append(Observed(row.id, row.key, row.title, f"{row.width}x{row.height}",
+                              statistics.median(enough[row.key]), len(enough[row.key]),
+                              held_out(row.key, row.file), *facts))
+    return found, left_out
+
+
+def _values(model_names: Sequence[str], data: Sequence[Observed], weights: Weights
+            ) -> np.ndarray:
+    from grader.minutes import FEATURES
+
+    return np.array([[FEATURES[name](o.terms, o.clues, weights) for name in model_names]
+                     for o in data]).reshape(len(data), len(model_names))
+
+
+def refit(train: Sequence[Observed], before: TimeModel, weights: Weights) -> TimeModel:
+    """``before``'s features with their coefficients and range fitted to ``train``
+    (least squares in log minutes; the range from the residuals' quartiles)."""
+    names = list(before.coefficients)
+    x = _values(names, train, weights)
+    y = np.log([o.measured for o in train])
+    design = np.column_stack([np.ones(len(train)), x])
+    coefficients, *_ = np.linalg.lstsq(design, y, rcond=None)
+    residuals = y - design @ coefficients
+    low, high = np.percentile(residuals, [25, 75])
+    return TimeModel(
+        intercept=round(float(coefficients[0]), 4),
+        coefficients={n: round(float(c), 4)
+                      for n, c in zip(names, coefficients[1:], strict=True)},
+        low=round(float(min(low, 0.0)), 4), high=round(float(max(high, 0.0)), 4),
+    )
+
+
+def predicted(model: TimeModel, observed: Observed, weights: Weights) -> float:
+    """The model's minutes, unrounded (a tenth of a minute is a large error at 0.3)."""
+    return math.exp(min(max(model.log_minutes(observed.terms, observed.clues, weights),
+                            -5.0), 12.0))
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How a model's minutes meet the measured medians of a group of puzzles."""
+
+    n: int
+    log_error: float  # median |ln(predicted / measured)|
+    within_10: float  # share within 10 %
+    within_2: float  # share within a factor of 2
+
+    def to_json(self) -> dict[str, Any]:
+        return {"puzzles": self.n, "median_abs_ln": round(self.log_error, 4),
+                "within_10_percent": round(self.within_10, 4),
+                "within_factor_2": round(self.within_2, 4)}
+
+
+def agreement(model: TimeModel, group: Sequence[Observed], weights: Weights) -> Agreement:
+    if not group:
+        return Agreement(0, float("nan"), float("nan"), float("nan"))
+    errors = [abs(math.log(predicted(model, o, weights) / o.measured)) for o in group]
+    return Agreement(len(group), statistics.median(errors),
+                     sum(e <= math.log(1.1) for e in errors) / len(errors),
+                     sum(e <= math.log(2.0) for e in errors) / len(errors))
+
+
+@dataclass(frozen=True)
+class Refit:
+    """The result of ``calibrate --from-solves``."""
+
+    before: TimeModel
+    after: TimeModel
+    train: list[Observed]
+    held: list[Observed]
+    left_out: Counter[str]
+    weights: Weights
+
+    def table(self) -> list[dict[str, Any]]:
+        """One row a held-out puzzle: measured, before, after."""
+        return [{"id": o.id, "key": o.key, "title": o.title, "size": o.size,
+                 "clean_solves": o.clean, "measured": round(o.measured, 2),
+                 "before": round(predicted(self.before, o, self.weights), 2),
+                 "after": round(predicted(self.after, o, self.weights), 2)}
+                for o in self.held]
+
+    def to_json(self) -> dict[str, Any]:
+        def model(m: TimeModel) -> dict[str, Any]:
+            return {"intercept": m.intercept, "terms": dict(m.coefficients),
+                    "range": [m.low, m.high]}
+
+        return {
+            "training_puzzles": len(self.train), "held_out_puzzles": len(self.held),
+            "left_out": dict(self.left_out),
+            "before": model(self.before), "after": model(self.after),
+            "held_out": {"before": agreement(self.before, self.held, self.weights).to_json(),
+                         "after": agreement(self.after, self.held, self.weights).to_json(),
+                         "puzzles": self.table()},
+        }
+
+
+class TooFewSolves(ValueError):
+    """Not enough puzzles with clean solves to fit (or to hold out)."""
+
+
+def from_solves(catalogue: Catalogue, since: str | None = None, min_clean: int = MIN_CLEAN,
+                seconds: float = 60.0) -> Refit:
+    from grader.minutes import default_model
+    from grader.scoring import default_weights
+
+    weights = default_weights()
+    before = default_model()
+    found, left_out = observations(catalogue, since, min_clean, seconds)
+    train = [o for o in found if not o.held_out]
+    held = [o for o in found if o.held_out]
+    needed = 3 * (len(before.coefficients) + 1)
+    if len(train) < needed or not held:
+        raise TooFewSolves(
+            f"{len(train)} puzzle(s) to fit and {len(held)} held out with at least "
+            f"{min_clean} clean solves each: the fit needs {needed} to fit and one held out")
+    return Refit(before, refit(train, before, weights), train, held, left_out, weights)
+
+
+_BLOCK = re.compile(r"(?m)^# Minutes fitted.*\n(?:#.*\n)*minutes:\n(?:[ ]+.*\n)*")
+
+
+def write_minutes(model: TimeModel, note: str, path: Path) -> Path:
+    """``path``'s (a ``scoring.yaml``) minutes block and its note replaced, atomically."""
+    from grader.atomic import atomic_write
+
+    text = path.read_text(encoding="utf-8")
+    terms = "".join(f"    {name}: {value}\n" for name, value in model.coefficients.items())
+    block = (f"{note}minutes:\n  intercept: {model.intercept}\n  terms:\n{terms}"
+             f"  range: [{model.low}, {model.high}]\n")
+    if not _BLOCK.search(text):
+        raise ValueError(f"{path} has no minutes block with its '# Minutes fitted' note")
+    atomic_write(path, _BLOCK.sub(lambda _: block, text, count=1).encode("utf-8"))
+    return path
+
+
+def note_of(result: Refit, catalogue_name: str, since: str | None) -> str:
+    after = agreement(result.after, result.held, result.weights)
+    return (
+        f"# Minutes fitted by `nonopress calibrate --from-solves` to the web player's clean "
+        f"solves\n#   (completed, no reveal) in {catalogue_name}"
+        f"{f' since {since}' if since else ''}: {len(result.train)} training puzzles, "
+        f"{len(result.held)} held out\n#   (numeric id ending in 7, nonopress/solves/refit.py); "
+        f"held out: median |ln(predicted / measured)| {after.log_error:.3f},\n"
+        f"#   {after.within_10:.0%} within 10 %, {after.within_2:.0%} within a factor of 2.\n"
+        "# ln(minutes) = intercept + sum of terms (grader/minutes.py FEATURES names them);\n"
+        "# minutes_low/high = minutes * exp(range): the quartiles of the training residuals.\n"
+    )
+
+
+def scoring_table() -> Path:
+    """The installed ``grader/scoring.yaml`` (what ``--write`` without a path replaces)."""
+    from importlib import resources
+
+    return Path(str(resources.files("grader").joinpath("scoring.yaml")))

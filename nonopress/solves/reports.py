@@ -1,0 +1,227 @@
+"""What the audience did with each puzzle: ``nonopress library solves`` and the studio's
+library card.
+
+For each puzzle (and each level, each size): the solve attempts reported, the share
+completed, the median active minutes of the *clean* solves (completed without a reveal: a
+revealed cell is not solved) beside the grade's predicted minutes and range, the share of
+attempts that asked for a hint, and the rungs hinted most. The puzzles whose audience
+disagrees most with their grade are those whose clean median is furthest from the predicted
+minutes, as a factor (at least :data:`MIN_CLEAN` clean solves, so that one slow solver is
+not a disagreement).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import statistics
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+
+from nonopress.catalogue import schema
+from nonopress.catalogue.database import Catalogue
+
+#: clean solves a puzzle needs before its median is set against its grade
+MIN_CLEAN = 5
+#: the rungs named per row
+TOP_RUNGS = 3
+#: puzzles listed as disagreeing most
+DISAGREEMENTS = 10
+
+
+@dataclass(frozen=True)
+class Solve:
+    """One stored attempt, as the reports read it."""
+
+    puzzle_key: str
+    minutes: float  # active minutes
+    completed: bool
+    reveals: int
+    hinted: bool
+    rungs: tuple[str, ...]
+
+    @property
+    def clean(self) -> bool:
+        return self.completed and self.reveals == 0
+
+
+@dataclass
+class Stats:
+    """The figures of a group of attempts (a puzzle, a level, a size)."""
+
+    solves: int = 0
+    completed: int = 0
+    clean: int = 0
+    median_minutes: float | None = None  # of the clean solves
+    predicted: float | None = None  # the grade's minutes (a group: median over clean solves)
+    low: float | None = None
+    high: float | None = None
+    hint_rate: float = 0.0
+    rungs: list[tuple[str, int]] = field(default_factory=list)
+
+    @property
+    def completion(self) -> float:
+        return self.completed / self.solves if self.solves else 0.0
+
+    @property
+    def ratio(self) -> float | None:
+        """Measured over predicted minutes, when both are known."""
+        if self.median_minutes is None or not self.predicted:
+            return None
+        return self.median_minutes / self.predicted
+
+    def to_json(self) -> dict[str, Any]:
+        ratio = self.ratio
+        return {
+            "solves": self.solves, "completed": self.completed,
+            "completion": round(self.completion, 4), "clean": self.clean,
+            "median_minutes": _round(self.median_minutes), "predicted_minutes": self.predicted,
+            "predicted_low": self.low, "predicted_high": self.high,
+            "ratio": None if ratio is None else round(ratio, 3),
+            "hint_rate": round(self.hint_rate, 4),
+            "rungs_hinted": [{"rung": name, "hints": n} for name, n in self.rungs],
+        }
+
+
+@dataclass(frozen=True)
+class PuzzleRow:
+    id: int
+    key: str
+    title: str
+    size: str
+    level: str | None
+    stats: Stats
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "key": self.key, "title": self.title, "size": self.size,
+                "level": self.level, **self.stats.to_json()}
+
+
+@dataclass(frozen=True)
+class Report:
+    since: str | None
+    puzzles: list[PuzzleRow]
+    levels: dict[str, Stats]
+    sizes: dict[str, Stats]
+    disagreements: list[PuzzleRow]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "since": self.since,
+            "solves": sum(p.stats.solves for p in self.puzzles),
+            "puzzles": [p.to_json() for p in self.puzzles],
+            "levels": {k: v.to_json() for k, v in self.levels.items()},
+            "sizes": {k: v.to_json() for k, v in self.sizes.items()},
+            "disagreements": [p.to_json() for p in self.disagreements],
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1, ensure_ascii=False)
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
+
+
+def since_text(text: str | None) -> str | None:
+    """``--since 2026-11-01`` as the stored ``started_at`` compares (ValueError if not a
+    date)."""
+    if text is None or not text.strip():
+        return None
+    return dt.date.fromisoformat(text.strip()).isoformat()
+
+
+def read_solves(catalogue: Catalogue, since: str | None = None,
+                keys: Sequence[str] | None = None) -> list[Solve]:
+    """The stored attempts (started on or after ``since``; of ``keys`` only, when given)."""
+    s = schema.solves
+    query = sa.select(s.c.puzzle_key, s.c.seconds_active, s.c.completed, s.c.reveals,
+                      s.c.hints_1, s.c.hints_2, s.c.hints_3, s.c.hints_4, s.c.hint_rungs)
+    if since is not None:
+        query = query.where(s.c.started_at >= since)
+    if keys is not None:
+        query = query.where(s.c.puzzle_key.in_(list(keys)))
+    with catalogue.reading() as connection:
+        rows = connection.execute(query).all()
+    return [Solve(r.puzzle_key, r.seconds_active / 60.0, bool(r.completed), r.reveals,
+                  r.hints_1 + r.hints_2 + r.hints_3 + r.hints_4 > 0,
+                  tuple(json.loads(r.hint_rungs))) for r in rows]
+
+
+def stats(attempts: Iterable[Solve], predicted: dict[str, tuple[float | None, float | None,
+                                                                 float | None]]) -> Stats:
+    """The figures of ``attempts``; ``predicted``: key -> (minutes, low, high)."""
+    group = list(attempts)
+    clean = [a for a in group if a.clean]
+    rungs: Counter[str] = Counter(r for a in group for r in a.rungs)
+    result = Stats(
+        solves=len(group), completed=sum(a.completed for a in group), clean=len(clean),
+        median_minutes=statistics.median(a.minutes for a in clean) if clean else None,
+        hint_rate=sum(a.hinted for a in group) / len(group) if group else 0.0,
+        rungs=rungs.most_common(TOP_RUNGS),
+    )
+    keys = {a.puzzle_key for a in group}
+    if len(keys) == 1:
+        result.predicted, result.low, result.high = predicted.get(next(iter(keys)),
+                                                                  (None, None, None))
+    else:  # a group: the prediction each clean solve had, as its median
+        known = [minutes for a in clean
+                 if (minutes := predicted.get(a.puzzle_key, (None, None, None))[0])
+                 is not None]
+        result.predicted = statistics.median(known) if known else None
+    return result
+
+
+def solves_report(catalogue: Catalogue, since: str | None = None) -> Report:
+    """Every puzzle with a reported attempt, by level and by size, and the disagreements."""
+    attempts = read_solves(catalogue, since)
+    by_key: dict[str, list[Solve]] = defaultdict(list)
+    for attempt in attempts:
+        by_key[attempt.puzzle_key].append(attempt)
+    p = schema.puzzles
+    with catalogue.reading() as connection:
+        rows = connection.execute(
+            sa.select(p.c.id, p.c.key, p.c.title, p.c.width, p.c.height, p.c.level,
+                      p.c.minutes, p.c.minutes_low, p.c.minutes_high)
+            .where(p.c.key.in_(list(by_key)))).all() if by_key else []
+    info = {r.key: r for r in rows}
+    predicted = {r.key: (r.minutes, r.minutes_low, r.minutes_high) for r in rows}
+    puzzles = [PuzzleRow(r.id, r.key, r.title, f"{r.width}x{r.height}", r.level,
+                         stats(by_key[r.key], predicted))
+               for r in sorted(rows, key=lambda r: r.id)]
+    levels: dict[str, list[Solve]] = defaultdict(list)
+    sizes: dict[str, list[Solve]] = defaultdict(list)
+    for key, group in by_key.items():
+        if key in info:
+            levels[info[key].level or "-"].extend(group)
+            sizes[f"{info[key].width}x{info[key].height}"].extend(group)
+    disagreeing = [row for row in puzzles
+                   if row.stats.clean >= MIN_CLEAN and row.stats.ratio is not None]
+    disagreeing.sort(key=lambda row: -abs(math.log(row.stats.ratio or 1.0)))
+    return Report(
+        since=since, puzzles=puzzles,
+        levels={k: stats(v, predicted) for k, v in sorted(levels.items())},
+        sizes={k: stats(v, predicted) for k, v in sorted(sizes.items(), key=_area)},
+        disagreements=disagreeing[:DISAGREEMENTS],
+    )
+
+
+def _area(item: tuple[str, Any]) -> tuple[int, str]:
+    width, _, height = item[0].partition("x")
+    return (int(width) * int(height) if width.isdigit() and height.isdigit() else 0, item[0])
+
+
+def puzzle_stats(catalogue: Catalogue, keys: Sequence[str]) -> dict[str, Stats]:
+    """The figures of each of ``keys`` that has attempts (the studio's library cards)."""
+    if not keys:
+        return {}
+    attempts = read_solves(catalogue, keys=keys)
+    by_key: dict[str, list[Solve]] = defaultdict(list)
+    for attempt in attempts:
+        by_key[attempt.puzzle_key].append(attempt)
+    return {key: stats(group, {}) for key, group in by_key.items()}

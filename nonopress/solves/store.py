@@ -1,0 +1,196 @@
+"""Storing a solve record once per record id, and what a resend of the same attempt does.
+
+The player retries a record until it is answered, with the same ``record_id``, and may send
+the same attempt again later with more progress (abandoned when the page was hidden, then
+finished). The rule, one row per record id:
+
+* a record id not seen before is inserted (``"new"``);
+* a record of a stored attempt that is *ahead* of it replaces its figures (``"updated"``):
+  ahead means the stored attempt is not completed and the new record is completed or has
+  more active seconds. A completed attempt is final;
+* anything else (a retry, an older or equal record) changes nothing (``"unchanged"``);
+* a record id already stored for another solver, puzzle or start is refused (409): ids are
+  random, so that is a forged or broken record, never an update.
+
+:func:`store_solve` writes one record in a transaction: ``INSERT .. ON CONFLICT DO NOTHING``
+then, when the id was there, one conditional ``UPDATE``; :func:`store_solves` writes many in
+one transaction the same way, and :class:`BatchWriter` gathers the records of concurrent
+requests into such transactions (a commit is a disk sync: one for many records is what lets
+a collector keep up with many clients). Concurrent retries of one record store one row on
+SQLite and PostgreSQL alike: the unique index on ``record_id`` decides.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from concurrent.futures import Future
+from typing import Any, Literal
+
+import sqlalchemy as sa
+
+from nonopress.catalogue import schema
+from nonopress.catalogue.database import Catalogue
+from nonopress.catalogue.entries import utc_now
+from nonopress.solves.record import RecordRefused, SolveRecord
+
+Stored = Literal["new", "updated", "unchanged"]
+_IDENTITY = ("solver_id", "puzzle_key", "started_at")
+
+
+def _insert(dialect: str) -> Any:
+    """The dialect's INSERT, which knows ON CONFLICT (both spell it the same)."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    if dialect == "postgresql":
+        return postgresql.insert(schema.solves)
+    return sqlite.insert(schema.solves)
+
+
+def store_solve(catalogue: Catalogue, record: SolveRecord) -> Stored:
+    """Store ``record`` once (see the module's note for a resend); RecordRefused (409) when
+    its id is stored for another attempt."""
+    answer = store_solves(catalogue, [record])[0]
+    if isinstance(answer, RecordRefused):
+        raise answer
+    return answer
+
+
+def store_solves(catalogue: Catalogue, records: Sequence[SolveRecord]
+                 ) -> list[Stored | RecordRefused]:
+    """Store each of ``records`` once, in one transaction: what became of each, in order
+    (a RecordRefused for a record id stored for another attempt)."""
+    solves = schema.solves
+    now = utc_now()
+    rows = [{**record.row(), "received_at": now, "updated_at": now} for record in records]
+    answers: list[Stored | RecordRefused] = []
+    with catalogue.writing() as connection:
+        statement = _insert(catalogue.dialect).values(rows).on_conflict_do_nothing(
+            index_elements=["record_id"]).returning(solves.c.record_id)
+        inserted = set(connection.execute(statement).scalars())
+        for record, row in zip(records, rows, strict=True):
+            if record.record_id in inserted:
+                inserted.discard(record.record_id)  # the same id twice in one batch: once new
+                answers.append("new")
+            else:
+                answers.append(_resend(connection, record, row))
+    return answers
+
+
+def _resend(connection: Any, record: SolveRecord, row: dict[str, Any]
+            ) -> Stored | RecordRefused:
+    """A record whose id is stored: its figures replace the stored ones when ahead."""
+    solves = schema.solves
+    figures = {k: v for k, v in row.items() if k not in ("record_id", "received_at")}
+    ahead = sa.and_(
+        solves.c.record_id == record.record_id,
+        *(solves.c[name] == row[name] for name in _IDENTITY),
+        solves.c.completed.is_(False),
+        sa.true() if record.completed else solves.c.seconds_active < record.seconds_active,
+    )
+    if connection.execute(solves.update().where(ahead).values(**figures)).rowcount == 1:
+        return "updated"
+    stored = connection.execute(
+        sa.select(*(solves.c[name] for name in _IDENTITY))
+        .where(solves.c.record_id == record.record_id)).one()
+    if tuple(stored) != tuple(row[name] for name in _IDENTITY):
+        return RecordRefused(f"record_id: {record.record_id} is stored for another solve "
+                             "attempt", 409)
+    return "unchanged"
+
+
+class BatchWriter:
+    """One thread writing the records handed to it, all that arrived while the last
+    transaction committed (at most ``max_batch``) in the next one."""
+
+    def __init__(self, catalogue: Catalogue, max_batch: int = 256):
+        self.catalogue = catalogue
+        self.max_batch = max_batch
+        self._queue: queue.Queue[tuple[SolveRecord, Future[Stored]] | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="solves-writer", daemon=True)
+        self._thread.start()
+
+    def submit(self, record: SolveRecord) -> Future[Stored]:
+        """What becomes of ``record`` (RecordRefused, or the database's error, raised)."""
+        future: Future[Stored] = Future()
+        self._queue.put((record, future))
+        return future
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=30)
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            while len(batch) < self.max_batch:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._queue.put(None)  # stop after this batch
+                    break
+                batch.append(more)
+            try:
+                answers = store_solves(self.catalogue, [record for record, _ in batch])
+            except Exception as exc:  # the database went away: every request is told
+                for _, future in batch:
+                    future.set_exception(exc)
+                continue
+            for (_, future), answer in zip(batch, answers, strict=True):
+                if isinstance(answer, RecordRefused):
+                    future.set_exception(answer)
+                else:
+                    future.set_result(answer)
+
+
+class KnownPuzzles:
+    """Whether a puzzle key is in the catalogue, remembered: a key found is kept (puzzles
+    are not taken out of a live site's catalogue), a key not found is asked again only
+    after ``retry_s`` (a puzzle added meanwhile), so a flood of unknown keys costs one
+    query a key and a bounded memory."""
+
+    def __init__(self, catalogue: Catalogue, retry_s: float = 30.0, remember: int = 100_000):
+        self.catalogue = catalogue
+        self.retry_s = retry_s
+        self.remember = remember
+        self._known: set[str] = set()
+        self._missing: OrderedDict[str, float] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def cached(self, key: str) -> bool | None:
+        """The answer without asking the database, when it is remembered."""
+        with self._lock:
+            if key in self._known:
+                return True
+            asked = self._missing.get(key)
+            if asked is not None and time.monotonic() - asked < self.retry_s:
+                return False
+        return None
+
+    def __call__(self, key: str) -> bool:
+        remembered = self.cached(key)
+        if remembered is not None:
+            return remembered
+        puzzles = schema.puzzles
+        with self.catalogue.reading() as connection:
+            found = connection.execute(
+                sa.select(puzzles.c.id).where(puzzles.c.key == key).limit(1)).first()
+        with self._lock:
+            if found is not None:
+                if len(self._known) < self.remember:
+                    self._known.add(key)
+                self._missing.pop(key, None)
+                return True
+            self._missing[key] = time.monotonic()
+            self._missing.move_to_end(key)
+            while len(self._missing) > self.remember:
+                self._missing.popitem(last=False)
+            return False

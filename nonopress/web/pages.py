@@ -1,0 +1,118 @@
+"""The site's HTML: an index, an archive, one page per puzzle. Every text a manifest or a
+puzzle file brings (titles, authors, notes) is escaped: it shows as characters, never as
+markup. The puzzle's JSON sits in the page as data (``<script type="application/json">``,
+with ``<`` escaped so nothing in it can close the element), read by the player script: a
+page opened from disk works, where Chromium would refuse to fetch a JSON file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+from urllib.parse import urlsplit
+
+
+@dataclass(frozen=True)
+class PageLink:
+    """One puzzle as the index and the archive list it."""
+
+    href: str
+    label: str
+    facts: str
+    date: str = ""
+
+
+def csp(collect: str | None = None) -> str:
+    """The content security policy: the player's own script and style sheet only; no
+    request anywhere but the solve collector, when the site was built with one."""
+    connect = "'none'"
+    if collect:
+        parts = urlsplit(collect)
+        connect = f"{parts.scheme}://{parts.netloc}"
+    return ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            f"connect-src {connect}; base-uri 'none'; form-action 'none'")
+
+
+def _head(title: str, collect: str | None, script: bool) -> str:
+    loads = '<script src="player.js" defer></script>\n' if script else ""
+    return (
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{_attribute(csp(collect))}\">\n"
+        "<meta name=\"referrer\" content=\"no-referrer\">\n"
+        f"<title>{escape(title)}</title>\n<link rel=\"stylesheet\" href=\"player.css\">\n"
+        f"{loads}</head>\n"
+    )
+
+
+def _attribute(text: str) -> str:
+    """A double-quoted attribute's value (single quotes left readable)."""
+    return escape(text, quote=False).replace('"', "&quot;")
+
+
+def _site_header(site_title: str, subtitle: str) -> str:
+    sub = f"<p>{escape(subtitle)}</p>" if subtitle else ""
+    return (f"<header class=\"np-site-head\"><p><a href=\"index.html\">{escape(site_title)}</a>"
+            f"</p>{sub}<p><a href=\"archive.html\">Archive</a></p></header>\n")
+
+
+def json_in_html(data: Any) -> str:
+    """JSON safe inside a <script> element: no '<', '>' or '&' left as they are."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def puzzle_page(record: dict[str, Any], site_title: str, collect: str | None) -> str:
+    """A puzzle's page: the player, with the puzzle's data in the page."""
+    heading = record.get("heading", "Puzzle")
+    return (
+        _head(f"{heading} \u2014 {site_title}", collect, script=True)
+        + "<body>\n"
+        + _site_header(site_title, record.get("date", ""))
+        + "<main>\n<nonopress-puzzle data=\"nonopress-data\">"
+        + f"<h1>{escape(heading)}</h1><p>This puzzle needs JavaScript to play.</p>"
+        + "</nonopress-puzzle>\n</main>\n"
+        + f"<script type=\"application/json\" id=\"nonopress-data\">{json_in_html(record)}"
+        + "</script>\n</body>\n</html>\n"
+    )
+
+
+def _list(links: Sequence[PageLink], with_dates: bool) -> str:
+    items = []
+    for link in links:
+        date = f"<span class=\"np-facts\">{escape(link.date)} \u00b7 </span>" \
+            if with_dates and link.date else ""
+        items.append(f"<li>{date}<a href=\"{escape(link.href)}\">{escape(link.label)}</a> "
+                     f"<span class=\"np-facts\">{escape(link.facts)}</span></li>")
+    return "<ul class=\"np-list\">\n" + "\n".join(items) + "\n</ul>\n"
+
+
+def index_page(site_title: str, subtitle: str, links: Sequence[PageLink],
+               collect: str | None, author: str = "") -> str:
+    """The issue: its title and date, each puzzle with its level, stars and minutes."""
+    by = f"<p class=\"np-author\">by {escape(author)}</p>\n" if author else ""
+    body = _list(links, with_dates=False) if links else "<p>Nothing is published yet.</p>\n"
+    return (
+        _head(site_title, collect, script=False) + "<body>\n"
+        + _site_header(site_title, "")
+        + f"<main>\n<h1>{escape(site_title)}</h1>\n"
+        + (f"<p class=\"np-meta\">{escape(subtitle)}</p>\n" if subtitle else "")
+        + by + body + "</main>\n</body>\n</html>\n"
+    )
+
+
+def archive_page(site_title: str, links: Sequence[PageLink], collect: str | None) -> str:
+    """Every published puzzle by date, newest first."""
+    ordered = sorted(links, key=lambda link: link.date, reverse=True)
+    body = _list(ordered, with_dates=True) if links else "<p>Nothing is published yet.</p>\n"
+    return (
+        _head(f"Archive \u2014 {site_title}", collect, script=False) + "<body>\n"
+        + _site_header(site_title, "") + "<main>\n<h1>Archive</h1>\n" + body
+        + "</main>\n</body>\n</html>\n"
+    )
+
+
+__all__ = ["PageLink", "archive_page", "csp", "index_page", "json_in_html", "puzzle_page"]

@@ -1,0 +1,131 @@
+"""One puzzle as the player's JSON: clues, size, kind, palette, the grade's figures, the hint
+table and the solution, obfuscated.
+
+The answer has to be in a static page (the player checks marks without a server), as in
+every static player; it is XORed with a stream drawn from the puzzle's key and base64'd, so
+it is not in plain sight (a reader of the page source sees no picture), not secret.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from typing import TYPE_CHECKING, Any
+
+from grader.colour.model import ColourPuzzle
+from grader.model import Puzzle
+
+if TYPE_CHECKING:
+    from layout.issue import GradeInfo
+    from words.fillin import FillIn
+
+#: the version of the JSON the player reads
+FORMAT = 1
+#: a colour solution's cell: its colour index as one character (0 = background)
+INDEX_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def stream_bytes(key: str, length: int) -> bytes:
+    """The bytes the solution is XORed with: a xorshift32 stream seeded from the key's
+    first 8 hex digits (every key is a SHA-256 prefix), small enough for the player to
+    repeat in a few lines of JavaScript."""
+    state = int(key[:8], 16) or 0x9E3779B9
+    out = bytearray()
+    for _ in range(length):
+        state ^= (state << 13) & 0xFFFFFFFF
+        state ^= state >> 17
+        state ^= (state << 5) & 0xFFFFFFFF
+        out.append(state & 0xFF)
+    return bytes(out)
+
+
+def obfuscate(text: str, key: str) -> str:
+    data = text.encode("utf-8")
+    mixed = bytes(a ^ b for a, b in zip(data, stream_bytes(key, len(data)), strict=True))
+    return base64.b64encode(mixed).decode("ascii")
+
+
+def reveal(blob: str, key: str) -> str:
+    """The inverse of :func:`obfuscate` (tests read a page's answer with it)."""
+    data = base64.b64decode(blob)
+    return bytes(a ^ b for a, b in zip(data, stream_bytes(key, len(data)), strict=True)
+                 ).decode("utf-8")
+
+
+def grade_figures(grade: GradeInfo, version: str) -> dict[str, Any]:
+    """The grade's own figures, as the solved panel and the index print them."""
+    return {
+        "level": grade.level,
+        "stars": grade.stars,
+        "score": grade.score,
+        "minutes": _round(grade.minutes),
+        "minutes_low": _round(grade.minutes_low),
+        "minutes_high": _round(grade.minutes_high),
+        "grader_version": version,
+    }
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 1)
+
+
+def nonogram_record(
+    puzzle: Puzzle | ColourPuzzle,
+    solution: Any,
+    grade: GradeInfo,
+    hints: dict[str, Any],
+    version: str,
+    meta: dict[str, Any],
+) -> dict[str, Any]:
+    """A nonogram of either kind for the player. ``solution``: the picture (bools, or colour
+    indices with 0 the background); ``meta``: number, title, author, note, date."""
+    key = puzzle.key()
+    record: dict[str, Any] = {"format": FORMAT, **meta, "key": key,
+                              "width": puzzle.width, "height": puzzle.height}
+    if isinstance(puzzle, ColourPuzzle):
+        palette = puzzle.palette
+        record["kind"] = "colour"
+        record["palette"] = [{"name": palette[i].name, "rgb": f"#{palette[i].hex}"}
+                             for i in range(1, palette.size + 1)]
+        record["rows"] = [[[n, c] for n, c in clue] for clue in puzzle.rows]
+        record["columns"] = [[[n, c] for n, c in clue] for clue in puzzle.columns]
+        cells = "".join(INDEX_CHARS[int(v)] for row in solution for v in row)
+        record["givens"] = []
+    else:
+        record["kind"] = "bw"
+        record["rows"] = [list(clue) for clue in puzzle.rows]
+        record["columns"] = [list(clue) for clue in puzzle.columns]
+        cells = "".join("1" if v else "0" for row in solution for v in row)
+        record["givens"] = [[r, c, 1 if f else 0] for r, c, f in puzzle.givens]
+    record["grade"] = grade_figures(grade, version)
+    record["hints"] = hints
+    record["solution"] = obfuscate(cells, key)
+    return record
+
+
+def fillin_record(puzzle: FillIn, grade: GradeInfo, version: str, meta: dict[str, Any]
+                  ) -> dict[str, Any]:
+    """A fill-in crossword for the player: blocks, the starter's letters, the word list by
+    length, and the letters obfuscated."""
+    grid = puzzle.solution
+    givens = puzzle.givens
+    key = hashlib.sha256(grid.to_text().encode()).hexdigest()[:24]
+    blocks = "".join("0" if grid.is_white(r, c) else "1"
+                     for r in range(grid.height) for c in range(grid.width))
+    given = "".join(givens.at(r, c) if grid.is_white(r, c) and givens.at(r, c).isalpha()
+                    else "." for r in range(grid.height) for c in range(grid.width))
+    letters = "".join(grid.at(r, c) if grid.is_white(r, c) else "."
+                      for r in range(grid.height) for c in range(grid.width))
+    return {
+        "format": FORMAT, **meta, "key": key, "kind": "fillin",
+        "width": grid.width, "height": grid.height, "blocks": blocks, "given": given.upper(),
+        "words": {str(n): [w.upper() for w in words]
+                  for n, words in puzzle.words_by_length().items()},
+        "starter": puzzle.starter_word.upper(),
+        "grade": grade_figures(grade, version), "hints": None,
+        "solution": obfuscate(letters.upper(), key),
+    }
+
+
+__all__ = ["FORMAT", "fillin_record", "grade_figures", "nonogram_record", "obfuscate",
+           "reveal"]

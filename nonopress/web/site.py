@@ -1,0 +1,236 @@
+"""`nonopress web`: an issue manifest (or loose puzzle files) -> a static site.
+
+The site: ``index.html`` (the issue: each puzzle with its level, stars and minutes),
+``archive.html`` (every published puzzle by date), one ``puzzle-NN.html`` a puzzle with its
+data in the page, the same data as ``puzzle-NN.json`` (for ``<nonopress-puzzle src=...>``),
+``latest.json`` (today's puzzle), and the player's one script and one style sheet. Grades
+come through the issue's grade cache; hint tables through a cache beside it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from grader import __version__
+from grader.atomic import atomic_write
+from grader.errors import NonopressError
+from grader.ladder import grader_version
+from grader.model import Puzzle
+from grader.results import Budget
+from layout.issue import IssueEntry
+from layout.manifest import Manifest, PuzzleRef
+from nonopress.assets import FILES, asset_bytes
+from nonopress.web.pages import PageLink, archive_page, index_page, puzzle_page
+from nonopress.web.record import fillin_record, nonogram_record
+
+GRADE_CACHE = "nonopress-grades.json"
+HINT_CACHE = "nonopress-hints.json"
+PLAYER = f"nonopress-player/{__version__}"
+
+
+@dataclass(frozen=True)
+class SiteOptions:
+    output: Path
+    cache_dir: Path | None  # None: grade afresh, keep nothing
+    budget: Budget = field(default_factory=lambda: Budget(seconds=30.0))
+    until: dt.date | None = None  # leave out what is dated later
+    collect: str | None = None  # the solve collector's URL (issue 49), off without it
+
+
+@dataclass(frozen=True)
+class SiteReport:
+    written: tuple[str, ...]
+    published: int
+    held_back: int
+    warnings: tuple[str, ...]
+
+
+def is_manifest(path: Path) -> bool:
+    """True when ``path`` is an issue manifest (a YAML mapping with puzzles or fillins),
+    not a puzzle file."""
+    if path.suffix.lower() not in (".yaml", ".yml") or not path.is_file():
+        return False
+    from grader import safe_yaml
+
+    try:
+        data = safe_yaml.load(path.read_text(encoding="utf-8-sig"))
+    except Exception:  # not this function's to report: the puzzle reader will
+        return False
+    return isinstance(data, dict) and ("puzzles" in data or "fillins" in data)
+
+
+def manifest_of(paths: Sequence[str]) -> Manifest:
+    """The manifest named, or one made of loose puzzle files (titles hidden, as in an
+    issue: they would give the picture away)."""
+    from layout.manifest import load_manifest
+
+    if len(paths) == 1 and is_manifest(Path(paths[0])):
+        return load_manifest(paths[0])
+    refs = []
+    for name in paths:
+        real = Path(os.path.realpath(name))
+        refs.append(PuzzleRef(path=real, missing="" if real.exists() else name))
+    return Manifest(source=Path(paths[0]), puzzles=tuple(refs), title="Nonograms")
+
+
+def parse_day(text: str, what: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise NonopressError(f"{what}: expected a day as YYYY-MM-DD, got {text!r}") from None
+
+
+def _day_of(text: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(text) if text else None
+    except ValueError:  # a print date such as "November 2026": not a day to schedule by
+        return None
+
+
+def _heading(number: int, size: str, shown_title: str, kind: str = "") -> str:
+    parts = [f"No. {number}", f"{kind}{size}"]
+    if shown_title:
+        parts.append(shown_title)
+    return " \u00b7 ".join(parts)
+
+
+def _facts(record: dict[str, Any]) -> str:
+    grade = record["grade"]
+    parts = [grade["level"]]
+    if grade.get("stars"):
+        parts.append("\u2605" * int(grade["stars"]))
+    if grade.get("minutes") is not None:
+        minutes = grade["minutes"]
+        parts.append(f"about {round(minutes) if minutes >= 1 else '<1'} min")
+    return " \u00b7 ".join(parts)
+
+
+def build_site(manifest: Manifest, options: SiteOptions,
+               progress: Callable[[str], None] | None = None) -> SiteReport:
+    """Grade (or take from the caches), then write every file of the site."""
+    from layout.build import build_issue
+    from layout.gradecache import GradeCache
+    from nonopress.web.hintcache import HintCache
+
+    out = options.output
+    if out.exists() and not out.is_dir():
+        raise NonopressError(f"{out}: not a folder (the site is a folder of pages)")
+    if not Path(os.path.realpath(out)).parent.is_dir():
+        raise NonopressError(f"{out}: the folder {out.parent} does not exist")
+    cache_dir = options.cache_dir
+    grades = GradeCache(cache_dir / GRADE_CACHE if cache_dir else None)
+    hints = HintCache(cache_dir / HINT_CACHE if cache_dir else None)
+    issue = build_issue(manifest, cache=grades, budget=options.budget, progress=progress)
+    unsaved = _save(grades.save)
+    version = grader_version()
+    site = {"collect": options.collect, "player": PLAYER}
+    issue_day = manifest.date
+    records: list[tuple[str, dict[str, Any]]] = []
+    held_back = 0
+    for entry in issue.entries:
+        day = entry.date or issue_day
+        if _due(day, options.until):
+            if progress:
+                progress(f"hints for puzzle {entry.number}")
+            records.append((f"puzzle-{entry.number:02d}",
+                            _nonogram(entry, hints.hints(entry.puzzle, options.budget),
+                                      version, day, site)))
+        else:
+            held_back += 1
+    unsaved += _save(hints.save)
+    for fillin in issue.fillins:
+        if not _due(issue_day, options.until):
+            held_back += 1
+            continue
+        meta = {"number": fillin.number, "heading": _heading(fillin.number, fillin.size,
+                                                             fillin.title, "Fill-in "),
+                "title": fillin.title, "note": fillin.note, "date": issue_day,
+                "solved_title": fillin.title, "site": site}
+        records.append((f"puzzle-{fillin.number:02d}",
+                        fillin_record(fillin.puzzle, fillin.grade, version, meta)))
+    written = _write(out, manifest, records, options)
+    warnings = [w for w in (*issue.warnings, hints.warning, *unsaved) if w]
+    return SiteReport(tuple(written), len(records), held_back, tuple(warnings))
+
+
+def _save(save: Callable[[], None]) -> list[str]:
+    """Save a cache; a cache that cannot be written costs time, not the site."""
+    try:
+        save()
+    except OSError as exc:
+        return [f"cache not saved: {exc}"]
+    return []
+
+
+def _due(day: str, until: dt.date | None) -> bool:
+    when = _day_of(day)
+    return until is None or when is None or when <= until
+
+
+def _nonogram(entry: IssueEntry, hints: dict[str, Any], version: str, day: str,
+              site: dict[str, Any]) -> dict[str, Any]:
+    puzzle = entry.puzzle
+    kind = "" if isinstance(puzzle, Puzzle) else "Colour "
+    meta = {
+        "number": entry.number,
+        "heading": _heading(entry.number, entry.size, entry.shown_title, kind),
+        "title": entry.shown_title,
+        "solved_title": entry.title,  # shown once solved: it no longer gives anything away
+        "author": puzzle.meta.author,
+        "note": entry.note,
+        "date": day,
+        "size_label": entry.size,
+        "site": site,
+    }
+    return nonogram_record(puzzle, entry.solution, entry.grade, hints, version, meta)
+
+
+def _write(out: Path, manifest: Manifest, records: list[tuple[str, dict[str, Any]]],
+           options: SiteOptions) -> list[str]:
+    out.mkdir(exist_ok=True)
+    written: list[str] = []
+
+    def put(name: str, data: str | bytes) -> None:
+        atomic_write(out / name, data)
+        written.append(name)
+
+    for name in FILES:
+        put(name, asset_bytes(name))
+    title = manifest.title
+    links = []
+    for stem, record in records:
+        put(f"{stem}.json", json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+        put(f"{stem}.html", puzzle_page(record, title, options.collect))
+        links.append(PageLink(f"{stem}.html", record["heading"], _facts(record),
+                              record.get("date", "")))
+    subtitle = " \u00b7 ".join(p for p in (f"Issue {manifest.issue}" if manifest.issue else "",
+                                           manifest.date) if p)
+    put("index.html", index_page(title, subtitle, links, options.collect, manifest.author))
+    put("archive.html", archive_page(title, links, options.collect))
+    put("latest.json", json.dumps(_latest(records, options.until), indent=1) + "\n")
+    return written
+
+
+def _latest(records: list[tuple[str, dict[str, Any]]], until: dt.date | None
+            ) -> dict[str, Any]:
+    """Today's puzzle: the newest published one dated on or before today (``until``)."""
+    today = until or dt.date.today()
+    dated = [(day, stem, record) for stem, record in records
+             if (day := _day_of(record.get("date", ""))) is not None and day <= today]
+    if dated:
+        day, stem, record = max(dated, key=lambda item: (item[0], item[2]["number"]))
+    elif records:
+        stem, record = records[-1]
+    else:
+        return {"page": None}
+    return {"date": record.get("date", ""), "page": f"{stem}.html", "data": f"{stem}.json",
+            "heading": record["heading"], "key": record["key"]}
+
+
+__all__ = ["SiteOptions", "SiteReport", "build_site", "manifest_of", "parse_day"]

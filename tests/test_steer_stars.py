@@ -1,0 +1,96 @@
+"""Steering by stars, both ways, on the one star scale (issue 46, items 2 and 11).
+
+Stars are what a page prints: the score's stars kept within the level's two. A stars
+target is one stretch of the level-and-score scale, so steering down a star can go down a
+level (a hard puzzle with too many stars becomes medium) or lower the work within a level,
+wherever steering to a level can."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from grader.authoring import Target, author
+from grader.grading import grade
+from grader.model import Puzzle
+from grader.scoring import LEVEL_STARS, level_stars, stars
+
+pytest.importorskip("pysat")
+
+
+def _hard_picture() -> np.ndarray:
+    # a seeded random 12x12 grid that is unique and hard (a short look-ahead) as it is
+    return np.random.default_rng(57).random((12, 12)) < 0.55
+
+
+def test_a_grade_shows_its_stars_on_the_printed_scale() -> None:
+    graded = grade(Puzzle.from_picture(_hard_picture()))
+    assert graded.level == "hard" and graded.score is not None
+    assert graded.stars == level_stars(graded.level, graded.score)
+    low, high = LEVEL_STARS[graded.level]
+    assert low <= graded.stars <= high
+    # the score's own stars may say otherwise; the grade never does
+    for level, (low, high) in LEVEL_STARS.items():
+        for score in (0.0, 0.7, 1.0, 1.3, 1.7, 3.0):
+            assert low <= level_stars(level, score) <= high
+            if low <= stars(score) <= high:
+                assert level_stars(level, score) == stars(score)
+
+
+def test_star_targets_are_one_stretch_each_of_the_level_scale() -> None:
+    bounds = [Target(stars=n).interval() for n in range(1, 6)]
+    for (_, high), (low, _) in itertools.pairwise(bounds):
+        assert high == low  # no gap, no overlap
+    assert bounds[0][0] == 0.0 and bounds[-1][1] == Target(level="fiendish").interval()[1]
+    # every level and score lands in the stretch of the stars the grade shows
+    from types import SimpleNamespace
+    for level in LEVEL_STARS:
+        if level == "needs-guessing":
+            continue
+        for score in np.linspace(0.0, 4.99, 40):
+            shown = level_stars(level, float(score))
+            graded = SimpleNamespace(level=level, score=float(score))
+            assert Target(stars=shown).direction(Target(stars=shown).measure(graded)) == 0
+
+
+@pytest.mark.parametrize("wanted", [3, 2, 1])
+def test_steering_down_by_stars_reaches_every_lower_count(wanted: int) -> None:
+    picture = _hard_picture()
+    start = grade(Puzzle.from_picture(picture))
+    assert start.stars is not None and start.stars > wanted
+    result = author(picture, target=Target(stars=wanted), seconds=60)
+    assert result.reached, result.report_lines()
+    assert result.grade is not None and result.grade.stars == wanted
+    assert result.unique and result.flip_share <= 4.0 + 100 * 4 / picture.size
+
+
+def test_steering_to_the_stars_a_puzzle_has_changes_nothing() -> None:
+    picture = _hard_picture()
+    start = grade(Puzzle.from_picture(picture))
+    assert start.stars is not None
+    result = author(picture, target=Target(stars=start.stars), seconds=30)
+    assert result.reached and result.flips == ()
+
+
+def test_a_catalogue_from_before_the_one_scale_is_brought_onto_it(tmp_path: Path) -> None:
+    import sqlalchemy as sa
+
+    from grader.formats import write
+    from nonopress.catalogue import open_catalogue
+    from nonopress.cli import main
+
+    path = tmp_path / "hard.non"
+    path.write_bytes(write(Puzzle.from_picture(_hard_picture()), "non"))
+    db = tmp_path / "stock.sqlite"
+    assert main(["library", "--db", str(db), "add", str(path)]) == 0
+    engine = sa.create_engine(f"sqlite:///{db}")
+    with engine.begin() as connection:  # as a catalogue of the score's own stars held it
+        connection.exec_driver_sql("UPDATE puzzles SET level = 'hard', stars = 5")
+        connection.exec_driver_sql("UPDATE catalogue_version SET version_num = '0002'")
+    engine.dispose()
+    catalogue = open_catalogue(db)
+    with catalogue.engine.connect() as connection:
+        assert connection.exec_driver_sql("SELECT stars FROM puzzles").scalar_one() == 4

@@ -1,0 +1,176 @@
+"""`nonopress web` without a browser: the files it writes, the hint table drawn from the
+grader's log, the schedule, the collector switch, and bad input."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from grader.formats import read_any
+from grader.results import Budget
+from nonopress.cli import main
+from nonopress.web.hintcache import compute_hints
+from nonopress.web.hints import ranges_text
+from nonopress.web.record import obfuscate, reveal
+
+ROOT = Path(__file__).resolve().parent.parent
+PUZZLES = ROOT / "puzzles"
+
+
+def _ranges(text: str) -> list[int]:
+    out: list[int] = []
+    for part in filter(None, text.split(",")):
+        first, _, last = part.partition("-")
+        out.extend(range(int(first), int(last or first) + 1))
+    return out
+
+
+def _premises(step: dict[str, Any], width: int, height: int) -> set[int]:
+    if step.get("g"):
+        return set()
+    if step["a"] == "row":
+        line = [step["i"] * width + c for c in range(width)]
+    else:
+        line = [r * width + step["i"] for r in range(height)]
+    return {line[p] for p in _ranges(step["p"])} | set(_ranges(step.get("px", "")))
+
+
+def _hint_for(steps: list[dict[str, Any]], board: set[int], width: int, height: int) -> int:
+    """The player's rule, in Python: the earliest step whose premises are all on the board
+    and whose conclusion is not."""
+    all_before = True
+    for k, step in enumerate(steps):
+        if set(_ranges(step["c"])) <= board:
+            continue
+        ok = all_before if step.get("g") else _premises(step, width, height) <= board
+        all_before = False
+        if ok:
+            return k
+    return -1
+
+
+@pytest.mark.parametrize("name", ["house.yaml", "moon.yaml", "clock.yaml",
+                                  "colour/ladybird.yaml", "colour/sailboat-at-dusk.yaml"])
+def test_hint_premises_stand_on_earlier_conclusions(name: str) -> None:
+    puzzle = read_any(PUZZLES / name)[0]
+    table = compute_hints(puzzle, Budget(seconds=60))
+    steps, width, height = table["steps"], puzzle.width, puzzle.height
+    known: set[int] = set()
+    for k, step in enumerate(steps):
+        premises = _premises(step, width, height)
+        assert premises <= known, f"step {k} stands on cells no earlier step decided"
+        conclusion = set(_ranges(step["c"]))
+        assert conclusion and not conclusion & known
+        known |= conclusion
+        # on a board holding exactly the earlier conclusions, this step is the hint
+        assert _hint_for(steps, known - conclusion, width, height) <= k
+    assert known == set(range(width * height))  # the log decides every cell
+    assert all(table["rungs"][s["r"]] for s in steps)
+
+
+def test_moon_needs_a_grid_step_and_its_hint_waits_for_everything_before_it() -> None:
+    puzzle = read_any(PUZZLES / "moon.yaml")[0]
+    table = compute_hints(puzzle, Budget(seconds=60))
+    steps = table["steps"]
+    rungs = {table["rungs"][s["r"]] for s in steps}
+    assert rungs - {"simple-boxes", "simple-gaps", "extreme-owners"}, "moon needs more"
+
+
+def test_ranges_text_round_trips() -> None:
+    assert ranges_text([9, 0, 1, 2, 3, 7, 10, 11, 12]) == "0-3,7,9-12"
+    assert _ranges(ranges_text([5, 1, 2])) == [1, 2, 5]
+
+
+def test_obfuscation_round_trips_and_hides_the_picture() -> None:
+    key = "1bd44edd68c492e9c89e217a"
+    text = "0110" * 25
+    blob = obfuscate(text, key)
+    assert reveal(blob, key) == text and "0110" not in blob
+
+
+@pytest.fixture(scope="module")
+def dated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("web-dated")
+    (folder / "daily.yaml").write_text(
+        "title: Daily <Puzzle>\ndate: 2026-12-01\npuzzles:\n"
+        f"  - file: {PUZZLES / 'house.yaml'}\n"
+        f"  - file: {PUZZLES / 'heart.yaml'}\n    date: 2026-12-02\n"
+        f"  - file: {PUZZLES / 'cat.yaml'}\n    date: 2026-12-03\n")
+    return folder
+
+
+def _build(folder: Path, *extra: str) -> Path:
+    out = folder / "site"
+    assert main(["web", str(folder / "daily.yaml"), "-o", str(out), "-q",
+                 "--cache-dir", str(folder), *extra]) == 0
+    return out
+
+
+def test_until_publishes_what_is_due_and_latest_names_today(dated: Path) -> None:
+    out = _build(dated, "--until", "2026-12-02")
+    assert (out / "puzzle-02.html").exists() and not (out / "puzzle-03.html").exists()
+    latest = json.loads((out / "latest.json").read_text())
+    assert latest["date"] == "2026-12-02" and latest["page"] == "puzzle-02.html"
+    archive = (out / "archive.html").read_text()
+    assert archive.index("2026-12-02") < archive.index("2026-12-01")  # newest first
+    index = (out / "index.html").read_text()
+    assert "Daily &lt;Puzzle&gt;" in index and "<Puzzle>" not in index
+    assert re.search(r"easy \u00b7 \u2605+ \u00b7 about", index)
+
+
+def test_a_page_holds_its_data_the_csp_and_no_answer_in_plain_sight(dated: Path) -> None:
+    out = _build(dated)
+    page = (out / "puzzle-03.html").read_text()
+    record = json.loads((out / "puzzle-03.json").read_text())
+    assert record["kind"] == "bw" and record["width"] == 10 and record["grade"]["level"]
+    solution = read_any(PUZZLES / "cat.yaml")[0].solution
+    assert solution is not None
+    for row in solution:
+        assert row.replace("#", "1").replace(".", "0") not in page
+        assert row not in page
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page)
+    assert csp and "script-src 'self'" in csp.group(1) and "connect-src 'none'" in csp.group(1)
+    scripts = re.findall(r"<script([^>]*)>", page)
+    assert all('src="player.js"' in s or 'type="application/json"' in s for s in scripts)
+    assert record["site"]["collect"] is None
+    assert record["site"]["player"].startswith("nonopress-player/")
+    assert not re.search(r"https?://", page.replace("http-equiv", ""))
+
+
+def test_collect_names_the_collector_in_the_data_and_the_policy(dated: Path) -> None:
+    out = _build(dated, "--collect", "https://solves.example.org/v1/solves")
+    record = json.loads((out / "puzzle-01.json").read_text())
+    assert record["site"]["collect"] == "https://solves.example.org/v1/solves"
+    assert "connect-src https://solves.example.org;" in (out / "puzzle-01.html").read_text()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--until", "tomorrow"], "--until: expected a day as YYYY-MM-DD"),
+    (["--collect", "ftp://x"], "expected an http(s) URL"),
+])
+def test_bad_options_are_one_line_and_status_2(dated: Path, args: list[str], message: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["web", str(dated / "daily.yaml"), "-o", str(dated / "x"), *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "\n" not in err and "Traceback" not in err
+
+
+def test_a_bad_puzzle_date_names_the_manifest_line(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    manifest = tmp_path / "bad.yaml"
+    manifest.write_text(f"puzzles:\n  - file: {PUZZLES / 'house.yaml'}\n    date: soon\n")
+    assert main(["web", str(manifest), "-o", str(tmp_path / "site"), "--no-cache"]) == 2
+    err = capsys.readouterr().err
+    assert "bad.yaml:2: date: expected a day as YYYY-MM-DD" in err
+
+
+def test_loose_puzzle_files_make_a_site(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    assert main(["web", str(PUZZLES / "house.yaml"), str(PUZZLES / "colour" / "ladybird.yaml"),
+                 "-o", str(out), "-q", "--no-cache"]) == 0
+    kinds = [json.loads((out / f"puzzle-0{n}.json").read_text())["kind"] for n in (1, 2)]
+    assert kinds == ["bw", "colour"]
