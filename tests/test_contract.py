@@ -238,6 +238,35 @@ def test_the_slots_the_studio_batch_and_catalogue_ask(flag: ColourPuzzle) -> Non
     assert puzzle_from_rows([".#.", "###", ".#."], Metadata()).rows == CROSS.rows
 
 
+def test_a_stored_tag_names_its_kind_and_draws_without_reading_the_puzzle(
+        flag: ColourPuzzle) -> None:
+    """A listing asks ``STORED[row.kind]``: black-and-white rows draw alone (the puzzle is
+    never read back), colour rows read the palette of the stored puzzle."""
+    from grader.kinds import STORED, TAGS
+    from nonopress.catalogue.schema import KINDS
+
+    assert TAGS == KINDS and {"bw", "colour"} <= set(TAGS)
+    for puzzle in (CROSS, flag):
+        kind = kind_of(puzzle)
+        assert type(kind) is STORED[kind.tag]
+
+    def unread() -> Puzzle:
+        raise AssertionError("a black-and-white row was read back")
+
+    plain = STORED["bw"]
+    assert not plain.rows_need_palette
+    assert plain.stored_picture([".#."], unread).tolist() == [[False, True, False]]
+    colour = STORED["colour"]
+    asked: list[str] = []
+
+    def stored() -> ColourPuzzle:
+        asked.append("read")
+        return flag
+
+    assert colour.rows_need_palette
+    assert colour.stored_picture(["rb."], stored).tolist() == [[1, 2, 0]] and asked
+
+
 def test_no_solution_names_the_line_for_either_kind() -> None:
     (broken,) = read_puzzles(CONTRADICTORY.encode(), format="yaml", name="none.yaml")
     found = kind_of(broken).no_solution()
