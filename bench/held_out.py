@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from grader.held_out import HELD_OUT_DIGIT, file_id, held_out  # noqa: E402
+from grader.held_out import HELD_OUT_DIGIT, file_id, held_out
 
 __all__ = ["HELD_OUT_DIGIT", "file_id", "fitting_files", "held_out", "held_out_files",
            "held_out_path", "held_out_text"]

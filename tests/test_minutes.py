@@ -17,9 +17,9 @@ from grader.grading import Grade, grade
 from grader.lines import solve_line
 from grader.minutes import ClueFacts, TimeModel, about_text, default_model, span_text
 from grader.model import UNKNOWN, Metadata, Puzzle
+from grader.results import Budget
 from grader.scoring import step_terms
 from grader.solver import line_solve
-from grader.results import Budget
 from grader.sweeps import Sweeps, sweep_count, sweeps_of
 from grader.techniques.base import Step
 from nonopress.batch.html_report import render_html
