@@ -7,8 +7,9 @@ puzzle's median active minutes over its clean solves (completed, no reveal), for
 with at least ``min_clean`` of them; the features come from grading the puzzle again, as
 stored in the catalogue, with the grader installed.
 
-**Held out means never seen** (:func:`held_out`, the one place the rule is written): a
-puzzle whose numeric id ends in 7 is never fitted. The numeric id is the one its source file
+**Held out means never seen** (:func:`held_out`, by the rule of ``grader/held_out.py``,
+the one place it is written, which the benches' fits ask too): a puzzle whose numeric id
+ends in 7 is never fitted. The numeric id is the one its source file
 is named by (griddlers.net ``98947_Holly.non``, webpbn ``1234.non``); a puzzle whose file
 name does not begin with digits (most of a publisher's own) uses the decimal value of the
 SHA-256 of its key instead, which ends in 7 for about one puzzle in ten and never changes.
@@ -34,6 +35,8 @@ from typing import Any
 import numpy as np
 import sqlalchemy as sa
 
+from grader.held_out import file_id
+from grader.held_out import held_out as is_held_out
 from grader.minutes import ClueFacts, TimeModel, model_kind
 from grader.scoring import RATED_LEVELS, Weights, WorkTerms
 from nonopress.catalogue import schema
@@ -42,17 +45,13 @@ from nonopress.solves.reports import read_solves
 
 #: the time model refitted (``grader.minutes.MODEL_BLOCKS``: the ``minutes`` block)
 REFITTED = "black-and-white"
-#: the last digit of the numeric id of the puzzles that are never fitted
-HELD_OUT_DIGIT = 7
 #: clean solves a puzzle needs before its median is a measurement
 MIN_CLEAN = 5
-_LEADING_DIGITS = re.compile(r"^(\d+)")
 
 
 def numeric_id(file: str) -> int | None:
     """The id a puzzle's source file is named by (its name's leading digits), if any."""
-    match = _LEADING_DIGITS.match(Path(file).name) if file else None
-    return int(match.group(1)) if match else None
+    return file_id(file) if file else None
 
 
 def held_out(key: str, file: str = "") -> bool:
@@ -60,7 +59,7 @@ def held_out(key: str, file: str = "") -> bool:
     number = numeric_id(file)
     if number is None:
         number = int(hashlib.sha256(key.encode()).hexdigest(), 16)
-    return number % 10 == HELD_OUT_DIGIT
+    return is_held_out(number)
 
 
 @dataclass(frozen=True)
