@@ -4,8 +4,12 @@
     python bench/fuzz_hostile.py --replay 1234 [--seed 34]      # one input again, kept
 
 Seeds (made here, from the project's own writers): PDFs for ``preflight``, pictures for
-``make``, ipuz / puz / text grids for ``fill``, and YAML / JSON / webpbn XML / .non / Olsak
-.g puzzles (black-and-white and colour) for the puzzle readers (``check``). Input ``i`` is
+``make``, ipuz / puz / text grids for ``fill``, YAML / JSON / webpbn XML / .non / Olsak
+.g puzzles (black-and-white and colour) for the puzzle readers (``check``) and for
+``render`` (PNG, SVG, PDF), a catalogue export for ``library import``, and one request a
+route of the studio's API (``api``: every route, its JSON body or query mutated as JSON
+values, as bytes and as repeated parameters, answered by the app in the child through
+Starlette's TestClient; a 5xx answer counts as a traceback). Input ``i`` is
 the seed ``i mod seeds`` mutated by a generator seeded with ``(--seed, i)``: byte flips,
 insertions, deletions, duplicated chunks, truncation, and splices of hostile tokens (long
 numbers, deep brackets, control and bidi characters, NaN, huge exponents). So a run is
@@ -142,12 +146,295 @@ def _pdf_seeds(folder: Path) -> list[Seed]:
     return seeds
 
 
+def _render_seeds() -> list[Seed]:
+    from grader import formats
+    from grader.formats import read_any, write_any
+
+    heart = formats.read(ROOT / "puzzles" / "heart.yaml")[0]
+    ladybird = read_any(ROOT / "puzzles" / "colour" / "ladybird.yaml")[0]
+
+    def render(drawing: str) -> Callable[[str], list[str]]:
+        return lambda name: ["render", name, f"out.{drawing}", "--seconds", "3"]
+
+    return [Seed("heart.non", formats.write(heart, "non"), render("png")),
+            Seed("heart.yaml", formats.write(heart, "yaml"), render("svg")),
+            Seed("ladybird.yaml", write_any([ladybird], "yaml"), render("pdf")),
+            Seed("ladybird.xml", write_any([ladybird], "xml"), render("png"))]
+
+
+#: the catalogue every ``library import`` and ``api`` input starts from (made once a run)
+STOCK = "stock.sqlite"
+
+
+def _stock(folder: Path) -> Path:
+    """A small catalogue (Heart, House, the ladybird; Heart printed once), graded."""
+    import datetime as dt
+
+    from grader.formats import read_any
+    from nonopress.catalogue import (
+        ImportOptions,
+        Printed,
+        add_files,
+        open_catalogue,
+        record_printings,
+    )
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / STOCK
+    if not path.exists():
+        with open_catalogue(str(path)) as catalogue, \
+                contextlib.redirect_stderr(open(os.devnull, "w")):
+            add_files(catalogue, [str(ROOT / "puzzles" / name) for name in
+                                  ("heart.yaml", "house.yaml", "colour/ladybird.yaml")],
+                      ImportOptions(jobs=1, timeout_s=30, tags=("fuzz",)))
+            heart = read_any(ROOT / "puzzles" / "heart.yaml")[0]
+            record_printings(catalogue, "Issue 1", [Printed(heart, 1, 2)],
+                             date=dt.date(2026, 3, 1), profile="kdp")
+    return path
+
+
+def _import_seeds(folder: Path) -> list[Seed]:
+    from nonopress.catalogue import open_catalogue
+    from nonopress.catalogue.transfer import export_lines
+
+    with open_catalogue(str(_stock(folder)), create=False) as catalogue:
+        text = "".join(line + "\n" for line in export_lines(catalogue))
+    return [Seed("export.jsonl", text.encode("utf-8"), lambda name: [
+        "library", "--db", "new.sqlite", "import", name])]
+
+
 def make_seeds(folder: Path) -> list[Seed]:
+    """Round three's seeds, in their order (an input of a round-three run is made again
+    from its number: tests/test_hostile_preflight.py)."""
     return [*_pdf_seeds(folder), *_picture_seeds(), *_grid_seeds(), *_puzzle_seeds()]
 
 
+def all_seeds(folder: Path, surfaces: int = 4) -> list[Seed]:
+    """The seeds of a run: round three's, then (``surfaces`` 4) round four's: ``render``,
+    ``library import`` and the studio's API."""
+    seeds = make_seeds(folder)
+    if surfaces >= 4:
+        seeds += [*_render_seeds(), *_import_seeds(folder), *api_seeds()]
+    return seeds
+
+
+# -- the studio's API ----------------------------------------------------------------------
+HEART_GRID = [".##.##.", "#######", ".#####.", "..###..", "...#..."]
+#: (method, path, the body (POST) or query (GET) a page would send): every route
+ROUTES: tuple[tuple[str, str, dict[str, object]], ...] = (
+    ("POST", "/api/check", {"grid": HEART_GRID, "seconds": 1, "channel": "live"}),
+    ("POST", "/api/grade", {"grid": HEART_GRID, "seconds": 2, "title": "Heart"}),
+    ("POST", "/api/replay", {"rows": [[2, 2], [7], [5], [3], [1]],
+                             "columns": [[1], [3], [4], [4], [4], [3], [1]], "seconds": 2}),
+    ("POST", "/api/repair", {"grid": ["##..", "##..", "..##", "..##"], "mode": "flips",
+                             "level": "easy", "seconds": 2}),
+    ("POST", "/api/make", {"picture": "PICTURE", "width": 12, "height": 12, "fit": "pad",
+                           "threshold": 128, "seconds": 2, "title": "Made"}),
+    ("GET", "/api/puzzles", {"level": "easy", "size": "5x5..10x10", "tag": "fuzz",
+                             "stars": "1..3", "unused_for": "2", "title": "He",
+                             "kind": "bw", "unused_since": "2026-01-01",
+                             "never_printed": "1"}),
+    ("GET", "/api/puzzle", {"path": "heart.yaml", "index": "1"}),
+    ("GET", "/api/puzzle", {"path": "catalogue:1"}),
+    ("POST", "/api/open", {"name": "heart.yaml", "content": "HEART", "index": 1}),
+    ("POST", "/api/save", {"grid": HEART_GRID, "path": "saved.yaml", "overwrite": False,
+                           "givens": [[0, 1, True]]}),
+    ("POST", "/api/issue", {"name": "fuzz", "title": "Fuzz", "puzzles": ["heart.yaml",
+                                                                          "catalogue:2"],
+                            "profile": "none", "page": "Letter", "order": "level"}),
+    ("GET", "/api/issue/1/page/1", {}),
+    ("GET", "/api/file", {"path": "heart.yaml"}),
+    ("POST", "/api/solves", {"v": 1, "record_id": "2f1c7a52-8a4e-4b57-9d7e-0c6f3b2d9e11",
+                             "solver_id": "7b3e5c1a-2d4f-4e8a-9b6c-1a2b3c4d5e6f",
+                             "puzzle_key": "HEARTKEY", "grader_version": "fuzz",
+                             "seconds_active": 95.5, "completed": True, "checks": 1,
+                             "reveals": 0, "errors_found": 0,
+                             "hints": {"1": 0, "2": 0, "3": 0, "4": 0}, "hint_rungs": [],
+                             "device": "desktop", "started_at": "2026-11-28T02:30Z",
+                             "player": "nonopress-player/1"}),
+    ("GET", "/api/health", {}),
+    ("GET", "/api/profiles", {}),
+    ("GET", "/", {}),
+    ("GET", "/static/api.js", {}),
+)
+#: hostile JSON values put in place of a field's value
+HOSTILE_VALUES: tuple[object, ...] = (
+    None, True, -1, 0, 2**64, 10**30, -(10**30), 1e308, 0.5, "", "x" * 5000, "\u00b2",
+    "9" * 400, "NaN", "1e309", "../../etc/passwd", "/etc/passwd", "a/../../b.yaml",
+    ".hidden.yaml", "\x00", "\x1b]0;pwned\x07", "\u202e", "catalogue:99999999999999999999",
+    "catalogue:-1", "heart.yaml#0", [], {}, [[]], [None], ["#" * 200] * 200, {"a": [1]},
+    "a" * 300 + ".yaml", "x/" * 100 + "y.yaml", "9x9..1x1", "1..", "..", "99999x99999",
+)
+
+
+def api_seeds() -> list[Seed]:
+    """One seed a route: its file is the JSON of (method, path, body or query)."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    image = Image.new("L", (40, 40), 255)
+    image.paste(0, (8, 4, 32, 36))
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    picture = base64.b64encode(buffer.getvalue()).decode()
+    heart = base64.b64encode((ROOT / "puzzles" / "heart.yaml").read_bytes()).decode()
+    from grader.formats import read_any
+
+    key = read_any(ROOT / "puzzles" / "heart.yaml")[0].key()
+    seeds = []
+    for method, path, payload in ROUTES:
+        text = json.dumps({"method": method, "path": path, "payload": payload})
+        text = text.replace('"PICTURE"', json.dumps(picture)).replace(
+            '"HEART"', json.dumps(heart)).replace('"HEARTKEY"', json.dumps(key))
+        seeds.append(Seed("request.api", text.encode(), lambda name: ["api", name]))
+    return seeds
+
+
+def _hostile_json(value: object, rng: random.Random, depth: int = 0) -> object:
+    """``value`` with one of its fields (at any depth) replaced, dropped or repeated."""
+    if isinstance(value, dict) and value and rng.random() < 0.8:
+        key = rng.choice(sorted(value))
+        out = dict(value)
+        edit = rng.randrange(4)
+        if edit == 0:
+            del out[key]
+        elif edit == 1:
+            out[key] = rng.choice(HOSTILE_VALUES)
+        elif edit == 2:
+            out["unknown" + str(rng.randrange(3))] = rng.choice(HOSTILE_VALUES)
+        else:
+            out[key] = _hostile_json(out[key], rng, depth + 1)
+        return out
+    if isinstance(value, list) and value and rng.random() < 0.7:
+        out_list = list(value)
+        spot = rng.randrange(len(out_list))
+        edit = rng.randrange(3)
+        if edit == 0:
+            out_list[spot] = _hostile_json(out_list[spot], rng, depth + 1)
+        elif edit == 1:
+            out_list = out_list * rng.choice((2, 50))
+        else:
+            del out_list[spot]
+        return out_list
+    if isinstance(value, str) and value and rng.random() < 0.5:
+        out_text = bytearray(value.encode("utf-8", "surrogatepass"))
+        _token_for_number(out_text, rng)
+        return out_text.decode("utf-8", "replace")
+    return rng.choice(HOSTILE_VALUES)
+
+
+def mutate_request(data: bytes, rng: random.Random) -> bytes:
+    request = json.loads(data)
+    for _ in range(rng.randint(1, 3)):
+        request["payload"] = _hostile_json(request["payload"], rng)
+    if rng.random() < 0.1:
+        request["path"] = rng.choice(("/api/issue/99999999999999999999/page/1",
+                                      "/api/issue/1/page/-1", "/api/../etc/passwd",
+                                      "/static/../api.py", "/api/nothing"))
+    if rng.random() < 0.05:
+        request["method"] = rng.choice(("GET", "POST", "PUT", "DELETE", "HEAD"))
+    if request["method"] == "GET" and rng.random() < 0.15:  # a parameter many times over
+        request["repeat"] = [rng.choice(("tag", "level", "path", "size", "x")),
+                             rng.choice((2, 50, 3000))]
+    request["raw"] = rng.random() < 0.15  # the body's bytes mutated, not its values
+    if request["raw"]:
+        body = bytearray(json.dumps(request["payload"]).encode())
+        _byte_edit(body, rng)
+        request["body"] = body.decode("latin-1")
+    return json.dumps(request).encode()
+
+
+def mutate_export(data: bytes, rng: random.Random) -> bytes:
+    """An export whose lines stay JSON: a field of a puzzle or printing line (or the
+    header's) given a hostile value, dropped or added; lines repeated or dropped."""
+    lines = data.decode("utf-8").splitlines()
+    for _ in range(rng.randint(1, 3)):
+        number = rng.randrange(len(lines))
+        item = json.loads(lines[number])
+        if rng.random() < 0.1:
+            lines[number:number + 1] = [lines[number]] * rng.choice((2, 100))
+            continue
+        for key in ("puzzle", "printing"):
+            if isinstance(item, dict) and isinstance(item.get(key), dict):
+                item[key] = _hostile_json(item[key], rng)
+                break
+        else:
+            item = _hostile_json(item, rng)
+        lines[number] = json.dumps(item)
+    return ("\n".join(lines) + "\n").encode()
+
+
+def api_template(folder: Path) -> Path:
+    """The folder every API input's studio serves (copied for each): puzzles and a copy
+    of the catalogue."""
+    import shutil
+
+    template = folder / "studio"
+    if not template.exists():
+        template.mkdir(parents=True)
+        for name in ("heart.yaml", "house.yaml", "loaded-die.yaml"):
+            shutil.copy(ROOT / "puzzles" / name, template / name)
+        (template / "colour").mkdir()
+        shutil.copy(ROOT / "puzzles" / "colour" / "ladybird.yaml", template / "colour")
+        shutil.copy(_stock(folder), template / "catalogue.sqlite")
+    return template
+
+
+def run_api(request_file: str, template: Path) -> int:
+    """The child's part for an ``api`` input: one request to the app (its own folder and
+    catalogue), through Starlette's TestClient; 5xx is a finding (exit 70)."""
+    import shutil
+
+    from starlette.testclient import TestClient
+
+    from nonopress.studio.app import create_app
+    from nonopress.studio.config import StudioConfig
+
+    request = json.loads(Path(request_file).read_bytes())
+    folder = Path("studio")
+    shutil.copytree(template, folder)
+    config = StudioConfig(folder=folder, catalogue=str(folder / "catalogue.sqlite"),
+                          workers=1, check_seconds=2, grade_seconds=3, make_seconds=3,
+                          issue_seconds=6)
+    app = create_app(config)
+    method, path, payload = request["method"], request["path"], request["payload"]
+    headers = {"X-Studio-Token": config.token, "Host": f"127.0.0.1:{config.port}"}
+    with TestClient(app, base_url=config.origin, raise_server_exceptions=False) as client:
+        if method in ("GET", "HEAD", "DELETE"):
+            items = payload.items() if isinstance(payload, dict) else [("q", payload)]
+            # at most 4,000 characters a value and 60,000 in all: httpx sends no longer
+            # query (a real server's h11 refuses a head over 64 KB: tests/test_hostile_studio)
+            params = [(str(k)[:200], (v if isinstance(v, str) else json.dumps(v))[:4000])
+                      for k, v in items]
+            name, times = request.get("repeat") or ("tag", 0)
+            params += [(name, f"{name}{n}") for n in range(times)]
+            while params and sum(len(k) + 3 * len(v) + 2 for k, v in params) > 60_000:
+                params.pop()
+            answer = client.request(method, path, params=params, headers=headers)
+        else:
+            body = request["body"].encode("latin-1") if request.get("raw") else \
+                json.dumps(payload).encode()
+            answer = client.request(method, path, content=body,
+                                    headers={**headers, "Content-Type": "application/json"})
+    print(f"HTTP {answer.status_code} {method} {path}")
+    if answer.status_code >= 500:
+        print(f"HTTP {answer.status_code}: {answer.text[:500]}", file=sys.stderr)
+        return TRACEBACK_STATUS
+    if answer.status_code >= 400 and method != "HEAD":  # HEAD: headers only, no body
+        try:
+            json.loads(answer.text)["error"]
+        except (ValueError, KeyError, TypeError):
+            if path.startswith("/api/"):
+                print(f"HTTP {answer.status_code} without a JSON error: {answer.text[:200]}",
+                      file=sys.stderr)
+                return 3
+    return 0
+
+
 # -- mutation ----------------------------------------------------------------------------
-TEXT_SUFFIXES = (".yaml", ".json", ".xml", ".non", ".g", ".txt", ".ipuz")
+TEXT_SUFFIXES = (".yaml", ".json", ".xml", ".non", ".g", ".txt", ".ipuz", ".jsonl")
 PICTURE_SUFFIXES = (".png", ".gif", ".bmp", ".jpg")
 _NUMBER = re.compile(rb"[0-9]+(?:\.[0-9]+)?")
 
@@ -321,6 +608,14 @@ def mutate(data: bytes, rng: random.Random, text: bool, picture: bool = False) -
 def input_of(index: int, seed: int, seeds: list[Seed]) -> tuple[Seed, bytes]:
     rng = random.Random(f"{seed}:{index}")
     base = seeds[index % len(seeds)]
+    if base.name.endswith(".api"):
+        return base, mutate_request(base.data, rng)
+    if base.name.endswith(".jsonl") and rng.random() < 0.7:
+        return base, mutate_export(base.data, rng)
+    if base.argv(base.name)[0] == "render" and rng.random() < 0.4:  # the puzzle still
+        out = bytearray(base.data)  # reads: only its numbers change (sizes, clues)
+        _token_for_number(out, rng)
+        return base, bytes(out)
     return base, mutate(base.data, rng, base.name.endswith(TEXT_SUFFIXES),
                         base.name.endswith(PICTURE_SUFFIXES))
 
@@ -336,7 +631,8 @@ class Running:
     cpu: float = 0.0
 
 
-def start_child(index: int, base: Seed, data: bytes, workroot: Path) -> Running:
+def start_child(index: int, base: Seed, data: bytes, workroot: Path,
+                template: Path | None = None) -> Running:
     folder = workroot / f"input-{index}"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / base.name).write_bytes(data)
@@ -358,7 +654,11 @@ def start_child(index: int, base: Seed, data: bytes, workroot: Path) -> Running:
             from nonopress.cli import main
 
             inputs.WAIT_SECONDS = 0.3
-            status = main(argv)
+            if argv[0] == "api":
+                assert template is not None
+                status = run_api(argv[1], template)
+            else:
+                status = main(argv)
         except BaseException:
             traceback.print_exc()
             status = TRACEBACK_STATUS
@@ -397,6 +697,90 @@ class Finding:
     detail: str
 
 
+def live(args: argparse.Namespace) -> int:
+    """The API's inputs over real HTTP to one ``nonopress studio`` (uvicorn, its header
+    timeout and connection cap) run under 1 GB of memory and a 1,024 open-files limit:
+    5xx answers, requests that got no answer, and whether the server is still up and
+    answering at the end."""
+    import shutil
+    import subprocess
+
+    import httpx
+
+    workroot = Path(tempfile.mkdtemp(prefix="nonopress-fuzz-live-"))
+    seeds = [seed for seed in all_seeds(workroot / "seeds") if seed.name.endswith(".api")]
+    folder = workroot / "studio"
+    shutil.copytree(api_template(workroot / "seeds"), folder)
+
+    def bounded() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BOUND, MEMORY_BOUND))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+
+    probe = __import__("socket").socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    err = open(workroot / "studio.err", "wb")  # noqa: SIM115
+    server = subprocess.Popen(
+        [sys.executable, "-m", "nonopress", "studio", str(folder), "--no-browser", "--port",
+         str(port), "--db", str(folder / "catalogue.sqlite")], stdout=subprocess.PIPE,
+        stderr=err, preexec_fn=bounded)
+    assert server.stdout is not None
+    server.stdout.readline()
+    token = server.stdout.readline().decode().split()[-1]
+    base = f"http://127.0.0.1:{port}"
+    counts: Counter[str] = Counter()
+    statuses: Counter[int] = Counter()
+    started = time.monotonic()
+    with httpx.Client(base_url=base, timeout=WALL_LIMIT_S,
+                      headers={"X-Studio-Token": token}) as client:
+        for _ in range(600):  # up once the event loop runs
+            with contextlib.suppress(httpx.TransportError):
+                client.get("/api/health")
+                break
+            time.sleep(0.1)
+        for index in range(args.start, args.start + args.count):
+            rng = random.Random(f"{args.seed}:live:{index}")
+            request = json.loads(mutate_request(rng.choice(seeds).data, rng))
+            method, path, payload = request["method"], request["path"], request["payload"]
+            try:
+                if method in ("GET", "HEAD", "DELETE"):
+                    items = payload.items() if isinstance(payload, dict) else [("q", payload)]
+                    params = [(str(k)[:200], (v if isinstance(v, str) else json.dumps(v))
+                               [:4000]) for k, v in items][:200]
+                    answer = client.request(method, path, params=params)
+                else:
+                    body = request["body"].encode("latin-1") if request.get("raw") else \
+                        json.dumps(payload).encode()
+                    answer = client.request(method, path, content=body,
+                                            headers={"Content-Type": "application/json"})
+            except httpx.HTTPError as exc:
+                counts["no_answer"] += 1
+                print(f"  #{index} {method} {path}: no answer ({type(exc).__name__})")
+                continue
+            statuses[answer.status_code] += 1
+            if answer.status_code >= 500:
+                counts["server_error"] += 1
+                print(f"  #{index} {method} {path}: {answer.status_code} "
+                      f"{answer.text[:120]}")
+            else:
+                counts["ok"] += 1
+        alive = server.poll() is None and client.get("/api/health").status_code == 200
+    server.terminate()
+    server.wait(30)
+    err.close()
+    logged = (workroot / "studio.err").stat().st_size
+    print(f"fuzz_hostile --live: {args.count} requests (seed {args.seed}) to one studio "
+          f"under 1 GB and 1,024 files in {time.monotonic() - started:.0f} s: "
+          f"{counts['ok']} answered below 500, {counts['server_error']} 5xx, "
+          f"{counts['no_answer']} without an answer; server "
+          f"{'up and answering' if alive else 'DOWN'} at the end; {logged} bytes on its "
+          "stderr")
+    print("HTTP statuses: " + " ".join(f"{code}:{n}" for code, n in sorted(statuses.items())))
+    _remove(workroot)
+    return 0 if alive and not counts["server_error"] and not counts["no_answer"] else 1
+
+
 def run(args: argparse.Namespace) -> int:
     from grader.colour.solver import warm_up
     from grader.solver import ensure_compiled
@@ -407,8 +791,15 @@ def run(args: argparse.Namespace) -> int:
     warm_up()
     default_word_list()
     build_parser()  # every command module imported here too, not by each child
+    import starlette.testclient  # noqa: F401  (the API's children fork with it loaded)
+
+    import nonopress.studio.app  # noqa: F401
+
     workroot = Path(tempfile.mkdtemp(prefix="nonopress-fuzz-"))
-    seeds = make_seeds(workroot / "seeds")
+    seeds = all_seeds(workroot / "seeds", args.surfaces)
+    if args.only:
+        seeds = [seed for seed in seeds if seed.argv(seed.name)[0] in args.only]
+    template = api_template(workroot / "seeds")
     keep = Path(args.keep)
     keep.mkdir(parents=True, exist_ok=True)
     counts: dict[str, Counter[str]] = {}
@@ -426,7 +817,7 @@ def run(args: argparse.Namespace) -> int:
             if index is None:
                 break
             base, data = input_of(index, args.seed, seeds)
-            child = start_child(index, base, data, workroot)
+            child = start_child(index, base, data, workroot, template)
             running[child.pid] = child
         if not running:
             break
@@ -448,7 +839,12 @@ def run(args: argparse.Namespace) -> int:
         err = (child.folder / "stderr").read_text("utf-8", "replace")
         kind = classify(status, err)
         if os.WIFEXITED(status):
-            exits.setdefault(child.seed.argv("")[0], Counter())[os.WEXITSTATUS(status)] += 1
+            command = child.seed.argv("")[0]
+            code = os.WEXITSTATUS(status)
+            if command == "api":  # the HTTP status the app answered, not the exit status
+                found = re.match(rb"HTTP (\d+)", _read(child.folder / "stdout"))
+                code = int(found[1]) if found else code
+            exits.setdefault(command, Counter())[code] += 1
         _record(child, kind, err, counts, findings, keep, log)
         if kind == "ok":
             _remove(child.folder)
@@ -458,7 +854,7 @@ def run(args: argparse.Namespace) -> int:
     log.close()
     _remove(workroot)
     _summary(counts, findings, cpu_times, time.monotonic() - started, args)
-    print("exit statuses: " + "; ".join(
+    print("exit statuses (api: HTTP statuses): " + "; ".join(
         f"{command} " + " ".join(f"{code}:{n}" for code, n in sorted(counter.items()))
         for command, counter in sorted(exits.items())))
     return 1 if findings else 0
@@ -479,6 +875,13 @@ def _record(child: Running, kind: str, err: str, counts: dict[str, Counter[str]]
         target.write_bytes((child.folder / child.seed.name).read_bytes())
         target.with_name(target.name + ".stderr").write_text(err, encoding="utf-8")
     print(json.dumps(finding.__dict__), file=log, flush=True)  # type: ignore[call-overload]
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()[:200]
+    except OSError:
+        return b""
 
 
 def _remove(folder: Path) -> None:
@@ -509,7 +912,9 @@ def _summary(counts: dict[str, Counter[str]], findings: list[Finding],
 def replay(args: argparse.Namespace) -> int:
     """Write input ``--replay`` into ``--keep`` and print the command that runs it."""
     workroot = Path(tempfile.mkdtemp(prefix="nonopress-fuzz-seeds-"))
-    seeds = make_seeds(workroot)
+    seeds = all_seeds(workroot, args.surfaces)
+    if args.only:
+        seeds = [seed for seed in seeds if seed.argv(seed.name)[0] in args.only]
     base, data = input_of(args.replay, args.seed, seeds)
     keep = Path(args.keep)
     keep.mkdir(parents=True, exist_ok=True)
@@ -532,11 +937,21 @@ def main() -> int:
                         help="folder for the inputs that found something")
     parser.add_argument("--progress", type=int, default=100, metavar="N",
                         help="a progress line every N inputs (0: none)")
+    parser.add_argument("--live", action="store_true",
+                        help="send --count API inputs over HTTP to one real studio instead")
+    parser.add_argument("--surfaces", type=int, choices=(3, 4), default=4,
+                        help="3: round three's seeds only (its runs' numbers), 4: and "
+                        "render, library import and the studio's API (default)")
+    parser.add_argument("--only", action="append", default=[], metavar="COMMAND",
+                        help="only the seeds of this command (check, fill, make, preflight, "
+                        "render, library, api; repeatable)")
     parser.add_argument("--replay", type=int, metavar="I",
                         help="write input I (of --seed) and print its command; run nothing")
     args = parser.parse_args()
     if args.replay is not None:
         return replay(args)
+    if args.live:
+        return live(args)
     return run(args)
 
 

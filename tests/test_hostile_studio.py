@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -198,7 +198,10 @@ def test_superseded_jobs_never_refuse_the_newest_live_check() -> None:
         gate = threading.Event()
         blocker = asyncio.ensure_future(jobs.run(lambda: gate.wait(30) and "slow", "other"))
         await asyncio.sleep(0.05)
-        checks = [asyncio.ensure_future(jobs.run(lambda n=n: f"check {n}", "live"))
+        def answer(n: int) -> Callable[[], str]:
+            return lambda: f"check {n}"
+
+        checks = [asyncio.ensure_future(jobs.run(answer(n), "live"))
                   for n in range(10)]  # each supersedes the one before
         await asyncio.sleep(0.05)
         gate.set()

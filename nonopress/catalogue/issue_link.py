@@ -22,8 +22,20 @@ from nonopress.catalogue.history import Printed, earlier_printings, record_print
 
 
 def issue_name(manifest: Manifest) -> str:
-    """How the history names an issue: its title and number (else the manifest's name)."""
-    return f"{manifest.title} {manifest.issue or manifest.source.stem}".strip()
+    """How the history names an issue: its title and number (else the manifest's name);
+    a name longer than the catalogue's column (200 characters, which PostgreSQL holds to)
+    is cut and ends in a digest of the whole, so two long titles stay two issues."""
+    import hashlib
+
+    name = f"{manifest.title} {manifest.issue or manifest.source.stem}".strip()
+    if len(name) <= MAX_ISSUE_NAME:
+        return name
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return f"{name[:MAX_ISSUE_NAME - 18].rstrip()} ~{digest}"
+
+
+#: the longest issue name the history stores (schema: printings.issue, bookings.issue)
+MAX_ISSUE_NAME = 200
 
 
 @dataclass

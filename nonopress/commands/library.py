@@ -18,6 +18,7 @@ HELP = ("a puzzle catalogue in SQLite or PostgreSQL: add, find, dupes, history, 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from grader.kinds import TAGS
     from nonopress.batch.run import DEFAULT_TIMEOUT_S
 
     parser.add_argument(
@@ -38,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_grading_arguments(add, DEFAULT_TIMEOUT_S)
 
     find = sub.add_parser("find", help="the puzzles that pass filters")
-    find.add_argument("--kind", choices=("bw", "colour"))
+    find.add_argument("--kind", choices=TAGS)
     find.add_argument("--size", metavar="WxH[..WxH]", help="size or size range, 15x15..25x25")
     find.add_argument("--level", action="append", default=[], metavar="LEVEL",
                       help="easy, medium, hard, fiendish, ... (repeatable)")

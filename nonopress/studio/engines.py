@@ -102,20 +102,16 @@ def proposal(authored: AnyAuthored) -> dict[str, Any]:
     rows are its palette's characters."""
     puzzle = authored.puzzle
     assert puzzle.solution is not None
-    record = authored.to_json()
-    kind = kind_of(puzzle)
-    original = list(kind.rows_of(authored.original))  # the picture before the change
-    givens = [[r, c, bool(f)] for r, c, f in kind.givens()]
     return {
         "grid": list(puzzle.solution),
-        "original": original,
-        "palette": kind.palette(),
+        "original": authored.original_rows(),
+        "palette": kind_of(puzzle).palette(),
         "flips": [[r, c] for r, c in authored.flips],
-        "givens": givens,
+        "givens": authored.given_cells(),
         "verdict": authored.verdict,
         "unique": authored.unique,
         "reached": authored.reached,
-        "report": record,
+        "report": authored.to_json(),
         "lines": authored.report_lines(),
     }
 
@@ -124,22 +120,13 @@ def repair(loaded: LoadedPuzzle, mode: str, target: Target, seconds: float) -> d
     """A unique version of the drawn picture with the fewest changes (or givens), steered to
     ``target`` when one is asked (make it easier / harder); a colour one by flips, as
     ``make --colours`` makes it unique."""
-    from grader.authoring import repair as repair_puzzle
-    from grader.authoring.colour_make import repair_colour
+    from grader.authoring.repair import repair_either
 
-    kind = kind_of(loaded.puzzle)
-    puzzle, colour = kind.black_and_white(), kind.in_colour()
-    if colour is not None:
-        if mode == "givens":
-            raise RequestRefused(400, "givens are printed on black-and-white puzzles; a "
-                                      "colour puzzle is made unique by changing cells")
-        try:
-            return proposal(repair_colour(colour, target=target, seconds=seconds))
-        except NonopressError as exc:
-            raise RequestRefused(400, str(exc)) from None
-    assert puzzle is not None, "a puzzle is black and white or in colour"
-    authored = repair_puzzle(puzzle, mode="givens" if mode == "givens" else "flips",
-                             target=target, seconds=seconds)
+    try:
+        authored = repair_either(loaded.puzzle, mode="givens" if mode == "givens" else "flips",
+                                 target=target, seconds=seconds)
+    except NonopressError as exc:
+        raise RequestRefused(400, str(exc)) from None
     return proposal(authored)
 
 
