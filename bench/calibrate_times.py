@@ -168,7 +168,7 @@ def old_effort(solve: Solve, weights: scoring.Weights) -> float:
 # -- the fit ------------------------------------------------------------------------------------
 FOLDS = 5
 #: a feature joins the model when it lowers the cross-validated squared error this much
-MIN_GAIN = 0.002
+MIN_GAIN = 0.0015
 
 
 def least_squares(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -390,15 +390,16 @@ def fit_and_report(args: argparse.Namespace, puzzles: dict[str, tuple[Puzzle, fl
                       [s.measured for s in test])
         sample = "every puzzle" if args.all else f"--per-stratum {args.per_stratum}"
         heading = "Minutes fitted" if args.kind == "black-and-white" else "Colour minutes fitted"
-        folder = "/".join(args.path.resolve().parts[-2:])
+        parts = args.path.resolve().parts
+        folder = "/".join(parts[parts.index("puzzles"):] if "puzzles" in parts else parts[-1:])
         note = (
             f"# {heading} by bench/calibrate_times.py to griddlers.net members' median\n"
-            f"#   solving times (lufton/non-grabber, puzzles/{folder}, {args.kind}, sides up "
-            f"to {args.max_side};\n#   {sample}, --seed {args.seed}; no id ending in 7 read): "
-            f"{len(train)} training\n#   puzzles, {len(test)} held back by a seeded "
-            f"hash of the clues; held back: "
-            f"median |ln(predicted / measured)| {a.log_error:.3f}, {a.within_2:.0%} within\n"
-            f"#   a factor of 2, Spearman rho {a.rho:+.3f}.\n"
+            f"#   solving times (lufton/non-grabber, {folder}, {args.kind},\n#   sides up "
+            f"to {args.max_side}; {sample}, --seed {args.seed}; no id ending in 7 read):\n#   "
+            f"{len(train)} training puzzles, {len(test)} held back by a seeded "
+            f"hash of the clues; held back: median\n#   |ln(predicted / measured)| "
+            f"{a.log_error:.3f}, {a.within_2:.0%} within a factor of 2, Spearman rho "
+            f"{a.rho:+.3f}.\n"
             f"# ln(minutes) = intercept + sum of terms (grader/minutes.py FEATURES names them);\n"
             f"# minutes_low/high = minutes * exp(range): the quartiles of the training "
             f"residuals,\n#   the range holding half of the measured medians around a "

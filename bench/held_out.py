@@ -1,7 +1,8 @@
-"""The held-out rule: puzzles whose numeric id ends in 7 are never read by a fitting script.
+"""The held-out rule (grader/held_out.py) applied to a folder of the scrape.
 
-Every script that fits or tunes a model to the scrape (``calibrate_times.py``,
-``calibrate_human.py``, ``calibrate_colour.py``) lists its files through
+Puzzles whose numeric id ends in 7 are never read by a fitting script. Every script that
+fits or tunes a model to the scrape (``calibrate_times.py`` for both kinds' minutes,
+``calibrate_human.py`` for the score) lists its files through
 :func:`fitting_files`, so the puzzles a user checks the model on (``bench_minutes.py``
 reads :func:`held_out_files`) are puzzles no fit has seen. The lufton/non-grabber scrape
 names each file after its site id (``98947_Holly__Berries.non``), so the rule is decided
@@ -12,28 +13,18 @@ is judged by both (:func:`held_out_text`).
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-#: the last digit of the ids a fit never reads
-HELD_OUT_DIGIT = "7"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-_LEADING_ID = re.compile(r"^(\d+)")
+from grader.held_out import HELD_OUT_DIGIT, file_id, held_out
+
+__all__ = ["HELD_OUT_DIGIT", "file_id", "fitting_files", "held_out", "held_out_files",
+           "held_out_path", "held_out_text"]
+
 _ID_LINE = re.compile(r"^id\s+\"?(\d+)\"?\s*$", re.MULTILINE)
-
-
-def held_out(puzzle_id: int | str | None) -> bool:
-    """Whether a puzzle of this id is kept from every fit (its id ends in 7)."""
-    if puzzle_id is None:
-        return False
-    text = str(puzzle_id).strip()
-    return text.isdigit() and text.endswith(HELD_OUT_DIGIT)
-
-
-def file_id(path: Path) -> str | None:
-    """The id a scraped file's name starts with (``98947_Holly__Berries.non``), or None."""
-    match = _LEADING_ID.match(path.name)
-    return match.group(1) if match else None
 
 
 def held_out_path(path: Path) -> bool:

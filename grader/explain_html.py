@@ -251,11 +251,15 @@ SCRIPT = """
 
 def explain_html(items: Sequence[ReplayItem], title: str = "Nonopress: step by step") -> str:
     """The whole page as text: one replay per item, of either kind."""
-    data = _script_json([item.record() for item in items])
+    records = [item.record() for item in items]
+    data = _script_json(records)
+    # one puzzle whose replay is headed by the page's own title: the heading once, not twice
+    alone = len(records) == 1 and records[0].get("title") == title
+    heading = "" if alone else f"<h1>{html.escape(title)}</h1>\n"
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{html.escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
-        f'<h1>{html.escape(title)}</h1>\n<div id="replays"></div>\n'
+        f'{heading}<div id="replays"></div>\n'
         f'<script type="application/json" id="replay-data">{data}</script>\n'
         f"<script>{SCRIPT}</script>\n</body>\n</html>\n"
     )

@@ -12,7 +12,7 @@ light (the CLI's start-up does not load numba).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TextIO
@@ -331,6 +331,14 @@ class BlackAndWhite:
         return None
 
     def picture(self, rows: Sequence[str]) -> np.ndarray[Any, Any]:
+        return self.stored_picture(rows, lambda: self.puzzle)
+
+    #: ``#``/``.`` rows draw alone (see :class:`StoredKind`)
+    rows_need_palette: ClassVar[bool] = False
+
+    @classmethod
+    def stored_picture(cls, rows: Sequence[str], puzzle: Callable[[], AnyPuzzle]
+                       ) -> np.ndarray[Any, Any]:
         import numpy as np
 
         return np.array([[char == "#" for char in row] for row in rows], dtype=bool)
@@ -527,6 +535,14 @@ class Colour:
 
         return rows_to_colour_array(list(rows), self.puzzle.palette)
 
+    #: its rows are the palette's characters (see :class:`StoredKind`)
+    rows_need_palette: ClassVar[bool] = True
+
+    @classmethod
+    def stored_picture(cls, rows: Sequence[str], puzzle: Callable[[], AnyPuzzle]
+                       ) -> np.ndarray[Any, Any]:
+        return kind_of(puzzle()).picture(rows)
+
     def rows_of(self, picture: np.ndarray[Any, Any]) -> tuple[str, ...]:
         from grader.colour.model import colour_array_to_rows
 
@@ -626,6 +642,33 @@ def palette_record(puzzle: ColourPuzzle) -> list[dict[str, str]]:
     """The palette as JSON shows it."""
     return [{"name": c.name, "rgb": c.hex, "char": c.char, "symbol": c.symbol}
             for c in puzzle.palette.colours]
+
+
+class StoredKind(Protocol):
+    """A kind as library and catalogue records store it, by its tag: what a listing asks of
+    a stored row without rebuilding the puzzle from its YAML (every row read back would cost
+    a parse). ``STORED[row.kind]``; each kind's class fills it."""
+
+    @property
+    def tag(self) -> str: ...
+
+    @property
+    def rows_need_palette(self) -> bool:
+        """The stored solution rows are the palette's characters, so drawing them needs the
+        puzzle's palette (black and white's ``#``/``.`` draw alone)."""
+        ...
+
+    def stored_picture(self, rows: Sequence[str], puzzle: Callable[[], AnyPuzzle]
+                       ) -> np.ndarray[Any, Any]:
+        """Stored solution rows as the picture array (:meth:`PuzzleKind.picture`);
+        ``puzzle`` rebuilds the stored puzzle, called only when the rows alone do not say."""
+        ...
+
+
+#: every kind by the tag its records store (``PuzzleKind.tag``): a new kind adds its class
+STORED: dict[str, StoredKind] = {kind.tag: kind for kind in (BlackAndWhite, Colour)}
+#: the tags a stored kind may have (the catalogue's ``kind`` column, ``--kind`` choices)
+TAGS: tuple[str, ...] = tuple(STORED)
 
 
 def kind_of(puzzle: AnyPuzzle) -> PuzzleKind:

@@ -45,7 +45,8 @@ class ClueFacts:
     ``first_sweep`` the share of the cells its first sweep settles. For colour:
     ``colours`` (1 for black and white), ``pairs`` the neighbouring blocks in the clues and
     ``same_pairs`` those of one colour (they need a gap between them, as in black and
-    white; blocks of two colours may touch, which leaves more places open).
+    white; blocks of two colours may touch, which leaves more places open); ``ones`` the
+    blocks of one cell (single cells are placed at once, without counting).
     """
 
     width: int
@@ -57,6 +58,7 @@ class ClueFacts:
     colours: int = 1
     pairs: int = 0
     same_pairs: int = 0
+    ones: int = 0
 
     @classmethod
     def of_counts(cls, rows: Sequence[Sequence[int]], columns: Sequence[Sequence[int]],
@@ -73,6 +75,7 @@ class ClueFacts:
             first_sweep=first_sweep,
             pairs=pairs,
             same_pairs=pairs,
+            ones=sum(1 for clue in (*rows, *columns) for n in clue if n == 1),
         )
 
     @classmethod
@@ -92,6 +95,7 @@ class ClueFacts:
             pairs=sum(max(len(clue) - 1, 0) for clue in clues),
             same_pairs=sum(1 for clue in clues for a, b in itertools.pairwise(clue)
                            if a[1] == b[1]),
+            ones=sum(1 for clue in clues for n, _ in clue if n == 1),
         )
 
 
@@ -151,6 +155,8 @@ FEATURES: Mapping[str, Feature] = {
     "colours": lambda t, c, w: math.log(max(c.colours, 1)),
     "touching_pairs": lambda t, c, w: (c.pairs - c.same_pairs) / max(c.pairs, 1),
     "same_pairs": lambda t, c, w: math.log1p(c.same_pairs),
+    "colour_changes": lambda t, c, w: math.log1p(c.pairs - c.same_pairs),
+    "one_blocks": lambda t, c, w: c.ones / max(c.blocks, 1),
     # the colour rungs: how many steps of each rung the colour ladder took
     **{f"steps_{rung.replace('-', '_')}": _rung_steps(rung) for rung in COLOUR_RUNGS},
 }

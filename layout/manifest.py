@@ -22,6 +22,7 @@ from grader.errors import FormatError, NonopressError
 from grader.inputs import read_input_bytes
 from grader.text import clean
 from layout.fillin_refs import FillinRef, parse_fillin_refs
+from layout.frontmatter import FrontMatter, parse_front_matter
 from layout.profiles import (
     PLAIN,
     Profile,
@@ -35,6 +36,7 @@ TOP_KEYS = (
     "solutions", "worked", "puzzles", "hide_titles", "ink", "booklet",
     "profile", "large_print", "output_condition", "pad_pages", "fillins", "minutes",
     "from_library",  # puzzles picked from the catalogue: kept as read, resolved by nonopress
+    "front_matter",
 )
 PUZZLE_KEYS = ("file", "title", "note", "hide_title", "index", "date")
 MARGIN_SIDES = ("top", "bottom", "left", "right")
@@ -99,6 +101,8 @@ class Manifest:
     #: the ``from_library`` section as written (None: there is none): the layout never
     #: sees the catalogue, it keeps the section so that the manifest is read only once
     from_library: Any = field(default=None, hash=False)
+    #: title, copyright and how-to-solve pages, a back page (layout.frontmatter)
+    front_matter: FrontMatter | None = None
 
 
 def _key_lines(text: str) -> tuple[dict[str, int], list[int]]:
@@ -212,6 +216,7 @@ def parse_manifest(text: str, source: Path) -> Manifest:
         pad_pages=value("pad_pages", lambda v: _boolean(v, "pad_pages"), False),
         minutes=value("minutes", lambda v: _boolean(v, "minutes"), False),
         from_library=data.get("from_library"),
+        front_matter=value("front_matter", parse_front_matter, None),
     )
 
 

@@ -33,6 +33,7 @@ from layout.draw import (
 )
 from layout.fillins import FillinEntry, plan_fillin_solutions, plan_fillins
 from layout.fonts import MIN_TEXT_SIZE, fit_size, text_width, wrap_words
+from layout.frontmatter import back_page, front_pages
 from layout.geometry import BlockGeometry
 from layout.issue import Issue, IssueEntry
 from layout.kinddraw import puzzle_ops
@@ -863,8 +864,9 @@ def _bigger_puzzles_said(before: IssuePlan, after: IssuePlan) -> str:
         how = f"{alone} alone on a page"
     else:
         how = f"up to {most} to a page"
-    return (f"a short book: puzzles printed at {cell} cells on {plural(len(pages), 'page')} "
-            f"instead of {was} ({how})")
+    instead = f" instead of {was}" if was != len(pages) else ""  # not "8 instead of 8"
+    return (f"a short book: puzzles printed at {cell} cells on {plural(len(pages), 'page')}"
+            f"{instead} ({how})")
 
 
 def _notes(plan: IssuePlan) -> int:
@@ -936,10 +938,12 @@ def _plan(issue: Issue, solution_cell: float | None = None,
         solutions = plan_fillin_solutions(issue, planner.area, GAP, solutions)
     worked = [page for e in issue.entries if e.worked for page in planner.worked_pages(e)]
     rows = _contents_rows(issue, bool(solutions), bool(worked))
+    front_matter = issue.manifest.front_matter
+    front = front_pages(planner, front_matter) if front_matter is not None else []
     # Page numbers depend on how many contents pages there are, which does not depend on
     # the numbers: lay the contents out once to count them.
     contents_count = len(_contents_pages(planner, rows, {}, {}))
-    first = contents_count + 1
+    first = len(front) + contents_count + 1
     puzzle_page_of: dict[int, int] = {}
     for k, page in enumerate(puzzles):
         for block in page.blocks:
@@ -951,16 +955,19 @@ def _plan(issue: Issue, solution_cell: float | None = None,
         "Worked solutions": first + len(puzzles) + len(solutions),
     }
     contents = _contents_pages(planner, rows, puzzle_page_of, starts)
-    pages = contents + puzzles + solutions + worked
+    pages = front + contents + puzzles + solutions + worked
+    back = front_matter is not None and front_matter.barcode_space
     if issue.manifest.booklet:
-        while len(pages) % 4:
+        while (len(pages) + back) % 4:  # the back page stays the last
             pages.append(planner.page("blank"))
     if issue.manifest.profile.rules.min_pages:
         _kdp_page_count(pages, planner)
+    if back:
+        pages.append(back_page(planner))
     m = planner.manifest.margins
     for number, page in enumerate(pages, start=1):
         page.number = number
-        if page.kind != "blank":
+        if page.kind not in ("blank", "front", "back"):  # front matter has no folio
             _frame(page, issue, planner)
         if issue.manifest.profile.rules.bound and number % 2 == 0:
             translate_page(page, m.right - m.left)  # a verso: the gutter is on its right

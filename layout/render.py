@@ -1,5 +1,5 @@
 """One puzzle drawn as an editor shows it to a colleague: its clues, its grid and,
-optionally, its solution, on a page of its own size, as PNG, SVG or PDF.
+optionally, its solution, on a page of its own size, as PNG, SVG, PDF or EPS.
 
 The block is the one the issue prints (:func:`layout.kinddraw.puzzle_ops`, same rules, tint
 and digits); the three back ends only translate its display list.
@@ -8,6 +8,7 @@ and digits); the three back ends only translate its display list.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
@@ -26,7 +27,7 @@ CELL = 14.0
 MARGIN, CAPTION = 18.0, 11.0
 #: pixels a point in PNG
 PNG_SCALE = 2.0
-FORMATS = ("png", "svg", "pdf")
+FORMATS = ("png", "svg", "pdf", "eps")
 #: the most cells (grid and clue cells) a drawing holds, and the most pixels a PNG has:
 #: checked from the puzzle's size before anything is drawn (a 4096x1024 puzzle at 14 pt
 #: cells would be a 114,788 x 28,816 PNG, 12 GiB of pixels)
@@ -76,13 +77,15 @@ def puzzle_page(puzzle: Puzzle | ColourPuzzle, solution: BoolArray | ColourArray
 
 
 def render(page: Page, kind: str) -> bytes:
-    """The page as ``png``, ``svg`` or ``pdf`` bytes."""
+    """The page as ``png``, ``svg``, ``pdf`` or ``eps`` bytes."""
     if kind == "png":
         return _png(page)
     if kind == "svg":
         return _svg(page).encode("utf-8")
     if kind == "pdf":
         return _pdf(page)
+    if kind == "eps":
+        return _eps(page).encode("latin-1")
     raise ValueError(f"no renderer for {kind!r} (one of {', '.join(FORMATS)})")
 
 
@@ -201,6 +204,84 @@ def _pdf(page: Page) -> bytes:
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()
+
+
+def _ps_text(text: str) -> str:
+    """A PostScript string of ``text`` in Latin-1 (Helvetica's encoding here): specials
+    escaped, a character Latin-1 lacks written as '?' (stars as '*' and '.')."""
+    text = text.replace("\u2605", "*").replace("\u2606", ".")
+    out = []
+    for char in text:
+        code = ord(char) if ord(char) < 256 else ord("?")
+        if char in "()\\":
+            out.append("\\" + char)
+        elif 32 <= code < 127:
+            out.append(chr(code))
+        else:
+            out.append(f"\\{code:03o}")
+    return "(" + "".join(out) + ")"
+
+
+def _ps_rgb(role: str, rgb: RGB | None = None) -> str:
+    red, green, blue = rgb or SCREEN[role]
+    return f"{red / 255:.4f} {green / 255:.4f} {blue / 255:.4f} setrgbcolor"
+
+
+def _eps(page: Page) -> str:
+    """Encapsulated PostScript of the page, for houses whose layout programs place EPS:
+    the display list as PostScript, Helvetica for the text (every RIP has it; its digits
+    are as wide as DejaVu's within a cell), the bounding box the page's own."""
+    width, height = page.width, page.height
+    lines = [
+        "%!PS-Adobe-3.0 EPSF-3.0",
+        f"%%BoundingBox: 0 0 {math.ceil(width)} {math.ceil(height)}",
+        f"%%HiResBoundingBox: 0 0 {width:.2f} {height:.2f}",
+        "%%Creator: nonopress render",
+        "%%LanguageLevel: 2",
+        "%%Pages: 1",
+        "%%EndComments",
+        "%%BeginProlog",
+        "/R { rectfill } bind def",
+        "/L { moveto lineto stroke } bind def",
+        "/C { dup stringwidth pop 2 div neg 0 rmoveto show } bind def",
+        "/E { dup stringwidth pop neg 0 rmoveto show } bind def",
+        "/ISO { findfont dup length dict begin { 1 index /FID ne { def } { pop pop } "
+        "ifelse } forall /Encoding ISOLatin1Encoding def currentdict end definefont pop } "
+        "bind def",
+        "/Helvetica-L1 /Helvetica ISO /Helvetica-Bold-L1 /Helvetica-Bold ISO",
+        "%%EndProlog",
+        "%%Page: 1 1",
+        "gsave",
+        f"{_ps_rgb('paper')} 0 0 {width:.2f} {height:.2f} R",
+        "2 setlinecap",
+    ]
+    for op in page.ops:
+        if isinstance(op, Rects) and op.rects:
+            lines.append(_ps_rgb(op.role, op.rgb))
+            lines.extend(f"{x:.2f} {y:.2f} {w:.2f} {h:.2f} R" for x, y, w, h in op.rects)
+        elif isinstance(op, Lines) and op.segments:
+            lines.append(f"{_ps_rgb(op.role)} {op.width:.2f} setlinewidth")
+            lines.extend(f"{x1:.2f} {y1:.2f} {x2:.2f} {y2:.2f} L"
+                         for x1, y1, x2, y2 in op.segments)
+        elif isinstance(op, ClueText) and op.items:
+            lift = DIGIT_HEIGHT * op.size / 2
+            lines.append(f"{_ps_rgb('ink', op.rgb)} /Helvetica-L1 findfont {op.size:.2f} "
+                         "scalefont setfont")
+            lines.extend(f"{x:.2f} {y - lift:.2f} moveto {_ps_text(text)} C"
+                         for x, y, text in op.items)
+        elif isinstance(op, Text):
+            face = "/Helvetica-Bold-L1" if op.bold else "/Helvetica-L1"
+            show = {"left": "show", "center": "C", "right": "E"}[op.anchor]
+            lines.append(f"{_ps_rgb(op.role)} {face} findfont {op.size:.2f} scalefont setfont "
+                         f"{op.x:.2f} {op.y:.2f} moveto {_ps_text(op.text)} {show}")
+        elif isinstance(op, Polygons):
+            lines.append(f"{_ps_rgb(op.role)} {op.width:.2f} setlinewidth")
+            for polygon in op.polygons:
+                path = " ".join(f"{x:.2f} {y:.2f} {'moveto' if k == 0 else 'lineto'}"
+                                for k, (x, y) in enumerate(polygon))
+                lines.append(f"newpath {path} closepath {'fill' if op.fill else 'stroke'}")
+    lines += ["grestore", "showpage", "%%EOF"]
+    return "\n".join(lines) + "\n"
 
 
 def caption_of(puzzle: Puzzle | ColourPuzzle, extra: Sequence[str] = ()) -> str:

@@ -100,3 +100,26 @@ def test_the_model_is_written_where_the_grader_reads_it(tmp_path: Path) -> None:
     assert TimeModel.from_mapping(data["minutes"]) == model
     assert "# Minutes fitted by a test\nminutes:" in text
     assert data["score"] == yaml.safe_load((ROOT / "grader" / "scoring.yaml").read_text())["score"]
+
+
+def test_the_colour_model_is_written_to_its_own_block(tmp_path: Path) -> None:
+    path = tmp_path / "scoring.yaml"
+    original = (ROOT / "grader" / "scoring.yaml").read_text()
+    path.write_text(original)
+    model = TimeModel(-2.5, {"steps": 0.75, "one_blocks": -0.5}, -0.2, 0.2)
+    calibrate_times.write_model(model, "# Colour minutes fitted by a test\n", path,
+                                kind="colour")
+    data = yaml.safe_load(path.read_text())
+    assert TimeModel.from_mapping(data["colour_minutes"]) == model
+    assert data["minutes"] == yaml.safe_load(original)["minutes"]  # black and white kept
+
+
+def test_find_timed_keeps_the_kind_asked_for(tmp_path: Path) -> None:
+    timed_file(tmp_path, "1_plain", ["#.", ".#"], "0:01:30")
+    colour = tmp_path / "2_colour.non"
+    colour.write_text('medium_time "0:02:00"\nwidth 2\nheight 1\ncolor a ffffff\n'
+                      "color b 000000\ncolor c ff0000\nrows\nb 1 c 1\ncolumns\nb 1\nc 1\n")
+    assert [t.path.name for t in calibrate_times.find_timed(tmp_path, kind="colour")] == [
+        "2_colour.non"]
+    assert [t.path.name for t in calibrate_times.find_timed(tmp_path, kind="black-and-white")
+            ] == ["1_plain.non"]

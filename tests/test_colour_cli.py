@@ -96,10 +96,10 @@ def test_convert_round_trips_colour(files: dict[str, Path], tmp_path: Path, suff
 
 def test_convert_refuses_colour_into_black_and_white_format(
         files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "out.non"
+    out = tmp_path / "out.nin"
     assert main(["convert", str(files["unique"]), str(out)]) == 2
     err = capsys.readouterr().err
-    assert "out.non" in err and "cannot hold colour" in err and len(err.splitlines()) == 1
+    assert "out.nin" in err and "cannot hold colour" in err and len(err.splitlines()) == 1
     assert not out.exists()
 
 

@@ -68,31 +68,36 @@ def test_a_colour_photo_makes_a_puzzle_that_needs_solving(name: str) -> None:
 
 
 def test_a_colour_photo_is_steered_by_level_and_stars() -> None:
-    photo = sample("coffee")
-    plain = make_colour(photo, 25, 25, 3, seconds=60)
-    assert plain.grade is not None and plain.grade.level == "easy"
-    hard = make_colour(photo, 25, 25, 3, seconds=60, target=Target(level="fiendish"))
-    assert hard.reached and hard.grade is not None and hard.grade.level == "fiendish"
-    assert hard.puzzle.solution != plain.puzzle.solution
+    """Down by level (the astronaut is fiendish as made, easy when asked), up by level (the
+    stained tissue, easy as made, fiendish when asked), down by stars (the coffee cup)."""
     astronaut = sample("astronaut")
-    back = make_colour(astronaut, 25, 25, 3, seconds=60)
-    assert back.grade is not None and back.grade.level == "fiendish"
+    plain = make_colour(astronaut, 25, 25, 3, seconds=60)
+    assert plain.grade is not None and plain.grade.level == "fiendish"
     easy = make_colour(astronaut, 25, 25, 3, seconds=60, target=Target(level="easy"))
     assert easy.reached and easy.grade is not None and easy.grade.level == "easy"
+    assert easy.puzzle.solution != plain.puzzle.solution
+    assert len(easy.flips) <= 0.04 * easy.cells + 1
+    tissue = sample("immunohistochemistry")
+    made = make_colour(tissue, 25, 25, 3, seconds=60)
+    assert made.grade is not None and made.grade.level == "easy"
+    harder = make_colour(tissue, 25, 25, 3, seconds=120, target=Target(level="fiendish"))
+    assert harder.reached and harder.grade is not None and harder.grade.level == "fiendish"
+    photo = sample("coffee")
+    coffee = make_colour(photo, 25, 25, 3, seconds=60)
+    assert coffee.grade is not None and coffee.grade.stars == 2
     one = make_colour(photo, 25, 25, 3, seconds=60, target=Target(stars=1))
     assert one.reached and one.grade is not None and one.grade.stars == 1
-    assert len(one.flips) <= 0.04 * one.cells + 1
 
 
-def test_make_takes_level_with_colours_and_previews_the_original_in_colour(
+def test_make_takes_a_target_with_colours_and_previews_the_original_in_colour(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     photo = tmp_path / "coffee.png"
     photo.write_bytes(sample("coffee"))
     out, preview = tmp_path / "coffee.yaml", tmp_path / "preview.png"
-    assert main(["make", str(photo), "--size", "25x25", "--colours", "3", "--level",
-                 "fiendish", "-q", "--json", "-o", str(out), "--preview", str(preview)]) == 0
+    assert main(["make", str(photo), "--size", "25x25", "--colours", "3", "--stars", "1",
+                 "-q", "--json", "-o", str(out), "--preview", str(preview)]) == 0
     record = json.loads(capsys.readouterr().out)
-    assert record["reached"] and record["level"] == "fiendish" and record["target"] == "fiendish"
+    assert record["reached"] and record["stars"] == 1 and record["target"] == "1 star"
     assert 0 < record["ink_percent"] < 90 and "likeness" in record
     with Image.open(preview) as image:
         rgb = np.asarray(image.convert("RGB"), dtype=np.int64)

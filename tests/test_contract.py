@@ -229,13 +229,43 @@ def test_the_slots_the_studio_batch_and_catalogue_ask(flag: ColourPuzzle) -> Non
     assert colour.picture(["rb."]).tolist() == [[1, 2, 0]]
     assert plain.editor_record()["rows"] == [[1], [3], [1]]
     assert colour.editor_record()["rows"] == [[[2, "r"], [1, "b"]], [[1, "r"], [2, "b"]]]
-    assert plain.with_givens([(0, 1, True)]).givens == ((0, 1, True),)
+    assert kind_of(plain.with_givens([(0, 1, True)])).givens() == ((0, 1, True),)
     with pytest.raises(PuzzleError, match="givens are for black-and-white"):
         colour.with_givens([(0, 1, True)])
     assert plain.black_and_white() is CROSS and colour.black_and_white() is None
     drawn = puzzle_from_rows(["rrb", "rbb"], Metadata(title="again"), flag.palette)
     assert isinstance(drawn, ColourPuzzle) and drawn.rows == flag.rows
     assert puzzle_from_rows([".#.", "###", ".#."], Metadata()).rows == CROSS.rows
+
+
+def test_a_stored_tag_names_its_kind_and_draws_without_reading_the_puzzle(
+        flag: ColourPuzzle) -> None:
+    """A listing asks ``STORED[row.kind]``: black-and-white rows draw alone (the puzzle is
+    never read back), colour rows read the palette of the stored puzzle."""
+    from grader.kinds import STORED, TAGS
+    from nonopress.catalogue.schema import KINDS
+
+    assert TAGS == KINDS and {"bw", "colour"} <= set(TAGS)
+    for puzzle in (CROSS, flag):
+        kind = kind_of(puzzle)
+        registered: object = STORED[kind.tag]
+        assert type(kind) is registered
+
+    def unread() -> Puzzle:
+        raise AssertionError("a black-and-white row was read back")
+
+    plain = STORED["bw"]
+    assert not plain.rows_need_palette
+    assert plain.stored_picture([".#."], unread).tolist() == [[False, True, False]]
+    colour = STORED["colour"]
+    asked: list[str] = []
+
+    def stored() -> ColourPuzzle:
+        asked.append("read")
+        return flag
+
+    assert colour.rows_need_palette
+    assert colour.stored_picture(["rb."], stored).tolist() == [[1, 2, 0]] and asked
 
 
 def test_no_solution_names_the_line_for_either_kind() -> None:

@@ -349,3 +349,22 @@ def test_a_misspelt_non_heading_is_named_at_its_line_with_a_suggestion() -> None
     assert error_of("width 2\nheight 1\nrow\n2\ncolumns\n1\n1\n", "non").line == 3
     # a missing section with no near miss keeps the plain message
     assert error_of("width 2\nheight 1\ncolumns\n1\n1\n", "non").message == "no rows section"
+
+
+def test_a_format_module_the_registry_does_not_name_is_found_by_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new format is its module and its test: the registry finds its SPEC (or SPECS),
+    passing over the modules it names and the private ones."""
+    package = tmp_path / "morefmts"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "_helpers.py").write_text("SPEC = 'a helper, never a format'\n")
+    (package / "named.py").write_text("SPEC = 'named already'\n")
+    (package / "toy.py").write_text(
+        "from grader.formats.nin import SPEC as NIN\n"
+        "from dataclasses import replace\n"
+        "SPEC = replace(NIN, name='toy', suffixes=('.toy',))\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    found = formats._found_specs([str(package)], "morefmts", {"named"})
+    assert [spec.name for spec in found] == ["toy"]
+    assert [s.name for s in formats._SPECS][-4:] == ["mk", "nin", "picture", "pbm4"]

@@ -57,8 +57,17 @@ def test_the_rule_is_the_last_digit_of_the_id() -> None:
     assert held_out.held_out(98947) and held_out.held_out("7") and held_out.held_out("1007")
     assert not held_out.held_out(98946) and not held_out.held_out("70")
     assert not held_out.held_out(None) and not held_out.held_out("b7")
-    assert held_out.file_id(Path("98947_Holly__Berries.non")) == "98947"
+    assert held_out.file_id(Path("98947_Holly__Berries.non")) == 98947
     assert held_out.file_id(Path("Holly.non")) is None
+
+
+def test_the_refit_on_real_solves_asks_the_same_rule() -> None:
+    from grader.held_out import held_out as rule
+    from nonopress.solves.refit import held_out as refit_held_out
+
+    for name in ("98947_Holly.non", "1234.non", "17_a.non", "170_b.non"):
+        number = held_out.file_id(Path(name))
+        assert refit_held_out("key", name) == rule(number) == held_out.held_out_path(Path(name))
 
 
 PICTURES = (["#.#", ".#.", "#.#"], ["##.", ".##", "..#"], ["###", "#..", "#.."],

@@ -69,10 +69,10 @@ def test_make_colours_command_writes_a_colour_puzzle(
                  "-q"]) == 2
     assert "must be 1 to" in capsys.readouterr().err
     # a format without colour refuses it in one line naming the file, and writes nothing
-    assert make_scene(tmp_path, tmp_path / "scene.non") == 2
+    assert make_scene(tmp_path, tmp_path / "scene.nin") == 2
     err = capsys.readouterr().err
-    assert "scene.non" in err and "cannot hold colour" in err and len(err.splitlines()) == 1
-    assert not (tmp_path / "scene.non").exists()
+    assert "scene.nin" in err and "cannot hold colour" in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "scene.nin").exists()
 
 
 def test_make_colours_reports_like_black_and_white(

@@ -17,9 +17,10 @@ from grader.grading import Grade, grade
 from grader.lines import solve_line
 from grader.minutes import ClueFacts, TimeModel, about_text, default_model, span_text
 from grader.model import UNKNOWN, Metadata, Puzzle
+from grader.results import Budget
 from grader.scoring import step_terms
 from grader.solver import line_solve
-from grader.sweeps import sweep_count
+from grader.sweeps import Sweeps, sweep_count, sweeps_of
 from grader.techniques.base import Step
 from nonopress.batch.html_report import render_html
 from nonopress.batch.rows import ResultRow
@@ -162,6 +163,57 @@ def test_sweep_count_of_known_shapes() -> None:
                                Metadata(title="plus"))
     assert sweep_count(plus.rows, plus.columns) == 2  # rows: the middle; columns: the rest
     assert sweep_count(plus.rows, plus.columns, deadline=0.0) == 0  # past its deadline
+
+
+def test_the_first_sweep_share_is_what_one_pass_each_way_settles() -> None:
+    full = Puzzle.from_picture(np.ones((4, 6), dtype=bool), Metadata(title="full"))
+    assert sweeps_of(full.rows, full.columns) == Sweeps(1, 1.0)
+    # the rows settle the middle row, the columns then the rest: all by the first sweep
+    plus = Puzzle.from_picture(["..#..", "..#..", "#####", "..#..", "..#.."],
+                               Metadata(title="plus"))
+    assert sweeps_of(plus.rows, plus.columns) == Sweeps(2, 1.0)
+    # a puzzle line logic cannot start: nothing settles
+    ring = Puzzle.from_picture(["#.", ".#"], Metadata(title="two ways"))
+    assert sweeps_of(ring.rows, ring.columns) == Sweeps(0, 0.0)
+    # full and empty rows settle at once
+    half = Puzzle.from_picture(np.array([[r < 5] * 10 for r in range(10)], dtype=bool),
+                               Metadata(title="half"))
+    assert sweeps_of(half.rows, half.columns).first == 1.0
+
+
+def test_a_colour_puzzle_reads_the_colour_model_and_its_clue_facts() -> None:
+    from grader.colour.model import ColourPuzzle
+    from grader.colour.palette import Colour, Palette
+    from grader.kinds import kind_of
+    from grader.minutes import model_kind
+
+    palette = Palette((Colour("red", (200, 0, 0), "r"), Colour("blue", (0, 0, 200), "b")))
+    picture = np.array([[1, 2, 0, 1], [1, 0, 0, 1], [2, 2, 2, 0]], dtype=np.uint8)
+    puzzle = ColourPuzzle.from_picture(picture, palette)
+    kind = kind_of(puzzle)
+    facts = kind.clue_facts(kind.sweep_passes())
+    # rows: r1 b1 r1 | r1 r1 | b3; columns: r2 b1 | b1 b1 | b1 | r2
+    assert (facts.colours, facts.blocks, facts.pairs, facts.same_pairs, facts.ones) == (
+        2, 12, 5, 2, 9)
+    assert model_kind(facts) == "colour"
+    result = kind.grade(None, Budget(seconds=30))
+    assert result.minutes is not None
+    terms = step_terms(result.steps, puzzle.width, puzzle.height)
+    expected = default_model("colour").estimate(terms, facts)
+    assert (result.minutes, result.minutes_low, result.minutes_high) == (
+        expected.minutes, expected.low, expected.high)
+    assert default_model("colour") != default_model("black-and-white")
+    plain = ClueFacts.of_counts([(2, 1), (3,)], [(1,), (2,), (1,)])
+    assert (plain.colours, plain.pairs, plain.same_pairs, plain.ones) == (1, 1, 1, 3)
+    assert model_kind(plain) == "black-and-white"
+
+
+def test_the_widest_point_is_the_open_share_at_the_first_hard_step() -> None:
+    easy = Step("simple-boxes", "t", tuple((0, c, 2) for c in range(5)), line=None)
+    hard = Step("cell-branching", "t", ((1, 1, 2),))
+    terms = step_terms([easy, hard, easy], 5, 4)
+    assert terms.widest == pytest.approx(1 - 5 / 20)
+    assert step_terms([easy], 5, 4).widest == 0.0  # no hard step: nothing held open
 
 
 # -- where the minutes are printed ----------------------------------------------------------------

@@ -458,3 +458,17 @@ def test_the_batch_writer_stores_a_batch_once_and_outlives_a_dropped_connection(
     finally:
         writer.close()
     assert len(stored(catalogue)) == 4
+
+
+def test_the_refit_reads_clue_facts_through_the_kind_and_leaves_out_another_model() -> None:
+    """The black-and-white minutes are refitted: a colour puzzle (timed by colour_minutes)
+    is left out before it is graded; a black-and-white one gives the kind's clue facts."""
+    from grader.kinds import kind_of, read_puzzles
+    from nonopress.solves.refit import refitted_clues
+
+    root = Path(__file__).resolve().parents[1] / "puzzles"
+    (ladybird,) = read_puzzles(root / "colour" / "ladybird.yaml")
+    (house,) = read_puzzles(root / "house.yaml")
+    assert refitted_clues(ladybird) is None and features(ladybird, 5.0) is None
+    kind = kind_of(house)
+    assert refitted_clues(house) == kind.clue_facts(kind.sweep_passes())

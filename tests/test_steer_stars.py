@@ -76,7 +76,6 @@ def test_steering_to_the_stars_a_puzzle_has_changes_nothing() -> None:
 
 
 def test_a_catalogue_from_before_the_one_scale_is_brought_onto_it(tmp_path: Path) -> None:
-    import sqlalchemy as sa
 
     from grader.formats import write
     from nonopress.catalogue import open_catalogue
@@ -86,11 +85,17 @@ def test_a_catalogue_from_before_the_one_scale_is_brought_onto_it(tmp_path: Path
     path.write_bytes(write(Puzzle.from_picture(_hard_picture()), "non"))
     db = tmp_path / "stock.sqlite"
     assert main(["library", "--db", str(db), "add", str(path)]) == 0
-    engine = sa.create_engine(f"sqlite:///{db}")
-    with engine.begin() as connection:  # as a catalogue of the score's own stars held it
-        connection.exec_driver_sql("UPDATE puzzles SET level = 'hard', stars = 5")
-        connection.exec_driver_sql("UPDATE catalogue_version SET version_num = '0002'")
-    engine.dispose()
+    with open_catalogue(db) as opened:  # back to the schema before the one scale
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", "nonopress.catalogue:migrations")
+        with opened.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0002")
+            # as a catalogue of the score's own stars held it
+            connection.exec_driver_sql("UPDATE puzzles SET level = 'hard', stars = 5")
     catalogue = open_catalogue(db)
     with catalogue.engine.connect() as connection:
         assert connection.exec_driver_sql("SELECT stars FROM puzzles").scalar_one() == 4

@@ -36,6 +36,10 @@ def _puzzle(seed: int, title: str) -> Puzzle:
 def folder(tmp_path: Path) -> Path:
     for seed, name in ((57, "hard"), (0, "easy")):
         (tmp_path / f"{name}.non").write_bytes(write(_puzzle(seed, name.title()), "non"))
+    # a wide one (40x25, a staircase: unique) as the bicycle is
+    rows, columns = np.indices((25, 40))
+    wide = Puzzle.from_picture(columns < rows * 40 // 25 + 5, meta=Metadata(title="Wide"))
+    (tmp_path / "wide.non").write_bytes(write(wide, "non"))
     return tmp_path
 
 
@@ -60,11 +64,79 @@ def test_easier_right_after_opening_uses_the_new_puzzles_stars(folder: Path) -> 
                                ".split('★').length - 1 === 4", timeout=60_000)
         page.click("button[data-tab=library]")
         page.click(".card[data-label='easy.non']")
-        page.keyboard.press("[")  # Easier, before the easy puzzle's grade is back
-        page.wait_for_selector("#proposal:not([hidden])", timeout=120_000)
+        # opened (the editor shows it: its title) and its grade not back yet
+        page.wait_for_function("() => document.getElementById('title').value === 'Easy'")
+        with page.expect_request("**/api/repair", timeout=120_000):
+            page.keyboard.press("[")  # Easier, before the easy puzzle's grade is back
         # the grade shown and the steering asked for are the easy puzzle's
-        assert page.inner_text("#stars").count("★") == 2
+        page.wait_for_function("() => document.getElementById('stars').textContent"
+                               ".split('★').length - 1 === 2", timeout=60_000)
         assert [body.get("stars") for body in asked] == [1]
-        assert "hard" not in page.inner_text("#proposal-text").lower()
         browser.close()
         assert errors == []
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1280, 800)])
+def test_the_grade_is_above_the_fold_and_the_minutes_on_one_line(
+        folder: Path, size: tuple[int, int]) -> None:
+    width, height = size
+    with running_studio(StudioConfig(folder=folder)) as config, \
+            sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(config.url)
+        page.wait_for_function("() => window.__studio !== undefined")
+        page.click("button[data-tab=library]")
+        page.click(".card[data-label='wide.non']")
+        page.wait_for_function("() => document.getElementById('level').textContent !== '–'",
+                               timeout=120_000)
+        for name in ("level", "stars", "minutes", "grade-box", "rungs"):  # the whole grade
+            box = page.locator(f"#{name}").bounding_box()
+            assert box is not None and box["y"] + box["height"] <= height, (name, box)
+        minutes = page.locator("#minutes")
+        size = page.evaluate("parseFloat(getComputedStyle(document.getElementById('minutes'))"
+                             ".fontSize)")
+        box = minutes.bounding_box()
+        assert box is not None and box["height"] < 2 * size  # one line, not wrapped
+        grid = page.locator("#grid").bounding_box()
+        assert grid is not None and grid["width"] > 300
+        page.screenshot(path=str(folder / f"studio-{width}x{height}.png"))
+        browser.close()
+
+
+def test_one_replay_heading() -> None:
+    from grader.explain_html import explain_html
+    from grader.kinds import kind_of
+    from grader.results import Budget
+
+    puzzle = _puzzle(0, "Easy")
+    kind = kind_of(puzzle)
+    graded = kind.grade(None, Budget(seconds=10))
+    page = explain_html([kind.replay(puzzle.title, graded)], title=puzzle.title)
+    assert "<h1>" not in page  # the replay's own heading names it once
+    two = explain_html([kind.replay("a", graded), kind.replay("b", graded)], title="Both")
+    assert two.count("<h1>") == 1
+
+
+def test_the_heat_map_legend_names_every_tint_it_draws(folder: Path) -> None:
+    with running_studio(StudioConfig(folder=folder)) as config, \
+            sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_page(viewport={"width": 320, "height": 900})
+        page.goto(config.url)
+        page.wait_for_function("() => window.__studio !== undefined")
+        page.click("button[data-tab=library]")
+        page.click(".card[data-label='hard.non']")
+        page.wait_for_function("() => window.__studio.lastGrade !== null", timeout=120_000)
+        page.keyboard.press("h")  # the heat map
+        drawn = page.evaluate("""() => {
+            const s = window.__studio, names = s.lastGrade.rung_order;
+            return [...new Set(s.lastGrade.heat.flat())].filter((r) => r > 0)
+                .map((r) => names[r]).sort(); }""")
+        assert len(drawn) >= 2  # the hard puzzle's look-ahead and more
+        width = page.evaluate("document.documentElement.clientWidth")
+        shown = [item for item in page.locator("#legend span").all()
+                 if (box := item.bounding_box()) is not None
+                 and box["x"] >= 0 and box["x"] + box["width"] <= width]
+        assert sorted(item.inner_text().strip() for item in shown) == drawn
+        browser.close()

@@ -20,8 +20,8 @@ sync_api = pytest.importorskip("playwright.sync_api")
 from grader.formats import read_any  # noqa: E402
 from grader.kinds import kind_of  # noqa: E402
 from grader.results import Budget  # noqa: E402
+from nonopress.app.play import reveal  # noqa: E402
 from nonopress.cli import main  # noqa: E402
-from nonopress.web.record import reveal  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed")
@@ -546,3 +546,40 @@ def test_the_element_embeds_a_puzzle_with_one_script_tag(context: Any, sample: P
         assert "Solved" in tab.status()
     finally:
         server.shutdown()
+
+
+def test_every_puzzle_of_the_sample_issue_plays(context: Any, sample: Path) -> None:
+    """Each page mounts its grid with every clue, and reveal-all ends in "Solved" (the
+    answer the page carries is the puzzle's solution: every clue crossed off)."""
+    index = (sample / "index.html").read_text()
+    pages = re.findall(r'href="(puzzle-\d+\.html)"', index)
+    assert len(pages) == 11
+    page = context.new_page()
+    for name in pages:
+        tab = Tab(page, sample, name)
+        assert page.locator(".np-cell").count() == tab.width * tab.height
+        page.get_by_role("button", name="Reveal all").click()
+        assert "Solved" in page.locator(".np-solved").inner_text(), name
+        assert page.locator(".np-clue.np-done").count() == tab.width + tab.height, name
+
+
+def test_move_lets_a_finger_pan_instead_of_paint(browser: Any, sample: Path) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                              is_mobile=True)
+    try:
+        tab = Tab(ctx.new_page(), sample, "puzzle-08.html")  # 23x23: wider than the phone
+        page = tab.page
+        move = page.get_by_role("button", name="Move the grid instead of painting")
+        move.click()
+        page.touchscreen.tap(*tab.centre(0, 0))
+        assert tab.marks()[0] == 0 and move.get_attribute("aria-pressed") == "true"
+        assert page.locator(".np-cell").first.evaluate(
+            "(cell) => getComputedStyle(cell).touchAction") in (
+                "manipulation", "pan-x pan-y pinch-zoom")  # the same, as Chromium names it
+        assert page.evaluate("document.querySelector('.np-scroller').scrollWidth") > \
+            page.evaluate("document.querySelector('.np-scroller').clientWidth")
+        move.click()
+        page.touchscreen.tap(*tab.centre(0, 0))
+        assert tab.marks()[0] == 1
+    finally:
+        ctx.close()

@@ -12,10 +12,9 @@ import pytest
 
 from grader.formats import read_any
 from grader.results import Budget
+from nonopress.app.hints import ranges_text
+from nonopress.app.play import compute_hints, obfuscate, reveal
 from nonopress.cli import main
-from nonopress.web.hintcache import compute_hints
-from nonopress.web.hints import ranges_text
-from nonopress.web.record import obfuscate, reveal
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
@@ -151,6 +150,7 @@ def test_collect_names_the_collector_in_the_data_and_the_policy(dated: Path) -> 
 @pytest.mark.parametrize("args, message", [
     (["--until", "tomorrow"], "--until: expected a day as YYYY-MM-DD"),
     (["--collect", "ftp://x"], "expected an http(s) URL"),
+    (["-o", "/proc/no/such/site", "--no-cache"], "/proc/no/such/site: cannot make the folder"),
 ])
 def test_bad_options_are_one_line_and_status_2(dated: Path, args: list[str], message: str,
                                                capsys: pytest.CaptureFixture[str]) -> None:

@@ -53,6 +53,9 @@ def look_penalty(picture: BoolArray, row: int, column: int) -> float:
     if same_after == 0:
         return SPECK
     crosses = [(row + dr, column + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
+    inked = [0 <= r < height and 0 <= c < width and bool(picture[r, c]) for r, c in crosses]
+    if value and inked in ([True, True, False, False], [False, False, True, True]):
+        return SPECK  # the middle of a line one cell wide: erasing it cuts the line in two
     boundary = any(
         0 <= r < height and 0 <= c < width and bool(picture[r, c]) != value for r, c in crosses
     )

@@ -53,6 +53,14 @@ class Authored(Generic[P, G]):
         """Flipped cells as a percentage of all cells."""
         return 100.0 * len(self.flips) / self.cells
 
+    def original_rows(self) -> list[str]:
+        """The picture it started from as row strings ('#'/'.', or the palette's chars)."""
+        return list(kind_of(self.puzzle).rows_of(self.original))
+
+    def given_cells(self) -> list[list[Any]]:
+        """The printed givens as [row, column, filled], 0-based (colour has none)."""
+        return [[r, c, bool(f)] for r, c, f in _givens(self.puzzle)]
+
     @property
     def ink_share(self) -> float:
         """Inked cells of the solution as a percentage of all cells."""

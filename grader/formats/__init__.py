@@ -65,6 +65,24 @@ __all__ = [
     "write_any",
 ]
 
+def _found_specs(path: Sequence[str], package: str, named: set[str]
+                 ) -> tuple[FormatSpec, ...]:
+    """The ``SPEC`` (or ``SPECS``) of every format module of this package not named in the
+    tuple below, by module name: a new format is its module and its test, and its sniffer is
+    tried after the distinctive formats and before the loose ones."""
+    import importlib
+    import pkgutil
+
+    found: list[FormatSpec] = []
+    for info in sorted(pkgutil.iter_modules(path), key=lambda info: info.name):
+        if info.name.startswith("_") or info.name in named:
+            continue
+        module = importlib.import_module(f"{package}.{info.name}")
+        specs = getattr(module, "SPECS", None)
+        found.extend(specs if specs is not None else [module.SPEC])
+    return tuple(found)
+
+
 #: Every format, in the order content sniffing tries them (most distinctive first).
 _SPECS: tuple[FormatSpec, ...] = (
     pictures.PBM_SPEC,
@@ -80,6 +98,11 @@ _SPECS: tuple[FormatSpec, ...] = (
     taai.SPEC,
     non.SPEC,
     yaml_format.SPEC,
+    *_found_specs(__path__, __name__, {
+        module.__name__.rpartition(".")[2] for module in (
+            json_format, nin, non, olsak, picross, picture_text, pictures, pynogram, taai,
+            tatham, webpbn, yaml_format)}),
+    # the loose sniffers last: a line of two numbers, a text picture, raw PBM
     olsak.MK_SPEC,
     nin.SPEC,
     picture_text.SPEC,

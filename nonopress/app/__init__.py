@@ -6,6 +6,9 @@ player) asks for, built once and knowing no face.
 - :mod:`nonopress.app.records`: the records of check, grade, fill and fill-in (what
   ``--json`` prints and the studio's API answers; make and repair answer the authoring
   result's own record, ``grader.authoring``'s ``to_json``).
+- :mod:`nonopress.app.play`: a puzzle as the web player's JSON (clues, grade figures, the
+  hint table of :mod:`nonopress.app.hints`, the obfuscated solution), for the static site
+  and the studio's Play button.
 - :mod:`nonopress.app.issue`: the issue pipeline, a manifest (with ``from_library``) to
   the written PDF and LaTeX, the preflight and the catalogue's record
   (:func:`~nonopress.app.issue.make_issue`); and, for a face that prints nothing (the web

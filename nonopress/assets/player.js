@@ -244,6 +244,15 @@
       bar.append(this.button('Reveal cell', () => this.revealCells([this.active])),
         this.button(this.kind === 'fillin' ? 'Reveal word' : 'Reveal row', () => this.revealLine()),
         this.button('Reveal all', () => this.revealAll()));
+      if (this.kind !== 'fillin' && matchMedia('(pointer: coarse)').matches) {
+        // on a touch screen a finger on the grid paints; Move lets it pan and pinch instead
+        const move = this.button('Move', () => {
+          this.panning = !this.panning;
+          move.setAttribute('aria-pressed', String(this.panning));
+          this.host.classList.toggle('np-panning', this.panning);
+        }, {'aria-pressed': 'false', 'aria-label': 'Move the grid instead of painting'});
+        bar.append(move);
+      }
       this.pauseButton = this.button('Pause', () => this.togglePause(), {'aria-pressed': 'false'});
       bar.append(this.timerText, this.pauseButton,
         this.button('\u2212', () => this.zoom(-1), {'aria-label': 'Zoom out'}),
@@ -320,7 +329,9 @@
       this.clueChars = this.kind === 'fillin' ? 0 : Math.max(2, ...this.data.rows.map(
         (c) => c.reduce((sum, x) => sum + chars(x), 0)));
       const across = this.W + this.clueChars * 0.36 + 0.4;
-      this.cellSize = Math.max(14, Math.min(40, Math.floor(avail / across)));
+      // a finger needs a bigger cell than a mouse: a large grid then scrolls (and zooms)
+      const least = matchMedia('(pointer: coarse)').matches ? 20 : 14;
+      this.cellSize = Math.max(least, Math.min(40, Math.floor(avail / across)));
       this.applyZoom();
     }
 
@@ -436,6 +447,7 @@
       grid.addEventListener('contextmenu', (e) => { if (e.target.dataset.i !== undefined) e.preventDefault(); });
       grid.addEventListener('pointerdown', (e) => {
         if (e.target.dataset.i === undefined || this.paused) return;
+        if (this.panning && e.pointerType !== 'mouse') return;
         e.preventDefault();
         const i = Number(e.target.dataset.i);
         const tool = e.button === 2 || e.ctrlKey ? EMPTY_MARK : this.tool;
@@ -640,7 +652,7 @@
         const r = Math.floor(h.index / this.W) + 1, c = (h.index % this.W) + 1;
         text = h.stage === 1 ? 'One of your marks is wrong: no logical step can follow from it.'
           : `Row ${r}, column ${c} is wrong.`;
-        if (h.stage === 2) { cells = [h.index]; this.stats.errors_found++; }
+        if (h.stage === 2) cells = [h.index];  // errors_found counts what checks found
       } else {
         const s = table.steps[h.index];
         const say = table.bracket ? `[${table.rungs[s.r]}] ${s.s}` : `${table.rungs[s.r]}: ${s.s}`;
@@ -657,7 +669,7 @@
         panel.append(this.button(h.type === 'wrong' ? 'Clear it' : 'Accept', () => this.acceptHint()));
       }
       panel.append(this.button('Close', () => { panel.hidden = true; this.clearMarks(); }));
-      this.say(`Hint ${h.stage}: ${text}`);
+      this.say(`Hint ${h.stage}: ${text}`, false);
       this.markCells(cells, h.type === 'wrong' ? 'np-wrong' : 'np-show');
     }
 
@@ -723,8 +735,10 @@
       this.save();
     }
 
-    say(text) {
-      // re-set so the same words are announced again
+    say(text, visible = true) {
+      // re-set so the same words are announced again; a hint is read out but not shown
+      // twice on screen (its panel shows it)
+      this.status.classList.toggle('np-sr-only', !visible);
       this.status.textContent = '';
       setTimeout(() => { this.status.textContent = text; }, 20);
     }
@@ -959,6 +973,10 @@
       fetch(src).then((r) => { if (!r.ok) throw new Error(`${src}: ${r.status}`); return r.json(); })
         .then((data) => this.start(data))
         .catch((err) => { this.textContent = `The puzzle could not be loaded (${err.message}).`; });
+    }
+
+    disconnectedCallback() {
+      if (this.player) clearInterval(this.player.ticker);
     }
 
     start(data) {

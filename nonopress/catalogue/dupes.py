@@ -82,14 +82,12 @@ def near_duplicates(entries: list[Entry], near: int) -> list[Duplicate]:
 
 
 def _array(entry: Entry) -> Picture | None:
-    import numpy as np
+    """The stored solution as a picture; the puzzle is read back only when its kind's rows
+    need it (a colour puzzle's palette), not for every black-and-white row."""
+    from grader.kinds import STORED
 
-    if not entry.solution or any("?" in row for row in entry.solution):
+    kind = STORED.get(entry.kind)
+    if kind is None or not entry.solution or any("?" in row for row in entry.solution):
         return None
-    if entry.kind == "bw":
-        return np.array([[c == "#" for c in row] for row in entry.solution], dtype=bool)
-    background = entry.puzzle().palette[0].char  # type: ignore[union-attr]
-    chars = sorted({c for row in entry.solution for c in row} - {background})
-    index = {c: i + 1 for i, c in enumerate(chars)} | {background: 0}
-    return np.array([[index[c] for c in row] for row in entry.solution], dtype=np.uint8)
+    return kind.stored_picture(entry.solution, entry.puzzle)
 

@@ -29,6 +29,7 @@ import yaml
 
 from grader import safe_yaml
 from grader.errors import FormatError, NonopressError
+from grader.kinds import TAGS
 from nonopress.catalogue.database import Catalogue
 from nonopress.catalogue.finding import Filters, parse_size_range
 from nonopress.catalogue.picking import CURVES, VARY, LevelWant, PickRequest, pick
@@ -112,8 +113,8 @@ def _request(section: dict[str, Any]) -> PickRequest:
         raise NonopressError(f"seed: expected a whole number, got {seed!r}")
     tags = section.get("tags") or []
     kind = section.get("kind")
-    if kind is not None and kind not in ("bw", "colour"):
-        raise NonopressError(f"kind: expected bw or colour, got {kind!r}")
+    if kind is not None and kind not in TAGS:
+        raise NonopressError(f"kind: expected {' or '.join(TAGS)}, got {kind!r}")
     filters = Filters(kind=kind, widths=widths, heights=heights,
                       tags=tuple(str(t) for t in (tags if isinstance(tags, list) else [tags])),
                       author=section.get("author"), licence=section.get("licence"),

@@ -32,10 +32,12 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
+from grader.kinds import TAGS
+
 metadata = MetaData()
 
-#: kinds of puzzle, as stored
-KINDS = ("bw", "colour")
+#: kinds of puzzle, as stored (each kind's tag: grader.kinds.STORED)
+KINDS = TAGS
 #: a puzzle's grading state: pending until the batch machinery has graded it
 STATUSES = ("pending", "graded", "failed", "undecided")
 

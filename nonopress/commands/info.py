@@ -11,7 +11,7 @@ from typing import Any
 from grader.errors import NonopressError
 from grader.kinds import AnyPuzzle, kind_of
 from grader.text import error_line, shown
-from nonopress.app.loading import LoadedPuzzle, iter_puzzles, puzzle_summary
+from nonopress.app.loading import LoadedPuzzle, expand_paths, iter_puzzles, puzzle_summary
 from nonopress.commands.common import add_colour_argument, add_input_arguments, print_json_line
 
 HELP = "show each puzzle's size, clue statistics and metadata"
@@ -127,18 +127,30 @@ def run(args: argparse.Namespace) -> int:
     """Report every readable file; an unreadable one gets its error line and exit status 2."""
     failed = False
     rows: list[tuple[str, ...]] = []
-    for path in args.files:
-        try:
-            loaded_puzzles = list(iter_puzzles([path], args.input_format, args.colours))
+    for given in args.files:
+        try:  # a folder: each puzzle file under it, as grade and batch read folders
+            files = expand_paths([given])
         except NonopressError as exc:
             print(error_line("nonopress info: ", str(exc)), file=sys.stderr)
             failed = True
             continue
-        for loaded in loaded_puzzles:
-            if args.json:
-                print_json_line(info_record(loaded))
-            else:
-                rows.append(table_row(loaded))
+        for path in files:
+            failed = _report(path, args, rows) or failed
     if not args.json and rows:
         print(format_table(rows))
     return EXIT_BAD_INPUT if failed else 0
+
+
+def _report(path: str, args: argparse.Namespace, rows: list[tuple[str, ...]]) -> bool:
+    """One file's puzzles as JSON lines or table rows; whether it failed."""
+    try:
+        loaded_puzzles = list(iter_puzzles([path], args.input_format, args.colours))
+    except NonopressError as exc:
+        print(error_line("nonopress info: ", str(exc)), file=sys.stderr)
+        return True
+    for loaded in loaded_puzzles:
+        if args.json:
+            print_json_line(info_record(loaded))
+        else:
+            rows.append(table_row(loaded))
+    return False

@@ -18,6 +18,7 @@ HELP = ("a puzzle catalogue in SQLite or PostgreSQL: add, find, dupes, history, 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from grader.kinds import TAGS
     from nonopress.batch.run import DEFAULT_TIMEOUT_S
 
     parser.add_argument(
@@ -38,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_grading_arguments(add, DEFAULT_TIMEOUT_S)
 
     find = sub.add_parser("find", help="the puzzles that pass filters")
-    find.add_argument("--kind", choices=("bw", "colour"))
+    find.add_argument("--kind", choices=TAGS)
     find.add_argument("--size", metavar="WxH[..WxH]", help="size or size range, 15x15..25x25")
     find.add_argument("--level", action="append", default=[], metavar="LEVEL",
                       help="easy, medium, hard, fiendish, ... (repeatable)")
@@ -82,20 +83,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     imp = sub.add_parser("import", help="add what an export holds")
     imp.add_argument("file", metavar="FILE")
 
+    meta = sub.add_parser(
+        "set", help="set title, author, copyright, licence or source on many puzzles: "
+        "library set author='A. Setter' licence=CC-BY-4.0 --tag animals")
+    meta.add_argument("assignments", nargs="+", metavar="FIELD=VALUE",
+                      help="title (may hold {n}, {id}, {title}), author, copyright, licence, "
+                      "source")
+    meta.add_argument("--id", action="append", default=[], metavar="ID[-ID]",
+                      help="a puzzle id, key, or id range 12-40 (repeatable)")
+    meta.add_argument("--tag", action="append", default=[], metavar="TAG",
+                      help="the puzzles with this tag (repeatable: all of them)")
+    meta.add_argument("--all", action="store_true", help="every puzzle of the catalogue")
+
     release = sub.add_parser("release", help="drop the bookings of an abandoned issue")
     release.add_argument("issue", metavar="ISSUE")
 
     sub.add_parser("summary", help="how many puzzles of each kind, level and size")
-    # --db after the action too (library add X --db Y), as every other command takes it
-    for action in sub.choices.values():
-        action.add_argument("--db", metavar="FILE|URL", default=argparse.SUPPRESS,
-                            help="the catalogue (as before the action)")
 
     solves = sub.add_parser("solves", help="what the web player's solvers did with each "
                             "puzzle: solves, completion, minutes against the grade, hints")
     solves.add_argument("--since", metavar="DATE", help="solves started on or after "
                         "YYYY-MM-DD")
     solves.add_argument("--json", action="store_true", help="one JSON object")
+    # --db after the action too (library add X --db Y), as every other command takes it
+    for action in sub.choices.values():
+        action.add_argument("--db", metavar="FILE|URL", default=argparse.SUPPRESS,
+                            help="the catalogue (as before the action)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -108,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     with open_catalogue(args.db, create=create) as catalogue:
         action = {"add": _add, "find": _find, "dupes": _dupes, "history": _history,
                   "tag": _tag, "export": _export, "import": _import, "release": _release,
-                  "summary": _summary, "solves": _solves}[args.action]
+                  "set": _set, "summary": _summary, "solves": _solves}[args.action]
         try:
             return int(action(catalogue, args))
         except SQLAlchemyError as exc:  # the server went away, a disk filled up, ...
@@ -162,6 +175,7 @@ def filters_from(args: argparse.Namespace) -> Any:
 
 
 def _find(catalogue: Any, args: argparse.Namespace) -> int:
+    from grader.minutes import whole
     from grader.text import shown
     from nonopress.catalogue import find
 
@@ -180,7 +194,7 @@ def _find(catalogue: Any, args: argparse.Namespace) -> int:
               f"{'min':>5}  title")
         for e in entries:
             score = "-" if e.score is None else f"{e.score:.2f}"
-            minutes = "-" if e.minutes is None else f"{e.minutes:.0f}"
+            minutes = "-" if e.minutes is None else whole(e.minutes)  # 0.3, not 0
             stars = "-" if e.stars is None else "*" * e.stars
             tags = f"  [{', '.join(e.tags)}]" if e.tags else ""
             print(shown(f"{e.id:>5}  {e.kind:6} {e.size:7} {e.level or e.status:14} "
@@ -235,6 +249,37 @@ def _tag(catalogue: Any, args: argparse.Namespace) -> int:
     from grader.text import shown
 
     print(shown(", ".join(get(catalogue, str(entry.id)).tags) or "(no tags)"))
+    return 0
+
+
+def _set(catalogue: Any, args: argparse.Namespace) -> int:
+    from grader.errors import NonopressError
+    from grader.text import shown
+    from nonopress.catalogue import Filters, find, get
+    from nonopress.catalogue.metadata import parse_assignments, set_metadata
+
+    values = parse_assignments(args.assignments)
+    if not (args.id or args.tag or args.all):
+        raise NonopressError("set: say which puzzles: --id ID[-ID], --tag TAG or --all")
+    ids: set[int] = set()
+    for item in args.id:
+        low, dash, high = item.partition("-")
+        if dash and low.strip().isdigit() and high.strip().isdigit():
+            if int(low) > int(high):
+                raise NonopressError(f"--id {item}: the range runs backwards")
+            ids.update(range(int(low), int(high) + 1))
+        else:
+            ids.add(get(catalogue, item).id)
+    if args.tag or args.all:
+        ids.update(e.id for e in find(catalogue, Filters(tags=tuple(args.tag))))
+    if args.id and any("-" in item for item in args.id):  # a range may span deleted ids
+        known = {e.id for e in find(catalogue, Filters())}
+        ids &= known
+    if not ids:
+        raise NonopressError(f"set: no puzzle in {catalogue.name} is selected")
+    for puzzle_id, title in set_metadata(catalogue, sorted(ids), values):
+        print(shown(f"{puzzle_id:>5}  {title or '-'}"))
+    print(f"{len(ids)} puzzle(s) changed: {', '.join(sorted(values))}", file=sys.stderr)
     return 0
 
 

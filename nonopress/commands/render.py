@@ -1,4 +1,6 @@
-"""``nonopress render PUZZLE OUT``: one puzzle drawn with its clues, as PNG, SVG or PDF."""
+"""``nonopress render PUZZLE OUT``: one puzzle drawn with its clues, as PNG, SVG, PDF or
+EPS; ``nonopress render FILES... --to FOLDER``: every puzzle and its solution, a file each
+per format, and a feed (JSON) describing them, for a syndication partner."""
 
 from __future__ import annotations
 
@@ -6,14 +8,25 @@ import argparse
 
 from nonopress.commands.common import positive_float
 
-HELP = "draw one puzzle with its clues (and optionally its solution) as PNG, SVG or PDF"
+HELP = ("draw a puzzle with its clues (and optionally its solution) as PNG, SVG, PDF or EPS; "
+        "or many, with a feed, into a folder (--to)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("puzzle", metavar="PUZZLE",
-                        help="puzzle file (any format nonopress reads; '-' for standard input)")
-    parser.add_argument("output", metavar="OUT",
-                        help="the drawing: .png, .svg or .pdf (the suffix says which)")
+    parser.add_argument("paths", nargs="+", metavar="PUZZLE [OUT]",
+                        help="a puzzle file and the drawing (.png, .svg, .pdf or .eps: the "
+                        "suffix says which); with --to, puzzle files and folders")
+    parser.add_argument("--to", metavar="FOLDER",
+                        help="draw every puzzle and its solution into FOLDER, a file each "
+                        "per format, and write a feed describing them")
+    parser.add_argument("--formats", default="svg,pdf,eps", metavar="LIST",
+                        help="with --to: the formats, by commas (svg, pdf, eps, png; "
+                        "default svg,pdf,eps)")
+    parser.add_argument("--feed", default="feed.json", metavar="NAME",
+                        help="with --to: the feed's file name in FOLDER (default feed.json; "
+                        "'' for none)")
+    parser.add_argument("--date", default="", metavar="YYYY-MM-DD",
+                        help="with --to: the date the feed gives the puzzles (default today)")
     parser.add_argument("--index", type=int, default=1, metavar="N",
                         help="which puzzle of a file holding several (default 1)")
     parser.add_argument("--solution", action="store_true",
@@ -27,6 +40,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from grader.errors import NonopressError
+
+    if args.to is not None:
+        return _many(args)
+    if len(args.paths) != 2:
+        raise NonopressError("render PUZZLE OUT draws one puzzle (or give --to FOLDER to "
+                             "draw several)")
+    args.puzzle, args.output = args.paths
+    return _one(args)
+
+
+def _many(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from nonopress.app.loading import expand_paths, iter_puzzles
+    from nonopress.app.syndication import SetOptions, render_set
+
+    formats = tuple(f.strip().lower().lstrip(".") for f in args.formats.split(",") if f.strip())
+    puzzles = list(iter_puzzles(expand_paths(args.paths)))
+    result = render_set(puzzles, Path(args.to), SetOptions(
+        formats=formats, date=args.date, cell=args.cell, seconds=args.seconds,
+        feed=args.feed))
+    print(f"wrote {len(result.written)} files for {len(result.items)} puzzle(s) to {args.to}"
+          + (f" (feed: {Path(args.to) / args.feed})" if args.feed else ""))
+    return 0
+
+
+def _one(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from grader.atomic import atomic_write

@@ -46,9 +46,12 @@ def run(args: argparse.Namespace) -> int:
     output = Path(args.output)
     cache_dir = None
     if not args.no_cache:
+        # like the site's folder (made with its parents), a cache folder named is made
         cache_dir = Path(args.cache_dir) if args.cache_dir else output.resolve().parent
-        if not cache_dir.is_dir():
-            raise NonopressError(f"--cache-dir {cache_dir}: not a folder")
+        try:
+            cache_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise NonopressError(f"--cache-dir {cache_dir}: {exc.strerror or exc}") from None
     options = SiteOptions(output=output, cache_dir=cache_dir,
                           budget=Budget(seconds=args.grade_seconds), until=until,
                           collect=args.collect)

@@ -7,15 +7,17 @@ puzzle's median active minutes over its clean solves (completed, no reveal), for
 with at least ``min_clean`` of them; the features come from grading the puzzle again, as
 stored in the catalogue, with the grader installed.
 
-**Held out means never seen** (:func:`held_out`, the one place the rule is written): a
-puzzle whose numeric id ends in 7 is never fitted. The numeric id is the one its source file
+**Held out means never seen** (:func:`held_out`, by the rule of ``grader/held_out.py``,
+the one place it is written, which the benches' fits ask too): a puzzle whose numeric id
+ends in 7 is never fitted. The numeric id is the one its source file
 is named by (griddlers.net ``98947_Holly.non``, webpbn ``1234.non``); a puzzle whose file
 name does not begin with digits (most of a publisher's own) uses the decimal value of the
 SHA-256 of its key instead, which ends in 7 for about one puzzle in ten and never changes.
 The report sets the minutes before and after the refit against the held-out puzzles only.
 
-Black-and-white puzzles only: colour puzzles are timed by the same model today, and a colour
-refit waits for colour features of their own.
+The black-and-white time model only (the ``minutes`` block): a puzzle whose minutes come
+from another model (``grader.minutes.model_kind``: colour's ``colour_minutes``) is left out,
+before it is graded; a colour refit would fit that block the same way.
 """
 
 from __future__ import annotations
@@ -33,23 +35,23 @@ from typing import Any
 import numpy as np
 import sqlalchemy as sa
 
-from grader.minutes import ClueFacts, TimeModel
+from grader.held_out import file_id
+from grader.held_out import held_out as is_held_out
+from grader.minutes import ClueFacts, TimeModel, model_kind
 from grader.scoring import RATED_LEVELS, Weights, WorkTerms
 from nonopress.catalogue import schema
 from nonopress.catalogue.database import Catalogue
 from nonopress.solves.reports import read_solves
 
-#: the last digit of the numeric id of the puzzles that are never fitted
-HELD_OUT_DIGIT = 7
+#: the time model refitted (``grader.minutes.MODEL_BLOCKS``: the ``minutes`` block)
+REFITTED = "black-and-white"
 #: clean solves a puzzle needs before its median is a measurement
 MIN_CLEAN = 5
-_LEADING_DIGITS = re.compile(r"^(\d+)")
 
 
 def numeric_id(file: str) -> int | None:
     """The id a puzzle's source file is named by (its name's leading digits), if any."""
-    match = _LEADING_DIGITS.match(Path(file).name) if file else None
-    return int(match.group(1)) if match else None
+    return file_id(file) if file else None
 
 
 def held_out(key: str, file: str = "") -> bool:
@@ -57,7 +59,7 @@ def held_out(key: str, file: str = "") -> bool:
     number = numeric_id(file)
     if number is None:
         number = int(hashlib.sha256(key.encode()).hexdigest(), 16)
-    return number % 10 == HELD_OUT_DIGIT
+    return is_held_out(number)
 
 
 @dataclass(frozen=True)
@@ -75,21 +77,31 @@ class Observed:
     clues: ClueFacts
 
 
-def features(puzzle: Any, seconds: float) -> tuple[WorkTerms, ClueFacts] | None:
-    """The step log's terms and the clue facts of a black-and-white puzzle graded unique at
-    a rated level; None otherwise."""
+def refitted_clues(puzzle: Any) -> ClueFacts | None:
+    """The clue facts the time model reads, as the puzzle's kind gives them; None for a
+    puzzle another model times."""
+    from grader.kinds import kind_of
+
+    kind = kind_of(puzzle)
+    clues = kind.clue_facts(kind.sweep_passes())
+    return clues if model_kind(clues) == REFITTED else None
+
+
+def features(puzzle: Any, seconds: float, clues: ClueFacts | None = None
+             ) -> tuple[WorkTerms, ClueFacts] | None:
+    """The step log's terms and the clue facts (``refitted_clues``, unless given) of a
+    puzzle the refitted model times, graded unique at a rated level; None otherwise."""
     from grader import scoring
     from grader.kinds import kind_of
     from grader.results import Budget
 
-    kind = kind_of(puzzle)
-    if kind.tag != "bw":
+    clues = clues or refitted_clues(puzzle)
+    if clues is None:
         return None
-    grade = kind.grade(None, Budget(seconds=seconds))
+    grade = kind_of(puzzle).grade(None, Budget(seconds=seconds))
     if grade.verdict != "unique" or grade.level not in RATED_LEVELS:
         return None
     terms = scoring.step_terms(grade.steps, puzzle.width, puzzle.height)
-    clues = ClueFacts.of_counts(*kind.block_lengths(), kind.sweeps())
     return terms, clues
 
 
@@ -114,11 +126,12 @@ def observations(catalogue: Catalogue, since: str | None = None, min_clean: int 
             .order_by(p.c.id)).all() if enough else []
     found = []
     for row in rows:
-        if row.kind != "bw":
-            left_out["colour"] += 1
-            continue
         puzzle = read_puzzles(row.puzzle.encode("utf-8"), "yaml", name=f"catalogue:{row.id}")[0]
-        facts = features(puzzle, seconds)
+        clues = refitted_clues(puzzle)
+        if clues is None:
+            left_out["timed by another model"] += 1
+            continue
+        facts = features(puzzle, seconds, clues)
         if facts is None:
             left_out["not unique at a rated level"] += 1
             continue

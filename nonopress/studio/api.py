@@ -84,6 +84,9 @@ async def _puzzle_job(request: Request, work: str) -> JSONResponse:
     elif work == "grade":
         seconds = _seconds(body, config.grade_seconds)
         record = await studio.jobs.run(lambda: engines.grade(loaded, seconds), _channel(body))
+    elif work == "play":
+        seconds = _seconds(body, config.grade_seconds)
+        record = await studio.jobs.run(lambda: engines.play(loaded, seconds), _channel(body))
     else:
         seconds = _seconds(body, config.grade_seconds)
         record = await studio.jobs.run(lambda: engines.replay(loaded, seconds), _channel(body))
@@ -103,6 +106,11 @@ async def grade(request: Request) -> JSONResponse:
 async def replay(request: Request) -> JSONResponse:
     """POST /api/replay: the step-by-step replay page (``html``) of the puzzle's grade."""
     return await _puzzle_job(request, "replay")
+
+
+async def play(request: Request) -> JSONResponse:
+    """POST /api/play: the puzzle as the web player's JSON (graded now, with its hints)."""
+    return await _puzzle_job(request, "play")
 
 
 def _target(body: dict[str, Any]) -> Target:

@@ -18,6 +18,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from grader.errors import NonopressError
+from nonopress.assets import FOLDER as PLAYER_FOLDER
 from nonopress.studio import api
 from nonopress.studio.config import StudioConfig
 from nonopress.studio.security import GuardMiddleware, RequestRefused
@@ -75,6 +76,7 @@ def create_app(config: StudioConfig) -> Starlette:
         Route("/api/check", api.check, methods=["POST"]),
         Route("/api/grade", api.grade, methods=["POST"]),
         Route("/api/replay", api.replay, methods=["POST"]),
+        Route("/api/play", api.play, methods=["POST"]),
         Route("/api/repair", api.repair, methods=["POST"]),
         Route("/api/make", api.make, methods=["POST"]),
         Route("/api/puzzles", api.puzzles),
@@ -85,6 +87,8 @@ def create_app(config: StudioConfig) -> Starlette:
         Route("/api/issue/{build:int}/page/{page:int}", api.issue_page),
         Route("/api/file", api.file),
         Mount("/static", StaticFiles(directory=static_folder()), name="static"),
+        # the web player's own script and style sheet, as the static site ships them
+        Mount("/player", StaticFiles(directory=str(PLAYER_FOLDER)), name="player"),
     ]
     handlers: dict[Any, Any] = {
         RequestRefused: refused,

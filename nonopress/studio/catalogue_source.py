@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.errors import NonopressError
+from grader.kinds import STORED, TAGS
 from nonopress.catalogue import Catalogue, Entry, Filters
 from nonopress.studio.library import MAX_FILES, LibraryEntry
 
@@ -57,8 +58,8 @@ def filters_from_query(query: Mapping[str, str], multi: Mapping[str, list[str]],
             raise NonopressError(f"unused_for: a number of issues, got {text!r}")
         unused_for = int(text)
     kind = query.get("kind") or None
-    if kind not in (None, "bw", "colour"):
-        raise NonopressError(f"kind: bw or colour, got {kind!r}")
+    if kind is not None and kind not in TAGS:
+        raise NonopressError(f"kind: {' or '.join(TAGS)}, got {kind!r}")
     return Filters(
         kind=kind, widths=widths, heights=heights,
         levels=tuple(v for v in multi.get("level", []) if v),
@@ -123,7 +124,8 @@ class CatalogueSource:
         from grader.kinds import kind_of
         from nonopress.catalogue import get
 
-        if entry.kind != "colour":
+        kind = STORED.get(entry.kind)
+        if kind is None or not kind.rows_need_palette:
             return None
         with self._lock:
             if entry.key in self._palettes:
@@ -149,7 +151,7 @@ class CatalogueSource:
             effort_minutes=entry.minutes,
             # a colour picture's rows are palette characters: drawn with its palette
             thumbnail=list(entry.solution) if entry.solution and (
-                entry.kind == "bw" or palette is not None) else None,
+                palette is not None or not _needs_palette(entry)) else None,
             palette=palette,
             shape_key=entry.shape_key,
             duplicates=sorted({t for t in twins.get(entry.id, []) if t != me}),
@@ -212,6 +214,13 @@ class CatalogueSource:
 
     def close(self) -> None:
         self.catalogue.close()
+
+
+def _needs_palette(entry: Entry) -> bool:
+    """Whether drawing the entry's stored rows needs its puzzle's palette (a kind no class
+    registers: drawn not at all)."""
+    kind = STORED.get(entry.kind)
+    return kind is None or kind.rows_need_palette
 
 
 def open_source(location: str | None, folder: Path) -> Any:

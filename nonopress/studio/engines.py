@@ -84,26 +84,34 @@ def replay(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
     return {"html": page, "steps": len(result.steps), "level": result.level}
 
 
+def play(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
+    """The puzzle as the web player plays it (the JSON `nonopress web` writes)."""
+    from grader.errors import NotPublishable
+    from nonopress.app.play import play_record
+
+    try:
+        return play_record(loaded.puzzle, Budget(seconds=seconds),
+                           title=f"Play: {loaded.puzzle.title or 'this puzzle'}")
+    except NotPublishable as exc:
+        raise RequestRefused(422, str(exc)) from None
+
+
 def proposal(authored: AnyAuthored) -> dict[str, Any]:
     """What a make or repair proposes: the new picture and givens, the cells flipped (0-based)
     and the report the CLI prints, for the editor to accept or reject. A colour picture's
     rows are its palette's characters."""
     puzzle = authored.puzzle
     assert puzzle.solution is not None
-    record = authored.to_json()
-    kind = kind_of(puzzle)
-    original = list(kind.rows_of(authored.original))  # the picture before the change
-    givens = [[r, c, bool(f)] for r, c, f in kind.givens()]
     return {
         "grid": list(puzzle.solution),
-        "original": original,
-        "palette": kind.palette(),
+        "original": authored.original_rows(),
+        "palette": kind_of(puzzle).palette(),
         "flips": [[r, c] for r, c in authored.flips],
-        "givens": givens,
+        "givens": authored.given_cells(),
         "verdict": authored.verdict,
         "unique": authored.unique,
         "reached": authored.reached,
-        "report": record,
+        "report": authored.to_json(),
         "lines": authored.report_lines(),
     }
 
@@ -112,22 +120,13 @@ def repair(loaded: LoadedPuzzle, mode: str, target: Target, seconds: float) -> d
     """A unique version of the drawn picture with the fewest changes (or givens), steered to
     ``target`` when one is asked (make it easier / harder); a colour one by flips, as
     ``make --colours`` makes it unique."""
-    from grader.authoring import repair as repair_puzzle
-    from grader.authoring.colour_make import repair_colour
+    from grader.authoring.repair import repair_either
 
-    kind = kind_of(loaded.puzzle)
-    puzzle, colour = kind.black_and_white(), kind.in_colour()
-    if colour is not None:
-        if mode == "givens":
-            raise RequestRefused(400, "givens are printed on black-and-white puzzles; a "
-                                      "colour puzzle is made unique by changing cells")
-        try:
-            return proposal(repair_colour(colour, target=target, seconds=seconds))
-        except NonopressError as exc:
-            raise RequestRefused(400, str(exc)) from None
-    assert puzzle is not None, "a puzzle is black and white or in colour"
-    authored = repair_puzzle(puzzle, mode="givens" if mode == "givens" else "flips",
-                             target=target, seconds=seconds)
+    try:
+        authored = repair_either(loaded.puzzle, mode="givens" if mode == "givens" else "flips",
+                                 target=target, seconds=seconds)
+    except NonopressError as exc:
+        raise RequestRefused(400, str(exc)) from None
     return proposal(authored)
 
 

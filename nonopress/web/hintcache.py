@@ -14,25 +14,14 @@ from grader import safe_json
 from grader.atomic import atomic_write
 from grader.errors import NonopressError
 from grader.inputs import read_input_bytes
-from grader.kinds import AnyPuzzle, kind_of
+from grader.kinds import AnyPuzzle
 from grader.ladder import grader_version
 from grader.results import Budget
 from layout.kinddraw import drawing_of
-from nonopress.web.hints import givens_known, hint_table
+from nonopress.app.play import compute_hints
 
 FILE_VERSION = 1
 CACHE_NAME = "nonopress-hints.json"
-
-
-def compute_hints(puzzle: AnyPuzzle, budget: Budget) -> dict[str, Any]:
-    """Grade ``puzzle`` with the ladder (the same grade `grade --explain` words) and turn
-    its step log into the hint table, in the words of its kind."""
-    kind = kind_of(puzzle)
-    graded = kind.grade(None, budget)
-    colour = kind.in_colour() is not None  # its changes are bit sets of colours
-    return hint_table(puzzle.width, puzzle.height, graded.steps, kind.sentence,
-                      colour=colour, known_at_start=givens_known(puzzle.width, kind.givens()),
-                      bracket_rung=not colour)
 
 
 class HintCache:

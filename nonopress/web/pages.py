@@ -70,7 +70,7 @@ def puzzle_page(record: dict[str, Any], site_title: str, collect: str | None) ->
     heading = record.get("heading", "Puzzle")
     return (
         _head(f"{heading} \u2014 {site_title}", collect, script=True)
-        + "<body>\n"
+        + "<body class=\"np-site\">\n"
         + _site_header(site_title, record.get("date", ""))
         + "<main>\n<nonopress-puzzle data=\"nonopress-data\">"
         + f"<h1>{escape(heading)}</h1><p>This puzzle needs JavaScript to play.</p>"
@@ -96,7 +96,7 @@ def index_page(site_title: str, subtitle: str, links: Sequence[PageLink],
     by = f"<p class=\"np-author\">by {escape(author)}</p>\n" if author else ""
     body = _list(links, with_dates=False) if links else "<p>Nothing is published yet.</p>\n"
     return (
-        _head(site_title, collect, script=False) + "<body>\n"
+        _head(site_title, collect, script=False) + "<body class=\"np-site\">\n"
         + _site_header(site_title, "")
         + f"<main>\n<h1>{escape(site_title)}</h1>\n"
         + (f"<p class=\"np-meta\">{escape(subtitle)}</p>\n" if subtitle else "")
@@ -109,7 +109,7 @@ def archive_page(site_title: str, links: Sequence[PageLink], collect: str | None
     ordered = sorted(links, key=lambda link: link.date, reverse=True)
     body = _list(ordered, with_dates=True) if links else "<p>Nothing is published yet.</p>\n"
     return (
-        _head(f"Archive \u2014 {site_title}", collect, script=False) + "<body>\n"
+        _head(f"Archive \u2014 {site_title}", collect, script=False) + "<body class=\"np-site\">\n"
         + _site_header(site_title, "") + "<main>\n<h1>Archive</h1>\n" + body
         + "</main>\n</body>\n</html>\n"
     )

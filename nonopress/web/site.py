@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from grader import __version__
 from grader.atomic import atomic_write
 from grader.errors import NonopressError
 from grader.kinds import kind_of
@@ -25,13 +24,13 @@ from grader.ladder import grader_version
 from grader.results import Budget
 from layout.issue import IssueEntry
 from layout.manifest import Manifest, PuzzleRef
+from nonopress.app import CACHE_NAME
+from nonopress.app.play import PLAYER, fillin_record, nonogram_record
 from nonopress.assets import FILES, asset_bytes
 from nonopress.web.pages import PageLink, archive_page, index_page, puzzle_page
-from nonopress.web.record import fillin_record, nonogram_record
 
-GRADE_CACHE = "nonopress-grades.json"
+GRADE_CACHE = CACHE_NAME
 HINT_CACHE = "nonopress-hints.json"
-PLAYER = f"nonopress-player/{__version__}"
 
 
 @dataclass(frozen=True)
@@ -114,20 +113,25 @@ def _facts(record: dict[str, Any]) -> str:
 def build_site(manifest: Manifest, options: SiteOptions,
                progress: Callable[[str], None] | None = None) -> SiteReport:
     """Grade (or take from the caches), then write every file of the site."""
-    from layout.build import build_issue
-    from layout.gradecache import GradeCache
+    from nonopress.app.issue import IssueOptions, Voice, grade_issue
     from nonopress.web.hintcache import HintCache
 
     out = options.output
     if out.exists() and not out.is_dir():
         raise NonopressError(f"{out}: not a folder (the site is a folder of pages)")
-    if not Path(os.path.realpath(out)).parent.is_dir():
-        raise NonopressError(f"{out}: the folder {out.parent} does not exist")
+    try:  # before any grading: a site that cannot be written costs no time
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise NonopressError(f"{out}: cannot make the folder ({exc.strerror or exc})") from None
     cache_dir = options.cache_dir
-    grades = GradeCache(cache_dir / GRADE_CACHE if cache_dir else None)
     hints = HintCache(cache_dir / HINT_CACHE if cache_dir else None)
-    issue = build_issue(manifest, cache=grades, budget=options.budget, progress=progress)
-    unsaved = _save(grades.save)
+    # the issue pipeline of the application layer (graded, not paginated), with the grade
+    # cache `issue` uses
+    planned = grade_issue(manifest, IssueOptions(
+        grade_seconds=options.budget.seconds or 30.0,
+        cache=cache_dir / GRADE_CACHE if cache_dir else None),
+        voice=Voice(say=progress or (lambda text: None)))
+    issue = planned.issue
     version = grader_version()
     site = {"collect": options.collect, "player": PLAYER}
     issue_day = manifest.date
@@ -143,7 +147,7 @@ def build_site(manifest: Manifest, options: SiteOptions,
                                       version, day, site)))
         else:
             held_back += 1
-    unsaved += _save(hints.save)
+    unsaved = _save(hints.save)
     for fillin in issue.fillins:
         if not _due(issue_day, options.until):
             held_back += 1
@@ -155,7 +159,8 @@ def build_site(manifest: Manifest, options: SiteOptions,
         records.append((f"puzzle-{fillin.number:02d}",
                         fillin_record(fillin.puzzle, fillin.grade, version, meta)))
     written = _write(out, manifest, records, options)
-    warnings = [w for w in (*issue.warnings, hints.warning, *unsaved) if w]
+    # the pipeline's warnings (the build's, an unsaved grade cache), then the hints'
+    warnings = [w for w in (*planned.warnings, hints.warning, *unsaved) if w]
     return SiteReport(tuple(written), len(records), held_back, tuple(warnings))
 
 
@@ -193,7 +198,6 @@ def _nonogram(entry: IssueEntry, hints: dict[str, Any], version: str, day: str,
 
 def _write(out: Path, manifest: Manifest, records: list[tuple[str, dict[str, Any]]],
            options: SiteOptions) -> list[str]:
-    out.mkdir(exist_ok=True)
     written: list[str] = []
 
     def put(name: str, data: str | bytes) -> None:
@@ -230,7 +234,7 @@ def _latest(records: list[tuple[str, dict[str, Any]]], until: dt.date | None
     else:
         return {"page": None}
     return {"date": record.get("date", ""), "page": f"{stem}.html", "data": f"{stem}.json",
-            "heading": record["heading"], "key": record["key"]}
+            "heading": record["heading"]}
 
 
 __all__ = ["SiteOptions", "SiteReport", "build_site", "manifest_of", "parse_day"]

@@ -50,8 +50,10 @@ export class Editor {
   draw() {
     const wrap = document.querySelector('.stage');
     const width = Math.max(240, wrap.clientWidth - 40);
-    // side by side on a wide screen; on a tablet the verdict sits under the grid
-    const narrow = window.innerWidth <= 1180;
+    // side by side on a wide screen and a landscape one from 761 px (the grade beside the
+    // grid, as studio.css lays it out); on a tablet upright the verdict sits under the grid
+    const landscape = window.innerWidth > 760 && window.innerWidth > window.innerHeight;
+    const narrow = window.innerWidth <= 1180 && !landscape;
     const height = Math.max(240, narrow ? window.innerHeight * 0.5 : window.innerHeight - 150);
     this.board.picture = this.picture;
     this.board.render(width, height);
@@ -295,7 +297,9 @@ export class Editor {
     const sequence = this.sequence;
     if (this.lastGrade && this.gradedSequence === sequence) return this.lastGrade;
     clearTimeout(this.gradeTimer);
-    const record = await post('/api/grade', {...this.payload(), channel: `grade-${this.page}`});
+    // its own channel: the live grade, scheduled when a check still running comes back,
+    // must not supersede it (Easier then did nothing at all)
+    const record = await post('/api/grade', {...this.payload(), channel: `steer-${this.page}`});
     if (sequence !== this.sequence) return null;
     this.takeGrade(record, sequence);
     return record;
@@ -497,6 +501,24 @@ export class Editor {
       document.dispatchEvent(new CustomEvent('library-changed'));
     } catch (error) {
       this.toast(error.message);
+    }
+  }
+
+  async play() {
+    if (!this.picture.filled() && !this.clueOnly) { this.toast('Nothing to play yet.'); return; }
+    $('status').textContent = 'Grading for the player…';
+    try {
+      const record = await post('/api/play', this.payload());
+      const host = $('play-host');
+      host.textContent = '';
+      const element = document.createElement('nonopress-puzzle');
+      host.append(element);
+      element.start(record);  // the web player's element (/player/player.js)
+      $('play-dialog').showModal();
+    } catch (error) {
+      this.toast(error.message);
+    } finally {
+      $('status').textContent = '';
     }
   }
 

@@ -66,6 +66,8 @@ $('reject').onclick = () => editor.reject();
 $('heat').onchange = () => editor.showHeat();
 $('replay').onclick = () => editor.replay();
 $('replay-close').onclick = () => $('replay-dialog').close();
+$('play').onclick = () => editor.play();
+$('play-close').onclick = () => $('play-dialog').close();
 
 document.addEventListener('keydown', (event) => {
   if (event.altKey && ['1', '2', '3'].includes(event.key)) {
@@ -74,7 +76,7 @@ document.addEventListener('keydown', (event) => {
   const typing = ['INPUT', 'SELECT', 'TEXTAREA'].includes(document.activeElement.tagName);
   const ctrl = event.ctrlKey || event.metaKey;
   if (ctrl && event.key.toLowerCase() === 's') { event.preventDefault(); editor.save(); return; }
-  if (typing || $('replay-dialog').open || !$('tab-editor').classList.contains('active')) return;
+  if (typing || $('replay-dialog').open || $('play-dialog').open || !$('tab-editor').classList.contains('active')) return;
   const key = event.key.toLowerCase();
   if (ctrl && key === 'z') { event.preventDefault(); event.shiftKey ? editor.redo() : editor.undo(); return; }
   if (ctrl && key === 'y') { event.preventDefault(); editor.redo(); return; }

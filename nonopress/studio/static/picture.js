@@ -63,14 +63,9 @@ export class Picture {
   }
 }
 
-// A line's clue: [[length, colour], ...] in order.
+// A line's clue: [[length, colour], ...] in order. The web player's own function (its
+// script, /player/player.js, loads before these modules): the clues the studio draws are
+// the clues the player crosses off.
 export function clueOf(values) {
-  const clue = [];
-  let run = 0, colour = 0;
-  for (const v of [...values, 0]) {
-    if (v === colour && v !== 0) { run++; continue; }
-    if (colour !== 0) clue.push([run, colour]);
-    colour = v; run = v ? 1 : 0;
-  }
-  return clue;
+  return globalThis.NonopressPlayer.clueOf(values);
 }

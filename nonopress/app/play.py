@@ -1,5 +1,6 @@
 """One puzzle as the player's JSON: clues, size, kind, palette, the grade's figures, the hint
-table and the solution, obfuscated.
+table and the solution, obfuscated. The web site (`nonopress web`) and the studio's Play
+button both build it here.
 
 The answer has to be in a static page (the player checks marks without a server), as in
 every static player; it is XORed with a stream drawn from the puzzle's key and base64'd, so
@@ -10,13 +11,37 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from grader import __version__
+from grader.errors import NotPublishable
 from grader.kinds import AnyPuzzle, kind_of
+from grader.ladder import grader_version
+from grader.results import Budget
+from nonopress.app.hints import givens_known, hint_table
 
 if TYPE_CHECKING:
-    from layout.issue import GradeInfo
     from words.fillin import FillIn
+
+#: what the player reports itself as (the solve records' "player")
+PLAYER = f"nonopress-player/{__version__}"
+
+
+class Figures(Protocol):
+    """What a grade tells the solver: an issue's cached GradeInfo or a fresh grade."""
+
+    @property
+    def level(self) -> str: ...
+    @property
+    def stars(self) -> int | None: ...
+    @property
+    def score(self) -> float | None: ...
+    @property
+    def minutes(self) -> float | None: ...
+    @property
+    def minutes_low(self) -> float | None: ...
+    @property
+    def minutes_high(self) -> float | None: ...
 
 #: the version of the JSON the player reads
 FORMAT = 1
@@ -51,7 +76,7 @@ def reveal(blob: str, key: str) -> str:
                  ).decode("utf-8")
 
 
-def grade_figures(grade: GradeInfo, version: str) -> dict[str, Any]:
+def grade_figures(grade: Figures, version: str) -> dict[str, Any]:
     """The grade's own figures, as the solved panel and the index print them."""
     return {
         "level": grade.level,
@@ -71,7 +96,7 @@ def _round(value: float | None) -> float | None:
 def nonogram_record(
     puzzle: AnyPuzzle,
     solution: Any,
-    grade: GradeInfo,
+    grade: Figures,
     hints: dict[str, Any],
     version: str,
     meta: dict[str, Any],
@@ -102,7 +127,7 @@ def nonogram_record(
     return record
 
 
-def fillin_record(puzzle: FillIn, grade: GradeInfo, version: str, meta: dict[str, Any]
+def fillin_record(puzzle: FillIn, grade: Figures, version: str, meta: dict[str, Any]
                   ) -> dict[str, Any]:
     """A fill-in crossword for the player: blocks, the starter's letters, the word list by
     length, and the letters obfuscated."""
@@ -126,5 +151,47 @@ def fillin_record(puzzle: FillIn, grade: GradeInfo, version: str, meta: dict[str
     }
 
 
-__all__ = ["FORMAT", "fillin_record", "grade_figures", "nonogram_record", "obfuscate",
-           "reveal"]
+def compute_hints(puzzle: AnyPuzzle, budget: Budget) -> dict[str, Any]:
+    """Grade ``puzzle`` with the ladder (the same grade `grade --explain` words) and turn
+    its step log into the hint table."""
+    graded = kind_of(puzzle).grade(None, budget)
+    return _hints_of(puzzle, graded.steps)
+
+
+def _hints_of(puzzle: AnyPuzzle, steps: Any) -> dict[str, Any]:
+    """The hint table of a step log, in the words of the puzzle's kind."""
+    kind = kind_of(puzzle)
+    colour = kind.in_colour() is not None  # its changes are bit sets of colours
+    return hint_table(puzzle.width, puzzle.height, steps, kind.sentence, colour=colour,
+                      known_at_start=givens_known(puzzle.width, kind.givens()),
+                      bracket_rung=not colour)
+
+
+def play_record(puzzle: AnyPuzzle, budget: Budget, title: str = "Play"
+                ) -> dict[str, Any]:
+    """A puzzle graded now, as the player's JSON (the studio's Play button): one grade
+    gives the figures, the solution and the hints. NotPublishable when the grade finds no
+    single solution (a puzzle to fix before anyone plays it)."""
+    kind = kind_of(puzzle)
+    graded = kind.grade(None, budget)
+    rows = kind.grid_rows(graded)
+    if graded.verdict != "unique" or rows is None or any("?" in row for row in rows):
+        raise NotPublishable(f"not playable yet: {graded.problem or graded.verdict}")
+    meta = {"number": 0, "heading": title, "title": "", "solved_title": puzzle.title,
+            "author": puzzle.meta.author, "note": "", "date": "",
+            "size_label": puzzle.size, "site": {"collect": None, "player": PLAYER}}
+    return nonogram_record(puzzle, kind.picture(rows), graded, _hints_of(puzzle, graded.steps),
+                           grader_version(), meta)
+
+
+__all__ = [
+    "FORMAT",
+    "PLAYER",
+    "compute_hints",
+    "fillin_record",
+    "grade_figures",
+    "nonogram_record",
+    "obfuscate",
+    "play_record",
+    "reveal",
+]

@@ -1,0 +1,194 @@
+"""A book's front matter and back page, from the manifest's ``front_matter`` section::
+
+    front_matter:
+      subtitle: 100 picture puzzles     # under the title on the title page
+      publisher: Nonopress Press        # at the foot of the title page
+      copyright: (c) 2026 Nonopress Press. All rights reserved.
+      edition: First edition, 2026
+      isbn: 978-1-234567-89-7
+      how_to_solve: true                # a page of the rules, with a worked 5x5
+      barcode_space: true               # a back page keeping KDP's barcode box clear
+
+A title page (the manifest's title, the subtitle, its author, the publisher), a copyright
+page (the lines given, the credits of the puzzles' setters and the tool that checked them)
+and, when asked, a page on how to solve a nonogram come before the contents; the pages
+carry no running head or folio, as a book's front matter does not. ``barcode_space`` ends
+the book with a back page whose lower outside corner (KDP's 2 x 1.2 in barcode box, a
+quarter inch from the trim) stays white.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from grader.errors import NonopressError
+from layout.draw import Op, Text
+from layout.fonts import fit_size, wrap_words
+from layout.units import INCH
+
+if TYPE_CHECKING:
+    from layout.plan import Planner
+
+KEYS = ("subtitle", "publisher", "copyright", "edition", "isbn", "how_to_solve",
+        "barcode_space")
+#: KDP's barcode box on a back cover, and how far it stands from the trim
+BARCODE_WIDTH, BARCODE_HEIGHT, BARCODE_INSET = 2.0 * INCH, 1.2 * INCH, 0.25 * INCH
+#: the worked example of the how-to page: a small house (a roof, a door)
+EXAMPLE = ("..#..", ".###.", "#####", "#.#.#", "###.#")
+RULES = (
+    "Each number beside a row or above a column is the length of a block of filled cells "
+    "in that line, in order; blocks in the same line are parted by at least one empty cell.",
+    "Fill cells you can prove from the numbers: a block longer than half its line always "
+    "covers its middle; a line whose numbers add up to its length (with one gap between "
+    "blocks) is filled exactly. Mark cells you know are empty with a dot.",
+    "Work back and forth between rows and columns: each cell decided in a row tells its "
+    "column something new. Every puzzle in this book has exactly one solution, found by "
+    "reasoning alone: no guessing is needed.",
+)
+
+
+@dataclass(frozen=True)
+class FrontMatter:
+    subtitle: str = ""
+    publisher: str = ""
+    copyright: str = ""
+    edition: str = ""
+    isbn: str = ""
+    how_to_solve: bool = False
+    barcode_space: bool = False
+
+
+def parse_front_matter(value: object) -> FrontMatter:
+    """The section as written; a NonopressError naming what is wrong."""
+    if value is True:
+        return FrontMatter()
+    if not isinstance(value, dict):
+        raise NonopressError("front_matter: expected a mapping (subtitle, publisher, copyright, "
+                             "edition, isbn, how_to_solve, barcode_space) or true")
+    unknown = [key for key in value if key not in KEYS]
+    if unknown:
+        raise NonopressError(f"front_matter: unknown key {unknown[0]!r} (known keys: "
+                             f"{', '.join(KEYS)})")
+    fields: dict[str, Any] = {}
+    for key, item in value.items():
+        if key in ("how_to_solve", "barcode_space"):
+            if not isinstance(item, bool):
+                raise NonopressError(f"front_matter: {key}: expected true or false")
+            fields[key] = item
+        elif item is not None:
+            if not isinstance(item, (str, int, float)) or isinstance(item, bool):
+                raise NonopressError(f"front_matter: {key}: expected text")
+            fields[key] = str(item).strip()
+    return FrontMatter(**fields)
+
+
+def front_pages(planner: Planner, front: FrontMatter) -> list[Any]:
+    """The title page, the copyright page and (when asked) the how-to-solve page."""
+    pages = [_title_page(planner, front), _copyright_page(planner, front)]
+    if front.how_to_solve:
+        pages.append(_how_to_page(planner))
+    return pages
+
+
+def _centred(planner: Planner, page: Any, text: str, y: float, size: float,
+             bold: bool = False) -> float:
+    """``text`` centred on the content area, wrapped when too wide; the baseline after it."""
+    area = planner.area
+    fitted = fit_size(text, size, area.width, bold, planner.smallest_text)
+    lines = [text] if fitted is not None else wrap_words(text, planner.smallest_text,
+                                                         area.width, bold)
+    size = fitted or planner.smallest_text
+    for line in lines:
+        page.ops.append(Text(area.left + area.width / 2, y, line, size, bold=bold,
+                             anchor="center"))
+        y -= size * 1.3
+    return y
+
+
+def _title_page(planner: Planner, front: FrontMatter) -> Any:
+    area, sizes = planner.area, planner.sizes
+    manifest = planner.manifest
+    page = planner.page("front")
+    y = area.top - area.height / 3
+    y = _centred(planner, page, manifest.title, y, sizes.pt(30), bold=True)
+    if front.subtitle:
+        y = _centred(planner, page, front.subtitle, y - sizes.band(6), sizes.pt(15))
+    if manifest.author:
+        _centred(planner, page, manifest.author, y - sizes.band(30), sizes.pt(13))
+    if front.publisher:
+        _centred(planner, page, front.publisher, area.bottom + sizes.band(20), sizes.pt(11))
+    return page
+
+
+def _copyright_page(planner: Planner, front: FrontMatter) -> Any:
+    area, sizes = planner.area, planner.sizes
+    manifest = planner.manifest
+    page = planner.page("front")
+    lines = [manifest.title + (f" \u00b7 Issue {manifest.issue}" if manifest.issue else "")]
+    lines += [text for text in (front.copyright, front.edition,
+                                f"ISBN {front.isbn}" if front.isbn else "") if text]
+    credits = sorted({entry.credit() for entry in planner.issue.entries if entry.credit()})
+    if credits:
+        lines.append("Puzzles: " + "; ".join(credits) + ".")
+    lines.append("Every puzzle was checked to have exactly one solution, reached by "
+                 "reasoning alone, with nonopress.")
+    size = sizes.pt(8)
+    wrapped = [row for line in lines for row in wrap_words(line, size, area.width)]
+    y = area.bottom + (len(wrapped) - 1) * size * 1.4  # set at the foot of the page
+    for row in wrapped:
+        page.ops.append(Text(area.left, y, row, size))
+        y -= size * 1.4
+    return page
+
+
+def _how_to_page(planner: Planner) -> Any:
+    from grader.model import Puzzle
+    from layout.geometry import BlockGeometry
+    from layout.kinddraw import puzzle_ops
+
+    area, sizes = planner.area, planner.sizes
+    page = planner.page("front")
+    heading = sizes.pt(16)
+    page.ops.append(Text(area.left, area.top - heading, "How to solve a nonogram", heading,
+                         bold=True))
+    y = area.top - heading - sizes.band(24)
+    body = sizes.pt(10)
+    for paragraph in RULES:
+        for line in wrap_words(paragraph, body, area.width):
+            page.ops.append(Text(area.left, y, line, body))
+            y -= body * 1.35
+        y -= body * 0.8
+    example = Puzzle.from_picture(list(EXAMPLE))
+    geometry = BlockGeometry.of(example)
+    cell = min(planner.sizes.max_cell * 1.5, (area.width / 2 - 12) / geometry.total_width)
+    top = y - sizes.band(10)
+    ops: list[Op] = []
+    ops += puzzle_ops(example, geometry, area.left, top, cell, profile=planner.profile)
+    right = area.left + area.width / 2 + 6
+    ops += puzzle_ops(example, geometry, right, top, cell, solution=example.solution_array(),
+                      profile=planner.profile)
+    page.ops.extend(ops)
+    below = top - geometry.total_height * cell - sizes.band(14)
+    small = sizes.pt(9)
+    page.ops.append(Text(area.left, below, "A puzzle ...", small))
+    page.ops.append(Text(right, below, "... and its solution.", small))
+    return page
+
+
+def back_page(planner: Planner) -> Any:
+    """The last page, its barcode box left white: the issue's title and date at its head,
+    nothing else (the running head and folio are not drawn on it)."""
+    area, sizes = planner.area, planner.sizes
+    page = planner.page("back")
+    manifest = planner.manifest
+    line = " \u00b7 ".join(p for p in (manifest.title, manifest.date) if p)
+    page.ops.append(Text(area.left, area.top - sizes.pt(10), line, sizes.pt(10)))
+    return page
+
+
+def barcode_box(page_width: float) -> tuple[float, float, float, float]:
+    """(left, bottom, width, height) of the barcode box on a back page of ``page_width``
+    (trim coordinates: the lower outside corner, BARCODE_INSET from the trim)."""
+    return (page_width - BARCODE_INSET - BARCODE_WIDTH, BARCODE_INSET, BARCODE_WIDTH,
+            BARCODE_HEIGHT)
