@@ -254,6 +254,8 @@ ROUTES: tuple[tuple[str, str, dict[str, object]], ...] = (
                              "player": "nonopress-player/1"}),
     ("GET", "/api/health", {}),
     ("GET", "/api/profiles", {}),
+    ("POST", "/api/play", {"grid": HEART_GRID, "title": "Heart", "seconds": 2}),
+    ("GET", "/player/player.js", {}),
     ("GET", "/", {}),
     ("GET", "/static/api.js", {}),
 )
