@@ -174,3 +174,34 @@ def test_loose_puzzle_files_make_a_site(tmp_path: Path) -> None:
                  "-o", str(out), "-q", "--no-cache"]) == 0
     kinds = [json.loads((out / f"puzzle-0{n}.json").read_text())["kind"] for n in (1, 2)]
     assert kinds == ["bw", "colour"]
+
+
+def test_a_from_library_issue_is_published_as_issue_picked_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`web` publishes the puzzles `issue` picked from the catalogue (its `chosen:`), and
+    refuses, in one line, a section nothing has picked yet (the web does not book)."""
+    import shutil
+
+    for name in ("house", "heart", "key"):
+        shutil.copy(PUZZLES / f"{name}.yaml", tmp_path / f"{name}.yaml")
+    db = str(tmp_path / "stock.sqlite")
+    stock = [str(tmp_path / f"{name}.yaml") for name in ("house", "heart", "key")]
+    assert main(["library", "--db", db, "add", *stock, "-j", "1"]) == 0
+    manifest = tmp_path / "next.yaml"
+    manifest.write_text("title: Next\ndate: 2026-12-01\n"
+                        "from_library: {levels: {easy: 2}, seed: 7}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["web", str(manifest), "-o", str(tmp_path / "early"), "--db", db]) == 2
+    err = capsys.readouterr().err
+    assert "no chosen puzzles yet" in err and len(err.strip().splitlines()) == 1
+    assert main(["issue", str(manifest), "-o", str(tmp_path / "next.pdf"), "--db", db,
+                 "-q"]) == 0
+    chosen = {line.split("key: ")[1].split(",")[0]
+              for line in manifest.read_text(encoding="utf-8").splitlines() if "key:" in line}
+    assert len(chosen) == 2
+    site = tmp_path / "site"
+    assert main(["web", str(manifest), "-o", str(site), "--db", db, "-q"]) == 0
+    pages = sorted(site.glob("puzzle-*.json"))
+    assert len(pages) == 2
+    keys = {json.loads(p.read_text(encoding="utf-8"))["key"] for p in pages}
+    assert keys == chosen

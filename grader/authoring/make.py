@@ -124,12 +124,19 @@ def make(source: str | os.PathLike[str] | bytes, options: MakeOptions,
         found = renderings(grey, options.width, options.height, fit=options.fit,
                            threshold=options.threshold, trim=options.trim,
                            ways=WAYS if asked is None else (asked,))
-        if not found:  # the error binarise gives, naming the picture
-            picture_from_file(source, options.width, options.height, fit=options.fit,
-                              threshold=options.threshold, invert=options.invert,
-                              edges=options.edges, trim=options.trim)
+        if not found or (asked is None and found[0].way != "threshold"):
+            # nothing to choose from, or a blank picture (whose negative is all ink): the
+            # plain rendering as asked, with binarise's error or warning naming the picture
+            plain = picture_from_file(source, options.width, options.height, fit=options.fit,
+                                      threshold=options.threshold, invert=options.invert,
+                                      edges=options.edges, trim=options.trim)
+            found = []
     except PuzzleError as exc:
         raise FormatError(str(exc), label) from None
+    if not found:
+        return author(plain.picture, mode=options.mode, target=options.target,
+                      seconds=options.seconds, seed=options.seed, meta=options.meta,
+                      method=plain.method, progress=progress, max_change=options.max_change)
     chosen = choose(found)
     method = chosen.binarised.method
     if asked is None and chosen.way != "threshold":

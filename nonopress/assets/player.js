@@ -833,9 +833,20 @@
       if (!pending.length || !this.site.collect || load(COLLECT_OFF)) return;
       for (const item of pending) {
         fetch(item.url, {method: 'POST', body: item.body, headers: {'Content-Type': 'text/plain'}, keepalive: true, mode: 'cors', credentials: 'omit'})
-          .then((r) => { if (r.ok || r.status === 409) this.dropPending(item.body); })
-          .catch(() => { setTimeout(() => this.retryPending(), 30000); });
+          // stored, or refused for good (a 4xx other than too many requests): never sent
+          // again; a busy or failing collector (429, 5xx) is asked again later
+          .then((r) => {
+            if (r.ok || (r.status >= 400 && r.status < 500 && r.status !== 429)) this.dropPending(item.body);
+            else this.retryLater();
+          })
+          .catch(() => this.retryLater());
       }
+    }
+
+    retryLater() {
+      // one timer however many records failed: each retry sends them all again
+      if (this.retryTimer) return;
+      this.retryTimer = setTimeout(() => { this.retryTimer = null; this.retryPending(); }, 30000);
     }
 
     dropPending(body) {

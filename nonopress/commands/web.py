@@ -29,6 +29,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--grade-seconds", type=positive_float, default=30.0, metavar="S",
                         help="time budget for grading each puzzle (default 30)")
     parser.add_argument("-q", "--quiet", action="store_true", help="print warnings only")
+    parser.add_argument(
+        "--db", metavar="FILE|URL",
+        help="the catalogue a from_library section was picked from (nonopress issue picks it "
+        "and writes the choice under chosen:; default: $NONOPRESS_LIBRARY or "
+        "nonopress-library.sqlite in this folder, when there is one)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -60,7 +65,17 @@ def run(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(f"nonopress web: {text}", file=sys.stderr)
 
-    report = build_site(manifest_of(args.sources), options, progress=say)
+    manifest = manifest_of(args.sources)
+    library = None
+    if manifest.from_library is not None:
+        from nonopress.app.issue import open_library
+
+        if not isinstance(manifest.from_library, dict) or not manifest.from_library.get("chosen"):
+            raise NonopressError(f"{manifest.source}: from_library has no chosen puzzles yet: "
+                                 "nonopress issue picks and books them (and writes them "
+                                 "under chosen:); then publish them with nonopress web")
+        library = open_library(args.db, manifest)
+    report = build_site(manifest, options, progress=say, library=library)
     for warning in report.warnings:
         print(f"nonopress web: warning: {warning}", file=sys.stderr)
     held = f", {report.held_back} not yet due" if report.held_back else ""

@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader.atomic import atomic_write
 from grader.errors import NonopressError
@@ -28,6 +28,9 @@ from nonopress.app import CACHE_NAME
 from nonopress.app.play import PLAYER, fillin_record, nonogram_record
 from nonopress.assets import FILES, asset_bytes
 from nonopress.web.pages import PageLink, archive_page, index_page, puzzle_page
+
+if TYPE_CHECKING:
+    from nonopress.catalogue.issue_link import IssueLibrary
 
 GRADE_CACHE = CACHE_NAME
 HINT_CACHE = "nonopress-hints.json"
@@ -61,7 +64,8 @@ def is_manifest(path: Path) -> bool:
         data = safe_yaml.load(path.read_text(encoding="utf-8-sig"))
     except Exception:  # not this function's to report: the puzzle reader will
         return False
-    return isinstance(data, dict) and ("puzzles" in data or "fillins" in data)
+    return isinstance(data, dict) and any(key in data
+                                          for key in ("puzzles", "fillins", "from_library"))
 
 
 def manifest_of(paths: Sequence[str]) -> Manifest:
@@ -111,8 +115,10 @@ def _facts(record: dict[str, Any]) -> str:
 
 
 def build_site(manifest: Manifest, options: SiteOptions,
-               progress: Callable[[str], None] | None = None) -> SiteReport:
-    """Grade (or take from the caches), then write every file of the site."""
+               progress: Callable[[str], None] | None = None,
+               library: IssueLibrary | None = None) -> SiteReport:
+    """Grade (or take from the caches), then write every file of the site. A manifest's
+    ``from_library`` section is read from ``library``, as ``issue`` picked it."""
     from nonopress.app.issue import IssueOptions, Voice, grade_issue
     from nonopress.web.hintcache import HintCache
 
@@ -130,7 +136,7 @@ def build_site(manifest: Manifest, options: SiteOptions,
     planned = grade_issue(manifest, IssueOptions(
         grade_seconds=options.budget.seconds or 30.0,
         cache=cache_dir / GRADE_CACHE if cache_dir else None),
-        voice=Voice(say=progress or (lambda text: None)))
+        library=library, voice=Voice(say=progress or (lambda text: None)))
     issue = planned.issue
     version = grader_version()
     site = {"collect": options.collect, "player": PLAYER}
