@@ -270,7 +270,7 @@
       const grid = el('div', {cls: 'np-grid', role: 'grid',
         'aria-label': `Puzzle grid, ${H} rows by ${W} columns`, 'aria-rowcount': H + 1, 'aria-colcount': W + 1});
       const head = el('div', {cls: 'np-row np-head', role: 'row', 'aria-rowindex': 1});
-      head.append(el('div', {cls: 'np-corner', role: 'columnheader', 'aria-colindex': 1, text: ''}));
+      head.append(el('div', {cls: 'np-corner', role: 'none', text: ''}));
       this.colHeads = [];
       for (let c = 0; c < W; c++) {
         const h = el('div', {cls: 'np-clue np-colclue' + (c % 5 === 4 && c < W - 1 ? ' np-r5' : ''),
