@@ -117,21 +117,8 @@ def _write_here(path: Path, payload: bytes, *, links: bool, replace: bool) -> No
         raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
-def _create(target: Path, payload: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        os.chmod(tmp, _ordinary_mode(target))
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.link(tmp, target)  # EEXIST when another writer got there first
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-
-
-def _replace(target: Path, payload: bytes) -> None:
+def _written_temp(target: Path, payload: bytes) -> str:
+    """A temporary file beside ``target`` holding ``payload``, synced to disk."""
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         # mkstemp creates 0600; give the file the mode an ordinary open() would have.
@@ -140,6 +127,25 @@ def _replace(target: Path, payload: bytes) -> None:
             handle.write(payload)
             handle.flush()
             os.fsync(handle.fileno())
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    return tmp
+
+
+def _create(target: Path, payload: bytes) -> None:
+    tmp = _written_temp(target, payload)
+    try:
+        os.link(tmp, target)  # EEXIST when another writer got there first
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+
+
+def _replace(target: Path, payload: bytes) -> None:
+    tmp = _written_temp(target, payload)
+    try:
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

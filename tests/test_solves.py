@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
-import os
 import random
 import uuid
 from collections.abc import Iterator
@@ -21,6 +20,7 @@ import pytest
 import sqlalchemy as sa
 import yaml
 from starlette.testclient import TestClient
+from test_catalogue import _postgres_database  # one scratch schema per test, as there
 
 from grader.kinds import write_puzzles
 from grader.minutes import TimeModel, default_model
@@ -34,7 +34,6 @@ from nonopress.solves.collector import CollectorSettings, create_app
 from nonopress.solves.refit import Observed, features, held_out, numeric_id, predicted
 
 ROOT = Path(__file__).resolve().parents[1]
-POSTGRES_URL = os.environ.get("NONOPRESS_TEST_POSTGRES_URL", "").strip()
 SITE = "https://puzzles.example"
 
 
@@ -51,31 +50,12 @@ def record(key: str, **changes: Any) -> dict[str, Any]:
     return {**base, **changes}
 
 
-def _postgres() -> Iterator[str]:
-    if not POSTGRES_URL:
-        message = "NONOPRESS_TEST_POSTGRES_URL is not set (.ci/run starts a scratch PostgreSQL)"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    name = f"t_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(POSTGRES_URL.replace("postgresql://", "postgresql+psycopg://", 1))
-    with admin.begin() as connection:
-        connection.exec_driver_sql(f"CREATE SCHEMA {name}")
-    separator = "&" if "?" in POSTGRES_URL else "?"
-    try:
-        yield f"{POSTGRES_URL}{separator}options=-csearch_path%3D{name}"
-    finally:
-        with admin.begin() as connection:
-            connection.exec_driver_sql(f"DROP SCHEMA {name} CASCADE")
-        admin.dispose()
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield str(tmp_path / "catalogue.sqlite")
     else:
-        yield from _postgres()
+        yield from _postgres_database()
 
 
 @pytest.fixture()
