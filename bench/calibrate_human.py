@@ -54,7 +54,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import held_out  # noqa: E402
 
-from grader import minutes, scoring  # noqa: E402
+from grader import minutes, scoring, solve_shape  # noqa: E402
 from grader.errors import NonopressError  # noqa: E402
 from grader.kinds import AnyPuzzle, kind_of, read_puzzles  # noqa: E402
 from grader.ladder import rung_names  # noqa: E402
@@ -130,6 +130,7 @@ def grade_logged(task: Task) -> ResultRow:
         "steps": [scoring.compact_step(step) for step in outcome.steps],
         "sweeps": passes.count,
         "first_sweep": round(passes.first, 6),
+        "solution": kind_of(task.puzzle).proved_rows(outcome),
     }
     return LoggedRow(**{**row.__dict__, "log": json.dumps(log, separators=(",", ":"))})
 
@@ -289,9 +290,25 @@ def load_samples(
 
 def clue_facts(puzzle: Puzzle, log: dict[str, Any]) -> ClueFacts:
     """What the time model reads of a puzzle's clues, with the sweeps its log kept (a log
-    written before the first sweep's share was kept reads 0 for it)."""
+    written before the first sweep's share was kept reads 0 for it) and the solve's
+    shape from its steps and solution (a log written before solutions were kept: the
+    solver finds it again)."""
     passes = Sweeps(int(log["sweeps"]), float(log.get("first_sweep", 0.0)))
-    return kind_of(puzzle).clue_facts(passes)
+    facts = kind_of(puzzle).clue_facts(passes)
+    grid = solution_grid(puzzle, log.get("solution"))
+    if grid is None:
+        return facts
+    return facts.with_shape(solve_shape.shape_of(grid, solve_shape.compact_rows(log["steps"])))
+
+
+def solution_grid(puzzle: Puzzle, rows: Sequence[str] | None) -> np.ndarray | None:
+    """The solution as numbers (0 for background), from its rows or solved again."""
+    if rows is None:
+        result = kind_of(puzzle).solve(2, Budget(seconds=10.0))
+        return np.asarray(result.solutions[0]).astype(int) if result.verdict == "unique" else None
+    palette = getattr(puzzle, "palette", None)
+    background = palette[0].char if palette is not None else "."
+    return np.array([[0 if ch == background else ord(ch) for ch in row] for row in rows])
 
 
 # -- statistics -----------------------------------------------------------------------------

@@ -51,7 +51,7 @@ from calibrate_human import Rated, Sample, grade_all, load_samples, spearman  # 
 from grader import scoring  # noqa: E402
 from grader.kinds import AnyPuzzle as Puzzle  # noqa: E402  (either kind)
 from grader.kinds import kind_of  # noqa: E402
-from grader.minutes import FEATURES, ClueFacts, Minutes, TimeModel  # noqa: E402
+from grader.minutes import ClueFacts, Minutes, TimeModel, term_names, term_value  # noqa: E402
 
 MEDIAN_TIME = re.compile(r'^medium_time\s+"?(\d+):(\d\d):(\d\d)"?\s*$', re.MULTILINE)
 WIDTH = re.compile(r"^width\s+(\d+)\s*$", re.MULTILINE)
@@ -127,7 +127,7 @@ class Solve:
 
     sample: Sample
     clues: ClueFacts
-    features: np.ndarray  # in FEATURES order
+    features: np.ndarray  # in NAMES order
     stratum: str
 
     @property
@@ -139,7 +139,8 @@ class Solve:
         return self.sample.held_back
 
 
-NAMES = tuple(FEATURES)
+#: every term the fit may choose (grader/minutes.py: each feature, its square, by size)
+NAMES = term_names()
 
 
 def solves(out: Path, puzzles: dict[str, tuple[Puzzle, float, str]], seed: int,
@@ -154,7 +155,7 @@ def solves(out: Path, puzzles: dict[str, tuple[Puzzle, float, str]], seed: int,
             left_out[f"not {kind}"] += 1
             continue
         clues = sample.clues or ClueFacts(puzzle.width, puzzle.height, 0, 0)
-        values = np.array([FEATURES[name](sample.terms, clues, weights) for name in NAMES])
+        values = np.array([term_value(name, sample.terms, clues, weights) for name in NAMES])
         found.append(Solve(sample, clues, values, stratum(puzzle.width, puzzle.height)))
     return found, left_out
 
@@ -167,8 +168,10 @@ def old_effort(solve: Solve, weights: scoring.Weights) -> float:
 
 # -- the fit ------------------------------------------------------------------------------------
 FOLDS = 5
-#: a feature joins the model when it lowers the cross-validated squared error this much
-MIN_GAIN = 0.0015
+#: a term joins the model when it lowers the cross-validated squared error this much
+MIN_GAIN = 0.0005
+#: and no more terms than this (a model people can read in scoring.yaml)
+MAX_TERMS = 20
 
 
 def least_squares(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -200,7 +203,7 @@ def forward_selection(train: Sequence[Solve]) -> tuple[list[str], list[str]]:
     chosen: list[int] = []
     best = cv_error(x[:, []], y, folds)
     log = [f"  start (intercept only): cv error {best:.4f}"]
-    while True:
+    while len(chosen) < MAX_TERMS:
         trials = {i: cv_error(x[:, [*chosen, i]], y, folds)
                   for i in range(len(NAMES)) if i not in chosen}
         if not trials:
@@ -316,7 +319,7 @@ def ablation(train: Sequence[Solve], test: Sequence[Solve], names: Sequence[str]
     for name in names:
         lines.append(f"  without {name:19s} {score([n for n in names if n != name])}")
     for name in NAMES:
-        if name not in names:
+        if name not in names and "^" not in name and "*" not in name:
             lines.append(f"  with {name:22s} {score([*names, name])}")
     return lines
 
@@ -400,7 +403,8 @@ def fit_and_report(args: argparse.Namespace, puzzles: dict[str, tuple[Puzzle, fl
             f"hash of the clues; held back: median\n#   |ln(predicted / measured)| "
             f"{a.log_error:.3f}, {a.within_2:.0%} within a factor of 2, Spearman rho "
             f"{a.rho:+.3f}.\n"
-            f"# ln(minutes) = intercept + sum of terms (grader/minutes.py FEATURES names them);\n"
+            f"# ln(minutes) = intercept + sum of terms (grader/minutes.py FEATURES names them,\n"
+            f"#   each also as name^2 or name*size: times ln(cells / 400));\n"
             f"# minutes_low/high = minutes * exp(range): the quartiles of the training "
             f"residuals,\n#   the range holding half of the measured medians around a "
             f"prediction.\n"

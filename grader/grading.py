@@ -9,7 +9,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from grader import diagnose, minutes, scoring, sweeps
+from grader import diagnose, minutes, scoring, solve_shape, sweeps
 from grader.engine import Engine, LineBroken
 from grader.errors import BudgetExceeded, Contradiction
 from grader.ladder import Ladder, default_ladder, rung_names
@@ -307,6 +307,8 @@ def grade(
         passes = sweeps.sweeps_of(puzzle.rows, puzzle.columns, deadline=deadline)
         clues = minutes.ClueFacts.of_counts(puzzle.rows, puzzle.columns, passes.count,
                                             first_sweep=passes.first)
+        if solution is not None:
+            clues = clues.with_shape(solve_shape.shape_of(solution, solve_shape.step_rows(steps)))
         timing = minutes.estimate(terms, clues, weights)
     return Grade(
         verdict=verdict,

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from grader.grading import Grade
     from grader.minutes import ClueFacts
     from grader.results import Budget, SolveResult
+    from grader.solve_shape import SolveShape
     from grader.sweeps import Sweeps
     from grader.techniques.base import LineRef, Step
 
@@ -218,6 +219,11 @@ class PuzzleKind(Protocol):
         none (what an issue prints: never solved again)."""
         ...
 
+    def solve_shape(self, grade: KindGrade) -> SolveShape | None:
+        """What the solve drew (grader/solve_shape.py: the picture, the strokes, the
+        order), which the minutes read; None when the grade proved no solution."""
+        ...
+
     def givens(self) -> tuple[tuple[int, int, bool], ...]:
         """The cells given in the grid (row, column, filled); none for a kind without."""
         ...
@@ -374,6 +380,12 @@ class BlackAndWhite:
 
     def proved_rows(self, grade: KindGrade) -> tuple[str, ...] | None:
         return _black_and_white_grade(grade).solution_rows()
+
+    def solve_shape(self, grade: KindGrade) -> SolveShape | None:
+        from grader.solve_shape import shape_of, step_rows
+
+        solution = _black_and_white_grade(grade).solution
+        return None if solution is None else shape_of(solution, step_rows(grade.steps))
 
     def givens(self) -> tuple[tuple[int, int, bool], ...]:
         return tuple(self.puzzle.givens)
@@ -592,6 +604,13 @@ class Colour:
         if grade.proved is None:
             return None
         return tuple(colour_array_to_rows(grade.proved, self.puzzle.palette))
+
+    def solve_shape(self, grade: KindGrade) -> SolveShape | None:
+        from grader.colour.grading import ColourGrade
+        from grader.solve_shape import shape_of, step_rows
+
+        assert isinstance(grade, ColourGrade), "a colour puzzle's grade"
+        return None if grade.proved is None else shape_of(grade.proved, step_rows(grade.steps))
 
     def givens(self) -> tuple[tuple[int, int, bool], ...]:
         return ()

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -30,6 +31,7 @@ from typing import Any
 import yaml
 
 from grader.scoring import Weights, WorkTerms, default_weights, rating
+from grader.solve_shape import SolveShape
 
 #: the rung whose use means the puzzle needs guessing
 GUESSING_RUNG = "recursion"
@@ -47,6 +49,10 @@ class ClueFacts:
     ``same_pairs`` those of one colour (they need a gap between them, as in black and
     white; blocks of two colours may touch, which leaves more places open); ``ones`` the
     blocks of one cell (single cells are placed at once, without counting).
+    ``row_blocks`` counts the blocks of the row clues alone, ``most_blocks`` the blocks of
+    the longest clue, ``slack`` is the mean share of a line its blocks leave free (0 when
+    every clue fills its line exactly). ``shape`` is what the solve drew
+    (grader/solve_shape.py): known once the puzzle is graded, empty before.
     """
 
     width: int
@@ -59,23 +65,37 @@ class ClueFacts:
     pairs: int = 0
     same_pairs: int = 0
     ones: int = 0
+    row_blocks: int = 0
+    most_blocks: int = 0
+    slack: float = 0.0
+    shape: SolveShape = field(default_factory=SolveShape)
+
+    def with_shape(self, shape: SolveShape) -> ClueFacts:
+        """These facts with the solve's shape (after grading)."""
+        return replace(self, shape=shape)
 
     @classmethod
     def of_counts(cls, rows: Sequence[Sequence[int]], columns: Sequence[Sequence[int]],
                   sweeps: int = 0, *, first_sweep: float = 0.0) -> ClueFacts:
         """From black-and-white clues given as block lengths (every neighbouring pair of
         blocks is of one colour)."""
-        pairs = sum(max(len([n for n in clue if n > 0]) - 1, 0) for clue in (*rows, *columns))
+        lengths = [[n for n in clue if n > 0] for clue in (*rows, *columns)]
+        pairs = sum(max(len(clue) - 1, 0) for clue in lengths)
+        free = [_free_share(len(columns), clue, len(clue) - 1) for clue in lengths[:len(rows)]]
+        free += [_free_share(len(rows), clue, len(clue) - 1) for clue in lengths[len(rows):]]
         return cls(
             width=len(columns),
             height=len(rows),
-            filled=sum(n for clue in rows for n in clue if n > 0),
-            blocks=sum(1 for clue in (*rows, *columns) for n in clue if n > 0),
+            filled=sum(sum(clue) for clue in lengths[:len(rows)]),
+            blocks=sum(len(clue) for clue in lengths),
             sweeps=sweeps,
             first_sweep=first_sweep,
             pairs=pairs,
             same_pairs=pairs,
-            ones=sum(1 for clue in (*rows, *columns) for n in clue if n == 1),
+            ones=sum(1 for clue in lengths for n in clue if n == 1),
+            row_blocks=sum(len(clue) for clue in lengths[:len(rows)]),
+            most_blocks=max((len(clue) for clue in lengths), default=0),
+            slack=sum(free) / max(len(free), 1),
         )
 
     @classmethod
@@ -84,6 +104,12 @@ class ClueFacts:
                         sweeps: int = 0, *, first_sweep: float = 0.0) -> ClueFacts:
         """From colour clues of (length, colour) blocks."""
         clues = (*rows, *columns)
+
+        def gaps(clue: Sequence[tuple[int, int]]) -> int:
+            return sum(1 for a, b in itertools.pairwise(clue) if a[1] == b[1])
+
+        free = [_free_share(len(columns), [n for n, _ in clue], gaps(clue)) for clue in rows]
+        free += [_free_share(len(rows), [n for n, _ in clue], gaps(clue)) for clue in columns]
         return cls(
             width=len(columns),
             height=len(rows),
@@ -93,10 +119,17 @@ class ClueFacts:
             first_sweep=first_sweep,
             colours=colours,
             pairs=sum(max(len(clue) - 1, 0) for clue in clues),
-            same_pairs=sum(1 for clue in clues for a, b in itertools.pairwise(clue)
-                           if a[1] == b[1]),
+            same_pairs=sum(gaps(clue) for clue in clues),
             ones=sum(1 for clue in clues for n, _ in clue if n == 1),
+            row_blocks=sum(len(clue) for clue in rows),
+            most_blocks=max((len(clue) for clue in clues), default=0),
+            slack=sum(free) / max(len(free), 1),
         )
+
+
+def _free_share(length: int, blocks: Sequence[int], gaps: int) -> float:
+    """The share of a line its blocks and the gaps they need leave free."""
+    return max(length - sum(blocks) - max(gaps, 0), 0) / max(length, 1)
 
 
 Feature = Callable[[WorkTerms, ClueFacts, Weights], float]
@@ -107,6 +140,18 @@ COLOUR_RUNGS = ("simple-boxes", "extreme-owners", "line-analysis", "cell-branchi
 
 def _rung_steps(rung: str) -> Feature:
     return lambda t, c, w: math.log1p(t.steps.get(rung, 0.0))
+
+
+def _techniques() -> tuple[str, ...]:
+    """The techniques a step may name: those the ladder's sentences are kept under."""
+    from grader.ladder import default_ladder
+
+    ladder = default_ladder()
+    return tuple(sorted({*ladder.templates, *ladder.colour_templates}))
+
+
+def _technique_steps(name: str) -> Feature:
+    return lambda t, c, w: math.log1p(c.shape.techniques.get(name, 0))
 
 
 def _per_hard_step(terms: WorkTerms, value: float) -> float:
@@ -159,7 +204,60 @@ FEATURES: Mapping[str, Feature] = {
     "one_blocks": lambda t, c, w: c.ones / max(c.blocks, 1),
     # the colour rungs: how many steps of each rung the colour ladder took
     **{f"steps_{rung.replace('-', '_')}": _rung_steps(rung) for rung in COLOUR_RUNGS},
+    # the clues' layout: the blocks of the rows, of the longest clue, the lines' free room
+    "row_blocks": lambda t, c, w: math.log1p(c.row_blocks),
+    "fewer_runs": lambda t, c, w: math.log1p(min(c.row_blocks, c.blocks - c.row_blocks)),
+    "most_blocks": lambda t, c, w: math.log1p(c.most_blocks),
+    "slack": lambda t, c, w: c.slack,
+    # the picture the solve ends on (grader/solve_shape.py)
+    "symmetry": lambda t, c, w: c.shape.symmetry,
+    "pieces": lambda t, c, w: math.log1p(c.shape.pieces),
+    "holes": lambda t, c, w: math.log1p(c.shape.holes),
+    "edges": lambda t, c, w: c.shape.edges,
+    "checker": lambda t, c, w: c.shape.checker,
+    # the hand: strokes of the mouse, changes of colour
+    "strokes": lambda t, c, w: math.log1p(c.shape.fill_strokes + c.shape.empty_strokes),
+    "fill_strokes": lambda t, c, w: math.log1p(c.shape.fill_strokes),
+    "empty_strokes": lambda t, c, w: math.log1p(c.shape.empty_strokes),
+    "colour_picks": lambda t, c, w: math.log1p(c.shape.colour_picks),
+    # the order: how early the grid fills, how many places were open, single cells
+    "settled_quarter": lambda t, c, w: c.shape.settled_quarter,
+    "settled_half": lambda t, c, w: c.shape.settled_half,
+    "settled_mean": lambda t, c, w: c.shape.settled_mean,
+    "openings": lambda t, c, w: math.log(max(c.shape.mean_openings, 1.0)),
+    "one_cell_steps": lambda t, c, w: math.log1p(c.shape.one_cell_steps),
+    "one_cell_share": lambda t, c, w: c.shape.one_cell_steps / max(c.shape.steps, 1),
+    # how many steps of each technique (the names the ladder's sentences are kept under)
+    **{f"technique_{name.replace('-', '_')}": _technique_steps(name) for name in _techniques()},
 }
+
+#: a term of the model: a feature, its square (``name^2``) or the feature times the size
+#: (``name*size``: ln(cells / 400), 0 at 20x20), so a feature may weigh more on big grids
+TERM = re.compile(r"^(?P<name>[a-z_0-9]+)(?P<how>\^2|\*size)?$")
+
+
+def term_names(names: Sequence[str] = tuple(FEATURES)) -> tuple[str, ...]:
+    """Every term the fit may choose: each feature, its square and its product with the
+    size (the size's own square and product left out)."""
+    size_like = {"cells"}
+    return (*names, *(f"{n}^2" for n in names),
+            *(f"{n}*size" for n in names if n not in size_like))
+
+
+def term_value(term: str, terms: WorkTerms, clues: ClueFacts, weights: Weights) -> float:
+    """The value of one term (see :data:`TERM`)."""
+    match = TERM.match(term)
+    if match is None or match["name"] not in FEATURES:
+        raise KeyError(term)
+    value = FEATURES[match["name"]](terms, clues, weights)
+    if match["how"] == "^2":
+        return value * value
+    if match["how"] == "*size":
+        return value * (math.log(max(clues.width * clues.height, 1)) - _SIZE_CENTRE)
+    return value
+
+
+_SIZE_CENTRE = math.log(400.0)
 
 
 @dataclass(frozen=True)
@@ -188,10 +286,11 @@ class TimeModel:
         if missing:
             raise ValueError(f"scoring.yaml's minutes lacks {', '.join(missing)}")
         terms = data["terms"] or {}
-        unknown = sorted(set(terms) - set(FEATURES))
+        unknown = sorted(term for term in terms
+                         if (match := TERM.match(term)) is None or match["name"] not in FEATURES)
         if unknown:
             raise ValueError(f"scoring.yaml's minutes has unknown terms: {', '.join(unknown)}; "
-                             f"known: {', '.join(FEATURES)}")
+                             f"known: {', '.join(FEATURES)}, each also as name^2 or name*size")
         low, high = (float(v) for v in data["range"])
         if not low <= 0.0 <= high:
             raise ValueError("scoring.yaml's minutes range must be [low <= 0, high >= 0]")
@@ -199,7 +298,7 @@ class TimeModel:
 
     def log_minutes(self, terms: WorkTerms, clues: ClueFacts, weights: Weights) -> float:
         return self.intercept + sum(
-            coefficient * FEATURES[name](terms, clues, weights)
+            coefficient * term_value(name, terms, clues, weights)
             for name, coefficient in self.coefficients.items()
         )
 

@@ -96,14 +96,26 @@ def test_the_same_picture_drawn_larger_takes_longer() -> None:
 
 
 def test_more_steps_and_more_sweeps_take_longer() -> None:
+    from dataclasses import replace
+
+    from grader.solve_shape import shape_of, step_rows
+
+    result = graded("night-sky.yaml")
+    puzzle = formats.read(ROOT / "puzzles" / "night-sky.yaml")[0]
+    assert result.solution is not None and result.minutes is not None
     model = default_model()
-    steps = [Step("simple-boxes", "t", ((0, 0, 2),))] * 40
-    terms = step_terms(steps, 15, 15)
-    clues = ClueFacts(15, 15, filled=110, blocks=60, sweeps=4)
-    base = model.estimate(terms, clues).minutes
-    assert model.estimate(step_terms(steps * 3, 15, 15), clues).minutes > base
-    slower = ClueFacts(15, 15, filled=110, blocks=60, sweeps=12)
-    assert model.estimate(terms, slower).minutes > base
+    passes = sweeps_of(puzzle.rows, puzzle.columns)
+    clues = ClueFacts.of_counts(puzzle.rows, puzzle.columns, passes.count,
+                                first_sweep=passes.first)
+    shape = shape_of(result.solution, step_rows(result.steps))
+    base = model.estimate(step_terms(result.steps, 30, 30), clues.with_shape(shape))
+    assert base.minutes == result.minutes  # what the grade said, from these facts
+    twice = list(result.steps) * 2
+    longer = model.estimate(step_terms(twice, 30, 30),
+                            clues.with_shape(shape_of(result.solution, step_rows(twice))))
+    assert longer.minutes > base.minutes
+    stuck_more = replace(clues, sweeps=clues.sweeps + 8).with_shape(shape)
+    assert model.estimate(step_terms(result.steps, 30, 30), stuck_more).minutes > base.minutes
 
 
 def test_the_model_table_is_checked() -> None:
@@ -111,10 +123,31 @@ def test_the_model_table_is_checked() -> None:
     assert TimeModel.from_mapping(good).coefficients == {"cells": 0.8}
     with pytest.raises(ValueError, match="unknown terms: telepathy"):
         TimeModel.from_mapping({**good, "terms": {"telepathy": 1.0}})
+    squared = {**good, "terms": {"holes^2": 0.1, "steps*size": 0.2}}
+    assert TimeModel.from_mapping(squared).coefficients == {"holes^2": 0.1, "steps*size": 0.2}
+    for wrong in ("holes^3", "steps*colours", "^2"):
+        with pytest.raises(ValueError, match="unknown terms"):
+            TimeModel.from_mapping({**good, "terms": {wrong: 1.0}})
     with pytest.raises(ValueError, match="range"):
         TimeModel.from_mapping({**good, "range": [0.2, 0.4]})
     with pytest.raises(ValueError, match="lacks intercept"):
         TimeModel.from_mapping({"terms": {}, "range": [0, 0]})
+
+
+def test_a_term_is_a_feature_its_square_or_the_feature_by_size() -> None:
+    from grader.minutes import FEATURES, term_names, term_value
+    from grader.scoring import default_weights
+
+    weights = default_weights()
+    terms = step_terms([Step("simple-boxes", "t", ((0, 0, 2),))] * 9, 40, 40)
+    clues = ClueFacts(40, 40, filled=800, blocks=120, sweeps=3)
+    steps = FEATURES["steps"](terms, clues, weights)
+    assert steps == pytest.approx(np.log(10))
+    assert term_value("steps^2", terms, clues, weights) == pytest.approx(steps ** 2)
+    assert term_value("steps*size", terms, clues, weights) == pytest.approx(steps * np.log(4))
+    names = term_names()
+    assert {"steps", "steps^2", "steps*size", "cells^2"} <= set(names)
+    assert "cells*size" not in names  # the size's own product is its square
 
 
 def test_texts() -> None:
@@ -186,6 +219,7 @@ def test_a_colour_puzzle_reads_the_colour_model_and_its_clue_facts() -> None:
     from grader.colour.palette import Colour, Palette
     from grader.kinds import kind_of
     from grader.minutes import model_kind
+    from grader.solve_shape import shape_of, step_rows
 
     palette = Palette((Colour("red", (200, 0, 0), "r"), Colour("blue", (0, 0, 200), "b")))
     picture = np.array([[1, 2, 0, 1], [1, 0, 0, 1], [2, 2, 2, 0]], dtype=np.uint8)
@@ -199,7 +233,8 @@ def test_a_colour_puzzle_reads_the_colour_model_and_its_clue_facts() -> None:
     result = kind.grade(None, Budget(seconds=30))
     assert result.minutes is not None
     terms = step_terms(result.steps, puzzle.width, puzzle.height)
-    expected = default_model("colour").estimate(terms, facts)
+    shape = shape_of(result.proved, step_rows(result.steps))
+    expected = default_model("colour").estimate(terms, facts.with_shape(shape))
     assert (result.minutes, result.minutes_low, result.minutes_high) == (
         expected.minutes, expected.low, expected.high)
     assert default_model("colour") != default_model("black-and-white")

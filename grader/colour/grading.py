@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from grader import minutes, scoring
+from grader import minutes, scoring, solve_shape
 from grader.colour import techniques
 from grader.colour.lines import full_mask, solve_line
 from grader.colour.model import ColourClue, ColourPuzzle
@@ -256,6 +256,8 @@ def grade_colour(puzzle: ColourPuzzle, *, max_rung: str | None = None,
         clues = minutes.ClueFacts.of_colour_clues(puzzle.rows, puzzle.columns,
                                                   puzzle.palette.size, passes.count,
                                                   first_sweep=passes.first)
+        clues = clues.with_shape(solve_shape.shape_of(proof.solutions[0],
+                                                      solve_shape.step_rows(steps)))
         timing = minutes.estimate(terms, clues, weights)
     return ColourGrade(
         verdict=verdict, level=level, score=value, problem=problem,

@@ -1,8 +1,13 @@
 """``nonopress calibrate --from-solves``: the minutes' coefficients refitted on real solves.
 
 The model is the one ``grader/minutes.py`` computes and ``bench/calibrate_times.py`` fits: a
-least-squares line in log minutes over the features the current ``scoring.yaml`` names (the
-features stay, their coefficients and the range are refitted). What it is fitted to is each
+line in log minutes over the terms the current ``scoring.yaml`` names. An audience is
+fitted as a shift and a scale of that line (least squares of its solves' log minutes on the
+model's: how much slower, how much more the harder puzzles slow it down), which is the same
+line with its intercept moved and every coefficient scaled, written back in the same form;
+the range is refitted from the residuals. Two numbers, not one per term: a publisher's few
+dozen puzzles cannot fit the twenty terms the griddlers.net fit chose, but they can
+measure their audience. What it is fitted to is each
 puzzle's median active minutes over its clean solves (completed, no reveal), for puzzles
 with at least ``min_clean`` of them; the features come from grading the puzzle again, as
 stored in the catalogue, with the grader installed.
@@ -47,6 +52,8 @@ from nonopress.solves.reports import read_solves
 REFITTED = "black-and-white"
 #: clean solves a puzzle needs before its median is a measurement
 MIN_CLEAN = 5
+#: puzzles to fit the shift and scale on (three for each of the two, and some to spare)
+MIN_PUZZLES = 10
 
 
 def numeric_id(file: str) -> int | None:
@@ -98,11 +105,13 @@ def features(puzzle: Any, seconds: float, clues: ClueFacts | None = None
     clues = clues or refitted_clues(puzzle)
     if clues is None:
         return None
-    grade = kind_of(puzzle).grade(None, Budget(seconds=seconds))
+    kind = kind_of(puzzle)
+    grade = kind.grade(None, Budget(seconds=seconds))
     if grade.verdict != "unique" or grade.level not in RATED_LEVELS:
         return None
     terms = scoring.step_terms(grade.steps, puzzle.width, puzzle.height)
-    return terms, clues
+    shape = kind.solve_shape(grade)
+    return terms, clues if shape is None else clues.with_shape(shape)
 
 
 def observations(catalogue: Catalogue, since: str | None = None, min_clean: int = MIN_CLEAN,
@@ -141,28 +150,19 @@ def observations(catalogue: Catalogue, since: str | None = None, min_clean: int 
     return found, left_out
 
 
-def _values(model_names: Sequence[str], data: Sequence[Observed], weights: Weights
-            ) -> np.ndarray:
-    from grader.minutes import FEATURES
-
-    return np.array([[FEATURES[name](o.terms, o.clues, weights) for name in model_names]
-                     for o in data]).reshape(len(data), len(model_names))
-
-
 def refit(train: Sequence[Observed], before: TimeModel, weights: Weights) -> TimeModel:
-    """``before``'s features with their coefficients and range fitted to ``train``
-    (least squares in log minutes; the range from the residuals' quartiles)."""
-    names = list(before.coefficients)
-    x = _values(names, train, weights)
+    """``before`` shifted and scaled to ``train`` (least squares of the measured log
+    minutes on ``before``'s; see the module's note), the range from the residuals'
+    quartiles."""
+    x = np.array([before.log_minutes(o.terms, o.clues, weights) for o in train])
     y = np.log([o.measured for o in train])
     design = np.column_stack([np.ones(len(train)), x])
-    coefficients, *_ = np.linalg.lstsq(design, y, rcond=None)
-    residuals = y - design @ coefficients
+    (shift, scale), *_ = np.linalg.lstsq(design, y, rcond=None)
+    residuals = y - design @ np.array([shift, scale])
     low, high = np.percentile(residuals, [25, 75])
     return TimeModel(
-        intercept=round(float(coefficients[0]), 4),
-        coefficients={n: round(float(c), 4)
-                      for n, c in zip(names, coefficients[1:], strict=True)},
+        intercept=round(float(shift + scale * before.intercept), 4),
+        coefficients={n: round(float(scale * c), 4) for n, c in before.coefficients.items()},
         low=round(float(min(low, 0.0)), 4), high=round(float(max(high, 0.0)), 4),
     )
 
@@ -245,7 +245,7 @@ def from_solves(catalogue: Catalogue, since: str | None = None, min_clean: int =
     found, left_out = observations(catalogue, since, min_clean, seconds)
     train = [o for o in found if not o.held_out]
     held = [o for o in found if o.held_out]
-    needed = 3 * (len(before.coefficients) + 1)
+    needed = MIN_PUZZLES
     if len(train) < needed or not held:
         raise TooFewSolves(
             f"{len(train)} puzzle(s) to fit and {len(held)} held out with at least "
@@ -279,7 +279,9 @@ def note_of(result: Refit, catalogue_name: str, since: str | None) -> str:
         f"{len(result.held)} held out\n#   (numeric id ending in 7, nonopress/solves/refit.py); "
         f"held out: median |ln(predicted / measured)| {after.log_error:.3f},\n"
         f"#   {after.within_10:.0%} within 10 %, {after.within_2:.0%} within a factor of 2.\n"
-        "# ln(minutes) = intercept + sum of terms (grader/minutes.py FEATURES names them);\n"
+        "# ln(minutes) = intercept + sum of terms (grader/minutes.py FEATURES names them, "
+        "each also as name^2\n#   or name*size); the griddlers.net fit's terms, shifted and "
+        "scaled to this audience;\n"
         "# minutes_low/high = minutes * exp(range): the quartiles of the training residuals.\n"
     )
 
