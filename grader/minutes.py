@@ -5,10 +5,13 @@ members' median times, one model for black-and-white puzzles (``minutes`` in
 ``scoring.yaml``) and one for colour puzzles (``colour_minutes``, which also reads the
 colours and how many neighbouring blocks of two colours may touch). No puzzle whose id
 ends in 7 was read by either fit (bench/held_out.py). It is a line in log minutes over
-features of the puzzle (its size, how much of it is ink, how many blocks its clues hold)
-and of the step log the ladder wrote (the summed work, the hardest step, how many hard
-steps, how many cells each decided, how often a solver gets stuck, guessing); the
-coefficients are data, in the ``minutes`` block of ``grader/scoring.yaml``.
+features of the puzzle's clues (its size, how much of it is ink, how many blocks its clues
+hold and the room they leave), of the step log the ladder wrote (the summed work, the
+steps, the sweeps, the hardest step, how often a solver gets stuck, guessing) and of the
+solve's shape (grader/solve_shape.py: the picture's pieces, holes and symmetry, the mouse
+strokes that paint it, how early the grid fills); a term may also be a feature's square
+or the feature times the size. The coefficients are data, in the ``minutes`` blocks of
+``grader/scoring.yaml``.
 
 ``minutes`` is the predicted median time of such solvers (they solve on a screen, with
 a mouse, many puzzles a week). The data hold one median per puzzle, not each solver's
