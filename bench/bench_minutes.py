@@ -14,8 +14,9 @@ The tables, black and white and colour, per size and across sizes: the median me
 and predicted minutes, the median |ln(predicted / measured)|, the share within a factor
 of 2, Spearman's rho, and the share of measured times inside [minutes_low,
 minutes_high]; then how sure each rho is (a seeded bootstrap interval) and how the
-errors drift with the order puzzles were posted in (see :func:`uncertainty`). Puzzles with no minutes (several solutions, none, undecided) are counted
-and left out of the figures.
+errors drift with the order puzzles were posted in (see :func:`uncertainty`). Puzzles
+with no minutes (several solutions, none, undecided) are counted and left out of the
+figures.
 """
 
 from __future__ import annotations
