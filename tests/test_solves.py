@@ -440,6 +440,95 @@ def test_the_batch_writer_stores_a_batch_once_and_outlives_a_dropped_connection(
     assert len(stored(catalogue)) == 4
 
 
+def _random_colour_puzzles(count_fit: int, count_held: int, seed: int) -> list[Any]:
+    """Random two-colour pictures graded unique at a rated level, ``count_fit`` fitted and
+    ``count_held`` held out by the rule."""
+    import numpy as np
+
+    from grader.colour.model import ColourPuzzle
+    from grader.colour.palette import Colour, Palette
+    from grader.kinds import kind_of
+    from grader.results import Budget
+
+    palette = Palette((Colour("red", (200, 30, 30), "r"), Colour("blue", (30, 30, 200), "b")))
+    rng = np.random.default_rng(seed)
+    fit: list[Any] = []
+    held: list[Any] = []
+    for number in range(3000):
+        if len(fit) >= count_fit and len(held) >= count_held:
+            break
+        side = int(rng.choice((5, 6, 8, 10)))
+        picture = rng.choice(3, size=(side, side), p=(0.35, 0.4, 0.25)).astype(np.uint8)
+        puzzle = ColourPuzzle.from_picture(picture, palette, Metadata(title=f"Colour {number}"))
+        group = held if held_out(puzzle.key()) else fit
+        if len(group) >= (count_held if group is held else count_fit):
+            continue
+        grade = kind_of(puzzle).grade(None, Budget(seconds=10))
+        if grade.verdict == "unique" and grade.level in RATED_LEVELS:
+            group.append(puzzle)
+    assert len(fit) == count_fit and len(held) == count_held
+    return fit + held
+
+
+def test_the_colour_minutes_refit_on_their_own_solves(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--kind colour`` refits colour_minutes on the colour puzzles' solves, leaves the
+    black-and-white puzzles (and the minutes block) alone, and writes the colour block."""
+    weights = default_weights()
+    puzzles = _random_colour_puzzles(12, 3, seed=47)
+    source = tmp_path / "colour.yaml"
+    source.write_bytes(write_puzzles(puzzles, "yaml"))
+    db = str(tmp_path / "catalogue.sqlite")
+    before = default_model("colour")
+    truth = TimeModel(before.intercept * 0.9 - 0.3,
+                      {name: value * 0.9 for name, value in before.coefficients.items()},
+                      before.low, before.high)  # a quicker audience
+    true_minutes = {}
+    for puzzle in puzzles:
+        facts = features(puzzle, 30.0, model="colour")
+        assert facts is not None and features(puzzle, 30.0) is None  # not black and white
+        observed = Observed(0, puzzle.key(), "", "", 1.0, 0, False, *facts)
+        true_minutes[puzzle.key()] = predicted(truth, observed, weights)
+    rng = random.Random(47)
+    keys = sorted(true_minutes)
+    rows = [record(key, seconds_active=round(true_minutes[key] * 60.0
+                                             * math.exp(rng.gauss(0.0, 0.2)), 1),
+                   reveals=0, completed=True)
+            for key in keys for _ in range(15)]
+    with open_catalogue(db) as catalogue:
+        add_files(catalogue, [str(source), str(ROOT / "puzzles" / "cat.yaml")],
+                  ImportOptions(jobs=1))
+        check = catalogue_known(catalogue)
+        with catalogue.reading() as connection:
+            cat_key = connection.execute(sa.select(schema.puzzles.c.key).where(
+                schema.puzzles.c.title == "Cat")).scalar_one()
+        # a black-and-white puzzle's solves too: its minutes are the other model's
+        rows += [record(cat_key, seconds_active=60.0) for _ in range(6)]
+        parsed = [parse_record(json.dumps(r).encode(), check) for r in rows]
+        with catalogue.writing() as connection:
+            stamp = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            connection.execute(schema.solves.insert(), [
+                {**p.row(), "received_at": stamp, "updated_at": stamp} for p in parsed])
+    scoring = tmp_path / "scoring.yaml"
+    original = (ROOT / "grader" / "scoring.yaml").read_text(encoding="utf-8")
+    scoring.write_text(original, encoding="utf-8")
+    assert main(["calibrate", "--from-solves", "--kind", "colour", "--db", db, "--json",
+                 "--write", str(scoring)]) == 0
+    refit = json.loads(capsys.readouterr().out)
+    assert refit["model"] == "colour"
+    assert (refit["training_puzzles"], refit["held_out_puzzles"]) == (12, 3)
+    assert refit["left_out"].get("timed by another model") == 1  # the cat
+    errors = [abs(row["after"] / true_minutes[row["key"]] - 1.0)
+              for row in refit["held_out"]["puzzles"]]
+    assert max(errors) < 0.10, errors
+    written = yaml.safe_load(scoring.read_text(encoding="utf-8"))
+    assert TimeModel.from_mapping(written["colour_minutes"]).intercept == (
+        refit["after"]["intercept"])
+    assert written["minutes"] == yaml.safe_load(original)["minutes"]  # black and white alone
+    assert "# Colour minutes fitted by `nonopress calibrate --from-solves`" in (
+        scoring.read_text(encoding="utf-8"))
+
+
 def test_the_refit_reads_clue_facts_through_the_kind_and_leaves_out_another_model() -> None:
     """The black-and-white minutes are refitted: a colour puzzle (timed by colour_minutes)
     is left out before it is graded; a black-and-white one gives the kind's clue facts."""

@@ -13,6 +13,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="fit to the catalogue's solves (the only source this command "
                         "reads; bench/calibrate_times.py fits to griddlers.net times)")
     parser.add_argument("--db", metavar="FILE|URL", help="the catalogue (as `library --db`)")
+    parser.add_argument("--kind", choices=("black-and-white", "colour"),
+                        default="black-and-white",
+                        help="whose minutes: black and white (the minutes block, the "
+                        "default) or colour (colour_minutes); puzzles the other model times "
+                        "are left out")
     parser.add_argument("--since", metavar="DATE", help="solves started on or after "
                         "YYYY-MM-DD")
     parser.add_argument("--min-solves", type=int, default=5, metavar="N",
@@ -50,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
             raise NonopressError(f"{target}: no scoring table there to write into")
     with open_catalogue(args.db, create=False) as catalogue:
         try:
-            result = refit.from_solves(catalogue, since, args.min_solves, args.timeout)
+            result = refit.from_solves(catalogue, since, args.min_solves, args.timeout,
+                                       args.kind)
         except refit.TooFewSolves as exc:
             raise NonopressError(f"{catalogue.name}: {exc}") from None
         name = catalogue.name
@@ -58,8 +64,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json(), indent=1, ensure_ascii=False))
     else:
         left = ", ".join(f"{n} {why}" for why, n in sorted(result.left_out.items()) if n)
-        print(f"{len(result.train)} puzzles fitted, {len(result.held)} held out (numeric id "
-              f"ending in 7){f'; left out: {left}' if left else ''}")
+        print(f"{result.model} minutes: {len(result.train)} puzzles fitted, {len(result.held)} "
+              f"held out (numeric id ending in 7){f'; left out: {left}' if left else ''}")
         for label, model in (("before", result.before), ("after", result.after)):
             terms = " ".join(f"{c:+g} {n}" for n, c in model.coefficients.items())
             print(f"{label:6}: ln minutes = {model.intercept:+g} {terms}; range "
@@ -75,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"{label:6}: median |ln(predicted / measured)| {a.log_error:.3f}, "
                   f"{a.within_10:.0%} within 10 %, {a.within_2:.0%} within 2x")
     if target is not None:
-        refit.write_minutes(result.after, refit.note_of(result, name, since), target)
+        refit.write_minutes(result.after, refit.note_of(result, name, since), target,
+                            result.model)
         print(f"minutes written to {target}", file=sys.stderr)
     elif not args.json:
         print("nothing written (--write saves the refitted minutes)", file=sys.stderr)

@@ -20,9 +20,9 @@ name does not begin with digits (most of a publisher's own) uses the decimal val
 SHA-256 of its key instead, which ends in 7 for about one puzzle in ten and never changes.
 The report sets the minutes before and after the refit against the held-out puzzles only.
 
-The black-and-white time model only (the ``minutes`` block): a puzzle whose minutes come
-from another model (``grader.minutes.model_kind``: colour's ``colour_minutes``) is left out,
-before it is graded; a colour refit would fit that block the same way.
+One time model a run (``--kind``): black and white (the ``minutes`` block) by default, or
+colour (``colour_minutes``); a puzzle whose minutes come from the other model
+(``grader.minutes.model_kind``) is left out, before it is graded.
 """
 
 from __future__ import annotations
@@ -48,8 +48,11 @@ from nonopress.catalogue import schema
 from nonopress.catalogue.database import Catalogue
 from nonopress.solves.reports import read_solves
 
-#: the time model refitted (``grader.minutes.MODEL_BLOCKS``: the ``minutes`` block)
+#: the time model refitted unless another is asked for (``grader.minutes.MODEL_BLOCKS``)
 REFITTED = "black-and-white"
+#: the note that heads each model's block in ``scoring.yaml`` (as bench/calibrate_times.py
+#: writes them), so a refit replaces the note with the block
+HEADINGS = {"black-and-white": "# Minutes fitted", "colour": "# Colour minutes fitted"}
 #: clean solves a puzzle needs before its median is a measurement
 MIN_CLEAN = 5
 #: puzzles to fit the shift and scale on (three for each of the two, and some to spare)
@@ -84,25 +87,25 @@ class Observed:
     clues: ClueFacts
 
 
-def refitted_clues(puzzle: Any) -> ClueFacts | None:
+def refitted_clues(puzzle: Any, model: str = REFITTED) -> ClueFacts | None:
     """The clue facts the time model reads, as the puzzle's kind gives them; None for a
-    puzzle another model times."""
+    puzzle another model than ``model`` times."""
     from grader.kinds import kind_of
 
     kind = kind_of(puzzle)
     clues = kind.clue_facts(kind.sweep_passes())
-    return clues if model_kind(clues) == REFITTED else None
+    return clues if model_kind(clues) == model else None
 
 
-def features(puzzle: Any, seconds: float, clues: ClueFacts | None = None
-             ) -> tuple[WorkTerms, ClueFacts] | None:
+def features(puzzle: Any, seconds: float, clues: ClueFacts | None = None,
+             model: str = REFITTED) -> tuple[WorkTerms, ClueFacts] | None:
     """The step log's terms and the clue facts (``refitted_clues``, unless given) of a
-    puzzle the refitted model times, graded unique at a rated level; None otherwise."""
+    puzzle ``model`` times, graded unique at a rated level; None otherwise."""
     from grader import scoring
     from grader.kinds import kind_of
     from grader.results import Budget
 
-    clues = clues or refitted_clues(puzzle)
+    clues = clues or refitted_clues(puzzle, model)
     if clues is None:
         return None
     kind = kind_of(puzzle)
@@ -115,9 +118,10 @@ def features(puzzle: Any, seconds: float, clues: ClueFacts | None = None
 
 
 def observations(catalogue: Catalogue, since: str | None = None, min_clean: int = MIN_CLEAN,
-                 seconds: float = 60.0) -> tuple[list[Observed], Counter[str]]:
-    """Every puzzle with at least ``min_clean`` clean solves, graded again for its
-    features; and a count of the puzzles left out, by why."""
+                 seconds: float = 60.0, model: str = REFITTED
+                 ) -> tuple[list[Observed], Counter[str]]:
+    """Every puzzle ``model`` times with at least ``min_clean`` clean solves, graded again
+    for its features; and a count of the puzzles left out, by why."""
     from grader.kinds import read_puzzles
 
     clean: dict[str, list[float]] = defaultdict(list)
@@ -136,11 +140,11 @@ def observations(catalogue: Catalogue, since: str | None = None, min_clean: int 
     found = []
     for row in rows:
         puzzle = read_puzzles(row.puzzle.encode("utf-8"), "yaml", name=f"catalogue:{row.id}")[0]
-        clues = refitted_clues(puzzle)
+        clues = refitted_clues(puzzle, model)
         if clues is None:
             left_out["timed by another model"] += 1
             continue
-        facts = features(puzzle, seconds, clues)
+        facts = features(puzzle, seconds, clues, model)
         if facts is None:
             left_out["not unique at a rated level"] += 1
             continue
@@ -201,6 +205,7 @@ def agreement(model: TimeModel, group: Sequence[Observed], weights: Weights) -> 
 class Refit:
     """The result of ``calibrate --from-solves``."""
 
+    model: str  # the kind whose time model was refitted (grader.minutes.MODEL_BLOCKS)
     before: TimeModel
     after: TimeModel
     train: list[Observed]
@@ -222,6 +227,7 @@ class Refit:
                     "range": [m.low, m.high]}
 
         return {
+            "model": self.model,
             "training_puzzles": len(self.train), "held_out_puzzles": len(self.held),
             "left_out": dict(self.left_out),
             "before": model(self.before), "after": model(self.after),
@@ -236,13 +242,14 @@ class TooFewSolves(ValueError):
 
 
 def from_solves(catalogue: Catalogue, since: str | None = None, min_clean: int = MIN_CLEAN,
-                seconds: float = 60.0) -> Refit:
+                seconds: float = 60.0, model: str = REFITTED) -> Refit:
+    """``model``'s time model (``black-and-white`` or ``colour``) refitted to the solves."""
     from grader.minutes import default_model
     from grader.scoring import default_weights
 
     weights = default_weights()
-    before = default_model()
-    found, left_out = observations(catalogue, since, min_clean, seconds)
+    before = default_model(model)
+    found, left_out = observations(catalogue, since, min_clean, seconds, model)
     train = [o for o in found if not o.held_out]
     held = [o for o in found if o.held_out]
     needed = MIN_PUZZLES
@@ -250,31 +257,32 @@ def from_solves(catalogue: Catalogue, since: str | None = None, min_clean: int =
         raise TooFewSolves(
             f"{len(train)} puzzle(s) to fit and {len(held)} held out with at least "
             f"{min_clean} clean solves each: the fit needs {needed} to fit and one held out")
-    return Refit(before, refit(train, before, weights), train, held, left_out, weights)
+    return Refit(model, before, refit(train, before, weights), train, held, left_out, weights)
 
 
-_BLOCK = re.compile(r"(?m)^# Minutes fitted.*\n(?:#.*\n)*minutes:\n(?:[ ]+.*\n)*")
-
-
-def write_minutes(model: TimeModel, note: str, path: Path) -> Path:
-    """``path``'s (a ``scoring.yaml``) minutes block and its note replaced, atomically."""
+def write_minutes(model: TimeModel, note: str, path: Path, kind: str = REFITTED) -> Path:
+    """``path``'s (a ``scoring.yaml``) block of ``kind``'s minutes and its note replaced,
+    atomically (the note must begin as :data:`HEADINGS` says, to be found again)."""
     from grader.atomic import atomic_write
+    from grader.minutes import MODEL_BLOCKS
 
+    name, heading = MODEL_BLOCKS[kind], HEADINGS[kind]
+    pattern = re.compile(rf"(?m)^{heading}.*\n(?:#.*\n)*{name}:\n(?:[ ]+.*\n)*")
     text = path.read_text(encoding="utf-8")
-    terms = "".join(f"    {name}: {value}\n" for name, value in model.coefficients.items())
-    block = (f"{note}minutes:\n  intercept: {model.intercept}\n  terms:\n{terms}"
+    terms = "".join(f"    {term}: {value}\n" for term, value in model.coefficients.items())
+    block = (f"{note}{name}:\n  intercept: {model.intercept}\n  terms:\n{terms}"
              f"  range: [{model.low}, {model.high}]\n")
-    if not _BLOCK.search(text):
-        raise ValueError(f"{path} has no minutes block with its '# Minutes fitted' note")
-    atomic_write(path, _BLOCK.sub(lambda _: block, text, count=1).encode("utf-8"))
+    if not pattern.search(text):
+        raise ValueError(f"{path} has no {name} block with its '{heading}' note")
+    atomic_write(path, pattern.sub(lambda _: block, text, count=1).encode("utf-8"))
     return path
 
 
 def note_of(result: Refit, catalogue_name: str, since: str | None) -> str:
     after = agreement(result.after, result.held, result.weights)
     return (
-        f"# Minutes fitted by `nonopress calibrate --from-solves` to the web player's clean "
-        f"solves\n#   (completed, no reveal) in {catalogue_name}"
+        f"{HEADINGS[result.model]} by `nonopress calibrate --from-solves` to the web player's "
+        f"clean solves\n#   (completed, no reveal) in {catalogue_name}"
         f"{f' since {since}' if since else ''}: {len(result.train)} training puzzles, "
         f"{len(result.held)} held out\n#   (numeric id ending in 7, nonopress/solves/refit.py); "
         f"held out: median |ln(predicted / measured)| {after.log_error:.3f},\n"
