@@ -541,3 +541,26 @@ def test_the_refit_reads_clue_facts_through_the_kind_and_leaves_out_another_mode
     assert refitted_clues(ladybird) is None and features(ladybird, 5.0) is None
     kind = kind_of(house)
     assert refitted_clues(house) == kind.clue_facts(kind.sweep_passes())
+
+
+def test_solves_that_do_not_rank_with_the_model_are_refused_not_fitted() -> None:
+    """A scale of zero or below (the harder puzzles measured quicker) is no audience: the
+    refit says so instead of writing minutes that fall as puzzles grow."""
+    from grader.kinds import read_puzzles
+    from nonopress.solves.refit import NoFit, refit
+
+    weights = default_weights()
+    before = default_model()
+    observed = []
+    for path in sorted((ROOT / "puzzles").glob("*.yaml")):
+        facts = features(read_puzzles(path)[0], 30.0)
+        if facts is not None:
+            minutes = predicted(before, Observed(0, "", "", "", 1.0, 0, False, *facts), weights)
+            observed.append(Observed(0, path.stem, "", "", 100.0 / minutes, 5, False, *facts))
+    assert len(observed) >= 10
+    with pytest.raises(NoFit, match="do not grow with the model's"):
+        refit(observed, before, weights)
+    kept = [Observed(o.id, o.key, "", "", 2.0 * predicted(before, o, weights), 5, False,
+                     o.terms, o.clues) for o in observed]
+    twice = refit(kept, before, weights)  # the same ranking, twice as slow: a shift
+    assert twice.intercept == pytest.approx(before.intercept + math.log(2.0), abs=1e-3)

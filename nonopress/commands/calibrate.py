@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             result = refit.from_solves(catalogue, since, args.min_solves, args.timeout,
                                        args.kind)
-        except refit.TooFewSolves as exc:
+        except (refit.TooFewSolves, refit.NoFit) as exc:
             raise NonopressError(f"{catalogue.name}: {exc}") from None
         name = catalogue.name
     if args.json:

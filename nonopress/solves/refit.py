@@ -6,10 +6,10 @@ fitted as a shift and a scale of that line (least squares of its solves' log min
 model's: how much slower, how much more the harder puzzles slow it down), which is the same
 line with its intercept moved and every coefficient scaled, written back in the same form;
 the range is refitted from the residuals. Two numbers, not one per term: a publisher's few
-dozen puzzles cannot fit the twenty terms the griddlers.net fit chose, but they can
-measure their audience. What it is fitted to is each
-puzzle's median active minutes over its clean solves (completed, no reveal), for puzzles
-with at least ``min_clean`` of them; the features come from grading the puzzle again, as
+dozen puzzles cannot fit the sixteen to nineteen terms the griddlers.net fits chose, but
+they can measure their audience. What it is fitted to is each puzzle's median active
+minutes over its clean solves (completed, no reveal), for puzzles with at least
+``min_clean`` of them; the features come from grading the puzzle again, as
 stored in the catalogue, with the grader installed.
 
 **Held out means never seen** (:func:`held_out`, by the rule of ``grader/held_out.py``,
@@ -162,6 +162,10 @@ def refit(train: Sequence[Observed], before: TimeModel, weights: Weights) -> Tim
     y = np.log([o.measured for o in train])
     design = np.column_stack([np.ones(len(train)), x])
     (shift, scale), *_ = np.linalg.lstsq(design, y, rcond=None)
+    if not scale > 0:
+        raise NoFit(f"the measured minutes do not grow with the model's (scale {scale:+.2f} "
+                    f"over {len(train)} puzzles): no refit; more puzzles, or puzzles further "
+                    "apart in size and difficulty, would measure it")
     residuals = y - design @ np.array([shift, scale])
     low, high = np.percentile(residuals, [25, 75])
     return TimeModel(
@@ -239,6 +243,10 @@ class Refit:
 
 class TooFewSolves(ValueError):
     """Not enough puzzles with clean solves to fit (or to hold out)."""
+
+
+class NoFit(ValueError):
+    """The solves do not rank with the model: a scale of zero or below would be nonsense."""
 
 
 def from_solves(catalogue: Catalogue, since: str | None = None, min_clean: int = MIN_CLEAN,
