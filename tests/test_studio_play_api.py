@@ -3,6 +3,7 @@ application layer as `nonopress web` builds a page's (one record, two faces)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -33,7 +34,9 @@ def test_play_answers_the_players_json_with_hints_and_the_hidden_answer(
     record = answer.json()
     assert record["kind"] == "bw" and (record["width"], record["height"]) == (7, 5)
     assert record["rows"][1] == [7] and record["grade"]["level"] == "easy"
-    assert record["solved_title"] == "Heart" and record["site"]["collect"] is None
+    assert reveal(record["veiled_title"], record["key"][8:]) == "Heart"
+    assert "Heart" not in json.dumps(record["veiled_title"]) and "solved_title" not in record
+    assert record["site"]["collect"] is None
     picture = "".join(HEART).replace("#", "1").replace(".", "0")
     assert reveal(record["solution"], record["key"]) == picture
     assert picture not in answer.text

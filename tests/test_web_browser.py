@@ -114,6 +114,8 @@ def test_solve_by_clicks_shows_solved_with_the_grades_figures(context: Any, samp
     assert tab.page.locator(".np-solved").is_visible()
     panel = tab.page.locator(".np-solved").inner_text()
     assert "Solved" in panel and "Hints: 0, checks: 0, reveals: 0" in panel
+    # the title, veiled in the page until now (it may give the picture away)
+    assert "Solved: House" in panel
     assert re.search(r"People take about [\d.]+ minutes", panel) and "Level: easy" in panel
     assert "Solved in" in tab.status()
     # every row and column clue is crossed off

@@ -174,6 +174,15 @@ def test_loose_puzzle_files_make_a_site(tmp_path: Path) -> None:
                  "-o", str(out), "-q", "--no-cache"]) == 0
     kinds = [json.loads((out / f"puzzle-0{n}.json").read_text())["kind"] for n in (1, 2)]
     assert kinds == ["bw", "colour"]
+    # loose files print without titles (they give the picture away): nowhere in the page,
+    # its data or the index until solved; the player unveils it then
+    for number, title in ((1, "House"), (2, "Ladybird")):
+        page = (out / f"puzzle-0{number}.html").read_text()
+        data = (out / f"puzzle-0{number}.json").read_text()
+        assert title not in page and title not in data, title
+        record = json.loads(data)
+        assert reveal(record["veiled_title"], record["key"][8:]) == title
+    assert "House" not in (out / "index.html").read_text()
 
 
 def test_a_from_library_issue_is_published_as_issue_picked_it(

@@ -76,6 +76,16 @@ def reveal(blob: str, key: str) -> str:
                  ).decode("utf-8")
 
 
+def veiled_meta(meta: dict[str, Any], key: str) -> dict[str, Any]:
+    """``meta`` with its ``solved_title`` (the title shown once solved, which may give the
+    picture away) veiled as the answer is, with the key's next 8 hex digits: the page
+    source does not show it; the player unveils it when the puzzle is solved."""
+    out = {k: v for k, v in meta.items() if k != "solved_title"}
+    title = str(meta.get("solved_title") or "")
+    out["veiled_title"] = obfuscate(title, key[8:]) if title else ""
+    return out
+
+
 def grade_figures(grade: Figures, version: str) -> dict[str, Any]:
     """The grade's own figures, as the solved panel and the index print them."""
     return {
@@ -104,7 +114,7 @@ def nonogram_record(
     """A nonogram of either kind for the player. ``solution``: the picture (bools, or colour
     indices with 0 the background); ``meta``: number, title, author, note, date."""
     key = puzzle.key()
-    record: dict[str, Any] = {"format": FORMAT, **meta, "key": key,
+    record: dict[str, Any] = {"format": FORMAT, **veiled_meta(meta, key), "key": key,
                               "width": puzzle.width, "height": puzzle.height}
     kind = kind_of(puzzle)
     colour = kind.in_colour()
@@ -141,7 +151,7 @@ def fillin_record(puzzle: FillIn, grade: Figures, version: str, meta: dict[str, 
     letters = "".join(grid.at(r, c) if grid.is_white(r, c) else "."
                       for r in range(grid.height) for c in range(grid.width))
     return {
-        "format": FORMAT, **meta, "key": key, "kind": "fillin",
+        "format": FORMAT, **veiled_meta(meta, key), "key": key, "kind": "fillin",
         "width": grid.width, "height": grid.height, "blocks": blocks, "given": given.upper(),
         "words": {str(n): [w.upper() for w in words]
                   for n, words in puzzle.words_by_length().items()},
@@ -194,4 +204,5 @@ __all__ = [
     "obfuscate",
     "play_record",
     "reveal",
+    "veiled_meta",
 ]

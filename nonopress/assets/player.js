@@ -765,7 +765,10 @@
       const s = this.stats, g = this.data.grade || {}, p = this.solvedPanel;
       p.textContent = '';
       const hints = s.hints[1] + s.hints[2] + s.hints[3] + s.hints[4];
-      const title = this.data.solved_title ? `Solved: ${this.data.solved_title}` : 'Solved!';
+      // the title shown once solved is veiled as the answer is (app/play.py veiled_meta)
+      const solvedTitle = this.data.veiled_title
+        ? reveal(this.data.veiled_title, this.data.key.slice(8)) : (this.data.solved_title || '');
+      const title = solvedTitle ? `Solved: ${solvedTitle}` : 'Solved!';
       p.append(el('h2', {text: title}),
         el('p', {text: `Your time: ${clock(s.seconds)}. Hints: ${hints}, checks: ${s.checks}, reveals: ${s.reveals}.`}),
         g.level ? el('p', {text: [minutesText(g), `Level: ${g.level}.`, g.stars ? `Stars: ${starsText(g.stars)} (${g.stars} of 5).` : ''].filter(Boolean).join(' ')}) : '',

@@ -192,7 +192,7 @@ def _nonogram(entry: IssueEntry, hints: dict[str, Any], version: str, day: str,
         "number": entry.number,
         "heading": _heading(entry.number, entry.size, entry.shown_title, kind),
         "title": entry.shown_title,
-        "solved_title": entry.title,  # shown once solved: it no longer gives anything away
+        "solved_title": entry.title,  # shown once solved, veiled until then (veiled_meta)
         "author": puzzle.meta.author,
         "note": entry.note,
         "date": day,
