@@ -302,13 +302,12 @@ def clue_facts(puzzle: Puzzle, log: dict[str, Any]) -> ClueFacts:
 
 
 def solution_grid(puzzle: Puzzle, rows: Sequence[str] | None) -> np.ndarray | None:
-    """The solution as numbers (0 for background), from its rows or solved again."""
-    if rows is None:
-        result = kind_of(puzzle).solve(2, Budget(seconds=10.0))
-        return np.asarray(result.solutions[0]).astype(int) if result.verdict == "unique" else None
-    palette = getattr(puzzle, "palette", None)
-    background = palette[0].char if palette is not None else "."
-    return np.array([[0 if ch == background else ord(ch) for ch in row] for row in rows])
+    """The solution as the kind's picture (0 for background), from its rows or solved
+    again."""
+    if rows is not None:
+        return kind_of(puzzle).picture(rows)
+    result = kind_of(puzzle).solve(2, Budget(seconds=10.0))
+    return np.asarray(result.solutions[0]) if result.verdict == "unique" else None
 
 
 # -- statistics -----------------------------------------------------------------------------

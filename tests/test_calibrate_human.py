@@ -3,21 +3,15 @@ twice): one shape key under rotation and mirroring, and the ceiling it puts on r
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from bench_support import bench_module
 
 from grader.model import Puzzle
 
-BENCH = Path(__file__).resolve().parents[1] / "bench" / "calibrate_human.py"
-spec = importlib.util.spec_from_file_location("calibrate_human", BENCH)
-assert spec is not None and spec.loader is not None
-calibrate_human = importlib.util.module_from_spec(spec)
-sys.modules["calibrate_human"] = calibrate_human
-spec.loader.exec_module(calibrate_human)
+calibrate_human = bench_module("calibrate_human")
 
 PICTURE = np.array([[1, 1, 0, 0], [0, 1, 0, 1], [1, 1, 1, 0]], dtype=bool)
 
@@ -61,7 +55,7 @@ def test_a_colour_puzzle_is_graded_and_logged_for_the_fit_like_black_and_white()
     from grader.scoring import figures, work_terms
     from nonopress.batch.rows import Task
 
-    root = BENCH.parents[1] / "puzzles"
+    root = Path(__file__).resolve().parents[1] / "puzzles"
     for path in (root / "colour" / "ladybird.yaml", root / "cat.yaml"):
         (puzzle,) = read_puzzles(path)
         row = calibrate_human.grade_logged(Task(puzzle.key(), path.name, 1, puzzle.title,

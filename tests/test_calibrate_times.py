@@ -3,12 +3,11 @@ fit recovering a known model, and writing the model back (no griddlers.net data 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
 import yaml
+from bench_support import bench_module
 
 from grader import formats
 from grader.minutes import TimeModel
@@ -16,20 +15,10 @@ from grader.model import Puzzle
 from grader.scoring import WorkTerms
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))
 
 
-def load(name: str) -> object:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-calibrate_human = load("calibrate_human")
-calibrate_times = load("calibrate_times")
+calibrate_human = bench_module("calibrate_human")
+calibrate_times = bench_module("calibrate_times")
 
 
 def timed_file(folder: Path, name: str, picture: list[str], time: str | None) -> Path:

@@ -3,31 +3,22 @@ run on a folder made here opens none of them), and the check of a fit reads only
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from bench_support import bench_module
+
 from grader import formats
 from grader.model import Puzzle
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))
 
 
-def load(name: str) -> object:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-held_out = load("held_out")
-calibrate_human = load("calibrate_human")
-calibrate_times = load("calibrate_times")
+held_out = bench_module("held_out")
+calibrate_human = bench_module("calibrate_human")
+calibrate_times = bench_module("calibrate_times")
 
 #: every file opened while a test watches (an audit hook cannot be removed: it only
 #: records while a list is set here)

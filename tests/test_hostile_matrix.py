@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.util
 import json
 import os
 import resource
@@ -29,6 +28,7 @@ from typing import Any
 import hostile_pictures
 import pytest
 import test_hostile_preflight as hostile_pdfs
+from bench_support import bench_module
 
 from grader import formats
 from grader.inputs import MAX_INPUT_BYTES
@@ -560,13 +560,7 @@ def test_every_command_states_the_one_exit_status_table(command: str) -> None:
 
 # -- The fuzz run's own parts (bench/fuzz_hostile.py) --------------------------------------
 def _fuzz_module() -> Any:
-    path = Path(__file__).resolve().parents[1] / "bench" / "fuzz_hostile.py"
-    spec = importlib.util.spec_from_file_location("fuzz_hostile", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["fuzz_hostile"] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("fuzz_hostile")
 
 
 def test_the_fuzz_run_counts_each_outcome_by_what_the_child_did() -> None:

@@ -10,7 +10,6 @@ forms fanning out, a form calling an empty form millions of times, 400-digit num
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import resource
 import subprocess
@@ -21,6 +20,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
+from bench_support import bench_module
 
 MEMORY_BOUND = 1 << 30
 CPU_BOUND_S = 10
@@ -192,13 +192,7 @@ def huge_number_in_content(path: Path) -> Path:
 def fuzz_input(index: int, seed: int) -> Callable[[Path], Path]:
     """Input ``index`` of the fuzz run ``seed`` (bench/fuzz_hostile.py remakes any input)."""
     def make(path: Path) -> Path:
-        spec = importlib.util.spec_from_file_location(
-            "fuzz_hostile", Path(__file__).resolve().parents[1] / "bench" / "fuzz_hostile.py")
-        assert spec is not None and spec.loader is not None
-        fuzz = sys.modules.get(spec.name) or importlib.util.module_from_spec(spec)
-        if spec.name not in sys.modules:  # its dataclasses look their module up there
-            sys.modules[spec.name] = fuzz
-            spec.loader.exec_module(fuzz)
+        fuzz = bench_module("fuzz_hostile")
         with tempfile.TemporaryDirectory() as work:
             _, data = fuzz.input_of(index, seed, fuzz.make_seeds(Path(work)))
         path.write_bytes(data)

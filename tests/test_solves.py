@@ -243,23 +243,18 @@ def test_held_out_is_a_numeric_id_ending_in_7_else_the_key_hash() -> None:
     assert held_out(f"{4:024x}", "cat.yaml") == held_out(f"{4:024x}", "other.yaml")
 
 
-def _random_puzzles(count_fit: int, count_held: int, seed: int) -> list[Puzzle]:
-    """Random pictures graded unique at a rated level, ``count_fit`` fitted and
-    ``count_held`` held out by the rule."""
+def _rated_puzzles(make: Any, count_fit: int, count_held: int) -> list[Any]:
+    """Puzzles ``make(number)`` draws, graded unique at a rated level, ``count_fit`` fitted
+    and ``count_held`` held out by the rule."""
     from grader.kinds import kind_of
     from grader.results import Budget
 
-    rng = random.Random(seed)
-    fit: list[Puzzle] = []
-    held: list[Puzzle] = []
-    for number in range(2000):
+    fit: list[Any] = []
+    held: list[Any] = []
+    for number in range(3000):
         if len(fit) >= count_fit and len(held) >= count_held:
             break
-        side = rng.choice((5, 8, 10, 12, 15))
-        ink = rng.uniform(0.45, 0.7)
-        rows = ["".join("#" if rng.random() < ink else "." for _ in range(side))
-                for _ in range(side)]
-        puzzle = Puzzle.from_picture(rows, Metadata(title=f"Random {number}"))
+        puzzle = make(number)
         group = held if held_out(puzzle.key()) else fit
         if len(group) >= (count_held if group is held else count_fit):
             continue
@@ -268,6 +263,20 @@ def _random_puzzles(count_fit: int, count_held: int, seed: int) -> list[Puzzle]:
             group.append(puzzle)
     assert len(fit) == count_fit and len(held) == count_held
     return fit + held
+
+
+def _random_puzzles(count_fit: int, count_held: int, seed: int) -> list[Any]:
+    """Random black-and-white pictures (see :func:`_rated_puzzles`)."""
+    rng = random.Random(seed)
+
+    def make(number: int) -> Puzzle:
+        side = rng.choice((5, 8, 10, 12, 15))
+        ink = rng.uniform(0.45, 0.7)
+        rows = ["".join("#" if rng.random() < ink else "." for _ in range(side))
+                for _ in range(side)]
+        return Puzzle.from_picture(rows, Metadata(title=f"Random {number}"))
+
+    return _rated_puzzles(make, count_fit, count_held)
 
 
 def test_reports_and_refit_recover_the_minutes_of_5000_simulated_solves(
@@ -441,33 +450,21 @@ def test_the_batch_writer_stores_a_batch_once_and_outlives_a_dropped_connection(
 
 
 def _random_colour_puzzles(count_fit: int, count_held: int, seed: int) -> list[Any]:
-    """Random two-colour pictures graded unique at a rated level, ``count_fit`` fitted and
-    ``count_held`` held out by the rule."""
+    """Random two-colour pictures (see :func:`_rated_puzzles`)."""
     import numpy as np
 
     from grader.colour.model import ColourPuzzle
     from grader.colour.palette import Colour, Palette
-    from grader.kinds import kind_of
-    from grader.results import Budget
 
     palette = Palette((Colour("red", (200, 30, 30), "r"), Colour("blue", (30, 30, 200), "b")))
     rng = np.random.default_rng(seed)
-    fit: list[Any] = []
-    held: list[Any] = []
-    for number in range(3000):
-        if len(fit) >= count_fit and len(held) >= count_held:
-            break
+
+    def make(number: int) -> Any:
         side = int(rng.choice((5, 6, 8, 10)))
         picture = rng.choice(3, size=(side, side), p=(0.35, 0.4, 0.25)).astype(np.uint8)
-        puzzle = ColourPuzzle.from_picture(picture, palette, Metadata(title=f"Colour {number}"))
-        group = held if held_out(puzzle.key()) else fit
-        if len(group) >= (count_held if group is held else count_fit):
-            continue
-        grade = kind_of(puzzle).grade(None, Budget(seconds=10))
-        if grade.verdict == "unique" and grade.level in RATED_LEVELS:
-            group.append(puzzle)
-    assert len(fit) == count_fit and len(held) == count_held
-    return fit + held
+        return ColourPuzzle.from_picture(picture, palette, Metadata(title=f"Colour {number}"))
+
+    return _rated_puzzles(make, count_fit, count_held)
 
 
 def test_the_colour_minutes_refit_on_their_own_solves(
