@@ -1,0 +1,80 @@
+"""The one list of kinds: every engine, page and face asks it instead of branching on a kind
+(Tatham's ``list.c``, python-chess's ``VARIANTS``). A new kind adds its module beside
+``bw``, ``colour`` and ``fillin`` and one line to :data:`KINDS`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from grader.kinds import bw, colour, fillin
+from grader.kinds.contract import AnyPuzzle, Kind, KindEntry, PuzzleKind, StoredKind
+from grader.model import Metadata, Puzzle
+
+if TYPE_CHECKING:
+    from grader.colour.palette import Palette
+
+#: every kind, in the order an issue numbers them (pictures first, then fill-ins)
+KINDS: tuple[KindEntry, ...] = (
+    bw.ENTRY,
+    colour.ENTRY,
+    fillin.ENTRY,
+)
+
+#: every kind by its tag
+BY_TAG: dict[str, KindEntry] = {entry.tag: entry for entry in KINDS}
+#: the kinds library and catalogue records store, by tag (``PuzzleKind.tag``)
+STORED: dict[str, StoredKind] = {entry.tag: entry.stored for entry in KINDS
+                                 if entry.stored is not None}
+#: the tags a stored kind may have (the catalogue's ``kind`` column, ``--kind`` choices)
+TAGS: tuple[str, ...] = tuple(STORED)
+
+
+def entry_of(puzzle: object) -> KindEntry:
+    """The registry entry of ``puzzle``'s kind: the one place that asks which kind it is.
+    Most specific model first (a colour puzzle is no black-and-white one, and the reverse),
+    the first kind for a puzzle no model claims (a stand-in a test builds)."""
+    for entry in KINDS:
+        if entry.owns(puzzle):
+            return entry
+    return KINDS[0]
+
+
+def kind_of(puzzle: AnyPuzzle) -> PuzzleKind:
+    """The contract of a line puzzle (either nonogram kind)."""
+    return cast(PuzzleKind, entry_of(puzzle).contract(puzzle))
+
+
+def any_kind_of(puzzle: object) -> Kind:
+    """The core contract of a puzzle of any kind (a fill-in too)."""
+    return entry_of(puzzle).contract(puzzle)
+
+
+def puzzle_from_rows(rows: Sequence[str], meta: Metadata, palette: Palette | None = None
+                     ) -> AnyPuzzle:
+    """The puzzle whose solution is ``rows``: ``#``/``.`` for black and white, the
+    palette's chars for a colour one."""
+    if palette is None:
+        from grader.model import rows_to_array
+
+        return Puzzle.from_picture(rows_to_array(list(rows)), meta)
+    from grader.colour.model import ColourPuzzle, rows_to_colour_array
+
+    return ColourPuzzle.from_picture(rows_to_colour_array(list(rows), palette), palette, meta)
+
+
+def read_puzzles(source: str | Path | bytes, format: str | None = None,
+                 name: str | None = None, colours: int | None = None) -> list[AnyPuzzle]:
+    """The puzzles of a file or of bytes, of whichever kind the file holds (the formats
+    registry decides; ``colours`` reads pictures as colour puzzles of at most N colours)."""
+    from grader.formats import read_any
+
+    return read_any(source, format=format, name=name, colours=colours)
+
+
+def write_puzzles(puzzles: Sequence[AnyPuzzle], format_name: str) -> bytes:
+    """``puzzles`` in one file of ``format_name`` (a colour puzzle needs a colour format)."""
+    from grader.formats import write_any
+
+    return write_any(list(puzzles), format_name)
