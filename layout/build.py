@@ -11,18 +11,20 @@ from typing import Any
 
 from grader.colour.model import AnyPuzzle
 from grader.errors import FormatError, ManyProblems, NonopressError, NotPublishable
-from grader.kinds import kind_of
+from grader.kinds import KINDS, cache_key, kind_of
 from grader.minutes import about_text
 from grader.results import Budget
 from grader.techniques.base import Step
-from layout.fillins import build_fillins
 from layout.gradecache import MAX_STEPS, GradeCache
-from layout.issue import GradeInfo, Issue, IssueEntry
-from layout.kinddraw import ROUTINE_RUNGS, drawing_of
+from layout.issue import Entry, GradeInfo, Issue, IssueEntry
+from layout.kinds import ROUTINE_RUNGS, drawing_module, drawing_of
 from layout.manifest import Manifest, PuzzleRef
 from layout.puzzlefiles import PuzzleFiles
 
 Grader = Callable[[AnyPuzzle], GradeInfo]
+#: what a face keeps of a fresh grade beside what print needs (the player's hint table),
+#: made from the one grade so that nothing is graded twice
+Keep = Callable[[AnyPuzzle, Any], dict[str, Any]]
 
 
 #: Solves this short are worked through step by step in full (over as many pages as
@@ -87,16 +89,19 @@ def worked_grids(steps: Sequence[Step], puzzle: AnyPuzzle, lines: Sequence[str]
     return drawing_of(puzzle).worked_grids(kind_of(puzzle), steps, lines)
 
 
-def grade_with_ladder(puzzle: AnyPuzzle, budget: Budget) -> GradeInfo:
+def grade_with_ladder(puzzle: AnyPuzzle, budget: Budget, keep: Keep | None = None
+                      ) -> GradeInfo:
     """Grade with the puzzle's kind's ladder: the record an issue prints, with the
     solution the grade proved (layout never solves a puzzle itself) and its worked
-    solution's lines and grids as the kind's drawing describes them."""
+    solution's lines and grids as the kind's drawing describes them; ``keep`` adds what a
+    face makes of the same grade (the hint table)."""
     kind = kind_of(puzzle)
     result = kind.grade(None, budget)
     lines = worked_lines(result.steps, puzzle)
     drawing = drawing_of(puzzle)
-    return GradeInfo.from_grade(result, lines, drawing.worked_grids(kind, result.steps, lines),
+    info = GradeInfo.from_grade(result, lines, drawing.worked_grids(kind, result.steps, lines),
                                 drawing.solution_record(puzzle, kind.proved_rows(result)))
+    return info if keep is None else replace(info, hints=keep(puzzle, result))
 
 
 def solution_of(puzzle: AnyPuzzle, grade: GradeInfo, label: str) -> Any:
@@ -152,6 +157,7 @@ def build_issue(
     grader: Grader | None = None,
     progress: Callable[[str], None] | None = None,
     files: PuzzleFiles | None = None,
+    keep: Keep | None = None,
 ) -> Issue:
     """Load, grade and number the puzzles of ``manifest``.
 
@@ -160,11 +166,13 @@ def build_issue(
 
     ``grader`` replaces the ladder (tests use it to pin grades); grades come from ``cache``
     when it has them, and new ones are put in it (the caller saves it). Every puzzle that
-    blocks the issue is found before the one error that names them all.
+    blocks the issue is found before the one error that names them all. ``keep`` makes
+    what a face keeps of each fresh grade (cached with it); a cached grade without it is
+    graded again.
     """
     budget = budget or Budget(seconds=30.0)
     files = files if files is not None else PuzzleFiles()
-    grade_puzzle = grader or (lambda p: grade_with_ladder(p, budget))
+    grade_puzzle = grader or (lambda p: grade_with_ladder(p, budget, keep))
     warnings: list[str] = []
     blockers: list[str] = []
     errors: list[NonopressError] = []  # the blockers that were errors, to raise a lone one
@@ -190,11 +198,11 @@ def build_issue(
                 blockers.append(f"{label} {oversized}")
                 bad_input = True
                 continue
-            # a colour puzzle's hash is of its clues and colours: kept apart from black
-            # and white ones
-            key = drawing_of(puzzle).key_prefix + puzzle.key()
+            # kept apart by the kind's tag (a colour puzzle's hash is of its clues and
+            # colours, never a black-and-white one's)
+            key = cache_key(puzzle)
             grade = cache.get(key, budget) if cache else None
-            if grade is None:
+            if grade is None or (keep is not None and grade.hints is None):
                 if progress:
                     progress(f"grading {label}")
                 grade = grade_puzzle(puzzle)
@@ -255,10 +263,15 @@ def build_issue(
     entries = [replace(e, worked=e.number in numbers) for e in entries]
     if cache and cache.warning:
         warnings.insert(0, cache.warning)
-    if manifest.fillins and progress:
-        progress(f"making {len(manifest.fillins)} fill-in(s)")
-    fillins = build_fillins(manifest.fillins, len(entries) + 1, budget)
-    return Issue(manifest, tuple(entries), tuple(warnings), fillins)
+    built: list[Entry] = list(entries)
+    for kind in KINDS:  # the kinds read from a list of their own, numbered after the puzzles
+        items = manifest.sections.get(kind.manifest_key, ())
+        if not items:
+            continue
+        if progress:
+            progress(f"making {len(items)} {kind.name}(s)")
+        built += drawing_module(kind.drawing).build_entries(items, len(built) + 1, budget)
+    return Issue(manifest, tuple(built), tuple(warnings))
 
 
 def _warn_missing_glyphs(

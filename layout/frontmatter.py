@@ -20,15 +20,32 @@ quarter inch from the trim) stays white.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from grader.errors import NonopressError
 from layout.draw import Op, Text
 from layout.fonts import fit_size, wrap_words
 from layout.units import INCH
 
-if TYPE_CHECKING:
-    from layout.plan import Planner
+
+class Planner(Protocol):
+    """What the front matter asks of the plan (layout.plan.Planner), named here so that
+    the front matter, which the manifest reads, never imports the plan (no circle)."""
+
+    @property
+    def area(self) -> Any: ...
+    @property
+    def sizes(self) -> Any: ...
+    @property
+    def manifest(self) -> Any: ...
+    @property
+    def issue(self) -> Any: ...
+    @property
+    def profile(self) -> Any: ...
+    @property
+    def smallest_text(self) -> float: ...
+
+    def page(self, kind: str) -> Any: ...
 
 KEYS = ("subtitle", "publisher", "copyright", "edition", "isbn", "how_to_solve",
         "barcode_space")
@@ -145,7 +162,7 @@ def _copyright_page(planner: Planner, front: FrontMatter) -> Any:
 def _how_to_page(planner: Planner) -> Any:
     from grader.model import Puzzle
     from layout.geometry import BlockGeometry
-    from layout.kinddraw import puzzle_ops
+    from layout.kinds import puzzle_ops
 
     area, sizes = planner.area, planner.sizes
     page = planner.page("front")

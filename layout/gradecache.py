@@ -18,12 +18,13 @@ from grader.errors import NonopressError
 from grader.inputs import read_input_bytes
 from grader.ladder import grader_version
 from grader.results import Budget
-from layout.issue import GradeInfo
+from layout.grades import GradeInfo
 
-FILE_VERSION = 6  # 2: steps are numbered worked-solution lines; 3: no score for defects;
+FILE_VERSION = 7  # 2: steps are numbered worked-solution lines; 3: no score for defects;
 #                  4: budget and ladder table in keys, the proved solution kept;
 #                  5: small grids after the hard steps of worked solutions;
-#                  6: step grids for colour worked solutions too
+#                  6: step grids for colour worked solutions too;
+#                  7: keys by the kind's tag (grader.kinds.cache_key), hint tables kept
 MAX_STEPS = 2000  # step lines kept for worked solutions (a longer one says it is cut)
 
 

@@ -1,120 +1,68 @@
-"""What an issue holds once its puzzles are loaded and graded: the input of both back ends."""
+"""What an issue holds once its puzzles are loaded and graded: the input of both back ends.
+
+:class:`Issue` holds one list of entries of any kind, in issue order. A line puzzle's entry
+(:class:`IssueEntry`) is packed into pages as a block by the plan; an entry of a kind that
+lays out its own pages names its paged drawing (layout.kinds.PagedDrawing).
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from grader.model import BoolArray
-from grader.scoring import printed_stars
 from layout.geometry import BlockGeometry
-from layout.kinddraw import KindDrawing, drawing_of
+from layout.grades import GradeInfo as GradeInfo  # where callers have found it
+from layout.kinds import KindDrawing, PagedDrawing, drawing_of
 from layout.manifest import Manifest
 
 if TYPE_CHECKING:
     from grader.colour.model import AnyPuzzle, ColourArray
     from grader.colour.palette import Palette
-    from grader.kinds import KindGrade
-    from layout.fillins import FillinEntry
 
 LEVELS = ("easy", "medium", "hard", "fiendish", "needs-guessing", "ambiguous", "contradictory")
 
 
-@dataclass(frozen=True)
-class GradeInfo:
-    """The part of a grade an issue prints (and caches)."""
-
-    level: str
-    score: float | None  # None: no difficulty (a defect, or a grade the budget cut short)
-    stars: int | None
-    verdict: str = "unique"
-    rungs: dict[str, int] = field(default_factory=dict)
-    time_s: float = 0.0
-    steps: tuple[str, ...] = ()  # numbered worked-solution lines (see build.worked_lines)
-    solution: tuple[str, ...] | None = None  # rows of '#' and '.', when the grade proved it
-    problem: str = ""  # what keeps the puzzle from a score, when it has none
-    #: predicted minutes of experienced solvers and their range (None without a score)
-    minutes: float | None = None
-    minutes_low: float | None = None
-    minutes_high: float | None = None
-    #: small grids for a worked solution: (index of the step line, the grid after that
-    #: step as rows of '#' filled, '.' empty, '?' not yet known, 'F'/'E' filled/emptied by
-    #: the step itself)
-    grids: tuple[tuple[int, tuple[str, ...]], ...] = ()
+class Entry(Protocol):
+    """What every entry of an issue tells, whatever its kind: its number, grade and texts."""
 
     @property
-    def effort_minutes(self) -> float:
-        """The old name of :attr:`minutes` (0.0 without a score), for older callers."""
-        return self.minutes or 0.0
+    def number(self) -> int: ...
+    @property
+    def puzzle(self) -> Any:
+        """The kind's own puzzle (grader.kinds.entry_of names its kind)."""
+        ...
+    @property
+    def grade(self) -> GradeInfo: ...
+    @property
+    def date(self) -> str:
+        """Its own day on the web, '' for the issue's."""
+        ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def note(self) -> str: ...
+    @property
+    def size(self) -> str: ...
+    @property
+    def shown_title(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def noun(self) -> str:
+        """What the issue's summary counts it as (``puzzle``, or the kind's own noun)."""
+        ...
+    @property
+    def paged(self) -> PagedDrawing | None:
+        """The drawing of a kind that lays out its own pages; None for a puzzle block."""
+        ...
 
-    @classmethod
-    def from_grade(cls, grade: KindGrade, steps: tuple[str, ...] = (),
-                   grids: tuple[tuple[int, tuple[str, ...]], ...] = (),
-                   solution: tuple[str, ...] | None = None) -> GradeInfo:
-        """The printed part of the grader's record, of either kind (``steps``: its
-        worked-solution lines, ``grids``: the grids shown after its hard steps,
-        ``solution``: the proved solution as the record keeps it)."""
-        return cls(
-            level=grade.level,
-            score=None if grade.score is None else float(grade.score),
-            stars=printed_stars(grade.level, None if grade.stars is None else int(grade.stars)),
-            verdict=str(grade.verdict),
-            rungs={str(name): int(count) for name, count in grade.rungs.items()},
-            time_s=float(grade.time_s),
-            steps=steps,
-            solution=solution,
-            problem=grade.problem,
-            minutes=grade.minutes,
-            minutes_low=grade.minutes_low,
-            minutes_high=grade.minutes_high,
-            grids=grids,
-        )
+    def credit(self) -> str: ...
 
-    def to_json(self, max_steps: int | None = None) -> dict[str, Any]:
-        """A plain record for the grade cache (worked lines cut to ``max_steps``)."""
-        data = asdict(self)
-        data["steps"] = list(self.steps[:max_steps])
-        data["solution"] = None if self.solution is None else list(self.solution)
-        data["grids"] = [[index, list(rows)] for index, rows in self.grids
-                         if max_steps is None or index < max_steps]
-        return data
-
-    @classmethod
-    def from_json(cls, record: dict[str, Any]) -> GradeInfo:
-        """The record :meth:`to_json` wrote; KeyError, TypeError or ValueError when it is not
-        one (a cache written by hand or by an older version)."""
-        solution = record.get("solution")
-        return cls(
-            level=str(record["level"]),
-            score=None if record["score"] is None else float(record["score"]),
-            stars=None if record["stars"] is None else int(record["stars"]),
-            verdict=str(record["verdict"]),
-            rungs=_ladder_order({str(k): int(v) for k, v in record["rungs"].items()}),
-            time_s=float(record["time_s"]),
-            steps=tuple(str(s) for s in record["steps"]),
-            solution=None if solution is None else tuple(str(row) for row in solution),
-            problem=str(record.get("problem", "")),
-            minutes=_optional(record.get("minutes")),
-            minutes_low=_optional(record.get("minutes_low")),
-            minutes_high=_optional(record.get("minutes_high")),
-            grids=tuple((int(index), tuple(str(row) for row in rows))
-                        for index, rows in record.get("grids", [])),
-        )
-
-
-def _ladder_order(rungs: dict[str, int]) -> dict[str, int]:
-    """Rung counts cheapest first, as a grade lists them: the cache is written with sorted
-    keys, and a rebuild from it must print "Techniques used" as the first build did."""
-    from grader.ladder import default_ladder
-
-    names = default_ladder().names
-    return dict(sorted(rungs.items(),
-                       key=lambda item: names.index(item[0]) if item[0] in names else len(names)))
-
-
-def _optional(value: Any) -> float | None:
-    return None if value is None else float(value)
+    def block(self) -> IssueEntry | None:
+        """The entry as a puzzle block the plan packs; None for a paged kind."""
+        ...
 
 
 @dataclass(frozen=True, eq=False)
@@ -137,8 +85,20 @@ class IssueEntry:
     date: str = ""
 
     @property
+    def noun(self) -> str:
+        return "puzzle"
+
+    @property
+    def paged(self) -> PagedDrawing | None:
+        """None: a line puzzle is packed into pages as a block."""
+        return None
+
+    def block(self) -> IssueEntry | None:
+        return self
+
+    @property
     def drawing(self) -> KindDrawing:
-        """How the puzzle's kind is drawn (:mod:`layout.kinddraw`)."""
+        """How the puzzle's kind is drawn (:mod:`layout.kinds`)."""
         return drawing_of(self.puzzle)
 
     @property
@@ -176,9 +136,22 @@ class IssueEntry:
 @dataclass(frozen=True)
 class Issue:
     manifest: Manifest
-    entries: tuple[IssueEntry, ...]
+    #: every entry in issue order, of any kind (the puzzle blocks first, then paged kinds)
+    entries: tuple[Entry, ...]
     warnings: tuple[str, ...] = ()
-    fillins: tuple[FillinEntry, ...] = ()  # numbered after the nonograms
+
+    @property
+    def blocks(self) -> tuple[IssueEntry, ...]:
+        """The entries the plan packs as puzzle blocks (the line puzzles), in issue order."""
+        return tuple(block for entry in self.entries
+                     if (block := entry.block()) is not None)
+
+    def counts(self) -> list[tuple[str, int]]:
+        """How many entries of each noun, puzzles first (``[("puzzle", 10), (noun, 2)]``): what a summary says."""
+        counts = {"puzzle": 0}
+        for entry in self.entries:
+            counts[entry.noun] = counts.get(entry.noun, 0) + 1
+        return list(counts.items())
 
     @property
     def heading(self) -> str:

@@ -226,7 +226,7 @@ def render_latex(issue: Issue, plan: IssuePlan, jobname: str = "issue") -> str:
     info = {
         "title": pdf_hex_string(issue.heading),
         "author": pdf_hex_string(manifest.author or "Nonopress"),
-        "subject": pdf_hex_string(plural(len(issue.entries), "nonogram puzzle")),
+        "subject": pdf_hex_string(plural(len(issue.blocks), "nonogram puzzle")),
         "creator": pdf_hex_string(f"nonopress {__version__} (LaTeX)"),
     }
     pdfx = None

@@ -20,9 +20,10 @@ import yaml
 from grader import safe_yaml
 from grader.errors import FormatError, NonopressError
 from grader.inputs import read_input_bytes
+from grader.kinds import KINDS, SECTION_KEYS
 from grader.text import clean
-from layout.fillin_refs import FillinRef, parse_fillin_refs
 from layout.frontmatter import FrontMatter, parse_front_matter
+from layout.kinds import drawing_module
 from layout.profiles import (
     PLAIN,
     Profile,
@@ -34,7 +35,7 @@ from layout.units import MM, PageSize, parse_length, parse_page_size
 TOP_KEYS = (
     "title", "issue", "date", "author", "page", "margins", "bleed", "crop_marks", "per_page",
     "solutions", "worked", "puzzles", "hide_titles", "ink", "booklet",
-    "profile", "large_print", "output_condition", "pad_pages", "fillins", "minutes",
+    "profile", "large_print", "output_condition", "pad_pages", *SECTION_KEYS, "minutes",
     "from_library",  # puzzles picked from the catalogue: kept as read, resolved by nonopress
     "front_matter",
 )
@@ -87,7 +88,9 @@ class Manifest:
     grey: bool = False
     booklet: bool = False  # pad the page count to a multiple of 4
     impose: bool = False  # and print sheet sides of two pages in saddle-stitch order
-    fillins: tuple[FillinRef, ...] = ()  # fill-in crosswords, numbered after the puzzles
+    #: the items of each kind's own list (grader.kinds.SECTION_KEYS), numbered after the
+    #: puzzles
+    sections: dict[str, tuple[Any, ...]] = field(default_factory=dict, hash=False)
     #: the printer's rules the layout follows (see layout.profiles)
     profile: Profile = PLAIN
     #: ``ink: colour`` was written out (a KDP book is grey unless asked)
@@ -119,6 +122,13 @@ def _key_lines(text: str) -> tuple[dict[str, int], list[int]]:
             if key_node.value == "puzzles" and isinstance(value_node, yaml.SequenceNode):
                 items = [item.start_mark.line + 1 for item in value_node.value]
     return keys, items
+
+
+def section_reader(key: str) -> Any:
+    """How the items of the manifest's list ``key`` (a kind's own list, SECTION_KEYS) are
+    read: the ``parse_refs`` of the drawing module of the kind whose list it is."""
+    kind = next(kind for kind in KINDS if kind.manifest_key == key)
+    return drawing_module(kind.drawing).parse_refs
 
 
 def load_manifest(path: str | Path) -> Manifest:
@@ -167,12 +177,13 @@ def parse_manifest(text: str, source: Path) -> Manifest:
         except NonopressError as exc:
             raise fail(str(exc), key) from None
 
-    fillins = value("fillins", lambda v: parse_fillin_refs(v, source.parent), ())
+    sections = {key: value(key, lambda v, key=key: section_reader(key)(v, source.parent), ())
+                for key in SECTION_KEYS}
     if "puzzles" not in data and data.get("from_library"):
         data["puzzles"] = []  # every puzzle comes from the catalogue (added by the caller)
-    elif not fillins and "puzzles" not in data:
+    elif not any(sections.values()) and "puzzles" not in data:
         raise fail("'puzzles' must be a non-empty list of puzzle files", "puzzles")
-    if "puzzles" not in data:  # an issue of fill-ins only
+    if "puzzles" not in data:  # an issue of another kind's entries only
         data["puzzles"] = []
     elif not isinstance(data["puzzles"], list) or (not data["puzzles"]
                                                    and not data.get("from_library")):
@@ -209,7 +220,7 @@ def parse_manifest(text: str, source: Path) -> Manifest:
         grey=ink == "grey",
         booklet=booklet != "no",
         impose=booklet == "impose",
-        fillins=fillins,
+        sections={key: items for key, items in sections.items() if items},
         profile=profile,
         colour_asked="ink" in data and ink == "colour",
         bleed_default=bleed_value is True,

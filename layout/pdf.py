@@ -218,7 +218,7 @@ def render_pdf(issue: Issue, plan: IssuePlan, record: list[PageScan] | None = No
     canvas.setTitle(issue.heading)
     canvas.setAuthor(manifest.author or "Nonopress")
     canvas.setSubject(
-        plural(len(issue.entries), "nonogram puzzle")
+        plural(len(issue.blocks), "nonogram puzzle")
         + (" with solutions" if manifest.solutions else "")
     )
     canvas.setCreator(f"nonopress {__version__} (reportlab)")

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field, replace
 from grader.errors import ManyProblems, NonopressError
 from grader.minutes import about_text
 from grader.wording import plural
-from layout.colourdraw import legend_fits, legend_ops
 from layout.draw import (
     Block,
     Bookmark,
@@ -31,12 +30,11 @@ from layout.draw import (
     stars_width,
     translate_page,
 )
-from layout.fillins import FillinEntry, plan_fillin_solutions, plan_fillins
 from layout.fonts import MIN_TEXT_SIZE, fit_size, text_width, wrap_words
 from layout.frontmatter import back_page, front_pages
 from layout.geometry import BlockGeometry
-from layout.issue import Issue, IssueEntry
-from layout.kinddraw import puzzle_ops
+from layout.issue import Entry, Issue, IssueEntry
+from layout.kinds import PagedDrawing, puzzle_ops
 from layout.manifest import Manifest, Margins
 from layout.profiles import LARGE_PRINT_BODY, LARGE_PRINT_SCALE, Profile
 from layout.stepgrid import MAX_WIDTH_SHARE
@@ -301,7 +299,7 @@ class Planner:
     # -- puzzles ---------------------------------------------------------------------------
     def puzzle_pages(self) -> list[Page]:
         pages: list[Page] = []
-        entries = list(self.issue.entries)
+        entries = list(self.issue.blocks)
         i = 0
         while i < len(entries):
             group, slots = self._next_group(entries[i:])
@@ -473,10 +471,12 @@ class Planner:
             box_w = slot.width  # and so does a long note (it was refused before)
         palette = entry.legend_palette
         legend_size = sizes.pt(8)
-        if palette is not None and not legend_fits(palette, entry.grey, legend_size, box_w):
+        drawing = entry.drawing
+        if palette is not None and not drawing.legend_fits(entry.puzzle, entry.grey,
+                                                           legend_size, box_w):
             box_w = slot.width  # and a long legend of colours
-            while legend_size > self.smallest_text and not legend_fits(
-                    palette, entry.grey, legend_size, box_w):
+            while legend_size > self.smallest_text and not drawing.legend_fits(
+                    entry.puzzle, entry.grey, legend_size, box_w):
                 legend_size = max(self.smallest_text, legend_size - 0.5)
         box_x = slot.left + (slot.width - box_w) / 2
         page.ops.extend(self._header(entry, box_x, slot.top, box_w))
@@ -486,8 +486,8 @@ class Planner:
         x = box_x + (box_w - block_w) / 2
         top = slot.top - header
         if palette is not None:  # the legend: the line above the grid's column clues
-            legend = legend_ops(palette, entry.grey, box_x, top + sizes.band(4),
-                                legend_size, box_w)
+            legend = drawing.legend_ops(entry.puzzle, entry.grey, box_x,
+                                        top + sizes.band(4), legend_size, box_w)
             if len(legend) < 2 * palette.size:
                 self.too_long[f"the colour legend of puzzle {entry.number} does not fit its "
                               f"place ({box_w / MM:.0f} mm at {legend_size:g} pt)"] = None
@@ -559,7 +559,7 @@ class Planner:
         page.bookmarks.append(Bookmark("Solutions"))
         x, shelf_top, shelf_h = area.left, area.top - sizes.band(24), 0.0
         caption = sizes.pt(7)
-        for entry in self.issue.entries:
+        for entry in self.issue.blocks:
             geometry = BlockGeometry.of(entry.puzzle, clues=False)
             cell = min(
                 sizes.solution_cell,
@@ -620,11 +620,12 @@ class Planner:
         palette = entry.legend_palette
         if palette is not None:  # which colour (or grey tint and symbol) is which
             size = sizes.pt(8)
-            while size > self.smallest_text and not legend_fits(palette, entry.grey,
-                                                                size, area.width):
+            drawing = entry.drawing
+            while size > self.smallest_text and not drawing.legend_fits(
+                    entry.puzzle, entry.grey, size, area.width):
                 size = max(self.smallest_text, size - 0.5)
-            page.ops.extend(legend_ops(palette, entry.grey, area.left,
-                                       top - sizes.band(8), size, area.width))
+            page.ops.extend(drawing.legend_ops(entry.puzzle, entry.grey, area.left,
+                                               top - sizes.band(8), size, area.width))
             top -= sizes.band(LEGEND_BAND + 4)
         x = area.left + (area.width - geometry.total_width * cell) / 2
         page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, solution=entry.solution,
@@ -776,7 +777,7 @@ def plan_issue(issue: Issue) -> IssuePlan:
     if not manifest.profile.rules.gutters:
         return _plan(issue)
     plan = _kdp_plan(issue)
-    if _notes(plan) and issue.entries:
+    if _notes(plan) and issue.blocks:
         return _short_book(issue, plan)
     return plan
 
@@ -838,7 +839,7 @@ def _short_book_waste(plan: IssuePlan, least_pages: int) -> int:
 
 def _half_used(plan: IssuePlan, manifest: Manifest, kinds: Sequence[str]) -> bool:
     """Whether every page of these kinds but the last of each is at least half used (of the
-    puzzle pages, the nonograms' section: fill-in grids are planned on their own)."""
+    puzzle pages, the nonograms' section: kinds with pages of their own are planned apart)."""
     area = content_area(manifest.page, replace(
         manifest, margins=kdp_margins(manifest, len(plan.pages))))
     for kind in kinds:
@@ -926,17 +927,33 @@ def kdp_margins(manifest: Manifest, pages: int) -> Margins:
     )
 
 
+def _paged_kinds(issue: Issue) -> list[tuple[PagedDrawing, list[Entry]]]:
+    """The entries of kinds that lay out their own pages, by drawing, in issue order."""
+    groups: dict[int, tuple[PagedDrawing, list[Entry]]] = {}
+    for entry in issue.entries:
+        drawing = entry.paged
+        if drawing is not None:
+            groups.setdefault(id(drawing), (drawing, []))[1].append(entry)
+    return list(groups.values())
+
+
 def _plan(issue: Issue, solution_cell: float | None = None,
           share_cell: float | None = None) -> IssuePlan:
     planner = Planner(issue, solution_cell, share_cell)
     puzzles = planner.puzzle_pages()
-    fillin_first = len(puzzles)
-    fillin_pages, fillin_starts = plan_fillins(issue, planner.area)
-    puzzles += fillin_pages
-    solutions = planner.solution_pages() if issue.manifest.solutions and issue.entries else []
+    paged = _paged_kinds(issue)
+    page_size = (issue.manifest.page.width, issue.manifest.page.height)
+    paged_starts: dict[int, int] = {}  # an entry of a paged kind -> its first page's index
+    for drawing, entries in paged:
+        pages, firsts = drawing.pages(entries, planner.area, page_size, issue.manifest.profile)
+        paged_starts.update((number, len(puzzles) + k) for number, k in firsts.items())
+        puzzles += pages
+    solutions = planner.solution_pages() if issue.manifest.solutions and issue.blocks else []
     if issue.manifest.solutions:
-        solutions = plan_fillin_solutions(issue, planner.area, GAP, solutions)
-    worked = [page for e in issue.entries if e.worked for page in planner.worked_pages(e)]
+        for drawing, entries in paged:
+            solutions = drawing.solution_pages(entries, planner.area, page_size, GAP,
+                                               solutions, issue.manifest.profile)
+    worked = [page for e in issue.blocks if e.worked for page in planner.worked_pages(e)]
     rows = _contents_rows(issue, bool(solutions), bool(worked))
     front_matter = issue.manifest.front_matter
     front = front_pages(planner, front_matter) if front_matter is not None else []
@@ -948,8 +965,8 @@ def _plan(issue: Issue, solution_cell: float | None = None,
     for k, page in enumerate(puzzles):
         for block in page.blocks:
             puzzle_page_of[block.number] = first + k
-    for number, k in fillin_starts.items():
-        puzzle_page_of[number] = first + fillin_first + k
+    for number, k in paged_starts.items():
+        puzzle_page_of[number] = first + k
     starts = {
         "Solutions": first + len(puzzles),
         "Worked solutions": first + len(puzzles) + len(solutions),
@@ -1035,12 +1052,12 @@ def _centre_lone_puzzles(pages: list[Page], planner: Planner) -> None:
 def _puzzles_to_fill(planner: Planner, pages: int, count: int) -> str:
     """About how many more puzzles like this issue's (with their solutions and contents
     lines) fill ``pages`` pages of a book now ``count`` pages long."""
-    per_page = len(planner.issue.entries) / max(1, count)
+    per_page = len(planner.issue.blocks) / max(1, count)
     return f"about {max(1, round(pages * per_page))}"
 
 
 #: (kind, entry, text): kind is "puzzle", a section heading or "credit"
-ContentsRow = tuple[str, IssueEntry | FillinEntry | None, str]
+ContentsRow = tuple[str, Entry | None, str]
 
 
 def number_ranges(numbers: Sequence[int]) -> str:
@@ -1059,7 +1076,6 @@ def number_ranges(numbers: Sequence[int]) -> str:
 
 def _contents_rows(issue: Issue, solutions: bool, worked: bool) -> list[ContentsRow]:
     rows: list[ContentsRow] = [("puzzle", e, "") for e in issue.entries]
-    rows += [("puzzle", f, "") for f in issue.fillins]
     if solutions:
         rows.append(("Solutions", None, ""))
     if worked:

@@ -19,7 +19,7 @@ from grader.model import BoolArray, Puzzle
 from layout.draw import ClueText, Lines, Page, Polygons, Rects, Text
 from layout.fonts import DIGIT_HEIGHT
 from layout.geometry import BlockGeometry
-from layout.kinddraw import puzzle_ops
+from layout.kinds import puzzle_ops
 
 #: the cell size in points (a PNG has 2 pixels a point: 28 px cells)
 CELL = 14.0

@@ -9,16 +9,9 @@ filled cells. So a reader sees what the sentence above it did.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-import numpy as np
-
-from layout.colourdraw import CELL_SYMBOL, colour_solution_ops, digit_colour, fill_of
 from layout.draw import Lines, Op, Rects, Segment
 from layout.units import MM
-
-if TYPE_CHECKING:
-    from grader.colour.palette import Palette
 
 #: the largest cell of a step grid, and the share of the text width it may take
 MAX_CELL = 2.2 * MM
@@ -40,8 +33,6 @@ INDEX_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
 #: a colour step grid's cell the step itself decided: '_' emptied, 'A' colour 1, 'B' 2, ...
 #: (other cells: '?' not known yet, '.' empty, INDEX_CHARS[k] colour k)
 STEP_MARKS = "_ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-#: the largest share of the text width a grey colour grid may take to hold its symbols
-SYMBOL_WIDTH_SHARE = 0.6
 
 
 def legend(grey: bool, colour: bool = False) -> str:
@@ -51,59 +42,7 @@ def legend(grey: bool, colour: bool = False) -> str:
     return GREY_LEGEND if grey else LEGEND
 
 
-def colour_step_cell(rows: Sequence[str], width: float, grey: bool, least_text: float
-                     ) -> float:
-    """A colour step grid's cell: as a black-and-white one's, but in grey print as big as
-    a symbol at ``least_text`` points needs, when the grid still fits its share."""
-    cell = step_cell(rows, width)
-    if grey:
-        symbol_cell = least_text / CELL_SYMBOL
-        if symbol_cell * len(rows[0]) <= width * SYMBOL_WIDTH_SHARE:
-            cell = max(cell, symbol_cell)
-    return cell
-
-
-def colour_step_grid_ops(rows: Sequence[str], palette: Palette, x: float, top: float,
-                         cell: float, grey: bool, least_text: float, line: float = 0.25
-                         ) -> list[Op]:
-    """A colour puzzle's step grid (rows as ``layout.kinddraw.ColourDrawing.worked_grids`` writes
-    them) with its top-left corner at (x, top): known cells in their colour (a grey tint,
-    with its symbol where the cell holds ``least_text`` points, in grey print), unknown
-    ones hatched, a dot on every cell the step decided (white on dark colours)."""
-    height, width = len(rows), len(rows[0])
-    picture = np.zeros((height, width), dtype=np.uint8)
-    hatch: list[Segment] = []
-    dots: dict[tuple[int, int, int], list[tuple[float, float, float, float]]] = {}
-    symbols = grey and CELL_SYMBOL * cell >= least_text
-    dot = 0.3 * cell
-    for r, row in enumerate(rows):
-        y = top - (r + 1) * cell
-        for c, mark in enumerate(row):
-            left = x + c * cell
-            if mark == "?":
-                hatch.append((left + 0.2 * cell, y + 0.2 * cell, left + 0.8 * cell,
-                              y + 0.8 * cell))
-                continue
-            stepped = mark in STEP_MARKS
-            index = STEP_MARKS.index(mark) if stepped else (
-                0 if mark == "." else INDEX_CHARS.index(mark))
-            picture[r, c] = index
-            if stepped:
-                ink = digit_colour(fill_of(palette, index, grey))
-                # beside the symbol when there is one, else in the middle
-                cx = left + (0.78 * cell if symbols and index else 0.5 * cell)
-                cy = y + (0.22 * cell if symbols and index else 0.5 * cell)
-                dots.setdefault(ink, []).append((cx - dot / 2, cy - dot / 2, dot, dot))
-    ops = colour_solution_ops(picture, palette, x, top, cell, grey,
-                              least_text if symbols else float("inf"))
-    if hatch:
-        ops.append(Lines("rule", line, hatch))
-    ops.extend(Rects("ink", rects, rgb=ink) for ink, rects in dots.items())
-    ops.extend(_rules(x, top, cell, width, height, line))
-    return ops
-
-
-def _rules(x: float, top: float, cell: float, width: int, height: int, line: float
+def grid_rules(x: float, top: float, cell: float, width: int, height: int, line: float
            ) -> list[Op]:
     """The grid's thin lines, and heavier ones every five cells."""
     thin: list[Segment] = []
@@ -145,4 +84,4 @@ def step_grid_ops(rows: Sequence[str], x: float, top: float, cell: float,
                 accent.append((left + (cell - dot) / 2, y + (cell - dot) / 2, dot, dot))
     height, width = len(rows), len(rows[0])
     return [Rects("tint", unknown), Rects("ink", filled), Rects("step", accent),
-            *_rules(x, top, cell, width, height, line)]
+            *grid_rules(x, top, cell, width, height, line)]

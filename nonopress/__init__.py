@@ -1,7 +1,7 @@
 """The Nonopress application: the ``nonopress`` command line, its commands and batch runs.
 
 This layer sits above the libraries it drives: ``grader`` (model, formats, solver, grader,
-authoring), ``layout`` (issues, print) and ``words`` (fill-in crosswords). They never import
+authoring), ``layout`` (issues, print) and ``words`` (crossword fill, word lists). They never import
 from it.
 """
 

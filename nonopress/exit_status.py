@@ -24,5 +24,5 @@ HELP = ("exit status: 0 done; 1 the answer is not what a publisher needs (multip
 
 
 def for_verdict(verdict: str) -> int:
-    """The status of one puzzle's verdict (check, solve, grade, make, fillin)."""
+    """The status of one puzzle's verdict (check, solve, grade, make, the words commands)."""
     return DONE if verdict in PUBLISHABLE else NOT_PUBLISHABLE

@@ -250,7 +250,7 @@ def test_per_page_one_gives_each_puzzle_its_page(manifest: Manifest) -> None:
 
 def test_grey_tints_follow_lightness_and_black_stays_black() -> None:
     from grader.colour.palette import Colour, Palette
-    from layout.colourdraw import digit_colour, fill_of
+    from layout.kinds.colour import digit_colour, fill_of
 
     assert fill_of(Palette.black_and_white(), 1, grey=True) == (0, 0, 0)
     palette = Palette((Colour("navy", (27, 42, 94), "n"), Colour("yellow", (242, 197, 17), "y"),

@@ -5,8 +5,8 @@ and every tint still takes black digits."""
 from __future__ import annotations
 
 from grader.colour.palette import Colour, Palette, luminance
-from layout.colourdraw import digit_colour, fill_of, legend_ops
 from layout.draw import Rects
+from layout.kinds.colour import digit_colour, fill_of, legend_ops
 from layout.pdf import GREY_OF
 
 RAINBOW = [("cream", (250, 240, 200)), ("yellow", (250, 220, 40)), ("green", (40, 160, 60)),

@@ -70,3 +70,64 @@ def test_the_layer_check_sees_an_upward_import(tmp_path: Path) -> None:
     assert _imported_packages(module) == {"layout"}
     module.write_text('COMMANDS = {"issue": "nonopress.commands.issue"}\n', encoding="utf-8")
     assert _imported_packages(module) == {"nonopress"}
+
+
+def _layout_graph() -> dict[str, set[str]]:
+    """Every module of layout/ and the layout modules it imports: at the top, inside
+    functions and under TYPE_CHECKING alike (a circle of type hints is a circle to read)."""
+    modules = {".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"):
+               p for p in (ROOT / "layout").rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found.add(node.module)  # "from layout.kinds import bw" imports a module too
+                found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        graph[name] = {m for m in found if m in modules and m != name}
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_layout_has_no_import_circle() -> None:
+    graph = _layout_graph()
+    assert {"layout.plan", "layout.issue", "layout.kinds", "layout.kinds.fillin"} <= set(graph)
+    assert _circles(graph) == []
+
+
+def test_the_circle_check_sees_a_circle() -> None:
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _circles({"a": {"b"}, "b": set()}) == []

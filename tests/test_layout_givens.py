@@ -21,7 +21,7 @@ PUZZLE = Puzzle.from_picture(PICTURE, Metadata(title="Diagonal")).with_givens(GI
 
 
 def test_given_cells_become_ink_and_dots() -> None:
-    from layout.kinddraw import puzzle_ops
+    from layout.kinds import puzzle_ops
 
     geometry = BlockGeometry.of(PUZZLE)
     ops = puzzle_ops(PUZZLE, geometry, 0.0, 100.0, 10.0)

@@ -1,10 +1,11 @@
-"""Printing goes through the kind contract: layout draws a puzzle with the strategy its kind
-names (``layout.kinddraw``) and prints the solution its grade proved, never solving.
+"""Printing goes through the kind contract: layout draws a puzzle with the drawing module its
+kind names (``layout/kinds/NAME.py``) and prints the solution its grade proved, never solving.
 
 The structural tests read the source of every module of ``layout/``, ``nonopress/`` and
-``grader/authoring/``: none calls ``isinstance`` on a puzzle kind, its contract or its
-grade, and none compares a kind's tag or name (a stored tag is looked up in
-``grader.kinds.STORED``).
+``grader/authoring/`` outside the kinds folders (``layout/kinds/``; the player's assets are
+JavaScript): none calls ``isinstance`` on a puzzle kind, its contract, its grade or its
+entry, fill-ins included, and none compares a kind's tag or name (a stored tag is looked up
+in ``grader.kinds.STORED``).
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ import pytest
 
 from grader.errors import NotPublishable
 from grader.formats import read_any
-from grader.kinds import kind_of
 from grader.results import Budget
 from layout.build import build_issue, grade_with_ladder, solution_of
 from layout.issue import GradeInfo
-from layout.kinddraw import DRAWINGS, ColourDrawing, drawing_of, register
+from layout.kinds import DRAWINGS, drawing_named, drawing_of, register
+from layout.kinds.colour import ColourDrawing
 from layout.manifest import parse_manifest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,15 +30,20 @@ ROOT = Path(__file__).resolve().parents[1]
 ASKED = ("layout", "nonopress", "grader/authoring")
 #: the names a kind goes by: an isinstance on one of them asks the kind
 KIND_NAMES = {"Puzzle", "ColourPuzzle", "AnyPuzzle", "LoadedPuzzle", "LoadedColourPuzzle",
-              "Grade", "ColourGrade", "BlackAndWhite", "Colour"}
+              "Grade", "ColourGrade", "BlackAndWhite", "Colour", "FillIn", "FillinKind",
+              "FillinGrade", "FillinEntry", "IssueEntry"}
 #: kind tags and names (``PuzzleKind.tag``, ``.name``, ``.drawing``)
-KIND_TAGS = {"bw", "colour", "black-and-white"}
+KIND_TAGS = {"bw", "colour", "black-and-white", "fillin", "fill-in"}
+#: the kinds folders, where a kind's own module names it
+KINDS_FOLDERS = ("layout/kinds/", "grader/kinds/")
 #: what a value compared with a kind tag is called when it holds a kind
 KIND_FIELDS = {"kind", "tag", "drawing"}
 
 
 def _modules(*roots: str) -> list[Path]:
-    return sorted(p for root in roots for p in (ROOT / root).rglob("*.py"))
+    return sorted(p for root in roots for p in (ROOT / root).rglob("*.py")
+                  if not p.relative_to(ROOT).as_posix().startswith(KINDS_FOLDERS)
+                  or p.name == "__init__.py")
 
 
 def _isinstance_on_a_kind(tree: ast.AST) -> list[int]:
@@ -91,13 +97,13 @@ def _offenders(check: object, *roots: str) -> dict[str, list[int]]:
 
 def test_the_checks_read_the_printing_modules() -> None:
     names = {p.relative_to(ROOT).as_posix() for p in _modules(*ASKED)}
-    assert {"layout/build.py", "layout/plan.py", "layout/kinddraw.py",
+    assert {"layout/build.py", "layout/plan.py", "layout/kinds/__init__.py",
             "grader/authoring/preview.py", "nonopress/cli.py"} <= names
 
 
 def test_no_printing_module_calls_isinstance_on_a_kind() -> None:
     assert _offenders(_isinstance_on_a_kind, *ASKED) == {}, (
-        "draw through layout.kinddraw.drawing_of, describe through grader.kinds.kind_of")
+        "draw through layout.kinds.drawing_of, describe through grader.kinds.kind_of")
 
 
 def test_no_printing_or_face_module_compares_a_kind_tag() -> None:
@@ -115,10 +121,15 @@ def test_the_checks_see_a_branch() -> None:
 
 
 # -- the strategies ------------------------------------------------------------------------
-def test_each_kind_names_a_registered_drawing() -> None:
+def test_each_kind_names_a_drawing_module() -> None:
+    from grader.kinds import KINDS
+    from layout.kinds import drawing_module
+
+    for kind in KINDS:  # every registered kind has its module under layout/kinds/
+        module = drawing_module(kind.drawing)
+        assert hasattr(module, "DRAWING") or hasattr(module, "PAGED"), kind.tag
     (house,) = read_any(ROOT / "puzzles" / "house.yaml")
     (ladybird,) = read_any(ROOT / "puzzles" / "colour" / "ladybird.yaml")
-    assert kind_of(house).drawing in DRAWINGS and kind_of(ladybird).drawing in DRAWINGS
     assert isinstance(drawing_of(ladybird), ColourDrawing)
     assert drawing_of(house).legend_palette(house) is None
     assert drawing_of(ladybird).legend_palette(ladybird) is not None
@@ -129,17 +140,17 @@ def test_a_kind_prints_with_the_drawing_it_names(monkeypatch: pytest.MonkeyPatch
     that kind is drawn: the plan asks the strategy, not the kind's class."""
     from layout.draw import Rects
     from layout.geometry import BlockGeometry
-    from layout.kinddraw import puzzle_ops
+    from layout.kinds import puzzle_ops
 
     (house,) = read_any(ROOT / "puzzles" / "house.yaml")
-    plain = DRAWINGS["black-and-white"]
+    plain = drawing_named("bw")
 
     class Marked(type(plain)):  # type: ignore[misc]
         def cell_ops(self, *args: object, **kwargs: object) -> list[object]:
             return [Rects("accent", [(0.0, 0.0, 1.0, 1.0)])]
 
-    monkeypatch.setitem(DRAWINGS, "black-and-white", plain)
-    register("black-and-white", Marked())
+    monkeypatch.setitem(DRAWINGS, "bw", plain)
+    register("bw", Marked())
     ops = puzzle_ops(house, BlockGeometry.of(house), 0.0, 100.0, 10.0)
     assert any(isinstance(op, Rects) and op.role == "accent" for op in ops)
 

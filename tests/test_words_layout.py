@@ -7,6 +7,7 @@ import io
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,8 +16,8 @@ from pypdf import PdfReader
 
 from grader.errors import FormatError
 from layout.build import build_issue
-from layout.fillins import Frame, grid_place
 from layout.issue import GradeInfo, Issue
+from layout.kinds.fillin import Frame, grid_place
 from layout.latex import render_latex
 from layout.manifest import parse_manifest
 from layout.pdf import render_pdf
@@ -40,13 +41,19 @@ def issue() -> Issue:
     return build_issue(manifest, grader=lambda p: GradeInfo("easy", 0.5, 1))
 
 
+def _fillins(issue: Issue) -> tuple[Any, ...]:
+    """The issue's entries of the kind that lays out its own pages (the fill-ins)."""
+    return tuple(e for e in issue.entries if e.paged is not None)
+
+
 def test_manifest_reads_fillins() -> None:
     text = manifest_text(f"  - {GRID}\n  - file: {GRID}\n    starter: 1A\n    title: T\n")
     manifest = parse_manifest(text, ROOT / "issue.yaml")
-    assert [r.path for r in manifest.fillins] == [GRID, GRID]
-    assert manifest.fillins[1].starter == "1A" and manifest.fillins[1].title == "T"
+    assert [r.path for r in manifest.sections["fillins"]] == [GRID, GRID]
+    second = manifest.sections["fillins"][1]
+    assert second.starter == "1A" and second.title == "T"
     only = parse_manifest(f"fillins:\n  - {GRID}\n", ROOT / "issue.yaml")
-    assert only.puzzles == () and len(only.fillins) == 1
+    assert only.puzzles == () and len(only.sections["fillins"]) == 1
 
 
 @pytest.mark.parametrize(
@@ -64,8 +71,9 @@ def test_bad_fillins_name_the_manifest_and_line(fillins: str, message: str) -> N
 
 
 def test_fillins_are_numbered_after_the_nonograms(issue: Issue) -> None:
-    assert [e.number for e in issue.entries] == [1]
-    (entry,) = issue.fillins
+    assert [e.number for e in issue.blocks] == [1]
+    assert [e.number for e in issue.entries] == [1, 2]  # one list, of any kind
+    (entry,) = _fillins(issue)
     assert entry.number == 2 and entry.grade.verdict == "unique"
     assert entry.puzzle.solution.is_complete and entry.puzzle.starter is not None
 
@@ -77,7 +85,7 @@ def page_texts(data: bytes) -> list[str]:
 def test_pdf_pages_show_list_starter_contents_and_solutions(issue: Issue) -> None:
     plan = plan_issue(issue)
     texts = page_texts(render_pdf(issue, plan))
-    (entry,) = issue.fillins
+    (entry,) = _fillins(issue)
     puzzle = entry.puzzle
     fillin_pages = [t for t in texts if "Fill-in 9x9" in t and "Starter:" in t]
     assert len(fillin_pages) == 1
@@ -105,7 +113,7 @@ def test_pdf_pages_show_list_starter_contents_and_solutions(issue: Issue) -> Non
 def test_rendered_grid_has_blocks_starter_and_blank_cells(issue: Issue, tmp_path: Path) -> None:
     plan = plan_issue(issue)
     data = render_pdf(issue, plan)
-    (entry,) = issue.fillins
+    (entry,) = _fillins(issue)
     index = next(k for k, p in enumerate(plan.pages)
                  if p.kind == "puzzles" and any(b.title == entry.label for b in p.bookmarks))
     pdf = tmp_path / "issue.pdf"
@@ -141,7 +149,7 @@ def test_rendered_grid_has_blocks_starter_and_blank_cells(issue: Issue, tmp_path
 def test_latex_carries_the_fillin_escaped(issue: Issue) -> None:
     plan = plan_issue(issue)
     tex = render_latex(issue, plan)
-    (entry,) = issue.fillins
+    (entry,) = _fillins(issue)
     assert r"Diamond\ \&\ Co" in tex
     for group in entry.puzzle.words_by_length().values():
         for word in group:
@@ -151,17 +159,18 @@ def test_latex_carries_the_fillin_escaped(issue: Issue) -> None:
 
 def test_sample_issue_fillins_build_unique_and_plan() -> None:
     from grader.results import Budget
-    from layout.fillins import build_fillins
+    from layout.kinds.fillin import build_fillins
     from layout.manifest import load_manifest
 
     manifest = load_manifest(ROOT / "puzzles" / "issues" / "words-and-pictures.yaml")
-    assert len(manifest.puzzles) >= 2 and len(manifest.fillins) == 2
-    entries = build_fillins(manifest.fillins, len(manifest.puzzles) + 1, Budget(seconds=60))
+    refs = manifest.sections["fillins"]
+    assert len(manifest.puzzles) >= 2 and len(refs) == 2
+    entries = build_fillins(refs, len(manifest.puzzles) + 1, Budget(seconds=60))
     for entry in entries:
         assert entry.grade.verdict == "unique" and entry.grade.level != "needs-guessing"
         grid = entry.puzzle.solution
         assert grid.is_complete and entry.puzzle.starter is not None
-    again = build_fillins(manifest.fillins, 1, Budget(seconds=60))
+    again = build_fillins(refs, 1, Budget(seconds=60))
     assert [e.puzzle.solution for e in again] == [e.puzzle.solution for e in entries]
 
 

@@ -20,9 +20,11 @@ from grader.kinds.fillin import FillinKind
 from grader.kinds.registry import (
     BY_TAG,
     KINDS,
+    SECTION_KEYS,
     STORED,
     TAGS,
     any_kind_of,
+    cache_key,
     entry_of,
     kind_of,
     puzzle_from_rows,
@@ -31,8 +33,8 @@ from grader.kinds.registry import (
 )
 
 __all__ = [
-    "BY_TAG", "KINDS", "STORED", "TAGS", "AnyPuzzle", "BlackAndWhite", "Colour", "CoreGrade",
-    "FillinKind", "Kind", "KindEntry", "KindGrade", "NoSolution", "PuzzleKind", "StoredKind",
-    "any_kind_of", "entry_of", "kind_of", "palette_record", "puzzle_from_rows",
-    "read_puzzles", "write_puzzles",
+    "BY_TAG", "KINDS", "SECTION_KEYS", "STORED", "TAGS", "AnyPuzzle", "BlackAndWhite",
+    "Colour", "CoreGrade", "FillinKind", "Kind", "KindEntry", "KindGrade", "NoSolution",
+    "PuzzleKind", "StoredKind", "any_kind_of", "cache_key", "entry_of", "kind_of",
+    "palette_record", "puzzle_from_rows", "read_puzzles", "write_puzzles",
 ]

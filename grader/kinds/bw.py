@@ -161,7 +161,7 @@ class BlackAndWhite:
     def in_colour(self) -> ColourPuzzle | None:
         return None
 
-    drawing: ClassVar[str] = "black-and-white"
+    drawing: ClassVar[str] = "bw"
 
     def sentence(self, step: Step) -> str:
         from grader.explain import sentence

@@ -259,4 +259,5 @@ ENTRY = KindEntry(
     contract=Colour, formats=("bmp", "g", "gif", "json", "non", "png", "pynogram", "xml", "yaml"),
     solver="grader.colour.solver", grader="grader.colour.grading", ladder="colour",
     drawing=Colour.drawing, board="colour", editor=True,
-    catalogue=("colours", "palette"), minutes="of_colour_clues", stored=Colour)
+    catalogue=("colours", "palette"), minutes="of_colour_clues", stored=Colour,
+    label="Colour ")

@@ -345,13 +345,19 @@ class KindEntry:
     minutes: str
     #: the manifest's list of it (``puzzles``: a puzzle file read by grader.formats)
     manifest_key: str = "puzzles"
+    #: what a heading puts before the size (``Colour `` 15x10), '' for none
+    label: str = ""
     #: read back from a stored row without the puzzle (library and catalogue listings)
     stored: StoredKind | None = None
 
-    def owns(self, puzzle: object) -> bool:
-        """Whether ``puzzle`` is of this kind (the model's module loaded and its class)."""
+    def distance(self, puzzle: object) -> int | None:
+        """How far up ``puzzle``'s class tree the kind's model is (0: its very class), None
+        when it is not of this kind (or the model's module is not loaded: then no puzzle
+        can be of it)."""
         import sys
 
         module, _, name = self.model.partition(":")
         loaded = sys.modules.get(module)
-        return loaded is not None and isinstance(puzzle, getattr(loaded, name))
+        model = None if loaded is None else getattr(loaded, name)
+        mro = type(puzzle).__mro__
+        return mro.index(model) if model in mro else None

@@ -27,18 +27,21 @@ BY_TAG: dict[str, KindEntry] = {entry.tag: entry for entry in KINDS}
 #: the kinds library and catalogue records store, by tag (``PuzzleKind.tag``)
 STORED: dict[str, StoredKind] = {entry.tag: entry.stored for entry in KINDS
                                  if entry.stored is not None}
+#: the manifest lists of the kinds not read as puzzle files (the fill-ins' ``fillins``)
+SECTION_KEYS: tuple[str, ...] = tuple(entry.manifest_key for entry in KINDS
+                                      if entry.manifest_key != "puzzles")
 #: the tags a stored kind may have (the catalogue's ``kind`` column, ``--kind`` choices)
 TAGS: tuple[str, ...] = tuple(STORED)
 
 
 def entry_of(puzzle: object) -> KindEntry:
     """The registry entry of ``puzzle``'s kind: the one place that asks which kind it is.
-    Most specific model first (a colour puzzle is no black-and-white one, and the reverse),
-    the first kind for a puzzle no model claims (a stand-in a test builds)."""
-    for entry in KINDS:
-        if entry.owns(puzzle):
-            return entry
-    return KINDS[0]
+    The kind whose model is nearest the puzzle's own class wins (a kind whose model
+    subclasses another kind's is found whatever its place in the list); the first kind for
+    a puzzle no model claims (a stand-in a test builds)."""
+    found = [(distance, k) for k, entry in enumerate(KINDS)
+             if (distance := entry.distance(puzzle)) is not None]
+    return KINDS[min(found)[1]] if found else KINDS[0]
 
 
 def kind_of(puzzle: AnyPuzzle) -> PuzzleKind:
@@ -49,6 +52,12 @@ def kind_of(puzzle: AnyPuzzle) -> PuzzleKind:
 def any_kind_of(puzzle: object) -> Kind:
     """The core contract of a puzzle of any kind (a fill-in too)."""
     return entry_of(puzzle).contract(puzzle)
+
+
+def cache_key(puzzle: object) -> str:
+    """The key caches keep a puzzle's grade and hints under: its kind's tag and its content
+    hash (kinds' hashes never meet). The caches add the grader version and the budget."""
+    return f"{entry_of(puzzle).tag}:{puzzle.key()}"  # type: ignore[attr-defined]
 
 
 def puzzle_from_rows(rows: Sequence[str], meta: Metadata, palette: Palette | None = None

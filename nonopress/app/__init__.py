@@ -3,7 +3,7 @@ player) asks for, built once and knowing no face.
 
 - :mod:`nonopress.app.loading`: puzzles of either kind read from files, folders or stdin,
   as :class:`~nonopress.app.loading.LoadedPuzzle` (where each came from).
-- :mod:`nonopress.app.records`: the records of check, grade, fill and fill-in (what
+- :mod:`nonopress.app.records`: the records of check, grade and the words commands (what
   ``--json`` prints and the studio's API answers; make and repair answer the authoring
   result's own record, ``grader.authoring``'s ``to_json``).
 - :mod:`nonopress.app.play`: a puzzle as the web player's JSON (clues, grade figures, the

@@ -105,7 +105,7 @@ class Targets:
 class GradedIssue:
     """An issue's puzzles read and graded, for a face that shows them on no printed page
     (the web player): its manifest (the catalogue's puzzles added, the options applied; no
-    print profile), its entries with their grades and solutions, its fill-ins."""
+    print profile), its entries of every kind with their grades."""
 
     manifest: Manifest
     issue: Issue
@@ -115,8 +115,8 @@ class GradedIssue:
 
     @property
     def entries(self) -> tuple[IssueEntry, ...]:
-        """The puzzles in issue order, each with its number, grade and solution."""
-        return self.issue.entries
+        """The puzzle blocks in issue order, each with its number, grade and solution."""
+        return self.issue.blocks
 
 
 @dataclass(frozen=True)
@@ -134,18 +134,17 @@ class PlannedIssue:
 
     @property
     def entries(self) -> tuple[IssueEntry, ...]:
-        """The puzzles in issue order, each with its number, grade and solution."""
-        return self.issue.entries
+        """The puzzle blocks in issue order, each with its number, grade and solution."""
+        return self.issue.blocks
 
     @property
     def summary(self) -> str:
-        """``12 pages, 10 puzzles, 2 fill-ins``."""
+        """``12 pages, 10 puzzles``, then each other kind's count in its own noun."""
         from grader.wording import plural
 
-        text = f"{plural(len(self.plan.pages), 'page')}, {plural(len(self.entries), 'puzzle')}"
-        if self.issue.fillins:
-            text += f", {plural(len(self.issue.fillins), 'fill-in')}"
-        return text
+        counts = [plural(count, noun) for noun, count in self.issue.counts()
+                  if count or noun == "puzzle"]
+        return ", ".join([plural(len(self.plan.pages), "page"), *counts])
 
     def pages_of_puzzles(self) -> dict[int, int]:
         """Puzzle number -> the page its puzzle (not its solution) is printed on."""
@@ -279,6 +278,7 @@ def _graded(manifest: Manifest, options: IssueOptions, library: IssueLibrary | N
     from layout.build import build_issue
     from layout.gradecache import GradeCache
     from layout.printsetup import apply_profile
+    from nonopress.app.play import hints_of_grade
 
     if library is not None:
         manifest = library.fill(manifest)
@@ -290,8 +290,10 @@ def _graded(manifest: Manifest, options: IssueOptions, library: IssueLibrary | N
         for change in changes:
             warn(change)
     cache = GradeCache(options.cache)
+    # a face that plays the puzzles keeps the hint table of the same grade (cached with it)
+    keep = None if for_print else hints_of_grade
     issue = build_issue(manifest, cache=cache, budget=Budget(seconds=options.grade_seconds),
-                        progress=voice.say, files=files)
+                        progress=voice.say, files=files, keep=keep)
     if options.cache is not None:
         try:
             cache.save()
@@ -392,7 +394,7 @@ def make_issue(manifest: Manifest, targets: Targets, options: IssueOptions = Iss
     if library is None or not record:
         return written
     issue = planned.issue
-    library.record(planned.manifest, [entry.puzzle for entry in issue.entries],
+    library.record(planned.manifest, [entry.puzzle for entry in issue.blocks],
                    planned.pages_of_puzzles())
     voice.say(f"recorded the printing in {library.catalogue.name}")
     return replace(written, recorded=True)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from grader import __version__
 from grader.errors import NotPublishable
-from grader.kinds import AnyPuzzle, kind_of
+from grader.kinds import AnyPuzzle, entry_of, kind_of
 from grader.ladder import grader_version
 from grader.results import Budget
 from nonopress.app.hints import givens_known, hint_table
@@ -118,7 +118,7 @@ def nonogram_record(
                               "width": puzzle.width, "height": puzzle.height}
     kind = kind_of(puzzle)
     colour = kind.in_colour()
-    record["kind"] = kind.tag
+    record["kind"] = entry_of(puzzle).board  # the player's board for the kind
     if colour is not None:  # each block with its colour's index; the colours by index
         palette = colour.palette
         record["palette"] = [{"name": palette[i].name, "rgb": f"#{palette[i].hex}"}
@@ -137,10 +137,11 @@ def nonogram_record(
     return record
 
 
-def fillin_record(puzzle: FillIn, grade: Figures, version: str, meta: dict[str, Any]
-                  ) -> dict[str, Any]:
-    """A fill-in crossword for the player: blocks, the starter's letters, the word list by
-    length, and the letters obfuscated."""
+def paged_record(puzzle: FillIn, grade: Figures, version: str, meta: dict[str, Any]
+                 ) -> dict[str, Any]:
+    """An entry of a kind that lays out its own pages (the fill-in crossword) for the
+    player: blocks, the starter's letters, the word list by length, and the letters
+    obfuscated."""
     grid = puzzle.solution
     givens = puzzle.givens
     key = hashlib.sha256(grid.to_text().encode()).hexdigest()[:24]
@@ -151,7 +152,8 @@ def fillin_record(puzzle: FillIn, grade: Figures, version: str, meta: dict[str, 
     letters = "".join(grid.at(r, c) if grid.is_white(r, c) else "."
                       for r in range(grid.height) for c in range(grid.width))
     return {
-        "format": FORMAT, **veiled_meta(meta, key), "key": key, "kind": "fillin",
+        "format": FORMAT, **veiled_meta(meta, key), "key": key,
+        "kind": entry_of(puzzle).board,
         "width": grid.width, "height": grid.height, "blocks": blocks, "given": given.upper(),
         "words": {str(n): [w.upper() for w in words]
                   for n, words in puzzle.words_by_length().items()},
@@ -166,6 +168,12 @@ def compute_hints(puzzle: AnyPuzzle, budget: Budget) -> dict[str, Any]:
     its step log into the hint table."""
     graded = kind_of(puzzle).grade(None, budget)
     return _hints_of(puzzle, graded.steps)
+
+
+def hints_of_grade(puzzle: AnyPuzzle, grade: Any) -> dict[str, Any]:
+    """The hint table of a grade just made (``nonopress web`` keeps it in the grade
+    cache beside the grade, so a site grades each puzzle once)."""
+    return _hints_of(puzzle, grade.steps)
 
 
 def _hints_of(puzzle: AnyPuzzle, steps: Any) -> dict[str, Any]:
@@ -198,10 +206,11 @@ __all__ = [
     "FORMAT",
     "PLAYER",
     "compute_hints",
-    "fillin_record",
     "grade_figures",
+    "hints_of_grade",
     "nonogram_record",
     "obfuscate",
+    "paged_record",
     "play_record",
     "reveal",
     "veiled_meta",

@@ -1,4 +1,4 @@
-"""Arguments and helpers shared by ``nonopress fill`` and ``nonopress fillin``."""
+"""Arguments and helpers shared by the words commands (``nonopress fill`` and its kin)."""
 
 from __future__ import annotations
 

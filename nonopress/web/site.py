@@ -4,7 +4,7 @@ The site: ``index.html`` (the issue: each puzzle with its level, stars and minut
 ``archive.html`` (every published puzzle by date), one ``puzzle-NN.html`` a puzzle with its
 data in the page, the same data as ``puzzle-NN.json`` (for ``<nonopress-puzzle src=...>``),
 ``latest.json`` (today's puzzle), and the player's one script and one style sheet. Grades
-come through the issue's grade cache; hint tables through a cache beside it.
+and their hint tables come through the issue's grade cache: each puzzle is graded once.
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from grader.atomic import atomic_write
 from grader.errors import NonopressError
-from grader.kinds import kind_of
+from grader.kinds import SECTION_KEYS, entry_of
 from grader.ladder import grader_version
 from grader.results import Budget
-from layout.issue import IssueEntry
+from layout.issue import Entry, IssueEntry
 from layout.manifest import Manifest, PuzzleRef
 from nonopress.app import CACHE_NAME
-from nonopress.app.play import PLAYER, fillin_record, nonogram_record
+from nonopress.app.play import PLAYER, compute_hints, nonogram_record, paged_record
 from nonopress.assets import FILES, asset_bytes
 from nonopress.web.pages import PageLink, archive_page, index_page, puzzle_page
 
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from nonopress.catalogue.issue_link import IssueLibrary
 
 GRADE_CACHE = CACHE_NAME
-HINT_CACHE = "nonopress-hints.json"
 
 
 @dataclass(frozen=True)
@@ -54,8 +53,8 @@ class SiteReport:
 
 
 def is_manifest(path: Path) -> bool:
-    """True when ``path`` is an issue manifest (a YAML mapping with puzzles or fillins),
-    not a puzzle file."""
+    """True when ``path`` is an issue manifest (a YAML mapping with puzzles or another
+    kind's list), not a puzzle file."""
     if path.suffix.lower() not in (".yaml", ".yml") or not path.is_file():
         return False
     from grader import safe_yaml
@@ -64,8 +63,8 @@ def is_manifest(path: Path) -> bool:
         data = safe_yaml.load(path.read_text(encoding="utf-8-sig"))
     except Exception:  # not this function's to report: the puzzle reader will
         return False
-    return isinstance(data, dict) and any(key in data
-                                          for key in ("puzzles", "fillins", "from_library"))
+    return isinstance(data, dict) and any(
+        key in data for key in ("puzzles", *SECTION_KEYS, "from_library"))
 
 
 def manifest_of(paths: Sequence[str]) -> Manifest:
@@ -120,7 +119,6 @@ def build_site(manifest: Manifest, options: SiteOptions,
     """Grade (or take from the caches), then write every file of the site. A manifest's
     ``from_library`` section is read from ``library``, as ``issue`` picked it."""
     from nonopress.app.issue import IssueOptions, Voice, grade_issue
-    from nonopress.web.hintcache import HintCache
 
     out = options.output
     if out.exists() and not out.is_dir():
@@ -130,7 +128,6 @@ def build_site(manifest: Manifest, options: SiteOptions,
     except OSError as exc:
         raise NonopressError(f"{out}: cannot make the folder ({exc.strerror or exc})") from None
     cache_dir = options.cache_dir
-    hints = HintCache(cache_dir / HINT_CACHE if cache_dir else None)
     # the issue pipeline of the application layer (graded, not paginated), with the grade
     # cache `issue` uses
     planned = grade_issue(manifest, IssueOptions(
@@ -145,38 +142,15 @@ def build_site(manifest: Manifest, options: SiteOptions,
     held_back = 0
     for entry in issue.entries:
         day = entry.date or issue_day
-        if _due(day, options.until):
-            if progress:
-                progress(f"hints for puzzle {entry.number}")
-            records.append((f"puzzle-{entry.number:02d}",
-                            _nonogram(entry, hints.hints(entry.puzzle, options.budget),
-                                      version, day, site)))
-        else:
-            held_back += 1
-    unsaved = _save(hints.save)
-    for fillin in issue.fillins:
-        if not _due(issue_day, options.until):
+        if not _due(day, options.until):
             held_back += 1
             continue
-        meta = {"number": fillin.number, "heading": _heading(fillin.number, fillin.size,
-                                                             fillin.title, "Fill-in "),
-                "title": fillin.title, "note": fillin.note, "date": issue_day,
-                "solved_title": fillin.title, "site": site}
-        records.append((f"puzzle-{fillin.number:02d}",
-                        fillin_record(fillin.puzzle, fillin.grade, version, meta)))
+        records.append((f"puzzle-{entry.number:02d}",
+                        _record(entry, options.budget, version, day, site, progress)))
     written = _write(out, manifest, records, options)
-    # the pipeline's warnings (the build's, an unsaved grade cache), then the hints'
-    warnings = [w for w in (*planned.warnings, hints.warning, *unsaved) if w]
+    # the pipeline's warnings (the build's, an unsaved grade cache)
+    warnings = [w for w in planned.warnings if w]
     return SiteReport(tuple(written), len(records), held_back, tuple(warnings))
-
-
-def _save(save: Callable[[], None]) -> list[str]:
-    """Save a cache; a cache that cannot be written costs time, not the site."""
-    try:
-        save()
-    except OSError as exc:
-        return [f"cache not saved: {exc}"]
-    return []
 
 
 def _due(day: str, until: dt.date | None) -> bool:
@@ -184,10 +158,30 @@ def _due(day: str, until: dt.date | None) -> bool:
     return until is None or when is None or when <= until
 
 
+def _record(entry: Entry, budget: Budget, version: str, day: str, site: dict[str, Any],
+            progress: Callable[[str], None] | None) -> dict[str, Any]:
+    """The player's JSON of an entry of any kind: a puzzle block with the hint table its
+    grade kept, or the record of a kind that lays out its own pages."""
+    block = entry.block()
+    if block is None:
+        meta = {"number": entry.number,
+                "heading": _heading(entry.number, entry.size, entry.title,
+                                    entry_of(entry.puzzle).label),
+                "title": entry.title, "note": entry.note, "date": day,
+                "solved_title": entry.title, "site": site}
+        return paged_record(entry.puzzle, entry.grade, version, meta)
+    if progress:
+        progress(f"hints for puzzle {entry.number}")
+    hints = block.grade.hints
+    if hints is None:  # a grade made without them (a grader of its own)
+        hints = compute_hints(block.puzzle, budget)
+    return _nonogram(block, hints, version, day, site)
+
+
 def _nonogram(entry: IssueEntry, hints: dict[str, Any], version: str, day: str,
               site: dict[str, Any]) -> dict[str, Any]:
     puzzle = entry.puzzle
-    kind = "" if kind_of(puzzle).in_colour() is None else "Colour "
+    kind = entry_of(puzzle).label
     meta = {
         "number": entry.number,
         "heading": _heading(entry.number, entry.size, entry.shown_title, kind),

@@ -1,5 +1,9 @@
-"""Fill-in crosswords in an issue: the manifest's ``fillins`` list, building the entries
-(fill a blank grid, choose the starter, grade) and drawing their pages.
+"""The fill-in kind on paper: the manifest's ``fillins`` list, building the entries (fill a
+blank grid, choose the starter, grade) and drawing their pages.
+
+Each item of ``fillins`` is a grid file (``.txt``, ``.ipuz``, ``.puz``; a blank grid is
+filled with the default word list) or a mapping with ``file`` and optionally ``title``,
+``note``, ``starter`` (``12A``, a word, or ``none``) and ``seed`` (for filling a blank grid).
 
 A fill-in page holds the header (number, size, stars), the grid with the starter's letters
 written in, a line naming the starter, and the word list grouped by length in columns (the
@@ -11,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grader.errors import NonopressError, NotPublishable
@@ -27,15 +32,59 @@ from layout.draw import (
     star_ops,
     stars_width,
 )
-from layout.fillin_refs import FillinRef
 from layout.fonts import DIGIT_HEIGHT, fit_text, text_width
-from layout.issue import GradeInfo, Issue
+from layout.grades import GradeInfo
 from layout.profiles import PLAIN, Profile
 from layout.units import MM
 
 if TYPE_CHECKING:  # words loads its word lists' machinery: only an issue with fill-ins pays
     from words.fillin import FillIn
     from words.grid import Grid
+
+FILLIN_KEYS = ("file", "title", "note", "starter", "seed")
+
+
+@dataclass(frozen=True)
+class FillinRef:
+    """One item of the manifest's ``fillins`` list."""
+
+    path: Path
+    title: str | None = None
+    note: str = ""
+    starter: str | None = None
+    seed: int = 0
+
+
+def parse_fillin_refs(value: object, base: Path) -> tuple[FillinRef, ...]:
+    """The manifest's ``fillins`` value: a list of grid files or mappings with ``file``."""
+    if not isinstance(value, list):
+        raise NonopressError("fillins: expected a list of grid files")
+    refs = []
+    for k, item in enumerate(value, start=1):
+        if isinstance(item, str):
+            item = {"file": item}
+        if not isinstance(item, dict):
+            raise NonopressError(f"fillins item {k}: a grid file path or a mapping with 'file'")
+        unknown = [key for key in item if key not in FILLIN_KEYS]
+        if unknown:
+            raise NonopressError(f"fillins item {k}: unknown key {unknown[0]!r} (known keys: "
+                                 f"{', '.join(FILLIN_KEYS)})")
+        file = item.get("file")
+        if not isinstance(file, str) or not file.strip():
+            raise NonopressError(f"fillins item {k} needs 'file': the path of a grid file")
+        path = Path(file) if Path(file).is_absolute() else (base / file).resolve()
+        if not path.is_file():
+            raise NonopressError(f"fillins item {k}: grid file not found: {file}")
+        seed = item.get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise NonopressError(f"fillins item {k}: seed must be a whole number")
+        starter = item.get("starter")
+        title = item.get("title")
+        refs.append(FillinRef(path, None if title is None else str(title).strip(),
+                              str(item.get("note") or "").strip(),
+                              None if starter is None else str(starter), seed))
+    return tuple(refs)
+
 
 MAX_CELL = 8.0 * MM
 MIN_CELL = 3.0 * MM
@@ -58,6 +107,7 @@ class FillinEntry:
     grade: GradeInfo
     title: str = ""
     note: str = ""
+    date: str = ""  # the issue's day: a fill-in has no day of its own
 
     @property
     def size(self) -> str:
@@ -75,6 +125,18 @@ class FillinEntry:
 
     def credit(self) -> str:
         return ""
+
+    @property
+    def noun(self) -> str:
+        return "fill-in"
+
+    @property
+    def paged(self) -> FillinPages:
+        return PAGED
+
+    def block(self) -> None:
+        """A fill-in lays out pages of its own: no puzzle block."""
+        return None
 
 
 def grade_info(puzzle: FillIn, budget: Budget) -> GradeInfo:
@@ -325,23 +387,32 @@ def fillin_solution_pages(entries: Sequence[FillinEntry], frame: Frame,
     return pages
 
 
-def plan_fillins(issue: Issue, area: Frame | Any) -> tuple[list[Page], dict[int, int]]:
-    """The issue's fill-in pages and the index among them where each fill-in starts."""
-    frame = Frame(area.left, area.bottom, area.width, area.height)
-    size = (issue.manifest.page.width, issue.manifest.page.height)
-    pages: list[Page] = []
-    starts: dict[int, int] = {}
-    for entry in issue.fillins:
-        starts[entry.number] = len(pages)
-        pages.extend(fillin_pages(entry, frame, size, issue.manifest.profile))
-    return pages, starts
+class FillinPages:
+    """The fill-in pages of an issue (layout.kinds.PagedDrawing)."""
+
+    def pages(self, entries: Sequence[FillinEntry], area: Frame | Any,
+              page_size: tuple[float, float], profile: Profile
+              ) -> tuple[list[Page], dict[int, int]]:
+        """The fill-ins' pages and the index among them where each fill-in starts."""
+        frame = Frame(area.left, area.bottom, area.width, area.height)
+        pages: list[Page] = []
+        starts: dict[int, int] = {}
+        for entry in entries:
+            starts[entry.number] = len(pages)
+            pages.extend(fillin_pages(entry, frame, page_size, profile))
+        return pages, starts
+
+    def solution_pages(self, entries: Sequence[FillinEntry], area: Frame | Any,
+                       page_size: tuple[float, float], gap: float, solutions: list[Page],
+                       profile: Profile) -> list[Page]:
+        """``solutions`` with the fill-in solutions added (below the last page's, if room)."""
+        frame = Frame(area.left, area.bottom, area.width, area.height)
+        after = solutions[-1] if solutions else None
+        return solutions + fillin_solution_pages(entries, frame, page_size, gap, after,
+                                                 profile)
 
 
-def plan_fillin_solutions(issue: Issue, area: Frame | Any, gap: float,
-                          solutions: list[Page]) -> list[Page]:
-    """``solutions`` with the fill-in solutions added (below the last page's, if room)."""
-    frame = Frame(area.left, area.bottom, area.width, area.height)
-    size = (issue.manifest.page.width, issue.manifest.page.height)
-    after = solutions[-1] if solutions else None
-    return solutions + fillin_solution_pages(issue.fillins, frame, size, gap, after,
-                                             issue.manifest.profile)
+PAGED = FillinPages()
+#: what the manifest reads (its ``fillins`` list) and how the issue builds its entries
+parse_refs = parse_fillin_refs
+build_entries = build_fillins

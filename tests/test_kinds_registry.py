@@ -1,0 +1,125 @@
+"""One registry of kinds (grader/kinds/registry.py): each entry carries what the house asks of
+a kind, every kind's drawing is a module under layout/kinds/, fill-ins are a kind like the
+others, and the caches keep a puzzle's grade and hints under its kind's tag.
+
+A fresh ``nonopress web`` grades each puzzle once: the grade cache keeps the hint table of
+the grade it keeps (the site used to grade every puzzle a second time for its hints)."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from grader.formats import FORMATS, colour_capable, read_any
+from grader.kinds import (
+    BY_TAG,
+    KINDS,
+    STORED,
+    TAGS,
+    BlackAndWhite,
+    Colour,
+    any_kind_of,
+    cache_key,
+    entry_of,
+    kind_of,
+)
+from grader.ladder import KINDS as LADDER_KINDS
+from nonopress.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _fillin() -> Any:
+    """A 2x2 fill-in with its across word written in: one solution."""
+    from words.fillin import FillIn
+    from words.grid import parse_grid
+
+    square = parse_grid("AB\nCD\n")
+    return FillIn(square, square.find_slot("1A").index)
+
+
+def test_every_entry_names_engines_and_a_drawing_that_exist() -> None:
+    from layout.kinds import drawing_module
+
+    assert [k.tag for k in KINDS] == ["bw", "colour", "fillin"]
+    assert len(BY_TAG) == len(KINDS)
+    for kind in KINDS:
+        for module in (kind.solver, kind.grader, kind.model.partition(":")[0]):
+            assert importlib.util.find_spec(module) is not None, (kind.tag, module)
+        drawing = drawing_module(kind.drawing)
+        assert hasattr(drawing, "DRAWING") or hasattr(drawing, "PAGED"), kind.tag
+        assert kind.ladder in LADDER_KINDS or (ROOT / kind.ladder).is_file(), kind.tag
+        contract: Any = kind.contract  # the kind's class: its identity as class attributes
+        assert (contract.tag, contract.name,
+                contract.drawing) == (kind.tag, kind.name, kind.drawing)
+
+
+def test_the_formats_an_entry_names_are_the_ones_that_read_it() -> None:
+    assert set(BY_TAG["bw"].formats) == set(FORMATS)
+    assert set(BY_TAG["colour"].formats) == set(colour_capable())
+    from words.formats import format_of
+
+    assert {format_of(f"x.{ext}") for ext in ("txt", "ipuz", "puz")} == set(
+        BY_TAG["fillin"].formats)
+
+
+def test_the_stored_kinds_are_the_catalogued_ones() -> None:
+    assert TAGS == ("bw", "colour")  # the catalogue's kind column: fill-ins are not stored
+    stored: dict[str, Any] = dict(STORED)
+    assert stored == {"bw": BlackAndWhite, "colour": Colour}
+
+
+def test_each_puzzle_finds_its_kind_through_the_registry() -> None:
+    (house,) = read_any(ROOT / "puzzles" / "house.yaml")
+    (ladybird,) = read_any(ROOT / "puzzles" / "colour" / "ladybird.yaml")
+    fillin = _fillin()
+    assert [entry_of(p).tag for p in (house, ladybird, fillin)] == ["bw", "colour", "fillin"]
+    assert isinstance(kind_of(house), BlackAndWhite) and isinstance(kind_of(ladybird), Colour)
+    core = any_kind_of(fillin)
+    assert (core.tag, core.size_label()) == ("fillin", fillin.size)
+    assert core.grade(None, budget=_budget()).verdict == "unique"
+
+
+def _budget() -> Any:
+    from grader.results import Budget
+
+    return Budget(seconds=60)
+
+
+def test_cache_keys_carry_the_kind_tag() -> None:
+    (house,) = read_any(ROOT / "puzzles" / "house.yaml")
+    (ladybird,) = read_any(ROOT / "puzzles" / "colour" / "ladybird.yaml")
+    assert cache_key(house) == f"bw:{house.key()}"
+    assert cache_key(ladybird) == f"colour:{ladybird.key()}"
+
+
+def _counting_grades(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    graded: Counter[str] = Counter()
+    for kind in (BlackAndWhite, Colour):
+        original = kind.grade
+
+        def grade(self: Any, max_rung: Any, budget: Any, original: Any = original) -> Any:
+            graded[cache_key(self.puzzle)] += 1
+            return original(self, max_rung, budget)
+
+        monkeypatch.setattr(kind, "grade", grade)
+    return graded
+
+
+def test_a_fresh_web_build_grades_each_puzzle_once(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    graded = _counting_grades(monkeypatch)
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    manifest = ROOT / "puzzles" / "issues" / "sample.yaml"
+    assert main(["web", str(manifest), "-o", str(site), "--cache-dir", str(cache), "-q"]) == 0
+    pages = sorted(site.glob("puzzle-*.json"))
+    assert len(pages) >= 10 and len(graded) == len(pages)
+    assert set(graded.values()) == {1}, graded  # once each: the hints came with the grade
+    graded.clear()
+    assert main(["web", str(manifest), "-o", str(site), "--cache-dir", str(cache), "-q"]) == 0
+    assert not graded  # a rebuild reads grades and hint tables from the one cache
+    assert not (cache / "nonopress-hints.json").exists()
