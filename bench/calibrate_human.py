@@ -13,7 +13,7 @@ data has no licence: read it from where it lies, never copy it into the project.
    committed row per puzzle, so an interrupted run resumes where it stopped. A new
    ladder needs a new ``--out`` folder (the step logs are kept by the clues alone: new
    weights need none, since the fit reweighs the logs, but new rungs do). Puzzles of
-   either kind are read and graded through their contract (grader/kinds.py), so rated
+   either kind are read and graded through their contract (grader/kinds/), so rated
    colour puzzles calibrate the same rows of the ladder table; to try weights before
    writing them, point ``NONOPRESS_LADDER`` at a copy of the table.
 2. Split: puzzles graded ``unique`` and solved by the ladder are split by a seeded hash of

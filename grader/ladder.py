@@ -29,7 +29,7 @@ TABLE_FILE = "ladder.yaml"
 #: a ladder table to grade with in place of ``grader/ladder.yaml`` (a path): for trying new
 #: weights or sentences before they are written into the package (bench/calibrate_*.py, tests)
 TABLE_ENV = "NONOPRESS_LADDER"
-#: the kinds of puzzle a rung may serve (grader/kinds.py names them the same)
+#: the kinds of puzzle a rung may serve (grader/kinds/ names them the same)
 BLACK_AND_WHITE = "black-and-white"
 COLOUR = "colour"
 KINDS = (BLACK_AND_WHITE, COLOUR)

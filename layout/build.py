@@ -85,7 +85,7 @@ def _sentences(puzzle: AnyPuzzle) -> Callable[[Step], str]:
 def worked_grids(steps: Sequence[Step], puzzle: AnyPuzzle, lines: Sequence[str]
                  ) -> tuple[tuple[int, tuple[str, ...]], ...]:
     """The small grids of a worked solution, as the puzzle's kind draws them
-    (:meth:`layout.kinddraw.KindDrawing.worked_grids`)."""
+    (:meth:`layout.kinds.KindDrawing.worked_grids`)."""
     return drawing_of(puzzle).worked_grids(kind_of(puzzle), steps, lines)
 
 

@@ -147,7 +147,8 @@ class Issue:
                      if (block := entry.block()) is not None)
 
     def counts(self) -> list[tuple[str, int]]:
-        """How many entries of each noun, puzzles first (``[("puzzle", 10), (noun, 2)]``): what a summary says."""
+        """How many entries of each noun, puzzles first (``[("puzzle", 10), (noun, 2)]``):
+        what a summary says."""
         counts = {"puzzle": 0}
         for entry in self.entries:
             counts[entry.noun] = counts.get(entry.noun, 0) + 1

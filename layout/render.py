@@ -1,7 +1,7 @@
 """One puzzle drawn as an editor shows it to a colleague: its clues, its grid and,
 optionally, its solution, on a page of its own size, as PNG, SVG, PDF or EPS.
 
-The block is the one the issue prints (:func:`layout.kinddraw.puzzle_ops`, same rules, tint
+The block is the one the issue prints (:func:`layout.kinds.puzzle_ops`, same rules, tint
 and digits); the three back ends only translate its display list.
 """
 
