@@ -123,3 +123,22 @@ def test_a_fresh_web_build_grades_each_puzzle_once(tmp_path: Path,
     assert main(["web", str(manifest), "-o", str(site), "--cache-dir", str(cache), "-q"]) == 0
     assert not graded  # a rebuild reads grades and hint tables from the one cache
     assert not (cache / "nonopress-hints.json").exists()
+
+
+#: the product modules outside words/ and the kinds folders that may name fill-ins: the
+#: command that makes one, the command table, its --json record and its player record
+NAMES_FILLINS = {"nonopress/cli.py", "nonopress/commands/fillin.py", "nonopress/app/records.py",
+                 "nonopress/app/play.py"}
+
+
+def test_fill_ins_are_named_only_by_their_kind_and_their_command() -> None:
+    import re
+
+    word = re.compile(r"fill[-_]?in(?!g)", re.IGNORECASE)
+    naming = {path.relative_to(ROOT).as_posix()
+              for package in ("grader", "layout", "nonopress")
+              for path in (ROOT / package).rglob("*.py")
+              if not path.relative_to(ROOT).as_posix().startswith(
+                  ("grader/kinds/", "layout/kinds/"))
+              and word.search(path.read_text(encoding="utf-8"))}
+    assert naming <= NAMES_FILLINS, sorted(naming - NAMES_FILLINS)
