@@ -225,7 +225,7 @@ def build_issue(
                     title=title,
                     note=ref.note,
                     hide_title=ref.hide_title,
-                    about=about_text(grade.minutes)
+                    about=about_text(grade.minutes, puzzle.size)
                     if manifest.minutes and grade.minutes is not None else "",
                     grey=manifest.grey,
                     date=ref.date,
@@ -244,6 +244,7 @@ def build_issue(
             exit_status=2 if bad_input else NotPublishable.exit_status,
         )
     _warn_missing_glyphs(manifest, entries, warnings)
+    _warn_silent_changes(manifest, entries, warnings)
     worked = manifest.worked
     numbers = set(range(1, len(entries) + 1)) if worked == "all" else set(worked)
     beyond = sorted(n for n in numbers if n > len(entries))
@@ -275,6 +276,36 @@ def _warn_missing_glyphs(
         more = f" and {len(missing) - 12} more" if len(missing) > 12 else ""
         font = font_files()["NonopressSans"].name
         warnings.append(f"the PDF font ({font}) has no {listed}{more}: printed as '?'")
+
+
+def _warn_silent_changes(manifest: Manifest, entries: list[IssueEntry],
+                         warnings: list[str]) -> None:
+    """Say what the build changes or prints that the editor did not write: colour puzzles
+    greyed for a black-ink interior, titles that two puzzles share or that look like a file
+    name (they reach the solutions, the feed and the site)."""
+    rules = manifest.profile.rules
+    greyed = [e.number for e in entries if e.grey and kind_of(e.puzzle).in_colour() is not None]
+    if greyed and rules.grey_unless_asked and not manifest.colour_asked:
+        named = ", ".join(str(n) for n in greyed)
+        warnings.append(
+            f"colour puzzle{'s' * (len(greyed) != 1)} {named} printed in grey tints with "
+            f"symbols: a {rules.printer} interior is black ink unless the manifest says "
+            "ink: colour")
+    by_title: dict[str, list[int]] = {}
+    for entry in entries:
+        if entry.title:
+            by_title.setdefault(entry.title.casefold(), []).append(entry.number)
+    for entry in entries:
+        numbers = by_title.get(entry.title.casefold(), []) if entry.title else []
+        if len(numbers) > 1 and numbers[0] == entry.number:
+            warnings.append(f"puzzles {', '.join(map(str, numbers))} are all titled "
+                            f"{entry.title!r}: the solutions, the feed and the site show "
+                            "the same title for each")
+        if entry.title and entry.title == entry.title.lower() and any(
+                c.isalpha() for c in entry.title):
+            warnings.append(f"puzzle {entry.number}'s title {entry.title!r} is all lower case "
+                            "(a file's name?): the solutions, the feed and the site show it "
+                            "as it is")
 
 
 def _check_printable(grade: GradeInfo, label: str, warnings: list[str]) -> str:
