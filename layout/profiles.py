@@ -135,11 +135,12 @@ class PrintRules:
 
     def larger_trims(self, width: float, height: float) -> list[str]:
         """The trims (``8.5x11in``) at least as wide and as tall as a page of (width,
-        height) points and larger than it: where a puzzle too big for the page could go;
+        height) points and larger than it, the largest first: where a puzzle too big for
+        the page could go;
         [] when the page is the largest, ``["a larger page"]`` for a profile of any size."""
         if not self.trims_in:
             return ["a larger page"]
-        return [f"{w:g}x{h:g}in" for w, h in sorted(self.trims_in, key=lambda t: t[0] * t[1])
+        return [f"{w:g}x{h:g}in" for w, h in sorted(self.trims_in, key=lambda t: -t[0] * t[1])
                 if w * INCH >= width - 1.5 and h * INCH >= height - 1.5
                 and (w * INCH > width + 1.5 or h * INCH > height + 1.5)]
 

@@ -4,6 +4,7 @@ say what the tool did."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import numpy as np
@@ -226,3 +227,86 @@ def test_render_to_makes_the_folder_and_puzzle_art_carries_no_title(
     from pypdf import PdfReader
 
     assert "Sea Horse" not in PdfReader(out / "sea-horse.pdf").pages[0].extract_text()
+
+
+# -- 9: the docs say what the commands do -------------------------------------------------------
+def test_the_catalogue_docs_find_what_the_command_finds(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from nonopress.cli import main
+
+    db = str(tmp_path / "lib.db")
+    assert main(["library", "add", *map(str, sorted((ROOT / "puzzles").glob("*.yaml"))),
+                 "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["library", "find", "--level", "medium", "--json", "--db", db]) == 0
+    titles = [entry["title"] for entry in json.loads(capsys.readouterr().out)]
+    line = next(line for line in (ROOT / "docs" / "catalogue.md").read_text().splitlines()
+                if "find --level medium" in line)
+    assert titles and all(title in line for title in titles), (titles, line)
+
+
+def test_the_batch_docs_and_help_say_when_dask_pays(capsys: pytest.CaptureFixture[str]) -> None:
+    from nonopress.cli import main
+
+    with contextlib.suppress(SystemExit):  # argparse's --help may exit
+        main(["batch", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "pays only for slow puzzles or several machines" in help_text
+    assert "A Dask cluster pays only when" in (ROOT / "docs" / "batch.md").read_text()
+
+
+def test_make_shows_the_ink_share_its_rule_reads(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A dark blot amid wide white margins: the trimmed grid is mostly ink, the picture the
+    60 % rule reads is not, and the report says both."""
+    from PIL import Image
+
+    from nonopress.cli import main
+
+    image = Image.new("L", (200, 200), 255)
+    pixels = image.load()
+    for y in range(60, 140):
+        for x in range(50, 150):
+            if (x - 100) ** 2 / 2500 + (y - 100) ** 2 / 1600 <= 1 and not 95 < x < 105:
+                pixels[x, y] = 0
+    image.save(tmp_path / "blot.png")
+    main(["make", str(tmp_path / "blot.png"), "--size", "20x20", "--seconds", "20",
+          "-o", str(tmp_path / "blot.yaml")])
+    report = capsys.readouterr()
+    said = report.out + report.err
+    assert "of the picture before its empty margins were trimmed, at most 60% reads" in said, said
+    assert "titled 'blot' after the picture's file name" in said
+
+
+# -- 8: advice that can be followed -------------------------------------------------------------
+def test_kdps_largest_page_is_not_told_to_choose_a_larger_page() -> None:
+    from grader.errors import NonopressError
+    from layout.plan import plan_issue
+    from layout.profiles import PROFILES
+    from layout.units import INCH
+
+    kdp = PROFILES["kdp"]
+    assert "largest" in kdp.larger_page_advice(8.5 * INCH, 11 * INCH)
+    assert "8.5x11in" in kdp.larger_page_advice(6 * INCH, 9 * INCH)
+    with pytest.raises(NonopressError) as refused:
+        plan_issue(_book(2, size=90, front_matter=None))
+    said = str(refused.value)
+    assert "choose a larger page" not in said and "the largest KDP prints" in said, said
+
+
+def test_a_short_book_says_what_to_do_and_a_magazine_hears_of_saddle_stitching() -> None:
+    from types import SimpleNamespace
+
+    from layout.plan import plan_issue
+    from layout.preflight.rules import saddle_stitch
+    from layout.profiles import PROFILES
+
+    plan = plan_issue(_book(8, size=15, front_matter=None, per_page=None))
+    said = [w for w in plan.warnings if w.startswith("a short book: puzzles")]
+    assert said and "add puzzles to print them at the usual size" in said[0], plan.warnings
+    assert "saddle-stitch" in PROFILES["pdfx"].preflight
+    result = saddle_stitch(SimpleNamespace(pages=[None] * 23))  # type: ignore[arg-type]
+    assert result.status == "warn" and "multiple of 4" in result.findings[0].message
+    assert saddle_stitch(SimpleNamespace(pages=[None] * 24)).status == "pass"  # type: ignore[arg-type]
