@@ -310,3 +310,24 @@ def test_a_short_book_says_what_to_do_and_a_magazine_hears_of_saddle_stitching()
     result = saddle_stitch(SimpleNamespace(pages=[None] * 23))  # type: ignore[arg-type]
     assert result.status == "warn" and "multiple of 4" in result.findings[0].message
     assert saddle_stitch(SimpleNamespace(pages=[None] * 24)).status == "pass"  # type: ignore[arg-type]
+
+
+# -- 6: steering keeps its best progress --------------------------------------------------------
+def test_steering_that_misses_keeps_the_progress_it_made() -> None:
+    """A plain circle asked to be medium stays easy within the cap, but its score rose on
+    the way: the puzzle kept is the nearest found, not the unsteered one."""
+    import io
+
+    from grader.authoring import Target, author, binarise
+    from grader.authoring.drawings import draw
+    from grader.authoring.picture import load_grey
+    from grader.grading import grade
+
+    data = io.BytesIO()
+    draw("circle", "silhouette").save(data, format="PNG")
+    circle = binarise(load_grey(data.getvalue()), 15, 15).picture
+    start = grade(Puzzle.from_picture(circle))
+    result = author(circle, target=Target(level="medium"), seconds=30, max_change=12.0)
+    assert result.unique and result.grade is not None and result.grade.score is not None
+    assert start.score is not None and not result.reached
+    assert result.flips and result.grade.score > start.score, result.report_lines()
