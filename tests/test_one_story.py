@@ -96,13 +96,15 @@ def test_every_face_shows_the_size_beside_the_minutes() -> None:
     from grader.minutes import about_text
     from grader.wording import STARS_AND_MINUTES
     from nonopress.web.pages import PageLink, index_page
-    from nonopress.web.site import _facts
+    from nonopress.web.site import _facts, _heading
 
     record = {"width": 25, "height": 20,
               "grade": {"level": "easy", "stars": 1, "minutes": 8.2}}
-    assert "about 8 min for 25x20" in _facts(record)
-    assert about_text(8.2, "25x20") == "about 8 min for 25x20"
-    page = index_page("Weekly", "", [PageLink("1.html", "No. 1", _facts(record), "")], None)
+    assert about_text(8.2, "25x20") == "about 8 min for 25x20"  # print, the worked page
+    link = PageLink("1.html", _heading(1, "25x20", ""), _facts(record), "")
+    page = index_page("Weekly", "", [link], None)
+    line = next(row for row in page.splitlines() if "about 8 min" in row)
+    assert "25x20" in line  # the site: the size heads the line the minutes end
     assert STARS_AND_MINUTES in page.replace("&#x27;", "'")
 
 

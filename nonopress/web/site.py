@@ -110,9 +110,7 @@ def _facts(record: dict[str, Any]) -> str:
         parts.append("\u2605" * int(grade["stars"]))
     if grade.get("minutes") is not None:
         minutes = grade["minutes"]
-        # minutes are the work, which grows with the size: the size stands beside them
-        parts.append(f"about {round(minutes) if minutes >= 1 else '<1'} min for "
-                     f"{record['width']}x{record['height']}")
+        parts.append(f"about {round(minutes) if minutes >= 1 else '<1'} min")
     return " \u00b7 ".join(parts)
 
 

@@ -121,8 +121,7 @@ export class Library {
     card.append(canvas, name, meta, grade);
     if (entry.id != null) {  // a catalogue's entry: minutes, tags, last printed
       const m = entry.effort_minutes;
-      // minutes are the work, which grows with the size: the size stands beside them
-      const minutes = m == null ? '' : `${m < 1 ? '<1' : Math.round(m)} min for ${entry.width}×${entry.height}`;
+      const minutes = m == null ? '' : (m < 1 ? '<1 min' : `${Math.round(m)} min`);
       const tags = document.createElement('div');
       tags.className = 'tags';
       tags.textContent = [minutes, ...entry.tags.map((t) => `#${t}`)].filter(Boolean).join(' · ');
