@@ -15,6 +15,7 @@ from grader.kinds import kind_of
 from grader.minutes import about_text
 from grader.results import Budget
 from grader.techniques.base import Step
+from grader.wording import title_warnings
 from layout.fillins import build_fillins
 from layout.gradecache import MAX_STEPS, GradeCache
 from layout.issue import GradeInfo, Issue, IssueEntry
@@ -291,21 +292,8 @@ def _warn_silent_changes(manifest: Manifest, entries: list[IssueEntry],
             f"colour puzzle{'s' * (len(greyed) != 1)} {named} printed in grey tints with "
             f"symbols: a {rules.printer} interior is black ink unless the manifest says "
             "ink: colour")
-    by_title: dict[str, list[int]] = {}
-    for entry in entries:
-        if entry.title:
-            by_title.setdefault(entry.title.casefold(), []).append(entry.number)
-    for entry in entries:
-        numbers = by_title.get(entry.title.casefold(), []) if entry.title else []
-        if len(numbers) > 1 and numbers[0] == entry.number:
-            warnings.append(f"puzzles {', '.join(map(str, numbers))} are all titled "
-                            f"{entry.title!r}: the solutions, the feed and the site show "
-                            "the same title for each")
-        if entry.title and entry.title == entry.title.lower() and any(
-                c.isalpha() for c in entry.title):
-            warnings.append(f"puzzle {entry.number}'s title {entry.title!r} is all lower case "
-                            "(a file's name?): the solutions, the feed and the site show it "
-                            "as it is")
+    warnings.extend(title_warnings([(f"puzzle {e.number}", e.title) for e in entries],
+                                   "the solutions and the site"))
 
 
 def _check_printable(grade: GradeInfo, label: str, warnings: list[str]) -> str:

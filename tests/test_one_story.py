@@ -333,3 +333,37 @@ def test_steering_that_misses_keeps_the_progress_it_made() -> None:
     assert result.unique and result.grade is not None and result.grade.score is not None
     assert start.score is not None and not result.reached
     assert result.flips and result.grade.score > start.score, result.report_lines()
+
+
+# -- 7: what the build changes or prints unasked is named ---------------------------------------
+def test_greyed_colour_and_file_name_titles_are_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from grader.colour.model import ColourPuzzle
+    from grader.colour.palette import Colour, Palette
+    from grader.formats import write
+    from grader.kinds import write_puzzles
+    from layout.build import build_issue
+    from layout.manifest import load_manifest
+    from layout.printsetup import apply_profile
+    from nonopress.cli import main
+
+    for name, rows in (("a", ("#.#.#", ".###.", "#####", ".#.#.", "##.##")),
+                       ("b", ("#####", "#...#", "#.#.#", "#...#", "#####"))):
+        picture = np.array([[c == "#" for c in row] for row in rows])
+        (tmp_path / f"{name}.yaml").write_bytes(write(Puzzle.from_picture(
+            picture, Metadata(title="horse")), "yaml"))
+    palette = Palette((Colour("black", (0, 0, 0), "k"), Colour("red", (255, 0, 0), "r")))
+    colours = np.array([[1, 1, 0, 2], [0, 1, 2, 2], [2, 0, 0, 1], [2, 2, 1, 1]], dtype=np.uint8)
+    (tmp_path / "c.yaml").write_bytes(write_puzzles(
+        [ColourPuzzle.from_picture(colours, palette, Metadata(title="Ladybird"))], "yaml"))
+    (tmp_path / "book.yaml").write_text(
+        "title: T\nprofile: kdp\npage: 8.5x11in\npuzzles: [a.yaml, b.yaml, c.yaml]\n",
+        encoding="utf-8")
+    manifest, _ = apply_profile(load_manifest(tmp_path / "book.yaml"))
+    said = " | ".join(build_issue(manifest).warnings)
+    assert "colour puzzle 3 printed in grey tints" in said and "ink: colour" in said, said
+    assert "puzzle 1, puzzle 2 are all titled 'horse'" in said, said
+    assert "'horse' is all lower case" in said
+    assert main(["render", str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml"), "--to",
+                 str(tmp_path / "out")]) == 0
+    assert "are all titled 'horse'" in capsys.readouterr().err

@@ -48,6 +48,8 @@ class SetOptions:
 class SetResult:
     items: list[dict[str, Any]] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
+    #: what the partner will see that the editor may not have meant (titles)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def feed(self) -> dict[str, Any]:
@@ -95,7 +97,10 @@ def render_set(puzzles: Sequence[LoadedPuzzle], folder: Path,
     except OSError as exc:
         raise NonopressError(f"{folder}: cannot make the folder: {exc.strerror or exc}") \
             from None
-    result = SetResult()
+    from grader.wording import title_warnings
+
+    result = SetResult(warnings=title_warnings(
+        [(loaded.label, loaded.puzzle.title) for loaded in puzzles], "the feed and the solutions"))
     budget = Budget(seconds=options.seconds)
     for loaded in puzzles:  # every drawing within the bounds before any is graded
         for fmt in options.formats:

@@ -5,6 +5,7 @@ per format, and a feed (JSON) describing them, for a syndication partner."""
 from __future__ import annotations
 
 import argparse
+import sys
 
 from nonopress.commands.common import positive_float
 
@@ -65,6 +66,10 @@ def _many(args: argparse.Namespace) -> int:
     result = render_set(puzzles, Path(args.to), SetOptions(
         formats=formats, date=args.date, cell=args.cell, seconds=args.seconds,
         feed=args.feed, title=args.title))
+    from grader.text import shown
+
+    for line in result.warnings:
+        print(shown(f"nonopress render: warning: {line}"), file=sys.stderr)
     print(f"wrote {len(result.written)} files for {len(result.items)} puzzle(s) to {args.to}"
           + (f" (feed: {Path(args.to) / args.feed})" if args.feed else ""))
     return 0
