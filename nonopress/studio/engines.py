@@ -56,7 +56,7 @@ def _heat(steps: tuple[Any, ...], height: int, width: int) -> tuple[list[list[in
 
 def grade(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
     """The ``grade --json`` record of the puzzle, with ``heat``, ``rung_order`` and
-    ``minutes_text`` (the minutes as ``grade`` prints them, with the size: ``12 (8-17) for
+    ``minutes_text`` (the minutes as ``grade`` prints them, with the size: ``12 (8-17) ·
     15x15``)."""
     from grader.minutes import span_text
     from nonopress.app.records import grade_record
@@ -67,7 +67,7 @@ def grade(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
     record["heat"], record["rung_order"] = _heat(result.steps, puzzle.height, puzzle.width)
     minutes, low, high = result.minutes, result.minutes_low, result.minutes_high
     # minutes are the work, which grows with the size: the size stands beside them
-    record["minutes_text"] = (f"{span_text(minutes, low, high)} for {puzzle.size}"
+    record["minutes_text"] = (f"{span_text(minutes, low, high)} \u00b7 {puzzle.size}"
                               if minutes is not None and low is not None and high is not None
                               else None)
     return record
