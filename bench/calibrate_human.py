@@ -455,7 +455,7 @@ def fit(train: Sequence[Sample], start: scoring.Weights) -> scoring.Weights:
         }
     )
     # Stars: training quintiles, so each star count holds a fifth of the training puzzles.
-    values = sorted(scoring.figures(s.level, s.terms, provisional).difficulty for s in train)
+    values = sorted(scoring.fitted(s.terms, provisional) for s in train)
     cuts = tuple(round(values[int(len(values) * q)], 3) for q in (0.2, 0.4, 0.6, 0.8))
     return scoring.Weights(**{**provisional.__dict__, "stars": cuts})
 
@@ -639,8 +639,8 @@ def disagreements(samples: Sequence[Sample], weights: scoring.Weights, count: in
 def report(samples: Sequence[Sample], weights: scoring.Weights, left_out: Counter[str],
            reposts: dict[str, list[tuple[float, str]]] | None = None) -> None:
     for s in samples:
-        figures = scoring.figures(s.level, s.terms, weights)
-        s.fields["score"] = figures.difficulty
+        # the fitted rating (the score a page shows is banded by level from it)
+        s.fields["score"] = scoring.fitted(s.terms, weights)
         clues = s.clues or ClueFacts(s.terms.width, s.terms.height, 0, 0)
         s.fields["minutes"] = minutes.estimate(s.terms, clues, weights).minutes
     train = [s for s in samples if not s.held_back]

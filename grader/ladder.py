@@ -237,6 +237,8 @@ def data_digest() -> str:
         digest.update(b"-")
     # what the stars of a grade are: since issue 46 the level bounds them (one scale)
     digest.update(b"stars: level-bound")
+    # since issue 60 the score is banded by level (grader.scoring.banded)
+    digest.update(b"score: level-banded")
     return digest.hexdigest()[:8]
 
 

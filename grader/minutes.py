@@ -354,6 +354,8 @@ def span_text(minutes: float, low: float, high: float) -> str:
     return f"{whole(minutes)} ({whole(low)}-{whole(high)})"
 
 
-def about_text(minutes: float) -> str:
-    """``about 12 min``: what a printed issue says under a puzzle (never under a minute)."""
-    return f"about {max(round(minutes), 1)} min"
+def about_text(minutes: float, size: str = "") -> str:
+    """``about 12 min``: what a printed issue says under a puzzle (never under a minute);
+    with ``size``, ``about 12 min for 15x15``: minutes are the work, which grows with the
+    size, so a face that shows them shows the size beside them."""
+    return f"about {max(round(minutes), 1)} min" + (f" for {size}" if size else "")

@@ -12,11 +12,14 @@ weights are data: each rung's level and step weight are columns of the ladder ta
 * the work per line, the length of the longest chain of dependent steps (a step depends
   on the steps that decided the cells of its line before it), the number of lines and
   the share of the cells that only a look-ahead rung (owner branching and up) decided
-  combine, on a log scale, into the score: a predicted webpbn vote minus one (0-4).
+  combine, on a log scale, into a rating: a predicted webpbn vote minus one (0-4).
 
-Difficulty is the score (how hard, per line); the stars show it. How long a puzzle takes
-is another model, fitted to solving times: ``grader/minutes.py`` (it reads the same work
-terms; its coefficients are the ``minutes`` block of ``scoring.yaml``).
+The score a reader sees is banded by level: easy 0-1, medium 1-2, hard 2-3, fiendish 3-4,
+needs guessing 4-5, the rating placing a puzzle within its level's band, so a score never
+falls as the level rises. The stars are read off the score: how hard the reasoning is.
+How long a puzzle takes is another model, fitted to solving times: ``grader/minutes.py``
+(it reads the same work terms; its coefficients are the ``minutes`` block of
+``scoring.yaml``).
 """
 
 from __future__ import annotations
@@ -58,6 +61,8 @@ class Weights:
     lines: float
     look_ahead: float
     stars: tuple[float, ...]
+    #: how far (in rating) the score moves from the bottom to the top of its level's band
+    band_spread: float = 0.25
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], ladder: Ladder | None = None) -> Weights:
@@ -91,6 +96,7 @@ class Weights:
             # a term added later: a table without it gives it no weight
             look_ahead=float(model.get("look_ahead", 0.0)),
             stars=stars,
+            band_spread=float(data.get("band_spread", 0.25)),
         )
 
 
@@ -306,10 +312,10 @@ def step_terms(steps: Iterable[Step], width: int, height: int) -> WorkTerms:
                     step.clue, step.changes) for step in steps), width, height)
 
 
-# -- the figures --------------------------------------------------------------------------------
+# -- the figures ----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Figures:
-    """Difficulty (0-5: how hard, per line; the score). Minutes: grader/minutes.py."""
+    """Difficulty (0-5: the score, banded by level). Minutes: grader/minutes.py."""
 
     difficulty: float
 
@@ -333,28 +339,54 @@ def look_ahead_share(terms: WorkTerms) -> float:
     return math.sqrt(min(terms.look_ahead / max(terms.width * terms.height, 1), 1.0))
 
 
+def fitted(terms: WorkTerms, weights: Weights | None = None) -> float:
+    """The fitted rating clipped to 0-5: what the stars' thresholds and the calibration
+    read (the score a page shows is :func:`banded` from it)."""
+    weights = weights or default_weights()
+    return round(min(max(rating(terms, weights), 0.0), MAX_SCORE), 3)
+
+
+#: the levels on the score's scale, easiest first: level i owns the scores [i, i + 1)
+SCORE_BANDS: tuple[str, ...] = ("easy", "medium", "hard", "fiendish", "needs-guessing")
+
+
+def banded(level: str, value: float, weights: Weights | None = None) -> float:
+    """The score a reader sees: the level's band [i, i + 1) (so a harder level always
+    scores higher: a 10x10 hard above a 25x25 medium, a puzzle that needs guessing above
+    every fiendish one) plus where the fitted rating ``value`` places it within the band,
+    a logistic curve whose middle is the rating that earns the level's upper star (so the
+    stars read off the score are the fitted stars kept within the level's two)."""
+    weights = weights or default_weights()
+    band = SCORE_BANDS.index(level)
+    middle = weights.stars[LEVEL_STARS[level][1] - 2]
+    within = 1.0 / (1.0 + math.exp(-(value - middle) / weights.band_spread))
+    return round(band + min(max(within, 0.0), 0.999), 3)
+
+
 def figures(level: str, terms: WorkTerms, weights: Weights | None = None) -> Figures:
     """The figures of a graded puzzle; levels that are not fit to print get no rating of
     their own (difficulty UNRATED_SCORE)."""
     weights = weights or default_weights()
     if level not in RATED_LEVELS:
         return Figures(UNRATED_SCORE)
-    value = min(max(rating(terms, weights), 0.0), MAX_SCORE)
-    return Figures(round(value, 3))
+    return Figures(banded(level, fitted(terms, weights), weights))
 
 
 def stars(value: float, weights: Weights | None = None) -> int:
-    """The score's own stars (1-5), before the level bounds them: see :func:`level_stars`."""
+    """The fitted rating's own stars (1-5), before the level bounds them."""
     weights = weights or default_weights()
     return 1 + sum(value >= threshold for threshold in weights.stars)
 
 
 def level_stars(level: str, value: float, weights: Weights | None = None) -> int:
-    """The stars of a grade, on the one scale every face shows and a page prints: the
-    score's stars kept within the level's two (:data:`LEVEL_STARS`)."""
-    raw = stars(value, weights)
-    shown = printed_stars(level, raw)
-    return raw if shown is None else shown
+    """The stars of a grade, on the one scale every face shows and a page prints, read off
+    its (banded) score: the level's lower star in the lower half of its band, the upper in
+    the upper half (:data:`LEVEL_STARS`); stars rise with the score."""
+    low, high = LEVEL_STARS.get(level, (1, 5))
+    if level not in SCORE_BANDS:
+        return stars(value, weights)
+    within = value - SCORE_BANDS.index(level)
+    return high if within >= 0.5 else low
 
 
 #: the stars a level may show in print: one scale, so a hard puzzle never shows fewer stars

@@ -15,6 +15,7 @@ from grader.kinds import KINDS, cache_key, kind_of
 from grader.minutes import about_text
 from grader.results import Budget
 from grader.techniques.base import Step
+from grader.wording import title_warnings
 from layout.gradecache import MAX_STEPS, GradeCache
 from layout.issue import Entry, GradeInfo, Issue, IssueEntry
 from layout.kinds import ROUTINE_RUNGS, drawing_module, drawing_of
@@ -233,7 +234,7 @@ def build_issue(
                     title=title,
                     note=ref.note,
                     hide_title=ref.hide_title,
-                    about=about_text(grade.minutes)
+                    about=about_text(grade.minutes, puzzle.size)
                     if manifest.minutes and grade.minutes is not None else "",
                     grey=manifest.grey,
                     date=ref.date,
@@ -252,6 +253,7 @@ def build_issue(
             exit_status=2 if bad_input else NotPublishable.exit_status,
         )
     _warn_missing_glyphs(manifest, entries, warnings)
+    _warn_silent_changes(manifest, entries, warnings)
     worked = manifest.worked
     numbers = set(range(1, len(entries) + 1)) if worked == "all" else set(worked)
     beyond = sorted(n for n in numbers if n > len(entries))
@@ -288,6 +290,23 @@ def _warn_missing_glyphs(
         more = f" and {len(missing) - 12} more" if len(missing) > 12 else ""
         font = font_files()["NonopressSans"].name
         warnings.append(f"the PDF font ({font}) has no {listed}{more}: printed as '?'")
+
+
+def _warn_silent_changes(manifest: Manifest, entries: list[IssueEntry],
+                         warnings: list[str]) -> None:
+    """Say what the build changes or prints that the editor did not write: colour puzzles
+    greyed for a black-ink interior, titles that two puzzles share or that look like a file
+    name (they reach the solutions, the feed and the site)."""
+    rules = manifest.profile.rules
+    greyed = [e.number for e in entries if e.grey and kind_of(e.puzzle).in_colour() is not None]
+    if greyed and rules.grey_unless_asked and not manifest.colour_asked:
+        named = ", ".join(str(n) for n in greyed)
+        warnings.append(
+            f"colour puzzle{'s' * (len(greyed) != 1)} {named} printed in grey tints with "
+            f"symbols: a {rules.printer} interior is black ink unless the manifest says "
+            "ink: colour")
+    warnings.extend(title_warnings([(f"puzzle {e.number}", e.title) for e in entries],
+                                   "the solutions and the site"))
 
 
 def _check_printable(grade: GradeInfo, label: str, warnings: list[str]) -> str:

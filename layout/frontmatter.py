@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from grader.errors import NonopressError
+from grader.wording import STARS_AND_MINUTES
 from layout.draw import Op, Text
 from layout.fonts import fit_size, wrap_words
 from layout.units import INCH
@@ -60,9 +61,48 @@ RULES = (
     "covers its middle; a line whose numbers add up to its length (with one gap between "
     "blocks) is filled exactly. Mark cells you know are empty with a dot.",
     "Work back and forth between rows and columns: each cell decided in a row tells its "
-    "column something new. Every puzzle in this book has exactly one solution, found by "
-    "reasoning alone: no guessing is needed.",
+    "column something new.",
 )
+#: the levels a person reaches by reasoning alone (the grader's ladder finished the grid)
+LOGIC_LEVELS = frozenset({"easy", "medium", "hard", "fiendish"})
+#: what keeps a puzzle of another level from the promise, as the page says it
+EXCEPTIONS = {"needs-guessing": "needs guessing", "ambiguous": "has more than one solution",
+              "contradictory": "has no solution"}
+
+
+def _numbers(numbers: list[int]) -> str:
+    named = [f"No. {n}" for n in numbers]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+
+
+def promise(levels: list[tuple[int, str]]) -> str:
+    """What the book may promise of its puzzles, true of each of them: ``levels`` holds
+    (number, level) of every puzzle. The ones reasoning alone does not solve are named as
+    exceptions ("Every puzzle but No. 2 ...; No. 2 needs guessing.")."""
+    odd = [(number, level) for number, level in levels if level not in LOGIC_LEVELS]
+    if not odd:
+        return ("Every puzzle in this book has exactly one solution, found by reasoning "
+                "alone: no guessing is needed.")
+    if len(odd) == len(levels):
+        head = "Not every puzzle in this book can be solved by reasoning alone"
+    else:
+        head = (f"Every puzzle in this book but {_numbers([n for n, _ in odd])} has exactly "
+                "one solution, found by reasoning alone")
+    clauses = []
+    for meaning in dict.fromkeys(EXCEPTIONS.get(level, "was not fully graded")
+                                 for _, level in odd):
+        numbers = [n for n, level in odd
+                   if EXCEPTIONS.get(level, "was not fully graded") == meaning]
+        verb = meaning if len(numbers) == 1 else _plural_verb(meaning)
+        clauses.append(f"{_numbers(numbers)} {verb}")
+    return f"{head}; " + "; ".join(clauses) + "."
+
+
+def _plural_verb(meaning: str) -> str:
+    """"needs guessing" -> "need guessing", "has ..." -> "have ...", "was" -> "were"."""
+    verb, _, rest = meaning.partition(" ")
+    plural = {"needs": "need", "has": "have", "was": "were"}.get(verb, verb)
+    return f"{plural} {rest}"
 
 
 @dataclass(frozen=True)
@@ -104,8 +144,13 @@ def front_pages(planner: Planner, front: FrontMatter) -> list[Any]:
     """The title page, the copyright page and (when asked) the how-to-solve page."""
     pages = [_title_page(planner, front), _copyright_page(planner, front)]
     if front.how_to_solve:
-        pages.append(_how_to_page(planner))
+        pages.append(_how_to_page(planner, _issue_levels(planner)))
     return pages
+
+
+def _issue_levels(planner: Planner) -> list[tuple[int, str]]:
+    """(number, level) of each nonogram of the issue."""
+    return [(entry.number, entry.grade.level) for entry in planner.issue.entries]
 
 
 def _centred(planner: Planner, page: Any, text: str, y: float, size: float,
@@ -145,11 +190,13 @@ def _copyright_page(planner: Planner, front: FrontMatter) -> Any:
     lines = [manifest.title + (f" \u00b7 Issue {manifest.issue}" if manifest.issue else "")]
     lines += [text for text in (front.copyright, front.edition,
                                 f"ISBN {front.isbn}" if front.isbn else "") if text]
-    credits = sorted({entry.credit() for entry in planner.issue.entries if entry.credit()})
+    # a puzzle that names no setter is the manifest's author's (the book's own)
+    credits = sorted({text for entry in planner.issue.entries
+                      if (text := _credit(entry, manifest.author))})
     if credits:
         lines.append("Puzzles: " + "; ".join(credits) + ".")
-    lines.append("Every puzzle was checked to have exactly one solution, reached by "
-                 "reasoning alone, with nonopress.")
+    lines.append(promise(_issue_levels(planner)).replace(
+        "in this book ", "", 1).rstrip(".") + " (checked with nonopress).")
     size = sizes.pt(8)
     wrapped = [row for line in lines for row in wrap_words(line, size, area.width)]
     y = area.bottom + (len(wrapped) - 1) * size * 1.4  # set at the foot of the page
@@ -159,7 +206,15 @@ def _copyright_page(planner: Planner, front: FrontMatter) -> Any:
     return page
 
 
-def _how_to_page(planner: Planner) -> Any:
+def _credit(entry: Any, author: str) -> str:
+    """A puzzle's credit line: its setter (or the book's ``author``), copyright, licence."""
+    meta = entry.puzzle.meta
+    setter = meta.author or author
+    parts = [f"by {setter}" if setter else "", meta.copyright, meta.license]
+    return ", ".join(p for p in parts if p)
+
+
+def _how_to_page(planner: Planner, levels: list[tuple[int, str]]) -> Any:
     from grader.model import Puzzle
     from layout.geometry import BlockGeometry
     from layout.kinds import puzzle_ops
@@ -171,7 +226,9 @@ def _how_to_page(planner: Planner) -> Any:
                          bold=True))
     y = area.top - heading - sizes.band(24)
     body = sizes.pt(10)
-    for paragraph in RULES:
+    rules = list(RULES)
+    rules[-1] += " " + promise(levels)
+    for paragraph in (*rules, STARS_AND_MINUTES):
         for line in wrap_words(paragraph, body, area.width):
             page.ops.append(Text(area.left, y, line, body))
             y -= body * 1.35

@@ -340,7 +340,7 @@ class Planner:
             raise ManyProblems(
                 f"{count} puzzle{'s' * (count != 1)} of {self.manifest.source} cannot be "
                 f"printed on the {self.manifest.page.name} page; make "
-                f"{'them' if count > 1 else 'it'} smaller or choose a larger page:",
+                f"{'them' if count > 1 else 'it'} smaller{self._larger_page()}:",
                 [str(misfit) for misfit in self.misfits],
             )
         return pages
@@ -404,6 +404,13 @@ class Planner:
                    for e, s in zip(trial, trial_slots, strict=False))
         return trial_slots if _all_legible(trial, trial_slots, cell, self.sizes,
                                            threshold) else []
+
+    def _larger_page(self) -> str:
+        """`` or choose a larger page (...)``, or `` (the 8.5x11in page is the largest KDP
+        prints)``: advice that can be followed."""
+        page = self.manifest.page
+        advice = self.profile.rules.larger_page_advice(page.width, page.height)
+        return f" or {advice}" if advice.startswith("choose") else f" ({advice})"
 
     def _does_not_fit(self, entry: IssueEntry) -> NonopressError:
         columns, rows = largest_grid(entry, self.area, self.sizes)
@@ -513,8 +520,9 @@ class Planner:
                 f"puzzle {entry.number} ({entry.size}"
                 + (f", {entry.title}" if entry.title else "")
                 + f") prints its clue digits at {digits:.1f} pt, under the {least:g} pt "
-                "a reader takes in comfortably: a larger page, narrower margins or a smaller "
-                "grid would print them bigger"
+                "a reader takes in comfortably: "
+                + ("a larger page, " if self._larger_page().startswith(" or") else "")
+                + "narrower margins or a smaller grid would print them bigger"
             )
 
     def stars(self, x: float, y: float, size: float, stars: int) -> list[Op]:
@@ -639,7 +647,7 @@ class Planner:
         else:
             line = f"Level: {grade.level}   score {grade.score:.1f}   "
             if grade.minutes is not None:
-                line += f"{about_text(grade.minutes)}   "
+                line += f"{about_text(grade.minutes, entry.puzzle.size)}   "
             page.ops.append(Text(area.left, y, line, size))
             page.ops.extend(self.stars(area.left + text_width(line, size), y, sizes.band(8),
                                        grade.stars))
@@ -820,7 +828,7 @@ def _short_book(issue: Issue, padded: IssuePlan) -> IssuePlan:
     share, solution = -key[2], -key[3]
     said: list[str] = []
     if share:
-        said.append(_bigger_puzzles_said(padded, best))
+        said.append(_bigger_puzzles_said(padded, best, manifest.profile.rules.printer))
     if solution:
         count = sum(page.kind == "solutions" for page in best.pages)
         said.append(f"a short book: solutions printed at {solution / MM:.0f} mm cells on "
@@ -850,7 +858,7 @@ def _half_used(plan: IssuePlan, manifest: Manifest, kinds: Sequence[str]) -> boo
     return True
 
 
-def _bigger_puzzles_said(before: IssuePlan, after: IssuePlan) -> str:
+def _bigger_puzzles_said(before: IssuePlan, after: IssuePlan, printer: str = "") -> str:
     """The build report's line on a short book's bigger puzzles."""
     pages = [page for page in after.pages if page.kind == "puzzles" and page.blocks]
     cells = [block.cell / MM for page in pages for block in page.blocks]
@@ -866,8 +874,11 @@ def _bigger_puzzles_said(before: IssuePlan, after: IssuePlan) -> str:
     else:
         how = f"up to {most} to a page"
     instead = f" instead of {was}" if was != len(pages) else ""  # not "8 instead of 8"
-    return (f"a short book: puzzles printed at {cell} cells on {plural(len(pages), 'page')}"
-            f"{instead} ({how})")
+    least = f"{printer}'s least page count" if printer else "the least page count"
+    # what was done, why, and what the editor can do about it
+    return (f"a short book: puzzles printed bigger, on {plural(len(pages), 'page')}{instead} "
+            f"({how}) at {cell} cells, to fill {least}; add puzzles to print them at the "
+            "usual size")
 
 
 def _notes(plan: IssuePlan) -> int:
@@ -978,7 +989,9 @@ def _plan(issue: Issue, solution_cell: float | None = None,
         while (len(pages) + back) % 4:  # the back page stays the last
             pages.append(planner.page("blank"))
     if issue.manifest.profile.rules.min_pages:
-        _kdp_page_count(pages, planner)
+        _kdp_page_count(pages, planner, int(back))
+    if back and issue.manifest.profile.rules.bound and (len(pages) + 1) % 2:
+        pages.append(planner.page("blank"))  # a book's last side is a left-hand page
     if back:
         pages.append(back_page(planner))
     m = planner.manifest.margins
@@ -991,18 +1004,24 @@ def _plan(issue: Issue, solution_cell: float | None = None,
     if planner.too_long:
         raise ManyProblems(
             f"{issue.manifest.source}: text that would be cut on the "
-            f"{issue.manifest.page.name} page; shorten it (or choose a larger page):",
+            f"{issue.manifest.page.name} page; shorten it{planner._larger_page()}:",
             list(planner.too_long),
         )
     return IssuePlan(pages, list(issue.warnings) + planner.warnings)
 
 
-def _kdp_page_count(pages: list[Page], planner: Planner) -> None:
+def _kdp_page_count(pages: list[Page], planner: Planner, back: int = 0) -> None:
     """Pad a bound book to its printer's least page count with puzzle-free "Notes" pages
-    (when the manifest asks), or warn that the printer will refuse it."""
+    (when the manifest asks), or warn that the printer will refuse it. ``back``: 1 when a
+    back page follows (``barcode_space``): it counts, and the padding leaves it on a
+    left-hand page, the book's last side."""
     book = planner.profile.rules
     least, most, printer = book.min_pages, book.max_pages, book.printer
-    count = len(pages)
+    count = len(pages) + back
+    if back and book.bound:
+        planner.warnings.append(
+            f"barcode_space: {printer} prints the barcode on the back cover, not on an "
+            "interior page; the back page is kept white all the same")
     if count >= least:
         if most and count > most:
             planner.warnings.append(
@@ -1016,13 +1035,14 @@ def _kdp_page_count(pages: list[Page], planner: Planner) -> None:
         )
         return
     area, sizes = planner.area, planner.sizes
+    total = least + (least % 2 if back and book.bound else 0)  # the back page a verso
     planner.warnings.append(
-        f"{count} pages padded to {printer}'s least {least} with "
-        f"{least - count} ruled Notes pages (pad_pages); "
-        f"{_puzzles_to_fill(planner, least - count, count)} more puzzles would fill "
-        "them")
+        f"{plural(count, 'page')} padded to {printer}'s least {total} with "
+        f"{plural(total - count, 'ruled Notes page')} (pad_pages); "
+        f"about {plural(_puzzles_to_fill(planner, total - count, count), 'more puzzle')} "
+        f"would fill {'it' if total - count == 1 else 'them'}")
     _centre_lone_puzzles(pages, planner)
-    while len(pages) < least:
+    while len(pages) + back < total:
         page = planner.page("notes")
         size = sizes.pt(14)
         page.ops.append(Text(area.left, area.top - size, "Notes", size, bold=True))
@@ -1049,11 +1069,11 @@ def _centre_lone_puzzles(pages: list[Page], planner: Planner) -> None:
                 translate_page(page, 0.0, -spare / 2)
 
 
-def _puzzles_to_fill(planner: Planner, pages: int, count: int) -> str:
+def _puzzles_to_fill(planner: Planner, pages: int, count: int) -> int:
     """About how many more puzzles like this issue's (with their solutions and contents
     lines) fill ``pages`` pages of a book now ``count`` pages long."""
     per_page = len(planner.issue.blocks) / max(1, count)
-    return f"about {max(1, round(pages * per_page))}"
+    return max(1, round(pages * per_page))
 
 
 #: (kind, entry, text): kind is "puzzle", a section heading or "credit"

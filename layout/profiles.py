@@ -133,6 +133,28 @@ class PrintRules:
                 return f"{w:g}x{h:g}in"
         return None
 
+    def larger_trims(self, width: float, height: float) -> list[str]:
+        """The trims (``8.5x11in``) at least as wide and as tall as a page of (width,
+        height) points and larger than it, the largest first: where a puzzle too big for
+        the page could go;
+        [] when the page is the largest, ``["a larger page"]`` for a profile of any size."""
+        if not self.trims_in:
+            return ["a larger page"]
+        return [f"{w:g}x{h:g}in" for w, h in sorted(self.trims_in, key=lambda t: -t[0] * t[1])
+                if w * INCH >= width - 1.5 and h * INCH >= height - 1.5
+                and (w * INCH > width + 1.5 or h * INCH > height + 1.5)]
+
+    def larger_page_advice(self, width: float, height: float) -> str:
+        """``choose a larger page (8.5x11in)``, or, when no trim of the printer is larger,
+        that the page is its largest (advice that can be followed)."""
+        larger = self.larger_trims(width, height)
+        if larger == ["a larger page"]:
+            return "choose a larger page"
+        if larger:
+            return f"choose a larger page ({', '.join(larger[:3])})"
+        return (f"the {width / INCH:g}x{height / INCH:g}in page is the largest "
+                f"{self.printer or 'this profile'} prints")
+
     def gutter(self, pages: int) -> float:
         """The inside margin of a book of ``pages`` pages, in points."""
         for last, inches in self.gutters:
@@ -169,7 +191,7 @@ PROFILES: dict[str, PrintRules] = {rules.name: rules for rules in (
         design_line=PDFX_DESIGN_LINE, min_line=PDFX_MIN_LINE,
         line_why=" (thinner breaks up on plates)", max_ink=PDFX_MAX_INK,
         least_bleed=PDFX_MIN_BLEED, output_intent=True,
-        preflight=(*_PDFX_FILE, "marks-in-bleed", "line-width"),
+        preflight=(*_PDFX_FILE, "marks-in-bleed", "line-width", "saddle-stitch"),
     ),
     PrintRules(
         "ingramspark", aliases=("ingram",), printer="IngramSpark",

@@ -222,9 +222,15 @@ def _ps_text(text: str) -> str:
     return "(" + "".join(out) + ")"
 
 
-def _ps_rgb(role: str, rgb: RGB | None = None) -> str:
+def _ps_colour(role: str, rgb: RGB | None = None) -> str:
+    """A colour as print partners want it: a grey (black too) as K alone (``setgray``,
+    never RGB black, which prints as four inks), any other colour as CMYK."""
     red, green, blue = rgb or SCREEN[role]
-    return f"{red / 255:.4f} {green / 255:.4f} {blue / 255:.4f} setrgbcolor"
+    if red == green == blue:
+        return f"{red / 255:.4f} setgray"
+    key = 1.0 - max(red, green, blue) / 255
+    inks = [(1.0 - v / 255 - key) / (1.0 - key) for v in (red, green, blue)]
+    return " ".join(f"{v:.4f}" for v in (*inks, key)) + " setcmykcolor"
 
 
 def _eps(page: Page) -> str:
@@ -252,30 +258,30 @@ def _eps(page: Page) -> str:
         "%%EndProlog",
         "%%Page: 1 1",
         "gsave",
-        f"{_ps_rgb('paper')} 0 0 {width:.2f} {height:.2f} R",
+        f"{_ps_colour('paper')} 0 0 {width:.2f} {height:.2f} R",
         "2 setlinecap",
     ]
     for op in page.ops:
         if isinstance(op, Rects) and op.rects:
-            lines.append(_ps_rgb(op.role, op.rgb))
+            lines.append(_ps_colour(op.role, op.rgb))
             lines.extend(f"{x:.2f} {y:.2f} {w:.2f} {h:.2f} R" for x, y, w, h in op.rects)
         elif isinstance(op, Lines) and op.segments:
-            lines.append(f"{_ps_rgb(op.role)} {op.width:.2f} setlinewidth")
+            lines.append(f"{_ps_colour(op.role)} {op.width:.2f} setlinewidth")
             lines.extend(f"{x1:.2f} {y1:.2f} {x2:.2f} {y2:.2f} L"
                          for x1, y1, x2, y2 in op.segments)
         elif isinstance(op, ClueText) and op.items:
             lift = DIGIT_HEIGHT * op.size / 2
-            lines.append(f"{_ps_rgb('ink', op.rgb)} /Helvetica-L1 findfont {op.size:.2f} "
+            lines.append(f"{_ps_colour('ink', op.rgb)} /Helvetica-L1 findfont {op.size:.2f} "
                          "scalefont setfont")
             lines.extend(f"{x:.2f} {y - lift:.2f} moveto {_ps_text(text)} C"
                          for x, y, text in op.items)
         elif isinstance(op, Text):
             face = "/Helvetica-Bold-L1" if op.bold else "/Helvetica-L1"
             show = {"left": "show", "center": "C", "right": "E"}[op.anchor]
-            lines.append(f"{_ps_rgb(op.role)} {face} findfont {op.size:.2f} scalefont setfont "
+            lines.append(f"{_ps_colour(op.role)} {face} findfont {op.size:.2f} scalefont setfont "
                          f"{op.x:.2f} {op.y:.2f} moveto {_ps_text(op.text)} {show}")
         elif isinstance(op, Polygons):
-            lines.append(f"{_ps_rgb(op.role)} {op.width:.2f} setlinewidth")
+            lines.append(f"{_ps_colour(op.role)} {op.width:.2f} setlinewidth")
             for polygon in op.polygons:
                 path = " ".join(f"{x:.2f} {y:.2f} {'moveto' if k == 0 else 'lineto'}"
                                 for k, (x, y) in enumerate(polygon))
@@ -284,6 +290,9 @@ def _eps(page: Page) -> str:
     return "\n".join(lines) + "\n"
 
 
-def caption_of(puzzle: Puzzle | ColourPuzzle, extra: Sequence[str] = ()) -> str:
-    """'Title, 20x15' and whatever else is known (level, stars), by commas."""
-    return ", ".join(part for part in (puzzle.title, puzzle.size, *extra) if part)
+def caption_of(puzzle: Puzzle | ColourPuzzle, extra: Sequence[str] = (),
+               title: bool = True) -> str:
+    """'Title, 20x15' and whatever else is known (level, stars), by commas; ``title``
+    False leaves the title out (a puzzle's art: the title would give the picture away)."""
+    shown = puzzle.title if title else ""
+    return ", ".join(part for part in (shown, puzzle.size, *extra) if part)

@@ -153,7 +153,9 @@ def test_sample_as_a_kdp_book(tmp_path: Path, cache: Path) -> None:
 def test_sample_as_a_pdfx_magazine(tmp_path: Path, cache: Path) -> None:
     data = build(tmp_path, cache, SAMPLE, "--profile", "pdfx")
     report = preflight(tmp_path / "issue.pdf", "pdfx")
-    assert report.passed and not report.warned, report.lines()
+    # the one word: a saddle-stitched magazine needs a multiple of 4 pages (issue 60)
+    warned = [rule.rule for rule in report.results if rule.status != "pass"]
+    assert report.passed and warned in ([], ["saddle-stitch"]), report.lines()
     assert data.startswith(b"%PDF-1.3")
     reader = PdfReader(io.BytesIO(data))
     info = reader.trailer["/Info"]

@@ -76,7 +76,8 @@ def test_one_eps_and_bad_requests(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["render", str(tmp_path / "in" / "square.yaml"), str(eps)]) == 0
     assert eps.read_bytes().startswith(b"%!PS-Adobe-3.0 EPSF-3.0")
     capsys.readouterr()
-    assert main(["render", str(tmp_path / "in"), "--to", str(tmp_path / "none")]) == 2
+    # a folder not there yet is made (issue 60); a file where the folder should be is refused
+    assert main(["render", str(tmp_path / "in"), "--to", str(eps)]) == 2
     assert main(["render", str(tmp_path / "in"), "--to", str(tmp_path), "--formats",
                  "svg,tiff"]) == 2
     assert main(["render", str(tmp_path / "in"), "--to", str(tmp_path), "--date",

@@ -16,7 +16,7 @@ import pytest
 from grader.authoring import Target, author
 from grader.grading import grade
 from grader.model import Puzzle
-from grader.scoring import LEVEL_STARS, level_stars, stars
+from grader.scoring import LEVEL_STARS, banded, level_stars, stars
 
 pytest.importorskip("pysat")
 
@@ -32,12 +32,13 @@ def test_a_grade_shows_its_stars_on_the_printed_scale() -> None:
     assert graded.stars == level_stars(graded.level, graded.score)
     low, high = LEVEL_STARS[graded.level]
     assert low <= graded.stars <= high
-    # the score's own stars may say otherwise; the grade never does
+    # the rating's own stars may say otherwise; the grade never does: its stars are read
+    # off its score, banded by level (issue 60), the rating's stars kept within the level's
     for level, (low, high) in LEVEL_STARS.items():
-        for score in (0.0, 0.7, 1.0, 1.3, 1.7, 3.0):
-            assert low <= level_stars(level, score) <= high
-            if low <= stars(score) <= high:
-                assert level_stars(level, score) == stars(score)
+        for rating in (0.0, 0.7, 1.0, 1.3, 1.7, 3.0):
+            shown = level_stars(level, banded(level, rating))
+            assert low <= shown <= high
+            assert shown == min(max(stars(rating), low), high)
 
 
 def test_star_targets_are_one_stretch_each_of_the_level_scale() -> None:
@@ -50,9 +51,10 @@ def test_star_targets_are_one_stretch_each_of_the_level_scale() -> None:
     for level in LEVEL_STARS:
         if level == "needs-guessing":
             continue
-        for score in np.linspace(0.0, 4.99, 40):
-            shown = level_stars(level, float(score))
-            graded = SimpleNamespace(level=level, score=float(score))
+        for rating in np.linspace(0.0, 4.99, 40):
+            score = banded(level, float(rating))
+            shown = level_stars(level, score)
+            graded = SimpleNamespace(level=level, score=score)
             assert Target(stars=shown).direction(Target(stars=shown).measure(graded)) == 0
 
 

@@ -32,7 +32,8 @@ INK = (29, 35, 48)           # a filled cell
 WHITE = (255, 255, 255)
 #: every state's screenshot, to look at after a run
 #: the minutes as `grade` prints them: ``12 (8-17)``, tenths under a minute
-MINUTES = r"\d+(\.\d)? \(\d+(\.\d)?-\d+(\.\d)?\)"
+#: and the size beside them (issue 60): ``12 (8-17) · 15x15``
+MINUTES = r"\d+(\.\d)? \(\d+(\.\d)?-\d+(\.\d)?\) \u00b7 \d+x\d+"
 SHOTS = Path(tempfile.gettempdir()) / "nonopress-studio-shots"
 
 
@@ -174,7 +175,7 @@ def test_a_colour_puzzle_opens_in_its_colours(page: Any) -> None:
     assert page.locator("#palette .swatch").count() == 2
     page.wait_for_function("() => document.getElementById('level').textContent !== '–'",
                            timeout=60_000)
-    assert page.inner_text("#minutes") == _cli_minutes("colour/ladybird.yaml")
+    assert page.inner_text("#minutes") == _cli_minutes("colour/ladybird.yaml") + " \u00b7 10x10"
 
 
 def _cli_minutes(name: str) -> str:

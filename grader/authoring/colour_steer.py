@@ -184,6 +184,8 @@ def _nearer(indices: Indices, palette: Palette, meta: Metadata, target: Target,
         if graded.verdict != "unique":
             continue
         measure = target.measure(graded)
+        if target.stars is not None and target.direction(measure) == -way:
+            continue  # stars are one step at a time: 2 to 4 stars is not one harder
         distance = target.distance(measure)
         if (measure - now) * way > 0 and distance < target.distance(now) and (
                 best is None or distance < best[0]):

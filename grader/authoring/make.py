@@ -147,5 +147,5 @@ def make(source: str | os.PathLike[str] | bytes, options: MakeOptions,
         progress=progress, max_change=options.max_change,
     )
     warning = unreadable(chosen, found)
-    return replace(result, likeness=chosen.likeness,
+    return replace(result, likeness=chosen.likeness, picture_ink=chosen.ink,
                    warnings=result.warnings + ((warning,) if warning else ()))

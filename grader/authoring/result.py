@@ -43,6 +43,9 @@ class Authored(Generic[P, G]):
     warnings: tuple[str, ...] = ()  #: what a reader should know (colours that print alike)
     #: how well the puzzle reads as its picture at its size (0-1; None: not from a picture)
     likeness: float | None = None
+    #: the ink share (0-1) the likeness rule reads: of the picture at the asked size,
+    #: before its empty margins are trimmed (the trimmed grid shows more ink)
+    picture_ink: float | None = None
 
     @property
     def cells(self) -> int:
@@ -77,6 +80,16 @@ class Authored(Generic[P, G]):
             return False
         return not self.target.wanted or self.target.direction(self.target.measure(self.grade)) == 0
 
+    def _ink_rule(self) -> str:
+        """Where the grid's ink share is not the one the likeness rule read (its empty
+        margins trimmed), the rule's own share and limit: the report shows the rule."""
+        from grader.authoring.likeness import INK_MAX
+
+        if self.picture_ink is None or abs(100 * self.picture_ink - self.ink_share) < 0.5:
+            return ""
+        return (f"; {100 * self.picture_ink:.0f}% of the picture before its empty margins "
+                f"were trimmed, at most {100 * INK_MAX:.0f}% reads as a figure")
+
     def report_lines(self) -> list[str]:
         lines = []
         if self.method:
@@ -89,7 +102,8 @@ class Authored(Generic[P, G]):
         }[self.verdict]
         lines.append(f"puzzle: {_shape(self.puzzle)}, {proof}")
         if self.likeness is not None:
-            lines.append(f"likeness: {100 * self.likeness:.0f}% ({self.ink_share:.0f}% ink)")
+            lines.append(f"likeness: {100 * self.likeness:.0f}% ({self.ink_share:.0f}% ink)"
+                         + self._ink_rule())
         lines.append(f"flips: {len(self.flips)} ({self.flip_share:.1f}% of cells)"
                      + (f" at {_cells(self.flips)}" if self.flips else ""))
         plain = kind_of(self.puzzle).black_and_white()

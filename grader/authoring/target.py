@@ -52,16 +52,14 @@ class Target:
     def measure(self, grade: Graded) -> float:
         """Where a grade stands on this target's scale (see :meth:`interval`).
 
-        The level is the hardest technique needed and the score the work (they are
-        separate figures): the scale counts whole levels, the score placing a puzzle
-        within its level. Stars are read on the same scale, as a page prints them (the
-        score's stars kept within the level's two, :func:`grader.scoring.printed_stars`):
-        going up it they never go down, so a number of stars is one stretch of it.
+        The score is banded by level (:func:`grader.scoring.banded`: level i scores
+        [i, i + 1), the fitted rating placing a puzzle within its band), so the scale is
+        the score itself. Stars are read off the same score, as a page prints them: going
+        up it they never go down, so a number of stars is one stretch of it.
         """
         if grade.score is None or grade.level not in LEVEL_ORDER:
             return float(len(LEVEL_ORDER))  # a defect, a cut-short grade: beyond every target
-        fraction = min(max(grade.score / (scoring.MAX_SCORE + 0.001), 0.0), 0.999)
-        return LEVEL_ORDER.index(grade.level) + fraction
+        return min(max(grade.score, 0.0), scoring.MAX_SCORE)
 
     def interval(self) -> tuple[float, float]:
         """Measures [low, high) that meet the target."""
@@ -104,17 +102,14 @@ class Target:
 
 
 def stars_start(stars: int) -> float:
-    """The lowest measure (level and score, :meth:`Target.measure`) a page prints with
-    ``stars`` or more stars: the first level that may show them, from the score on which
-    the score's own stars reach them."""
-    thresholds = (0.0, *scoring.default_weights().stars)
+    """The lowest measure (the banded score, :meth:`Target.measure`) a page prints with
+    ``stars`` or more stars: the first level that may show them, from the middle of its
+    band when they are its upper star (:func:`grader.scoring.level_stars`)."""
     for index, level in enumerate(LEVEL_RUNGS):
         low, high = scoring.LEVEL_STARS[level]
         if high < stars:
             continue
-        if low >= stars:
-            return float(index)
-        return index + thresholds[stars - 1] / (scoring.MAX_SCORE + 0.001)
+        return float(index) if low >= stars else index + 0.5
     return float(len(LEVEL_RUNGS))
 
 

@@ -249,6 +249,20 @@ def kdp_page_count(doc: Document, rules: PrintRules) -> RuleResult:
     return result
 
 
+def saddle_stitch(doc: Document) -> RuleResult:
+    """A magazine is usually saddle-stitched: folded sheets of four pages each. Other
+    bindings take any even count, so a count that is not a multiple of 4 is a warning."""
+    count = len(doc.pages)
+    result = RuleResult("saddle-stitch", "a multiple of 4 pages, as a saddle-stitched "
+                        "issue needs")
+    if count % 4:
+        more = 4 - count % 4
+        result.add(None, f"{count} pages: a saddle-stitched issue needs a multiple of 4; add "
+                   f"{more} page{'s' * (more != 1)} (booklet: true pads with blank pages) "
+                   "unless the issue is bound another way", status="warn")
+    return result
+
+
 def kdp_blank_pages(doc: Document) -> RuleResult:
     result = RuleResult("blank-pages", "never more than 2 blank pages in a row")
     run: list[int] = []
@@ -610,6 +624,7 @@ RULES: dict[str, Callable[[Document, PrintRules], RuleResult]] = {
     "annotations": _plain(no_annotations),
     "bookmarks": no_bookmarks,
     "blank-pages": _plain(kdp_blank_pages),
+    "saddle-stitch": _plain(saddle_stitch),
     "pdfx-version": _plain(pdfx_version),
     "output-intent": _plain(pdfx_output_intent),
     "pdfx-keys": _plain(pdfx_keys),

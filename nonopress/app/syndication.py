@@ -2,7 +2,9 @@
 format asked for (SVG, PDF, EPS, PNG), and a feed (JSON) describing them: title, date,
 level, stars, minutes, size, author, licence and the files' names.
 
-Every puzzle is graded (level, stars and minutes come from the grade, never guessed) and its
+The puzzle's art is captioned with its size alone (its title would give the picture away,
+unless ``SetOptions.title`` asks for it), the solution's with the title too. Every puzzle is
+graded (level, stars and minutes come from the grade, never guessed) and its
 solution is the file's own or the one the solver proves; a puzzle without one unique
 solution is refused by name, since a partner cannot print it. Files are written atomically
 and named after the title (else the file), so that a second run writes the same names.
@@ -37,12 +39,17 @@ class SetOptions:
     cell: float = 14.0
     seconds: float = 10.0
     feed: str = "feed.json"  #: the feed's file name in the folder ("" for none)
+    #: caption the puzzle's art with its title too (a title gives the picture away: the
+    #: solution's art carries it, the puzzle's only when asked)
+    title: bool = False
 
 
 @dataclass
 class SetResult:
     items: list[dict[str, Any]] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
+    #: what the partner will see that the editor may not have meant (titles)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def feed(self) -> dict[str, Any]:
@@ -83,9 +90,17 @@ def render_set(puzzles: Sequence[LoadedPuzzle], folder: Path,
         dt.date.fromisoformat(date)
     except ValueError:
         raise NonopressError(f"date {date!r} is not YYYY-MM-DD") from None
-    if not folder.is_dir():
-        raise NonopressError(f"{folder}: no such folder")
-    result = SetResult()
+    if folder.exists() and not folder.is_dir():
+        raise NonopressError(f"{folder}: not a folder")
+    try:  # before any grading: a folder that cannot be made costs no time
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise NonopressError(f"{folder}: cannot make the folder: {exc.strerror or exc}") \
+            from None
+    from grader.wording import title_warnings
+
+    result = SetResult(warnings=title_warnings(
+        [(loaded.label, loaded.puzzle.title) for loaded in puzzles], "the feed and the solutions"))
     budget = Budget(seconds=options.seconds)
     for loaded in puzzles:  # every drawing within the bounds before any is graded
         for fmt in options.formats:
@@ -106,8 +121,8 @@ def render_set(puzzles: Sequence[LoadedPuzzle], folder: Path,
             raise FormatError(f"not one unique solution ({graded.verdict}): a partner cannot "
                               "print it", loaded.label)
         files: dict[str, dict[str, str]] = {"puzzle": {}, "solution": {}}
-        caption = caption_of(puzzle)
         for part, drawn in (("puzzle", None), ("solution", solution)):
+            caption = caption_of(puzzle, title=part == "solution" or options.title)
             page = puzzle_page(puzzle, drawn, caption, cell=options.cell)
             for fmt in options.formats:
                 name = f"{stem}.{fmt}" if part == "puzzle" else f"{stem}-solution.{fmt}"

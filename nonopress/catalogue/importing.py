@@ -92,7 +92,10 @@ def add_files(catalogue: Catalogue, paths: Sequence[str], options: ImportOptions
         raise NonopressError(f"no puzzle files found in {', '.join(paths)}{said}")
     named = frozenset(Path(p) for p in paths if not Path(p).is_dir())
     found = read_tasks(files, options.timeout_s, named)
-    merged = stored_elsewhere(catalogue, found.tasks)
+    # the same clues twice in this run are named as the catalogue's own are (a file
+    # dropped without a word is a puzzle the editor believes is in the catalogue)
+    merged = (*(f"{line}: stored once, from the first" for line in found.duplicate_names),
+              *stored_elsewhere(catalogue, found.tasks))
     added = insert_pending(catalogue, found.tasks, options.tags)
     todo = _still_to_grade(catalogue, found.tasks, options.retry_failed)
     stream.write(f"{plural(len(found.tasks), 'puzzle')} read, {added} new to {catalogue.name}; "

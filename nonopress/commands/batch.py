@@ -48,7 +48,8 @@ def add_grading_arguments(parser: argparse.ArgumentParser, timeout_s: float) -> 
         "--scheduler",
         metavar="ADDRESS",
         help="run on a Dask cluster: a scheduler address (tcp://host:8786) or 'local' "
-        "(needs the extra nonopress[dask])",
+        "(needs the extra nonopress[dask]); it pays only for slow puzzles or several "
+        "machines: cheap puzzles grade faster on the default pool of processes",
     )
     parser.add_argument(
         "--retry-failed",

@@ -149,8 +149,8 @@ def _add(catalogue: Any, args: argparse.Namespace) -> int:
         print(shown(f"nonopress library: {line}"), file=sys.stderr)
     for line in summary.unreadable:
         print(shown(f"nonopress library: {line}"), file=sys.stderr)
-    print(shown(f"{summary.read} puzzles read, {summary.added} added, {summary.graded} "
-                f"graded into {catalogue.name}"), file=sys.stderr)
+    print(shown(f"{plural(summary.read, 'puzzle')} read, {summary.added} added, "
+                f"{summary.graded} graded into {catalogue.name}"), file=sys.stderr)
     return 2 if summary.unreadable else 0
 
 

@@ -104,6 +104,10 @@ def run(args: argparse.Namespace) -> int:
         report([result], args, "nothing (the puzzle is not proved unique)")
         return EXIT_NOT_UNIQUE
     report([result], args, write_puzzles([result.puzzle], args.output))
+    if not args.title:  # a title reaches the solutions, the feed and the site: say whence
+        print(shown(f"nonopress make: note: titled {result.puzzle.title!r} after the picture's "
+                    "file name; give --title to name it as readers should see it"),
+              file=sys.stderr)
     if trivial:  # written as asked, but a blank page is unlikely to be what was meant
         print(shown(f"nonopress make: warning: {args.image}: {trivial}"), file=sys.stderr)
     return 0

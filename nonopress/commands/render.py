@@ -5,6 +5,7 @@ per format, and a feed (JSON) describing them, for a syndication partner."""
 from __future__ import annotations
 
 import argparse
+import sys
 
 from nonopress.commands.common import positive_float
 
@@ -31,6 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="which puzzle of a file holding several (default 1)")
     parser.add_argument("--solution", action="store_true",
                         help="draw the solution in the grid (the file's own, else the solver's)")
+    parser.add_argument("--title", action="store_true",
+                        help="caption the puzzle's art with its title too (a title gives the "
+                        "picture away: by default only a solution's art carries it)")
     parser.add_argument("--grade", action="store_true",
                         help="put the level and stars in the caption (grades the puzzle)")
     parser.add_argument("--cell", type=float, default=14.0, metavar="PT",
@@ -61,7 +65,11 @@ def _many(args: argparse.Namespace) -> int:
     puzzles = list(iter_puzzles(expand_paths(args.paths)))
     result = render_set(puzzles, Path(args.to), SetOptions(
         formats=formats, date=args.date, cell=args.cell, seconds=args.seconds,
-        feed=args.feed))
+        feed=args.feed, title=args.title))
+    from grader.text import shown
+
+    for line in result.warnings:
+        print(shown(f"nonopress render: warning: {line}"), file=sys.stderr)
     print(f"wrote {len(result.written)} files for {len(result.items)} puzzle(s) to {args.to}"
           + (f" (feed: {Path(args.to) / args.feed})" if args.feed else ""))
     return 0
@@ -109,7 +117,8 @@ def _one(args: argparse.Namespace) -> int:
                 raise FormatError(f"no unique solution to draw ({solved.verdict})", args.puzzle)
             solution = solved.solutions[0]
     try:
-        page = puzzle_page(puzzle, solution, caption_of(puzzle, extra), cell=args.cell)
+        caption = caption_of(puzzle, extra, title=args.title or solution is not None)
+        page = puzzle_page(puzzle, solution, caption, cell=args.cell)
         drawn = render(page, drawing)
     except PuzzleError as exc:  # too large to draw: said before any memory is taken
         raise FormatError(str(exc), args.puzzle) from None

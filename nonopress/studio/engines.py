@@ -56,7 +56,8 @@ def _heat(steps: tuple[Any, ...], height: int, width: int) -> tuple[list[list[in
 
 def grade(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
     """The ``grade --json`` record of the puzzle, with ``heat``, ``rung_order`` and
-    ``minutes_text`` (the minutes as ``grade`` prints them, ``12 (8-17)``)."""
+    ``minutes_text`` (the minutes as ``grade`` prints them, with the size: ``12 (8-17) ·
+    15x15``)."""
     from grader.minutes import span_text
     from nonopress.app.records import grade_record
 
@@ -65,7 +66,8 @@ def grade(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
     puzzle = loaded.puzzle
     record["heat"], record["rung_order"] = _heat(result.steps, puzzle.height, puzzle.width)
     minutes, low, high = result.minutes, result.minutes_low, result.minutes_high
-    record["minutes_text"] = (span_text(minutes, low, high)
+    # minutes are the work, which grows with the size: the size stands beside them
+    record["minutes_text"] = (f"{span_text(minutes, low, high)} \u00b7 {puzzle.size}"
                               if minutes is not None and low is not None and high is not None
                               else None)
     return record

@@ -90,11 +90,19 @@ def _list(links: Sequence[PageLink], with_dates: bool) -> str:
     return "<ul class=\"np-list\">\n" + "\n".join(items) + "\n</ul>\n"
 
 
+def _key() -> str:
+    """What the stars and the minutes beside each puzzle mean, in one sentence."""
+    from grader.wording import STARS_AND_MINUTES
+
+    return f"<p class=\"np-key\">{escape(STARS_AND_MINUTES)}</p>\n"
+
+
 def index_page(site_title: str, subtitle: str, links: Sequence[PageLink],
                collect: str | None, author: str = "") -> str:
     """The issue: its title and date, each puzzle with its level, stars and minutes."""
     by = f"<p class=\"np-author\">by {escape(author)}</p>\n" if author else ""
-    body = _list(links, with_dates=False) if links else "<p>Nothing is published yet.</p>\n"
+    body = (_list(links, with_dates=False) + _key()) if links else \
+        "<p>Nothing is published yet.</p>\n"
     return (
         _head(site_title, collect, script=False) + "<body class=\"np-site\">\n"
         + _site_header(site_title, "")
@@ -107,7 +115,8 @@ def index_page(site_title: str, subtitle: str, links: Sequence[PageLink],
 def archive_page(site_title: str, links: Sequence[PageLink], collect: str | None) -> str:
     """Every published puzzle by date, newest first."""
     ordered = sorted(links, key=lambda link: link.date, reverse=True)
-    body = _list(ordered, with_dates=True) if links else "<p>Nothing is published yet.</p>\n"
+    body = (_list(ordered, with_dates=True) + _key()) if links else \
+        "<p>Nothing is published yet.</p>\n"
     return (
         _head(f"Archive \u2014 {site_title}", collect, script=False) + "<body class=\"np-site\">\n"
         + _site_header(site_title, "") + "<main>\n<h1>Archive</h1>\n" + body

@@ -20,6 +20,9 @@ export class Board {
     this.overlay = {differ: null, broken: null, heat: null, flips: null, givens: null, clues: null};
     this.cell = 24;
     this.left = 0; this.top = 0;
+    // the clue bands' room, kept while the size stays: the grid must not move under the pen
+    // as drawing lengthens a clue (strokes would land a row low)
+    this.room = {key: '', rows: 1, columns: 1};
   }
 
   colourOf(value) {
@@ -42,8 +45,14 @@ export class Board {
   layout(maxWidth, maxHeight) {
     const p = this.picture;
     const {rows, columns} = this.clues();
-    const rowClue = Math.max(1, ...rows.map((c) => c.length));
-    const colClue = Math.max(1, ...columns.map((c) => c.length));
+    // room for the longest clue a line of this size can have (a block and a gap each), or
+    // for a longer one already seen at this size (colour blocks may touch): never less
+    const key = `${p.width}x${p.height}`;
+    if (this.room.key !== key) {
+      this.room = {key, rows: Math.ceil(p.width / 2), columns: Math.ceil(p.height / 2)};
+    }
+    const rowClue = this.room.rows = Math.max(1, this.room.rows, ...rows.map((c) => c.length));
+    const colClue = this.room.columns = Math.max(1, this.room.columns, ...columns.map((c) => c.length));
     const across = p.width + rowClue * 0.9, down = p.height + colClue * 0.9;
     this.cell = Math.max(9, Math.min(40, Math.floor(Math.min(maxWidth / across, maxHeight / down))));
     this.left = Math.ceil(rowClue * this.cell * 0.9) + 6;
