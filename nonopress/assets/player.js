@@ -77,6 +77,7 @@
    * @param {string | undefined} text @returns {number[]}
    */
   function ranges(text) {
+    /** @type {number[]} */
     const out = [];
     if (!text) return out;
     for (const part of text.split(',')) {
@@ -101,7 +102,7 @@
     const n = d.width * d.height;
     need(typeof d.solution === 'string' && d.solution.length <= 4 * Math.ceil(4 * n / 3) + 4
          && /^[A-Za-z0-9+/]*={0,2}$/.test(d.solution), 'solution', 'not base64 of the grid');
-    for (const name of ['heading', 'title', 'author', 'date', 'size_label', 'solved_title']) {
+    for (const name of ['heading', 'title', 'author', 'date', 'size_label']) {
       need(d[name] === undefined || isText(d[name], 1000), name, 'not a text of at most 1000 characters');
     }
     need(d.note === undefined || isText(d.note, 10000), 'note', 'not a text of at most 10000 characters');
@@ -331,8 +332,8 @@
       const meta = el('p', {cls: 'np-meta', text: facts});
       const byline = d.author ? el('p', {cls: 'np-author', text: `by ${d.author}`}) : null;
       const note = d.note ? el('p', {cls: 'np-note', text: d.note}) : null;
+      /** @type {HTMLElement} */
       this.status = el('p', {cls: 'np-status', role: 'status', 'aria-live': 'polite'});
-      this.timerText = el('span', {cls: 'np-timer', 'aria-label': 'time'});
       host.append(heading, meta, byline || '', note || '', this.toolbar(), this.status);
       this.scroller = el('div', {cls: 'np-scroller'});
       this.grid = this.board.grid();
@@ -365,6 +366,7 @@
         button('Reveal all', () => this.revealAll()));
       for (const extra of this.board.moreTools()) bar.append(extra);
       this.pauseButton = button('Pause', () => this.togglePause(), {'aria-pressed': 'false'});
+      this.timerText = el('span', {cls: 'np-timer', 'aria-label': 'time'});
       bar.append(this.timerText, this.pauseButton,
         button('\u2212', () => this.zoom(-1), {'aria-label': 'Zoom out'}),
         button('+', () => this.zoom(1), {'aria-label': 'Zoom in'}));
@@ -648,7 +650,7 @@
       if (this.saveTimer) return;
       // after a quiet moment: a save never delays the paint of the next click
       this.saveTimer = window.setTimeout(() => {
-        if (window.requestIdleCallback) requestIdleCallback(() => this.saveNow(), {timeout: 2000});
+        if ('requestIdleCallback' in window) requestIdleCallback(() => this.saveNow(), {timeout: 2000});
         else this.saveNow();
       }, 300);
     }
@@ -692,7 +694,7 @@
       p.textContent = '';
       const hints = s.hints[1] + s.hints[2] + s.hints[3] + s.hints[4];
       // the title shown once solved is veiled as the answer is (app/play.py veiled_meta)
-      let solvedTitle = this.data.solved_title || '';
+      let solvedTitle = '';
       if (this.data.veiled_title) {
         try { solvedTitle = reveal(this.data.veiled_title, this.data.key.slice(8)); } catch (e) { solvedTitle = ''; }
       }

@@ -55,7 +55,6 @@ export interface PuzzleBase {
   note?: string;
   date?: string;
   size_label?: string;
-  solved_title?: string;
   veiled_title?: string;
   grade?: Grade | null;
   site?: Site | null;
@@ -167,7 +166,20 @@ export interface BoardClass {
   fits(answer: string, data: any): boolean;
 }
 
+/** globalThis.NonopressPlayer: what the shell lends the boards (and the studio). */
+export interface PlayerApi {
+  ranges(text?: string): number[];
+  reveal(blob: string, key: string): string;
+  el(tag: string, attrs?: Record<string, any> | null, ...children: (Node | string | null)[]): HTMLElement;
+  button(label: string, action: () => void, attrs?: Record<string, any>): HTMLButtonElement;
+  defineBoard(tag: string, Board: BoardClass): void;
+  needBoard(tag: string): Promise<BoardClass>;
+  Player: unknown;
+  /** the line boards' (boards/bw.js): the clue of a line of values */
+  clueOf?: (values: ArrayLike<number>) => [number, number][];
+  EMPTY_MARK?: number;
+}
+
 declare global {
-  // eslint-disable-next-line no-var
-  var NonopressPlayer: any;
+  var NonopressPlayer: PlayerApi;
 }

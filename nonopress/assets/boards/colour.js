@@ -34,6 +34,6 @@
       /** @param {number} k */
       toolName(k) { return `Paint ${this.palette()[k].name} (key ${k + 1})`; }
     }
-    P.defineBoard('colour', /** @type {BoardClass} */ (ColourBoard));
+    P.defineBoard('colour', /** @type {BoardClass} */ (/** @type {unknown} */ (ColourBoard)));
   });
 })();

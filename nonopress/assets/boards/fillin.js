@@ -55,7 +55,6 @@
     holds(v) { return typeof v === 'string' && v.length <= 2; }
 
     /** @param {string[]} _solution @returns {[number, string][]} */
-    // eslint-disable-next-line no-unused-vars
     givens(_solution) {
       /** @type {[number, string][]} */
       const out = [];
@@ -127,7 +126,6 @@
     }
 
     /** @param {number[] | null} _indices */
-    // eslint-disable-next-line no-unused-vars
     touched(_indices) { this.crossOffWords(); }
 
     /** @param {number} i @param {boolean} focus */
