@@ -126,13 +126,13 @@ def _answers_within_a_second(page: Any) -> float:
 
 
 def _third_host(record: dict[str, Any], third: Host) -> dict[str, Any]:
-    data = json.loads(json.dumps(record))
+    data: dict[str, Any] = json.loads(json.dumps(record))
     data["palette"][0]["rgb"] = f"url({third.url}/steered.png)"
     return data
 
 
 def _frozen(record: dict[str, Any], third: Host) -> dict[str, Any]:
-    data = json.loads(json.dumps(record))
+    data: dict[str, Any] = json.loads(json.dumps(record))
     for step in data["hints"]["steps"]:
         step["c"] = "0-200000000"
     return data
@@ -160,7 +160,7 @@ def test_a_good_json_from_another_host_plays_and_names_no_collector(
         browser: Any, hosts: tuple[Host, Host, Host], record: dict[str, Any]) -> None:
     """Solve records go where the page's own puzzles send them: a collector named by a JSON
     from another host is dropped, and the puzzle plays."""
-    data = json.loads(json.dumps(record))
+    data: dict[str, Any] = json.loads(json.dumps(record))
     data["site"]["collect"] = f"{hosts[2].url}/solves"
     page = _open(browser, hosts, data)
     try:
