@@ -148,3 +148,16 @@ def test_every_kind_of_the_schema_has_its_board() -> None:
     for ref in schema["oneOf"]:
         kind = schema["$defs"][ref["$ref"].rsplit("/", 1)[-1]]["properties"]["kind"]["const"]
         assert board_file(kind) == f"boards/{kind}.js"
+
+
+def test_the_shell_names_no_kind() -> None:
+    """The shell (player.js) asks the board for everything a kind decides: no kind's tag
+    appears in it, and it compares no record's kind."""
+    shell = (FOLDER / "player.js").read_text(encoding="utf-8")
+    code = "\n".join(line for line in shell.splitlines() if not line.lstrip().startswith("//"))
+    tags = [path.stem for path in (FOLDER / "boards").glob("*.js")]
+    assert sorted(tags) == ["bw", "colour", "fillin"]
+    for tag in tags:
+        assert f"'{tag}'" not in code and f'"{tag}"' not in code, tag
+    typed = re.sub(r"typeof\s+[\w.]+", "", code)  # `typeof d.kind === 'string'` is no branch
+    assert not re.search(r"\.kind\s*[!=]==?", typed)

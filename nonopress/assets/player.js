@@ -868,7 +868,11 @@
       const inline = this.getAttribute('data');
       if (inline) {
         const script = document.getElementById(inline);
-        this.start(this.parse(script ? script.textContent || '' : ''));
+        try {
+          this.start(this.parse(script ? script.textContent || '' : ''));
+        } catch (err) {
+          this.refuse(err);
+        }
         return;
       }
       const src = this.getAttribute('src');
