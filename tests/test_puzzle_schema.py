@@ -161,3 +161,13 @@ def test_the_shell_names_no_kind() -> None:
         assert f"'{tag}'" not in code and f'"{tag}"' not in code, tag
     typed = re.sub(r"typeof\s+[\w.]+", "", code)  # `typeof d.kind === 'string'` is no branch
     assert not re.search(r"\.kind\s*[!=]==?", typed)
+
+
+def test_a_puzzle_wider_than_the_player_draws_is_refused_in_one_line(tmp_path: Path) -> None:
+    """The studio's Play answer never holds a grid the schema (and the player) refuses."""
+    from grader.errors import NonopressError
+
+    path = tmp_path / "wide.non"
+    path.write_text("width 201\nheight 1\nrows\n201\ncolumns\n" + "1\n" * 201)
+    with pytest.raises(NonopressError, match=r"201x1 is larger than the web player draws"):
+        play_record(read_any(path)[0], Budget(seconds=30))
