@@ -37,25 +37,19 @@
   // -- checking what was loaded: a bad field is one line naming it -------------------------
   class BadPuzzle extends Error {}
 
-  /** @param {boolean} ok @param {string} where @param {string} what */
   function need(ok, where, what) {
     if (!ok) throw new BadPuzzle(`${where}: ${what}`);
   }
-  /** @param {unknown} v @param {number} low @param {number} high */
   function isInt(v, low, high) {
     return typeof v === 'number' && Number.isInteger(v) && v >= low && v <= high;
   }
-  /** @param {unknown} v @param {number} most */
   function isText(v, most) { return typeof v === 'string' && v.length <= most; }
-  /** @param {unknown} v @returns {v is Record<string, any>} */
   function isObject(v) { return typeof v === 'object' && v !== null && !Array.isArray(v); }
-  /** @param {unknown} v @param {number} most @returns {v is any[]} */
   function isList(v, most) { return Array.isArray(v) && v.length <= most; }
 
   /**
    * Check a cell range text ("0-3,7,9-12") without spelling it out: every number below
    * ``limit``, ascending, at most ``limit`` positions in all.
-   * @param {unknown} text @param {number} limit @param {string} where
    */
   function checkRanges(text, limit, where) {
     need(typeof text === 'string' && text.length <= 12 * limit + 12, where, 'not a cell range text');
@@ -74,7 +68,6 @@
 
   /**
    * "0-3,7,9-12" -> [0,1,2,3,7,9,10,11,12] (checked by checkRanges before).
-   * @param {string | undefined} text @returns {number[]}
    */
   function ranges(text) {
     /** @type {number[]} */
@@ -90,7 +83,6 @@
   /**
    * The part every kind shares: what the shell itself reads. The board checks its own
    * fields after this (Board.check).
-   * @param {any} d @returns {asserts d is Puzzle}
    */
   function checkCommon(d) {
     need(isObject(d), 'puzzle', 'not a JSON object');
@@ -131,15 +123,14 @@
     if (d.hints !== undefined && d.hints !== null) checkHints(d.hints, n);
   }
 
-  /** @param {any} t @param {number} n */
   function checkHints(t, n) {
     need(isObject(t), 'hints', 'not an object');
-    need(isList(t.rungs, 1000) && t.rungs.every((/** @type {unknown} */ x) => isText(x, 200)), 'hints.rungs', 'not a list of short texts');
-    need(isList(t.where, 1000) && t.where.every((/** @type {unknown} */ x) => isText(x, 500)), 'hints.where', 'not a list of short texts');
+    need(isList(t.rungs, 1000) && t.rungs.every((x) => isText(x, 200)), 'hints.rungs', 'not a list of short texts');
+    need(isList(t.where, 1000) && t.where.every((x) => isText(x, 500)), 'hints.where', 'not a list of short texts');
     need(t.bracket === undefined || typeof t.bracket === 'boolean', 'hints.bracket', 'not true or false');
     // every step decides at least one cell, and a cell once
     need(isList(t.steps, n), 'hints.steps', `not a list of at most ${n} steps`);
-    t.steps.forEach((/** @type {any} */ s, /** @type {number} */ k) => {
+    t.steps.forEach((s, k) => {
       const at = `hints.steps[${k}]`;
       need(isObject(s), at, 'not an object');
       need(isInt(s.r, 0, t.rungs.length - 1), `${at}.r`, 'not a rung of the table');
@@ -154,7 +145,6 @@
   // -- small helpers ------------------------------------------------------------------------
   /**
    * The solution: base64, XORed with a xorshift32 stream seeded by the key (app/play.py).
-   * @param {string} blob @param {string} key
    */
   function reveal(blob, key) {
     const bytes = Uint8Array.from(atob(blob), (ch) => ch.charCodeAt(0));
@@ -176,22 +166,18 @@
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
   }
 
-  /** @param {string} key @param {unknown} value */
   function store(key, value) {
     try {
       if (value === undefined) localStorage.removeItem(key);
       else localStorage.setItem(key, JSON.stringify(value));
     } catch (e) { /* storage full or blocked: play on without saving */ }
   }
-  /** @param {string} key @returns {any} */
   function load(key) {
     try { return JSON.parse(localStorage.getItem(key) || 'null'); } catch (e) { return null; }
   }
 
   /**
    * An element with attributes ("text" its text, "cls" its class) and children.
-   * @param {string} tag @param {Record<string, any> | null} [attrs] @param {...(Node | string | null)} children
-   * @returns {HTMLElement}
    */
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -205,14 +191,12 @@
     return node;
   }
 
-  /** @param {string} label @param {() => void} action @param {Record<string, any>} [attrs] */
   function button(label, action, attrs) {
     const b = /** @type {HTMLButtonElement} */ (el('button', Object.assign({type: 'button', text: label}, attrs || {})));
     b.addEventListener('click', action);
     return b;
   }
 
-  /** @param {number} seconds */
   function clock(seconds) {
     const s = Math.floor(seconds), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60;
     const ss = String(s % 60).padStart(2, '0');
@@ -226,14 +210,12 @@
     return side < 600 ? 'phone' : 'tablet';
   }
 
-  /** @param {import('./puzzle').Grade} g */
   function minutesText(g) {
     if (g.minutes === null || g.minutes === undefined) return '';
-    const whole = (/** @type {number | null | undefined} */ x) => (!x ? '0' : x < 1 ? x.toFixed(1) : String(Math.round(x)));
+    const whole = (x) => (!x ? '0' : x < 1 ? x.toFixed(1) : String(Math.round(x)));
     return `People take about ${whole(g.minutes)} minutes (${whole(g.minutes_low)}-${whole(g.minutes_high)}).`;
   }
 
-  /** @param {number | null | undefined} n */
   function starsText(n) { return n ? `${'\u2605'.repeat(n)}${'\u2606'.repeat(Math.max(0, 5 - n))}` : ''; }
 
   /** @returns {Stats} */
@@ -243,9 +225,6 @@
 
   // -- the shell --------------------------------------------------------------------------
   class Player {
-    /**
-     * @param {HTMLElement} host @param {Puzzle} data @param {BoardClass} Board
-     */
     constructor(host, data, Board) {
       this.host = host;
       this.data = data;
@@ -384,7 +363,6 @@
       this.applyZoom();
     }
 
-    /** @param {number} step */
     zoom(step) {
       this.cellSize = Math.max(10, Math.min(64, (this.cellSize || 24) + step * 4));
       this.applyZoom();
@@ -399,15 +377,10 @@
     }
 
     // -- marks ----------------------------------------------------------------------------
-    /** @param {number} i */
     correct(i) { return !!this.locked[i] || this.board.correct(i); }
-    /** @param {number} i */
     wrong(i) { return !this.locked[i] && this.board.wrong(i); }
 
-    /**
-     * Set cells, one undo step. @param {[number, any][]} changes @param {boolean} [record]
-     * @returns {[number, any, any][]}
-     */
+    /** Set cells, one undo step. @param {[number, any][]} changes @returns {[number, any, any][]} */
     apply(changes, record = true) {
       /** @type {[number, any, any][]} */
       const done = [];
@@ -422,7 +395,6 @@
       return done;
     }
 
-    /** @param {number[]} indices */
     touched(indices) {
       this.begin();
       for (const i of indices) this.board.drawCell(i);
@@ -438,7 +410,6 @@
       this.updateTimer();
     }
 
-    /** @param {KeyboardEvent} e */
     onKey(e) {
       if (this.paused) return;
       const key = e.key;
@@ -477,7 +448,6 @@
       this.marked = null;
     }
 
-    /** @param {number[]} indices @param {string} cls */
     markCells(indices, cls) {
       this.clearMarks();
       for (const i of indices) this.board.cellEl(i)?.classList.add(cls);
@@ -511,7 +481,6 @@
       } else this.say(steps ? `Rewound ${steps} move${steps === 1 ? '' : 's'} to before the first error.` : 'No mistakes to rewind.');
     }
 
-    /** @param {number[]} indices */
     revealCells(indices) {
       /** @type {[number, any][]} */
       const changes = indices.filter((i) => !this.locked[i] && !this.correct(i)).map((i) => [i, this.board.truth(i)]);
@@ -528,6 +497,7 @@
     }
 
     // -- hints: from the grader's log, in four stages ---------------------------------------
+    /**  */
     /** @returns {{type: 'step' | 'wrong', index: number} | null} */
     findHint() {
       const bad = this.wrongCells();
@@ -661,7 +631,6 @@
       this.save();
     }
 
-    /** @param {string} text @param {boolean} [visible] */
     say(text, visible = true) {
       // re-set so the same words are announced again; a hint is read out but not shown
       // twice on screen (its panel shows it)
@@ -687,7 +656,6 @@
       this.sendRecord(true);
     }
 
-    /** @param {boolean} announce */
     showSolved(announce) {
       const s = this.stats, g = this.data.grade || {}, p = this.solvedPanel;
       if (!p) return;
@@ -733,7 +701,6 @@
         el('label', {for: box.id, text: ' Send anonymous solve statistics'}));
     }
 
-    /** @param {boolean} completed */
     record(completed) {
       let solver = null;
       try {
@@ -751,7 +718,6 @@
               player: this.site.player || 'nonopress-player'};
     }
 
-    /** @param {boolean} completed */
     sendRecord(completed) {
       // a kind without a key the collector files solves under reports nothing (board.reports)
       if (!this.collecting() || this.sent) return;
@@ -787,9 +753,8 @@
       this.retryTimer = window.setTimeout(() => { this.retryTimer = null; this.retryPending(); }, 30000);
     }
 
-    /** @param {string} body */
     dropPending(body) {
-      store('nonopress-pending', (load('nonopress-pending') || []).filter((/** @type {any} */ x) => x.body !== body));
+      store('nonopress-pending', (load('nonopress-pending') || []).filter((x) => x.body !== body));
     }
 
     sendAbandon() {
@@ -808,13 +773,12 @@
   /** @type {Record<string, {promise: Promise<BoardClass>, resolve: (b: BoardClass) => void}>} */
   const waiting = {};
 
-  /** A board script calls this once it is read. @param {string} tag @param {BoardClass} Board */
+  /** A board script calls this once it is read. */
   function defineBoard(tag, Board) {
     boards[tag] = Board;
     if (waiting[tag]) waiting[tag].resolve(Board);
   }
 
-  /** @param {string} tag */
   function boardUrl(tag) {
     const base = SCRIPT && SCRIPT.src ? SCRIPT.src : document.baseURI;
     return new URL(`boards/${tag}.js`, base).href;
@@ -823,7 +787,6 @@
   /**
    * The board of a kind: already read, read by a script the page loads, or loaded now from
    * beside this script (never from the JSON's host: the tag is checked to be a plain word).
-   * @param {string} tag @returns {Promise<BoardClass>}
    */
   function needBoard(tag) {
     if (boards[tag]) return Promise.resolve(boards[tag]);
@@ -893,7 +856,6 @@
         .catch((err) => this.refuse(err));
     }
 
-    /** @param {string} text @returns {any} */
     parse(text) {
       try {
         need(text.length <= MAX_JSON, 'puzzle', `larger than ${MAX_JSON} characters`);
@@ -908,7 +870,6 @@
       if (this.player && this.player.ticker) clearInterval(this.player.ticker);
     }
 
-    /** @param {unknown} err */
     refuse(err) {
       const message = err instanceof Error ? err.message : String(err);
       this.textContent = `The puzzle could not be loaded (${message}).`;
@@ -916,8 +877,7 @@
     }
 
     /**
-     * Check the JSON, load its kind's board, then play. @param {any} data
-     * @returns {Promise<void>}
+     * Check the JSON, load its kind's board, then play.
      */
     start(data) {
       try {

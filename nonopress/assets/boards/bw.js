@@ -19,7 +19,6 @@
 
   /**
    * The clue of a line of values (0 = empty, k = colour k): [[length, colour], ...].
-   * @param {ArrayLike<number>} values @returns {[number, number][]}
    */
   function clueOf(values) {
     /** @type {[number, number][]} */
@@ -36,7 +35,6 @@
   }
 
   class LineBoard {
-    /** @param {Shell} shell */
     constructor(shell) {
       this.shell = shell;
       this.data = /** @type {LinePuzzle} */ (shell.data);
@@ -63,7 +61,6 @@
     // -- what the kind says: the colour board overrides these -------------------------------
     /**
      * Check the kind's own fields (the shell checked the rest).
-     * @param {any} d @param {Checks} c
      */
     static check(d, c) {
       LineBoard.checkLines(d, c, (item, where, length) => {
@@ -75,15 +72,13 @@
 
     /**
      * Rows and columns: one clue per line, each run inside its line, the givens on the grid.
-     * @param {any} d @param {Checks} c
-     * @param {(item: unknown, where: string, length: number) => number} run
      */
     static checkLines(d, c, run) {
       for (const [axis, count, length] of /** @type {[string, number, number][]} */ (
         [['rows', d.height, d.width], ['columns', d.width, d.height]])) {
         const lines = d[axis];
         c.need(Array.isArray(lines) && lines.length === count, axis, `not a list of ${count} clues`);
-        lines.forEach((/** @type {unknown} */ clue, /** @type {number} */ k) => {
+        lines.forEach((clue, k) => {
           const where = `${axis}[${k}]`;
           c.need(c.isList(clue, length), where, `not a list of at most ${length} runs`);
           let cells = 0;
@@ -92,13 +87,13 @@
         });
       }
       c.need(d.givens === undefined || c.isList(d.givens, d.width * d.height), 'givens', 'not a list of cells');
-      (d.givens || []).forEach((/** @type {unknown} */ g, /** @type {number} */ k) => {
+      (d.givens || []).forEach((g, k) => {
         c.need(Array.isArray(g) && g.length === 3 && c.isInt(g[0], 0, d.height - 1)
                && c.isInt(g[1], 0, d.width - 1) && (g[2] === 0 || g[2] === 1),
         `givens[${k}]`, 'not [row, column, 0 or 1] on the grid');
       });
       if (d.hints) {
-        d.hints.steps.forEach((/** @type {any} */ s, /** @type {number} */ k) => {
+        d.hints.steps.forEach((s, k) => {
           const at = `hints.steps[${k}]`;
           if (s.g) return;
           c.need(s.a === 'row' || s.a === 'column', `${at}.a`, 'not "row" or "column"');
@@ -112,7 +107,6 @@
 
     /**
      * The answer holds one character per cell, each a value of the palette.
-     * @param {string} answer @param {any} d
      */
     static fits(answer, d) {
       const most = d.palette ? d.palette.length : 1;
@@ -124,25 +118,21 @@
       return true;
     }
 
-    /** @returns {PaletteColour[]} the colours a click paints */
+    /**  */
     palette() { return [{name: 'filled', rgb: ''}]; }
 
-    /** @param {any[]} clue @returns {[number, number][]} */
     pairs(clue) { return clue.map((x) => [x, 1]); }
 
-    /** @param {number} k the tool's index from 0 */
+    /**  */
     toolLabel(k) { return k ? `${k + 1}` : 'Fill'; }
-    /** @param {number} k */
     toolName(k) { return k ? `Paint ${this.palette()[k].name} (key ${k + 1})` : 'Paint filled (key F)'; }
 
     // -- cells ------------------------------------------------------------------------------
-    /** @param {string} answer */
     decode(answer) { return Uint8Array.from(answer, (ch) => parseInt(ch, 36)); }
     emptyCells() { return new Uint8Array(this.n); }
-    /** @param {unknown} v */
     holds(v) { return v === EMPTY_MARK || (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= this.palette().length); }
 
-    /** @param {ArrayLike<number>} solution @returns {[number, number][]} */
+    /** @returns {[number, number][]} */
     givens(solution) {
       return (this.data.givens || []).map(([r, c, filled]) => {
         const i = r * this.W + c;
@@ -150,25 +140,21 @@
       });
     }
 
-    /** @param {number} i */
     cellEl(i) { return this.cellEls[i]; }
-    /** @param {number} i */
     correct(i) {
       const v = this.shell.cells[i], s = this.shell.solution[i];
       return v === EMPTY_MARK ? s === 0 : v !== 0 && v === s;
     }
-    /** @param {number} i */
     wrong(i) {
       const v = this.shell.cells[i];
       if (!v) return false;
       return v === EMPTY_MARK ? this.shell.solution[i] !== 0 : v !== this.shell.solution[i];
     }
-    /** a cell as the solved grid has it (an empty cell left blank or dotted) @param {number} i */
+    /** a cell as the solved grid has it (an empty cell left blank or dotted) */
     settled(i) {
       const v = this.shell.cells[i], s = this.shell.solution[i];
       return s ? v === s : (!v || v === EMPTY_MARK);
     }
-    /** @param {number} i */
     truth(i) { return this.shell.solution[i] || EMPTY_MARK; }
 
     // -- the grid -----------------------------------------------------------------------------
@@ -201,7 +187,6 @@
 
     after() { return null; }
 
-    /** @param {number} value */
     setTool(value) {
       this.tool = value;
       for (const b of this.toolButtons) b.setAttribute('aria-checked', String(Number(b.dataset.value) === value));
@@ -245,7 +230,6 @@
       return grid;
     }
 
-    /** @param {HTMLElement} h @param {[number, number][]} clue @param {string} where */
     clueContent(h, clue, where) {
       const spoken = [];
       if (!clue.length) { h.append(el('span', {text: '0'})); spoken.push('0'); }
@@ -266,11 +250,10 @@
     clueChars() {
       // the widest row clue (a colour clue's number sits on a swatch: count it wider)
       const coloured = !!this.palette()[0].rgb;
-      const chars = (/** @type {[number, number]} */ x) => String(x[0]).length + (coloured ? 2.2 : 1);
+      const chars = (x) => String(x[0]).length + (coloured ? 2.2 : 1);
       return Math.max(2, ...this.rowClues.map((c) => c.reduce((sum, x) => sum + chars(x), 0)));
     }
 
-    /** @param {number} i */
     drawCell(i) {
       const cell = this.cellEls[i];
       if (!cell) return;
@@ -287,7 +270,7 @@
       cell.setAttribute('aria-label', `row ${r}, column ${c}, ${state}${this.shell.locked[i] ? ', given' : ''}`);
     }
 
-    /** the clues of the lines the cells lie on, crossed off or not @param {number[] | null} indices */
+    /** the clues of the lines the cells lie on, crossed off or not */
     touched(indices) {
       if (!indices) {
         for (let r = 0; r < this.H; r++) this.crossOff('row', r);
@@ -300,7 +283,6 @@
       for (const c of cols) this.crossOff('column', c);
     }
 
-    /** @param {string} axis @param {number} k */
     line(axis, k) {
       const out = [];
       if (axis === 'row') for (let c = 0; c < this.W; c++) out.push(k * this.W + c);
@@ -308,7 +290,6 @@
       return out;
     }
 
-    /** @param {string} axis @param {number} k */
     crossOff(axis, k) {
       const values = this.line(axis, k).map((i) => this.shell.cells[i]);
       const want = (axis === 'row' ? this.rowClues : this.columnClues)[k];
@@ -320,12 +301,10 @@
     lineCells() { return this.line('row', Math.floor(this.active / this.W)); }
 
     // -- pointer: a click fills (or clears what it painted), a drag paints a run ------------
-    /** @param {HTMLElement} grid */
     bindPointer(grid) {
       const shell = this.shell;
       /** @type {{start: number, value: number, last: number, painted: [number, any, any][] | null} | null} */
       let drag = null;
-      /** @param {number} x @param {number} y */
       const indexAt = (x, y) => {
         const first = this.cellEls[0].getBoundingClientRect();
         const size = first.width;
@@ -333,7 +312,6 @@
         if (r < 0 || c < 0 || r >= this.H || c >= this.W) return -1;
         return r * this.W + c;
       };
-      /** @param {Event} e */
       const cellOf = (e) => /** @type {HTMLElement} */ (e.target).dataset?.i;
       grid.addEventListener('contextmenu', (e) => { if (cellOf(e) !== undefined) e.preventDefault(); });
       grid.addEventListener('pointerdown', (e) => {
@@ -368,8 +346,8 @@
         if (before.length) shell.undoStack.pop();
         const changed = before.map((x) => x[0]);
         const value = drag.value;
-        drag.painted = shell.apply(run.map((k) => [k, value]));
-        if (!drag.painted.length && changed.length) shell.touched(changed);
+        const painted = drag.painted = shell.apply(run.map((k) => [k, value]));
+        if (!painted.length && changed.length) shell.touched(changed);
         else shell.touched(changed.filter((k) => !run.includes(k)));
       });
       const end = () => { drag = null; };
@@ -377,7 +355,6 @@
       grid.addEventListener('pointercancel', end);
     }
 
-    /** @param {number} i @param {boolean} focus */
     moveTo(i, focus) {
       if (i < 0 || i >= this.n) return;
       const old = this.cellEls[this.active];
@@ -388,7 +365,7 @@
       if (focus && document.activeElement !== cell) cell.focus({preventScroll: false});
     }
 
-    /** the keys of a line puzzle; false: not one of them @param {KeyboardEvent} e */
+    /** the keys of a line puzzle; false: not one of them */
     key(e) {
       const W = this.W, H = this.H, i = this.active, r = Math.floor(i / W), c = i % W;
       const key = e.key, shell = this.shell;
@@ -401,7 +378,7 @@
         this.moveTo(nr * W + nc, true);
         return true;
       }
-      const set = (/** @type {number} */ v) => { e.preventDefault(); shell.apply([[i, shell.cells[i] === v ? 0 : v]]); };
+      const set = (v) => { e.preventDefault(); shell.apply([[i, shell.cells[i] === v ? 0 : v]]); };
       const many = this.palette().length;
       if (key === ' ' || key === 'Enter' || key === 'f' || key === 'F') set(this.tool === EMPTY_MARK ? 1 : this.tool);
       else if (key === 'x' || key === 'X' || key === '.') set(EMPTY_MARK);
@@ -414,14 +391,11 @@
     }
 
     // -- hints: a line step stands on the cells known on its line ---------------------------
-    /** @param {HintStep} s */
     premises(s) {
       const line = this.line(/** @type {string} */ (s.a), /** @type {number} */ (s.i));
       return ranges(s.p).map((p) => line[p]).concat(ranges(s.px));
     }
-    /** @param {HintStep} s */
     hintWhere(s) { return s.a ? `${s.a === 'row' ? 'Row' : 'Column'} ${(s.i || 0) + 1}` : ''; }
-    /** @param {HintStep} s */
     hintArea(s) { return s.a ? this.line(s.a, /** @type {number} */ (s.i)) : []; }
   }
 

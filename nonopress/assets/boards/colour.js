@@ -12,14 +12,13 @@
 
   P.needBoard('bw').then((/** @type {any} */ LineBoard) => {
     class ColourBoard extends LineBoard {
-      /** @param {any} d @param {Checks} c */
       static check(d, c) {
         c.need(c.isList(d.palette, 35) && d.palette.length >= 1, 'palette', 'not a list of 1 to 35 colours');
-        d.palette.forEach((/** @type {any} */ colour, /** @type {number} */ k) => {
+        d.palette.forEach((colour, k) => {
           c.need(c.isObject(colour) && c.isText(colour.name, 60), `palette[${k}].name`, 'not a name of at most 60 characters');
           c.need(typeof colour.rgb === 'string' && /^#[0-9a-fA-F]{6}$/.test(colour.rgb), `palette[${k}].rgb`, 'not a colour #rrggbb');
         });
-        LineBoard.checkLines(d, c, (/** @type {any} */ item, /** @type {string} */ where, /** @type {number} */ length) => {
+        LineBoard.checkLines(d, c, (item, where, length) => {
           c.need(Array.isArray(item) && item.length === 2 && c.isInt(item[0], 1, length)
                  && c.isInt(item[1], 1, d.palette.length), where, 'not [length, colour of the palette]');
           return item[0];
@@ -27,11 +26,8 @@
       }
 
       palette() { return /** @type {ColourPuzzle} */ (this.data).palette; }
-      /** @param {[number, number][]} clue */
       pairs(clue) { return clue.map(([n, colour]) => [n, colour]); }
-      /** @param {number} k */
       toolLabel(k) { return `${k + 1}`; }
-      /** @param {number} k */
       toolName(k) { return `Paint ${this.palette()[k].name} (key ${k + 1})`; }
     }
     P.defineBoard('colour', /** @type {BoardClass} */ (/** @type {unknown} */ (ColourBoard)));

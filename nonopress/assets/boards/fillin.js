@@ -12,7 +12,6 @@
    */
 
   class FillinBoard {
-    /** @param {Shell} shell */
     constructor(shell) {
       this.shell = shell;
       this.data = /** @type {FillinPuzzle} */ (shell.data);
@@ -28,7 +27,6 @@
       this.wordEls = [];
     }
 
-    /** @param {any} d @param {Checks} c */
     static check(d, c) {
       const n = d.width * d.height;
       c.need(typeof d.blocks === 'string' && d.blocks.length === n && /^[01]*$/.test(d.blocks), 'blocks', `not ${n} characters 0 or 1`);
@@ -45,16 +43,12 @@
       c.need(d.hints === undefined || d.hints === null, 'hints', 'a fill-in has none');
     }
 
-    /** @param {string} answer @param {any} d */
     static fits(answer, d) { return Array.from(answer).length === d.width * d.height; }
 
-    /** @param {string} answer */
     decode(answer) { return Array.from(answer); }
     emptyCells() { return new Array(this.n).fill(''); }
-    /** @param {unknown} v */
     holds(v) { return typeof v === 'string' && v.length <= 2; }
 
-    /** @param {string[]} _solution @returns {[number, string][]} */
     givens(_solution) {
       /** @type {[number, string][]} */
       const out = [];
@@ -66,17 +60,11 @@
       return out;
     }
 
-    /** @param {number} i */
     open(i) { return this.data.blocks[i] === '0'; }
-    /** @param {number} i */
     cellEl(i) { return this.cellEls[i]; }
-    /** @param {number} i */
     correct(i) { return this.shell.cells[i] === this.shell.solution[i]; }
-    /** @param {number} i */
     wrong(i) { const v = this.shell.cells[i]; return !!v && v !== this.shell.solution[i]; }
-    /** @param {number} i */
     settled(i) { return !this.open(i) || this.shell.cells[i] === this.shell.solution[i]; }
-    /** @param {number} i */
     truth(i) { return this.shell.solution[i]; }
 
     tools() { return null; }
@@ -100,7 +88,6 @@
         }
         grid.append(row);
       }
-      /** @param {Event} e */
       const cellOf = (e) => /** @type {HTMLElement} */ (e.target).dataset?.i;
       grid.addEventListener('pointerdown', (e) => {
         const i = cellOf(e);
@@ -116,7 +103,6 @@
       return grid;
     }
 
-    /** @param {number} i */
     drawCell(i) {
       const cell = this.cellEls[i];
       if (!cell || !this.open(i)) return;
@@ -125,10 +111,8 @@
       cell.setAttribute('aria-label', `row ${r}, column ${c}, ${v ? `letter ${v}` : 'blank'}${this.shell.locked[i] ? ', given' : ''}`);
     }
 
-    /** @param {number[] | null} _indices */
     touched(_indices) { this.crossOffWords(); }
 
-    /** @param {number} i @param {boolean} focus */
     moveTo(i, focus) {
       if (i < 0 || i >= this.n) return;
       const old = this.cellEls[this.active];
@@ -140,10 +124,10 @@
       this.showWord();
     }
 
-    /** the open cells of the word through cell i @param {number} i @param {boolean} across */
+    /** the open cells of the word through cell i */
     wordCells(i, across) {
       const W = this.W, step = across ? 1 : W, out = [];
-      const inLine = (/** @type {number} */ a, /** @type {number} */ b) => (across ? Math.floor(a / W) === Math.floor(b / W) : true);
+      const inLine = (a, b) => (across ? Math.floor(a / W) === Math.floor(b / W) : true);
       let k = i;
       while (k - step >= 0 && inLine(k - step, i) && this.open(k - step)) k -= step;
       while (k < this.n && inLine(k, i) && this.open(k)) { out.push(k); k += step; }
@@ -157,7 +141,6 @@
       for (const k of this.wordCells(this.active, this.across)) this.cellEls[k].classList.add('np-word');
     }
 
-    /** @param {KeyboardEvent} e */
     key(e) {
       const W = this.W, H = this.H, i = this.active, r = Math.floor(i / W), c = i % W;
       const key = e.key, shell = this.shell;
@@ -172,7 +155,7 @@
         return true;
       }
       const step = this.across ? 1 : W;
-      const open = (/** @type {number} */ k) => k >= 0 && k < this.n && this.open(k)
+      const open = (k) => k >= 0 && k < this.n && this.open(k)
         && (!this.across || Math.floor(k / W) === Math.floor(i / W));
       if (/^[a-zA-Z]$/.test(key) && !e.ctrlKey && !e.metaKey) {
         e.preventDefault();
