@@ -10,7 +10,6 @@ import http.server
 import json
 import shutil
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,13 @@ EMBED = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Hos
 </body></html>
 """
 PING = "document.getElementById('ping').addEventListener('click', () => { window.pinged = 1; });"
+#: installed before the page's scripts: how long each task kept the page from answering
+LONG_TASKS = """
+window.__long = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) window.__long.push(entry.duration);
+}).observe({type: 'longtask', buffered: true});
+"""
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
@@ -106,6 +112,7 @@ def _open(browser: Any, hosts: tuple[Host, Host, Host], data: dict[str, Any]) ->
     (page_host.folder / "embed.html").write_text(EMBED.format(src=f"{data_host.url}/puzzle.json"))
     context = browser.new_context()
     page = context.new_page()
+    page.add_init_script(LONG_TASKS)
     page.goto(f"{page_host.url}/embed.html")
     page.wait_for_function(
         "() => document.querySelector('.np-cell') || /could not be loaded/.test("
@@ -113,16 +120,17 @@ def _open(browser: Any, hosts: tuple[Host, Host, Host], data: dict[str, Any]) ->
     return page
 
 
-def _answers_within_a_second(page: Any) -> float:
-    """From a solver's first try at the puzzle (a hint, where there is a Hint button) to the
-    page's own button answering a click, in seconds."""
-    start = time.monotonic()
+def _longest_wait(page: Any) -> float:
+    """A solver's first try at the puzzle (a hint, where there is a Hint button), then a
+    click on the page's own button: it must be answered, and the longest the page's main
+    thread was busy (a long task, as Chromium times it in the page), in seconds, is how long
+    a click could have waited."""
     hint = page.locator(".np-hint-button")
     if hint.count():
-        hint.click(timeout=20000)
-    page.locator("#ping").click(timeout=20000)
-    page.wait_for_function("() => window.pinged === 1", timeout=20000)
-    return time.monotonic() - start
+        hint.click(timeout=30000)
+    page.locator("#ping").click(timeout=30000)
+    page.wait_for_function("() => window.pinged === 1", timeout=30000)
+    return float(page.evaluate("Math.max(0, ...window.__long)")) / 1000
 
 
 def _third_host(record: dict[str, Any], third: Host) -> dict[str, Any]:
@@ -147,7 +155,7 @@ def test_a_hostile_json_is_refused_and_the_page_answers(
         make: Callable[[dict[str, Any], Host], dict[str, Any]], field: str) -> None:
     page = _open(browser, hosts, make(record, hosts[2]))
     try:
-        assert _answers_within_a_second(page) < 1.0
+        assert _longest_wait(page) < 1.0
         page.wait_for_timeout(300)
         assert hosts[2].seen == []  # nothing asked of the third host
         text = page.locator("nonopress-puzzle").inner_text()
