@@ -53,6 +53,7 @@
       this.colHeads = [];
       /** @type {HTMLButtonElement[]} */
       this.toolButtons = [];
+      this.colours = this.palette();
       // each clue as [length, colour] pairs, once
       this.rowClues = this.data.rows.map((c) => this.pairs(c));
       this.columnClues = this.data.columns.map((c) => this.pairs(c));
@@ -118,19 +119,19 @@
       return true;
     }
 
-    /**  */
+    // the colours a click paints
     palette() { return [{name: 'filled', rgb: ''}]; }
 
     pairs(clue) { return clue.map((x) => [x, 1]); }
 
-    /**  */
+    // k: the tool's index from 0
     toolLabel(k) { return k ? `${k + 1}` : 'Fill'; }
-    toolName(k) { return k ? `Paint ${this.palette()[k].name} (key ${k + 1})` : 'Paint filled (key F)'; }
+    toolName(k) { return k ? `Paint ${this.colours[k].name} (key ${k + 1})` : 'Paint filled (key F)'; }
 
     // -- cells ------------------------------------------------------------------------------
     decode(answer) { return Uint8Array.from(answer, (ch) => parseInt(ch, 36)); }
     emptyCells() { return new Uint8Array(this.n); }
-    holds(v) { return v === EMPTY_MARK || (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= this.palette().length); }
+    holds(v) { return v === EMPTY_MARK || (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= this.colours.length); }
 
     /** @returns {[number, number][]} */
     givens(solution) {
@@ -160,7 +161,7 @@
     // -- the grid -----------------------------------------------------------------------------
     tools() {
       const tools = el('div', {cls: 'np-tools', role: 'radiogroup', 'aria-label': 'What a click paints'});
-      this.palette().forEach((colour, k) => {
+      this.colours.forEach((colour, k) => {
         const b = button(this.toolLabel(k), () => this.setTool(k + 1),
           {role: 'radio', cls: 'np-tool', 'aria-label': this.toolName(k)});
         if (colour.rgb) { b.style.setProperty('--swatch', colour.rgb); b.classList.add('np-swatch'); }
@@ -233,7 +234,7 @@
     clueContent(h, clue, where) {
       const spoken = [];
       if (!clue.length) { h.append(el('span', {text: '0'})); spoken.push('0'); }
-      const palette = this.palette();
+      const palette = this.colours;
       for (const [n, colour] of clue) {
         const span = el('span', {text: String(n)});
         if (palette[colour - 1].rgb) {
@@ -249,7 +250,7 @@
 
     clueChars() {
       // the widest row clue (a colour clue's number sits on a swatch: count it wider)
-      const coloured = !!this.palette()[0].rgb;
+      const coloured = !!this.colours[0].rgb;
       const chars = (x) => String(x[0]).length + (coloured ? 2.2 : 1);
       return Math.max(2, ...this.rowClues.map((c) => c.reduce((sum, x) => sum + chars(x), 0)));
     }
@@ -263,7 +264,7 @@
       cell.classList.toggle('np-dot', v === EMPTY_MARK);
       if (v === EMPTY_MARK) state = 'marked empty';
       else if (v) {
-        const colour = this.palette()[v - 1];
+        const colour = this.colours[v - 1];
         state = colour.name;
         if (colour.rgb) cell.style.setProperty('--ink', colour.rgb);
       }
@@ -379,7 +380,7 @@
         return true;
       }
       const set = (v) => { e.preventDefault(); shell.apply([[i, shell.cells[i] === v ? 0 : v]]); };
-      const many = this.palette().length;
+      const many = this.colours.length;
       if (key === ' ' || key === 'Enter' || key === 'f' || key === 'F') set(this.tool === EMPTY_MARK ? 1 : this.tool);
       else if (key === 'x' || key === 'X' || key === '.') set(EMPTY_MARK);
       else if (key === 'Backspace' || key === 'Delete' || key === '0') { e.preventDefault(); shell.apply([[i, 0]]); }
