@@ -1,7 +1,7 @@
 """Web player bench: what a 30x30 puzzle page weighs, how soon it answers, how fast a click
 paints, in a real headless Chromium (Debian's ``chromium`` through Playwright).
 
-    python bench/bench_player.py [PUZZLE] [--runs 7] [--clicks 120]
+    python bench/bench_player.py [PUZZLE] [--runs 7] [--clicks 120] [--against COMMIT --rounds 2]
 
 Builds the site of one puzzle (default: the bundled 30x30 ``night-sky.yaml``) with
 ``nonopress web``, serves it over loopback HTTP and measures:
@@ -14,6 +14,10 @@ Builds the site of one puzzle (default: the bundled 30x30 ``night-sky.yaml``) wi
 - click to paint: from a real mouse click's ``pointerdown`` to the next animation frame
   after the cell changed (the frame that shows it), p50 and p95 over ``--clicks`` clicks on
   different cells, unthrottled and throttled 4x; the target is at most 50 ms at p95.
+
+``--against COMMIT``: the same site with the player of COMMIT (its ``nonopress/assets``
+scripts) measured too, the two taking turns ``--rounds`` times, so that a busy machine
+weighs on both alike; the figures of each pooled over its rounds.
 """
 
 from __future__ import annotations
@@ -21,8 +25,10 @@ from __future__ import annotations
 import argparse
 import functools
 import http.server
+import re
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -135,41 +141,83 @@ def measure(url: str, runs: int, clicks: int) -> dict[str, Any]:
     return figures
 
 
+def baseline_site(site: Path, folder: Path, commit: str) -> Path:
+    """``site`` with the player files of ``commit`` in place of today's; a board script the
+    commit does not have is left out of the page."""
+    shutil.copytree(site, folder)
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "-r", "--name-only", commit,
+                             "nonopress/assets/"], capture_output=True, text=True, check=True)
+    old = {name.removeprefix("nonopress/assets/") for name in listed.stdout.split()
+           if name.endswith((".js", ".css"))}
+    for path in list(folder.rglob("*.js")) + list(folder.rglob("*.css")):
+        name = path.relative_to(folder).as_posix()
+        if name not in old:
+            path.unlink()
+    for name in old:
+        data = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:nonopress/assets/{name}"],
+                              capture_output=True, check=True).stdout
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    for page in folder.glob("puzzle-*.html"):
+        text = page.read_text(encoding="utf-8")
+        for src in re.findall(r'<script src="([^"]+)" defer></script>\n', text):
+            if src not in old:
+                text = text.replace(f'<script src="{src}" defer></script>\n', "")
+        page.write_text(text, encoding="utf-8")
+    return folder
+
+
+def report(label: str, runs: list[dict[str, Any]]) -> None:
+    weight = runs[0]["weight"]
+    total = sum(weight.values())
+    print(f"{label}page weight (uncompressed):")
+    for url, size in sorted(weight.items()):
+        print(f"  {url.split('/', 3)[-1]:<20} {size / 1024:7.1f} KB")
+    print(f"  {'total':<20} {total / 1024:7.1f} KB   (target <= 150 KB)")
+    tti = [t for run in runs for t in run["tti"]]
+    print(f"time to interactive, CPU 4x slower: median {statistics.median(tti):.0f} ms, "
+          f"worst {max(tti):.0f} ms over {len(tti)} loads   (target <= 1000 ms)")
+    for rate in (1, 4):
+        paints = [p for run in runs for p in run[f"paint@{rate}x"]]
+        print(f"click to paint, CPU {rate}x: p50 {percentile(paints, 0.5):.1f} ms, "
+              f"p95 {percentile(paints, 0.95):.1f} ms, max {max(paints):.1f} ms over "
+              f"{len(paints)} clicks   (target p95 <= 50 ms)")
+
+
 def run(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("puzzle", nargs="?", default=str(ROOT / "puzzles" / "night-sky.yaml"))
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--clicks", type=int, default=120)
+    parser.add_argument("--against", metavar="COMMIT",
+                        help="measure the player of COMMIT on the same site, taking turns")
+    parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args(argv)
     if CHROMIUM is None:
         print("bench_player: Chromium is not installed", file=sys.stderr)
         return 2
+    sites: dict[str, list[dict[str, Any]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
         if main(["web", args.puzzle, "-o", str(site), "-q", "--cache-dir", tmp]) != 0:
             return 2
-        server, base = serve(site)
-        try:
-            figures = measure(f"{base}/puzzle-01.html", args.runs, args.clicks)
-        finally:
-            server.shutdown()
-    weight = figures["weight"]
-    total = sum(weight.values())
+        folders = {"": site}
+        if args.against:
+            folders = {f"{args.against}: ": baseline_site(site, Path(tmp) / "before",
+                                                          args.against),
+                       "this tree: ": site}
+        for _ in range(args.rounds if args.against else 1):
+            for label, folder in folders.items():
+                server, base = serve(folder)
+                try:
+                    sites.setdefault(label, []).append(
+                        measure(f"{base}/puzzle-01.html", args.runs, args.clicks))
+                finally:
+                    server.shutdown()
     print(f"puzzle: {args.puzzle}")
-    print("page weight (uncompressed):")
-    for url, size in sorted(weight.items()):
-        print(f"  {url.rsplit('/', 1)[-1]:<20} {size / 1024:7.1f} KB")
-    print(f"  {'total':<20} {total / 1024:7.1f} KB   (target <= 150 KB)")
-    tti = figures["tti"]
-    print(f"time to interactive, CPU 4x slower: median {statistics.median(tti):.0f} ms, "
-          f"worst {max(tti):.0f} ms over {len(tti)} loads   (target <= 1000 ms)")
-    for rate in (1, 4):
-        paints = figures[f"paint@{rate}x"]
-        print(f"click to paint, CPU {rate}x: p50 {percentile(paints, 0.5):.1f} ms, "
-              f"p95 {percentile(paints, 0.95):.1f} ms, max {max(paints):.1f} ms over "
-              f"{len(paints)} clicks   (target p95 <= 50 ms)")
+    for label, runs in sites.items():
+        report(label, runs)
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(run())

@@ -9,7 +9,7 @@ import json
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,26 +32,19 @@ SHOTS = Path(tempfile.gettempdir()) / "nonopress-web-shots"
 DOT = 255
 
 
-def _site(folder: Path, manifest: str) -> Path:
-    out = folder / "site"
-    assert main(["web", str(ISSUES / manifest), "-o", str(out), "-q",
-                 "--cache-dir", str(folder)]) == 0
-    return out
+@pytest.fixture(scope="module")
+def sample(issue_site: Callable[[str], Path]) -> Path:
+    return issue_site("sample.yaml")
 
 
 @pytest.fixture(scope="module")
-def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _site(tmp_path_factory.mktemp("web-sample"), "sample.yaml")
+def colour_site(issue_site: Callable[[str], Path]) -> Path:
+    return issue_site("colour-sample.yaml")
 
 
 @pytest.fixture(scope="module")
-def colour_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _site(tmp_path_factory.mktemp("web-colour"), "colour-sample.yaml")
-
-
-@pytest.fixture(scope="module")
-def words_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _site(tmp_path_factory.mktemp("web-words"), "words-and-pictures.yaml")
+def words_site(issue_site: Callable[[str], Path]) -> Path:
+    return issue_site("words-and-pictures.yaml")
 
 
 @pytest.fixture(scope="module")
@@ -315,7 +308,8 @@ def test_a_fillin_is_solved_by_typing(context: Any, words_site: Path) -> None:
                 c += 1
                 continue
             page.mouse.click(*tab.centre(r, c))
-            if page.evaluate("document.querySelector('nonopress-puzzle').player.across") is False:
+            across = "document.querySelector('nonopress-puzzle').player.board.across"
+            if page.evaluate(across) is False:
                 page.mouse.click(*tab.centre(r, c))  # a second click turns to across
             word = ""
             while c < tab.width and blocks[r * tab.width + c] == "0":

@@ -14,7 +14,7 @@ import hashlib
 from typing import TYPE_CHECKING, Any, Protocol
 
 from grader import __version__
-from grader.errors import NotPublishable
+from grader.errors import NonopressError, NotPublishable
 from grader.kinds import AnyPuzzle, entry_of, kind_of
 from grader.ladder import grader_version
 from grader.results import Budget
@@ -45,6 +45,8 @@ class Figures(Protocol):
 
 #: the version of the JSON the player reads
 FORMAT = 1
+#: the largest side the player draws (puzzle.schema.json's bound, checked by the player too)
+MAX_SIDE = 200
 #: a colour solution's cell: its colour index as one character (0 = background)
 INDEX_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -113,6 +115,7 @@ def nonogram_record(
 ) -> dict[str, Any]:
     """A nonogram of either kind for the player. ``solution``: the picture (bools, or colour
     indices with 0 the background); ``meta``: number, title, author, note, date."""
+    _fits_the_player(puzzle.width, puzzle.height)
     key = puzzle.key()
     record: dict[str, Any] = {"format": FORMAT, **veiled_meta(meta, key), "key": key,
                               "width": puzzle.width, "height": puzzle.height}
@@ -143,6 +146,7 @@ def paged_record(puzzle: FillIn, grade: Figures, version: str, meta: dict[str, A
     player: blocks, the starter's letters, the word list by length, and the letters
     obfuscated."""
     grid = puzzle.solution
+    _fits_the_player(grid.width, grid.height)
     givens = puzzle.givens
     key = hashlib.sha256(grid.to_text().encode()).hexdigest()[:24]
     blocks = "".join("0" if grid.is_white(r, c) else "1"
@@ -161,6 +165,12 @@ def paged_record(puzzle: FillIn, grade: Figures, version: str, meta: dict[str, A
         "grade": grade_figures(grade, version), "hints": None,
         "solution": obfuscate(letters.upper(), key),
     }
+
+
+def _fits_the_player(width: int, height: int) -> None:
+    if width > MAX_SIDE or height > MAX_SIDE:
+        raise NonopressError(f"{width}x{height} is larger than the web player draws "
+                             f"(at most {MAX_SIDE} cells a side)")
 
 
 def compute_hints(puzzle: AnyPuzzle, budget: Budget) -> dict[str, Any]:
@@ -204,6 +214,7 @@ def play_record(puzzle: AnyPuzzle, budget: Budget, title: str = "Play"
 
 __all__ = [
     "FORMAT",
+    "MAX_SIDE",
     "PLAYER",
     "compute_hints",
     "grade_figures",

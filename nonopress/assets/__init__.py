@@ -1,6 +1,8 @@
-"""The web player's files (one script, one style sheet), served as they are by both faces
-that show a puzzle to play: the static site (`nonopress web`) copies them, the studio serves
-them for its Play button. Data only: this package imports nothing of the project."""
+"""The web player's files (the shell's script, one board script per kind under ``boards/``,
+one style sheet), served as they are by both faces that show a puzzle to play: the static site
+(`nonopress web`) copies them, the studio serves them for its Play button. The JSON they read
+is written down in ``puzzle.schema.json``. Data only: this package imports nothing of the
+project."""
 
 from __future__ import annotations
 
@@ -8,8 +10,19 @@ from pathlib import Path
 
 #: the folder of player.js and player.css
 FOLDER = Path(__file__).resolve().parent
-#: the files a page that plays a puzzle loads
-FILES = ("player.js", "player.css")
+#: the folder of the boards, one script per kind, named by the kind's tag
+BOARDS = "boards"
+#: the files a page that plays a puzzle loads: the shell, its style sheet, every board
+FILES = ("player.js", "player.css",
+         *sorted(f"{BOARDS}/{path.name}" for path in (FOLDER / BOARDS).glob("*.js")))
+#: the written format of the player's JSON
+SCHEMA = FOLDER / "puzzle.schema.json"
+
+
+def board_file(kind: str) -> str | None:
+    """The board script a page of ``kind`` loads (a name of :data:`FILES`), None without one."""
+    name = f"{BOARDS}/{kind}.js"
+    return name if name in FILES else None
 
 
 def asset_bytes(name: str) -> bytes:
@@ -19,4 +32,4 @@ def asset_bytes(name: str) -> bytes:
     return (FOLDER / name).read_bytes()
 
 
-__all__ = ["FILES", "FOLDER", "asset_bytes"]
+__all__ = ["BOARDS", "FILES", "FOLDER", "SCHEMA", "asset_bytes", "board_file"]

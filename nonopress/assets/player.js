@@ -1,37 +1,80 @@
-// The Nonopress player: one script, no framework, no build step, no request to another host.
-// Plays black-and-white and colour nonograms and fill-in crosswords from the JSON that
-// `nonopress web` writes. Hints come from the grader's own step log in that JSON (the
+// The Nonopress player's shell: timer, undo, hints panel, check, reveal, autosave, status and
+// the <nonopress-puzzle> element. It knows no kind of puzzle: the grid of each kind is a board
+// script of its own, boards/<kind>.js beside this file, loaded by the "kind" tag of the
+// puzzle's JSON (nonopress/assets/puzzle.schema.json). No framework, no build step, no
+// request to another host. Hints come from the grader's own step log in that JSON (the
 // earliest logged step whose premises are all on the board and whose conclusion is not):
 // this file holds no solver.
 //
-// A classic script, not a module: Chromium refuses module scripts on pages opened from disk
+// Classic scripts, not modules: Chromium refuses module scripts on pages opened from disk
 // (file://), and a static site must work there. It defines globalThis.NonopressPlayer (the
-// studio's board reads clueOf from it) and the <nonopress-puzzle> element:
+// boards register with it) and the <nonopress-puzzle> element:
 //   <script src="player.js" defer></script>
 //   <nonopress-puzzle src="puzzle-01.json"></nonopress-puzzle>
+//
+// A puzzle's JSON may come from another host: it is checked before anything is drawn (sizes,
+// colours as #rrggbb only, cell ranges inside the grid), and refused in one line if it does
+// not hold.
 'use strict';
 (function () {
-  const SCRIPT = document.currentScript;
-  const EMPTY_MARK = 255;           // a cell the solver marked empty (a dot)
+  const SCRIPT = /** @type {HTMLScriptElement | null} */ (document.currentScript);
   const SOLVER_ID = 'nonopress-solver-id';
   const COLLECT_OFF = 'nonopress-collect-off';
+  /** the largest side the player draws (the schema's bound) */
+  const MAX_SIDE = 200;
+  /** the largest JSON the element fetches, in characters */
+  const MAX_JSON = 4000000;
 
-  // -- shared with the studio: the clue of a line of values (0 = empty, k = colour k) -------
-  function clueOf(values) {
-    const runs = [];
-    let run = 0, colour = 0;
-    for (const raw of values) {
-      const v = raw === EMPTY_MARK ? 0 : raw;
-      if (v && v === colour) { run++; continue; }
-      if (run) runs.push([run, colour]);
-      run = v ? 1 : 0; colour = v;
+  /**
+   * @typedef {import('./puzzle').Puzzle} Puzzle
+   * @typedef {import('./puzzle').HintTable} HintTable
+   * @typedef {import('./puzzle').HintStep} HintStep
+   * @typedef {import('./puzzle').Board} Board
+   * @typedef {import('./puzzle').BoardClass} BoardClass
+   * @typedef {import('./puzzle').Stats} Stats
+   */
+
+  // -- checking what was loaded: a bad field is one line naming it -------------------------
+  class BadPuzzle extends Error {}
+
+  function need(ok, where, what) {
+    if (!ok) throw new BadPuzzle(`${where}: ${what}`);
+  }
+  function isInt(v, low, high) {
+    return typeof v === 'number' && Number.isInteger(v) && v >= low && v <= high;
+  }
+  function isText(v, most) { return typeof v === 'string' && v.length <= most; }
+  function isObject(v) { return typeof v === 'object' && v !== null && !Array.isArray(v); }
+  function isList(v, most) { return Array.isArray(v) && v.length <= most; }
+
+  /**
+   * Check a cell range text ("0-3,7,9-12") without spelling it out: every number below
+   * ``limit``, ascending, at most ``limit`` positions in all.
+   */
+  function checkRanges(text, limit, where) {
+    need(typeof text === 'string' && text.length <= 12 * limit + 12, where, 'not a cell range text');
+    const t = /** @type {string} */ (text);
+    if (!t) return;
+    // one pass over the characters: a page with hundreds of steps checks them in a blink
+    let count = 0, last = -1, first = -1, v = -1;
+    for (let k = 0; k <= t.length; k++) {
+      const ch = k < t.length ? t.charCodeAt(k) : 44;  // a comma closes the last part
+      if (ch >= 48 && ch <= 57) v = (v < 0 ? 0 : v * 10) + ch - 48;
+      else if (ch === 45 && first < 0 && v >= 0) { first = v; v = -1; }
+      else if (ch === 44 && v >= 0) {
+        const a = first < 0 ? v : first;
+        need(a > last && a <= v && v < limit, where, `a cell range beyond ${limit} cells`);
+        count += v - a + 1; last = v; first = -1; v = -1;
+      } else need(false, where, 'not a cell range text');
     }
-    if (run) runs.push([run, colour]);
-    return runs;
+    need(count <= limit, where, 'too many cells');
   }
 
-  // "0-3,7,9-12" -> [0,1,2,3,7,9,10,11,12]
+  /**
+   * "0-3,7,9-12" -> [0,1,2,3,7,9,10,11,12] (checked by checkRanges before).
+   */
   function ranges(text) {
+    /** @type {number[]} */
     const out = [];
     if (!text) return out;
     for (const part of text.split(',')) {
@@ -41,7 +84,72 @@
     return out;
   }
 
-  // the solution: base64, XORed with a xorshift32 stream seeded by the key (record.py)
+  /**
+   * The part every kind shares: what the shell itself reads. The board checks its own
+   * fields after this (Board.check).
+   */
+  function checkCommon(d) {
+    need(isObject(d), 'puzzle', 'not a JSON object');
+    need(d.format === 1, 'format', 'not 1 (a player this old cannot read it)');
+    need(typeof d.kind === 'string' && /^[a-z][a-z0-9-]{0,23}$/.test(d.kind), 'kind', 'not a kind tag');
+    need(isInt(d.width, 1, MAX_SIDE), 'width', `not a whole number from 1 to ${MAX_SIDE}`);
+    need(isInt(d.height, 1, MAX_SIDE), 'height', `not a whole number from 1 to ${MAX_SIDE}`);
+    need(typeof d.key === 'string' && /^[0-9a-f]{16,64}$/.test(d.key), 'key', 'not 16 to 64 hex digits');
+    const n = d.width * d.height;
+    need(typeof d.solution === 'string' && d.solution.length <= 4 * Math.ceil(4 * n / 3) + 4
+         && /^[A-Za-z0-9+/]*={0,2}$/.test(d.solution), 'solution', 'not base64 of the grid');
+    for (const name of ['heading', 'title', 'author', 'date', 'size_label']) {
+      need(d[name] === undefined || isText(d[name], 1000), name, 'not a text of at most 1000 characters');
+    }
+    need(d.note === undefined || isText(d.note, 10000), 'note', 'not a text of at most 10000 characters');
+    need(d.veiled_title === undefined || (isText(d.veiled_title, 6000)
+         && /^[A-Za-z0-9+/]*={0,2}$/.test(d.veiled_title)), 'veiled_title', 'not base64');
+    need(d.number === undefined || isInt(d.number, 0, 1e9), 'number', 'not a whole number');
+    if (d.grade !== undefined && d.grade !== null) {
+      const g = d.grade;
+      need(isObject(g), 'grade', 'not an object');
+      need(g.level === undefined || isText(g.level, 40), 'grade.level', 'not a short text');
+      need(g.stars === undefined || g.stars === null || isInt(g.stars, 0, 5), 'grade.stars', 'not 0 to 5');
+      for (const name of ['score', 'minutes', 'minutes_low', 'minutes_high']) {
+        const v = g[name];
+        need(v === undefined || v === null || (typeof v === 'number' && v >= 0 && v <= 1e6),
+          `grade.${name}`, 'not a number from 0 to 1000000');
+      }
+      need(g.grader_version === undefined || isText(g.grader_version, 100), 'grade.grader_version', 'not a short text');
+    }
+    if (d.site !== undefined && d.site !== null) {
+      need(isObject(d.site), 'site', 'not an object');
+      const c = d.site.collect;
+      need(c === undefined || c === null || (isText(c, 2000) && /^https?:\/\/[^\s]+$/.test(c)),
+        'site.collect', 'not an http(s) address');
+      need(d.site.player === undefined || isText(d.site.player, 100), 'site.player', 'not a short text');
+    }
+    if (d.hints !== undefined && d.hints !== null) checkHints(d.hints, n);
+  }
+
+  function checkHints(t, n) {
+    need(isObject(t), 'hints', 'not an object');
+    need(isList(t.rungs, 1000) && t.rungs.every((x) => isText(x, 200)), 'hints.rungs', 'not a list of short texts');
+    need(isList(t.where, 1000) && t.where.every((x) => isText(x, 500)), 'hints.where', 'not a list of short texts');
+    need(t.bracket === undefined || typeof t.bracket === 'boolean', 'hints.bracket', 'not true or false');
+    // every step decides at least one cell, and a cell once
+    need(isList(t.steps, n), 'hints.steps', `not a list of at most ${n} steps`);
+    t.steps.forEach((s, k) => {
+      const at = `hints.steps[${k}]`;
+      need(isObject(s), at, 'not an object');
+      need(isInt(s.r, 0, t.rungs.length - 1), `${at}.r`, 'not a rung of the table');
+      need(isInt(s.w, 0, t.where.length - 1), `${at}.w`, 'not a where of the table');
+      need(isText(s.s, 4000), `${at}.s`, 'not a text');
+      checkRanges(s.c, n, `${at}.c`);
+      need(s.g === undefined || s.g === 1, `${at}.g`, 'not 1');
+      need(s.at === undefined || isInt(s.at, 0, n - 1), `${at}.at`, 'not a cell of the grid');
+    });
+  }
+
+  // -- small helpers ------------------------------------------------------------------------
+  /**
+   * The solution: base64, XORed with a xorshift32 stream seeded by the key (app/play.py).
+   */
   function reveal(blob, key) {
     const bytes = Uint8Array.from(atob(blob), (ch) => ch.charCodeAt(0));
     let state = parseInt(key.slice(0, 8), 16) >>> 0 || 0x9E3779B9;
@@ -72,6 +180,9 @@
     try { return JSON.parse(localStorage.getItem(key) || 'null'); } catch (e) { return null; }
   }
 
+  /**
+   * An element with attributes ("text" its text, "cls" its class) and children.
+   */
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
     for (const [name, value] of Object.entries(attrs || {})) {
@@ -82,6 +193,12 @@
     }
     for (const child of children) if (child) node.append(child);
     return node;
+  }
+
+  function button(label, action, attrs) {
+    const b = /** @type {HTMLButtonElement} */ (el('button', Object.assign({type: 'button', text: label}, attrs || {})));
+    b.addEventListener('click', action);
+    return b;
   }
 
   function clock(seconds) {
@@ -99,39 +216,52 @@
 
   function minutesText(g) {
     if (g.minutes === null || g.minutes === undefined) return '';
-    const whole = (x) => (x < 1 ? x.toFixed(1) : String(Math.round(x)));
+    const whole = (x) => (!x ? '0' : x < 1 ? x.toFixed(1) : String(Math.round(x)));
     return `People take about ${whole(g.minutes)} minutes (${whole(g.minutes_low)}-${whole(g.minutes_high)}).`;
   }
 
   function starsText(n) { return n ? `${'\u2605'.repeat(n)}${'\u2606'.repeat(Math.max(0, 5 - n))}` : ''; }
 
-  // -- the player -------------------------------------------------------------------------
+  /** @returns {Stats} */
+  function freshStats() {
+    return {seconds: 0, checks: 0, reveals: 0, errors_found: 0, hints: {1: 0, 2: 0, 3: 0, 4: 0}, hint_rungs: []};
+  }
+
+  // -- the shell --------------------------------------------------------------------------
   class Player {
-    constructor(host, data) {
+    constructor(host, data, Board, answer) {
       this.host = host;
       this.data = data;
-      this.kind = data.kind;
       this.W = data.width; this.H = data.height;
       this.n = this.W * this.H;
-      const answer = reveal(data.solution, data.key);
-      this.solution = this.kind === 'fillin' ? answer.split('')
-        : Uint8Array.from(answer, (ch) => parseInt(ch, 36));
-      this.cells = this.kind === 'fillin' ? new Array(this.n).fill('') : new Uint8Array(this.n);
+      /** @type {Board} */
+      this.board = new Board(this);
+      this.solution = this.board.decode(answer);
+      this.cells = this.board.emptyCells();
       this.locked = new Uint8Array(this.n);
-      this.tool = 1;              // the value a click paints: a colour index or EMPTY_MARK
-      this.active = 0;            // the keyboard's cell
-      this.across = true;         // fill-in typing direction
-      this.undoStack = []; this.redoStack = [];
-      this.hint = null;           // {type: 'step'|'wrong', index, stage}
+      /** @type {[number, any, any][][]} */
+      this.undoStack = [];
+      /** @type {[number, any, any][][]} */
+      this.redoStack = [];
+      /** @type {{type: 'step' | 'wrong', index: number, stage: number} | null} */
+      this.hint = null;
       this.site = data.site || {};
       this.saveKey = `nonopress:${data.key}`;
-      this.stats = {seconds: 0, checks: 0, reveals: 0, errors_found: 0,
-                    hints: {1: 0, 2: 0, 3: 0, 4: 0}, hint_rungs: []};
+      this.stats = freshStats();
       this.solved = false;
       this.running = false;
+      this.paused = false;
+      this.moved = false;
+      /** @type {string | null} */
       this.startedAt = null;
       this.recordId = uuid4();
       this.sent = false;
+      /** @type {number[] | null} */
+      this.marked = null;
+      /** @type {number | null} */
+      this.saveTimer = null;
+      /** @type {number | null} */
+      this.retryTimer = null;
       this.givens();
       this.restore();
       this.build();
@@ -142,18 +272,8 @@
     }
 
     givens() {
-      if (this.kind === 'fillin') {
-        for (let i = 0; i < this.n; i++) {
-          if (this.data.blocks[i] === '1') this.locked[i] = 1;
-          const g = this.data.given[i];
-          if (g && g !== '.') { this.cells[i] = g; this.locked[i] = 1; }
-        }
-        this.active = this.data.blocks.indexOf('0');
-        return;
-      }
-      for (const [r, c, filled] of this.data.givens || []) {
-        const i = r * this.W + c;
-        this.cells[i] = filled ? this.solution[i] : EMPTY_MARK;
+      for (const [i, value] of this.board.givens(this.solution)) {
+        this.cells[i] = value;
         this.locked[i] = 1;
       }
     }
@@ -161,8 +281,10 @@
     // -- saving and resuming --------------------------------------------------------------
     restore() {
       const saved = load(this.saveKey);
-      if (!saved || saved.n !== this.n) return;
-      for (let i = 0; i < this.n; i++) if (!this.locked[i]) this.cells[i] = saved.cells[i];
+      if (!saved || saved.n !== this.n || !Array.isArray(saved.cells)) return;
+      for (let i = 0; i < this.n; i++) {
+        if (!this.locked[i] && this.board.holds(saved.cells[i])) this.cells[i] = saved.cells[i];
+      }
       Object.assign(this.stats, saved.stats || {});
       this.solved = !!saved.solved;
       this.startedAt = saved.startedAt || null;
@@ -185,149 +307,59 @@
       host.textContent = '';
       host.classList.add('np-player');
       const heading = el('h1', {cls: 'np-title', text: d.heading || `Puzzle ${d.number || ''}`.trim()});
-      const facts = [d.size_label || `${this.W}\u00d7${this.H}`, d.grade && d.grade.level,
-                     d.grade && d.grade.stars ? starsText(d.grade.stars) : '',
-                     d.grade && d.grade.minutes ? `about ${Math.round(d.grade.minutes) || '<1'} min` : '']
+      const g = d.grade;
+      const facts = [d.size_label || `${this.W}\u00d7${this.H}`, g && g.level,
+                     g && g.stars ? starsText(g.stars) : '',
+                     g && g.minutes ? `about ${Math.round(g.minutes) || '<1'} min` : '']
         .filter(Boolean).join(' \u00b7 ');
       const meta = el('p', {cls: 'np-meta', text: facts});
       const byline = d.author ? el('p', {cls: 'np-author', text: `by ${d.author}`}) : null;
       const note = d.note ? el('p', {cls: 'np-note', text: d.note}) : null;
+      /** @type {HTMLElement} */
       this.status = el('p', {cls: 'np-status', role: 'status', 'aria-live': 'polite'});
-      this.timerText = el('span', {cls: 'np-timer', 'aria-label': 'time'});
       host.append(heading, meta, byline || '', note || '', this.toolbar(), this.status);
       this.scroller = el('div', {cls: 'np-scroller'});
-      this.board = this.kind === 'fillin' ? this.fillinBoard() : this.nonogramBoard();
-      this.scroller.append(this.board);
+      this.grid = this.board.grid();
+      this.scroller.append(this.grid);
       host.append(this.scroller);
       this.hintPanel = el('div', {cls: 'np-hint', hidden: true});
       host.append(this.hintPanel);
-      if (this.kind === 'fillin') host.append(this.wordList());
+      const after = this.board.after();
+      if (after) host.append(after);
       this.solvedPanel = el('section', {cls: 'np-solved', hidden: true, 'aria-label': 'Solved'});
       host.append(this.solvedPanel);
       if (this.site.collect) host.append(this.collectToggle());
       this.fit();
     }
 
-    button(label, action, attrs) {
-      const b = el('button', Object.assign({type: 'button', text: label}, attrs || {}));
-      b.addEventListener('click', action);
-      return b;
-    }
-
     toolbar() {
       const bar = el('div', {cls: 'np-toolbar', role: 'toolbar', 'aria-label': 'Puzzle controls'});
-      if (this.kind !== 'fillin') {
-        const tools = el('div', {cls: 'np-tools', role: 'radiogroup', 'aria-label': 'What a click paints'});
-        const colours = this.kind === 'colour' ? this.data.palette : [{name: 'filled', rgb: null}];
-        this.toolButtons = [];
-        colours.forEach((colour, k) => {
-          const b = this.button(this.kind === 'colour' ? `${k + 1}` : 'Fill', () => this.setTool(k + 1),
-            {role: 'radio', cls: 'np-tool', 'aria-label': this.kind === 'colour' ? `Paint ${colour.name} (key ${k + 1})` : 'Paint filled (key F)'});
-          if (colour.rgb) { b.style.setProperty('--swatch', colour.rgb); b.classList.add('np-swatch'); }
-          b.dataset.value = k + 1;
-          this.toolButtons.push(b); tools.append(b);
-        });
-        const dot = this.button('Dot', () => this.setTool(EMPTY_MARK),
-          {role: 'radio', cls: 'np-tool', 'aria-label': 'Mark empty (key X)'});
-        dot.dataset.value = EMPTY_MARK;
-        this.toolButtons.push(dot); tools.append(dot);
-        bar.append(tools);
-      }
-      this.undoButton = this.button('Undo', () => this.undo(), {'aria-keyshortcuts': 'Control+Z'});
-      this.redoButton = this.button('Redo', () => this.redo(), {'aria-keyshortcuts': 'Control+Y'});
+      const tools = this.board.tools();
+      if (tools) bar.append(tools);
+      this.undoButton = button('Undo', () => this.undo(), {'aria-keyshortcuts': 'Control+Z'});
+      this.redoButton = button('Redo', () => this.redo(), {'aria-keyshortcuts': 'Control+Y'});
       bar.append(this.undoButton, this.redoButton,
-        this.button('Check', () => this.check()),
-        this.button('Rewind', () => this.rewind(), {'aria-label': 'Rewind to the first error'}));
-      if (this.kind !== 'fillin' && this.data.hints) {
-        bar.append(this.button('Hint', () => this.nextHint(), {cls: 'np-hint-button', 'aria-keyshortcuts': 'H'}));
+        button('Check', () => this.check()),
+        button('Rewind', () => this.rewind(), {'aria-label': 'Rewind to the first error'}));
+      if (this.data.hints) {
+        bar.append(button('Hint', () => this.nextHint(), {cls: 'np-hint-button', 'aria-keyshortcuts': 'H'}));
       }
-      bar.append(this.button('Reveal cell', () => this.revealCells([this.active])),
-        this.button(this.kind === 'fillin' ? 'Reveal word' : 'Reveal row', () => this.revealLine()),
-        this.button('Reveal all', () => this.revealAll()));
-      if (this.kind !== 'fillin' && matchMedia('(pointer: coarse)').matches) {
-        // on a touch screen a finger on the grid paints; Move lets it pan and pinch instead
-        const move = this.button('Move', () => {
-          this.panning = !this.panning;
-          move.setAttribute('aria-pressed', String(this.panning));
-          this.host.classList.toggle('np-panning', this.panning);
-        }, {'aria-pressed': 'false', 'aria-label': 'Move the grid instead of painting'});
-        bar.append(move);
-      }
-      this.pauseButton = this.button('Pause', () => this.togglePause(), {'aria-pressed': 'false'});
+      bar.append(button('Reveal cell', () => this.revealCells([this.board.active])),
+        button(`Reveal ${this.board.lineName}`, () => this.revealCells(this.board.lineCells())),
+        button('Reveal all', () => this.revealAll()));
+      for (const extra of this.board.moreTools()) bar.append(extra);
+      this.pauseButton = button('Pause', () => this.togglePause(), {'aria-pressed': 'false'});
+      this.timerText = el('span', {cls: 'np-timer', 'aria-label': 'time'});
       bar.append(this.timerText, this.pauseButton,
-        this.button('\u2212', () => this.zoom(-1), {'aria-label': 'Zoom out'}),
-        this.button('+', () => this.zoom(1), {'aria-label': 'Zoom in'}));
+        button('\u2212', () => this.zoom(-1), {'aria-label': 'Zoom out'}),
+        button('+', () => this.zoom(1), {'aria-label': 'Zoom in'}));
       return bar;
-    }
-
-    setTool(value) {
-      this.tool = value;
-      for (const b of this.toolButtons || []) b.setAttribute('aria-checked', String(Number(b.dataset.value) === value));
-    }
-
-    nonogramBoard() {
-      const W = this.W, H = this.H, d = this.data;
-      const grid = el('div', {cls: 'np-grid', role: 'grid',
-        'aria-label': `Puzzle grid, ${H} rows by ${W} columns`, 'aria-rowcount': H + 1, 'aria-colcount': W + 1});
-      const head = el('div', {cls: 'np-row np-head', role: 'row', 'aria-rowindex': 1});
-      head.append(el('div', {cls: 'np-corner', role: 'none', text: ''}));
-      this.colHeads = [];
-      for (let c = 0; c < W; c++) {
-        const h = el('div', {cls: 'np-clue np-colclue' + (c % 5 === 4 && c < W - 1 ? ' np-r5' : ''),
-          role: 'columnheader', 'aria-colindex': c + 2});
-        this.clueContent(h, d.columns[c], `column ${c + 1}`);
-        this.colHeads.push(h); head.append(h);
-      }
-      grid.append(head);
-      this.rowHeads = []; this.cellEls = new Array(this.n);
-      for (let r = 0; r < H; r++) {
-        const row = el('div', {cls: 'np-row' + (r % 5 === 4 && r < H - 1 ? ' np-b5' : ''), role: 'row', 'aria-rowindex': r + 2});
-        const h = el('div', {cls: 'np-clue np-rowclue', role: 'rowheader', 'aria-colindex': 1});
-        this.clueContent(h, d.rows[r], `row ${r + 1}`);
-        this.rowHeads.push(h); row.append(h);
-        for (let c = 0; c < W; c++) {
-          const i = r * W + c;
-          const cell = el('div', {cls: 'np-cell' + (c % 5 === 4 && c < W - 1 ? ' np-r5' : ''),
-            role: 'gridcell', tabindex: i === 0 ? '0' : '-1', 'aria-colindex': c + 2});
-          cell.dataset.i = i;
-          this.cellEls[i] = cell; row.append(cell);
-        }
-        grid.append(row);
-      }
-      this.bindPointer(grid);
-      grid.addEventListener('keydown', (e) => this.onKey(e));
-      grid.addEventListener('focusin', (e) => {
-        const i = e.target.dataset && e.target.dataset.i;
-        if (i !== undefined) this.moveTo(Number(i), false);
-      });
-      this.setTool(1);
-      return grid;
-    }
-
-    clueContent(h, clue, where) {
-      const spoken = [];
-      if (!clue.length) { h.append(el('span', {text: '0'})); spoken.push('0'); }
-      for (const item of clue) {
-        const [n, colour] = Array.isArray(item) ? item : [item, 0];
-        const span = el('span', {text: String(n)});
-        if (colour) {
-          const c = this.data.palette[colour - 1];
-          span.classList.add('np-colourclue');
-          span.style.setProperty('--swatch', c.rgb);
-          spoken.push(`${n} ${c.name}`);
-        } else spoken.push(String(n));
-        h.append(span);
-      }
-      h.setAttribute('aria-label', `${where} clue ${spoken.join(' ')}`);
     }
 
     fit() {
       const avail = Math.max(240, Math.min(window.innerWidth, 1100) - 28);
-      // the widest row clue, in characters ("1 1 2 1 1" is 9)
-      // (a colour clue's number sits on a swatch: count it wider)
-      const chars = (x) => (Array.isArray(x) ? String(x[0]).length + 2.2 : String(x).length + 1);
-      this.clueChars = this.kind === 'fillin' ? 0 : Math.max(2, ...this.data.rows.map(
-        (c) => c.reduce((sum, x) => sum + chars(x), 0)));
+      // the board's clues beside the grid, in characters ("1 1 2 1 1" is 9)
+      this.clueChars = this.board.clueChars();
       const across = this.W + this.clueChars * 0.36 + 0.4;
       // a finger needs a bigger cell than a mouse: a large grid then scrolls (and zooms)
       const least = matchMedia('(pointer: coarse)').matches ? 20 : 14;
@@ -336,32 +368,25 @@
     }
 
     zoom(step) {
-      this.cellSize = Math.max(10, Math.min(64, this.cellSize + step * 4));
+      this.cellSize = Math.max(10, Math.min(64, (this.cellSize || 24) + step * 4));
       this.applyZoom();
     }
 
     applyZoom() {
-      this.host.style.setProperty('--cell', `${this.cellSize}px`);
+      const size = this.cellSize || 24;
+      this.host.style.setProperty('--cell', `${size}px`);
       // clue digits are 0.55 of a cell; a character of them about 0.6 of that wide
-      const clue = Math.ceil(this.clueChars * this.cellSize * 0.55 * 0.62 + this.cellSize * 0.4);
+      const clue = Math.ceil((this.clueChars || 0) * size * 0.55 * 0.62 + size * 0.4);
       this.host.style.setProperty('--rowclue', `${clue}px`);
     }
 
     // -- marks ----------------------------------------------------------------------------
-    correct(i) {
-      const v = this.cells[i], s = this.solution[i];
-      if (this.kind === 'fillin') return this.locked[i] || v === s;
-      return this.locked[i] ? true : (v === EMPTY_MARK ? s === 0 : v !== 0 && v === s);
-    }
-    wrong(i) {
-      const v = this.cells[i];
-      if (this.locked[i] || !v) return false;
-      if (this.kind === 'fillin') return v !== this.solution[i];
-      return v === EMPTY_MARK ? this.solution[i] !== 0 : v !== this.solution[i];
-    }
+    correct(i) { return !!this.locked[i] || this.board.correct(i); }
+    wrong(i) { return !this.locked[i] && this.board.wrong(i); }
 
+    /** Set cells, one undo step. @param {[number, any][]} changes @returns {[number, any, any][]} */
     apply(changes, record = true) {
-      // changes: [[index, value], ...]; one undo step
+      /** @type {[number, any, any][]} */
       const done = [];
       for (const [i, v] of changes) {
         if (this.locked[i] || this.cells[i] === v) continue;
@@ -376,151 +401,26 @@
 
     touched(indices) {
       this.begin();
-      const rows = new Set(), cols = new Set();
-      for (const i of indices) { this.drawCell(i); rows.add(Math.floor(i / this.W)); cols.add(i % this.W); }
-      if (this.kind !== 'fillin') {
-        for (const r of rows) this.crossOff('row', r);
-        for (const c of cols) this.crossOff('column', c);
-      } else this.crossOffWords();
+      for (const i of indices) this.board.drawCell(i);
+      this.board.touched(indices);
       this.clearMarks();
       this.scheduleSave();
       this.checkSolved();
     }
 
-    drawCell(i) {
-      const cell = this.cellEls[i];
-      if (!cell) return;
-      const v = this.cells[i], r = Math.floor(i / this.W) + 1, c = (i % this.W) + 1;
-      if (this.kind === 'fillin') {
-        if (this.data.blocks[i] === '1') return;
-        cell.textContent = v;
-        cell.setAttribute('aria-label', `row ${r}, column ${c}, ${v ? `letter ${v}` : 'blank'}${this.locked[i] ? ', given' : ''}`);
-        return;
-      }
-      let state = 'unknown';
-      cell.classList.toggle('np-filled', v > 0 && v !== EMPTY_MARK);
-      cell.classList.toggle('np-dot', v === EMPTY_MARK);
-      if (v === EMPTY_MARK) state = 'marked empty';
-      else if (v) {
-        state = this.kind === 'colour' ? this.data.palette[v - 1].name : 'filled';
-        if (this.kind === 'colour') cell.style.setProperty('--ink', this.data.palette[v - 1].rgb);
-      }
-      cell.setAttribute('aria-label', `row ${r}, column ${c}, ${state}${this.locked[i] ? ', given' : ''}`);
-    }
-
     refreshAll() {
-      for (let i = 0; i < this.n; i++) this.drawCell(i);
-      if (this.kind !== 'fillin') {
-        for (let r = 0; r < this.H; r++) this.crossOff('row', r);
-        for (let c = 0; c < this.W; c++) this.crossOff('column', c);
-      } else this.crossOffWords();
+      for (let i = 0; i < this.n; i++) this.board.drawCell(i);
+      this.board.touched(null);
       this.updateTimer();
-    }
-
-    line(axis, k) {
-      const out = [];
-      if (axis === 'row') for (let c = 0; c < this.W; c++) out.push(k * this.W + c);
-      else for (let r = 0; r < this.H; r++) out.push(r * this.W + k);
-      return out;
-    }
-
-    crossOff(axis, k) {
-      const values = this.line(axis, k).map((i) => this.cells[i]);
-      const want = (axis === 'row' ? this.data.rows : this.data.columns)[k]
-        .map((x) => (Array.isArray(x) ? x : [x, 1]));
-      const have = clueOf(values);
-      const done = have.length === want.length && have.every((x, j) => x[0] === want[j][0] && x[1] === want[j][1]);
-      const head = (axis === 'row' ? this.rowHeads : this.colHeads)[k];
-      head.classList.toggle('np-done', done);
-    }
-
-    // -- pointer: a click fills (or clears what it painted), a drag paints a run ------------
-    bindPointer(grid) {
-      let drag = null;
-      const indexAt = (x, y) => {
-        const first = this.cellEls[0].getBoundingClientRect();
-        const size = first.width;
-        const c = Math.floor((x - first.left) / size), r = Math.floor((y - first.top) / size);
-        if (r < 0 || c < 0 || r >= this.H || c >= this.W) return -1;
-        return r * this.W + c;
-      };
-      grid.addEventListener('contextmenu', (e) => { if (e.target.dataset.i !== undefined) e.preventDefault(); });
-      grid.addEventListener('pointerdown', (e) => {
-        if (e.target.dataset.i === undefined || this.paused) return;
-        if (this.panning && e.pointerType !== 'mouse') return;
-        e.preventDefault();
-        const i = Number(e.target.dataset.i);
-        const tool = e.button === 2 || e.ctrlKey ? EMPTY_MARK : this.tool;
-        const value = this.cells[i] === tool ? 0 : tool;   // the same tool again clears
-        drag = {start: i, value, last: i, painted: null};
-        grid.setPointerCapture(e.pointerId);
-        this.moveTo(i, true);
-        drag.painted = this.apply([[i, value]]);
-      });
-      grid.addEventListener('pointermove', (e) => {
-        if (!drag) return;
-        const i = indexAt(e.clientX, e.clientY);
-        if (i < 0 || i === drag.last) return;
-        drag.last = i;
-        // along the row or the column of the start, whichever the pointer is further along
-        const W = this.W, r0 = Math.floor(drag.start / W), c0 = drag.start % W;
-        const r = Math.floor(i / W), c = i % W;
-        const run = [];
-        if (Math.abs(c - c0) >= Math.abs(r - r0)) {
-          for (let k = Math.min(c, c0); k <= Math.max(c, c0); k++) run.push(r0 * W + k);
-        } else {
-          for (let k = Math.min(r, r0); k <= Math.max(r, r0); k++) run.push(k * W + c0);
-        }
-        // undo what the drag painted so far, then paint the run as one undo step
-        const before = drag.painted || [];
-        for (let k = before.length - 1; k >= 0; k--) this.cells[before[k][0]] = before[k][1];
-        if (before.length) this.undoStack.pop();
-        const changed = before.map((x) => x[0]);
-        drag.painted = this.apply(run.map((k) => [k, drag.value]));
-        if (!drag.painted.length && changed.length) this.touched(changed);
-        else this.touched(changed.filter((k) => !run.includes(k)));
-      });
-      const end = () => { drag = null; };
-      grid.addEventListener('pointerup', end);
-      grid.addEventListener('pointercancel', end);
-    }
-
-    moveTo(i, focus) {
-      if (i < 0 || i >= this.n) return;
-      const old = this.cellEls[this.active];
-      if (old) old.tabIndex = -1;
-      this.active = i;
-      const cell = this.cellEls[i];
-      cell.tabIndex = 0;
-      if (focus && document.activeElement !== cell) cell.focus({preventScroll: false});
-      if (this.kind === 'fillin') this.showWord();
     }
 
     onKey(e) {
       if (this.paused) return;
-      const W = this.W, H = this.H, i = this.active, r = Math.floor(i / W), c = i % W;
       const key = e.key;
-      const moves = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
       if ((e.ctrlKey || e.metaKey) && (key === 'z' || key === 'Z')) { e.preventDefault(); if (e.shiftKey) this.redo(); else this.undo(); return; }
       if ((e.ctrlKey || e.metaKey) && (key === 'y' || key === 'Y')) { e.preventDefault(); this.redo(); return; }
-      if (moves[key]) {
-        e.preventDefault();
-        const [dr, dc] = moves[key];
-        const nr = Math.min(H - 1, Math.max(0, r + dr)), nc = Math.min(W - 1, Math.max(0, c + dc));
-        if (this.kind === 'fillin') { this.across = dc !== 0; }
-        this.moveTo(nr * W + nc, true);
-        return;
-      }
-      if (this.kind === 'fillin') return this.onLetterKey(e);
-      const set = (v) => { e.preventDefault(); this.apply([[i, this.cells[i] === v ? 0 : v]]); };
-      if (key === ' ' || key === 'Enter' || key === 'f' || key === 'F') set(this.kind === 'colour' ? this.tool === EMPTY_MARK ? 1 : this.tool : 1);
-      else if (key === 'x' || key === 'X' || key === '.') set(EMPTY_MARK);
-      else if (key === 'Backspace' || key === 'Delete' || key === '0') { e.preventDefault(); this.apply([[i, 0]]); }
-      else if (this.kind === 'colour' && /^[1-9]$/.test(key) && Number(key) <= this.data.palette.length) {
-        this.setTool(Number(key)); set(Number(key));
-      } else if (key === 'h' || key === 'H') { e.preventDefault(); this.nextHint(); }
-      else if (key === 'Home') { e.preventDefault(); this.moveTo(r * W, true); }
-      else if (key === 'End') { e.preventDefault(); this.moveTo(r * W + W - 1, true); }
+      if (this.board.key(e)) return;
+      if ((key === 'h' || key === 'H') && this.data.hints) { e.preventDefault(); this.nextHint(); }
     }
 
     undo() {
@@ -548,13 +448,13 @@
 
     clearMarks() {
       if (!this.marked) return;
-      for (const i of this.marked) this.cellEls[i] && this.cellEls[i].classList.remove('np-wrong', 'np-show');
+      for (const i of this.marked) this.board.cellEl(i)?.classList.remove('np-wrong', 'np-show');
       this.marked = null;
     }
 
     markCells(indices, cls) {
       this.clearMarks();
-      for (const i of indices) this.cellEls[i] && this.cellEls[i].classList.add(cls);
+      for (const i of indices) this.board.cellEl(i)?.classList.add(cls);
       this.marked = indices;
     }
 
@@ -571,7 +471,7 @@
     rewind() {
       let steps = 0;
       while (this.wrongCells().length && this.undoStack.length) {
-        const step = this.undoStack.pop();
+        const step = /** @type {[number, any, any][]} */ (this.undoStack.pop());
         for (let k = step.length - 1; k >= 0; k--) this.cells[step[k][0]] = step[k][1];
         this.redoStack.push(step);
         steps++;
@@ -580,24 +480,18 @@
       this.scheduleSave();
       if (this.wrongCells().length) {  // made before this visit: clear them instead
         const bad = this.wrongCells();
-        this.apply(bad.map((i) => [i, this.kind === 'fillin' ? '' : 0]));
+        this.apply(bad.map((i) => [i, this.board.blank]));
         this.say(`Cleared ${bad.length} wrong mark${bad.length === 1 ? '' : 's'}.`);
       } else this.say(steps ? `Rewound ${steps} move${steps === 1 ? '' : 's'} to before the first error.` : 'No mistakes to rewind.');
     }
 
-    truth(i) { return this.kind === 'fillin' ? this.solution[i] : this.solution[i] || EMPTY_MARK; }
-
     revealCells(indices) {
-      const changes = indices.filter((i) => !this.locked[i] && !this.correct(i)).map((i) => [i, this.truth(i)]);
+      /** @type {[number, any][]} */
+      const changes = indices.filter((i) => !this.locked[i] && !this.correct(i)).map((i) => [i, this.board.truth(i)]);
       if (!changes.length) { this.say('Already right.'); return; }
       this.stats.reveals++;
       this.apply(changes);
       this.say(`Revealed ${changes.length} cell${changes.length === 1 ? '' : 's'}.`);
-    }
-
-    revealLine() {
-      if (this.kind === 'fillin') return this.revealCells(this.wordCells(this.active, this.across));
-      this.revealCells(this.line('row', Math.floor(this.active / this.W)));
     }
 
     revealAll() {
@@ -607,10 +501,11 @@
     }
 
     // -- hints: from the grader's log, in four stages ---------------------------------------
+    /** @returns {{type: 'step' | 'wrong', index: number} | null} */
     findHint() {
       const bad = this.wrongCells();
       if (bad.length) return {type: 'wrong', index: bad[0]};
-      const table = this.data.hints, steps = table.steps;
+      const table = /** @type {HintTable} */ (this.data.hints), steps = table.steps;
       let allBefore = true;
       for (let k = 0; k < steps.length; k++) {
         const s = steps[k];
@@ -619,8 +514,7 @@
         let ok;
         if (s.g) ok = allBefore;
         else {
-          const line = s._line || (s._line = this.line(s.a, s.i));
-          const prem = s._p || (s._p = ranges(s.p).map((p) => line[p]).concat(ranges(s.px)));
+          const prem = s._p || (s._p = this.board.premises(s));
           ok = prem.every((i) => this.correct(i));
         }
         allBefore = false;
@@ -630,12 +524,13 @@
     }
 
     nextHint() {
+      if (!this.data.hints) return;
       if (this.solved) { this.say('Solved already.'); return; }
       this.begin();
       const found = this.findHint();
       if (!found) { this.say('Nothing left to find: every cell is in place.'); return; }
       const same = this.hint && this.hint.type === found.type && this.hint.index === found.index;
-      const stage = same ? Math.min(this.hint.stage + 1, found.type === 'wrong' ? 2 : 4) : 1;
+      const stage = same && this.hint ? Math.min(this.hint.stage + 1, found.type === 'wrong' ? 2 : 4) : 1;
       this.hint = Object.assign(found, {stage});
       this.stats.hints[stage]++;
       if (found.type === 'step' && stage === 1) this.stats.hint_rungs.push(this.data.hints.rungs[this.data.hints.steps[found.index].r]);
@@ -645,9 +540,10 @@
 
     showHint() {
       const h = this.hint, panel = this.hintPanel, table = this.data.hints;
+      if (!h || !panel || !table) return;
       panel.textContent = '';
       panel.hidden = false;
-      let text, cells = [];
+      let text, cells = /** @type {number[]} */ ([]);
       if (h.type === 'wrong') {
         const r = Math.floor(h.index / this.W) + 1, c = (h.index % this.W) + 1;
         text = h.stage === 1 ? 'One of your marks is wrong: no logical step can follow from it.'
@@ -656,28 +552,28 @@
       } else {
         const s = table.steps[h.index];
         const say = table.bracket ? `[${table.rungs[s.r]}] ${s.s}` : `${table.rungs[s.r]}: ${s.s}`;
-        const where = s.a ? `${s.a === 'row' ? 'Row' : 'Column'} ${s.i + 1}`
-          : s.at !== undefined ? `Row ${Math.floor(s.at / this.W) + 1}, column ${(s.at % this.W) + 1}` : 'The whole grid';
+        const where = this.board.hintWhere(s)
+          || (s.at !== undefined ? `Row ${Math.floor(s.at / this.W) + 1}, column ${(s.at % this.W) + 1}` : 'The whole grid');
         text = [table.where[s.w], where, say, 'The cells it decides are shown: accept them, or place them yourself.'][h.stage - 1];
-        if (h.stage === 2 && s.a) cells = this.line(s.a, s.i);
+        if (h.stage === 2) cells = this.board.hintArea(s);
         if (h.stage === 4) cells = ranges(s.c);
       }
       panel.append(el('p', {cls: 'np-hint-stage', text: `Hint ${h.stage}: ${text}`}));
       const last = h.type === 'wrong' ? 2 : 4;
-      if (h.stage < last) panel.append(this.button('More', () => this.nextHint(), {'aria-label': 'Hint: tell me more'}));
+      if (h.stage < last) panel.append(button('More', () => this.nextHint(), {'aria-label': 'Hint: tell me more'}));
       if (h.stage === last) {
-        panel.append(this.button(h.type === 'wrong' ? 'Clear it' : 'Accept', () => this.acceptHint()));
+        panel.append(button(h.type === 'wrong' ? 'Clear it' : 'Accept', () => this.acceptHint()));
       }
-      panel.append(this.button('Close', () => { panel.hidden = true; this.clearMarks(); }));
+      panel.append(button('Close', () => { panel.hidden = true; this.clearMarks(); }));
       this.say(`Hint ${h.stage}: ${text}`, false);
       this.markCells(cells, h.type === 'wrong' ? 'np-wrong' : 'np-show');
     }
 
     acceptHint() {
-      const h = this.hint;
-      if (!h) return;
-      if (h.type === 'wrong') this.apply([[h.index, 0]]);
-      else this.apply(ranges(this.data.hints.steps[h.index].c).map((i) => [i, this.truth(i)]));
+      const h = this.hint, table = this.data.hints;
+      if (!h || !table || !this.hintPanel) return;
+      if (h.type === 'wrong') this.apply([[h.index, this.board.blank]]);
+      else this.apply(ranges(table.steps[h.index].c).map((i) => [i, this.board.truth(i)]));
       this.hint = null;
       this.hintPanel.hidden = true;
     }
@@ -697,20 +593,22 @@
     tick() {
       const now = performance.now();
       if (this.running && !this.paused && !document.hidden && !this.solved) {
-        this.stats.seconds += (now - this.last) / 1000;
+        this.stats.seconds += (now - (this.last || now)) / 1000;
         this.updateTimer();
         if (Math.floor(this.stats.seconds) % 10 === 0) this.scheduleSave();
       }
       this.last = now;
     }
 
-    updateTimer() { this.timerText.textContent = clock(this.stats.seconds); }
+    updateTimer() { if (this.timerText) this.timerText.textContent = clock(this.stats.seconds); }
 
     togglePause() {
       this.paused = !this.paused;
-      this.pauseButton.textContent = this.paused ? 'Resume' : 'Pause';
-      this.pauseButton.setAttribute('aria-pressed', String(this.paused));
-      this.board.classList.toggle('np-paused', this.paused);
+      if (this.pauseButton) {
+        this.pauseButton.textContent = this.paused ? 'Resume' : 'Pause';
+        this.pauseButton.setAttribute('aria-pressed', String(this.paused));
+      }
+      this.grid?.classList.toggle('np-paused', this.paused);
       this.say(this.paused ? 'Paused.' : 'Timer running.');
     }
 
@@ -724,31 +622,31 @@
     scheduleSave() {
       if (this.saveTimer) return;
       // after a quiet moment: a save never delays the paint of the next click
-      this.saveTimer = setTimeout(() => {
-        if (window.requestIdleCallback) requestIdleCallback(() => this.saveNow(), {timeout: 2000});
+      this.saveTimer = window.setTimeout(() => {
+        if ('requestIdleCallback' in window) requestIdleCallback(() => this.saveNow(), {timeout: 2000});
         else this.saveNow();
       }, 300);
     }
 
     saveNow() {
-      clearTimeout(this.saveTimer); this.saveTimer = null;
+      if (this.saveTimer) clearTimeout(this.saveTimer);
+      this.saveTimer = null;
       this.save();
     }
 
     say(text, visible = true) {
       // re-set so the same words are announced again; a hint is read out but not shown
       // twice on screen (its panel shows it)
-      this.status.classList.toggle('np-sr-only', !visible);
-      this.status.textContent = '';
-      setTimeout(() => { this.status.textContent = text; }, 20);
+      const status = this.status;
+      if (!status) return;
+      status.classList.toggle('np-sr-only', !visible);
+      status.textContent = '';
+      setTimeout(() => { status.textContent = text; }, 20);
     }
 
     // -- solved -------------------------------------------------------------------------------
     isSolved() {
-      for (let i = 0; i < this.n; i++) {
-        if (this.kind === 'fillin') { if (this.data.blocks[i] === '0' && this.cells[i] !== this.solution[i]) return false; }
-        else if (this.solution[i] ? this.cells[i] !== this.solution[i] : (this.cells[i] && this.cells[i] !== EMPTY_MARK)) return false;
-      }
+      for (let i = 0; i < this.n; i++) if (!this.board.settled(i)) return false;
       return true;
     }
 
@@ -763,39 +661,43 @@
 
     showSolved(announce) {
       const s = this.stats, g = this.data.grade || {}, p = this.solvedPanel;
+      if (!p) return;
       p.textContent = '';
       const hints = s.hints[1] + s.hints[2] + s.hints[3] + s.hints[4];
       // the title shown once solved is veiled as the answer is (app/play.py veiled_meta)
-      const solvedTitle = this.data.veiled_title
-        ? reveal(this.data.veiled_title, this.data.key.slice(8)) : (this.data.solved_title || '');
+      let solvedTitle = '';
+      if (this.data.veiled_title) {
+        try { solvedTitle = reveal(this.data.veiled_title, this.data.key.slice(8)); } catch (e) { solvedTitle = ''; }
+      }
       const title = solvedTitle ? `Solved: ${solvedTitle}` : 'Solved!';
       p.append(el('h2', {text: title}),
         el('p', {text: `Your time: ${clock(s.seconds)}. Hints: ${hints}, checks: ${s.checks}, reveals: ${s.reveals}.`}),
         g.level ? el('p', {text: [minutesText(g), `Level: ${g.level}.`, g.stars ? `Stars: ${starsText(g.stars)} (${g.stars} of 5).` : ''].filter(Boolean).join(' ')}) : '',
-        this.button('Play again', () => this.restart()));
+        button('Play again', () => this.restart()));
       p.hidden = false;
-      this.board.classList.add('np-complete');
+      this.grid?.classList.add('np-complete');
       if (announce) this.say(`Solved in ${clock(s.seconds)}.`);
     }
 
     restart() {
       store(this.saveKey, undefined);
-      this.cells.fill(this.kind === 'fillin' ? '' : 0);
+      this.cells.fill(this.board.blank);
+      this.locked.fill(0);
       this.givens();
-      this.stats = {seconds: 0, checks: 0, reveals: 0, errors_found: 0, hints: {1: 0, 2: 0, 3: 0, 4: 0}, hint_rungs: []};
+      this.stats = freshStats();
       this.solved = false; this.running = true; this.startedAt = null; this.sent = false;
       this.recordId = uuid4(); this.undoStack = []; this.redoStack = []; this.moved = false;
-      this.solvedPanel.hidden = true;
-      this.board.classList.remove('np-complete');
+      if (this.solvedPanel) this.solvedPanel.hidden = true;
+      this.grid?.classList.remove('np-complete');
       this.refreshAll();
       this.say('A fresh grid.');
     }
 
     // -- solve statistics: only with --collect, only while the toggle is on ------------------
-    collecting() { return !!this.site.collect && !load(COLLECT_OFF); }
+    collecting() { return !!this.site.collect && !load(COLLECT_OFF) && this.board.reports; }
 
     collectToggle() {
-      const box = el('input', {type: 'checkbox', id: `np-collect-${this.data.key}`});
+      const box = /** @type {HTMLInputElement} */ (el('input', {type: 'checkbox', id: `np-collect-${this.data.key}`}));
       box.checked = !load(COLLECT_OFF);
       box.addEventListener('change', () => store(COLLECT_OFF, box.checked ? undefined : true));
       return el('p', {cls: 'np-collect'}, box,
@@ -820,8 +722,8 @@
     }
 
     sendRecord(completed) {
-      // a fill-in has no nonogram key for the collector to file its solves under
-      if (!this.collecting() || this.sent || this.kind === 'fillin') return;
+      // a kind without a key the collector files solves under reports nothing (board.reports)
+      if (!this.collecting() || this.sent) return;
       const body = JSON.stringify(this.record(completed));
       this.sent = true;
       this.save();
@@ -833,8 +735,10 @@
 
     retryPending() {
       const pending = load('nonopress-pending') || [];
-      if (!pending.length || !this.site.collect || load(COLLECT_OFF)) return;
+      if (!Array.isArray(pending) || !pending.length || !this.site.collect || load(COLLECT_OFF)) return;
       for (const item of pending) {
+        // only to this puzzle's collector: a record queued by another page goes when it is open
+        if (!item || item.url !== this.site.collect) continue;
         fetch(item.url, {method: 'POST', body: item.body, headers: {'Content-Type': 'text/plain'}, keepalive: true, mode: 'cors', credentials: 'omit'})
           // stored, or refused for good (a 4xx other than too many requests): never sent
           // again; a busy or failing collector (429, 5xx) is asked again later
@@ -849,7 +753,7 @@
     retryLater() {
       // one timer however many records failed: each retry sends them all again
       if (this.retryTimer) return;
-      this.retryTimer = setTimeout(() => { this.retryTimer = null; this.retryPending(); }, 30000);
+      this.retryTimer = window.setTimeout(() => { this.retryTimer = null; this.retryPending(); }, 30000);
     }
 
     dropPending(body) {
@@ -857,114 +761,56 @@
     }
 
     sendAbandon() {
-      if (!this.collecting() || this.sent || this.solved || !this.moved || this.kind === 'fillin') return;
+      if (!this.collecting() || this.sent || this.solved || !this.moved) return;
       const body = JSON.stringify(this.record(false));
-      if (navigator.sendBeacon && navigator.sendBeacon(this.site.collect, new Blob([body], {type: 'text/plain'}))) {
+      if (navigator.sendBeacon && navigator.sendBeacon(/** @type {string} */ (this.site.collect), new Blob([body], {type: 'text/plain'}))) {
         this.sent = true;
         this.save();
       }
     }
+  }
 
-    // -- fill-in crosswords: typing ---------------------------------------------------------
-    fillinBoard() {
-      const W = this.W, H = this.H;
-      const grid = el('div', {cls: 'np-grid np-fillin', role: 'grid',
-        'aria-label': `Fill-in grid, ${H} rows by ${W} columns`, 'aria-rowcount': H, 'aria-colcount': W});
-      this.cellEls = new Array(this.n);
-      for (let r = 0; r < H; r++) {
-        const row = el('div', {cls: 'np-row', role: 'row', 'aria-rowindex': r + 1});
-        for (let c = 0; c < W; c++) {
-          const i = r * W + c, block = this.data.blocks[i] === '1';
-          const cell = el('div', {cls: block ? 'np-cell np-block' : 'np-cell np-letter', role: 'gridcell',
-            tabindex: i === this.active ? '0' : '-1', 'aria-colindex': c + 1});
-          if (block) cell.setAttribute('aria-label', `row ${r + 1}, column ${c + 1}, block`);
-          cell.dataset.i = i;
-          this.cellEls[i] = cell; row.append(cell);
-        }
-        grid.append(row);
-      }
-      grid.addEventListener('pointerdown', (e) => {
-        const i = e.target.dataset.i;
-        if (i === undefined || this.data.blocks[Number(i)] === '1') return;
-        if (Number(i) === this.active) this.across = !this.across;
-        this.moveTo(Number(i), true);
+  // -- the boards: boards/<kind>.js, each registering its class by its tag ------------------
+  /** @type {Record<string, BoardClass>} */
+  const boards = {};
+  /** @type {Record<string, {promise: Promise<BoardClass>, resolve: (b: BoardClass) => void}>} */
+  const waiting = {};
+
+  /** A board script calls this once it is read. */
+  function defineBoard(tag, Board) {
+    boards[tag] = Board;
+    if (waiting[tag]) waiting[tag].resolve(Board);
+  }
+
+  function boardUrl(tag) {
+    const base = SCRIPT && SCRIPT.src ? SCRIPT.src : document.baseURI;
+    return new URL(`boards/${tag}.js`, base).href;
+  }
+
+  /**
+   * The board of a kind: already read, read by a script the page loads, or loaded now from
+   * beside this script (never from the JSON's host: the tag is checked to be a plain word).
+   */
+  function needBoard(tag) {
+    if (boards[tag]) return Promise.resolve(boards[tag]);
+    if (waiting[tag]) return waiting[tag].promise;
+    /** @type {(b: BoardClass) => void} */
+    let resolve = () => {};
+    /** @type {(e: Error) => void} */
+    let reject = () => {};
+    const promise = new Promise((yes, no) => { resolve = yes; reject = no; });
+    waiting[tag] = {promise, resolve};
+    const url = boardUrl(tag);
+    if (![...document.scripts].some((s) => s.src === url)) {
+      const script = document.createElement('script');
+      script.src = url;
+      script.addEventListener('error', () => {
+        delete waiting[tag];
+        reject(new BadPuzzle(`kind: no board for "${tag}" beside the player`));
       });
-      grid.addEventListener('keydown', (e) => this.onKey(e));
-      grid.addEventListener('focusin', (e) => {
-        const i = e.target.dataset && e.target.dataset.i;
-        if (i !== undefined && this.data.blocks[Number(i)] === '0') this.moveTo(Number(i), false);
-      });
-      return grid;
+      document.head.append(script);
     }
-
-    wordCells(i, across) {
-      const W = this.W, open = (k) => this.data.blocks[k] === '0';
-      const step = across ? 1 : W, out = [];
-      const inLine = (a, b) => (across ? Math.floor(a / W) === Math.floor(b / W) : true);
-      let k = i;
-      while (k - step >= 0 && inLine(k - step, i) && open(k - step)) k -= step;
-      while (k < this.n && inLine(k, i) && open(k)) { out.push(k); k += step; }
-      return out;
-    }
-
-    showWord() {
-      for (const e of this.host.querySelectorAll('.np-word')) e.classList.remove('np-word');
-      for (const k of this.wordCells(this.active, this.across)) this.cellEls[k].classList.add('np-word');
-    }
-
-    onLetterKey(e) {
-      const key = e.key, i = this.active, step = this.across ? 1 : this.W;
-      const open = (k) => k >= 0 && k < this.n && this.data.blocks[k] === '0'
-        && (!this.across || Math.floor(k / this.W) === Math.floor(i / this.W));
-      if (/^[a-zA-Z]$/.test(key) && !e.ctrlKey && !e.metaKey) {
-        e.preventDefault();
-        this.apply([[i, key.toUpperCase()]]);
-        if (open(i + step)) this.moveTo(i + step, true);
-      } else if (key === 'Backspace') {
-        e.preventDefault();
-        if (this.cells[i] && !this.locked[i]) this.apply([[i, '']]);
-        else if (open(i - step)) { this.moveTo(i - step, true); this.apply([[i - step, '']]); }
-      } else if (key === 'Delete') { e.preventDefault(); this.apply([[i, '']]); }
-      else if (key === ' ') { e.preventDefault(); this.across = !this.across; this.showWord(); this.say(this.across ? 'Across.' : 'Down.'); }
-    }
-
-    wordList() {
-      const box = el('section', {cls: 'np-words', 'aria-label': 'Words to place'});
-      this.wordEls = [];
-      for (const [length, words] of Object.entries(this.data.words)) {
-        const list = el('ul', {});
-        for (const w of words) {
-          const item = el('li', {text: w});
-          item.dataset.word = w;
-          this.wordEls.push(item); list.append(item);
-        }
-        box.append(el('h2', {text: `${length} letters`}), list);
-      }
-      return box;
-    }
-
-    crossOffWords() {
-      if (!this.wordEls) return;
-      const placed = [];
-      const seen = new Set();
-      for (let i = 0; i < this.n; i++) {
-        if (this.data.blocks[i] !== '0') continue;
-        for (const across of [true, false]) {
-          const cells = this.wordCells(i, across);
-          if (cells.length < 2 || cells[0] !== i) continue;
-          const id = `${i}${across}`;
-          if (seen.has(id)) continue;
-          seen.add(id);
-          const word = cells.map((k) => this.cells[k]).join('');
-          if (word.length === cells.length) placed.push(word);
-        }
-      }
-      for (const item of this.wordEls) {
-        const k = placed.indexOf(item.dataset.word);
-        item.classList.toggle('np-done', k >= 0);
-        if (k >= 0) placed.splice(k, 1);
-      }
-    }
+    return promise;
   }
 
   // -- the element: <nonopress-puzzle src="x.json"> or data="id of a JSON script" -----------
@@ -976,30 +822,84 @@
   }
 
   class NonopressPuzzle extends HTMLElement {
+    constructor() {
+      super();
+      /** @type {Player | null} */
+      this.player = null;
+    }
+
     connectedCallback() {
       if (this.player) return;
       styleSheet();
       const inline = this.getAttribute('data');
-      if (inline) { this.start(JSON.parse(document.getElementById(inline).textContent)); return; }
+      if (inline) {
+        const script = document.getElementById(inline);
+        try {
+          this.start(this.parse(script ? script.textContent || '' : ''));
+        } catch (err) {
+          this.refuse(err);
+        }
+        return;
+      }
       const src = this.getAttribute('src');
       if (!src) return;
       this.textContent = 'Loading the puzzle\u2026';
-      fetch(src).then((r) => { if (!r.ok) throw new Error(`${src}: ${r.status}`); return r.json(); })
-        .then((data) => this.start(data))
-        .catch((err) => { this.textContent = `The puzzle could not be loaded (${err.message}).`; });
+      const url = new URL(src, document.baseURI);
+      fetch(url.href, {credentials: 'same-origin'})
+        .then((r) => { if (!r.ok) throw new Error(`${src}: ${r.status}`); return r.text(); })
+        .then((text) => {
+          const data = this.parse(text);
+          // solve records go where the page's own puzzles send them: a JSON from another
+          // host names no collector for this page
+          if (url.origin !== location.origin && data && typeof data === 'object' && data.site) {
+            data.site = Object.assign({}, data.site, {collect: null});
+          }
+          return this.start(data);
+        })
+        .catch((err) => this.refuse(err));
+    }
+
+    parse(text) {
+      try {
+        need(text.length <= MAX_JSON, 'puzzle', `larger than ${MAX_JSON} characters`);
+        return JSON.parse(text);
+      } catch (err) {
+        if (err instanceof BadPuzzle) throw err;
+        return undefined;  // refused by the check: not a JSON object
+      }
     }
 
     disconnectedCallback() {
-      if (this.player) clearInterval(this.player.ticker);
+      if (this.player && this.player.ticker) clearInterval(this.player.ticker);
     }
 
+    refuse(err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.textContent = `The puzzle could not be loaded (${message}).`;
+      this.dispatchEvent(new CustomEvent('nonopress-refused', {bubbles: true, detail: message}));
+    }
+
+    /**
+     * Check the JSON, load its kind's board, then play.
+     */
     start(data) {
-      this.player = new Player(this, data);
-      if (performance.mark) performance.mark('nonopress-interactive');
-      this.dispatchEvent(new CustomEvent('nonopress-ready', {bubbles: true}));
+      try {
+        checkCommon(data);
+      } catch (err) {
+        this.refuse(err);
+        return Promise.resolve();
+      }
+      return needBoard(data.kind).then((Board) => {
+        Board.check(data, {need, isInt, isText, isObject, isList, checkRanges});
+        const answer = reveal(data.solution, data.key);
+        need(Board.fits(answer, data), 'solution', 'not an answer of this grid');
+        this.player = new Player(this, data, Board, answer);
+        if (performance.mark) performance.mark('nonopress-interactive');
+        this.dispatchEvent(new CustomEvent('nonopress-ready', {bubbles: true}));
+      }).catch((err) => this.refuse(err));
     }
   }
 
-  globalThis.NonopressPlayer = {clueOf, ranges, reveal, Player, EMPTY_MARK};
+  globalThis.NonopressPlayer = {ranges, reveal, el, button, defineBoard, needBoard, Player};
   if (!customElements.get('nonopress-puzzle')) customElements.define('nonopress-puzzle', NonopressPuzzle);
 })();

@@ -14,6 +14,8 @@ from html import escape
 from typing import Any
 from urllib.parse import urlsplit
 
+from nonopress.assets import board_file
+
 
 @dataclass(frozen=True)
 class PageLink:
@@ -36,8 +38,11 @@ def csp(collect: str | None = None) -> str:
             f"connect-src {connect}; base-uri 'none'; form-action 'none'")
 
 
-def _head(title: str, collect: str | None, script: bool) -> str:
+def _head(title: str, collect: str | None, script: bool, board: str | None = None) -> str:
     loads = '<script src="player.js" defer></script>\n' if script else ""
+    if script and board:  # the kind's board, fetched beside the shell rather than after it
+        loads += f'<script src="{escape(board)}" defer></script>\n'
+
     return (
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -68,8 +73,9 @@ def json_in_html(data: Any) -> str:
 def puzzle_page(record: dict[str, Any], site_title: str, collect: str | None) -> str:
     """A puzzle's page: the player, with the puzzle's data in the page."""
     heading = record.get("heading", "Puzzle")
+    board = board_file(str(record.get("kind", "")))
     return (
-        _head(f"{heading} \u2014 {site_title}", collect, script=True)
+        _head(f"{heading} \u2014 {site_title}", collect, script=True, board=board)
         + "<body class=\"np-site\">\n"
         + _site_header(site_title, record.get("date", ""))
         + "<main>\n<nonopress-puzzle data=\"nonopress-data\">"

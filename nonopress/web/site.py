@@ -3,8 +3,9 @@
 The site: ``index.html`` (the issue: each puzzle with its level, stars and minutes),
 ``archive.html`` (every published puzzle by date), one ``puzzle-NN.html`` a puzzle with its
 data in the page, the same data as ``puzzle-NN.json`` (for ``<nonopress-puzzle src=...>``),
-``latest.json`` (today's puzzle), and the player's one script and one style sheet. Grades
-and their hint tables come through the issue's grade cache: each puzzle is graded once.
+``latest.json`` (today's puzzle), and the player: its shell's script, a board script per kind
+(``boards/``) and one style sheet. Grades and their hint tables come through the issue's
+grade cache: each puzzle is graded once.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from layout.issue import Entry, IssueEntry
 from layout.manifest import Manifest, PuzzleRef
 from nonopress.app import CACHE_NAME
 from nonopress.app.play import PLAYER, compute_hints, nonogram_record, paged_record
-from nonopress.assets import FILES, asset_bytes
+from nonopress.assets import BOARDS, FILES, asset_bytes
 from nonopress.web.pages import PageLink, archive_page, index_page, puzzle_page
 
 if TYPE_CHECKING:
@@ -204,6 +205,13 @@ def _write(out: Path, manifest: Manifest, records: list[tuple[str, dict[str, Any
         atomic_write(out / name, data)
         written.append(name)
 
+    boards = out / BOARDS
+    if boards.is_symlink() or (boards.exists() and not boards.is_dir()):
+        raise NonopressError(f"{boards}: not a folder of this site (the player's boards go there)")
+    try:
+        boards.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise NonopressError(f"{boards}: cannot make the folder ({exc.strerror or exc})") from None
     for name in FILES:
         put(name, asset_bytes(name))
     title = manifest.title

@@ -64,7 +64,7 @@ export class Picture {
 }
 
 // A line's clue: [[length, colour], ...] in order. The web player's own function (its
-// script, /player/player.js, loads before these modules): the clues the studio draws are
+// board script, /player/boards/bw.js, loads before these modules): the clues the studio draws are
 // the clues the player crosses off.
 export function clueOf(values) {
   return globalThis.NonopressPlayer.clueOf(values);
