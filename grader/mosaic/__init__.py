@@ -1,0 +1,1 @@
+"""Mosaic (Fill-a-Pix) engine."""
