@@ -43,7 +43,8 @@ def test_yaml_bad_clue_names_file_line_row_and_column() -> None:
     data = b"kind: mosaic\nclues:\n  - \"...\"\n  - \".9.\"\n"
     with pytest.raises(FormatError) as caught:
         formats.read(data, name="bad.yaml")
-    assert str(caught.value) == "bad.yaml:4: row 2, column 2: clue 9 cannot fit its block of 6 cells"
+    assert str(caught.value) == ("bad.yaml:4: row 2, column 2: clue 9 cannot fit its block "
+                                 "of 6 cells")
 
 
 def test_yaml_ragged_rows_and_non_digits_are_located() -> None:

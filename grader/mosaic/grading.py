@@ -137,8 +137,8 @@ class _Engine:
         premises = tuple((*self.where(i), FILLED if view.value[i] else EMPTY) for i in seen)
         marks = tuple((*board.where[k], board.need[k]) for k in clues)
         decided = tuple((*self.where(i), FILLED if v else EMPTY) for i, v in sorted(todo.items()))
-        self.steps.append(MosaicStep(rung, technique, marks, decided, premises, dict(facts),
-                                     openings))
+        self.steps.append(MosaicStep(rung, technique, marks, decided, premises,
+                                     {**facts, "clue_ids": list(clues)}, openings))
         for i, v in todo.items():
             view.set(i, v)
 
