@@ -1,0 +1,176 @@
+"""Picture -> mosaic: the picture is the solution; choose which clues to show.
+
+Every picture satisfies its own clues, so making a mosaic is choosing clues: shown all, a
+mosaic is unique unless some cells are seen by no clue that tells them apart; then the
+fewest cells are changed (one of the cells where two solutions differ, again until one
+solution is left). At a level, the clues are hidden one at a time in a seeded order, each
+hidden for good when the rungs up to that level still finish the grid without it: the
+clues left are irredundant (none can go), which is as few as a greedy pass allows, not
+the fewest of all. When even every clue needs a harder rung than the level asked, the
+clues are chosen at the level every clue needs and the result says the level was not
+reached. ``every_clue`` shows every clue.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from grader.errors import PuzzleError
+from grader.model import BoolArray, Metadata
+from grader.mosaic.grading import MosaicGrade, grade
+from grader.mosaic.ladder import mosaic_ladder
+from grader.mosaic.solver import UNSET, solve
+from grader.mosaic.techniques import FINDERS, Clues, Contradiction
+from grader.mosaic_model import MosaicPuzzle
+from grader.results import Budget
+from grader.scoring import LEVEL_STARS
+
+#: the levels a mosaic can be made at, easiest first
+LEVELS = ("easy", "medium", "hard", "fiendish", "needs-guessing")
+#: the cell changes tried at most before giving up on a picture
+MAX_CHANGES = 64
+
+
+@dataclass(frozen=True)
+class MadeMosaic:
+    puzzle: MosaicPuzzle
+    grade: MosaicGrade
+    level_asked: str
+    #: (row, column) of every cell changed from the picture to make it unique
+    changed: tuple[tuple[int, int], ...]
+    clues_total: int
+    time_s: float
+
+    @property
+    def reached(self) -> bool:
+        """Whether the mosaic's level is the one asked."""
+        return self.grade.level == self.level_asked
+
+
+def level_for_stars(stars: int) -> str:
+    """The easiest level whose printed stars include ``stars`` (the one scale)."""
+    for level in LEVELS:
+        low, high = LEVEL_STARS[level]
+        if low <= stars <= high:
+            return level
+    raise PuzzleError(f"stars must be 1-5, not {stars}")
+
+
+def top_rung(level: str) -> str:
+    """The hardest rung of ``level``: the ladder a mosaic at that level may need."""
+    names = [r.name for r in mosaic_ladder().rungs if r.level == level]
+    if not names:
+        raise PuzzleError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+    return names[-1]
+
+
+def finishes(puzzle: MosaicPuzzle, top: str) -> bool:
+    """Whether the rungs up to ``top`` finish the grid (no log kept: the making loop asks
+    this once a clue). The one-clue rungs run as the solver's propagation; the comparisons
+    only when it is stuck."""
+    view = Clues(puzzle)
+    board = view.board
+    if not board.start():
+        return False
+    ladder = mosaic_ladder()
+    heavy = [r.name for r in ladder.up_to(top)
+             if r.name not in ("zeros-and-nines", "corners-and-edges", "completing-clues")]
+    if "guess" in heavy:
+        return solve(puzzle, 2).verdict == "unique"
+    try:
+        while UNSET in board.value:
+            for name in heavy:
+                found = FINDERS[name](view)
+                if found:
+                    queue: list[int] = []
+                    for deduction in found:
+                        for i, v in deduction.changes.items():
+                            if board.value[i] == UNSET:
+                                board.assign(i, v, queue)
+                                for k in board.cell_clues[i]:
+                                    view.version[k] += 1
+                    if not board.propagate(queue):
+                        return False
+                    break
+            else:
+                return False
+    except Contradiction:
+        return False
+    return True
+
+
+def unique_picture(picture: BoolArray, budget: Budget) -> tuple[BoolArray, list[tuple[int, int]]]:
+    """The picture with the fewest cells changed (greedily) so that showing every clue
+    gives one solution."""
+    picture = picture.copy()
+    changed: list[tuple[int, int]] = []
+    for _ in range(MAX_CHANGES):
+        result = solve(MosaicPuzzle.from_picture(picture), 2, budget)
+        if result.verdict == "unique":
+            return picture, changed
+        if result.verdict != "multiple":
+            raise PuzzleError(f"cannot prove the picture's mosaic unique ({result.verdict})")
+        cells = result.differing_cells
+        # a change that makes it unique at once, else the first differing cell
+        for r, c in cells:
+            picture[r, c] = not picture[r, c]
+            if solve(MosaicPuzzle.from_picture(picture), 2, budget).verdict == "unique":
+                changed.append((r, c))
+                return picture, changed
+            picture[r, c] = not picture[r, c]
+        r, c = cells[0]
+        picture[r, c] = not picture[r, c]
+        changed.append((r, c))
+    raise PuzzleError(f"no mosaic of this picture is unique after {MAX_CHANGES} changed cells")
+
+
+def make(picture: BoolArray, level: str = "hard", *, every_clue: bool = False, seed: int = 0,
+         meta: Metadata | None = None, budget: Budget | None = None) -> MadeMosaic:
+    """A unique mosaic whose solution is ``picture`` (changed in the fewest cells when no
+    clue set is unique), showing as few clues as ``level`` allows (or all of them)."""
+    began = time.monotonic()
+    budget = budget or Budget(seconds=30)
+    top = top_rung(level)
+    fixed, changed = unique_picture(np.asarray(picture, dtype=bool), budget)
+    full = MosaicPuzzle.from_picture(fixed, meta=meta)
+    shown = np.ones(fixed.shape, dtype=bool)
+    if not every_clue and not finishes(full, top):
+        # every clue shown needs a harder rung than the level allows: no clue set is
+        # unique at that level, so the clues are chosen at the level every clue needs
+        needed = grade(full, budget)
+        top = top_rung(needed.level) if needed.graded else "guess"
+    if not every_clue:
+        order = np.random.default_rng(seed).permutation(fixed.size)
+        for index in order.tolist():
+            r, c = divmod(index, fixed.shape[1])
+            shown[r, c] = False
+            if not finishes(full.with_clues(shown), top):
+                shown[r, c] = True
+    puzzle = full.with_clues(shown)
+    graded = grade(puzzle, budget)
+    return MadeMosaic(puzzle, graded, level, tuple(changed), full.clue_count(),
+                      time.monotonic() - began)
+
+
+def random_picture(width: int, height: int, seed: int = 0, ink: float = 0.5) -> BoolArray:
+    """A random picture of blobs: noise smoothed over each cell's block, so that the filled
+    cells clump as a drawing's do."""
+    rng = np.random.default_rng(seed)
+    noise = rng.random((height + 2, width + 2))
+    smooth = sum(noise[dr:dr + height, dc:dc + width] for dr in range(3) for dc in range(3))
+    picture: BoolArray = smooth > np.quantile(smooth, 1 - ink)
+    return picture
+
+
+def generate(width: int, height: int, level: str = "hard", seed: int = 0,
+             ink: float = 0.5) -> MadeMosaic:
+    """A random mosaic at ``level`` (seeded: the same seed, the same mosaic)."""
+    return make(random_picture(width, height, seed, ink), level, seed=seed,
+                meta=Metadata(title=f"Mosaic {width}x{height} #{seed}"))
+
+
+__all__ = ["LEVELS", "MadeMosaic", "finishes", "generate", "level_for_stars", "make",
+           "random_picture", "top_rung", "unique_picture"]
