@@ -64,9 +64,11 @@ def test_harder_rungs_do_not_fire_where_cheaper_ones_finish() -> None:
 
 def test_a_zero_empties_its_block_and_a_nine_fills_it() -> None:
     _, zero = graded(["...", ".0.", "..."])
-    assert zero.rungs == {"zeros-and-nines": 1} and not zero.solution.any()
+    assert zero.rungs == {"zeros-and-nines": 1}
+    assert zero.solution is not None and not zero.solution.any()
     _, nine = graded(NEEDS["zeros-and-nines"])
-    assert nine.rungs == {"zeros-and-nines": 1} and nine.solution.all()
+    assert nine.rungs == {"zeros-and-nines": 1}
+    assert nine.solution is not None and nine.solution.all()
 
 
 def test_corners_and_edges_fill_blocks_at_the_border() -> None:

@@ -160,8 +160,11 @@ def random_picture(width: int, height: int, seed: int = 0, ink: float = 0.5) -> 
     cells clump as a drawing's do."""
     rng = np.random.default_rng(seed)
     noise = rng.random((height + 2, width + 2))
-    smooth = sum(noise[dr:dr + height, dc:dc + width] for dr in range(3) for dc in range(3))
-    picture: BoolArray = smooth > np.quantile(smooth, 1 - ink)
+    smooth = np.zeros((height, width))
+    for dr in range(3):
+        for dc in range(3):
+            smooth += noise[dr:dr + height, dc:dc + width]
+    picture: BoolArray = np.asarray(smooth > np.quantile(smooth, 1 - ink), dtype=bool)
     return picture
 
 
