@@ -65,6 +65,7 @@ class Board:
         self.filled = [0] * len(self.cells)
         self.unknown = [len(m) for m in self.cells]
         self.trail: list[int] = []
+        self._neighbours: list[list[int]] | None = None
 
     # -- assignments ---------------------------------------------------------------------
     def assign(self, i: int, v: int, queue: list[int]) -> None:
@@ -103,6 +104,61 @@ class Board:
                 for i in cells[k]:
                     if value[i] == UNSET:
                         self.assign(i, v, queue)
+        return True
+
+    def neighbours(self) -> list[list[int]]:
+        """Per clue, the clues whose blocks share a cell with its block (made once)."""
+        if self._neighbours is None:
+            self._neighbours = []
+            for k, members in enumerate(self.cells):
+                near = {j for i in members for j in self.cell_clues[i] if j != k}
+                self._neighbours.append(sorted(near))
+        return self._neighbours
+
+    def compare_pairs(self, mark: int) -> bool:
+        """Propagation a step stronger: every clue touched since trail position ``mark``
+        compared with each neighbouring clue over their shared and unshared open cells
+        (the overlapping-clues rung), until nothing changes; False on a contradiction."""
+        near = self.neighbours()
+        value, cells, need, filled = self.value, self.cells, self.need, self.filled
+        done = mark
+        while done < len(self.trail):
+            touched = {k for i in self.trail[done:] for k in self.cell_clues[i]}
+            done = len(self.trail)
+            for a in touched:
+                if not self.unknown[a]:
+                    continue
+                open_a = [i for i in cells[a] if value[i] == UNSET]
+                for b in near[a]:
+                    if not self.unknown[b]:
+                        continue
+                    members_b = cells[b]
+                    shared = [i for i in open_a if i in members_b]
+                    if not shared:
+                        continue
+                    only_b = [i for i in members_b if value[i] == UNSET and i not in open_a]
+                    only_a = len(open_a) - len(shared)
+                    need_a, need_b = need[a] - filled[a], need[b] - filled[b]
+                    low = max(0, need_a - only_a, need_b - len(only_b))
+                    high = min(len(shared), need_a, need_b)
+                    if low > high:
+                        return False
+                    queue: list[int] = []
+                    for group, fill, empty in (
+                            ([i for i in open_a if i not in members_b],
+                             need_a - high == only_a, need_a == low),
+                            (shared, low == len(shared), high == 0),
+                            (only_b, need_b - high == len(only_b), need_b == low)):
+                        if group and (fill or empty):
+                            for i in group:
+                                if value[i] == UNSET:
+                                    self.assign(i, 1 if fill else 0, queue)
+                    if queue:
+                        if not self.propagate(queue):
+                            return False
+                        open_a = [i for i in cells[a] if value[i] == UNSET]
+                        if not open_a:
+                            break
         return True
 
     def start(self, cells: CellArray | None = None) -> bool:
@@ -152,7 +208,7 @@ def solve(puzzle: MosaicPuzzle, limit: int = 2, budget: Budget | None = None,
     depth = sys.getrecursionlimit()
     sys.setrecursionlimit(max(depth, min(puzzle.height * puzzle.width + 1000, 50000)))
     try:
-        if board.start(start):
+        if board.start(start) and board.compare_pairs(0):
             _search(board, 0, limit, tick, set(), found)  # type: ignore[arg-type]
     except _OutOfBudget:
         found = None
@@ -212,7 +268,7 @@ def _search(board: Board, at: int, limit: int, tick: Callable[[], None],
         mark = len(trail)
         queue: list[int] = []
         board.assign(at, v, queue)
-        if board.propagate(queue):
+        if board.propagate(queue) and board.compare_pairs(mark):
             _search(board, at + 1, limit, tick, dead, found)
         board.undo(mark)
         if len(found) >= limit:
