@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from grader.model import FILLED
-from grader.mosaic.explain import explain
 from grader.mosaic.grading import MosaicGrade, grade
 from grader.mosaic.ladder import mosaic_ladder
+from grader.mosaic.sentences import explain
 from grader.mosaic.solver import solve
 from grader.mosaic_model import MosaicPuzzle
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from grader.errors import PuzzleError
-from grader.mosaic.make import finishes, generate, level_for_stars, make, top_rung
+from grader.mosaic.making import finishes, generate, level_for_stars, make, top_rung
 from grader.mosaic.solver import solve
 from grader.mosaic_model import MosaicPuzzle
 
