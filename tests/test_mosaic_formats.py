@@ -78,6 +78,13 @@ def test_game_id_round_trips_and_splits_runs_longer_than_26() -> None:
     assert sampled.clues == sample().clues
 
 
+def test_an_absurd_game_id_size_is_refused_before_allocating() -> None:
+    with pytest.raises(FormatError, match=r"^big.mosaic:1: 4096x4096 has more than"):
+        formats.read(b"4096x4096:z\n", name="big.mosaic")
+    with pytest.raises(FormatError, match="absurdly large"):
+        formats.read(b"99999999x2:z\n", name="big.mosaic")
+
+
 def test_game_id_of_the_wrong_length_is_located() -> None:
     with pytest.raises(FormatError, match=r"^ids.mosaic:2: the description holds 8 cells"):
         formats.read(b"# two\n3x3:4b2c3\n", name="ids.mosaic")

@@ -36,7 +36,7 @@ from grader.errors import FormatError, PuzzleError
 from grader.formats import picture_text, pictures
 from grader.formats._base import decode_text
 from grader.inputs import read_input_bytes
-from grader.model import Metadata, Puzzle
+from grader.model import Metadata, Puzzle, check_size
 from grader.mosaic_model import NO_CLUE, MosaicPuzzle, parse_clue_rows
 
 KIND = "mosaic"
@@ -196,9 +196,13 @@ def _parse_game_id(text: str, source: str, line: int) -> MosaicPuzzle:
     if not match:
         raise FormatError("not a Mosaic game ID (expected WxH:DESC, DESC of digits and "
                           "letters a-z)", source, line)
+    if len(match.group(1)) > 6 or len(match.group(2)) > 6:
+        raise FormatError("the grid's size is absurdly large", source, line)
     width, height = int(match.group(1)), int(match.group(2))
-    if not (0 < width <= 4096 and 0 < height <= 4096):
-        raise FormatError(f"a {width}x{height} grid is out of range", source, line)
+    try:
+        check_size(width, height)  # before a cell is allocated
+    except PuzzleError as exc:
+        raise FormatError(str(exc), source, line) from None
     cells: list[int | None] = []
     for char in match.group(3):
         if char.isdigit():

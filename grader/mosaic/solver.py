@@ -1,13 +1,17 @@
-"""The complete mosaic solver: propagation over the clues' blocks, then depth-first search
-on a cell of the tightest clue, counting solutions to a limit under a budget.
+"""The complete mosaic solver: propagation over the clues' blocks, then a depth-first
+search over the cells in reading order with a memo of refuted positions, counting
+solutions to a limit under a budget.
 
 Each clue is a constraint "exactly k of these cells are filled". Propagation keeps, per
 clue, how many of its cells are filled and how many unknown: a clue with all it needs
 empties the rest, a clue whose unknown cells are exactly what it still needs fills them,
-and a clue that has too many or cannot reach its count is a contradiction. Assignments go
-on a trail and are undone by walking it back, so a search node costs only the cells it
+and a clue that has too many or cannot reach its count is a contradiction; then every
+touched clue is compared with its neighbours over their shared and unshared cells. Moves
+go on a trail and are undone by walking it back, so a search node costs only the cells it
 touches. The verdict is never wrong: when the budget runs out first it is ``undecided``.
-Plain Python: the bench (bench/bench_mosaic.py) measures it against a SAT solver.
+Plain Python: bench/bench_mosaic.py measures it against a SAT solver (CaDiCaL) and finds
+it ahead at the median and the worst on mosaics of pictures; random noise with many clues
+hidden is where a search without learned clauses still falls behind.
 """
 
 from __future__ import annotations
@@ -171,12 +175,6 @@ class Board:
         return self.propagate(queue)
 
     # -- reading -------------------------------------------------------------------------
-    def picture(self) -> BoolArray:
-        array = np.frombuffer(bytes(self.value), dtype=np.uint8).reshape(self.height,
-                                                                        self.width)
-        picture: BoolArray = array == 1
-        return picture
-
     def grid(self) -> CellArray:
         """The board as a grid of EMPTY/FILLED/UNKNOWN."""
         lookup = np.array([EMPTY, FILLED, UNKNOWN], dtype=np.uint8)
@@ -277,11 +275,4 @@ def _search(board: Board, at: int, limit: int, tick: Callable[[], None],
         dead.add(key)
 
 
-def solution_count_at_most(puzzle: MosaicPuzzle, limit: int, budget: Budget | None = None
-                           ) -> int | None:
-    """How many solutions (capped at ``limit``); None when the budget ran out first."""
-    result = solve(puzzle, limit, budget)
-    return None if result.verdict == "undecided" else len(result.solutions)
-
-
-__all__ = ["Board", "solution_count_at_most", "solve"]
+__all__ = ["Board", "solve"]
