@@ -112,3 +112,22 @@ def test_every_step_reads_as_a_sentence(rung: str) -> None:
         # a step's premises are on the board before it: what a hint shows first
         assert set(step.premises) <= decided
         decided.update(step.changes)
+
+
+def test_finders_stay_silent_where_their_rule_does_not_hold() -> None:
+    from grader.mosaic.techniques import (
+        Clues,
+        completing_clues,
+        corners_and_edges,
+        overlapping_clues,
+        zeros_and_nines,
+    )
+
+    inner_six = Clues(MosaicPuzzle.from_rows(["...", ".6.", "..."]))
+    assert corners_and_edges(inner_six) == [] and zeros_and_nines(inner_six) == []
+    assert completing_clues(inner_six) == []
+    corner_four = Clues(MosaicPuzzle.from_rows(["4..", "...", "..."]))
+    assert zeros_and_nines(corner_four) == [] and len(corners_and_edges(corner_four)) == 1
+    # two 4s side by side in a 3x4 grid tell nothing until a cell is known
+    apart = Clues(MosaicPuzzle.from_rows(["....", ".44.", "...."]))
+    assert overlapping_clues(apart) == []
