@@ -131,3 +131,16 @@ def test_finders_stay_silent_where_their_rule_does_not_hold() -> None:
     # two 4s side by side in a 3x4 grid tell nothing until a cell is known
     apart = Clues(MosaicPuzzle.from_rows(["....", ".44.", "...."]))
     assert overlapping_clues(apart) == []
+
+
+def test_the_budget_bounds_a_grade_and_its_verdict_says_so() -> None:
+    import time
+
+    from grader.results import Budget
+
+    rng = np.random.default_rng(3)
+    puzzle = MosaicPuzzle.from_picture(rng.random((30, 30)) < 0.5, rng.random((30, 30)) < 0.45)
+    began = time.monotonic()
+    result = grade(puzzle, Budget(seconds=0.5))
+    assert time.monotonic() - began < 4.0
+    assert result.verdict == "undecided" and result.score is None

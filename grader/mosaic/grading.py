@@ -24,7 +24,7 @@ from grader import scoring
 from grader.model import EMPTY, FILLED, BoolArray, CellArray, as_row_strings
 from grader.mosaic.ladder import MosaicLadder, mosaic_ladder
 from grader.mosaic.solver import UNSET, solve
-from grader.mosaic.techniques import FINDERS, Clues, Contradiction
+from grader.mosaic.techniques import FINDERS, Clues, Contradiction, OutOfTime
 from grader.mosaic_model import MosaicPuzzle
 from grader.results import Budget, SolveResult, Verdict
 
@@ -120,6 +120,8 @@ class _Engine:
         self.rungs = ladder.up_to(max_rung)
         self.budget = budget
         self.began = time.monotonic()
+        if budget.seconds is not None:
+            self.view.deadline = self.began + budget.seconds
         self.steps: list[MosaicStep] = []
         self.proof: SolveResult | None = None
 
@@ -196,6 +198,8 @@ class _Engine:
                     return "stuck", f"the rungs up to {self.rungs[-1].name} decide no more cells"
         except Contradiction:
             return "none", ""
+        except OutOfTime:
+            return "undecided", "the budget ran out before the grade finished"
         return "", ""
 
 

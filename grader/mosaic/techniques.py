@@ -22,12 +22,17 @@ possible count leaves empty (or full) is decided.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from grader.mosaic.solver import UNSET, Board
 from grader.mosaic_model import MosaicPuzzle
+
+
+class OutOfTime(Exception):
+    """The grade's deadline passed inside a finder."""
 
 
 class Contradiction(Exception):
@@ -69,6 +74,16 @@ class Clues:
         self.version = [0] * len(self.board.cells)
         self.unchanged: dict[tuple[int, ...], tuple[int, ...]] = {}
         self.records: list[dict[str, Any]] = []
+        #: the grade's deadline (time.monotonic()); the comparing finders look at it
+        self.deadline: float | None = None
+        self._ticks = 0
+
+    def tick(self) -> None:
+        """Raise OutOfTime once the deadline has passed (the clock read every 32 calls)."""
+        self._ticks += 1
+        if self.deadline is not None and self._ticks % 32 == 0 and (
+                time.monotonic() > self.deadline):
+            raise OutOfTime
 
     @property
     def value(self) -> bytearray:
@@ -241,6 +256,7 @@ def overlapping_clues(view: Clues) -> list[Deduction]:
     found = []
     open_clues = [k for k, u in enumerate(view.board.unknown) if u]
     for a in open_clues:
+        view.tick()
         for b in view.neighbours[a]:
             if b <= a or not view.board.unknown[b] or not _shares(view, a, b):
                 continue
@@ -256,6 +272,7 @@ def clue_chains(view: Clues) -> list[Deduction]:
     for b, u in enumerate(view.board.unknown):
         if not u:
             continue
+        view.tick()
         near = [k for k in view.neighbours[b] if view.board.unknown[k] and _shares(view, b, k)]
         for x, a in enumerate(near):
             for c in near[x + 1:]:
@@ -279,6 +296,7 @@ def trial(view: Clues) -> list[Deduction]:
     candidates = sorted({i for k, u in enumerate(board.unknown) if u
                          for i in board.cells[k] if board.value[i] == UNSET})
     for i in candidates:
+        view.tick()
         for supposed in (1, 0):
             mark = len(board.trail)
             queue: list[int] = []
@@ -302,4 +320,5 @@ FINDERS = {
     "trial": trial,
 }
 
-__all__ = ["FINDERS", "Clues", "Contradiction", "Deduction", "compare"]
+__all__ = ["FINDERS", "Clues", "Contradiction", "Deduction", "OutOfTime", "compare",
+           "compare_pair"]
