@@ -73,10 +73,36 @@ def noise(rng: np.random.Generator) -> MosaicPuzzle:
     return MosaicPuzzle(MosaicPuzzle.from_picture(picture, shown).clues)
 
 
+#: what making each ``made`` mosaic gave: (size, level asked, level reached, clues kept,
+#: clues in all, cells changed, seconds)
+MAKING: list[tuple[str, str, str, int, int, int, float]] = []
+
+
 def made(rng: np.random.Generator, index: int) -> MosaicPuzzle:
-    side = (10, 15, 20)[index % 3]
+    side = (10, 12, 15)[index % 3]
     level = ("easy", "medium", "hard", "fiendish")[index % 4]
-    return MosaicPuzzle(generate(side, side, level, seed=int(rng.integers(1 << 30))).puzzle.clues)
+    result = generate(side, side, level, seed=int(rng.integers(1 << 30)))
+    MAKING.append((result.puzzle.size, level, result.grade.level, result.puzzle.clue_count(),
+                   result.clues_total, len(result.changed), result.time_s))
+    return MosaicPuzzle(result.puzzle.clues)
+
+
+def making_table() -> list[str]:
+    """Per level asked: how many reached it, the clues kept, the seconds making took."""
+    lines = ["| level asked | made | reached | levels given | clues kept (median) | "
+             "cells changed | seconds (median, worst) |", "|---|---|---|---|---|---|---|"]
+    for level in ("easy", "medium", "hard", "fiendish"):
+        rows = [m for m in MAKING if m[1] == level]
+        if not rows:
+            continue
+        given = Counter(m[2] for m in rows)
+        kept = statistics.median(m[3] / m[4] for m in rows)
+        seconds = [m[6] for m in rows]
+        lines.append(f"| {level} | {len(rows)} | {sum(m[2] == level for m in rows)} | "
+                     f"{', '.join(f'{k} {v}' for k, v in sorted(given.items()))} | "
+                     f"{kept:.0%} | {sum(m[5] for m in rows)} | "
+                     f"{statistics.median(seconds):.1f}, {max(seconds):.1f} |")
+    return lines
 
 
 def run_one(puzzle: MosaicPuzzle, seconds: float) -> tuple[str, float, str, float]:
@@ -144,6 +170,11 @@ def main(argv: list[str] | None = None) -> int:
             found, bad = measure(name, puzzles, args.seconds)
             lines += found
             wrong += bad
+    if MAKING:
+        table = making_table()
+        print("\n" + "\n".join(table))
+        lines += ["", "Making the `made` set (grader.mosaic.making, 10x10 to 15x15, wall seconds):",
+                  "", *table]
     if args.write:
         command = "python bench/bench_mosaic.py " + " ".join(argv or sys.argv[1:])
         text = ["# Mosaic: complete solver against the SAT oracle", "",

@@ -8,7 +8,9 @@ hidden for good when the rungs up to that level still finish the grid without it
 clues left are irredundant (none can go), which is as few as a greedy pass allows, not
 the fewest of all. When even every clue needs a harder rung than the level asked, the
 clues are chosen at the level every clue needs and the result says the level was not
-reached. ``every_clue`` shows every clue.
+reached. ``every_clue`` shows every clue. The budget bounds the pass: when it runs out
+the clues not yet tried stay (the mosaic is unique at its level all the same, with more
+clues than the level needs: ``tried_all`` is false).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from grader.model import BoolArray, Metadata
 from grader.mosaic.grading import MosaicGrade, grade
 from grader.mosaic.ladder import mosaic_ladder
 from grader.mosaic.solver import UNSET, solve
-from grader.mosaic.techniques import FINDERS, Clues, Contradiction
+from grader.mosaic.techniques import FINDERS, Clues, Contradiction, OutOfTime
 from grader.mosaic_model import MosaicPuzzle
 from grader.results import Budget
 from grader.scoring import LEVEL_STARS
@@ -32,6 +34,9 @@ from grader.scoring import LEVEL_STARS
 LEVELS = ("easy", "medium", "hard", "fiendish", "needs-guessing")
 #: the cell changes tried at most before giving up on a picture
 MAX_CHANGES = 64
+#: the rung up to which every clue's removal is tried first (cheap: pairs of clues); the
+#: chains and trial only when these cannot do without the clue
+CHEAP_TOP = "overlapping-clues"
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,9 @@ class MadeMosaic:
     changed: tuple[tuple[int, int], ...]
     clues_total: int
     time_s: float
+    #: False when the budget ran out before every clue was tried: some clues left could
+    #: go (the mosaic is unique at its level all the same)
+    tried_all: bool = True
 
     @property
     def reached(self) -> bool:
@@ -67,11 +75,12 @@ def top_rung(level: str) -> str:
     return names[-1]
 
 
-def finishes(puzzle: MosaicPuzzle, top: str) -> bool:
+def finishes(puzzle: MosaicPuzzle, top: str, deadline: float | None = None) -> bool:
     """Whether the rungs up to ``top`` finish the grid (no log kept: the making loop asks
     this once a clue). The one-clue rungs run as the solver's propagation; the comparisons
-    only when it is stuck."""
+    only when it is stuck. Past ``deadline`` the answer is False (keeping a clue is safe)."""
     view = Clues(puzzle)
+    view.deadline = deadline
     board = view.board
     if not board.start():
         return False
@@ -79,7 +88,8 @@ def finishes(puzzle: MosaicPuzzle, top: str) -> bool:
     heavy = [r.name for r in ladder.up_to(top)
              if r.name not in ("zeros-and-nines", "corners-and-edges", "completing-clues")]
     if "guess" in heavy:
-        return solve(puzzle, 2).verdict == "unique"
+        seconds = None if deadline is None else max(deadline - time.monotonic(), 0.001)
+        return solve(puzzle, 2, Budget(seconds=seconds)).verdict == "unique"
     try:
         while UNSET in board.value:
             for name in heavy:
@@ -97,7 +107,7 @@ def finishes(puzzle: MosaicPuzzle, top: str) -> bool:
                     break
             else:
                 return False
-    except Contradiction:
+    except (Contradiction, OutOfTime):
         return False
     return True
 
@@ -142,17 +152,27 @@ def make(picture: BoolArray, level: str = "hard", *, every_clue: bool = False, s
         # unique at that level, so the clues are chosen at the level every clue needs
         needed = grade(full, budget)
         top = top_rung(needed.level) if needed.graded else "guess"
+    tried_all = True
     if not every_clue:
+        deadline = None if budget.seconds is None else began + budget.seconds
+        ladder = mosaic_ladder()
+        # a clue the cheaper rungs can do without needs no look at the dearer ones
+        cheap = top if ladder.index(top) <= ladder.index(CHEAP_TOP) else CHEAP_TOP
         order = np.random.default_rng(seed).permutation(fixed.size)
         for index in order.tolist():
+            if deadline is not None and time.monotonic() > deadline:
+                tried_all = False  # the clues not tried stay: still unique at the level
+                break
             r, c = divmod(index, fixed.shape[1])
             shown[r, c] = False
-            if not finishes(full.with_clues(shown), top):
+            fewer = full.with_clues(shown)
+            if not (finishes(fewer, cheap)
+                    or (cheap != top and finishes(fewer, top, deadline))):
                 shown[r, c] = True
     puzzle = full.with_clues(shown)
     graded = grade(puzzle, budget)
     return MadeMosaic(puzzle, graded, level, tuple(changed), full.clue_count(),
-                      time.monotonic() - began)
+                      time.monotonic() - began, tried_all)
 
 
 def random_picture(width: int, height: int, seed: int = 0, ink: float = 0.5) -> BoolArray:
