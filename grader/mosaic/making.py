@@ -10,7 +10,9 @@ the fewest of all. When even every clue needs a harder rung than the level asked
 clues are chosen at the level every clue needs and the result says the level was not
 reached. ``every_clue`` shows every clue. The budget bounds the pass: when it runs out
 the clues not yet tried stay (the mosaic is unique at its level all the same, with more
-clues than the level needs: ``tried_all`` is false).
+clues than the level needs: ``tried_all`` is false). A pass that ends below the level asked
+(the clues hidden first decided what the others can do) is followed by passes in other
+seeded orders while the budget lasts, and the one closest to the level is kept.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ MAX_CHANGES = 64
 #: the rung up to which every clue's removal is tried first (cheap: pairs of clues); the
 #: chains and trial only when these cannot do without the clue
 CHEAP_TOP = "overlapping-clues"
+#: hiding passes (seeds) tried at most for a level not reached
+MAX_PASSES = 8
 
 
 @dataclass(frozen=True)
@@ -146,33 +150,54 @@ def make(picture: BoolArray, level: str = "hard", *, every_clue: bool = False, s
     top = top_rung(level)
     fixed, changed = unique_picture(np.asarray(picture, dtype=bool), budget)
     full = MosaicPuzzle.from_picture(fixed, meta=meta)
-    shown = np.ones(fixed.shape, dtype=bool)
     if not every_clue and not finishes(full, top):
         # every clue shown needs a harder rung than the level allows: no clue set is
         # unique at that level, so the clues are chosen at the level every clue needs
         needed = grade(full, budget)
         top = top_rung(needed.level) if needed.graded else "guess"
-    tried_all = True
-    if not every_clue:
-        deadline = None if budget.seconds is None else began + budget.seconds
-        ladder = mosaic_ladder()
-        # a clue the cheaper rungs can do without needs no look at the dearer ones
-        cheap = top if ladder.index(top) <= ladder.index(CHEAP_TOP) else CHEAP_TOP
-        order = np.random.default_rng(seed).permutation(fixed.size)
-        for index in order.tolist():
-            if deadline is not None and time.monotonic() > deadline:
-                tried_all = False  # the clues not tried stay: still unique at the level
-                break
-            r, c = divmod(index, fixed.shape[1])
-            shown[r, c] = False
-            fewer = full.with_clues(shown)
-            if not (finishes(fewer, cheap)
-                    or (cheap != top and finishes(fewer, top, deadline))):
-                shown[r, c] = True
-    puzzle = full.with_clues(shown)
-    graded = grade(puzzle, budget)
+    if every_clue:
+        graded = grade(full, budget)
+        return MadeMosaic(full, graded, level, tuple(changed), full.clue_count(),
+                          time.monotonic() - began)
+    deadline = None if budget.seconds is None else began + budget.seconds
+    best: tuple[tuple[int, int, int], MosaicPuzzle, MosaicGrade, bool] | None = None
+    wanted = LEVELS.index(level)
+    # another order of hiding may end at a harder level: passes with the next seeds while
+    # the level is not reached and the budget lasts; the closest to the level is kept
+    for attempt in range(MAX_PASSES):
+        shown, tried_all = _hide(full, top, seed + attempt, deadline)
+        puzzle = full.with_clues(shown)
+        graded = grade(puzzle, budget)
+        reached = LEVELS.index(graded.level) if graded.level in LEVELS else -1
+        rank = (int(reached == wanted), min(reached, wanted), -puzzle.clue_count())
+        if best is None or rank > best[0]:
+            best = (rank, puzzle, graded, tried_all)
+        if reached >= wanted or (deadline is not None and time.monotonic() > deadline):
+            break
+    assert best is not None
+    _, puzzle, graded, tried_all = best
     return MadeMosaic(puzzle, graded, level, tuple(changed), full.clue_count(),
                       time.monotonic() - began, tried_all)
+
+
+def _hide(full: MosaicPuzzle, top: str, seed: int, deadline: float | None
+          ) -> tuple[BoolArray, bool]:
+    """One pass hiding clues in a seeded order, each for good when the rungs up to ``top``
+    still finish the grid; (clues shown, whether every clue was tried)."""
+    ladder = mosaic_ladder()
+    # a clue the cheaper rungs can do without needs no look at the dearer ones
+    cheap = top if ladder.index(top) <= ladder.index(CHEAP_TOP) else CHEAP_TOP
+    shown = np.ones((full.height, full.width), dtype=bool)
+    order = np.random.default_rng(seed).permutation(full.height * full.width)
+    for index in order.tolist():
+        if deadline is not None and time.monotonic() > deadline:
+            return shown, False  # the clues not tried stay: still unique at the level
+        r, c = divmod(index, full.width)
+        shown[r, c] = False
+        fewer = full.with_clues(shown)
+        if not (finishes(fewer, cheap) or (cheap != top and finishes(fewer, top, deadline))):
+            shown[r, c] = True
+    return shown, True
 
 
 def random_picture(width: int, height: int, seed: int = 0, ink: float = 0.5) -> BoolArray:
