@@ -15,7 +15,7 @@ on the same puzzle in the same process:
   30-100% of their clues shown (mostly several solutions).
 * ``noise``: ``--noise`` 15x15 to 25x25 pictures of random noise (no shapes) with 40-100%
   of their clues shown: the worst case found for the solver.
-* ``made``: ``--made`` mosaics made by ``grader.mosaic.making`` (10x10 to 20x20, easy to
+* ``made``: ``--made`` mosaics made by ``grader.mosaic.making`` (10x10 to 15x15, easy to
   fiendish, irredundant clues: one solution, what a magazine prints).
 
 Per set: the tally of verdicts, the median and worst CPU seconds of each side (the
