@@ -19,6 +19,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 
@@ -187,7 +188,14 @@ def solve(puzzle: MosaicPuzzle, limit: int = 2, budget: Budget | None = None,
           start: CellArray | None = None) -> SolveResult:
     """Count the solutions of ``puzzle`` up to ``limit`` (from ``start``'s decided cells,
     when given, which every solution must agree with). Never a wrong verdict: ``undecided``
-    when the budget runs out before a proof."""
+    when the budget runs out before a proof.
+
+    A grid wider than it is high is searched on its side: the search keeps two rows of
+    state, so it runs along the longer side (a block is the same turned over)."""
+    if puzzle.width > puzzle.height:
+        turned = MosaicPuzzle(tuple(zip(*puzzle.clues, strict=True)))
+        result = solve(turned, limit, budget, None if start is None else start.T.copy())
+        return replace(result, solutions=tuple(s.T.copy() for s in result.solutions))
     budget = budget or Budget()
     began, cpu_began = time.monotonic(), time.thread_time()
     deadline = None if budget.seconds is None else began + budget.seconds
