@@ -120,15 +120,17 @@ class Board:
                 self._neighbours.append(sorted(near))
         return self._neighbours
 
-    def compare_pairs(self, mark: int) -> bool:
+    def compare_pairs(self, mark: int | None) -> bool:
         """Propagation a step stronger: every clue touched since trail position ``mark``
-        compared with each neighbouring clue over their shared and unshared open cells
-        (the overlapping-clues rung), until nothing changes; False on a contradiction."""
+        (None: every clue) compared with each neighbouring clue over their shared and
+        unshared open cells (the overlapping-clues rung), until nothing changes; False on
+        a contradiction."""
         near = self.neighbours()
         value, cells, need, filled = self.value, self.cells, self.need, self.filled
-        done = mark
-        while done < len(self.trail):
-            touched = {k for i in self.trail[done:] for k in self.cell_clues[i]}
+        done = len(self.trail) if mark is None else mark
+        touched: set[int] = set(range(len(cells))) if mark is None else set()
+        while touched or done < len(self.trail):
+            touched |= {k for i in self.trail[done:] for k in self.cell_clues[i]}
             done = len(self.trail)
             for a in touched:
                 if not self.unknown[a]:
@@ -164,6 +166,7 @@ class Board:
                         open_a = [i for i in cells[a] if value[i] == UNSET]
                         if not open_a:
                             break
+            touched = set()
         return True
 
     def start(self, cells: CellArray | None = None) -> bool:
@@ -214,7 +217,7 @@ def solve(puzzle: MosaicPuzzle, limit: int = 2, budget: Budget | None = None,
     depth = sys.getrecursionlimit()
     sys.setrecursionlimit(max(depth, min(puzzle.height * puzzle.width + 1000, 50000)))
     try:
-        if board.start(start) and board.compare_pairs(0):
+        if board.start(start) and board.compare_pairs(None):
             _search(board, 0, limit, tick, set(), found)  # type: ignore[arg-type]
     except _OutOfBudget:
         found = None
