@@ -107,3 +107,16 @@ def test_detection_by_content() -> None:
     puzzle = sample()
     for name in ("yaml", "json", "tatham", "pbm", "png"):
         assert formats.detect(formats.write(puzzle, name)).name == name
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"kind: mosaic\nclues:\n  - '..'\n  - [1, 2]\n", r"^h.yaml:4: row 2: None is not a row"),
+    (b"kind: mosaic\nclues: 12\n", r"^h.yaml:2: 'clues' must be a non-empty list"),
+    (b"kind: mosaic\nclues: []\n", r"^h.yaml:2: 'clues' must be a non-empty list"),
+    (b"kind: mosaic\n", r"^h.yaml:1: a mosaic needs 'clues'"),
+    (b"- 1\n- 2\n", r"^h.yaml:1: a mosaic must be a mapping"),
+    (b"kind: mosaic\nclues: ['.']\ntitle: [x]\n", r"'title' must be text"),
+])
+def test_hostile_yaml_is_one_located_line(data: bytes, message: str) -> None:
+    with pytest.raises(FormatError, match=message):
+        formats.read(data, name="h.yaml")
