@@ -1,0 +1,101 @@
+"""One sentence per mosaic step, from the ladder table's templates (grader/mosaic/ladder.yaml).
+
+Cells are named as a solver reads them: "row 2, column 3"; several cells in one row as
+"row 2, columns 3-5"; a clue as "the 5 at row 2, column 3".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from grader.model import FILLED
+from grader.mosaic.grading import MosaicStep
+from grader.mosaic.ladder import MosaicLadder, mosaic_ladder
+
+
+def cell_text(row: int, column: int) -> str:
+    return f"row {row + 1}, column {column + 1}"
+
+
+def _spans(columns: Sequence[int]) -> str:
+    parts: list[str] = []
+    start = prev = columns[0]
+    for c in [*columns[1:], None]:
+        if c is not None and c == prev + 1:
+            prev = c
+            continue
+        parts.append(f"{start + 1}" if start == prev else f"{start + 1}-{prev + 1}")
+        if c is not None:
+            start = prev = c
+    return ", ".join(parts)
+
+
+def cells_text(cells: Iterable[tuple[int, int]]) -> str:
+    """"row 2, column 3" or "row 2, columns 3-5; row 3, column 1"."""
+    rows: dict[int, list[int]] = {}
+    for r, c in sorted(set(cells)):
+        rows.setdefault(r, []).append(c)
+    parts = []
+    for r, columns in rows.items():
+        word = "column" if len(columns) == 1 else "columns"
+        parts.append(f"row {r + 1}, {word} {_spans(columns)}")
+    return "; ".join(parts)
+
+
+def clue_text(clue: Sequence[int]) -> str:
+    return f"the {clue[2]} at {cell_text(clue[0], clue[1])}"
+
+
+def _regions(step: MosaicStep, width: int) -> str:
+    names = {(r, c): clue_text((r, c, v)) for r, c, v in step.clues}
+    order = [(r, c) for r, c, _ in step.clues]
+    parts = []
+    for region in step.facts.get("regions", ()):
+        inside = [order[i] for i in _positions(region["in"], step)]
+        cells = [divmod(i, width) for i in region["cells"]]
+        seen_by = " and ".join(names[c] for c in inside)
+        only = "only " if len(inside) < len(order) else ""
+        state = "filled" if region["value"] else "empty"
+        verb = "is" if len(cells) == 1 else "are"
+        parts.append(f"{cells_text(cells)}, seen {only}by {seen_by}, {verb} {state}")
+    return "; ".join(parts)
+
+
+def _positions(clue_ids: Sequence[int], step: MosaicStep) -> list[int]:
+    ids = list(step.facts.get("clue_ids", ()))
+    return [ids.index(k) for k in clue_ids]
+
+
+def fields(step: MosaicStep, width: int) -> dict[str, Any]:
+    cells = [(r, c) for r, c, _ in step.changes]
+    many = len(cells) > 1
+    first = step.clues[0] if step.clues else None
+    values: dict[str, Any] = {
+        "cells": cells_text(cells),
+        "is_are": "are" if many else "is",
+        "they_are": "they are" if many else "it is",
+        "clue": cell_text(first[0], first[1]) if first else "",
+        "value": first[2] if first else "",
+        "needs": len(cells),
+        "first": clue_text(step.clues[0]) if step.clues else "",
+        "second": clue_text(step.clues[1]) if len(step.clues) > 1 else "",
+        "chain": ", ".join(clue_text(c) for c in step.clues),
+        "regions": _regions(step, width) if "regions" in step.facts else "",
+        "cell": cell_text(*cells[0]) if cells else "",
+        "nodes": step.facts.get("nodes", 0),
+    }
+    if step.changes:
+        actual = "filled" if step.changes[0][2] == FILLED else "empty"
+        values["actual"] = actual
+        values["supposed"] = "empty" if actual == "filled" else "filled"
+    return values
+
+
+def explain(step: MosaicStep, width: int, ladder: MosaicLadder | None = None) -> str:
+    """The sentence of one step."""
+    template = (ladder or mosaic_ladder()).template(step.technique)
+    return template.format(**fields(step, width))
+
+
+__all__ = ["cell_text", "cells_text", "clue_text", "explain"]

@@ -1,0 +1,110 @@
+"""The complete mosaic solver against a brute-force reference and the SAT oracle."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from grader.model import EMPTY, FILLED, UNKNOWN
+from grader.mosaic.solver import solve
+from grader.mosaic_model import NONE, MosaicPuzzle
+from grader.results import Budget
+
+
+def brute_force(puzzle: MosaicPuzzle) -> list[np.ndarray]:
+    """Every picture that satisfies the clues, by trying all 2^cells of them at once."""
+    h, w = puzzle.height, puzzle.width
+    n = h * w
+    codes = np.arange(2 ** n, dtype=np.int64)
+    pictures = ((codes[:, None] >> np.arange(n)) & 1).astype(np.int8).reshape(-1, h, w)
+    padded = np.zeros((len(codes), h + 2, w + 2), dtype=np.int8)
+    padded[:, 1:-1, 1:-1] = pictures
+    sums = sum(padded[:, dr:dr + h, dc:dc + w] for dr in range(3) for dc in range(3))
+    clues = puzzle.clue_array()
+    shown = clues != NONE
+    fits = (sums[:, shown] == clues[shown]).all(axis=1)
+    return [p.astype(bool) for p in pictures[fits]]
+
+
+def random_puzzle(rng: np.random.Generator, height: int, width: int) -> MosaicPuzzle:
+    picture = rng.random((height, width)) < rng.uniform(0.2, 0.8)
+    shown = rng.random((height, width)) < rng.uniform(0.15, 1.0)
+    return MosaicPuzzle.from_picture(picture, shown)
+
+
+def check_against(result_verdict: str, solutions: tuple[np.ndarray, ...],
+                  truth: list[np.ndarray], puzzle: MosaicPuzzle) -> None:
+    expected = {0: "none", 1: "unique"}.get(len(truth), "multiple")
+    assert result_verdict == expected, puzzle.rows_text()
+    keys = {t.tobytes() for t in truth}
+    assert all(s.tobytes() in keys for s in solutions)
+    if expected == "unique":
+        assert np.array_equal(solutions[0], truth[0])
+    if expected == "multiple":
+        assert len(solutions) == 2 and not np.array_equal(*solutions)
+
+
+def test_agrees_with_brute_force_on_every_small_grid_drawn() -> None:
+    rng = np.random.default_rng(2026)
+    sizes = [(1, 1), (1, 5), (2, 3), (3, 3), (3, 4), (4, 4), (2, 7), (5, 3)]
+    checked = 0
+    for (height, width), _ in itertools.product(sizes, range(40)):
+        puzzle = random_puzzle(rng, height, width)
+        result = solve(puzzle, budget=Budget.unlimited())
+        check_against(result.verdict, result.solutions, brute_force(puzzle), puzzle)
+        checked += 1
+    assert checked == 320
+
+
+def test_contradictory_clues_have_no_solution() -> None:
+    # two neighbouring clues that cannot both hold: a 0 beside a clue needing 4 of 4
+    puzzle = MosaicPuzzle.from_rows(["04", ".."])
+    assert brute_force(puzzle) == []
+    assert solve(puzzle).verdict == "none"
+
+
+def test_cells_no_clue_sees_make_a_puzzle_ambiguous() -> None:
+    puzzle = MosaicPuzzle.from_rows(["0...", "...."])
+    result = solve(puzzle)
+    assert result.verdict == "multiple"
+    assert result.differing_cells and all(c >= 2 for _, c in result.differing_cells)
+
+
+def test_agrees_with_the_sat_oracle_on_generated_puzzles() -> None:
+    sat_peer = pytest.importorskip("grader.mosaic.sat_peer")
+    rng = np.random.default_rng(54)
+    verdicts: dict[str, int] = {}
+    for _ in range(300):
+        height, width = int(rng.integers(4, 11)), int(rng.integers(4, 11))
+        picture = rng.random((height, width)) < 0.5
+        shown = rng.random((height, width)) < rng.uniform(0.5, 1.0)
+        puzzle = MosaicPuzzle.from_picture(picture, shown)
+        result = solve(puzzle, budget=Budget(seconds=30))
+        count, found = sat_peer.count_solutions(puzzle, 2)
+        expected = {0: "none", 1: "unique"}.get(count, "multiple")
+        assert result.verdict == expected, puzzle.rows_text()
+        if expected == "unique":
+            assert np.array_equal(result.solutions[0], found[0])
+        verdicts[expected] = verdicts.get(expected, 0) + 1
+    assert verdicts.get("unique", 0) > 30 and verdicts.get("multiple", 0) > 30
+
+
+def test_a_budget_too_small_gives_undecided_never_a_wrong_verdict() -> None:
+    rng = np.random.default_rng(5)
+    picture = rng.random((12, 12)) < 0.5
+    puzzle = MosaicPuzzle.from_picture(picture, rng.random((12, 12)) < 0.4)
+    result = solve(puzzle, budget=Budget(seconds=None, nodes=1))
+    assert result.verdict == "undecided"
+    assert not result.complete
+
+
+def test_a_start_grid_constrains_the_search() -> None:
+    puzzle = MosaicPuzzle.from_rows(["0...", "...."])  # columns 3 and 4 are free
+    start = np.full((2, 4), UNKNOWN, dtype=np.uint8)
+    start[:, 2] = [EMPTY, EMPTY]
+    start[:, 3] = [FILLED, EMPTY]
+    result = solve(puzzle, start=start)
+    assert result.verdict == "unique"
+    assert result.solutions[0][0, 3] and not result.solutions[0][1, 3]
