@@ -325,7 +325,14 @@ def _summary(catalogue: Any, args: argparse.Namespace) -> int:
 def _solves(catalogue: Any, args: argparse.Namespace) -> int:
     from grader.errors import NonopressError
     from grader.text import shown
-    from nonopress.solves.reports import MIN_CLEAN, Stats, since_text, solves_report
+    from nonopress.solves.reports import (
+        MIN_ADDRESSES,
+        MIN_CLEAN,
+        PER_ADDRESS,
+        Stats,
+        since_text,
+        solves_report,
+    )
 
     try:
         since = since_text(args.since)
@@ -345,11 +352,12 @@ def _solves(catalogue: Any, args: argparse.Namespace) -> int:
         else:
             predicted = f"{stats.predicted:g} ({stats.low:g}-{stats.high:g})"
         rungs = ", ".join(f"{name} {n}" for name, n in stats.rungs) or "-"
-        return (f"{stats.solves:>6} {stats.completion:>5.0%} {stats.clean:>5} {measured:>6} "
+        return (f"{stats.solves:>6} {stats.solvers:>7} {stats.addresses:>5} "
+                f"{stats.completion:>5.0%} {stats.clean:>5} {measured:>6} "
                 f"{predicted:>14} {stats.hint_rate:>5.0%}  {rungs}")
 
-    head = (f"{'solves':>6} {'done':>5} {'clean':>5} {'min':>6} {'predicted':>14} "
-            f"{'hint':>5}  rungs hinted most")
+    head = (f"{'solves':>6} {'solvers':>7} {'addrs':>5} {'done':>5} {'clean':>5} {'min':>6} "
+            f"{'predicted':>14} {'hint':>5}  rungs hinted most")
     print(f"{'id':>5}  {'size':7} {'level':14} {head}  title")
     for row in report.puzzles:
         print(shown(f"{row.id:>5}  {row.size:7} {row.level or '-':14} {figures(row.stats)}"
@@ -368,6 +376,8 @@ def _solves(catalogue: Any, args: argparse.Namespace) -> int:
         print("  (none yet)")
     total = sum(row.stats.solves for row in report.puzzles)
     print(f"{total} solve(s) of {len(report.puzzles)} puzzle(s)"
-          f"{f' since {since}' if since else ''}; min = median active minutes of the "
-          "clean solves (completed, no reveal)", file=sys.stderr)
+          f"{f' since {since}' if since else ''}; min = median over addresses of the "
+          "active minutes of the clean solves (completed, no reveal), shown from "
+          f"{MIN_ADDRESSES} addresses; one solve a solver, {PER_ADDRESS} solvers an address "
+          "counted (collected solves are unauthenticated: docs/solves.md)", file=sys.stderr)
     return 0
