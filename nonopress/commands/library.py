@@ -262,19 +262,22 @@ def _set(catalogue: Any, args: argparse.Namespace) -> int:
     if not (args.id or args.tag or args.all):
         raise NonopressError("set: say which puzzles: --id ID[-ID], --tag TAG or --all")
     ids: set[int] = set()
+    ranges: list[tuple[int, int]] = []
     for item in args.id:
         low, dash, high = item.partition("-")
         if dash and low.strip().isdigit() and high.strip().isdigit():
+            if len(low.strip()) > 18 or len(high.strip()) > 18:
+                raise NonopressError(f"--id {shown(item[:60])}: an id has at most 18 digits")
             if int(low) > int(high):
                 raise NonopressError(f"--id {item}: the range runs backwards")
-            ids.update(range(int(low), int(high) + 1))
+            ranges.append((int(low), int(high)))  # never spelled out: 1-20000000 is a range
         else:
             ids.add(get(catalogue, item).id)
     if args.tag or args.all:
         ids.update(e.id for e in find(catalogue, Filters(tags=tuple(args.tag))))
-    if args.id and any("-" in item for item in args.id):  # a range may span deleted ids
-        known = {e.id for e in find(catalogue, Filters())}
-        ids &= known
+    if ranges:  # the catalogue's ids within a range (a range may span deleted ids)
+        ids.update(e.id for e in find(catalogue, Filters())
+                   if any(low <= e.id <= high for low, high in ranges))
     if not ids:
         raise NonopressError(f"set: no puzzle in {catalogue.name} is selected")
     for puzzle_id, title in set_metadata(catalogue, sorted(ids), values):
