@@ -258,9 +258,10 @@ def main(argv: list[str] | None = None) -> int:
                   f"min (x{m['factor']}); place among the disagreements, before and after: "
                   f"{m['disagreement_place']}")
         for r in refits:
+            refused = f" (refused: {r['refit_refused']})" if r["refit_refused"] else ""
             print(f"refit: {r['genuine_per_puzzle']} genuine clean solves a puzzle, "
                   f"{r['forged']} forged from {r['from']} ({r['stored']} stored), "
-                  f"{r['puzzles']} puzzles fitted{' (refused: ' + r['refit_refused'] + ')' if r['refit_refused'] else ''}: minutes move at "
+                  f"{r['puzzles']} puzzles fitted{refused}: minutes move at "
                   f"most x{r['largest_factor']}; calibrate --write: status "
                   f"{r['write_status']} {r['write_said']}")
         print("bounds kept" if not broken else f"BOUNDS BROKEN: {broken}")

@@ -30,8 +30,8 @@ from nonopress.catalogue import ImportOptions, add_files, open_catalogue, schema
 from nonopress.catalogue.database import Catalogue
 from nonopress.cli import main
 from nonopress.solves import RecordRefused, parse_record, store_solve
-from nonopress.solves.record import MIN_COMPLETED_SECONDS
 from nonopress.solves.collector import CollectorSettings, create_app
+from nonopress.solves.record import MIN_COMPLETED_SECONDS
 from nonopress.solves.refit import Observed, features, held_out, numeric_id, predicted
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -232,7 +232,9 @@ def parse_record(data: bytes | Mapping[str, Any], known_puzzle: Callable[[str], 
     return SolveRecord(
         record_id=record_id, solver_id=solver_id, puzzle_key=key, grader_version=version,
         seconds_active=float(seconds), completed=value["completed"], hints=stages,
-        hint_rungs=names, device=device, started_at=started, player=player, **counts,
+        hint_rungs=names, device=device, started_at=started, player=player,
+        checks=counts["checks"], reveals=counts["reveals"],
+        errors_found=counts["errors_found"],
     )
 
 
