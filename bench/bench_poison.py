@@ -172,12 +172,31 @@ def refit_minutes(catalogue: Any) -> tuple[dict[str, float], Any]:
              for o in (*result.train, *result.held)}, result)
 
 
-def refit_attack(folder: Path, forged: int = 65, genuine: int = 6) -> dict[str, Any]:
+def store_zero_second_solves(catalogue: Any, key: str, count: int) -> None:
+    """``count`` completed records of 0 active seconds, stored as a collector before the
+    floor of issue 57 stored them (straight into the table)."""
+    import datetime as dt
+
+    from nonopress.catalogue import schema
+    from nonopress.solves import parse_record
+
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    rows = []
+    for _ in range(count):
+        row = parse_record(json.dumps(record(key, 60.0)).encode(), None).row()
+        rows.append({**row, "seconds_active": 0.0, "received_at": stamp,
+                     "updated_at": stamp})
+    with catalogue.writing() as connection:
+        connection.execute(schema.solves.insert(), rows)
+
+
+def refit_attack(folder: Path, forged: int = 65, genuine: int = 6,
+                 zeros: int = 0) -> dict[str, Any]:
     from grader.kinds import write_puzzles
     from grader.minutes import default_model
     from grader.scoring import default_weights
     from nonopress.cli import main
-    from nonopress.solves.refit import Observed, features, predicted
+    from nonopress.solves.refit import Observed, features, held_out, predicted
 
     puzzles = rated_puzzles(12, 2)
     source = folder / "random.yaml"
@@ -204,6 +223,9 @@ def refit_attack(folder: Path, forged: int = 65, genuine: int = 6) -> dict[str, 
             clean, _ = refit_minutes(catalogue)
         except ValueError:  # too few genuine solves to fit: measured against the truth
             clean = dict(minutes)
+        if zeros:  # hole 4: at a held-out puzzle, where the old refit divided by them
+            store_zero_second_solves(catalogue, next(p.key() for p in puzzles
+                                                     if held_out(p.key())), zeros)
         keys = sorted(minutes)
         stored = 0
         for n in range(forged):

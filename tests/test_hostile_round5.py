@@ -1,6 +1,6 @@
 """Round five (issue 57): a collector no one can silence or steer. Each hole a row.
 
-The CLI's holes (4 the zero-second crash, 5 planted links, 6 ``--feed`` outside, 7 ``library
+The CLI's holes (5 planted links, 6 ``--feed`` outside, 7 ``library
 set`` without bounds, 9 ``web --collect``, and ``calibrate --write``'s gate of 2) are rows of
 :data:`ROWS`, run as round four runs its rows (tests/test_hostile_round4.py: one command in a
 bounded child, one line and status 2, nothing outside ``work/`` touched). The collector's
@@ -61,23 +61,6 @@ def record(key: str, **changes: Any) -> dict[str, Any]:
 
 
 # -- the CLI rows -----------------------------------------------------------------------------
-def zero_second_solves(work: Path, outside: Path) -> None:
-    """Five completed records of 0 active seconds stored (as a collector before the floor
-    stored them) beside enough genuine ones to refit on."""
-    catalogue(work, outside)
-    db = sqlite3.connect(work / "lib.sqlite")
-    key = _stock()[1]
-    columns = ("record_id, solver_id, puzzle_key, grader_version, seconds_active, completed, "
-               "checks, reveals, errors_found, hints_1, hints_2, hints_3, hints_4, "
-               "hint_rungs, device, started_at, player, received_at, updated_at")
-    for seconds in (0, 0, 0, 0, 0):
-        db.execute(f"INSERT INTO solves ({columns}) VALUES (?, ?, ?, 'v', ?, 1, 0, 0, 0, 0, "
-                   "0, 0, 0, '[]', 'phone', '2026-11-28T02:30Z', 'p/1', 'x', 'x')",
-                   (str(uuid.uuid4()), str(uuid.uuid4()), key, seconds))
-    db.commit()
-    db.close()
-
-
 def planted_site_link(name: str, dangling: bool) -> Any:
     def make(work: Path, outside: Path) -> None:
         (work / "heart.yaml").write_text(HEART, encoding="utf-8")
@@ -109,10 +92,6 @@ ROWS: dict[str, Row] = {
     "2-write-without-a-path": Row(2, catalogue, ("calibrate", "--from-solves", "--db",
                                                  "lib.sqlite", "--write"), 2,
                                   ("--write needs", "path")),
-    # 4. five zero-second solves: one line, not a ZeroDivisionError
-    "4-calibrate-with-zero-second-solves": Row(4, zero_second_solves,
-                                               ("calibrate", "--from-solves", "--db",
-                                                "lib.sqlite"), 2, ("the fit needs",)),
     # 5. a link planted in an output folder is never followed
     "5-web-index-a-planted-link": Row(5, planted_site_link("index.html", False), WEB, 2,
                                       ("index.html", "is a link")),
@@ -308,6 +287,16 @@ def test_one_address_moves_no_refit_past_the_bound(tmp_path: Path) -> None:
     for genuine in (6, 3):
         result = poison.refit_attack(tmp_path, genuine=genuine)
         assert result["largest_factor"] < 1.3 or result["write_status"] == 2, result
+
+
+@pytest.mark.slow
+def test_zero_second_solves_at_a_held_out_puzzle_refit_without_a_crash(
+        tmp_path: Path) -> None:
+    """Hole 4: seven completed records of 0 s (stored before the floor) at a held-out
+    puzzle: the refit leaves them out and fits (it raised ZeroDivisionError)."""
+    poison = bench_module("bench_poison")
+    result = poison.refit_attack(tmp_path, forged=0, genuine=6, zeros=7)
+    assert result["puzzles"] == 14 and result["largest_factor"] < 1.3, result
 
 
 # -- 8 and 11 at the collector's door ----------------------------------------------------
