@@ -326,8 +326,9 @@ def run_wire(request_file: str, template: Path) -> int:
         time.sleep(0.02)
     answer = b""
     with socket.create_connection(listener.getsockname(), timeout=8) as connection:
-        connection.sendall(Path(request_file).read_bytes())
-        connection.shutdown(socket.SHUT_WR)  # nothing more: the server answers and closes
+        with contextlib.suppress(OSError):  # the server may answer and close before all
+            connection.sendall(Path(request_file).read_bytes())  # is sent: its answer counts
+            connection.shutdown(socket.SHUT_WR)  # nothing more: it answers and closes
         with contextlib.suppress(OSError):
             while chunk := connection.recv(65536):
                 answer += chunk

@@ -131,20 +131,22 @@ class Collector:
         self._known: KnownPuzzles | None = None
         self._writer: BatchWriter | None = None
         self._sender: SenderDigest | None = None
+        self._making = threading.Lock()
         self.limiter = RateLimiter(settings.rate, settings.burst)
 
     def for_catalogue(self, catalogue: Catalogue
                       ) -> tuple[KnownPuzzles, BatchWriter, SenderDigest]:
         """The puzzle keys known, the writer and the sender digest of ``catalogue`` (made
-        on first use)."""
-        if self._known is None or self._known.catalogue is not catalogue:
-            self._sender = SenderDigest(catalogue_secret(catalogue))
-            self._known = KnownPuzzles(catalogue)
-            if self._writer is not None:
-                self._writer.close()
-            self._writer = BatchWriter(catalogue)
-        assert self._writer is not None and self._sender is not None
-        return self._known, self._writer, self._sender
+        on first use, by one thread: the first requests arrive together)."""
+        with self._making:
+            if self._known is None or self._known.catalogue is not catalogue:
+                self._sender = SenderDigest(catalogue_secret(catalogue))
+                if self._writer is not None:
+                    self._writer.close()
+                self._writer = BatchWriter(catalogue)
+                self._known = KnownPuzzles(catalogue)
+            assert self._writer is not None and self._sender is not None
+            return self._known, self._writer, self._sender
 
     def close(self) -> None:
         if self._writer is not None:
