@@ -209,13 +209,148 @@ def make_seeds(folder: Path) -> list[Seed]:
     return [*_pdf_seeds(folder), *_picture_seeds(), *_grid_seeds(), *_puzzle_seeds()]
 
 
-def all_seeds(folder: Path, surfaces: int = 4) -> list[Seed]:
+def all_seeds(folder: Path, surfaces: int = 5) -> list[Seed]:
     """The seeds of a run: round three's, then (``surfaces`` 4) round four's: ``render``,
-    ``library import`` and the studio's API."""
+    ``library import`` and the studio's API, then (5) round five's: the collector's
+    protocol edge (``wire``) and output folders with planted links (``links``)."""
     seeds = make_seeds(folder)
     if surfaces >= 4:
         seeds += [*_render_seeds(), *_import_seeds(folder), *api_seeds()]
+    if surfaces >= 5:
+        seeds += [*wire_seeds(), *link_seeds()]
     return seeds
+
+
+# -- round five: the collector's protocol edge and planted links --------------------------
+def wire_seeds() -> list[Seed]:
+    """Raw HTTP/1.1 requests to the collector (a record by Content-Length and chunked, a
+    preflight, a GET), sent as bytes to the hardened server (nonopress/serving.py)."""
+    from grader.formats import read_any
+
+    key = read_any(ROOT / "puzzles" / "heart.yaml")[0].key()
+    record = next(payload for _, path, payload in ROUTES if path == "/api/solves")
+    body = json.dumps(dict(record, puzzle_key=key)).encode()
+    head = (b"POST /api/solves HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: https://fuzz.example"
+            b"\r\nContent-Type: text/plain\r\n")
+    requests = [
+        head + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body,
+        head + b"Transfer-Encoding: chunked\r\n\r\n" + f"{len(body):x}".encode()
+        + b"\r\n" + body + b"\r\n0\r\n\r\n",
+        b"OPTIONS /api/solves HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: https://fuzz.example"
+        b"\r\nAccess-Control-Request-Method: POST\r\n\r\n",
+        b"GET /api/solves HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+    ]
+    return [Seed("request.wire", data, lambda name: ["wire", name]) for data in requests]
+
+
+#: the files a site (web) and a set (render --to) write, where a link may be planted
+LINK_TARGETS = {"web": ("index.html", "archive.html", "latest.json", "player.js",
+                        "player.css", "puzzle-01.json", "puzzle-01.html"),
+                "render": ("heart.svg", "heart-solution.svg", "feed.json")}
+
+
+def link_seeds() -> list[Seed]:
+    return [Seed("links.plant", json.dumps({"command": command}).encode(),
+                 lambda name: ["links", name]) for command in LINK_TARGETS]
+
+
+def plant_links(data: bytes, rng: random.Random) -> bytes:
+    """Which outputs of the seed's command get a link, and whether each dangles."""
+    command = json.loads(data)["command"]
+    names = rng.sample(LINK_TARGETS[command], rng.randint(1, 3))
+    return json.dumps({"command": command, "links": [[n, rng.random() < 0.4]
+                                                     for n in names]}).encode()
+
+
+def run_links(plan_file: str) -> int:
+    """The child's part for a ``links`` input: plant the links, run the command into the
+    folder, and exit 71 when a file outside it changed or appeared (a finding)."""
+    import hashlib
+    import shutil
+
+    from nonopress.cli import main as cli
+
+    plan = json.loads(Path(plan_file).read_bytes())
+    outside, out = Path("outside"), Path("out")
+    outside.mkdir()
+    out.mkdir()
+    shutil.copy(ROOT / "puzzles" / "heart.yaml", "heart.yaml")
+    for number, (name, dangling) in enumerate(plan["links"]):
+        target = outside / f"victim-{number}"
+        if not dangling:
+            target.write_text("theirs\n")
+        os.symlink(os.path.abspath(target), out / name)
+
+    def seen() -> dict[str, str]:
+        return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+                for p in sorted(outside.iterdir())}
+
+    before = seen()
+    argv = (["web", "heart.yaml", "-o", "out", "--no-cache", "-q"] if plan["command"] == "web"
+            else ["render", "heart.yaml", "--to", "out", "--formats", "svg"])
+    status = cli(argv)
+    if seen() != before:
+        print(f"{plan['command']} wrote through a planted link: {seen()} != {before}",
+              file=sys.stderr)
+        return 71
+    return status
+
+
+def run_wire(request_file: str, template: Path) -> int:
+    """The child's part for a ``wire`` input: the bytes sent to the collector, served by the
+    hardened server on loopback (its deadlines shortened to a second); a 5xx answer, or a
+    4xx that is not one JSON line, is a finding."""
+    import shutil
+    import socket
+    import threading
+
+    import uvicorn
+
+    from nonopress import serving
+    from nonopress.solves.collector import CollectorSettings, create_app
+
+    shutil.copy(template / "catalogue.sqlite", "catalogue.sqlite")
+    serving.GuardedH11Protocol.header_timeout_s = 1.0
+    serving.GuardedH11Protocol.body_grace_s = 1.0
+    app = create_app(CollectorSettings(frozenset({"https://fuzz.example"})),
+                     "catalogue.sqlite")
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    listener.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(serving.server_config(app, log_level="critical",
+                                                  lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]},
+                              daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    answer = b""
+    with socket.create_connection(listener.getsockname(), timeout=8) as connection:
+        with contextlib.suppress(OSError):  # the server may answer and close before all
+            connection.sendall(Path(request_file).read_bytes())  # is sent: its answer counts
+            connection.shutdown(socket.SHUT_WR)  # nothing more: it answers and closes
+        with contextlib.suppress(OSError):
+            while chunk := connection.recv(65536):
+                answer += chunk
+    server.should_exit = True
+    thread.join(10)
+    found = re.match(rb"HTTP/1\.1 (\d{3})", answer)
+    status = int(found[1]) if found else 0
+    print(f"HTTP {status} wire")
+    if status >= 500:
+        print(f"HTTP {status}: {answer[:500]!r}", file=sys.stderr)
+        return TRACEBACK_STATUS
+    if status >= 400:
+        body = answer.split(b"\r\n\r\n", 1)[-1]
+        try:
+            json.loads(body)["error"]
+            one_line = b"\n" not in body.strip()
+        except (ValueError, KeyError, TypeError):
+            one_line = False
+        if not one_line:
+            print(f"HTTP {status} without one JSON line: {answer[:300]!r}", file=sys.stderr)
+            return 3
+    return 0
 
 
 # -- the studio's API ----------------------------------------------------------------------
@@ -612,6 +747,10 @@ def input_of(index: int, seed: int, seeds: list[Seed]) -> tuple[Seed, bytes]:
     base = seeds[index % len(seeds)]
     if base.name.endswith(".api"):
         return base, mutate_request(base.data, rng)
+    if base.name.endswith(".plant"):
+        return base, plant_links(base.data, rng)
+    if base.name.endswith(".wire"):
+        return base, mutate(base.data, rng, True)
     if base.name.endswith(".jsonl") and rng.random() < 0.7:
         return base, mutate_export(base.data, rng)
     if base.argv(base.name)[0] == "render" and rng.random() < 0.4:  # the puzzle still
@@ -659,6 +798,11 @@ def start_child(index: int, base: Seed, data: bytes, workroot: Path,
             if argv[0] == "api":
                 assert template is not None
                 status = run_api(argv[1], template)
+            elif argv[0] == "wire":
+                assert template is not None
+                status = run_wire(argv[1], template)
+            elif argv[0] == "links":
+                status = run_links(argv[1])
             else:
                 status = main(argv)
         except BaseException:
@@ -843,7 +987,7 @@ def run(args: argparse.Namespace) -> int:
         if os.WIFEXITED(status):
             command = child.seed.argv("")[0]
             code = os.WEXITSTATUS(status)
-            if command == "api":  # the HTTP status the app answered, not the exit status
+            if command in ("api", "wire"):  # the HTTP status answered, not the exit status
                 found = re.match(rb"HTTP (\d+)", _read(child.folder / "stdout"))
                 code = int(found[1]) if found else code
             exits.setdefault(command, Counter())[code] += 1
@@ -941,12 +1085,13 @@ def main() -> int:
                         help="a progress line every N inputs (0: none)")
     parser.add_argument("--live", action="store_true",
                         help="send --count API inputs over HTTP to one real studio instead")
-    parser.add_argument("--surfaces", type=int, choices=(3, 4), default=4,
+    parser.add_argument("--surfaces", type=int, choices=(3, 4, 5), default=5,
                         help="3: round three's seeds only (its runs' numbers), 4: and "
-                        "render, library import and the studio's API (default)")
+                        "render, library import and the studio's API, 5: and the "
+                        "collector's protocol edge and planted links (default)")
     parser.add_argument("--only", action="append", default=[], metavar="COMMAND",
                         help="only the seeds of this command (check, fill, make, preflight, "
-                        "render, library, api; repeatable)")
+                        "render, library, api, wire, links; repeatable)")
     parser.add_argument("--replay", type=int, metavar="I",
                         help="write input I (of --seed) and print its command; run nothing")
     args = parser.parse_args()

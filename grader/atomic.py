@@ -14,6 +14,7 @@ import os
 import stat
 import sys
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from grader.errors import OutputError
@@ -70,6 +71,20 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | str, *, links: bool
         _replace(target, payload)
     except OSError as exc:
         raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def refuse_links(folder: str | os.PathLike[str], names: Iterable[str]) -> None:
+    """OutputError for the first of ``names`` in ``folder`` that is a link (a dangling one
+    too): asked before a folder of outputs is written, so that a planted link stops the
+    whole write before any file of it, never half way (then each is written with
+    ``links=False``)."""
+    for name in names:
+        path = Path(folder)
+        for part in Path(name).parts:  # a sub-folder of the outputs may be the link
+            path = path / part
+            if os.path.islink(path):
+                raise OutputError(f"{path}: is a link; refused (nothing is written "
+                                  "through it)")
 
 
 def _write_special(label: str | os.PathLike[str], target: Path, payload: bytes) -> None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from grader.atomic import atomic_write
+from grader.atomic import atomic_write, refuse_links
 from grader.errors import FormatError, NonopressError, PuzzleError
 from grader.kinds import kind_of
 from grader.results import Budget
@@ -90,6 +90,10 @@ def render_set(puzzles: Sequence[LoadedPuzzle], folder: Path,
         dt.date.fromisoformat(date)
     except ValueError:
         raise NonopressError(f"date {date!r} is not YYYY-MM-DD") from None
+    feed = options.feed
+    if feed and (feed in (".", "..") or Path(feed).name != feed or "\\" in feed):
+        raise NonopressError(f"--feed {feed[:80]!r}: a file name in {folder}, not a path "
+                             "(the feed is written beside the drawings)")
     if folder.exists() and not folder.is_dir():
         raise NonopressError(f"{folder}: not a folder")
     try:  # before any grading: a folder that cannot be made costs no time
@@ -108,7 +112,12 @@ def render_set(puzzles: Sequence[LoadedPuzzle], folder: Path,
                 check_size(loaded.puzzle, options.cell, fmt)
             except PuzzleError as exc:
                 raise FormatError(str(exc), loaded.label) from None
-    for loaded, stem in zip(puzzles, _names(puzzles), strict=True):
+    stems = _names(puzzles)
+    # a link planted among the outputs stops the set before any file is drawn or written
+    refuse_links(folder, [*(f"{stem}{part}.{fmt}" for stem in stems
+                            for part in ("", "-solution") for fmt in options.formats),
+                          *([feed] if feed else [])])
+    for loaded, stem in zip(puzzles, stems, strict=True):
         puzzle = loaded.puzzle
         kind = kind_of(puzzle)
         graded = kind.grade(None, budget)
@@ -128,7 +137,7 @@ def render_set(puzzles: Sequence[LoadedPuzzle], folder: Path,
                 name = f"{stem}.{fmt}" if part == "puzzle" else f"{stem}-solution.{fmt}"
                 path = folder / name
                 try:
-                    atomic_write(path, render(page, fmt))
+                    atomic_write(path, render(page, fmt), links=False)
                 except OSError as exc:
                     raise NonopressError(f"cannot write {path}: {exc.strerror or exc}") \
                         from None
@@ -145,7 +154,8 @@ def render_set(puzzles: Sequence[LoadedPuzzle], folder: Path,
     if options.feed:
         path = folder / options.feed
         try:
-            atomic_write(path, json.dumps(result.feed, indent=1, ensure_ascii=False) + "\n")
+            atomic_write(path, json.dumps(result.feed, indent=1, ensure_ascii=False) + "\n",
+                         links=False)
         except OSError as exc:
             raise NonopressError(f"cannot write {path}: {exc.strerror or exc}") from None
         result.written.append(path)

@@ -10,6 +10,7 @@ does a puzzle's key. A title may hold ``{n}`` (1, 2, ... in id order), ``{id}`` 
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Mapping, Sequence
 
@@ -25,6 +26,10 @@ FIELDS: dict[str, str] = {"title": "title", "author": "author", "copyright": "co
                           "licence": "license", "source": "source"}
 #: what a title template may name
 TITLE_FIELDS = frozenset({"n", "id", "title"})
+#: the longest value a field may be given (a title made from a template included)
+MAX_VALUE = 1000
+#: the widest a template's field may be padded ({n:>4} yes, {n:>999999999} no)
+MAX_WIDTH = 100
 
 
 def parse_assignments(items: Sequence[str]) -> dict[str, str]:
@@ -38,6 +43,9 @@ def parse_assignments(items: Sequence[str]) -> dict[str, str]:
             raise NonopressError(f"{item!r}: expected FIELD=VALUE with FIELD one of "
                                  f"{', '.join(FIELDS)}")
         values[name] = value.strip()
+        if len(values[name]) > MAX_VALUE:
+            raise NonopressError(f"{name}: {len(values[name]):,} characters, over the limit "
+                                 f"of {MAX_VALUE:,}")
     if "title" in values:
         _check_template(values["title"])
     return values
@@ -45,10 +53,17 @@ def parse_assignments(items: Sequence[str]) -> dict[str, str]:
 
 def _check_template(title: str) -> None:
     try:
-        names = {name for _, name, _, _ in string.Formatter().parse(title) if name is not None}
+        fields = [(name, spec) for _, name, spec, _ in string.Formatter().parse(title)
+                  if name is not None]
     except ValueError as exc:
-        raise NonopressError(f"title {title!r}: {exc} (write {{{{ and }}}} for braces)") \
+        raise NonopressError(f"title {title[:80]!r}: {exc} (write {{{{ and }}}} for braces)") \
             from None
+    names = {name for name, _ in fields}
+    for name, spec in fields:
+        widths = [int(w) for w in re.findall(r"\d+", spec or "")]
+        if "{" in (spec or "") or any(w > MAX_WIDTH for w in widths):
+            raise NonopressError(f"title {title[:80]!r}: {{{name}:{(spec or '')[:20]}}} pads "
+                                 f"wider than {MAX_WIDTH} characters")
     unknown = sorted(names - TITLE_FIELDS)
     if unknown:
         raise NonopressError(f"title {title!r}: {{{unknown[0]}}} is not one of "
@@ -77,7 +92,15 @@ def set_metadata(catalogue: Catalogue, ids: Sequence[int], values: Mapping[str, 
         for number, row in enumerate(rows, 1):
             changes = dict(values)
             if "title" in changes:
-                changes["title"] = changes["title"].format(n=number, id=row.id, title=row.title)
+                try:
+                    changes["title"] = changes["title"].format(n=number, id=row.id,
+                                                               title=row.title)
+                except (ValueError, TypeError) as exc:
+                    raise NonopressError(f"title {values['title'][:80]!r}: {exc}") from None
+                if len(changes["title"]) > MAX_VALUE:
+                    raise NonopressError(f"title: puzzle {row.id}'s would be "
+                                         f"{len(changes['title']):,} characters, over the "
+                                         f"limit of {MAX_VALUE:,}")
             puzzle = read_puzzles(str(row.puzzle).encode("utf-8"), format="yaml",
                                   name=f"catalogue puzzle {row.id}")[0]
             puzzle = puzzle.with_meta(**{FIELDS[name]: value for name, value in changes.items()})

@@ -9,6 +9,7 @@
   puzzle was imported still counts when it is.
 - ``solves``: what the web player reported of one solve attempt (``nonopress collect``),
   one row a record id, keyed to the puzzle by its key (as printings are).
+- ``secrets``: keys the catalogue keeps (the one the solves' sender digests are made with).
 - ``bookings``: a puzzle picked for an issue that is not printed yet. The puzzle's id is the
   primary key, so the database itself refuses to book one puzzle for two issues.
 
@@ -145,6 +146,20 @@ solves = Table(
     Column("player", String(64), nullable=False),
     Column("received_at", String(20), nullable=False),
     Column("updated_at", String(20), nullable=False),
+    # a keyed digest of the sender's network address (nonopress/solves/senders.py), never
+    # the address: one address counts once however many solver ids it invents; NULL for a
+    # record stored before it was kept (each such record counts as a sender of its own)
+    Column("sender", String(32), nullable=True),
 )
 Index("ix_solves_puzzle_key", solves.c.puzzle_key)
 Index("ix_solves_started_at", solves.c.started_at)
+Index("ix_solves_puzzle_sender", solves.c.puzzle_key, solves.c.sender)
+Index("ix_solves_puzzle_solver", solves.c.puzzle_key, solves.c.solver_id)
+
+#: secrets the catalogue keeps for itself (the key of the solves' sender digest)
+secrets = Table(
+    "secrets",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", String(128), nullable=False),
+)

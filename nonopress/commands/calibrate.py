@@ -25,9 +25,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
                         help="grading budget a puzzle, for its features (default 60)")
     parser.add_argument("--write", nargs="?", const="", metavar="SCORING.yaml",
-                        help="write the refitted minutes into this scoring table (without a "
-                        "path: the installed grader/scoring.yaml; grader_version changes, "
-                        "so stored grades are graded again)")
+                        help="write the refitted minutes into this scoring table (named by "
+                        "its path, the installed grader/scoring.yaml too: it is never "
+                        "written unless named; grader_version changes, so stored grades "
+                        "are graded again)")
+    parser.add_argument("--force", action="store_true",
+                        help="--write even a refit that moves some puzzle's minutes by more "
+                        "than a factor 1.5 (collected solves are unauthenticated: look at "
+                        "the puzzles and their addresses first)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
 
 
@@ -50,7 +55,11 @@ def run(args: argparse.Namespace) -> int:
         raise NonopressError("--min-solves and --timeout must be above 0")
     target = None
     if args.write is not None:
-        target = Path(args.write) if args.write else refit.scoring_table()
+        if not args.write:
+            raise NonopressError(
+                "--write needs the scoring table's path (the installed one, "
+                f"{shown(str(refit.scoring_table()))}, is written only when named)")
+        target = Path(args.write)
         if not target.is_file():
             raise NonopressError(f"{target}: no scoring table there to write into")
     with open_catalogue(args.db, create=False) as catalogue:
@@ -70,16 +79,28 @@ def run(args: argparse.Namespace) -> int:
             terms = " ".join(f"{c:+g} {n}" for n, c in model.coefficients.items())
             print(f"{label:6}: ln minutes = {model.intercept:+g} {terms}; range "
                   f"[{model.low:g}, {model.high:g}]")
-        print(f"\nheld out: {'id':>5} {'size':7} {'solves':>6} {'measured':>8} {'before':>7} "
-              f"{'after':>7}  title")
-        for row in result.table():
-            print(shown(f"          {row['id']:>5} {row['size']:7} {row['clean_solves']:>6} "
-                        f"{row['measured']:>8.2f} {row['before']:>7.2f} {row['after']:>7.2f}"
-                        f"  {row['title'] or '-'}"))
+        for label, group in (("fitted", result.train), ("held out", result.held)):
+            print(f"\n{label + ':':9} {'id':>5} {'size':7} {'solves':>6} {'addrs':>5} "
+                  f"{'measured':>8} {'before':>7} {'after':>7}  title")
+            for row in result.table(group):
+                print(shown(f"          {row['id']:>5} {row['size']:7} "
+                            f"{row['clean_solves']:>6} {row['addresses']:>5} "
+                            f"{row['measured']:>8.2f} {row['before']:>7.2f} "
+                            f"{row['after']:>7.2f}  {row['title'] or '-'}"))
         for label, model in (("before", result.before), ("after", result.after)):
             a = refit.agreement(model, result.held, result.weights)
             print(f"{label:6}: median |ln(predicted / measured)| {a.log_error:.3f}, "
                   f"{a.within_10:.0%} within 10 %, {a.within_2:.0%} within 2x")
+    change, which = result.largest_change()
+    if not args.json:
+        print(f"largest change: x{change:.2f}"
+              + (f" (puzzle {which.id})" if which is not None else ""))
+    if target is not None and change > refit.MAX_CHANGE and not args.force:
+        raise NonopressError(
+            f"{target}: not written: the refit moves puzzle "
+            f"{which.id if which else '?'}'s minutes x{change:.2f}, more than the "
+            f"x{refit.MAX_CHANGE:g} written without --force (collected solves are "
+            "unauthenticated: check the puzzles and their addresses, then --force)")
     if target is not None:
         refit.write_minutes(result.after, refit.note_of(result, name, since), target,
                             result.model)

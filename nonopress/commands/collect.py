@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from grader.errors import NonopressError
     from nonopress.catalogue import open_catalogue
     from nonopress.catalogue.database import resolve_location
+    from nonopress.serving import guard_options
     from nonopress.solves import collector
 
     try:
@@ -63,8 +64,10 @@ def run(args: argparse.Namespace) -> int:
     os.environ[collector.ENV_BURST] = str(settings.burst)
     print(f"nonopress collect: POST http://{args.host}:{args.port}{collector.PATH} into "
           f"{name}, for {', '.join(origins)} ({args.workers} worker(s))", file=sys.stderr)
+    # the studio's hardened server (nonopress/serving.py): deadlines for the head and the
+    # body, a minimum body rate, a connection cap, a keep-alive limit
     uvicorn.run(f"{collector.__name__}:from_environment", factory=True, host=args.host,
                 port=args.port, workers=args.workers, log_level="warning", access_log=False,
                 proxy_headers=bool(args.forwarded_allow_ips),
-                forwarded_allow_ips=args.forwarded_allow_ips or None)
+                forwarded_allow_ips=args.forwarded_allow_ips or None, **guard_options())
     return 0

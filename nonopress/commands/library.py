@@ -262,19 +262,22 @@ def _set(catalogue: Any, args: argparse.Namespace) -> int:
     if not (args.id or args.tag or args.all):
         raise NonopressError("set: say which puzzles: --id ID[-ID], --tag TAG or --all")
     ids: set[int] = set()
+    ranges: list[tuple[int, int]] = []
     for item in args.id:
         low, dash, high = item.partition("-")
         if dash and low.strip().isdigit() and high.strip().isdigit():
+            if len(low.strip()) > 18 or len(high.strip()) > 18:
+                raise NonopressError(f"--id {shown(item[:60])}: an id has at most 18 digits")
             if int(low) > int(high):
                 raise NonopressError(f"--id {item}: the range runs backwards")
-            ids.update(range(int(low), int(high) + 1))
+            ranges.append((int(low), int(high)))  # never spelled out: 1-20000000 is a range
         else:
             ids.add(get(catalogue, item).id)
     if args.tag or args.all:
         ids.update(e.id for e in find(catalogue, Filters(tags=tuple(args.tag))))
-    if args.id and any("-" in item for item in args.id):  # a range may span deleted ids
-        known = {e.id for e in find(catalogue, Filters())}
-        ids &= known
+    if ranges:  # the catalogue's ids within a range (a range may span deleted ids)
+        ids.update(e.id for e in find(catalogue, Filters())
+                   if any(low <= e.id <= high for low, high in ranges))
     if not ids:
         raise NonopressError(f"set: no puzzle in {catalogue.name} is selected")
     for puzzle_id, title in set_metadata(catalogue, sorted(ids), values):
@@ -325,7 +328,14 @@ def _summary(catalogue: Any, args: argparse.Namespace) -> int:
 def _solves(catalogue: Any, args: argparse.Namespace) -> int:
     from grader.errors import NonopressError
     from grader.text import shown
-    from nonopress.solves.reports import MIN_CLEAN, Stats, since_text, solves_report
+    from nonopress.solves.reports import (
+        MIN_ADDRESSES,
+        MIN_CLEAN,
+        PER_ADDRESS,
+        Stats,
+        since_text,
+        solves_report,
+    )
 
     try:
         since = since_text(args.since)
@@ -345,11 +355,12 @@ def _solves(catalogue: Any, args: argparse.Namespace) -> int:
         else:
             predicted = f"{stats.predicted:g} ({stats.low:g}-{stats.high:g})"
         rungs = ", ".join(f"{name} {n}" for name, n in stats.rungs) or "-"
-        return (f"{stats.solves:>6} {stats.completion:>5.0%} {stats.clean:>5} {measured:>6} "
+        return (f"{stats.solves:>6} {stats.solvers:>7} {stats.addresses:>5} "
+                f"{stats.completion:>5.0%} {stats.clean:>5} {measured:>6} "
                 f"{predicted:>14} {stats.hint_rate:>5.0%}  {rungs}")
 
-    head = (f"{'solves':>6} {'done':>5} {'clean':>5} {'min':>6} {'predicted':>14} "
-            f"{'hint':>5}  rungs hinted most")
+    head = (f"{'solves':>6} {'solvers':>7} {'addrs':>5} {'done':>5} {'clean':>5} {'min':>6} "
+            f"{'predicted':>14} {'hint':>5}  rungs hinted most")
     print(f"{'id':>5}  {'size':7} {'level':14} {head}  title")
     for row in report.puzzles:
         print(shown(f"{row.id:>5}  {row.size:7} {row.level or '-':14} {figures(row.stats)}"
@@ -368,6 +379,8 @@ def _solves(catalogue: Any, args: argparse.Namespace) -> int:
         print("  (none yet)")
     total = sum(row.stats.solves for row in report.puzzles)
     print(f"{total} solve(s) of {len(report.puzzles)} puzzle(s)"
-          f"{f' since {since}' if since else ''}; min = median active minutes of the "
-          "clean solves (completed, no reveal)", file=sys.stderr)
+          f"{f' since {since}' if since else ''}; min = median over addresses of the "
+          "active minutes of the clean solves (completed, no reveal), shown from "
+          f"{MIN_ADDRESSES} addresses; one solve a solver, {PER_ADDRESS} solvers an address "
+          "counted (collected solves are unauthenticated: docs/solves.md)", file=sys.stderr)
     return 0

@@ -37,17 +37,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from urllib.parse import urlsplit
-
     from grader.errors import NonopressError
     from grader.results import Budget
+    from nonopress.web.pages import collect_url
     from nonopress.web.site import SiteOptions, build_site, manifest_of, parse_day
 
     until = parse_day(args.until, "--until") if args.until else None
     if args.collect:
-        parts = urlsplit(args.collect)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise NonopressError(f"--collect {args.collect}: expected an http(s) URL")
+        try:
+            collect_url(args.collect)
+        except ValueError as exc:
+            raise NonopressError(f"--collect {exc}") from None
     output = Path(args.output)
     cache_dir = None
     if not args.no_cache:

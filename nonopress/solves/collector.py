@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import math
@@ -35,14 +36,16 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import exc as sa_exc
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
 from nonopress.catalogue.database import Catalogue
 from nonopress.solves.record import MAX_BYTES, RecordRefused, parse_record, unknown_puzzle
+from nonopress.solves.senders import SenderDigest, catalogue_secret
 from nonopress.solves.store import BatchWriter, KnownPuzzles
 
 log = logging.getLogger("nonopress.collector")
@@ -127,17 +130,23 @@ class Collector:
         self._catalogue = catalogue
         self._known: KnownPuzzles | None = None
         self._writer: BatchWriter | None = None
+        self._sender: SenderDigest | None = None
+        self._making = threading.Lock()
         self.limiter = RateLimiter(settings.rate, settings.burst)
 
-    def for_catalogue(self, catalogue: Catalogue) -> tuple[KnownPuzzles, BatchWriter]:
-        """The puzzle keys known and the writer of ``catalogue`` (made on first use)."""
-        if self._known is None or self._known.catalogue is not catalogue:
-            self._known = KnownPuzzles(catalogue)
-            if self._writer is not None:
-                self._writer.close()
-            self._writer = BatchWriter(catalogue)
-        assert self._writer is not None
-        return self._known, self._writer
+    def for_catalogue(self, catalogue: Catalogue
+                      ) -> tuple[KnownPuzzles, BatchWriter, SenderDigest]:
+        """The puzzle keys known, the writer and the sender digest of ``catalogue`` (made
+        on first use, by one thread: the first requests arrive together)."""
+        with self._making:
+            if self._known is None or self._known.catalogue is not catalogue:
+                self._sender = SenderDigest(catalogue_secret(catalogue))
+                if self._writer is not None:
+                    self._writer.close()
+                self._writer = BatchWriter(catalogue)
+                self._known = KnownPuzzles(catalogue)
+            assert self._writer is not None and self._sender is not None
+            return self._known, self._writer, self._sender
 
     def close(self) -> None:
         if self._writer is not None:
@@ -166,6 +175,18 @@ class Collector:
         headers = self.cors(origin)
         try:
             answer = await self._post(request, origin)
+        except ClientDisconnect:
+            # the client went (or the server closed a body too slow): one line, no trace
+            log.warning("collector: %s closed the connection before its record arrived",
+                        _client(request))
+            return _line(503, {"error": "the connection closed before the record arrived"},
+                         headers)
+        except sa_exc.DBAPIError as exc:
+            # the database is down or busy: the player sends again later (it does on 5xx)
+            log.warning("collector: the catalogue did not answer (%s): %s",
+                        exc.__class__.__name__, _first_line(exc))
+            return _line(503, {"error": "the catalogue is not answering; send again later"},
+                         {**headers, "retry-after": "30"})
         except RecordRefused as refused:
             extra = {} if refused.retry_after is None else {
                 "retry-after": str(refused.retry_after)}
@@ -176,7 +197,7 @@ class Collector:
         settings = self.settings
         if origin is None or origin not in settings.origins:
             raise RecordRefused(f"origin {_shown(origin)} may not send solves here", 403)
-        client = request.client.host if request.client else "?"
+        client = _client(request)
         wait = self.limiter.wait(client)
         if wait > 0:
             raise RecordRefused(f"too many records from {client}: wait {math.ceil(wait)} s",
@@ -194,8 +215,10 @@ class Collector:
         if catalogue is None:
             raise RecordRefused("this server keeps no catalogue to store solves in "
                                 "(start it with --db)", 404)
-        known, writer = self.for_catalogue(catalogue)
-        record = parse_record(body, None)
+        if self._known is None or self._known.catalogue is not catalogue:
+            await run_in_threadpool(self.for_catalogue, catalogue)
+        known, writer, sender = self.for_catalogue(catalogue)
+        record = dataclasses.replace(parse_record(body, None), sender=sender(client))
         found = known.cached(record.puzzle_key)
         if found is None:
             found = await run_in_threadpool(known, record.puzzle_key)
@@ -213,6 +236,15 @@ async def _read(request: Request, limit: int) -> bytes:
             raise RecordRefused(f"the body is over the limit of {limit:,} bytes", 413)
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    return (text[0] if text else exc.__class__.__name__)[:200]
 
 
 def _shown(origin: str | None) -> str:

@@ -31,6 +31,9 @@ DEVICES = ("phone", "tablet", "desktop")
 HINT_STAGES = ("1", "2", "3", "4")
 #: a solve measured for longer than a week of active time is not a measurement
 MAX_SECONDS = 7 * 24 * 3600.0
+#: a completed solve shorter than this (active seconds) is not a person solving: the
+#: fastest finish of the smallest puzzle the player shows takes longer than this
+MIN_COMPLETED_SECONDS = 5.0
 #: checks, reveals, hints of one stage, errors found: more than this is not one person
 MAX_COUNT = 100_000
 MAX_RUNGS = 500
@@ -79,6 +82,9 @@ class SolveRecord:
     device: str
     started_at: str
     player: str
+    #: who sent it (nonopress/solves/senders.py; not part of the record sent, the collector
+    #: adds it from the request's address); None when not known
+    sender: str | None = None
 
     def row(self) -> dict[str, Any]:
         """The ``solves`` table's columns (without the times the collector adds)."""
@@ -91,6 +97,7 @@ class SolveRecord:
             "hints_4": self.hints[3],
             "hint_rungs": json.dumps(list(self.hint_rungs), separators=(",", ":")),
             "device": self.device, "started_at": self.started_at, "player": self.player,
+            "sender": self.sender,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -196,6 +203,9 @@ def parse_record(data: bytes | Mapping[str, Any], known_puzzle: Callable[[str], 
                       f"(0 to {MAX_SECONDS:,.0f})")
     if not isinstance(value["completed"], bool):
         raise _refuse(f"completed: true or false is needed, got {_kind(value['completed'])}")
+    if value["completed"] and seconds < MIN_COMPLETED_SECONDS:
+        raise _refuse(f"seconds_active: {_short(seconds)} for a completed solve is not "
+                      f"plausible (a solve takes at least {MIN_COMPLETED_SECONDS:g} s)")
     counts = {name: _count(value[name], name) for name in ("checks", "reveals", "errors_found")}
     hints = value["hints"]
     if not isinstance(hints, Mapping):
@@ -222,7 +232,9 @@ def parse_record(data: bytes | Mapping[str, Any], known_puzzle: Callable[[str], 
     return SolveRecord(
         record_id=record_id, solver_id=solver_id, puzzle_key=key, grader_version=version,
         seconds_active=float(seconds), completed=value["completed"], hints=stages,
-        hint_rungs=names, device=device, started_at=started, player=player, **counts,
+        hint_rungs=names, device=device, started_at=started, player=player,
+        checks=counts["checks"], reveals=counts["reveals"],
+        errors_found=counts["errors_found"],
     )
 
 

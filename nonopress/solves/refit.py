@@ -12,6 +12,13 @@ minutes over its clean solves (completed, no reveal), for puzzles with at least
 ``min_clean`` of them; the features come from grading the puzzle again, as
 stored in the catalogue, with the grader installed.
 
+**Solves are unauthenticated**, so they are counted as ``library solves`` counts them
+(``reports.counted``: one a solver, at most ``reports.PER_ADDRESS`` solvers an address) and a
+puzzle's measured minutes are the median over addresses (``reports.address_median``), for
+puzzles whose clean solves come from at least ``reports.MIN_ADDRESSES`` addresses. A refit
+that moves any puzzle's minutes by more than :data:`MAX_CHANGE` (a factor) is shown, never
+written without ``--force``; :func:`Refit.largest_change` says by how much it moves them.
+
 **Held out means never seen** (:func:`held_out`, by the rule of ``grader/held_out.py``,
 the one place it is written, which the benches' fits ask too): a puzzle whose numeric id
 ends in 7 is never fitted. The numeric id is the one its source file
@@ -46,7 +53,7 @@ from grader.minutes import ClueFacts, TimeModel, model_kind
 from grader.scoring import RATED_LEVELS, Weights, WorkTerms
 from nonopress.catalogue import schema
 from nonopress.catalogue.database import Catalogue
-from nonopress.solves.reports import read_solves
+from nonopress.solves.reports import MIN_ADDRESSES, address_median, counted, read_solves
 
 #: the time model refitted unless another is asked for (``grader.minutes.MODEL_BLOCKS``)
 REFITTED = "black-and-white"
@@ -57,6 +64,8 @@ HEADINGS = {"black-and-white": "# Minutes fitted", "colour": "# Colour minutes f
 MIN_CLEAN = 5
 #: puzzles to fit the shift and scale on (three for each of the two, and some to spare)
 MIN_PUZZLES = 10
+#: the largest factor a refit may move a puzzle's minutes by and be written without --force
+MAX_CHANGE = 1.5
 
 
 def numeric_id(file: str) -> int | None:
@@ -80,11 +89,12 @@ class Observed:
     key: str
     title: str
     size: str
-    measured: float  # median active minutes of the clean solves
+    measured: float  # median over addresses of the clean solves' active minutes
     clean: int
     held_out: bool
     terms: WorkTerms
     clues: ClueFacts
+    addresses: int = 0  # the addresses the median is over
 
 
 def refitted_clues(puzzle: Any, model: str = REFITTED) -> ClueFacts | None:
@@ -124,13 +134,18 @@ def observations(catalogue: Catalogue, since: str | None = None, min_clean: int 
     for its features; and a count of the puzzles left out, by why."""
     from grader.kinds import read_puzzles
 
-    clean: dict[str, list[float]] = defaultdict(list)
-    for solve in read_solves(catalogue, since):
+    clean: dict[str, list[Any]] = defaultdict(list)
+    for solve in counted(read_solves(catalogue, since)):
         if solve.clean:
-            clean[solve.puzzle_key].append(solve.minutes)
+            clean[solve.puzzle_key].append(solve)
     left_out: Counter[str] = Counter()
-    enough = {k: v for k, v in clean.items() if len(v) >= min_clean}
-    left_out[f"fewer than {min_clean} clean solves"] += len(clean) - len(enough)
+    medians = {k: address_median(v) for k, v in clean.items()}
+    enough = {k: v for k, v in clean.items() if len(v) >= min_clean
+              and medians[k][0] is not None}
+    few = sum(len(v) < min_clean for v in clean.values())
+    left_out[f"fewer than {min_clean} clean solves"] += few
+    left_out[f"clean solves from fewer than {MIN_ADDRESSES} addresses"] += \
+        len(clean) - len(enough) - few
     p = schema.puzzles
     with catalogue.reading() as connection:
         rows = connection.execute(
@@ -148,9 +163,11 @@ def observations(catalogue: Catalogue, since: str | None = None, min_clean: int 
         if facts is None:
             left_out["not unique at a rated level"] += 1
             continue
+        measured, addresses = medians[row.key]
+        assert measured is not None
         found.append(Observed(row.id, row.key, row.title, f"{row.width}x{row.height}",
-                              statistics.median(enough[row.key]), len(enough[row.key]),
-                              held_out(row.key, row.file), *facts))
+                              measured, len(enough[row.key]), held_out(row.key, row.file),
+                              *facts, addresses=addresses))
     return found, left_out
 
 
@@ -159,7 +176,7 @@ def refit(train: Sequence[Observed], before: TimeModel, weights: Weights) -> Tim
     minutes on ``before``'s; see the module's note), the range from the residuals'
     quartiles."""
     x = np.array([before.log_minutes(o.terms, o.clues, weights) for o in train])
-    y = np.log([o.measured for o in train])
+    y = np.log([max(o.measured, 1e-6) for o in train])
     design = np.column_stack([np.ones(len(train)), x])
     (shift, scale), *_ = np.linalg.lstsq(design, y, rcond=None)
     if not scale > 0:
@@ -199,7 +216,8 @@ class Agreement:
 def agreement(model: TimeModel, group: Sequence[Observed], weights: Weights) -> Agreement:
     if not group:
         return Agreement(0, float("nan"), float("nan"), float("nan"))
-    errors = [abs(math.log(predicted(model, o, weights) / o.measured)) for o in group]
+    errors = [abs(math.log(predicted(model, o, weights) / max(o.measured, 1e-6)))
+              for o in group]
     return Agreement(len(group), statistics.median(errors),
                      sum(e <= math.log(1.1) for e in errors) / len(errors),
                      sum(e <= math.log(2.0) for e in errors) / len(errors))
@@ -217,23 +235,41 @@ class Refit:
     left_out: Counter[str]
     weights: Weights
 
-    def table(self) -> list[dict[str, Any]]:
-        """One row a held-out puzzle: measured, before, after."""
+    def table(self, group: Sequence[Observed] | None = None) -> list[dict[str, Any]]:
+        """One row a puzzle (the held-out ones unless ``group``): what backs its measured
+        minutes (clean solves, addresses), measured, before, after."""
         return [{"id": o.id, "key": o.key, "title": o.title, "size": o.size,
-                 "clean_solves": o.clean, "measured": round(o.measured, 2),
+                 "clean_solves": o.clean, "addresses": o.addresses,
+                 "measured": round(o.measured, 2),
                  "before": round(predicted(self.before, o, self.weights), 2),
                  "after": round(predicted(self.after, o, self.weights), 2)}
-                for o in self.held]
+                for o in (self.held if group is None else group)]
+
+    def largest_change(self) -> tuple[float, Observed | None]:
+        """The largest factor (>= 1) by which the refit moves a puzzle's minutes, fitted or
+        held out, and that puzzle."""
+        worst, which = 1.0, None
+        for o in (*self.train, *self.held):
+            factor = math.exp(abs(math.log(predicted(self.after, o, self.weights)
+                                           / predicted(self.before, o, self.weights))))
+            if factor > worst:
+                worst, which = factor, o
+        return worst, which
 
     def to_json(self) -> dict[str, Any]:
         def model(m: TimeModel) -> dict[str, Any]:
             return {"intercept": m.intercept, "terms": dict(m.coefficients),
                     "range": [m.low, m.high]}
 
+        change, which = self.largest_change()
         return {
             "model": self.model,
             "training_puzzles": len(self.train), "held_out_puzzles": len(self.held),
-            "left_out": dict(self.left_out),
+            "left_out": {why: n for why, n in self.left_out.items() if n},
+            "largest_change": {"factor": round(change, 4),
+                               "puzzle": None if which is None else which.id,
+                               "written_without_force_up_to": MAX_CHANGE},
+            "training": self.table(self.train),
             "before": model(self.before), "after": model(self.after),
             "held_out": {"before": agreement(self.before, self.held, self.weights).to_json(),
                          "after": agreement(self.after, self.held, self.weights).to_json(),
@@ -292,7 +328,8 @@ def note_of(result: Refit, catalogue_name: str, since: str | None) -> str:
         f"{HEADINGS[result.model]} by `nonopress calibrate --from-solves` to the web player's "
         f"clean solves\n#   (completed, no reveal) in {catalogue_name}"
         f"{f' since {since}' if since else ''}: {len(result.train)} training puzzles, "
-        f"{len(result.held)} held out\n#   (numeric id ending in 7, nonopress/solves/refit.py); "
+        f"{len(result.held)} held out\n#   (numeric id ending in 7, nonopress/solves/refit.py; "
+        f"each puzzle's median over at least {MIN_ADDRESSES} addresses); "
         f"held out: median |ln(predicted / measured)| {after.log_error:.3f},\n"
         f"#   {after.within_10:.0%} within 10 %, {after.within_2:.0%} within a factor of 2.\n"
         "# ln(minutes) = intercept + sum of terms (grader/minutes.py FEATURES names them, "
@@ -303,7 +340,7 @@ def note_of(result: Refit, catalogue_name: str, since: str | None) -> str:
 
 
 def scoring_table() -> Path:
-    """The installed ``grader/scoring.yaml`` (what ``--write`` without a path replaces)."""
+    """The installed ``grader/scoring.yaml`` (``--write`` replaces it only when named)."""
     from importlib import resources
 
     return Path(str(resources.files("grader").joinpath("scoring.yaml")))

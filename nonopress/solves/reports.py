@@ -8,6 +8,16 @@ attempts that asked for a hint, and the rungs hinted most. The puzzles whose aud
 disagrees most with their grade are those whose clean median is furthest from the predicted
 minutes, as a factor (at least :data:`MIN_CLEAN` clean solves, so that one slow solver is
 not a disagreement).
+
+A record is unauthenticated (anyone can send one, with any solver id), so what is counted
+is bounded by sender, the one thing a sender cannot invent cheaply (:func:`counted`): one
+attempt a solver a puzzle (its completed one, else its longest), at most
+:data:`PER_ADDRESS` solvers an address a puzzle, and the median is a median over
+addresses: each address's clean solves give one figure (their median), and the puzzle's
+minutes are the median of those, shown only when at least :data:`MIN_ADDRESSES` addresses
+give one. A median of per-address figures is the most trimmed of means: one address, with
+any number of records, moves it by at most one place among the others. A completed solve
+under ``record.MIN_COMPLETED_SECONDS`` is not counted clean (records stored before the floor).
 """
 
 from __future__ import annotations
@@ -25,9 +35,14 @@ import sqlalchemy as sa
 
 from nonopress.catalogue import schema
 from nonopress.catalogue.database import Catalogue
+from nonopress.solves.record import MIN_COMPLETED_SECONDS
 
 #: clean solves a puzzle needs before its median is set against its grade
 MIN_CLEAN = 5
+#: addresses whose clean solves a median needs before it is shown at all
+MIN_ADDRESSES = 3
+#: solvers counted from one address for one puzzle (a household, an office, a class)
+PER_ADDRESS = 3
 #: the rungs named per row
 TOP_RUNGS = 3
 #: puzzles listed as disagreeing most
@@ -44,10 +59,15 @@ class Solve:
     reveals: int
     hinted: bool
     rungs: tuple[str, ...]
+    solver: str = ""
+    #: the sender's digest; a record stored without one is a sender of its own
+    sender: str = ""
+    order: int = 0  # the order the records were stored in
 
     @property
     def clean(self) -> bool:
-        return self.completed and self.reveals == 0
+        return (self.completed and self.reveals == 0
+                and self.minutes * 60.0 >= MIN_COMPLETED_SECONDS)
 
 
 @dataclass
@@ -57,7 +77,10 @@ class Stats:
     solves: int = 0
     completed: int = 0
     clean: int = 0
-    median_minutes: float | None = None  # of the clean solves
+    solvers: int = 0  # distinct solvers counted
+    addresses: int = 0  # distinct addresses counted
+    clean_addresses: int = 0  # addresses with a clean solve (the median's votes)
+    median_minutes: float | None = None  # of the clean solves, over addresses
     predicted: float | None = None  # the grade's minutes (a group: median over clean solves)
     low: float | None = None
     high: float | None = None
@@ -80,6 +103,8 @@ class Stats:
         return {
             "solves": self.solves, "completed": self.completed,
             "completion": round(self.completion, 4), "clean": self.clean,
+            "solvers": self.solvers, "addresses": self.addresses,
+            "clean_addresses": self.clean_addresses,
             "median_minutes": _round(self.median_minutes), "predicted_minutes": self.predicted,
             "predicted_low": self.low, "predicted_high": self.high,
             "ratio": None if ratio is None else round(ratio, 3),
@@ -114,6 +139,9 @@ class Report:
         return {
             "since": self.since,
             "solves": sum(p.stats.solves for p in self.puzzles),
+            "counting": {"per_solver": 1, "per_address": PER_ADDRESS,
+                         "min_addresses": MIN_ADDRESSES, "min_clean": MIN_CLEAN,
+                         "min_completed_seconds": MIN_COMPLETED_SECONDS},
             "puzzles": [p.to_json() for p in self.puzzles],
             "levels": {k: v.to_json() for k, v in self.levels.items()},
             "sizes": {k: v.to_json() for k, v in self.sizes.items()},
@@ -140,28 +168,65 @@ def read_solves(catalogue: Catalogue, since: str | None = None,
                 keys: Sequence[str] | None = None) -> list[Solve]:
     """The stored attempts (started on or after ``since``; of ``keys`` only, when given)."""
     s = schema.solves
-    query = sa.select(s.c.puzzle_key, s.c.seconds_active, s.c.completed, s.c.reveals,
-                      s.c.hints_1, s.c.hints_2, s.c.hints_3, s.c.hints_4, s.c.hint_rungs)
+    query = sa.select(s.c.id, s.c.puzzle_key, s.c.seconds_active, s.c.completed, s.c.reveals,
+                      s.c.hints_1, s.c.hints_2, s.c.hints_3, s.c.hints_4, s.c.hint_rungs,
+                      s.c.solver_id, s.c.sender)
     if since is not None:
         query = query.where(s.c.started_at >= since)
     if keys is not None:
         query = query.where(s.c.puzzle_key.in_(list(keys)))
     with catalogue.reading() as connection:
-        rows = connection.execute(query).all()
+        rows = connection.execute(query.order_by(s.c.id)).all()
     return [Solve(r.puzzle_key, r.seconds_active / 60.0, bool(r.completed), r.reveals,
                   r.hints_1 + r.hints_2 + r.hints_3 + r.hints_4 > 0,
-                  tuple(json.loads(r.hint_rungs))) for r in rows]
+                  tuple(json.loads(r.hint_rungs)), r.solver_id,
+                  r.sender or f"record:{r.id}", r.id) for r in rows]
+
+
+def counted(attempts: Iterable[Solve]) -> list[Solve]:
+    """The attempts that count (see the module's note): one a solver a puzzle (its
+    completed one, else its longest; the first stored of equals), at most
+    :data:`PER_ADDRESS` solvers an address a puzzle (the first stored)."""
+    best: dict[tuple[str, str], Solve] = {}
+    for attempt in attempts:
+        mine = (attempt.puzzle_key, attempt.solver)
+        held = best.get(mine)
+        if held is None or (not held.completed and (
+                attempt.completed or attempt.minutes > held.minutes)):
+            best[mine] = attempt
+    per_address: Counter[tuple[str, str]] = Counter()
+    kept = []
+    for attempt in sorted(best.values(), key=lambda a: a.order):
+        where = (attempt.puzzle_key, attempt.sender)
+        if per_address[where] < PER_ADDRESS:
+            per_address[where] += 1
+            kept.append(attempt)
+    return kept
+
+
+def address_median(clean: Iterable[Solve]) -> tuple[float | None, int]:
+    """The median over addresses of each address's median clean minutes, and how many
+    addresses gave one (None below :data:`MIN_ADDRESSES`)."""
+    by_address: dict[str, list[float]] = defaultdict(list)
+    for attempt in clean:
+        by_address[attempt.sender].append(attempt.minutes)
+    if len(by_address) < MIN_ADDRESSES:
+        return None, len(by_address)
+    return statistics.median(statistics.median(v) for v in by_address.values()), \
+        len(by_address)
 
 
 def stats(attempts: Iterable[Solve], predicted: dict[str, tuple[float | None, float | None,
                                                                  float | None]]) -> Stats:
     """The figures of ``attempts``; ``predicted``: key -> (minutes, low, high)."""
-    group = list(attempts)
+    group = counted(attempts)
     clean = [a for a in group if a.clean]
     rungs: Counter[str] = Counter(r for a in group for r in a.rungs)
+    median, voters = address_median(clean)
     result = Stats(
         solves=len(group), completed=sum(a.completed for a in group), clean=len(clean),
-        median_minutes=statistics.median(a.minutes for a in clean) if clean else None,
+        solvers=len({a.solver for a in group}), addresses=len({a.sender for a in group}),
+        clean_addresses=voters, median_minutes=median,
         hint_rate=sum(a.hinted for a in group) / len(group) if group else 0.0,
         rungs=rungs.most_common(TOP_RUNGS),
     )

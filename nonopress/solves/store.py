@@ -10,7 +10,14 @@ finished). The rule, one row per record id:
   more active seconds. A completed attempt is final;
 * anything else (a retry, an older or equal record) changes nothing (``"unchanged"``);
 * a record id already stored for another solver, puzzle or start is refused (409): ids are
-  random, so that is a forged or broken record, never an update.
+  random, so that is a forged or broken record, never an update;
+* a *new* record id is refused (409) when its solver already has a completed record of the
+  puzzle or :data:`PER_SOLVER` records of it (an attempt abandoned and taken up again gets a
+  new id: a few, not many), or when its sender (the digest of its address,
+  ``senders.py``) already has :data:`PER_SENDER` records of the puzzle: a sender is one
+  address whatever solver ids it invents. Several collector processes writing at once may
+  pass these by a record or two; the reports count one record a solver and at most
+  ``reports.PER_ADDRESS`` solvers an address whatever is stored.
 
 :func:`store_solve` writes one record in a transaction: ``INSERT .. ON CONFLICT DO NOTHING``
 then, when the id was there, one conditional ``UPDATE``; :func:`store_solves` writes many in
@@ -39,15 +46,20 @@ from nonopress.solves.record import RecordRefused, SolveRecord
 
 Stored = Literal["new", "updated", "unchanged"]
 _IDENTITY = ("solver_id", "puzzle_key", "started_at")
+#: records one solver may have of one puzzle (a new id each time an abandoned attempt is
+#: taken up again), and none more once one is completed
+PER_SOLVER = 3
+#: records one sender (one address) may have of one puzzle, whatever solver ids it gives
+PER_SENDER = 6
 
 
-def _insert(dialect: str) -> Any:
+def insert_of(dialect: str, table: sa.Table = schema.solves) -> Any:
     """The dialect's INSERT, which knows ON CONFLICT (both spell it the same)."""
     from sqlalchemy.dialects import postgresql, sqlite
 
     if dialect == "postgresql":
-        return postgresql.insert(schema.solves)
-    return sqlite.insert(schema.solves)
+        return postgresql.insert(table)
+    return sqlite.insert(table)
 
 
 def store_solve(catalogue: Catalogue, record: SolveRecord) -> Stored:
@@ -72,11 +84,18 @@ def store_solves(catalogue: Catalogue, records: Sequence[SolveRecord],
     rows = [{**record.row(), "received_at": now, "updated_at": now} for record in records]
     answers: list[Stored | RecordRefused] = []
     with connection.begin():
-        statement = _insert(catalogue.dialect).values(rows).on_conflict_do_nothing(
-            index_elements=["record_id"]).returning(solves.c.record_id)
-        inserted = set(connection.execute(statement).scalars())
+        over = _over_the_caps(connection, records)
+        fresh = [row for record, row in zip(records, rows, strict=True)
+                 if record.record_id not in over]
+        inserted: set[str] = set()
+        if fresh:
+            statement = insert_of(catalogue.dialect).values(fresh).on_conflict_do_nothing(
+                index_elements=["record_id"]).returning(solves.c.record_id)
+            inserted = set(connection.execute(statement).scalars())
         for record, row in zip(records, rows, strict=True):
-            if record.record_id in inserted:
+            if record.record_id in over:
+                answers.append(over[record.record_id])
+            elif record.record_id in inserted:
                 inserted.discard(record.record_id)  # the same id twice in one batch: once new
                 answers.append("new")
             else:
@@ -84,11 +103,65 @@ def store_solves(catalogue: Catalogue, records: Sequence[SolveRecord],
     return answers
 
 
+def _over_the_caps(connection: Any, records: Sequence[SolveRecord]
+                   ) -> dict[str, RecordRefused]:
+    """The records of ``records`` with a new id that their solver's or their sender's
+    records of the puzzle already stored (or earlier in the batch) leave no room for."""
+    solves = schema.solves
+    ids = list({record.record_id for record in records})
+    stored = set(connection.execute(
+        sa.select(solves.c.record_id).where(solves.c.record_id.in_(ids))).scalars())
+    new = [record for record in records if record.record_id not in stored]
+    if not new:
+        return {}
+    keys = list({record.puzzle_key for record in new})
+    solvers = list({record.solver_id for record in new})
+    senders = list({record.sender for record in new if record.sender is not None})
+    by_solver: dict[tuple[str, str], list[bool]] = {}
+    for key, solver, completed in connection.execute(
+            sa.select(solves.c.puzzle_key, solves.c.solver_id, solves.c.completed)
+            .where(solves.c.puzzle_key.in_(keys), solves.c.solver_id.in_(solvers))):
+        by_solver.setdefault((key, solver), []).append(bool(completed))
+    by_sender: dict[tuple[str, str], int] = {}
+    if senders:
+        for key, sender, count in connection.execute(
+                sa.select(solves.c.puzzle_key, solves.c.sender, sa.func.count())
+                .where(solves.c.puzzle_key.in_(keys), solves.c.sender.in_(senders))
+                .group_by(solves.c.puzzle_key, solves.c.sender)):
+            by_sender[(key, sender)] = int(count)
+    refused: dict[str, RecordRefused] = {}
+    seen: set[str] = set()
+    for record in new:
+        if record.record_id in seen:
+            continue  # the same new id twice in one batch: the insert keeps one
+        seen.add(record.record_id)
+        mine = by_solver.setdefault((record.puzzle_key, record.solver_id), [])
+        if any(mine) or len(mine) >= PER_SOLVER:
+            refused[record.record_id] = RecordRefused(
+                f"solver_id: {record.solver_id} has sent "
+                f"{'a completed record' if any(mine) else f'{len(mine)} records'} of this "
+                "puzzle already; one solver is counted once", 409)
+            continue
+        if record.sender is not None:
+            count = by_sender.get((record.puzzle_key, record.sender), 0)
+            if count >= PER_SENDER:
+                refused[record.record_id] = RecordRefused(
+                    f"this address has sent {count} records of this puzzle already; "
+                    f"at most {PER_SENDER} are kept from one address", 409)
+                continue
+            by_sender[(record.puzzle_key, record.sender)] = count + 1
+        mine.append(record.completed)
+    return refused
+
+
 def _resend(connection: Any, record: SolveRecord, row: dict[str, Any]
             ) -> Stored | RecordRefused:
     """A record whose id is stored: its figures replace the stored ones when ahead."""
     solves = schema.solves
-    figures = {k: v for k, v in row.items() if k not in ("record_id", "received_at")}
+    # the sender stays the first one's: an attempt sent again from another network is
+    # still the one sender's
+    figures = {k: v for k, v in row.items()
+               if k not in ("record_id", "received_at", "sender")}
     ahead = sa.and_(
         solves.c.record_id == record.record_id,
         *(solves.c[name] == row[name] for name in _IDENTITY),

@@ -8,6 +8,7 @@ page opened from disk works, where Chromium would refuse to fetch a JSON file.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
@@ -27,12 +28,37 @@ class PageLink:
     date: str = ""
 
 
+#: a collector's URL as a CSP source can hold it: scheme, a host (a name, an IPv4 or a
+#: bracketed IPv6 address), an optional port, then a path of URL characters (no space,
+#: quote, comma or semicolon, which would end or widen the policy's source list)
+_COLLECT_URL = re.compile(r"^https?://(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|"
+                          r"\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~/%!$&()*+=:@-]*)?$")
+
+
+def collect_url(text: str) -> str:
+    """``text`` when it is an http(s) URL a page may send its solves to; ValueError (one
+    line) otherwise."""
+    shown = repr(text[:80])
+    if not _COLLECT_URL.match(text):
+        raise ValueError(f"{shown}: expected an http(s) URL such as "
+                         "https://collect.example/api/solves (no spaces, quotes, commas or "
+                         "semicolons)")
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:
+        raise ValueError(f"{shown}: not a URL (its host or port is malformed)") from None
+    if not parts.hostname or (port is not None and not 0 < port <= 65535):
+        raise ValueError(f"{shown}: not a URL (its host or port is malformed)")
+    return text
+
+
 def csp(collect: str | None = None) -> str:
     """The content security policy: the player's own script and style sheet only; no
     request anywhere but the solve collector, when the site was built with one."""
     connect = "'none'"
     if collect:
-        parts = urlsplit(collect)
+        parts = urlsplit(collect_url(collect))
         connect = f"{parts.scheme}://{parts.netloc}"
     return ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
             f"connect-src {connect}; base-uri 'none'; form-action 'none'")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from grader.atomic import atomic_write
+from grader.atomic import atomic_write, refuse_links
 from grader.errors import NonopressError
 from grader.kinds import SECTION_KEYS, entry_of
 from grader.ladder import grader_version
@@ -200,9 +200,14 @@ def _nonogram(entry: IssueEntry, hints: dict[str, Any], version: str, day: str,
 def _write(out: Path, manifest: Manifest, records: list[tuple[str, dict[str, Any]]],
            options: SiteOptions) -> list[str]:
     written: list[str] = []
+    # a link planted in the site's folder is refused before any file is written, and no
+    # file is written through one (a page replacing a file elsewhere, a site half written)
+    refuse_links(out, [*FILES, *(f"{stem}.{ext}" for stem, _ in records
+                                 for ext in ("json", "html")),
+                       "index.html", "archive.html", "latest.json"])
 
     def put(name: str, data: str | bytes) -> None:
-        atomic_write(out / name, data)
+        atomic_write(out / name, data, links=False)
         written.append(name)
 
     boards = out / BOARDS
