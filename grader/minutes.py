@@ -346,7 +346,9 @@ def estimate(terms: WorkTerms, clues: ClueFacts, weights: Weights | None = None)
 
 def whole(minutes: float) -> str:
     """Minutes as people say them: whole minutes, tenths under one minute."""
-    return f"{minutes:.1f}" if minutes < 0.95 else f"{minutes:.0f}"
+    from grader.i18n import current
+
+    return current().number(minutes, 1 if minutes < 0.95 else 0)
 
 
 def span_text(minutes: float, low: float, high: float) -> str:
@@ -356,4 +358,6 @@ def span_text(minutes: float, low: float, high: float) -> str:
 
 def about_text(minutes: float) -> str:
     """``about 12 min``: what a printed issue says under a puzzle (never under a minute)."""
-    return f"about {max(round(minutes), 1)} min"
+    from grader.i18n import _
+
+    return _("about {minutes} min", minutes=max(round(minutes), 1))

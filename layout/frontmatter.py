@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from grader.errors import NonopressError
+from grader.i18n import N_, _
 from layout.draw import Op, Text
 from layout.fonts import fit_size, wrap_words
 from layout.units import INCH
@@ -54,14 +55,14 @@ BARCODE_WIDTH, BARCODE_HEIGHT, BARCODE_INSET = 2.0 * INCH, 1.2 * INCH, 0.25 * IN
 #: the worked example of the how-to page: a small house (a roof, a door)
 EXAMPLE = ("..#..", ".###.", "#####", "#.#.#", "###.#")
 RULES = (
-    "Each number beside a row or above a column is the length of a block of filled cells "
-    "in that line, in order; blocks in the same line are parted by at least one empty cell.",
-    "Fill cells you can prove from the numbers: a block longer than half its line always "
+    N_("Each number beside a row or above a column is the length of a block of filled cells "
+    "in that line, in order; blocks in the same line are parted by at least one empty cell."),
+    N_("Fill cells you can prove from the numbers: a block longer than half its line always "
     "covers its middle; a line whose numbers add up to its length (with one gap between "
-    "blocks) is filled exactly. Mark cells you know are empty with a dot.",
-    "Work back and forth between rows and columns: each cell decided in a row tells its "
+    "blocks) is filled exactly. Mark cells you know are empty with a dot."),
+    N_("Work back and forth between rows and columns: each cell decided in a row tells its "
     "column something new. Every puzzle in this book has exactly one solution, found by "
-    "reasoning alone: no guessing is needed.",
+    "reasoning alone: no guessing is needed."),
 )
 
 
@@ -142,14 +143,15 @@ def _copyright_page(planner: Planner, front: FrontMatter) -> Any:
     area, sizes = planner.area, planner.sizes
     manifest = planner.manifest
     page = planner.page("front")
-    lines = [manifest.title + (f" \u00b7 Issue {manifest.issue}" if manifest.issue else "")]
+    lines = [_("{title} \u00b7 Issue {issue}", title=manifest.title, issue=manifest.issue)
+             if manifest.issue else manifest.title]
     lines += [text for text in (front.copyright, front.edition,
-                                f"ISBN {front.isbn}" if front.isbn else "") if text]
+                                _("ISBN {isbn}", isbn=front.isbn) if front.isbn else "") if text]
     credits = sorted({entry.credit() for entry in planner.issue.entries if entry.credit()})
     if credits:
-        lines.append("Puzzles: " + "; ".join(credits) + ".")
-    lines.append("Every puzzle was checked to have exactly one solution, reached by "
-                 "reasoning alone, with nonopress.")
+        lines.append(_("Puzzles: {credits}.", credits=_("; ").join(credits)))
+    lines.append(_("Every puzzle was checked to have exactly one solution, reached by "
+                   "reasoning alone, with nonopress."))
     size = sizes.pt(8)
     wrapped = [row for line in lines for row in wrap_words(line, size, area.width)]
     y = area.bottom + (len(wrapped) - 1) * size * 1.4  # set at the foot of the page
@@ -167,12 +169,12 @@ def _how_to_page(planner: Planner) -> Any:
     area, sizes = planner.area, planner.sizes
     page = planner.page("front")
     heading = sizes.pt(16)
-    page.ops.append(Text(area.left, area.top - heading, "How to solve a nonogram", heading,
+    page.ops.append(Text(area.left, area.top - heading, _("How to solve a nonogram"), heading,
                          bold=True))
     y = area.top - heading - sizes.band(24)
     body = sizes.pt(10)
     for paragraph in RULES:
-        for line in wrap_words(paragraph, body, area.width):
+        for line in wrap_words(_(paragraph), body, area.width):
             page.ops.append(Text(area.left, y, line, body))
             y -= body * 1.35
         y -= body * 0.8
@@ -188,8 +190,8 @@ def _how_to_page(planner: Planner) -> Any:
     page.ops.extend(ops)
     below = top - geometry.total_height * cell - sizes.band(14)
     small = sizes.pt(9)
-    page.ops.append(Text(area.left, below, "A puzzle ...", small))
-    page.ops.append(Text(right, below, "... and its solution.", small))
+    page.ops.append(Text(area.left, below, _("A puzzle ..."), small))
+    page.ops.append(Text(right, below, _("... and its solution."), small))
     return page
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
+from grader.i18n import _
 from grader.model import BoolArray
 from layout.geometry import BlockGeometry
 from layout.grades import GradeInfo as GradeInfo  # where callers have found it
@@ -124,7 +125,7 @@ class IssueEntry:
     @property
     def label(self) -> str:
         """A short name that never spoils the picture: for headers, contents and bookmarks."""
-        text = f"No. {self.number} \u00b7 {self.size}"
+        text = _("No. {number} \u00b7 {size}", number=self.number, size=self.size)
         return f"{text} \u00b7 {self.shown_title}" if self.shown_title else text
 
     def credit(self) -> str:
@@ -159,7 +160,7 @@ class Issue:
         """Title, issue label and date, as one line."""
         parts = [self.manifest.title]
         if self.manifest.issue:
-            parts.append(f"Issue {self.manifest.issue}")
+            parts.append(_("Issue {issue}", issue=self.manifest.issue))
         if self.manifest.date:
             parts.append(self.manifest.date)
         return " \u00b7 ".join(parts)
@@ -167,5 +168,6 @@ class Issue:
     def shorter_headings(self) -> list[str]:
         """The heading without the date, then the title alone (for narrow running heads)."""
         title = self.manifest.title
-        shorter = [f"{title} \u00b7 Issue {self.manifest.issue}"] if self.manifest.issue else []
+        shorter = ([_("{title} \u00b7 Issue {issue}", title=title, issue=self.manifest.issue)]
+                   if self.manifest.issue else [])
         return [*shorter, title]
