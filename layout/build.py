@@ -293,7 +293,7 @@ def _warn_missing_glyphs(
     if missing:
         listed = ", ".join(f"{ch} (U+{ord(ch):04X})" for ch in missing[:12])
         more = f" and {len(missing) - 12} more" if len(missing) > 12 else ""
-        font = font_files()["NonopressSans"].name
+        font = next(iter(font_files().values())).name
         warnings.append(f"the PDF font ({font}) has no {listed}{more}: printed as '?'")
 
 
