@@ -229,3 +229,45 @@ def test_no_english_heading_escapes_the_catalogue_in_print(tmp_path: Path) -> No
     escaped = sorted(set(re.findall(r"[A-Za-z]{3,}", text)) & english - allowed)
     assert not escaped, escaped
     assert "[Šöļûţîöñš]" in text
+
+
+# -- the site ---------------------------------------------------------------------------------
+def _site(tmp_path: Path, language: str) -> Path:
+    manifest = tmp_path / "issue.yaml"
+    manifest.write_text(f"title: Heart Weekly\nissue: 3\nlanguage: {language}\n"
+                        f"puzzles:\n  - file: {HEART}\n", encoding="utf-8")
+    out = tmp_path / "site"
+    assert main(["web", str(manifest), "-o", str(out), "-q", "--no-cache"]) == 0
+    return out
+
+
+def test_the_sites_pages_are_in_the_manifests_language(tmp_path: Path) -> None:
+    out = _site(tmp_path, "de")
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="de">' in index
+    assert "Ausgabe 3" in index and "Archiv" in index and "leicht" in index
+    assert "Nr. 1" in index and "Archive<" not in index and "easy" not in index
+
+
+def test_no_english_escapes_the_catalogue_on_the_sites_pages(tmp_path: Path) -> None:
+    """en-XA: every text node of the index and archive outside the puzzles' own words
+    (the manifest's title) carries a pseudo-accented letter."""
+    from html.parser import HTMLParser
+
+    out = _site(tmp_path, "en-XA")
+
+    class Texts(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.texts: list[str] = []
+
+        def handle_data(self, data: str) -> None:
+            if re.search(r"[A-Za-z]", data) and data.strip() != "Heart Weekly":
+                self.texts.append(data.strip())
+
+    for page in ("index.html", "archive.html"):
+        parser = Texts()
+        parser.feed((out / page).read_text(encoding="utf-8"))
+        bare = [t for t in parser.texts if not re.search(r"[^\x00-\x7f]", t)]
+        assert not bare, (page, bare)
+        assert '<html lang="en-XA">' in (out / page).read_text(encoding="utf-8")
