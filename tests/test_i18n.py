@@ -89,6 +89,9 @@ def test_plural_forms_follow_the_language() -> None:
     assert de.ngettext("{count} letter", "{count} letters", 5) == "5 Buchstaben"
     assert ja.ngettext("{count} letter", "{count} letters", 5) == "5文字"
     assert en.ngettext("{count} letter", "{count} letters", 1) == "1 letter"
+    pl = i18n.translator("pl")  # three forms: 1, 2-4 (but not 12-14), the rest
+    assert [pl.ngettext("{count} cell", "{count} cells", n) for n in (1, 3, 5, 12, 22)] == [
+        "1 pole", "3 pola", "5 pól", "12 pól", "22 pola"]
 
 
 def test_the_pseudo_locale_accents_every_letter_and_keeps_placeholders() -> None:
