@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from grader.i18n import N_, _, current, level_name, ngettext, rung_name
+from grader.i18n import N_, _, current, level_name, ngettext, rung_name, verdict_name
 from grader.ladder import default_ladder
 from grader.model import EMPTY, FILLED, UNKNOWN, Clue, Grid, Puzzle, format_clue
 from grader.techniques.base import LineRef, Step, spans
@@ -370,7 +370,7 @@ def grade_heading(name: str, result: Grade) -> str:
         "{count} stars, verdict {verdict}",
         stars, name=name, size=size, level=level, score=words.number(result.score or 0.0, 3),
         minutes=whole(result.minutes or 0), low=whole(result.minutes_low or 0),
-        high=whole(result.minutes_high or 0), verdict=result.verdict,
+        high=whole(result.minutes_high or 0), verdict=verdict_name(result.verdict),
     )
 
 

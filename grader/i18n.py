@@ -232,6 +232,30 @@ def rung_name(rung: str) -> str:
     return pgettext("rung", rung)
 
 
+def shown_day(text: str) -> str:
+    """A date a manifest writes as a day (2026-03-12) as the reader's language writes it
+    ("12. März 2026"); any other text, and every date in English, as written."""
+    language = current().language
+    if language in (SOURCE, PSEUDO) or not text:
+        return text
+    try:
+        day = datetime.date.fromisoformat(text)
+    except ValueError:
+        return text
+    return current().date(day)
+
+
+#: Verdicts as a reader reads them (grader/results.py VERDICTS).
+VERDICT_NAMES = frozenset({
+    NP_("verdict", "unique"), NP_("verdict", "multiple"), NP_("verdict", "none"),
+    NP_("verdict", "undecided"), NP_("verdict", "solved"),
+})
+
+
+def verdict_name(verdict: str) -> str:
+    return pgettext("verdict", verdict) if verdict in VERDICT_NAMES else verdict
+
+
 def N_(message: str) -> str:
     """Marks a message for extraction where it is defined; translated where it is shown."""
     return message

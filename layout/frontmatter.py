@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from grader.errors import NonopressError
-from grader.i18n import N_, _
+from grader.i18n import N_, _, shown_day
 from layout.draw import Op, Text
 from layout.fonts import fit_size, wrap_words
 from layout.units import INCH
@@ -201,7 +201,7 @@ def back_page(planner: Planner) -> Any:
     area, sizes = planner.area, planner.sizes
     page = planner.page("back")
     manifest = planner.manifest
-    line = " \u00b7 ".join(p for p in (manifest.title, manifest.date) if p)
+    line = " \u00b7 ".join(p for p in (manifest.title, shown_day(manifest.date)) if p)
     page.ops.append(Text(area.left, area.top - sizes.pt(10), line, sizes.pt(10)))
     return page
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
-from grader.i18n import _
+from grader.i18n import _, shown_day
 from grader.model import BoolArray
 from layout.geometry import BlockGeometry
 from layout.grades import GradeInfo as GradeInfo  # where callers have found it
@@ -162,7 +162,7 @@ class Issue:
         if self.manifest.issue:
             parts.append(_("Issue {issue}", issue=self.manifest.issue))
         if self.manifest.date:
-            parts.append(self.manifest.date)
+            parts.append(shown_day(self.manifest.date))
         return " \u00b7 ".join(parts)
 
     def shorter_headings(self) -> list[str]:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from grader.errors import ManyProblems, NonopressError
-from grader.i18n import N_, _, current, level_name, ngettext, rung_name
+from grader.i18n import N_, _, current, level_name, ngettext, rung_name, shown_day
 from grader.minutes import about_text
 from grader.wording import plural
 from layout.draw import (
@@ -1126,7 +1126,7 @@ def _contents_pages(
     extra = area.top - sizes.pt(22) - baseline  # how much lower a wrapped masthead ends
     sub = " \u00b7 ".join(
         p for p in (_("Issue {issue}", issue=issue.manifest.issue) if issue.manifest.issue else "",
-                    issue.manifest.date, issue.manifest.author) if p
+                    shown_day(issue.manifest.date), issue.manifest.author) if p
     )
     if sub:
         sub_size = planner.fitted(sub, sizes.pt(11), area.width,

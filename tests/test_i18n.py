@@ -119,6 +119,15 @@ def test_numbers_and_dates_in_the_readers_locale() -> None:
     assert i18n.translator("ja").date(datetime.date(2026, 3, 12)) == "2026年3月12日"
 
 
+def test_a_manifests_day_prints_as_the_language_writes_dates() -> None:
+    with i18n.use("ja"):
+        assert i18n.shown_day("2026-11-21") == "2026年11月21日"
+        assert i18n.shown_day("Winter 2026") == "Winter 2026"  # free text as written
+    with i18n.use("de"):
+        assert i18n.shown_day("2026-11-21") == "21. November 2026"
+    assert i18n.shown_day("2026-11-21") == "2026-11-21"  # English as written
+
+
 def test_the_language_in_force_is_scoped() -> None:
     with i18n.use("de"):
         assert i18n._("Solutions") == "Lösungen"
@@ -211,7 +220,7 @@ def test_a_japanese_issue_prints_japanese_with_every_font_embedded(tmp_path: Pat
     if not any(Path(folder, file).is_file() for folder in folders):
         pytest.skip("fonts-ipaexfont-gothic is not installed")
     text, fonts = _issue(tmp_path, "ja")
-    assert "解答" in text and "解き方" in text and "難易度：" in text
+    assert "解答" in text and "解き方" in text and "難易度：" in text and "2026年11月21日" in text
     assert "IPAexGothic" in fonts and _all_embedded(fonts), fonts
     for english in ("Solutions", "Worked solution", "Level:", "Contents", "Step by step"):
         assert english not in text

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from grader.atomic import atomic_write
 from grader.errors import NonopressError
-from grader.i18n import _, level_name
+from grader.i18n import _, level_name, shown_day
 from grader.kinds import SECTION_KEYS, entry_of
 from grader.ladder import grader_version
 from grader.results import Budget
@@ -216,7 +216,7 @@ def _write(out: Path, manifest: Manifest, records: list[tuple[str, dict[str, Any
                               record.get("date", "")))
     subtitle = " \u00b7 ".join(p for p in (_("Issue {issue}", issue=manifest.issue)
                                            if manifest.issue else "",
-                                           manifest.date) if p)
+                                           shown_day(manifest.date)) if p)
     put("index.html", index_page(title, subtitle, links, options.collect, manifest.author))
     put("archive.html", archive_page(title, links, options.collect))
     put("latest.json", json.dumps(_latest(records, options.until), indent=1) + "\n")
