@@ -346,7 +346,9 @@ def estimate(terms: WorkTerms, clues: ClueFacts, weights: Weights | None = None)
 
 def whole(minutes: float) -> str:
     """Minutes as people say them: whole minutes, tenths under one minute."""
-    return f"{minutes:.1f}" if minutes < 0.95 else f"{minutes:.0f}"
+    from grader.i18n import current
+
+    return current().number(minutes, 1 if minutes < 0.95 else 0)
 
 
 def span_text(minutes: float, low: float, high: float) -> str:
@@ -358,4 +360,9 @@ def about_text(minutes: float, size: str = "") -> str:
     """``about 12 min``: what a printed issue says under a puzzle (never under a minute);
     with ``size``, ``about 12 min for 15x15``: minutes are the work, which grows with the
     size, so a face that shows them shows the size beside them."""
-    return f"about {max(round(minutes), 1)} min" + (f" for {size}" if size else "")
+    from grader.i18n import _
+
+    whole = max(round(minutes), 1)
+    if size:
+        return _("about {minutes} min for {size}", minutes=whole, size=size)
+    return _("about {minutes} min", minutes=whole)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from grader.i18n import N_
+
 #: what a puzzle's stars and minutes each mean, in one sentence: the how-to page of a book
 #: and the web site both say it (stars and minutes answer different questions, and a
 #: reader who sees three stars beside 3 minutes and one star beside 8 should know why)
-STARS_AND_MINUTES = ("The stars say how hard the reasoning is (one star easy, five the "
-                     "hardest); the minutes say how long the work takes an experienced "
-                     "solver, and grow with the size.")
+STARS_AND_MINUTES = N_("The stars say how hard the reasoning is (one star easy, five the "
+                        "hardest); the minutes say how long the work takes an experienced "
+                        "solver, and grow with the size.")
 
 
 def plural(count: int, noun: str, nouns: str | None = None) -> str:

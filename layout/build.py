@@ -11,6 +11,7 @@ from typing import Any
 
 from grader.colour.model import AnyPuzzle
 from grader.errors import FormatError, ManyProblems, NonopressError, NotPublishable
+from grader.i18n import _, rung_name
 from grader.kinds import KINDS, cache_key, kind_of
 from grader.minutes import about_text
 from grader.results import Budget
@@ -54,16 +55,22 @@ def worked_lines(steps: Sequence[Step], puzzle: AnyPuzzle) -> tuple[str, ...]:
 
     def close_run() -> None:
         if run:
-            counts = ", ".join(f"{name} {n}" for name, n in run_rungs.items())
-            span = f"Step {run[0]}" if len(run) == 1 else f"Steps {run[0]}-{run[-1]}"
-            lines.append(f"{span}: routine line logic ({counts}).")
+            # "simple boxes 12": the summary always spelt the rung's name with spaces
+            counts = _(", ").join(f"{rung_name(name).replace('-', ' ')} {n}"
+                                  for name, n in run_rungs.items())
+            if len(run) == 1:
+                lines.append(_("Step {n}: routine line logic ({counts}).", n=run[0],
+                               counts=counts))
+            else:
+                lines.append(_("Steps {first}-{last}: routine line logic ({counts}).",
+                               first=run[0], last=run[-1], counts=counts))
             run.clear()
             run_rungs.clear()
 
     for k, step in enumerate(steps, start=1):
         if step.rung in ROUTINE_RUNGS and k > OPENING_STEPS:
             run.append(k)
-            run_rungs[step.rung.replace("-", " ")] += 1
+            run_rungs[step.rung] += 1
             continue
         close_run()
         lines.append(f"{k}. {say(step)}")
@@ -71,10 +78,10 @@ def worked_lines(steps: Sequence[Step], puzzle: AnyPuzzle) -> tuple[str, ...]:
     if len(lines) > MAX_STEPS:  # said, never silent: the whole solve is one command away
         cut = len(lines) - MAX_STEPS + 1
         lines = lines[: MAX_STEPS - 1]
-        lines.append(
-            f"... {cut} more lines of this solve are not printed; "
-            "`nonopress grade --explain` gives every step."
-        )
+        lines.append(_(
+            "... {cut} more lines of this solve are not printed; "
+            "`nonopress grade --explain` gives every step.", cut=cut
+        ))
     return tuple(lines)
 
 
@@ -288,7 +295,7 @@ def _warn_missing_glyphs(
     if missing:
         listed = ", ".join(f"{ch} (U+{ord(ch):04X})" for ch in missing[:12])
         more = f" and {len(missing) - 12} more" if len(missing) > 12 else ""
-        font = font_files()["NonopressSans"].name
+        font = next(iter(font_files().values())).name
         warnings.append(f"the PDF font ({font}) has no {listed}{more}: printed as '?'")
 
 

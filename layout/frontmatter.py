@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from grader.errors import NonopressError
+from grader.i18n import N_, _, ngettext, shown_day
 from grader.wording import STARS_AND_MINUTES
 from layout.draw import Op, Text
 from layout.fonts import fit_size, wrap_words
@@ -55,54 +56,69 @@ BARCODE_WIDTH, BARCODE_HEIGHT, BARCODE_INSET = 2.0 * INCH, 1.2 * INCH, 0.25 * IN
 #: the worked example of the how-to page: a small house (a roof, a door)
 EXAMPLE = ("..#..", ".###.", "#####", "#.#.#", "###.#")
 RULES = (
-    "Each number beside a row or above a column is the length of a block of filled cells "
-    "in that line, in order; blocks in the same line are parted by at least one empty cell.",
-    "Fill cells you can prove from the numbers: a block longer than half its line always "
+    N_("Each number beside a row or above a column is the length of a block of filled cells "
+    "in that line, in order; blocks in the same line are parted by at least one empty cell."),
+    N_("Fill cells you can prove from the numbers: a block longer than half its line always "
     "covers its middle; a line whose numbers add up to its length (with one gap between "
-    "blocks) is filled exactly. Mark cells you know are empty with a dot.",
-    "Work back and forth between rows and columns: each cell decided in a row tells its "
-    "column something new.",
+    "blocks) is filled exactly. Mark cells you know are empty with a dot."),
+    N_("Work back and forth between rows and columns: each cell decided in a row tells its "
+    "column something new."),
 )
 #: the levels a person reaches by reasoning alone (the grader's ladder finished the grid)
 LOGIC_LEVELS = frozenset({"easy", "medium", "hard", "fiendish"})
-#: what keeps a puzzle of another level from the promise, as the page says it
-EXCEPTIONS = {"needs-guessing": "needs guessing", "ambiguous": "has more than one solution",
-              "contradictory": "has no solution"}
 
 
 def _numbers(numbers: list[int]) -> str:
-    named = [f"No. {n}" for n in numbers]
-    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    named = [_("No. {number}", number=n) for n in numbers]
+    return named[0] if len(named) == 1 else _(
+        "{first} and {last}", first=_(", ").join(named[:-1]), last=named[-1])
 
 
-def promise(levels: list[tuple[int, str]]) -> str:
+def _exception(level: str, numbers: list[int]) -> str:
+    """Why the puzzles ``numbers`` of ``level`` fall outside the promise, as one clause."""
+    named, count = _numbers(numbers), len(numbers)
+    if level == "needs-guessing":
+        return ngettext("{numbers} needs guessing", "{numbers} need guessing", count,
+                        numbers=named)
+    if level == "ambiguous":
+        return ngettext("{numbers} has more than one solution",
+                        "{numbers} have more than one solution", count, numbers=named)
+    if level == "contradictory":
+        return ngettext("{numbers} has no solution", "{numbers} have no solution", count,
+                        numbers=named)
+    return ngettext("{numbers} was not fully graded", "{numbers} were not fully graded",
+                    count, numbers=named)
+
+
+def promise(levels: list[tuple[int, str]], in_book: bool = True) -> str:
     """What the book may promise of its puzzles, true of each of them: ``levels`` holds
     (number, level) of every puzzle. The ones reasoning alone does not solve are named as
-    exceptions ("Every puzzle but No. 2 ...; No. 2 needs guessing.")."""
+    exceptions ("Every puzzle but No. 2 ...; No. 2 needs guessing."). ``in_book`` False
+    gives the copyright page's form, which says the promise was checked with nonopress.
+    Each sentence is translated whole (grader/locale)."""
     odd = [(number, level) for number, level in levels if level not in LOGIC_LEVELS]
     if not odd:
-        return ("Every puzzle in this book has exactly one solution, found by reasoning "
-                "alone: no guessing is needed.")
+        return (_("Every puzzle in this book has exactly one solution, found by reasoning "
+                  "alone: no guessing is needed.") if in_book else
+                _("Every puzzle has exactly one solution, found by reasoning alone: no "
+                  "guessing is needed (checked with nonopress)."))
+    but = _numbers([number for number, _level in odd])
     if len(odd) == len(levels):
-        head = "Not every puzzle in this book can be solved by reasoning alone"
+        head = (_("Not every puzzle in this book can be solved by reasoning alone")
+                if in_book else _("Not every puzzle can be solved by reasoning alone"))
     else:
-        head = (f"Every puzzle in this book but {_numbers([n for n, _ in odd])} has exactly "
-                "one solution, found by reasoning alone")
-    clauses = []
-    for meaning in dict.fromkeys(EXCEPTIONS.get(level, "was not fully graded")
-                                 for _, level in odd):
-        numbers = [n for n, level in odd
-                   if EXCEPTIONS.get(level, "was not fully graded") == meaning]
-        verb = meaning if len(numbers) == 1 else _plural_verb(meaning)
-        clauses.append(f"{_numbers(numbers)} {verb}")
-    return f"{head}; " + "; ".join(clauses) + "."
-
-
-def _plural_verb(meaning: str) -> str:
-    """"needs guessing" -> "need guessing", "has ..." -> "have ...", "was" -> "were"."""
-    verb, _, rest = meaning.partition(" ")
-    plural = {"needs": "need", "has": "have", "was": "were"}.get(verb, verb)
-    return f"{plural} {rest}"
+        head = (_("Every puzzle in this book but {numbers} has exactly one solution, found "
+                  "by reasoning alone", numbers=but) if in_book else
+                _("Every puzzle but {numbers} has exactly one solution, found by reasoning "
+                  "alone", numbers=but))
+    by_level: dict[str, list[int]] = {}
+    for number, level in odd:  # every level the ladder did not finish reads as one clause
+        known = level in ("needs-guessing", "ambiguous", "contradictory")
+        by_level.setdefault(level if known else "other", []).append(number)
+    clauses = _("; ").join(_exception(level, numbers) for level, numbers in by_level.items())
+    if in_book:
+        return _("{head}; {clauses}.", head=head, clauses=clauses)
+    return _("{head}; {clauses} (checked with nonopress).", head=head, clauses=clauses)
 
 
 @dataclass(frozen=True)
@@ -187,16 +203,16 @@ def _copyright_page(planner: Planner, front: FrontMatter) -> Any:
     area, sizes = planner.area, planner.sizes
     manifest = planner.manifest
     page = planner.page("front")
-    lines = [manifest.title + (f" \u00b7 Issue {manifest.issue}" if manifest.issue else "")]
+    lines = [_("{title} \u00b7 Issue {issue}", title=manifest.title, issue=manifest.issue)
+             if manifest.issue else manifest.title]
     lines += [text for text in (front.copyright, front.edition,
-                                f"ISBN {front.isbn}" if front.isbn else "") if text]
+                                _("ISBN {isbn}", isbn=front.isbn) if front.isbn else "") if text]
     # a puzzle that names no setter is the manifest's author's (the book's own)
     credits = sorted({text for entry in planner.issue.entries
                       if (text := _credit(entry, manifest.author))})
     if credits:
-        lines.append("Puzzles: " + "; ".join(credits) + ".")
-    lines.append(promise(_issue_levels(planner)).replace(
-        "in this book ", "", 1).rstrip(".") + " (checked with nonopress).")
+        lines.append(_("Puzzles: {credits}.", credits=_("; ").join(credits)))
+    lines.append(promise(_issue_levels(planner), in_book=False))
     size = sizes.pt(8)
     wrapped = [row for line in lines for row in wrap_words(line, size, area.width)]
     y = area.bottom + (len(wrapped) - 1) * size * 1.4  # set at the foot of the page
@@ -210,7 +226,7 @@ def _credit(entry: Any, author: str) -> str:
     """A puzzle's credit line: its setter (or the book's ``author``), copyright, licence."""
     meta = entry.puzzle.meta
     setter = meta.author or author
-    parts = [f"by {setter}" if setter else "", meta.copyright, meta.license]
+    parts = [_("by {author}", author=setter) if setter else "", meta.copyright, meta.license]
     return ", ".join(p for p in parts if p)
 
 
@@ -222,13 +238,13 @@ def _how_to_page(planner: Planner, levels: list[tuple[int, str]]) -> Any:
     area, sizes = planner.area, planner.sizes
     page = planner.page("front")
     heading = sizes.pt(16)
-    page.ops.append(Text(area.left, area.top - heading, "How to solve a nonogram", heading,
+    page.ops.append(Text(area.left, area.top - heading, _("How to solve a nonogram"), heading,
                          bold=True))
     y = area.top - heading - sizes.band(24)
     body = sizes.pt(10)
-    rules = list(RULES)
+    rules = [_(paragraph) for paragraph in RULES]
     rules[-1] += " " + promise(levels)
-    for paragraph in (*rules, STARS_AND_MINUTES):
+    for paragraph in (*rules, _(STARS_AND_MINUTES)):
         for line in wrap_words(paragraph, body, area.width):
             page.ops.append(Text(area.left, y, line, body))
             y -= body * 1.35
@@ -245,8 +261,8 @@ def _how_to_page(planner: Planner, levels: list[tuple[int, str]]) -> Any:
     page.ops.extend(ops)
     below = top - geometry.total_height * cell - sizes.band(14)
     small = sizes.pt(9)
-    page.ops.append(Text(area.left, below, "A puzzle ...", small))
-    page.ops.append(Text(right, below, "... and its solution.", small))
+    page.ops.append(Text(area.left, below, _("A puzzle ..."), small))
+    page.ops.append(Text(right, below, _("... and its solution."), small))
     return page
 
 
@@ -256,7 +272,7 @@ def back_page(planner: Planner) -> Any:
     area, sizes = planner.area, planner.sizes
     page = planner.page("back")
     manifest = planner.manifest
-    line = " \u00b7 ".join(p for p in (manifest.title, manifest.date) if p)
+    line = " \u00b7 ".join(p for p in (manifest.title, shown_day(manifest.date)) if p)
     page.ops.append(Text(area.left, area.top - sizes.pt(10), line, sizes.pt(10)))
     return page
 

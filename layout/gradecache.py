@@ -15,6 +15,7 @@ from typing import Any
 from grader import safe_json
 from grader.atomic import atomic_write
 from grader.errors import NonopressError
+from grader.i18n import SOURCE, current
 from grader.inputs import read_input_bytes
 from grader.ladder import grader_version
 from grader.results import Budget
@@ -46,7 +47,11 @@ class GradeCache:
                 self.warning = f"{path}: grade cache ignored ({exc})"
 
     def _key(self, puzzle_key: str, budget: Budget) -> str:
-        return f"{puzzle_key}@{self.version}/{budget.key()}"
+        # the worked-solution lines are kept in the reader's language: one grade a language
+        # (English keys as before, so an English cache stays valid)
+        language = current().language
+        tail = "" if language == SOURCE else f"/{language}"
+        return f"{puzzle_key}@{self.version}/{budget.key()}{tail}"
 
     def get(self, puzzle_key: str, budget: Budget) -> GradeInfo | None:
         record = self.entries.get(self._key(puzzle_key, budget))

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
+from grader.i18n import _, shown_day
 from grader.model import BoolArray
 from layout.geometry import BlockGeometry
 from layout.grades import GradeInfo as GradeInfo  # where callers have found it
@@ -124,12 +125,15 @@ class IssueEntry:
     @property
     def label(self) -> str:
         """A short name that never spoils the picture: for headers, contents and bookmarks."""
-        text = f"No. {self.number} \u00b7 {self.size}"
+        text = _("No. {number} \u00b7 {size}", number=self.number, size=self.size)
         return f"{text} \u00b7 {self.shown_title}" if self.shown_title else text
 
     def credit(self) -> str:
         meta = self.puzzle.meta
-        parts = [f"by {meta.author}" if meta.author else "", meta.copyright, meta.license]
+        from grader.i18n import _
+
+        parts = [_("by {author}", author=meta.author) if meta.author else "", meta.copyright,
+                 meta.license]
         return ", ".join(p for p in parts if p)
 
 
@@ -159,13 +163,14 @@ class Issue:
         """Title, issue label and date, as one line."""
         parts = [self.manifest.title]
         if self.manifest.issue:
-            parts.append(f"Issue {self.manifest.issue}")
+            parts.append(_("Issue {issue}", issue=self.manifest.issue))
         if self.manifest.date:
-            parts.append(self.manifest.date)
+            parts.append(shown_day(self.manifest.date))
         return " \u00b7 ".join(parts)
 
     def shorter_headings(self) -> list[str]:
         """The heading without the date, then the title alone (for narrow running heads)."""
         title = self.manifest.title
-        shorter = [f"{title} \u00b7 Issue {self.manifest.issue}"] if self.manifest.issue else []
+        shorter = ([_("{title} \u00b7 Issue {issue}", title=title, issue=self.manifest.issue)]
+                   if self.manifest.issue else [])
         return [*shorter, title]

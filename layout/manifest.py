@@ -38,6 +38,7 @@ TOP_KEYS = (
     "profile", "large_print", "output_condition", "pad_pages", *SECTION_KEYS, "minutes",
     "from_library",  # puzzles picked from the catalogue: kept as read, resolved by nonopress
     "front_matter",
+    "language",  # the reader's language, a BCP 47 tag (grader/i18n.py)
 )
 PUZZLE_KEYS = ("file", "title", "note", "hide_title", "index", "date")
 MARGIN_SIDES = ("top", "bottom", "left", "right")
@@ -106,6 +107,8 @@ class Manifest:
     from_library: Any = field(default=None, hash=False)
     #: title, copyright and how-to-solve pages, a back page (layout.frontmatter)
     front_matter: FrontMatter | None = None
+    #: the reader's language (``language: de``), a shipped one (grader.i18n.resolve)
+    language: str = "en"
 
 
 def _key_lines(text: str) -> tuple[dict[str, int], list[int]]:
@@ -228,7 +231,16 @@ def parse_manifest(text: str, source: Path) -> Manifest:
         minutes=value("minutes", lambda v: _boolean(v, "minutes"), False),
         from_library=data.get("from_library"),
         front_matter=value("front_matter", parse_front_matter, None),
+        language=value("language", _language, "en"),
     )
+
+
+def _language(value: object) -> str:
+    from grader.i18n import resolve
+
+    if not isinstance(value, str):
+        raise NonopressError("language: expected a language tag such as de or ja")
+    return resolve(value)
 
 
 def _puzzle_ref(

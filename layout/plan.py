@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from grader.errors import ManyProblems, NonopressError
+from grader.i18n import N_, _, current, level_name, ngettext, rung_name, shown_day
 from grader.minutes import about_text
 from grader.wording import plural
 from layout.draw import (
@@ -538,7 +539,8 @@ class Planner:
 
     def _header_room(self, width: float) -> float:
         size = self.sizes.pt(10)
-        return width - text_width("No. 000", size, True) - stars_width(self.sizes.band(8.0)) - 6
+        widest = _("No. {number}", number="000")
+        return width - text_width(widest, size, True) - stars_width(self.sizes.band(8.0)) - 6
 
     def _header(self, entry: IssueEntry, x: float, top: float, width: float) -> list[Op]:
         sizes = self.sizes
@@ -546,7 +548,7 @@ class Planner:
         size = sizes.pt(10)
         star_size = sizes.band(8.0)
         stars_w = stars_width(star_size)
-        number = f"No. {entry.number}"
+        number = _("No. {number}", number=entry.number)
         ops: list[Op] = [Text(x, baseline, number, size, bold=True, role="accent")]
         rest = self._header_text(entry)
         room = width - text_width(number, size, True) - stars_w - 6
@@ -563,8 +565,8 @@ class Planner:
         pages = [self.page("solutions")]
         page = pages[0]
         heading = sizes.pt(14)
-        page.ops.append(Text(area.left, area.top - heading, "Solutions", heading, bold=True))
-        page.bookmarks.append(Bookmark("Solutions"))
+        page.ops.append(Text(area.left, area.top - heading, _("Solutions"), heading, bold=True))
+        page.bookmarks.append(Bookmark(_("Solutions")))
         x, shelf_top, shelf_h = area.left, area.top - sizes.band(24), 0.0
         caption = sizes.pt(7)
         for entry in self.issue.blocks:
@@ -605,7 +607,7 @@ class Planner:
         sizes = self.sizes
         page = self.page("worked")
         pages = [page]
-        heading = f"Worked solution: {entry.label}"
+        heading = _("Worked solution: {label}", label=entry.label)
         if entry.title and entry.hide_title:
             heading += f" \u00b7 {entry.title}"
         least = sizes.pt(10)
@@ -618,7 +620,7 @@ class Planner:
             if k:
                 baseline -= h_size * 1.2
             page.ops.append(Text(area.left, baseline, text, h_size, bold=True))
-        page.bookmarks.append(Bookmark(f"Worked solution No. {entry.number}"))
+        page.bookmarks.append(Bookmark(_("Worked solution No. {number}", number=entry.number)))
         geometry = entry.geometry
         cell = min(sizes.max_cell, geometry.fit_cell(area.width, area.height * 0.55))
         if not _legible(entry, cell, sizes):  # clues would be unreadable: the solved grid alone
@@ -643,23 +645,26 @@ class Planner:
         grade = entry.grade
         size = sizes.pt(10)
         if grade.stars is None or grade.score is None:
-            page.ops.append(Text(area.left, y, f"Level: {grade.level} (no score)", size))
+            page.ops.append(Text(area.left, y, _("Level: {level} (no score)",
+                                                 level=level_name(grade.level)), size))
         else:
-            line = f"Level: {grade.level}   score {grade.score:.1f}   "
+            line = _("Level: {level}   score {score}   ", level=level_name(grade.level),
+                     score=current().number(grade.score, 1))
             if grade.minutes is not None:
                 line += f"{about_text(grade.minutes, entry.puzzle.size)}   "
             page.ops.append(Text(area.left, y, line, size))
             page.ops.extend(self.stars(area.left + text_width(line, size), y, sizes.band(8),
                                        grade.stars))
-        rungs = ", ".join(f"{name} {count}" for name, count in grade.rungs.items() if count)
-        paragraphs = [f"Techniques used: {rungs or 'none recorded'}"]
+        rungs = _(", ").join(f"{rung_name(name)} {count}"
+                             for name, count in grade.rungs.items() if count)
+        paragraphs = [_("Techniques used: {rungs}", rungs=rungs or _("none recorded"))]
         if grade.steps:
-            paragraphs.append("Step by step:")
+            paragraphs.append(_("Step by step:"))
             paragraphs.extend(grade.steps)
         y -= sizes.band(16)
         body = sizes.pt(8)
         leading = body * 1.25
-        continued = f"Worked solution No. {entry.number} (continued)"
+        continued = _("Worked solution No. {number} (continued)", number=entry.number)
         hang = sizes.band(12)  # wrapped lines of a step hang under its first words
         # a small grid after each hard step the grade drew one for (paragraph index -> rows)
         first_step = len(paragraphs) - len(grade.steps)
@@ -892,7 +897,7 @@ def _kdp_plan(issue: Issue, solution_cell: float | None = None,
     manifest = issue.manifest
     rules = manifest.profile.rules
     pages = rules.min_pages
-    for _ in range(len(rules.gutters) + 1):
+    for _round in range(len(rules.gutters) + 1):
         margins = kdp_margins(manifest, pages)
         plan = _plan(replace(issue, manifest=replace(manifest, margins=margins)), solution_cell,
                      share_cell)
@@ -1045,7 +1050,7 @@ def _kdp_page_count(pages: list[Page], planner: Planner, back: int = 0) -> None:
     while len(pages) + back < total:
         page = planner.page("notes")
         size = sizes.pt(14)
-        page.ops.append(Text(area.left, area.top - size, "Notes", size, bold=True))
+        page.ops.append(Text(area.left, area.top - size, _("Notes"), size, bold=True))
         # Ruled lines for the reader's workings: the page is never blank.
         gap = sizes.band(24)
         y = area.top - size - gap
@@ -1097,18 +1102,19 @@ def number_ranges(numbers: Sequence[int]) -> str:
 def _contents_rows(issue: Issue, solutions: bool, worked: bool) -> list[ContentsRow]:
     rows: list[ContentsRow] = [("puzzle", e, "") for e in issue.entries]
     if solutions:
-        rows.append(("Solutions", None, ""))
+        rows.append((N_("Solutions"), None, ""))
     if worked:
-        rows.append(("Worked solutions", None, ""))
+        rows.append((N_("Worked solutions"), None, ""))
     credits: dict[str, list[int]] = {}
     for entry in issue.entries:
         if entry.credit():
             credits.setdefault(entry.credit(), []).append(entry.number)
     if credits:
-        rows.append(("Credits", None, ""))
+        rows.append((N_("Credits"), None, ""))
         for credit, numbers in credits.items():
-            label = "No." if len(numbers) == 1 else "Nos."
-            rows.append(("credit", None, f"{label} {number_ranges(numbers)}: {credit}"))
+            rows.append(("credit", None, ngettext("No. {numbers}: {credit}",
+                                                  "Nos. {numbers}: {credit}", len(numbers),
+                                                  numbers=number_ranges(numbers), credit=credit)))
     return rows
 
 
@@ -1125,7 +1131,7 @@ def _contents_pages(
     band = sizes.band
     first = planner.page("contents")
     pages = [first]
-    first.bookmarks.append(Bookmark("Contents"))
+    first.bookmarks.append(Bookmark(_("Contents")))
     # The masthead: whole, shrunk as far as 16 pt, then over several lines.
     title = issue.manifest.title
     least = sizes.pt(16)
@@ -1139,8 +1145,8 @@ def _contents_pages(
         first.ops.append(Text(area.left, baseline, line, size, bold=True))
     extra = area.top - sizes.pt(22) - baseline  # how much lower a wrapped masthead ends
     sub = " \u00b7 ".join(
-        p for p in (f"Issue {issue.manifest.issue}" if issue.manifest.issue else "",
-                    issue.manifest.date, issue.manifest.author) if p
+        p for p in (_("Issue {issue}", issue=issue.manifest.issue) if issue.manifest.issue else "",
+                    shown_day(issue.manifest.date), issue.manifest.author) if p
     )
     if sub:
         sub_size = planner.fitted(sub, sizes.pt(11), area.width,
@@ -1168,7 +1174,7 @@ def _contents_pages(
                 page.ops.append(Text(area.left + band(36), y - (small + 1) * k, line,
                                      name_size or small))
             page.ops.append(Text(col_size, y, entry.size, body))
-            level = entry.grade.level
+            level = level_name(entry.grade.level)
             level_size = fit_size(level, body, col_stars - col_level - 4, False,
                                   planner.smallest_text) or planner.smallest_text
             page.ops.append(Text(col_level, y, level, level_size))
@@ -1187,7 +1193,7 @@ def _contents_pages(
                 page.ops.append(Text(area.left + band(36), y, line, small))
         else:
             y -= band(4)
-            page.ops.append(Text(area.left, y, kind, section, bold=True))
+            page.ops.append(Text(area.left, y, _(kind), section, bold=True))
             if kind in starts:
                 page.ops.append(Text(col_page, y, str(starts.get(kind, "")), body,
                                      anchor="right"))
@@ -1203,15 +1209,17 @@ def _frame(page: Page, issue: Issue, planner: Planner) -> None:
     head = sizes.pt(8)
     if page.number > 1:
         right = page.width - m.right
-        room = right - m.left - text_width("Worked solutions", head) - 12
+        room = right - m.left - text_width(_("Worked solutions"), head) - 12
         # the full heading, else without the date, else the title alone (the contents
         # page carries them all)
         heads = [issue.heading, *issue.shorter_headings()]
         running = next((h for h in heads if fit_size(h, head, room) is not None), heads[-1])
         size = planner.fitted(running, head, room, "the running head (the issue's title)")
         page.ops.append(Text(m.left, top, running, size, role="rule"))
-        label = {"puzzles": "Puzzles", "solutions": "Solutions", "worked": "Worked solutions",
-                 "contents": "Contents", "notes": "Notes"}.get(page.kind, "")
+        label = {"puzzles": N_("Puzzles"), "solutions": N_("Solutions"),
+                 "worked": N_("Worked solutions"), "contents": N_("Contents"),
+                 "notes": N_("Notes")}.get(page.kind, "")
+        label = _(label) if label else ""
         page.ops.append(Text(right, top, label, head, anchor="right", role="rule"))
     folio = sizes.pt(9)
     lift = 0.25 * folio if planner.profile.is_print else 0.0  # the digits' box, not baseline

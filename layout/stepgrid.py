@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from grader.i18n import N_, _
 from layout.draw import Lines, Op, Rects, Segment
 from layout.units import MM
 
@@ -17,15 +18,15 @@ from layout.units import MM
 MAX_CELL = 2.2 * MM
 MAX_WIDTH_SHARE = 0.35
 #: what the marks mean, printed once above the first grid of a worked solution
-LEGEND = ("Grids: black = filled, grey = not known yet, "
+LEGEND = N_("Grids: black = filled, grey = not known yet, "
           "blue square = filled by this step, blue dot = emptied by this step.")
-GREY_LEGEND = ("Grids: black = filled, light grey = not known yet, "
+GREY_LEGEND = N_("Grids: black = filled, light grey = not known yet, "
                "mid-grey square = filled by this step, dot = emptied by this step.")
 
 
-COLOUR_LEGEND = ("Grids: each known cell in its colour, hatched = not known yet, "
+COLOUR_LEGEND = N_("Grids: each known cell in its colour, hatched = not known yet, "
                  "dot = decided by this step (a dot on white: emptied).")
-GREY_COLOUR_LEGEND = ("Grids: each known cell in its colour's grey (and symbol), hatched = "
+GREY_COLOUR_LEGEND = N_("Grids: each known cell in its colour's grey (and symbol), hatched = "
                       "not known yet, dot = decided by this step (a dot on white: emptied).")
 #: A colour solution in a grade (and the grade cache), and a colour step grid's known
 #: cells: each cell's colour index as one character (0 = empty)
@@ -38,8 +39,8 @@ STEP_MARKS = "_ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 def legend(grey: bool, colour: bool = False) -> str:
     """What the marks of a step grid mean in the ink the issue prints."""
     if colour:
-        return GREY_COLOUR_LEGEND if grey else COLOUR_LEGEND
-    return GREY_LEGEND if grey else LEGEND
+        return _(GREY_COLOUR_LEGEND if grey else COLOUR_LEGEND)
+    return _(GREY_LEGEND if grey else LEGEND)
 
 
 def grid_rules(x: float, top: float, cell: float, width: int, height: int, line: float

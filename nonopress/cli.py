@@ -137,10 +137,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from grader.i18n import use
     from nonopress.stdout_guard import StdoutError, guarded_stdout
 
     try:
-        with guarded_stdout():
+        with guarded_stdout(), use(getattr(args, "language", None)):
             return int(args._run(args))
     except StdoutError as exc:
         if exc.broken_pipe:  # the reader (``| head``) has all it wanted

@@ -36,8 +36,21 @@ class LineRef:
 
     @property
     def label(self) -> str:
-        """For people: numbered from 1."""
-        return f"{self.axis.capitalize()} {self.index + 1}"
+        """For people: numbered from 1 ("Row 7"), in the reader's language."""
+        from grader.i18n import _
+
+        if self.axis == "row":
+            return _("Row {n}", n=self.index + 1)
+        return _("Column {n}", n=self.index + 1)
+
+    @property
+    def named(self) -> str:
+        """The line as a sentence names it ("row 7"), in the reader's language."""
+        from grader.i18n import _
+
+        if self.axis == "row":
+            return _("row {n}", n=self.index + 1)
+        return _("column {n}", n=self.index + 1)
 
     def cell(self, position: int) -> tuple[int, int]:
         """(row, column) of a position along this line."""

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grader.errors import NonopressError, NotPublishable
+from grader.i18n import _, ngettext
 from grader.results import Budget
 from layout.draw import (
     Bookmark,
@@ -215,10 +216,10 @@ def _header(entry: FillinEntry, x: float, top: float, width: float,
             continued: bool = False, profile: Profile = PLAIN) -> list[Op]:
     baseline = top - 11 * profile.text_scale
     big = profile.text(10)
-    number = f"No. {entry.number}"
-    rest = f"  Fill-in {entry.size}" + (f"  {entry.title}" if entry.title else "")
+    number = _("No. {number}", number=entry.number)
+    rest = "  " + _("Fill-in {size}", size=entry.size) + (f"  {entry.title}" if entry.title else "")
     if continued:
-        rest += "  (continued)"
+        rest += "  " + _("(continued)")
     star = profile.text(8.0)
     star_w = stars_width(star)
     ops: list[Op] = [Text(x, baseline, number, big, bold=True, role="accent")]
@@ -249,7 +250,7 @@ def _list_items(puzzle: FillIn) -> list[tuple[str, bool, bool]]:
     items: list[tuple[str, bool, bool]] = []
     starter, struck = puzzle.starter_word, False
     for length, group in puzzle.words_by_length().items():
-        items.append((f"{length} letters", True, False))
+        items.append((ngettext("{count} letter", "{count} letters", length), True, False))
         for word in group:
             strike = word == starter and not struck
             struck = struck or strike
@@ -290,10 +291,10 @@ def fillin_pages(entry: FillinEntry, frame: Frame, page_size: tuple[float, float
     slot = entry.puzzle.starter_slot
     if slot is not None:
         # fill-in grids carry no clue numbers: the word is named, not its slot
-        line = f"Starter: {entry.puzzle.starter_word} is written in. " \
-               "Place every other word of the list once."
+        line = _("Starter: {word} is written in. Place every other word of the list once.",
+                 word=entry.puzzle.starter_word)
     else:
-        line = "Place every word of the list once."
+        line = _("Place every word of the list once.")
     size, leading = profile.text(LIST_SIZE), LIST_LEADING * scale
     page.ops.append(Text(frame.left, y, fit_text(line, size, frame.width), size))
     y -= 16 * scale
@@ -362,9 +363,9 @@ def fillin_solution_pages(entries: Sequence[FillinEntry], frame: Frame,
         page = Page(page_size[0], page_size[1], "solutions")
         pages.append(page)
         heading_top = frame.top
-    page.ops.append(Text(frame.left, heading_top - heading, "Fill-in solutions", heading,
+    page.ops.append(Text(frame.left, heading_top - heading, _("Fill-in solutions"), heading,
                          bold=True))
-    page.bookmarks.append(Bookmark("Fill-in solutions"))
+    page.bookmarks.append(Bookmark(_("Fill-in solutions")))
     x, shelf_top, shelf_h = frame.left, heading_top - heading - 10, 0.0
     caption_h = caption_size + 3
     for entry in entries:

@@ -42,6 +42,17 @@ def positive_int(text: str) -> int:
     return value
 
 
+def add_language_argument(parser: argparse.ArgumentParser, manifest: bool = False) -> None:
+    """``--language TAG``: the words a reader sees in that language (nonopress.cli puts it
+    in force round the command; docs/languages.md)."""
+    parser.add_argument(
+        "--language", metavar="TAG",
+        help="the reader's language, a BCP 47 tag: en, de, ja, ... or en-XA, the pseudo-locale"
+        + (" (overrides the manifest's language:)" if manifest else "")
+        + "; default English",
+    )
+
+
 def add_colour_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--colours", "--colors", dest="colours", type=int, default=None, metavar="N",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from nonopress.commands.common import add_input_arguments, positive_float
+from nonopress.commands.common import add_input_arguments, add_language_argument, positive_float
 
 if TYPE_CHECKING:
     from grader.grading import Grade
@@ -27,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="OUT",
         help="with --explain: write a page replaying each solve with its cells highlighted",
     )
+    add_language_argument(parser)
     parser.add_argument(
         "--max-rung",
         metavar="NAME",

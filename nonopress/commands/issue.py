@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from grader.text import shown, shown_lines
 from layout.profiles import profile_choices, profile_help
 from nonopress.app import CACHE_NAME
-from nonopress.commands.common import positive_float
+from nonopress.commands.common import add_language_argument, positive_float
 
 if TYPE_CHECKING:
     from layout.preflight import PreflightReport
@@ -65,6 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a bound book (a printer with a least page count): pad a short book to it "
         "with puzzle-free Notes pages",
     )
+    add_language_argument(parser, manifest=True)
     cache = parser.add_mutually_exclusive_group()
     cache.add_argument(
         "--cache-dir",
@@ -129,10 +130,13 @@ def run(args: argparse.Namespace) -> int:
         print(shown(f"nonopress issue: warning: {message}"), file=sys.stderr)
 
     announce_compiling(sys.stderr)  # a first compile is said, before the first grade
-    written = make_issue(manifest, targets, options, library=library,
-                         record=not args.no_record,
-                         voice=Voice(say, warn, lambda path, profile, report:
-                                     _preflight_said(path, profile, report, say)))
+    from grader.i18n import use
+
+    with use(args.language or manifest.language):
+        written = make_issue(manifest, targets, options, library=library,
+                             record=not args.no_record,
+                             voice=Voice(say, warn, lambda path, profile, report:
+                                         _preflight_said(path, profile, report, say)))
     return 0 if written.passed else 1
 
 

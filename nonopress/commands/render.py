@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from nonopress.commands.common import positive_float
+from nonopress.commands.common import add_language_argument, positive_float
 
 HELP = ("draw a puzzle with its clues (and optionally its solution) as PNG, SVG, PDF or EPS; "
         "or many, with a feed, into a folder (--to)")
@@ -17,6 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PUZZLE [OUT]",
                         help="a puzzle file and the drawing (.png, .svg, .pdf or .eps: the "
                         "suffix says which); with --to, puzzle files and folders")
+    add_language_argument(parser)
     parser.add_argument("--to", metavar="FOLDER",
                         help="draw every puzzle and its solution into FOLDER, a file each "
                         "per format, and write a feed describing them")
@@ -105,7 +106,9 @@ def _one(args: argparse.Namespace) -> int:
     extra: list[str] = []
     if args.grade:
         graded = kind.grade(None, budget)
-        extra.append(graded.level)
+        from grader.i18n import level_name
+
+        extra.append(level_name(graded.level))
         if graded.stars is not None:
             extra.append("★" * graded.stars + "☆" * (5 - graded.stars))
     solution = None

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from nonopress.commands.common import positive_float
+from nonopress.commands.common import add_language_argument, positive_float
 
 HELP = "write a static web site that plays the puzzles of an issue manifest or puzzle files"
 
@@ -28,6 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     cache.add_argument("--no-cache", action="store_true", help="grade every puzzle afresh")
     parser.add_argument("--grade-seconds", type=positive_float, default=30.0, metavar="S",
                         help="time budget for grading each puzzle (default 30)")
+    add_language_argument(parser, manifest=True)
     parser.add_argument("-q", "--quiet", action="store_true", help="print warnings only")
     parser.add_argument(
         "--db", metavar="FILE|URL",
@@ -75,7 +76,10 @@ def run(args: argparse.Namespace) -> int:
                                  "nonopress issue picks and books them (and writes them "
                                  "under chosen:); then publish them with nonopress web")
         library = open_library(args.db, manifest)
-    report = build_site(manifest, options, progress=say, library=library)
+    from grader.i18n import use
+
+    with use(args.language or manifest.language):
+        report = build_site(manifest, options, progress=say, library=library)
     for warning in report.warnings:
         print(f"nonopress web: warning: {warning}", file=sys.stderr)
     held = f", {report.held_back} not yet due" if report.held_back else ""

@@ -15,6 +15,7 @@ from html import escape
 from typing import Any
 from urllib.parse import urlsplit
 
+from grader.i18n import _, current
 from nonopress.assets import board_file
 
 
@@ -70,7 +71,8 @@ def _head(title: str, collect: str | None, script: bool, board: str | None = Non
         loads += f'<script src="{escape(board)}" defer></script>\n'
 
     return (
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        f"<!doctype html>\n<html lang=\"{escape(current().language)}\">\n<head>\n"
+        "<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         f"<meta http-equiv=\"Content-Security-Policy\" content=\"{_attribute(csp(collect))}\">\n"
         "<meta name=\"referrer\" content=\"no-referrer\">\n"
@@ -86,8 +88,9 @@ def _attribute(text: str) -> str:
 
 def _site_header(site_title: str, subtitle: str) -> str:
     sub = f"<p>{escape(subtitle)}</p>" if subtitle else ""
+    archive = _("Archive")
     return (f"<header class=\"np-site-head\"><p><a href=\"index.html\">{escape(site_title)}</a>"
-            f"</p>{sub}<p><a href=\"archive.html\">Archive</a></p></header>\n")
+            f"</p>{sub}<p><a href=\"archive.html\">{escape(archive)}</a></p></header>\n")
 
 
 def json_in_html(data: Any) -> str:
@@ -98,14 +101,15 @@ def json_in_html(data: Any) -> str:
 
 def puzzle_page(record: dict[str, Any], site_title: str, collect: str | None) -> str:
     """A puzzle's page: the player, with the puzzle's data in the page."""
-    heading = record.get("heading", "Puzzle")
+    heading = record.get("heading") or _("Puzzle")
     board = board_file(str(record.get("kind", "")))
+    needs = _("This puzzle needs JavaScript to play.")
     return (
         _head(f"{heading} \u2014 {site_title}", collect, script=True, board=board)
         + "<body class=\"np-site\">\n"
         + _site_header(site_title, record.get("date", ""))
         + "<main>\n<nonopress-puzzle data=\"nonopress-data\">"
-        + f"<h1>{escape(heading)}</h1><p>This puzzle needs JavaScript to play.</p>"
+        + f"<h1>{escape(heading)}</h1><p>{escape(needs)}</p>"
         + "</nonopress-puzzle>\n</main>\n"
         + f"<script type=\"application/json\" id=\"nonopress-data\">{json_in_html(record)}"
         + "</script>\n</body>\n</html>\n"
@@ -126,15 +130,15 @@ def _key() -> str:
     """What the stars and the minutes beside each puzzle mean, in one sentence."""
     from grader.wording import STARS_AND_MINUTES
 
-    return f"<p class=\"np-key\">{escape(STARS_AND_MINUTES)}</p>\n"
+    return f"<p class=\"np-key\">{escape(_(STARS_AND_MINUTES))}</p>\n"
 
 
 def index_page(site_title: str, subtitle: str, links: Sequence[PageLink],
                collect: str | None, author: str = "") -> str:
     """The issue: its title and date, each puzzle with its level, stars and minutes."""
-    by = f"<p class=\"np-author\">by {escape(author)}</p>\n" if author else ""
-    body = (_list(links, with_dates=False) + _key()) if links else \
-        "<p>Nothing is published yet.</p>\n"
+    by = _("by {author}", author=author) if author else ""
+    by = f"<p class=\"np-author\">{escape(by)}</p>\n" if author else ""
+    body = (_list(links, with_dates=False) + _key()) if links else _nothing()
     return (
         _head(site_title, collect, script=False) + "<body class=\"np-site\">\n"
         + _site_header(site_title, "")
@@ -144,14 +148,19 @@ def index_page(site_title: str, subtitle: str, links: Sequence[PageLink],
     )
 
 
+def _nothing() -> str:
+    return "<p>" + escape(_("Nothing is published yet.")) + "</p>\n"
+
+
 def archive_page(site_title: str, links: Sequence[PageLink], collect: str | None) -> str:
     """Every published puzzle by date, newest first."""
     ordered = sorted(links, key=lambda link: link.date, reverse=True)
-    body = (_list(ordered, with_dates=True) + _key()) if links else \
-        "<p>Nothing is published yet.</p>\n"
+    body = (_list(ordered, with_dates=True) + _key()) if links else _nothing()
+    archive = _("Archive")
     return (
-        _head(f"Archive \u2014 {site_title}", collect, script=False) + "<body class=\"np-site\">\n"
-        + _site_header(site_title, "") + "<main>\n<h1>Archive</h1>\n" + body
+        _head(f"{archive} \u2014 {site_title}", collect, script=False)
+        + "<body class=\"np-site\">\n"
+        + _site_header(site_title, "") + f"<main>\n<h1>{escape(archive)}</h1>\n" + body
         + "</main>\n</body>\n</html>\n"
     )
 

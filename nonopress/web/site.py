@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from grader.atomic import atomic_write, refuse_links
 from grader.errors import NonopressError
+from grader.i18n import _, level_name, shown_day
 from grader.kinds import SECTION_KEYS, entry_of
 from grader.ladder import grader_version
 from grader.results import Budget
@@ -97,7 +98,7 @@ def _day_of(text: str) -> dt.date | None:
 
 
 def _heading(number: int, size: str, shown_title: str, kind: str = "") -> str:
-    parts = [f"No. {number}", f"{kind}{size}"]
+    parts = [_("No. {number}", number=number), f"{kind}{size}"]
     if shown_title:
         parts.append(shown_title)
     return " \u00b7 ".join(parts)
@@ -105,12 +106,12 @@ def _heading(number: int, size: str, shown_title: str, kind: str = "") -> str:
 
 def _facts(record: dict[str, Any]) -> str:
     grade = record["grade"]
-    parts = [grade["level"]]
+    parts = [level_name(grade["level"])]
     if grade.get("stars"):
         parts.append("\u2605" * int(grade["stars"]))
     if grade.get("minutes") is not None:
         minutes = grade["minutes"]
-        parts.append(f"about {round(minutes) if minutes >= 1 else '<1'} min")
+        parts.append(_("about {minutes} min", minutes=round(minutes) if minutes >= 1 else "<1"))
     return " \u00b7 ".join(parts)
 
 
@@ -226,8 +227,9 @@ def _write(out: Path, manifest: Manifest, records: list[tuple[str, dict[str, Any
         put(f"{stem}.html", puzzle_page(record, title, options.collect))
         links.append(PageLink(f"{stem}.html", record["heading"], _facts(record),
                               record.get("date", "")))
-    subtitle = " \u00b7 ".join(p for p in (f"Issue {manifest.issue}" if manifest.issue else "",
-                                           manifest.date) if p)
+    subtitle = " \u00b7 ".join(p for p in (_("Issue {issue}", issue=manifest.issue)
+                                           if manifest.issue else "",
+                                           shown_day(manifest.date)) if p)
     put("index.html", index_page(title, subtitle, links, options.collect, manifest.author))
     put("archive.html", archive_page(title, links, options.collect))
     put("latest.json", json.dumps(_latest(records, options.until), indent=1) + "\n")
