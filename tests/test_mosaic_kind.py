@@ -116,3 +116,17 @@ def test_an_issue_prints_mosaics_after_the_nonograms(tmp_path: Path) -> None:
     solutions = [p for p in pages if any(isinstance(op, Text) and op.text == "Mosaic solutions"
                                          for op in p.ops)]
     assert len(solutions) == 1
+
+
+def test_make_kind_mosaic_writes_a_unique_mosaic_of_the_picture(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "cat.yaml"
+    picture = str(ROOT / "puzzles" / "pictures" / "cat.png")
+    assert main(["make", picture, "--kind", "mosaic", "--size", "15x15", "--level", "easy",
+                 "-o", str(out), "--title", "Cat", "--seconds", "30"]) == 0
+    assert "mosaic" in capsys.readouterr().err
+    (made,) = read_puzzles(out)
+    assert isinstance(made, MosaicPuzzle) and made.title == "Cat"
+    assert made.solution is not None and 0 < made.clue_count() < made.width * made.height
+    assert main(["check", str(out)]) == 0
+    assert main(["make", picture, "--kind", "nope", "--size", "15x15"]) == 2

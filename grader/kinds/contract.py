@@ -359,6 +359,11 @@ class KindEntry:
     read: Callable[[bytes, str, str | None], list[Any]] | None = None
     #: the writer of its puzzles: ``write(puzzles, format)``
     write: Callable[[Sequence[Any], str], bytes] | None = None
+    #: its maker from a picture, for a kind that ``nonopress make --kind`` makes beside
+    #: the nonograms' own authoring: ``make(picture, level, stars, seed, title, seconds)``
+    #: gives the puzzle, whether it is proved unique, and its report record
+    make: Callable[[Any, str | None, int | None, int, str, float],
+                   tuple[Any, bool, dict[str, Any]]] | None = None
 
     def distance(self, puzzle: object) -> int | None:
         """How far up ``puzzle``'s class tree the kind's model is (0: its very class), None

@@ -65,6 +65,26 @@ def write(puzzles: Sequence[MosaicPuzzle], format: str) -> bytes:
     return mosaic.write(puzzles, format)
 
 
+def make(picture: Any, level: str | None, stars: int | None, seed: int, title: str,
+         seconds: float) -> tuple[MosaicPuzzle, bool, dict[str, Any]]:
+    """A unique mosaic whose solution is ``picture`` (a bool array), with as few clues as
+    ``level`` (or the level of ``stars``; hard when neither) allows; the report says what
+    was asked, reached and changed."""
+    from grader import mosaic
+    from grader.model import Metadata
+
+    made = mosaic.make(picture, level or "hard", stars=stars, seed=seed,
+                       meta=Metadata(title=title), budget=Budget(seconds=seconds))
+    grade = made.grade
+    record = {"kind": "mosaic", "title": title, "size": made.puzzle.size,
+              "verdict": grade.verdict, "level_asked": made.level_asked,
+              "level": grade.level, "reached": made.reached, "stars": grade.stars,
+              "score": grade.score, "clues": made.puzzle.clue_count(),
+              "clues_total": made.clues_total, "changed_cells": [list(c) for c in made.changed],
+              "tried_all": made.tried_all, "time_s": round(made.time_s, 3)}
+    return made.puzzle, grade.verdict == "unique", record
+
+
 @dataclass(frozen=True)
 class MosaicKind:
     """One mosaic through the contract."""
@@ -141,4 +161,4 @@ ENTRY = KindEntry(
     ladder="grader/mosaic/ladder.yaml", drawing=MosaicKind.drawing, board="mosaic",
     editor=False, catalogue=None, minutes="", manifest_key="mosaics", label="Mosaic ",
     lines=False,
-    claims=claims, read=read, write=write)
+    claims=claims, read=read, write=write, make=make)
