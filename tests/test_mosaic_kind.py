@@ -130,3 +130,11 @@ def test_make_kind_mosaic_writes_a_unique_mosaic_of_the_picture(
     assert made.solution is not None and 0 < made.clue_count() < made.width * made.height
     assert main(["check", str(out)]) == 0
     assert main(["make", picture, "--kind", "nope", "--size", "15x15"]) == 2
+
+
+def test_web_says_the_player_has_no_mosaic_board_yet(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    manifest = str(ROOT / "puzzles" / "issues" / "mosaic-sample.yaml")
+    assert main(["web", manifest, "-o", str(tmp_path / "site"), "--no-cache", "-q"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].endswith("no board for it yet (nonopress/assets/boards/mosaic.js)")
