@@ -138,3 +138,10 @@ def test_web_says_the_player_has_no_mosaic_board_yet(
     assert main(["web", manifest, "-o", str(tmp_path / "site"), "--no-cache", "-q"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].endswith("no board for it yet (nonopress/assets/boards/mosaic.js)")
+
+
+def test_make_kind_bw_is_the_nonograms_make() -> None:
+    from nonopress.app.making import by_its_maker
+
+    assert not by_its_maker("bw") and not by_its_maker("colour")
+    assert by_its_maker("mosaic") and by_its_maker("fillin") and by_its_maker("nope")

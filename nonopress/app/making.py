@@ -28,6 +28,16 @@ def makers() -> tuple[str, ...]:
     return tuple(entry.tag for entry in KINDS if entry.make is not None)
 
 
+def by_its_maker(tag: str) -> bool:
+    """Whether ``make --kind tag`` goes to :func:`make_kind`: every tag but a line
+    puzzle's (black and white, colour), which the nonograms' authoring makes (an unknown
+    tag goes there too, to be refused in one line)."""
+    from grader.kinds import BY_TAG
+
+    entry = BY_TAG.get(tag)
+    return entry is None or not entry.lines
+
+
 def make_kind(tag: str, image: str, width: int, height: int, *, fit: str = "pad",
               threshold: float | None = None, invert: bool = False, edges: bool = False,
               trim: Iterable[str] = (), level: str | None = None, stars: int | None = None,

@@ -57,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "picture's own colours; near-white is paper), same size, fit and trim; "
                         "warns when two colours would print alike")
     parser.add_argument("--title", default="", help="the puzzle's title")
-    parser.add_argument("--kind", default="bw", metavar="KIND",
+    parser.add_argument("--kind", default=None, metavar="KIND",
                         help="the kind of puzzle: bw (a nonogram, the default; --colours for "
                         "colour) or a kind with a maker of its own (mosaic: the picture is "
                         "the solution, as few clues shown as --level allows)")
@@ -91,8 +91,11 @@ def run(args: argparse.Namespace) -> int:
     from grader.errors import PuzzleError
 
     width, height = parse_size(args.size)
-    if args.kind != "bw":
-        return _make_kind(args, width, height)
+    if args.kind is not None:
+        from nonopress.app.making import by_its_maker
+
+        if by_its_maker(args.kind):
+            return _make_kind(args, width, height)
     if not 0 <= args.max_change <= 100:
         raise PuzzleError(f"--max-change {args.max_change:g} is outside 0-100 (percent)")
     trim = trimmed_sides(args.keep_edges) if args.trim else ()
