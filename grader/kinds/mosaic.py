@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 #: the suffix of the game-ID files of kohend/simon-puzzles' Mosaic
 GAME_ID_SUFFIX = ".mosaic"
 #: a Mosaic game ID (``WxH:`` then digits and letters); Pattern's IDs hold a ``/``
-_GAME_ID = re.compile(rb"\s*\d+x\d+(a\d+)?:[0-9a-z ]*\s*$")
+_GAME_ID = re.compile(rb"\d+x\d+(a\d+)?:[0-9a-z ]*")
 _YAML = re.compile(rb"^kind:\s*['\"]?mosaic\b", re.MULTILINE)
 _JSON = re.compile(rb'"kind"\s*:\s*"mosaic"')
 
@@ -45,8 +45,8 @@ def claims(data: bytes, name: str | None) -> bool:
 
 
 def _game_ids(data: bytes) -> bool:
-    lines = [line for line in data[:65536].splitlines() if line.strip()]
-    return bool(lines) and all(_GAME_ID.match(line) for line in lines)
+    lines = [line.strip() for line in data[:65536].splitlines() if line.strip()]
+    return bool(lines) and all(_GAME_ID.fullmatch(line) for line in lines)
 
 
 def read(data: bytes, name: str, format: str | None = None) -> list[MosaicPuzzle]:
