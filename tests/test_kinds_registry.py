@@ -45,7 +45,7 @@ def _fillin() -> Any:
 def test_every_entry_names_engines_and_a_drawing_that_exist() -> None:
     from layout.kinds import drawing_module
 
-    assert [k.tag for k in KINDS] == ["bw", "colour", "fillin"]
+    assert [k.tag for k in KINDS] == ["bw", "colour", "fillin", "mosaic"]
     assert len(BY_TAG) == len(KINDS)
     for kind in KINDS:
         for module in (kind.solver, kind.grader, kind.model.partition(":")[0]):

@@ -349,6 +349,21 @@ class KindEntry:
     label: str = ""
     #: read back from a stored row without the puzzle (library and catalogue listings)
     stored: StoredKind | None = None
+    #: its puzzles have rows and columns of clues (the :class:`PuzzleKind` part: block
+    #: lengths, sweeps, the replay); False for a kind that meets the core only
+    lines: bool = True
+    #: whether a file's bytes (and name) hold this kind's puzzles, for a kind whose files
+    #: grader.formats does not read; asked before grader.formats
+    claims: Callable[[bytes, str | None], bool] | None = None
+    #: the reader of the files it claims: ``read(data, name, format)``
+    read: Callable[[bytes, str, str | None], list[Any]] | None = None
+    #: the writer of its puzzles: ``write(puzzles, format)``
+    write: Callable[[Sequence[Any], str], bytes] | None = None
+    #: its maker from a picture, for a kind that ``nonopress make --kind`` makes beside
+    #: the nonograms' own authoring: ``make(picture, level, stars, seed, title, seconds)``
+    #: gives the puzzle, whether it is proved unique, and its report record
+    make: Callable[[Any, str | None, int | None, int, str, float],
+                   tuple[Any, bool, dict[str, Any]]] | None = None
 
     def distance(self, puzzle: object) -> int | None:
         """How far up ``puzzle``'s class tree the kind's model is (0: its very class), None

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from grader.kinds import bw, colour, fillin
+from grader.errors import FormatError
+from grader.kinds import bw, colour, fillin, mosaic
 from grader.kinds.contract import AnyPuzzle, Kind, KindEntry, PuzzleKind, StoredKind
 from grader.model import Metadata, Puzzle
 
@@ -20,6 +21,7 @@ KINDS: tuple[KindEntry, ...] = (
     bw.ENTRY,
     colour.ENTRY,
     fillin.ENTRY,
+    mosaic.ENTRY,
 )
 
 #: every kind by its tag
@@ -76,14 +78,39 @@ def puzzle_from_rows(rows: Sequence[str], meta: Metadata, palette: Palette | Non
 def read_puzzles(source: str | Path | bytes, format: str | None = None,
                  name: str | None = None, colours: int | None = None) -> list[AnyPuzzle]:
     """The puzzles of a file or of bytes, of whichever kind the file holds (the formats
-    registry decides; ``colours`` reads pictures as colour puzzles of at most N colours)."""
-    from grader.formats import read_any
+    registry decides; ``colours`` reads pictures as colour puzzles of at most N colours).
+    A kind whose files grader.formats does not read (the entry's ``claims``) reads first."""
+    import os
 
-    return read_any(source, format=format, name=name, colours=colours)
+    from grader.formats import read_any
+    from grader.inputs import read_input_bytes
+
+    own = [entry for entry in KINDS if entry.claims is not None and entry.read is not None]
+    if not own:
+        return read_any(source, format=format, name=name, colours=colours)
+    if isinstance(source, bytes):
+        data, label = source, name or "<input>"
+    else:
+        label = name or os.fspath(source)
+        data = read_input_bytes(source, label)
+    for entry in own:
+        assert entry.claims is not None and entry.read is not None
+        if entry.claims(data, label):
+            return cast(list[AnyPuzzle], entry.read(data, label, format))
+    return read_any(data, format=format, name=label, colours=colours)
 
 
 def write_puzzles(puzzles: Sequence[AnyPuzzle], format_name: str) -> bytes:
-    """``puzzles`` in one file of ``format_name`` (a colour puzzle needs a colour format)."""
+    """``puzzles`` in one file of ``format_name`` (a colour puzzle needs a colour format;
+    a kind with a writer of its own writes its puzzles)."""
     from grader.formats import write_any
+
+    entries = {entry_of(puzzle).tag: entry_of(puzzle) for puzzle in puzzles}
+    own = [entry for entry in entries.values() if entry.write is not None]
+    if own:
+        if len(entries) > 1:
+            raise FormatError(f"one file holds one kind of puzzle, not {', '.join(entries)}")
+        assert own[0].write is not None
+        return own[0].write(list(puzzles), format_name)
 
     return write_any(list(puzzles), format_name)

@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from grader.errors import NonopressError
-    from grader.kinds import kind_of
+    from grader.kinds import entry_of, kind_of
     from grader.results import Budget
     from grader.solver import announce_compiling
     from grader.text import TITLE_WIDTH, shown, shown_lines
@@ -157,6 +157,9 @@ def run(args: argparse.Namespace) -> int:
             print(shown_lines(kind.explain(result, name)), flush=True)
             print(flush=True)
             if args.html:
+                if not entry_of(puzzle).lines:  # the replay draws rows and columns of clues
+                    raise NonopressError(f"{loaded.label}: --html replays line puzzles only; "
+                                         "--explain alone explains this one")
                 pages.append(kind.replay(loaded.label, result))
         else:
             row = result.to_json()

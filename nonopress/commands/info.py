@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from grader.errors import NonopressError
-from grader.kinds import AnyPuzzle, kind_of
+from grader.kinds import AnyPuzzle, entry_of, kind_of
 from grader.text import error_line, shown
 from nonopress.app.loading import LoadedPuzzle, expand_paths, iter_puzzles, puzzle_summary
 from nonopress.commands.common import add_colour_argument, add_input_arguments, print_json_line
@@ -43,7 +43,17 @@ class ClueStats:
 
     @classmethod
     def of(cls, puzzle: AnyPuzzle) -> ClueStats:
-        """The figures of either kind's clues (the block lengths; colours left out)."""
+        """The figures of either kind's clues (the block lengths; colours left out). A kind
+        without rows and columns of clues (a mosaic) counts its clues as its blocks and
+        its known solution's filled cells."""
+        if not entry_of(puzzle).lines:
+            picture = puzzle.solution_array()
+            filled = 0 if picture is None else int(picture.sum())
+            digits = [int(ch) for row in kind_of(puzzle).clue_texts()[0] for ch in str(row)
+                      if ch.isdigit()]
+            return cls(blocks=len(digits), column_blocks=0, filled=filled,
+                       density=filled / (puzzle.width * puzzle.height),
+                       largest_clue=max(digits, default=0), empty_lines=0)
         rows, columns = kind_of(puzzle).block_lengths()
         clues = (*rows, *columns)
         filled = sum(map(sum, rows))

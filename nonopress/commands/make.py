@@ -57,6 +57,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "picture's own colours; near-white is paper), same size, fit and trim; "
                         "warns when two colours would print alike")
     parser.add_argument("--title", default="", help="the puzzle's title")
+    parser.add_argument("--kind", default=None, metavar="KIND",
+                        help="the kind of puzzle: bw (a nonogram, the default; --colours for "
+                        "colour) or a kind with a maker of its own (mosaic: the picture is "
+                        "the solution, as few clues shown as --level allows)")
     add_target_arguments(parser)
     add_output_arguments(parser)
     add_job_arguments(parser, default_seconds=60.0)
@@ -87,6 +91,11 @@ def run(args: argparse.Namespace) -> int:
     from grader.errors import PuzzleError
 
     width, height = parse_size(args.size)
+    if args.kind is not None:
+        from nonopress.app.making import by_its_maker
+
+        if by_its_maker(args.kind):
+            return _make_kind(args, width, height)
     if not 0 <= args.max_change <= 100:
         raise PuzzleError(f"--max-change {args.max_change:g} is outside 0-100 (percent)")
     trim = trimmed_sides(args.keep_edges) if args.trim else ()
@@ -111,6 +120,46 @@ def run(args: argparse.Namespace) -> int:
     if trivial:  # written as asked, but a blank page is unlikely to be what was meant
         print(shown(f"nonopress make: warning: {args.image}: {trivial}"), file=sys.stderr)
     return 0
+
+
+def _make_kind(args: argparse.Namespace, width: int, height: int) -> int:
+    """A puzzle of a kind the registry makes (``KindEntry.make``), through the app layer."""
+    import json
+    from pathlib import Path
+
+    from grader.atomic import atomic_write
+    from grader.authoring.picture import trimmed_sides
+    from grader.errors import PuzzleError
+    from grader.kinds import entry_of, write_puzzles
+    from nonopress.app.making import make_kind
+
+    if args.colours is not None or args.givens or args.preview:
+        raise PuzzleError(f"--kind {args.kind}: --colours, --givens and --preview are for "
+                          "nonograms")
+    made = make_kind(args.kind, args.image, width, height, fit=args.fit,
+                     threshold=args.threshold, invert=args.invert, edges=args.edges,
+                     trim=trimmed_sides(args.keep_edges) if args.trim else (),
+                     level=args.level, stars=args.stars, seed=args.seed,
+                     title=args.title or Path(args.image).stem, seconds=args.seconds)
+    record = made.record
+    if made.unique:
+        suffix = Path(args.output or "").suffix.lower().lstrip(".")
+        format = suffix if suffix in entry_of(made.puzzle).formats else "yaml"
+        data = write_puzzles([made.puzzle], format)
+        if args.output:
+            atomic_write(Path(args.output), data)
+            record["wrote"] = args.output
+        else:
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+    if args.json:
+        print(json.dumps(record), file=sys.stderr if not args.output else sys.stdout)
+    elif not args.quiet:
+        print(shown(f"nonopress make: {record['size']} {args.kind}, {record['clues']} of "
+                    f"{record['clues_total']} clues shown, level {record['level']} (asked "
+                    f"{record['level_asked']}), {len(record['changed_cells'])} cells changed, "
+                    f"{record['time_s']} s"), file=sys.stderr)
+    return 0 if made.unique else EXIT_NOT_UNIQUE
 
 
 def _options(args: argparse.Namespace, width: int, height: int,

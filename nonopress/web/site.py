@@ -28,7 +28,7 @@ from layout.issue import Entry, IssueEntry
 from layout.manifest import Manifest, PuzzleRef
 from nonopress.app import CACHE_NAME
 from nonopress.app.play import PLAYER, compute_hints, nonogram_record, paged_record
-from nonopress.assets import BOARDS, FILES, asset_bytes
+from nonopress.assets import BOARDS, FILES, asset_bytes, board_file
 from nonopress.web.pages import PageLink, archive_page, index_page, puzzle_page
 
 if TYPE_CHECKING:
@@ -164,6 +164,10 @@ def _record(entry: Entry, budget: Budget, version: str, day: str, site: dict[str
             progress: Callable[[str], None] | None) -> dict[str, Any]:
     """The player's JSON of an entry of any kind: a puzzle block with the hint table its
     grade kept, or the record of a kind that lays out its own pages."""
+    board = entry_of(entry.puzzle).board
+    if board_file(board) is None:  # a kind the player has no board for yet (the mosaic)
+        raise NonopressError(f"puzzle {entry.number} ({entry.noun}): the web player has no "
+                             f"board for it yet (nonopress/assets/boards/{board}.js)")
     block = entry.block()
     if block is None:
         meta = {"number": entry.number,

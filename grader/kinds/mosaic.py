@@ -1,0 +1,164 @@
+"""The mosaic kind (Fill-a-Pix): a grid of digits, each counting the filled cells of the
+3x3 block around it. Its engines stay in ``grader/mosaic/`` (read, write, check, grade,
+explain, make); this module is its identity and the way the house reaches them.
+
+It meets the core of the contract (:class:`~grader.kinds.contract.Kind`) and the slots of
+the line puzzles that a face asks of any puzzle it checks, solves, grades or converts
+(``solve``, ``solution_rows``, ``no_solution``, ``warnings``, ``explain``, ``with_solution``,
+``clue_texts``); it has no rows and columns of clues, so the entry's ``lines`` is False and
+a face asks that before it asks for block lengths, sweeps or a replay.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from grader.kinds.contract import KindEntry, NoSolution
+from grader.results import Budget, SolveResult
+
+if TYPE_CHECKING:
+    from grader.mosaic.grading import MosaicGrade
+    from grader.mosaic_model import MosaicPuzzle
+
+#: the suffix of the game-ID files of kohend/simon-puzzles' Mosaic
+GAME_ID_SUFFIX = ".mosaic"
+#: a Mosaic game ID (``WxH:`` then digits and letters); Pattern's IDs hold a ``/``
+_GAME_ID = re.compile(rb"\d+x\d+(a\d+)?:[0-9a-z ]*")
+_YAML = re.compile(rb"^kind:\s*['\"]?mosaic\b", re.MULTILINE)
+_JSON = re.compile(rb'"kind"\s*:\s*"mosaic"')
+
+
+def claims(data: bytes, name: str | None) -> bool:
+    """Whether ``data`` (a file named ``name``) holds mosaics: a ``.mosaic`` file, YAML or
+    JSON saying ``kind: mosaic``, or lines of Mosaic game IDs. Nonogram files never match:
+    their YAML has no such ``kind``, Pattern's game IDs hold ``/``."""
+    if name and Path(name).suffix.lower() == GAME_ID_SUFFIX:
+        return True
+    head = data[:4096]
+    if _YAML.search(head) or _JSON.search(head):
+        return True
+    return _game_ids(data)
+
+
+def _game_ids(data: bytes) -> bool:
+    lines = [line.strip() for line in data[:65536].splitlines() if line.strip()]
+    return bool(lines) and all(_GAME_ID.fullmatch(line) for line in lines)
+
+
+def read(data: bytes, name: str, format: str | None = None) -> list[MosaicPuzzle]:
+    """The mosaics of a file the kind :func:`claims` (errors name the file and line);
+    game IDs are read as such whatever the file's suffix."""
+    from grader import mosaic
+
+    if format is None and _game_ids(data):
+        format = "tatham"
+    return mosaic.read(data, format=format, name=name)
+
+
+def write(puzzles: Sequence[MosaicPuzzle], format: str) -> bytes:
+    from grader import mosaic
+
+    return mosaic.write(puzzles, format)
+
+
+def make(picture: Any, level: str | None, stars: int | None, seed: int, title: str,
+         seconds: float) -> tuple[MosaicPuzzle, bool, dict[str, Any]]:
+    """A unique mosaic whose solution is ``picture`` (a bool array), with as few clues as
+    ``level`` (or the level of ``stars``; hard when neither) allows; the report says what
+    was asked, reached and changed."""
+    from grader import mosaic
+    from grader.model import Metadata
+
+    made = mosaic.make(picture, level or "hard", stars=stars, seed=seed,
+                       meta=Metadata(title=title), budget=Budget(seconds=seconds))
+    grade = made.grade
+    record = {"kind": "mosaic", "title": title, "size": made.puzzle.size,
+              "verdict": grade.verdict, "level_asked": made.level_asked,
+              "level": grade.level, "reached": made.reached, "stars": grade.stars,
+              "score": grade.score, "clues": made.puzzle.clue_count(),
+              "clues_total": made.clues_total, "changed_cells": [list(c) for c in made.changed],
+              "tried_all": made.tried_all, "time_s": round(made.time_s, 3)}
+    return made.puzzle, grade.verdict == "unique", record
+
+
+@dataclass(frozen=True)
+class MosaicKind:
+    """One mosaic through the contract."""
+
+    puzzle: MosaicPuzzle
+    name: ClassVar[str] = "mosaic"
+    tag: ClassVar[str] = "mosaic"
+    drawing: ClassVar[str] = "mosaic"
+
+    def summary(self) -> dict[str, Any]:
+        return {"kind": self.tag, "clues": self.puzzle.clue_count()}
+
+    def size_label(self) -> str:
+        return self.puzzle.size
+
+    # -- check and solve -----------------------------------------------------------------
+    def solve(self, limit: int, budget: Budget, first: bool = False) -> SolveResult:
+        """Count the solutions up to ``limit`` (``first`` is not needed: the mosaic solver
+        is fast enough to prove uniqueness every time)."""
+        from grader import mosaic
+
+        return mosaic.check(self.puzzle, limit, budget)
+
+    def solution_rows(self, result: SolveResult) -> list[list[str]]:
+        return result.solution_rows()
+
+    def legend(self) -> str:
+        return ""
+
+    def with_solution(self, solution: Any) -> MosaicPuzzle:
+        return self.puzzle.with_solution(solution)
+
+    def no_solution(self) -> NoSolution:
+        """Why no picture fits: the ladder's contradiction, where it finds one."""
+        graded = self.grade(None, Budget(seconds=10.0))
+        return NoSolution(graded.problem or "no picture agrees with every clue")
+
+    def warnings(self) -> list[str]:
+        return [] if self.puzzle.clue_count() else ["no clue is shown"]
+
+    def clue_texts(self) -> tuple[list[Any], list[Any]]:
+        """The clue rows as text (digits and ``.``); a mosaic has no column clues."""
+        return self.puzzle.rows_text(), []
+
+    # -- grade ---------------------------------------------------------------------------
+    def grade(self, max_rung: str | None, budget: Budget) -> MosaicGrade:
+        from grader import mosaic
+
+        return mosaic.grade(self.puzzle, budget, max_rung)
+
+    def explain(self, grade: MosaicGrade, name: str) -> str:
+        """The heading, one numbered sentence a step, and where a solve that did not
+        finish stopped."""
+        from grader import mosaic
+
+        stars = grade.stars or 0
+        head = (f"{name}: {grade.size}, {grade.level}, no score: {grade.problem}"
+                if grade.score is None else
+                f"{name}: {grade.size}, {grade.level}, score {grade.score:.3f}, "
+                f"{stars} star{'s' * (stars != 1)}, verdict {grade.verdict}")
+        lines = [head]
+        lines.extend(f"{n}. [{step.rung}] {mosaic.explain(step, self.puzzle.width)}"
+                     for n, step in enumerate(grade.steps, 1))
+        if not grade.solved:
+            lines.append("Stopped with cells still open (marked ?):")
+            lines.extend(grade.grid_rows())
+        return "\n".join(lines)
+
+
+ENTRY = KindEntry(
+    tag=MosaicKind.tag, name=MosaicKind.name, model="grader.mosaic_model:MosaicPuzzle",
+    contract=MosaicKind, formats=("yaml", "json", "tatham", "picture", "pbm", "png"),
+    solver="grader.mosaic.solver", grader="grader.mosaic.grading",
+    ladder="grader/mosaic/ladder.yaml", drawing=MosaicKind.drawing, board="mosaic",
+    editor=False, catalogue=None, minutes="", manifest_key="mosaics", label="Mosaic ",
+    lines=False,
+    claims=claims, read=read, write=write, make=make)

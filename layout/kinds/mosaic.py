@@ -1,0 +1,322 @@
+"""The mosaic kind on paper: the manifest's ``mosaics`` list, building the entries (read,
+prove unique, grade) and drawing their pages.
+
+Each item of ``mosaics`` is a mosaic file (``kind: mosaic`` YAML, JSON or game IDs: the
+first mosaic of the file) or a mapping with ``file`` and optionally ``title`` and ``note``.
+A mosaic page holds the header (number, size, stars), a line saying how to solve it, and
+the grid: every cell ruled, a thicker rule every 5 cells, each clue's digit as text
+centred in its cell. Solutions come after the nonogram solutions, small pictures of the
+filled cells. Both back ends draw these display lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from grader.errors import NonopressError, NotPublishable
+from grader.results import Budget
+from layout.draw import (
+    Bookmark,
+    Lines,
+    Op,
+    Page,
+    Rects,
+    Segment,
+    Text,
+    line_widths,
+    star_ops,
+    stars_width,
+)
+from layout.fonts import DIGIT_HEIGHT, fit_text, text_width
+from layout.grades import GradeInfo
+from layout.kinds.fillin import Frame
+from layout.kinds.fillin import _lowest as lowest
+from layout.profiles import PLAIN, Profile
+from layout.units import MM
+
+if TYPE_CHECKING:  # the engine loads on an issue that holds mosaics only
+    from grader.mosaic_model import MosaicPuzzle
+
+MOSAIC_KEYS = ("file", "title", "note")
+MAX_CELL = 9.0 * MM
+DIGIT_RATIO = 0.6  # a clue's digit, of the cell size
+SOLUTION_CELL = 1.6 * MM
+HEADER = 16.0
+RULE_EVERY = 5
+HOW = "Fill the cells so that each digit counts the filled cells of its 3x3 block " \
+      "(the cell itself and its neighbours)."
+
+
+@dataclass(frozen=True)
+class MosaicRef:
+    """One item of the manifest's ``mosaics`` list."""
+
+    path: Path
+    title: str | None = None
+    note: str = ""
+
+
+def parse_mosaic_refs(value: object, base: Path) -> tuple[MosaicRef, ...]:
+    """The manifest's ``mosaics`` value: a list of mosaic files or mappings with ``file``."""
+    if not isinstance(value, list):
+        raise NonopressError("mosaics: expected a list of mosaic files")
+    refs = []
+    for k, item in enumerate(value, start=1):
+        if isinstance(item, str):
+            item = {"file": item}
+        if not isinstance(item, dict):
+            raise NonopressError(f"mosaics item {k}: a mosaic file path or a mapping with "
+                                 "'file'")
+        unknown = [key for key in item if key not in MOSAIC_KEYS]
+        if unknown:
+            raise NonopressError(f"mosaics item {k}: unknown key {unknown[0]!r} (known keys: "
+                                 f"{', '.join(MOSAIC_KEYS)})")
+        file = item.get("file")
+        if not isinstance(file, str) or not file.strip():
+            raise NonopressError(f"mosaics item {k} needs 'file': the path of a mosaic file")
+        path = Path(file) if Path(file).is_absolute() else (base / file).resolve()
+        if not path.is_file():
+            raise NonopressError(f"mosaics item {k}: mosaic file not found: {file}")
+        title = item.get("title")
+        refs.append(MosaicRef(path, None if title is None else str(title).strip(),
+                              str(item.get("note") or "").strip()))
+    return tuple(refs)
+
+
+@dataclass(frozen=True, eq=False)
+class MosaicEntry:
+    """A mosaic of the issue, numbered after the nonograms, with its grade and the
+    solution the grade proved."""
+
+    number: int
+    puzzle: MosaicPuzzle
+    grade: GradeInfo
+    title: str = ""
+    note: str = ""
+    date: str = ""
+
+    @property
+    def size(self) -> str:
+        return self.puzzle.size
+
+    @property
+    def shown_title(self) -> str:
+        """For the contents: a mosaic's title would give its picture away."""
+        return "Mosaic"
+
+    @property
+    def label(self) -> str:
+        return f"No. {self.number} \u00b7 Mosaic {self.size}"
+
+    def credit(self) -> str:
+        return ""
+
+    @property
+    def noun(self) -> str:
+        return "mosaic"
+
+    @property
+    def paged(self) -> MosaicPages:
+        return PAGED
+
+    def block(self) -> None:
+        """A mosaic lays out pages of its own: no nonogram block."""
+        return None
+
+
+def grade_info(puzzle: MosaicPuzzle, budget: Budget) -> GradeInfo:
+    """The kind's grade (through the registry: layout never reaches the engine itself)."""
+    from grader.kinds import any_kind_of
+    from grader.model import as_row_strings
+
+    kind: Any = any_kind_of(puzzle)  # the mosaic contract: its grade and explanation
+    grade = kind.grade(None, budget)
+    steps = tuple(line for line in kind.explain(grade, "").splitlines()[1:]
+                  if line[:1].isdigit())
+    solution = as_row_strings(grade.solution) if grade.solution is not None else None
+    if solution is None and grade.verdict == "unique" and grade.solutions:
+        solution = as_row_strings(grade.solutions[0])
+    return GradeInfo(level=grade.level, score=grade.score, stars=grade.stars,
+                     verdict=grade.verdict, rungs=dict(grade.rungs), time_s=grade.time_s,
+                     steps=steps, solution=solution, problem=grade.problem,
+                     minutes=grade.minutes, minutes_low=grade.minutes_low,
+                     minutes_high=grade.minutes_high)
+
+
+def build_mosaics(refs: Sequence[MosaicRef], first_number: int, budget: Budget,
+                  label: str = "") -> tuple[MosaicEntry, ...]:
+    """Read and grade each mosaic; one that is not unique is an error, as a nonogram with
+    several solutions is."""
+    from grader.kinds import entry_of, read_puzzles
+
+    entries: list[MosaicEntry] = []
+    for k, ref in enumerate(refs):
+        number = first_number + k
+        where = f"{ref.path.name} (puzzle {number} of the issue)"
+        puzzle: Any = read_puzzles(ref.path)[0]
+        if entry_of(puzzle).drawing != "mosaic":
+            raise NonopressError(f"{where}: not a mosaic (a nonogram goes in 'puzzles')")
+        grade = grade_info(puzzle, budget)
+        if grade.verdict != "unique" or grade.solution is None:
+            raise NotPublishable(f"{where}: the mosaic has {grade.verdict} solutions")
+        title = ref.title if ref.title is not None else puzzle.title
+        entries.append(MosaicEntry(number, puzzle, grade, title, ref.note))
+    return tuple(entries)
+
+
+# -- drawing ---------------------------------------------------------------------------------
+def rules(width: int, height: int, x: float, top: float, cell: float
+          ) -> tuple[list[Segment], list[Segment], list[Segment]]:
+    """The grid's thin rules, its rules every :data:`RULE_EVERY` cells and its border."""
+    right, bottom = x + width * cell, top - height * cell
+    thin: list[Segment] = []
+    thick: list[Segment] = []
+    for j in range(1, width):
+        (thick if j % RULE_EVERY == 0 else thin).append((x + j * cell, bottom, x + j * cell, top))
+    for i in range(1, height):
+        (thick if i % RULE_EVERY == 0 else thin).append((x, top - i * cell, right, top - i * cell))
+    border: list[Segment] = [(x, bottom, right, bottom), (right, bottom, right, top),
+                             (right, top, x, top), (x, top, x, bottom)]
+    return thin, thick, border
+
+
+def grid_ops(puzzle: MosaicPuzzle, x: float, top: float, cell: float,
+             profile: Profile = PLAIN) -> list[Op]:
+    """The empty grid with its clue digits, top-left corner at (x, top)."""
+    thin_w, thick_w, border_w = line_widths(cell)
+    thin, thick, border = rules(puzzle.width, puzzle.height, x, top, cell)
+    ops: list[Op] = [Lines("ink", max(thin_w, profile.design_line), thin),
+                     Lines("ink", thick_w, thick), Lines("ink", border_w, border)]
+    size = DIGIT_RATIO * cell
+    for r, c, clue in puzzle.clue_cells():
+        ops.append(Text(x + (c + 0.5) * cell, top - (r + 0.5) * cell - DIGIT_HEIGHT * size / 2,
+                        str(clue), size, anchor="center"))
+    return ops
+
+
+def picture_ops(rows: Sequence[str], x: float, top: float, cell: float) -> list[Op]:
+    """A solution's picture: its filled cells, in a thin frame."""
+    width, height = len(rows[0]), len(rows)
+    filled = [(x + c * cell, top - (r + 1) * cell, cell, cell)
+              for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#"]
+    _, _, border = rules(width, height, x, top, cell)
+    return [Rects("ink", filled), Lines("ink", 0.4, border)]
+
+
+def _header(entry: MosaicEntry, x: float, top: float, width: float,
+            profile: Profile = PLAIN) -> list[Op]:
+    baseline = top - 11 * profile.text_scale
+    big = profile.text(10)
+    number = f"No. {entry.number}"
+    rest = f"  Mosaic {entry.size}"
+    star = profile.text(8.0)
+    star_w = stars_width(star)
+    ops: list[Op] = [Text(x, baseline, number, big, bold=True, role="accent")]
+    room = width - text_width(number, big, True) - star_w - 6
+    ops.append(Text(x + text_width(number, big, True), baseline, fit_text(rest, big, room), big))
+    if entry.grade.stars is not None:
+        ops.extend(star_ops(x + width - star_w, baseline, star, entry.grade.stars,
+                            line=max(0.4, profile.design_line)))
+    return ops
+
+
+def mosaic_page(entry: MosaicEntry, frame: Frame, page_size: tuple[float, float],
+                profile: Profile = PLAIN) -> Page:
+    """One mosaic's page: header, how to solve it (and the note), the grid centred."""
+    scale = profile.text_scale
+    page = Page(page_size[0], page_size[1], "puzzles")
+    page.bookmarks.append(Bookmark(entry.label))
+    page.ops.extend(_header(entry, frame.left, frame.top, frame.width, profile))
+    small = profile.text(8)
+    y = frame.top - HEADER * scale
+    for line in (HOW, entry.note):
+        if line:
+            page.ops.append(Text(frame.left, y - 7 * scale, fit_text(line, small, frame.width),
+                                 small))
+            y -= 11 * scale
+    y -= 6 * scale
+    puzzle = entry.puzzle
+    cell = min(MAX_CELL * scale, frame.width / puzzle.width,
+               (y - frame.bottom) / puzzle.height)
+    if DIGIT_RATIO * cell < profile.min_text:
+        raise NonopressError(f"mosaic {entry.number} ({entry.size}) is too big for the page: "
+                             f"its digits would be smaller than {profile.min_text:g} pt")
+    x = frame.left + (frame.width - puzzle.width * cell) / 2
+    page.ops.extend(grid_ops(puzzle, x, y, cell, profile))
+    return page
+
+
+def mosaic_solution_pages(entries: Sequence[MosaicEntry], frame: Frame,
+                          page_size: tuple[float, float], gap: float,
+                          after: Page | None = None, profile: Profile = PLAIN) -> list[Page]:
+    """The solved pictures, small, shelf after shelf; below what ``after`` (the last
+    solutions page) holds when there is room, else on new pages. Returns new pages only."""
+    if not entries:
+        return []
+    pages: list[Page] = []
+    heading, caption_size = profile.text(14), profile.text(7)
+    first = entries[0].puzzle
+    room_needed = heading + 20 + first.height * SOLUTION_CELL
+    if after is not None and lowest(after) - gap - room_needed >= frame.bottom:
+        page, heading_top = after, lowest(after) - gap
+    else:
+        page = Page(page_size[0], page_size[1], "solutions")
+        pages.append(page)
+        heading_top = frame.top
+    page.ops.append(Text(frame.left, heading_top - heading, "Mosaic solutions", heading,
+                         bold=True))
+    page.bookmarks.append(Bookmark("Mosaic solutions"))
+    x, shelf_top, shelf_h = frame.left, heading_top - heading - 10, 0.0
+    caption_h = caption_size + 3
+    for entry in entries:
+        rows = entry.grade.solution
+        assert rows is not None  # build_mosaics keeps proved mosaics only
+        puzzle = entry.puzzle
+        cell = min(SOLUTION_CELL, frame.width / puzzle.width)
+        box_w, box_h = puzzle.width * cell, puzzle.height * cell + caption_h
+        if x + box_w > frame.left + frame.width + 0.01:
+            x, shelf_top, shelf_h = frame.left, shelf_top - shelf_h - gap / 2, 0.0
+        if shelf_top - box_h < frame.bottom - 0.01:
+            page = Page(page_size[0], page_size[1], "solutions")
+            pages.append(page)
+            x, shelf_top, shelf_h = frame.left, frame.top, 0.0
+        caption = f"{entry.number}. {entry.title}" if entry.title else f"{entry.number}."
+        page.ops.append(Text(x, shelf_top - caption_size,
+                             fit_text(caption, caption_size, max(box_w, 40.0)), caption_size))
+        page.ops.extend(picture_ops(rows, x, shelf_top - caption_h, cell))
+        x += max(box_w, 40.0) + gap / 2
+        shelf_h = max(shelf_h, box_h)
+    return pages
+
+
+class MosaicPages:
+    """The mosaic pages of an issue (layout.kinds.PagedDrawing)."""
+
+    def pages(self, entries: Sequence[MosaicEntry], area: Frame | Any,
+              page_size: tuple[float, float], profile: Profile
+              ) -> tuple[list[Page], dict[int, int]]:
+        """One page a mosaic, and the index among them where each mosaic starts."""
+        frame = Frame(area.left, area.bottom, area.width, area.height)
+        pages: list[Page] = []
+        starts: dict[int, int] = {}
+        for entry in entries:
+            starts[entry.number] = len(pages)
+            pages.append(mosaic_page(entry, frame, page_size, profile))
+        return pages, starts
+
+    def solution_pages(self, entries: Sequence[MosaicEntry], area: Frame | Any,
+                       page_size: tuple[float, float], gap: float, solutions: list[Page],
+                       profile: Profile) -> list[Page]:
+        frame = Frame(area.left, area.bottom, area.width, area.height)
+        after = solutions[-1] if solutions else None
+        return solutions + mosaic_solution_pages(entries, frame, page_size, gap, after,
+                                                 profile)
+
+
+PAGED = MosaicPages()
+#: what the manifest reads (its ``mosaics`` list) and how the issue builds its entries
+parse_refs = parse_mosaic_refs
+build_entries = build_mosaics

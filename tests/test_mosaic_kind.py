@@ -1,0 +1,147 @@
+"""The mosaic wired in as a kind: the commands reach its engine through the registry."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from grader.kinds import BY_TAG, entry_of, read_puzzles, write_puzzles
+from grader.mosaic_model import MosaicPuzzle
+from nonopress.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+HEART = str(ROOT / "puzzles" / "mosaic" / "heart.yaml")
+
+
+def _json_lines(text: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+
+
+def test_the_registry_names_the_kind_and_reads_its_files() -> None:
+    (puzzle,) = read_puzzles(HEART)
+    assert isinstance(puzzle, MosaicPuzzle)
+    assert entry_of(puzzle) is BY_TAG["mosaic"]
+    assert not BY_TAG["mosaic"].lines
+
+
+def test_game_ids_are_claimed_but_pattern_ids_are_not(tmp_path: Path) -> None:
+    ids = tmp_path / "ids.txt"
+    ids.write_text("3x3:a0g\n")
+    (puzzle,) = read_puzzles(ids)
+    assert isinstance(puzzle, MosaicPuzzle) and puzzle.clue_count() == 1
+    pattern = tmp_path / "pattern.txt"
+    pattern.write_text("2x2:1/1/1/1\n")
+    assert not isinstance(read_puzzles(pattern, format="tatham")[0], MosaicPuzzle)
+
+
+def test_nonogram_yaml_is_not_claimed() -> None:
+    (puzzle,) = read_puzzles(ROOT / "puzzles" / "cat.yaml")
+    assert entry_of(puzzle).tag == "bw"
+
+
+def test_check_and_grade_json_carry_the_nonogram_fields(capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    assert main(["check", "--json", HEART]) == 0
+    (checked,) = _json_lines(capsys.readouterr().out)
+    assert checked["verdict"] == "unique" and checked["kind"] == "mosaic"
+    assert main(["grade", "--json", HEART]) == 0
+    (graded,) = _json_lines(capsys.readouterr().out)
+    for field in ("verdict", "solutions", "cpu_s", "level", "stars", "rungs"):
+        assert field in graded
+    assert graded["solutions"] == [[".##.##.", "#######", ".#####.", "..###..", "...#..."]]
+
+
+def test_explain_says_each_step(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["grade", "--explain", HEART]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Heart: 7x5, medium")
+    assert "1. [zeros-and-nines] the 9 at row 3, column 4 fills its whole block" in out
+
+
+def test_a_folder_of_mosaics_checks(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(ROOT / "puzzles" / "mosaic")]) == 0
+    assert capsys.readouterr().out.count("\tunique\t") == 6
+
+
+def test_info_counts_clues(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["info", "--json", HEART]) == 0
+    (record,) = _json_lines(capsys.readouterr().out)
+    assert record["blocks"] == 14 and record["filled"] == 20 and record["columns"] == []
+
+
+def test_convert_to_game_id_and_back(tmp_path: Path) -> None:
+    out = tmp_path / "heart.ids"
+    assert main(["convert", HEART, "--to", "tatham", str(out)]) == 0
+    assert out.read_text().strip() == "7x5:e5a47888a4a6a9a6b36c1c4c"
+    (back,) = read_puzzles(out)
+    assert isinstance(back, MosaicPuzzle) and back.rows_text() == read_puzzles(HEART)[0].rows_text()
+
+
+def test_one_file_holds_one_kind() -> None:
+    from grader.errors import FormatError
+
+    mixed = [read_puzzles(HEART)[0], read_puzzles(ROOT / "puzzles" / "cat.yaml")[0]]
+    with pytest.raises(FormatError, match="one kind"):
+        write_puzzles(mixed, "json")
+
+
+def test_bad_mosaic_is_one_line_and_status_2(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text('kind: mosaic\nclues:\n  - "9.."\n  - "..."\n')
+    assert main(["check", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "bad.yaml:3" in err and "clue 9 cannot fit" in err
+
+
+def test_an_issue_prints_mosaics_after_the_nonograms(tmp_path: Path) -> None:
+    from layout.build import build_issue
+    from layout.draw import Lines, Text
+    from layout.manifest import load_manifest
+    from layout.plan import plan_issue
+
+    issue = build_issue(load_manifest(ROOT / "puzzles" / "issues" / "mosaic-sample.yaml"))
+    assert [e.noun for e in issue.entries][-3:] == ["mosaic"] * 3
+    pages = plan_issue(issue).pages
+    fish = next(p for p in pages if any(isinstance(op, Text) and "Mosaic 20x15" in op.text
+                                        for op in p.ops))
+    from collections import Counter
+
+    sizes = Counter(op.size for op in fish.ops if isinstance(op, Text) and op.text.isdigit())
+    assert max(sizes.values()) == 74  # every clue of fish.yaml is a digit in its cell, as text
+    widths = sorted({op.width for op in fish.ops if isinstance(op, Lines)})
+    assert len(widths) == 3  # thin rules, a thicker one every 5 cells, the border
+    solutions = [p for p in pages if any(isinstance(op, Text) and op.text == "Mosaic solutions"
+                                         for op in p.ops)]
+    assert len(solutions) == 1
+
+
+def test_make_kind_mosaic_writes_a_unique_mosaic_of_the_picture(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "cat.yaml"
+    picture = str(ROOT / "puzzles" / "pictures" / "cat.png")
+    assert main(["make", picture, "--kind", "mosaic", "--size", "15x15", "--level", "easy",
+                 "-o", str(out), "--title", "Cat", "--seconds", "30"]) == 0
+    assert "mosaic" in capsys.readouterr().err
+    (made,) = read_puzzles(out)
+    assert isinstance(made, MosaicPuzzle) and made.title == "Cat"
+    assert made.solution is not None and 0 < made.clue_count() < made.width * made.height
+    assert main(["check", str(out)]) == 0
+    assert main(["make", picture, "--kind", "nope", "--size", "15x15"]) == 2
+
+
+def test_web_says_the_player_has_no_mosaic_board_yet(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    manifest = str(ROOT / "puzzles" / "issues" / "mosaic-sample.yaml")
+    assert main(["web", manifest, "-o", str(tmp_path / "site"), "--no-cache", "-q"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].endswith("no board for it yet (nonopress/assets/boards/mosaic.js)")
+
+
+def test_make_kind_bw_is_the_nonograms_make() -> None:
+    from nonopress.app.making import by_its_maker
+
+    assert not by_its_maker("bw") and not by_its_maker("colour")
+    assert by_its_maker("mosaic") and by_its_maker("fillin") and by_its_maker("nope")
