@@ -46,7 +46,10 @@ class BuildWithKernels(build_py):
         root = os.path.abspath(self.build_lib)
         with tempfile.TemporaryDirectory(prefix="nonopress-kernels-") as cache:
             env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
-            env.update(NUMBA_CACHE_DIR=cache, PYTHONPATH=root)
+            # before pip's own PYTHONPATH, not instead of it: pip's isolated build
+            # environment (where numba is) reaches the child only through it
+            paths = [root, *filter(None, [os.environ.get("PYTHONPATH")])]
+            env.update(NUMBA_CACHE_DIR=cache, PYTHONPATH=os.pathsep.join(paths))
             done = subprocess.run([sys.executable, "-c", COMPILE, root], env=env, cwd=cache,
                                   capture_output=True, text=True, check=False)
         if done.returncode != 0:
