@@ -10,12 +10,22 @@ edit to kernels.py, the cached code of cdcl.py (which calls into kernels) would 
 the old one. Every compiled module of the solver is hashed together; when the hash differs
 from the one stamped beside the cache, the solver's cache entries are dropped so
 everything is compiled afresh. Costs one hash of a few source files per process.
+
+Made before the first run: ``pip install .`` compiles every kernel once (setup.py's build
+step, :func:`write_seed`) and ships what numba cached in the package (``grader/kernels_seed``).
+numba's cache stays valid after the move: it checks a cached function by a hash of its
+source file's content and of its bytecode, by numba's version and by the host's CPU, never
+by the file's path or time. Only the folder does depend on the path (numba names it after a
+hash of the source folder), so the first process that needs a kernel copies the seed into the
+user's cache folder (:func:`plant_seed`, a few MB, no numba import) and numba finds it there.
+A seed of other sources, another numba or another CPU is simply not found: numba compiles.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 from pathlib import Path
 from typing import TextIO
 
@@ -29,6 +39,15 @@ NUMBA_VARIABLE = "NUMBA_CACHE_DIR"
 #: where a first compile is announced (grader.solver.announce_compiling sets it)
 compile_notice: TextIO | None = None
 _prepared: dict[Path, Path] = {}
+
+#: the folders (below the packages' root) whose compiled kernels a build ships
+SEEDED = ("grader/solver", "grader/colour", "words")
+#: where in the packages' root the build puts them, one folder each (``grader.solver``, ...)
+SEED_FOLDER = "grader/kernels_seed"
+#: beside a seed, and beside its copy in the user's cache: the digest of the seeded sources
+SEED_STAMP = "nonopress-seed.stamp"
+PACKAGES_ROOT = Path(__file__).resolve().parents[1]
+_planted = False
 
 
 def prepare_cache(sources: Path) -> Path:
@@ -47,13 +66,26 @@ def configure_numba_cache() -> Path:
     Sets ``NUMBA_CACHE_DIR`` in this process's environment too, so that numba's own
     re-reading of its settings and the worker processes of a batch agree with it.
     """
-    chosen = os.environ.get(NUMBA_VARIABLE, "").strip()
-    folder = Path(chosen) if chosen else cache_dir("numba")
+    folder = numba_root()
     os.environ[NUMBA_VARIABLE] = str(folder)
+    plant_seed(folder)
     from numba.core import config
 
     setattr(config, "CACHE_DIR", str(folder))  # noqa: B010 - set at import time by numba
     return folder
+
+
+def numba_root() -> Path:
+    """numba's cache folder: ``NUMBA_CACHE_DIR`` if the user set it, else the per-user one."""
+    chosen = os.environ.get(NUMBA_VARIABLE, "").strip()
+    return Path(chosen) if chosen else cache_dir("numba")
+
+
+def cache_subfolder(root: Path, sources: Path) -> Path:
+    """numba's folder for the kernels of the modules in ``sources`` (its own naming, as of
+    0.59-0.68: the folder's name and the SHA-1 of its absolute path), without importing it."""
+    parent = os.path.abspath(sources)
+    return root / f"{os.path.basename(parent)}_{hashlib.sha1(parent.encode()).hexdigest()}"
 
 
 def solver_cache_folder(numba_root: Path, sources: Path) -> Path:
@@ -89,10 +121,9 @@ def needs_compiling(sources: Path) -> bool:
     uses (:func:`solver_cache_folder`'s fallback) and the stamp of the sources: a wrong
     "true" only costs loading every kernel up front, which is what a cold cache gets.
     """
-    chosen = os.environ.get(NUMBA_VARIABLE, "").strip()
-    root = Path(chosen) if chosen else cache_dir("numba")
-    parent = str(sources.resolve())
-    folder = root / f"{os.path.basename(parent)}_{hashlib.sha1(parent.encode()).hexdigest()}"
+    root = numba_root()
+    plant_seed(root)
+    folder = cache_subfolder(root, sources.resolve())
     try:
         stamp = (folder / STAMP_NAME).read_text(encoding="ascii").strip()
         return stamp != sources_digest(sources) or is_cold(folder)
@@ -122,3 +153,78 @@ def drop_stale_entries(sources: Path, cache: Path) -> bool:
     except OSError:
         return False
     return True
+
+
+def folder_digest(sources: Path) -> str:
+    """The SHA-256 of every Python source in ``sources`` (names and content)."""
+    digest = hashlib.sha256()
+    for path in sorted(sources.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _seed_of(packages_root: Path, folder: str) -> Path:
+    return packages_root / SEED_FOLDER / folder.replace("/", ".")
+
+
+def write_seed(root: Path, packages_root: Path) -> int:
+    """Copy what numba cached under ``root`` for the seeded folders of ``packages_root``
+    into its seed folders (the build step, after compiling every kernel); files copied."""
+    copied = 0
+    for folder in SEEDED:
+        sources = packages_root / folder
+        cached = cache_subfolder(root, sources)
+        seed = _seed_of(packages_root, folder)
+        shutil.rmtree(seed, ignore_errors=True)  # a build folder's seed of older sources
+        seed.mkdir(parents=True)
+        for entry in sorted(cached.glob("*")):
+            if entry.suffix in (".nbi", ".nbc") or entry.name == STAMP_NAME:
+                shutil.copyfile(entry, seed / entry.name)
+                copied += 1
+        (seed / SEED_STAMP).write_text(folder_digest(sources) + "\n", encoding="ascii")
+    return copied
+
+
+def plant_seed(root: Path, packages_root: Path = PACKAGES_ROOT) -> bool:
+    """Copy the kernels compiled at build time into numba's cache folder ``root``, once a
+    process and only where the cache does not hold this very seed yet; True if copied.
+
+    A seed is copied only if its sources are the ones installed (an edited checkout
+    compiles, as numba would anyway). Data files go first and each index, then the stamp,
+    last, every one written beside and renamed: a process that reads meanwhile finds the
+    old entries or the new ones, never a part of a file. Failures are ignored: numba then
+    compiles as without a seed.
+    """
+    global _planted
+    if _planted:
+        return False
+    _planted = True
+    copied = False
+    for folder in SEEDED:
+        seed = _seed_of(packages_root, folder)
+        sources = packages_root / folder
+        target = cache_subfolder(root, sources)
+        try:
+            stamp = (seed / SEED_STAMP).read_text(encoding="ascii")
+        except OSError:
+            continue  # no seed: an editable install, or a build that skipped it
+        try:
+            if (target / SEED_STAMP).read_text(encoding="ascii") == stamp:
+                continue
+        except OSError:
+            pass
+        try:
+            if stamp.strip() != folder_digest(sources):
+                continue
+            target.mkdir(parents=True, exist_ok=True)
+            order = {".nbc": 0, ".nbi": 1, ".stamp": 2}
+            entries = sorted((p for p in seed.iterdir() if p.name != SEED_STAMP),
+                             key=lambda p: (order.get(p.suffix, 3), p.name))
+            for entry in [*entries, seed / SEED_STAMP]:
+                partial = target / f".{entry.name}.{os.getpid()}.tmp"
+                shutil.copyfile(entry, partial)
+                partial.replace(target / entry.name)
+            copied = True
+        except OSError:
+            continue
+    return copied

@@ -99,3 +99,69 @@ def test_is_cold_until_every_compiled_module_has_an_index(tmp_path: Path) -> Non
     assert is_cold(tmp_path)
     (tmp_path / f"{COMPILED_MODULES[-1]}.f-1.py311.nbi").write_bytes(b"")
     assert not is_cold(tmp_path)
+
+
+def _packages(root: Path) -> Path:
+    """A packages root with the seeded folders, each holding one compiled module."""
+    from grader.jit_cache import SEEDED
+
+    for folder in SEEDED:
+        (root / folder).mkdir(parents=True)
+        (root / folder / "kernels.py").write_text(f"# {folder}\n")
+    return root
+
+
+def test_a_seed_made_at_build_time_is_found_by_numba_after_the_install_moved_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from grader import jit_cache
+
+    build = _packages(tmp_path / "build")
+    build_cache = tmp_path / "build-cache"
+    cached = jit_cache.cache_subfolder(build_cache, build / "grader/solver")
+    cached.mkdir(parents=True)
+    (cached / "kernels.solve-10.py311.nbi").write_bytes(b"index")
+    (cached / "kernels.solve-10.py311.1.nbc").write_bytes(b"code")
+    assert jit_cache.write_seed(build_cache, build) == 2
+
+    # the install: the same files under another path, whose numba folder is another one
+    import shutil
+
+    installed = tmp_path / "site-packages"
+    shutil.copytree(build, installed)
+    user_cache = tmp_path / "user-cache"
+    monkeypatch.setattr(jit_cache, "_planted", False)
+    assert jit_cache.plant_seed(user_cache, installed)
+    folder = jit_cache.cache_subfolder(user_cache, installed / "grader/solver")
+    assert folder != cached
+    assert (folder / "kernels.solve-10.py311.nbi").read_bytes() == b"index"
+    assert (folder / "kernels.solve-10.py311.1.nbc").read_bytes() == b"code"
+    # planted once: a later process reads two small files and copies nothing
+    monkeypatch.setattr(jit_cache, "_planted", False)
+    assert not jit_cache.plant_seed(user_cache, installed)
+
+
+def test_a_seed_of_other_sources_is_not_planted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from grader import jit_cache
+
+    packages = _packages(tmp_path / "site-packages")
+    jit_cache.write_seed(tmp_path / "build-cache", packages)
+    (packages / "words" / "kernels.py").write_text("# words, edited after the build\n")
+    monkeypatch.setattr(jit_cache, "_planted", False)
+    user_cache = tmp_path / "user-cache"
+    assert jit_cache.plant_seed(user_cache, packages)  # the two unedited folders
+    assert (jit_cache.cache_subfolder(user_cache, packages / "grader/solver")
+            / jit_cache.SEED_STAMP).is_file()
+    assert not jit_cache.cache_subfolder(user_cache, packages / "words").exists()
+
+
+def test_the_seed_folder_is_named_as_numba_names_it() -> None:
+    from numba.core.caching import _CacheLocator
+
+    from grader import jit_cache
+
+    sources = Path(jit_cache.__file__).resolve().parent / "solver"
+    expected = _CacheLocator.get_suitable_cache_subpath(str(sources / "kernels.py"))
+    assert jit_cache.cache_subfolder(Path("/root"), sources) == Path("/root") / expected
