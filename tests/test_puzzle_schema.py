@@ -130,7 +130,8 @@ def test_the_scripts_types_name_the_schemas_fields() -> None:
     defs = schema["$defs"]
     types = _fields((FOLDER / "puzzle.d.ts").read_text(encoding="utf-8"))
     common = set(defs["common"]["properties"])
-    branches = {"bw": "BwPuzzle", "colour": "ColourPuzzle", "fillin": "FillinPuzzle"}
+    branches = {"bw": "BwPuzzle", "colour": "ColourPuzzle", "fillin": "FillinPuzzle",
+                "mosaic": "MosaicPuzzle"}
     assert [ref["$ref"].rsplit("/", 1)[-1] for ref in schema["oneOf"]] == list(branches)
     for kind, interface in branches.items():
         assert common | set(defs[kind]["properties"]) == types[interface], kind
@@ -139,6 +140,8 @@ def test_the_scripts_types_name_the_schemas_fields() -> None:
     assert set(defs["hints"]["properties"]) == types["HintTable"]
     # the player's own caches on a step (_c, _p) are not part of the format
     assert set(defs["hintStep"]["properties"]) == types["HintStep"] - {"_c", "_p"}
+    assert set(defs["clueHints"]["properties"]) == types["ClueHintTable"]
+    assert set(defs["clueHintStep"]["properties"]) == types["ClueHintStep"] - {"_c", "_p"}
     assert set(defs["colour"]["properties"]["palette"]["items"]["properties"]) \
         == types["PaletteColour"]
 
@@ -156,7 +159,7 @@ def test_the_shell_names_no_kind() -> None:
     shell = (FOLDER / "player.js").read_text(encoding="utf-8")
     code = "\n".join(line for line in shell.splitlines() if not line.lstrip().startswith("//"))
     tags = [path.stem for path in (FOLDER / "boards").glob("*.js")]
-    assert sorted(tags) == ["bw", "colour", "fillin"]
+    assert sorted(tags) == ["bw", "colour", "fillin", "mosaic"]
     for tag in tags:
         assert f"'{tag}'" not in code and f'"{tag}"' not in code, tag
     typed = re.sub(r"typeof\s+[\w.]+", "", code)  # `typeof d.kind === 'string'` is no branch
