@@ -48,6 +48,11 @@ def words_site(issue_site: Callable[[str], Path]) -> Path:
 
 
 @pytest.fixture(scope="module")
+def mosaic_site(issue_site: Callable[[str], Path]) -> Path:
+    return issue_site("mosaic-sample.yaml")
+
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM)
@@ -319,6 +324,57 @@ def test_a_fillin_is_solved_by_typing(context: Any, words_site: Path) -> None:
     assert "Solved" in tab.status()
     assert page.locator(".np-words li.np-done").count() == page.locator(".np-words li").count()
     tab.shot("fillin-solved")
+
+
+def test_a_mosaic_is_solved_by_clicking_its_cells(context: Any, mosaic_site: Path) -> None:
+    """Every cell, clue cells too, is a grid cell named by its row and column: a click fills
+    it, a second marks it empty, a third clears it; clues grey as their blocks complete and
+    the status says solved when the grid is right."""
+    tab = Tab(context.new_page(), mosaic_site, "puzzle-03.html")  # the heart, 7x5
+    assert tab.record["kind"] == "mosaic"
+    page = tab.page
+
+    def cell(r: int, c: int) -> Any:
+        return page.get_by_role("gridcell", name=re.compile(rf"^row {r + 1}, column {c + 1},"))
+
+    # the 5 at row 1, column 6 shows its digit in its own cell
+    assert cell(0, 5).inner_text() == "5" and "clue 5" in str(cell(0, 5).get_attribute(
+        "aria-label"))
+    cell(0, 0).click()
+    assert tab.marks()[0] == 1
+    cell(0, 0).click()
+    assert tab.marks()[0] == DOT and "marked empty" in str(cell(0, 0).get_attribute("aria-label"))
+    cell(0, 0).click()
+    assert tab.marks()[0] == 0
+    clues = [(r, c) for r, row in enumerate(tab.record["clues"])
+             for c, ch in enumerate(row) if ch != "."]
+    for i, value in enumerate(tab.solution):
+        if value:
+            cell(*divmod(i, tab.width)).click()
+    assert "Solved" in tab.status() and tab.page.locator(".np-solved").is_visible()
+    assert "Solved: Heart" in page.locator(".np-solved").inner_text()
+    assert page.locator(".np-digit.np-done").count() == len(clues)
+    tab.shot("mosaic-solved")
+
+
+def test_a_mosaic_hint_names_its_technique_and_is_accepted(context: Any, mosaic_site: Path
+                                                           ) -> None:
+    tab = Tab(context.new_page(), mosaic_site, "puzzle-03.html")
+    page = tab.page
+    hint = page.locator(".np-hint-stage")
+    page.get_by_role("button", name="Hint", exact=True).click()
+    assert "easy step: one clue" in hint.inner_text()
+    page.get_by_role("button", name="Hint: tell me more").click()
+    assert "The 9 at row 3, column 4" in hint.inner_text()
+    assert page.locator(".np-show").count() == 9  # the 9's block
+    page.get_by_role("button", name="Hint: tell me more").click()
+    assert "[zeros-and-nines] the 9 at row 3, column 4 fills its whole block" in hint.inner_text()
+    page.get_by_role("button", name="Hint: tell me more").click()
+    page.get_by_role("button", name="Accept").click()
+    marks = tab.marks()
+    block = [r * tab.width + c for r in (1, 2, 3) for c in (2, 3, 4)]
+    assert [marks[i] for i in block] == [1] * 9 and sum(1 for m in marks if m) == 9
+    assert page.locator(".np-digit.np-done").count() >= 1  # the 9 is met
 
 
 def test_titles_are_text_and_only_the_players_script_runs(browser: Any, tmp_path: Path) -> None:

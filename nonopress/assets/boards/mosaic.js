@@ -1,7 +1,7 @@
 // The mosaic's (Fill-a-Pix) board for the player's shell (../player.js): a digit in a cell
 // counts the filled cells of the 3x3 block around it. A click fills a cell, a second marks it
 // empty, a third clears it; a right click marks it empty; the keys are the black-and-white
-// board's. A clue is greyed once its block is complete (every cell decided, its count met).
+// board's. A clue is greyed once its block is complete (its count of filled cells met).
 'use strict';
 (function () {
   const P = globalThis.NonopressPlayer;
@@ -144,13 +144,17 @@
 
     /** the clues whose blocks hold the cells, greyed or not */
     touched(indices) {
+      /** @type {Set<number>} */
       const clues = new Set();
       for (const i of indices || Array.from({length: this.n}, (_, k) => k)) {
         for (const j of this.blocks[i]) if (this.digits[j] >= 0) clues.add(j);
       }
       for (const j of clues) {
+        // as a nonogram's clue is crossed off: its count met, an open cell counted empty
+        // (a 0 once its cells are marked: met from the start, it would say nothing)
         const cells = this.blocks[j].map((k) => this.shell.cells[k]);
-        const done = cells.every((v) => v !== 0) && cells.filter((v) => v === 1).length === this.digits[j];
+        const filled = cells.filter((v) => v === 1).length;
+        const done = filled === this.digits[j] && (filled > 0 || cells.every((v) => v === EMPTY_MARK));
         this.cellEls[j].classList.toggle('np-done', done);
       }
     }
