@@ -81,9 +81,34 @@ def _colour() -> dict[str, Any]:
     return record
 
 
+def _mosaic() -> dict[str, Any]:
+    record = {k: v for k, v in _bw().items() if k not in ("rows", "columns", "givens")}
+    record.update(kind="mosaic", clues=["1."],
+                  hints={"rungs": ["completing-clues"], "where": ["An easy step: one clue"],
+                         "bracket": True,
+                         "steps": [{"r": 0, "w": 0, "s": "a step", "c": "1", "p": "",
+                                    "k": "0"}]})
+    return record
+
+
 def test_the_hand_made_records_validate(validator: Any) -> None:
     assert _problems(validator, _bw()) == []
     assert _problems(validator, _colour()) == []
+    assert _problems(validator, _mosaic()) == []
+
+
+@pytest.mark.parametrize("change", [
+    lambda r: r.update(clues=["1<"]),  # a clue row is digits and dots only
+    lambda r: r.update(rows=[[1]]),  # a nonogram's field on a mosaic
+    lambda r: r["hints"]["steps"][0].pop("k"),  # a step names the clues it read
+    lambda r: r["hints"]["steps"][0].update(a="row", i=0),  # not a line step
+    lambda r: r["hints"]["steps"][0].update(k="0-200000000"),
+])
+def test_a_bad_mosaic_record_is_refused(change: Callable[[dict[str, Any]], Any],
+                                        validator: Any) -> None:
+    record = _mosaic()
+    change(record)
+    assert _problems(validator, record) != []
 
 
 @pytest.mark.parametrize("change", [

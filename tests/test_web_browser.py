@@ -437,6 +437,25 @@ def test_axe_finds_no_violation_on_the_index_and_a_puzzle_page(browser: Any, sam
         ctx.close()
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_violation_on_a_mosaic_mid_solve(browser: Any, mosaic_site: Path,
+                                                      scheme: str) -> None:
+    """The clue digits keep their contrast on open, filled, marked and greyed cells."""
+    pytest.importorskip("axe_playwright_python")
+    ctx = browser.new_context(color_scheme=scheme)
+    try:
+        tab = Tab(ctx.new_page(), mosaic_site, "puzzle-03.html")
+        for i in range(2 * tab.width):  # the first two rows: filled, marked and met clues
+            if tab.solution[i]:
+                tab.cell(*divmod(i, tab.width)).click()
+            elif i % 2:
+                tab.cell(*divmod(i, tab.width)).click(button="right")
+        assert _axe(tab.page) == []
+        tab.shot(f"mosaic-{scheme}")
+    finally:
+        ctx.close()
+
+
 class Collector:
     """A solve collector on loopback: records each POST's body and content type; answers
     500 to the first ``fail`` of them."""
