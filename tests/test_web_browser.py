@@ -357,6 +357,29 @@ def test_a_mosaic_is_solved_by_clicking_its_cells(context: Any, mosaic_site: Pat
     tab.shot("mosaic-solved")
 
 
+def test_a_mosaic_is_solved_by_keyboard_alone(context: Any, mosaic_site: Path) -> None:
+    """The black-and-white board's keys: arrows, Home, Space fills, x marks empty."""
+    tab = Tab(context.new_page(), mosaic_site, "puzzle-03.html")
+    page = tab.page
+    for _ in range(40):  # Tab from the top of the page to the grid
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.getAttribute('role')") == "gridcell":
+            break
+    assert page.evaluate("document.activeElement.dataset.i") == "0"
+    for r in range(tab.height):
+        for c in range(tab.width):
+            page.keyboard.press("Space" if tab.solution[r * tab.width + c] else "x")
+            if c < tab.width - 1:
+                page.keyboard.press("ArrowRight")
+        if r < tab.height - 1:
+            page.keyboard.press("ArrowDown")
+            page.keyboard.press("Home")
+    assert "Solved" in tab.status()
+    assert page.get_by_role("gridcell").count() == tab.width * tab.height
+    # every clue greyed, the 0s included once their blocks are marked
+    assert page.locator(".np-digit.np-done").count() == page.locator(".np-digit").count()
+
+
 def test_a_mosaic_hint_names_its_technique_and_is_accepted(context: Any, mosaic_site: Path
                                                            ) -> None:
     tab = Tab(context.new_page(), mosaic_site, "puzzle-03.html")
