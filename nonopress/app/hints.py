@@ -9,7 +9,8 @@ cell holds the solution's value, which the player has.
 
 Line steps keep their premises line-relative ("p": positions along the line) to stay small
 on a 30x30 page; a grid step (cell branching, recursion) stands on everything decided before
-it ("g": 1).
+it ("g": 1). A kind whose clues sit in the cells (the mosaic) has a table of its own
+(:func:`clue_hint_table`): each step's premises are the decided cells it stood on.
 """
 
 from __future__ import annotations
