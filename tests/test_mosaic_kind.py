@@ -132,12 +132,30 @@ def test_make_kind_mosaic_writes_a_unique_mosaic_of_the_picture(
     assert main(["make", picture, "--kind", "nope", "--size", "15x15"]) == 2
 
 
-def test_web_says_the_player_has_no_mosaic_board_yet(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_web_publishes_a_mosaic_for_its_board(tmp_path: Path) -> None:
+    """A mosaic's page loads boards/mosaic.js with its clue rows, its answer veiled, its title
+    kept for the solved panel, and hints from the mosaic ladder's step log."""
+    import json
+
+    from grader.mosaic.ladder import mosaic_ladder
+    from nonopress.app.play import reveal
+
     manifest = str(ROOT / "puzzles" / "issues" / "mosaic-sample.yaml")
-    assert main(["web", manifest, "-o", str(tmp_path / "site"), "--no-cache", "-q"]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1].endswith("no board for it yet (nonopress/assets/boards/mosaic.js)")
+    site = tmp_path / "site"
+    assert main(["web", manifest, "-o", str(site), "--no-cache", "-q"]) == 0
+    assert (site / "boards" / "mosaic.js").is_file()
+    record = json.loads((site / "puzzle-03.json").read_text(encoding="utf-8"))
+    (heart,) = read_puzzles(ROOT / "puzzles" / "mosaic" / "heart.yaml")
+    assert record["kind"] == "mosaic" and record["clues"] == heart.rows_text()
+    assert "Heart" not in record["heading"] and record["title"] == ""
+    answer = reveal(record["solution"], record["key"])
+    assert answer == "".join("1" if ch == "#" else "0" for row in heart.solution for ch in row)
+    hints = record["hints"]
+    assert hints["steps"] and set(hints["rungs"]) <= set(mosaic_ladder().names)
+    first = hints["steps"][0]
+    assert first["k"] and "the 9 at row 3, column 4" in first["s"]
+    assert '<script src="boards/mosaic.js" defer></script>' in (
+        site / "puzzle-03.html").read_text(encoding="utf-8")
 
 
 def test_make_kind_bw_is_the_nonograms_make() -> None:

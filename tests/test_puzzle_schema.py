@@ -81,9 +81,34 @@ def _colour() -> dict[str, Any]:
     return record
 
 
+def _mosaic() -> dict[str, Any]:
+    record = {k: v for k, v in _bw().items() if k not in ("rows", "columns", "givens")}
+    record.update(kind="mosaic", clues=["1."],
+                  hints={"rungs": ["completing-clues"], "where": ["An easy step: one clue"],
+                         "bracket": True,
+                         "steps": [{"r": 0, "w": 0, "s": "a step", "c": "1", "p": "",
+                                    "k": "0"}]})
+    return record
+
+
 def test_the_hand_made_records_validate(validator: Any) -> None:
     assert _problems(validator, _bw()) == []
     assert _problems(validator, _colour()) == []
+    assert _problems(validator, _mosaic()) == []
+
+
+@pytest.mark.parametrize("change", [
+    lambda r: r.update(clues=["1<"]),  # a clue row is digits and dots only
+    lambda r: r.update(rows=[[1]]),  # a nonogram's field on a mosaic
+    lambda r: r["hints"]["steps"][0].pop("k"),  # a step names the clues it read
+    lambda r: r["hints"]["steps"][0].update(a="row", i=0),  # not a line step
+    lambda r: r["hints"]["steps"][0].update(k="0-200000000"),
+])
+def test_a_bad_mosaic_record_is_refused(change: Callable[[dict[str, Any]], Any],
+                                        validator: Any) -> None:
+    record = _mosaic()
+    change(record)
+    assert _problems(validator, record) != []
 
 
 @pytest.mark.parametrize("change", [
@@ -130,7 +155,8 @@ def test_the_scripts_types_name_the_schemas_fields() -> None:
     defs = schema["$defs"]
     types = _fields((FOLDER / "puzzle.d.ts").read_text(encoding="utf-8"))
     common = set(defs["common"]["properties"])
-    branches = {"bw": "BwPuzzle", "colour": "ColourPuzzle", "fillin": "FillinPuzzle"}
+    branches = {"bw": "BwPuzzle", "colour": "ColourPuzzle", "fillin": "FillinPuzzle",
+                "mosaic": "MosaicPuzzle"}
     assert [ref["$ref"].rsplit("/", 1)[-1] for ref in schema["oneOf"]] == list(branches)
     for kind, interface in branches.items():
         assert common | set(defs[kind]["properties"]) == types[interface], kind
@@ -139,6 +165,8 @@ def test_the_scripts_types_name_the_schemas_fields() -> None:
     assert set(defs["hints"]["properties"]) == types["HintTable"]
     # the player's own caches on a step (_c, _p) are not part of the format
     assert set(defs["hintStep"]["properties"]) == types["HintStep"] - {"_c", "_p"}
+    assert set(defs["clueHints"]["properties"]) == types["ClueHintTable"]
+    assert set(defs["clueHintStep"]["properties"]) == types["ClueHintStep"] - {"_c", "_p"}
     assert set(defs["colour"]["properties"]["palette"]["items"]["properties"]) \
         == types["PaletteColour"]
 
@@ -156,7 +184,7 @@ def test_the_shell_names_no_kind() -> None:
     shell = (FOLDER / "player.js").read_text(encoding="utf-8")
     code = "\n".join(line for line in shell.splitlines() if not line.lstrip().startswith("//"))
     tags = [path.stem for path in (FOLDER / "boards").glob("*.js")]
-    assert sorted(tags) == ["bw", "colour", "fillin"]
+    assert sorted(tags) == ["bw", "colour", "fillin", "mosaic"]
     for tag in tags:
         assert f"'{tag}'" not in code and f'"{tag}"' not in code, tag
     typed = re.sub(r"typeof\s+[\w.]+", "", code)  # `typeof d.kind === 'string'` is no branch

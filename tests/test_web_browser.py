@@ -48,6 +48,11 @@ def words_site(issue_site: Callable[[str], Path]) -> Path:
 
 
 @pytest.fixture(scope="module")
+def mosaic_site(issue_site: Callable[[str], Path]) -> Path:
+    return issue_site("mosaic-sample.yaml")
+
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM)
@@ -321,6 +326,80 @@ def test_a_fillin_is_solved_by_typing(context: Any, words_site: Path) -> None:
     tab.shot("fillin-solved")
 
 
+def test_a_mosaic_is_solved_by_clicking_its_cells(context: Any, mosaic_site: Path) -> None:
+    """Every cell, clue cells too, is a grid cell named by its row and column: a click fills
+    it, a second marks it empty, a third clears it; clues grey as their blocks complete and
+    the status says solved when the grid is right."""
+    tab = Tab(context.new_page(), mosaic_site, "puzzle-03.html")  # the heart, 7x5
+    assert tab.record["kind"] == "mosaic"
+    page = tab.page
+
+    def cell(r: int, c: int) -> Any:
+        return page.get_by_role("gridcell", name=re.compile(rf"^row {r + 1}, column {c + 1},"))
+
+    # the 5 at row 1, column 6 shows its digit in its own cell
+    assert cell(0, 5).inner_text() == "5" and "clue 5" in str(cell(0, 5).get_attribute(
+        "aria-label"))
+    cell(0, 0).click()
+    assert tab.marks()[0] == 1
+    cell(0, 0).click()
+    assert tab.marks()[0] == DOT and "marked empty" in str(cell(0, 0).get_attribute("aria-label"))
+    cell(0, 0).click()
+    assert tab.marks()[0] == 0
+    clues = [(r, c) for r, row in enumerate(tab.record["clues"])
+             for c, ch in enumerate(row) if ch != "."]
+    for i, value in enumerate(tab.solution):
+        if value:
+            cell(*divmod(i, tab.width)).click()
+    assert "Solved" in tab.status() and tab.page.locator(".np-solved").is_visible()
+    assert "Solved: Heart" in page.locator(".np-solved").inner_text()
+    assert page.locator(".np-digit.np-done").count() == len(clues)
+    tab.shot("mosaic-solved")
+
+
+def test_a_mosaic_is_solved_by_keyboard_alone(context: Any, mosaic_site: Path) -> None:
+    """The black-and-white board's keys: arrows, Home, Space fills, x marks empty."""
+    tab = Tab(context.new_page(), mosaic_site, "puzzle-03.html")
+    page = tab.page
+    for _ in range(40):  # Tab from the top of the page to the grid
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.getAttribute('role')") == "gridcell":
+            break
+    assert page.evaluate("document.activeElement.dataset.i") == "0"
+    for r in range(tab.height):
+        for c in range(tab.width):
+            page.keyboard.press("Space" if tab.solution[r * tab.width + c] else "x")
+            if c < tab.width - 1:
+                page.keyboard.press("ArrowRight")
+        if r < tab.height - 1:
+            page.keyboard.press("ArrowDown")
+            page.keyboard.press("Home")
+    assert "Solved" in tab.status()
+    assert page.get_by_role("gridcell").count() == tab.width * tab.height
+    # every clue greyed, the 0s included once their blocks are marked
+    assert page.locator(".np-digit.np-done").count() == page.locator(".np-digit").count()
+
+
+def test_a_mosaic_hint_names_its_technique_and_is_accepted(context: Any, mosaic_site: Path
+                                                           ) -> None:
+    tab = Tab(context.new_page(), mosaic_site, "puzzle-03.html")
+    page = tab.page
+    hint = page.locator(".np-hint-stage")
+    page.get_by_role("button", name="Hint", exact=True).click()
+    assert "easy step: one clue" in hint.inner_text()
+    page.get_by_role("button", name="Hint: tell me more").click()
+    assert "The 9 at row 3, column 4" in hint.inner_text()
+    assert page.locator(".np-show").count() == 9  # the 9's block
+    page.get_by_role("button", name="Hint: tell me more").click()
+    assert "[zeros-and-nines] the 9 at row 3, column 4 fills its whole block" in hint.inner_text()
+    page.get_by_role("button", name="Hint: tell me more").click()
+    page.get_by_role("button", name="Accept").click()
+    marks = tab.marks()
+    block = [r * tab.width + c for r in (1, 2, 3) for c in (2, 3, 4)]
+    assert [marks[i] for i in block] == [1] * 9 and sum(1 for m in marks if m) == 9
+    assert page.locator(".np-digit.np-done").count() >= 1  # the 9 is met
+
+
 def test_titles_are_text_and_only_the_players_script_runs(browser: Any, tmp_path: Path) -> None:
     puzzle = tmp_path / "evil.non"
     puzzle.write_text('title "<script>window.pwned=1</script><b>x</b>"\nby "<img src=x '
@@ -377,6 +456,25 @@ def test_axe_finds_no_violation_on_the_index_and_a_puzzle_page(browser: Any, sam
         page.mouse.click(10, 10)
         assert _axe(page) == []
         Tab(page, sample, "puzzle-03.html").shot(f"puzzle-{scheme}")
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_violation_on_a_mosaic_mid_solve(browser: Any, mosaic_site: Path,
+                                                      scheme: str) -> None:
+    """The clue digits keep their contrast on open, filled, marked and greyed cells."""
+    pytest.importorskip("axe_playwright_python")
+    ctx = browser.new_context(color_scheme=scheme)
+    try:
+        tab = Tab(ctx.new_page(), mosaic_site, "puzzle-03.html")
+        for i in range(2 * tab.width):  # the first two rows: filled, marked and met clues
+            if tab.solution[i]:
+                tab.cell(*divmod(i, tab.width)).click()
+            elif i % 2:
+                tab.cell(*divmod(i, tab.width)).click(button="right")
+        assert _axe(tab.page) == []
+        tab.shot(f"mosaic-{scheme}")
     finally:
         ctx.close()
 

@@ -352,6 +352,8 @@ class KindEntry:
     #: its puzzles have rows and columns of clues (the :class:`PuzzleKind` part: block
     #: lengths, sweeps, the replay); False for a kind that meets the core only
     lines: bool = True
+    #: its grade's step log gives the player's hints (the fill-in's grade logs no steps)
+    hints: bool = True
     #: whether a file's bytes (and name) hold this kind's puzzles, for a kind whose files
     #: grader.formats does not read; asked before grader.formats
     claims: Callable[[bytes, str | None], bool] | None = None

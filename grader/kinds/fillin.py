@@ -46,4 +46,5 @@ ENTRY = KindEntry(
     contract=FillinKind, formats=("text", "ipuz", "puz"),
     solver="words.fillin", grader="words.fillin_grade", ladder="words/fillin_scoring.yaml",
     drawing=FillinKind.drawing, board="fillin", editor=False,
-    catalogue=None, minutes="", manifest_key="fillins", label="Fill-in ", lines=False)
+    catalogue=None, minutes="", manifest_key="fillins", label="Fill-in ", lines=False,
+    hints=False)

@@ -21,7 +21,7 @@ from grader.kinds.contract import KindEntry, NoSolution
 from grader.results import Budget, SolveResult
 
 if TYPE_CHECKING:
-    from grader.mosaic.grading import MosaicGrade
+    from grader.mosaic.grading import MosaicGrade, MosaicStep
     from grader.mosaic_model import MosaicPuzzle
 
 #: the suffix of the game-ID files of kohend/simon-puzzles' Mosaic
@@ -134,6 +134,18 @@ class MosaicKind:
         from grader import mosaic
 
         return mosaic.grade(self.puzzle, budget, max_rung)
+
+    def sentence(self, step: MosaicStep) -> str:
+        """One step in words, as ``grade --explain`` says it (the player's hints)."""
+        from grader import mosaic
+
+        return mosaic.explain(step, self.puzzle.width)
+
+    def rung_level(self, rung: str) -> str:
+        """The level of one of the kind's rungs (a hint's first words)."""
+        from grader.mosaic.ladder import mosaic_ladder
+
+        return mosaic_ladder()[rung].level
 
     def explain(self, grade: MosaicGrade, name: str) -> str:
         """The heading, one numbered sentence a step, and where a solve that did not

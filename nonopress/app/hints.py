@@ -9,13 +9,14 @@ cell holds the solution's value, which the player has.
 
 Line steps keep their premises line-relative ("p": positions along the line) to stay small
 on a 30x30 page; a grid step (cell branching, recursion) stands on everything decided before
-it ("g": 1).
+it ("g": 1). A kind whose clues sit in the cells (the mosaic) has a table of its own
+(:func:`clue_hint_table`): each step's premises are the decided cells it stood on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from grader.ladder import default_ladder
 from grader.techniques.base import Step, spans
@@ -124,6 +125,53 @@ def hint_table(
     return {"rungs": rungs, "where": wheres, "bracket": bracket_rung, "steps": entries}
 
 
+def clue_hint_table(
+    width: int,
+    steps: Sequence[ClueStep],
+    say: Callable[[Any], str],
+    level_of: Callable[[str], str],
+) -> dict[str, Any]:
+    """The hint table of a kind whose steps read clues in cells (the mosaic): each step's
+    premises are the decided cells it stood on ("p": cell indices) and the clues it read
+    ("k": their cells, what stage 2 shows), its conclusion the cells it decided. ``say``
+    words a step as ``grade --explain`` does; ``level_of`` names a rung's level."""
+    known: set[int] = set()
+    entries: list[dict[str, Any]] = []
+    rungs: list[str] = []
+    wheres: list[str] = []
+    for step in steps:
+        decided = sorted({r * width + c for r, c, _ in step.changes} - known)
+        if not decided:
+            continue
+        known.update(decided)
+        count = len(step.clues)
+        article = _ARTICLE.get(level_of(step.rung), "A")
+        where = (f"{article} {level_of(step.rung)} step: one clue" if count == 1 else
+                 f"{article} {level_of(step.rung)} step: {count} clues compared")
+        entries.append({
+            "r": _index_of(rungs, step.rung),
+            "w": _index_of(wheres, where),
+            "s": say(step),
+            "c": ranges_text(decided),
+            "p": ranges_text(r * width + c for r, c, _ in step.premises),
+            "k": ranges_text(r * width + c for r, c, _ in step.clues),
+        })
+    return {"rungs": rungs, "where": wheres, "bracket": True, "steps": entries}
+
+
+class ClueStep(Protocol):
+    """A logged step of a clue-in-cell kind (grader.mosaic.grading.MosaicStep)."""
+
+    @property
+    def rung(self) -> str: ...
+    @property
+    def clues(self) -> Sequence[tuple[int, int, int]]: ...
+    @property
+    def changes(self) -> Sequence[tuple[int, int, int]]: ...
+    @property
+    def premises(self) -> Sequence[tuple[int, int, int]]: ...
+
+
 def _index_of(table: list[str], value: str) -> int:
     if value not in table:
         table.append(value)
@@ -135,4 +183,4 @@ def givens_known(width: int, givens: Sequence[tuple[int, int, bool]]) -> list[in
     return [r * width + c for r, c, _ in givens]
 
 
-__all__ = ["givens_known", "hint_table", "ranges_text", "where_text"]
+__all__ = ["ClueStep", "clue_hint_table", "givens_known", "hint_table", "ranges_text", "where_text"]

@@ -11,20 +11,28 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from grader import __version__
 from grader.errors import NonopressError, NotPublishable
 from grader.kinds import AnyPuzzle, entry_of, kind_of
 from grader.ladder import grader_version
 from grader.results import Budget
-from nonopress.app.hints import givens_known, hint_table
+from nonopress.app.hints import clue_hint_table, givens_known, hint_table
 
 if TYPE_CHECKING:
     from words.fillin import FillIn
 
 #: what the player reports itself as (the solve records' "player")
 PLAYER = f"nonopress-player/{__version__}"
+
+
+class CellKind(Protocol):
+    """What the hints ask of a kind whose clues sit in cells (grader.kinds.mosaic)."""
+
+    def sentence(self, step: Any) -> str: ...
+    def rung_level(self, rung: str) -> str: ...
 
 
 class Figures(Protocol):
@@ -140,6 +148,21 @@ def nonogram_record(
     return record
 
 
+def clue_cell_record(puzzle: AnyPuzzle, rows: Sequence[str], grade: Figures,
+                     hints: dict[str, Any], version: str, meta: dict[str, Any]
+                     ) -> dict[str, Any]:
+    """A kind whose clues sit in the cells (the mosaic) for the player: one string of
+    digits and dots a row. ``rows``: the solution the grade proved, ``#`` filled."""
+    _fits_the_player(puzzle.width, puzzle.height)
+    key = puzzle.key()
+    cells = "".join("1" if ch == "#" else "0" for row in rows for ch in row)
+    return {"format": FORMAT, **veiled_meta(meta, key), "key": key,
+            "kind": entry_of(puzzle).board, "width": puzzle.width, "height": puzzle.height,
+            "clues": [str(row) for row in kind_of(puzzle).clue_texts()[0]],
+            "grade": grade_figures(grade, version), "hints": hints,
+            "solution": obfuscate(cells, key)}
+
+
 def paged_record(puzzle: FillIn, grade: Figures, version: str, meta: dict[str, Any]
                  ) -> dict[str, Any]:
     """An entry of a kind that lays out its own pages (the fill-in crossword) for the
@@ -189,6 +212,9 @@ def hints_of_grade(puzzle: AnyPuzzle, grade: Any) -> dict[str, Any]:
 def _hints_of(puzzle: AnyPuzzle, steps: Any) -> dict[str, Any]:
     """The hint table of a step log, in the words of the puzzle's kind."""
     kind = kind_of(puzzle)
+    if not entry_of(puzzle).lines:  # steps that read clues in cells (the mosaic)
+        cells = cast("CellKind", kind)
+        return clue_hint_table(puzzle.width, steps, cells.sentence, cells.rung_level)
     colour = kind.in_colour() is not None  # its changes are bit sets of colours
     return hint_table(puzzle.width, puzzle.height, steps, kind.sentence, colour=colour,
                       known_at_start=givens_known(puzzle.width, kind.givens()),
@@ -216,6 +242,7 @@ __all__ = [
     "FORMAT",
     "MAX_SIDE",
     "PLAYER",
+    "clue_cell_record",
     "compute_hints",
     "grade_figures",
     "hints_of_grade",

@@ -92,7 +92,32 @@ export interface FillinPuzzle extends PuzzleBase {
   hints: null;
 }
 
-export type Puzzle = BwPuzzle | ColourPuzzle | FillinPuzzle;
+/** A step of a kind whose clues sit in cells: p the decided cells it stood on, k its clues' cells. */
+export interface ClueHintStep {
+  r: number;
+  w: number;
+  s: string;
+  c: string;
+  p: string;
+  k: string;
+  _c?: number[];
+  _p?: number[];
+}
+
+export interface ClueHintTable {
+  rungs: string[];
+  where: string[];
+  bracket?: boolean;
+  steps: ClueHintStep[];
+}
+
+export interface MosaicPuzzle extends PuzzleBase {
+  kind: 'mosaic';
+  clues: string[];
+  hints?: ClueHintTable | null;
+}
+
+export type Puzzle = BwPuzzle | ColourPuzzle | FillinPuzzle | MosaicPuzzle;
 
 export interface Stats {
   seconds: number;

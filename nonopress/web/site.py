@@ -27,7 +27,13 @@ from grader.results import Budget
 from layout.issue import Entry, IssueEntry
 from layout.manifest import Manifest, PuzzleRef
 from nonopress.app import CACHE_NAME
-from nonopress.app.play import PLAYER, compute_hints, nonogram_record, paged_record
+from nonopress.app.play import (
+    PLAYER,
+    clue_cell_record,
+    compute_hints,
+    nonogram_record,
+    paged_record,
+)
 from nonopress.assets import BOARDS, FILES, asset_bytes, board_file
 from nonopress.web.pages import PageLink, archive_page, index_page, puzzle_page
 
@@ -165,7 +171,7 @@ def _record(entry: Entry, budget: Budget, version: str, day: str, site: dict[str
     """The player's JSON of an entry of any kind: a puzzle block with the hint table its
     grade kept, or the record of a kind that lays out its own pages."""
     board = entry_of(entry.puzzle).board
-    if board_file(board) is None:  # a kind the player has no board for yet (the mosaic)
+    if board_file(board) is None:  # a kind the player has no board for yet
         raise NonopressError(f"puzzle {entry.number} ({entry.noun}): the web player has no "
                              f"board for it yet (nonopress/assets/boards/{board}.js)")
     block = entry.block()
@@ -175,6 +181,15 @@ def _record(entry: Entry, budget: Budget, version: str, day: str, site: dict[str
                                     entry_of(entry.puzzle).label),
                 "title": entry.title, "note": entry.note, "date": day,
                 "solved_title": entry.title, "site": site}
+        rows = entry.grade.solution
+        if entry_of(entry.puzzle).hints and rows is not None:  # clues in the cells
+            # a picture's title gives it away, as a nonogram's does: veiled until solved
+            meta.update(heading=_heading(entry.number, entry.size, "",
+                                         entry_of(entry.puzzle).label), title="")
+            if progress:
+                progress(f"hints for puzzle {entry.number}")
+            return clue_cell_record(entry.puzzle, rows, entry.grade,
+                                    compute_hints(entry.puzzle, budget), version, meta)
         return paged_record(entry.puzzle, entry.grade, version, meta)
     if progress:
         progress(f"hints for puzzle {entry.number}")
