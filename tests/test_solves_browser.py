@@ -26,6 +26,7 @@ from studio_support import running_studio  # noqa: E402
 from grader.formats import read_any  # noqa: E402
 from nonopress.catalogue import ImportOptions, add_files, open_catalogue, schema  # noqa: E402
 from nonopress.cli import main  # noqa: E402
+from nonopress.solves.record import MIN_COMPLETED_SECONDS  # noqa: E402
 from nonopress.studio.config import StudioConfig  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -96,6 +97,8 @@ class Play:
         page.get_by_role("button", name=re.compile("Hint")).first.click()
         page.get_by_role("button", name="Hint: tell me more").click()
         page.get_by_role("button", name="Check").click()
+        # the collector refuses a completed solve quicker than a person could make it
+        page.wait_for_timeout(1000 * (MIN_COMPLETED_SECONDS + 0.5))
         for index, value in enumerate(self.solution):
             if value:
                 self.click_cell(index)
