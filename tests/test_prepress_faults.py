@@ -480,4 +480,6 @@ def test_the_sample_books_pass(tmp_path: Path) -> None:
                        *extra, "-o", str(out), "-q"])
         assert status == 0
         report = preflight(out, profile)
-        assert report.passed and not report.warned, report.lines()
+        # the one warning a true one: an 11-page magazine cannot be saddle-stitched as it is
+        expected = {"saddle-stitch"} if profile == "pdfx" else set()
+        assert report.passed and {r.rule for r in report.warned} == expected, report.lines()
