@@ -24,6 +24,10 @@ _SUFFIXES = ("S", "ES", "ED", "D", "ING", "ER", "ERS", "Y")
 _DOUBLED = ("ED", "ING", "ER", "ERS", "Y", "IER", "IEST")
 _AFTER_E = ("ING", "ER", "ERS", "Y")  # URINATE -> URINATING
 _AFTER_Y = ("IER", "IEST", "IES", "IED")  # SHITTY -> SHITTIER
+#: every ending an inflection can add, longest first (built once: bases() runs per word of a
+#: list of a million)
+_ENDINGS = tuple(sorted(set(_SUFFIXES) | set(_DOUBLED) | set(_AFTER_E) | set(_AFTER_Y),
+                        key=len, reverse=True))
 
 
 def inflections(word: str) -> set[str]:
@@ -89,7 +93,7 @@ class Blocklist:
 def bases(word: str) -> set[str]:
     """The base words ``word`` could be an inflection of (by :func:`inflections`)."""
     found: set[str] = set()
-    for suffix in set(_SUFFIXES) | set(_DOUBLED) | set(_AFTER_E) | set(_AFTER_Y):
+    for suffix in _ENDINGS:
         if len(word) > len(suffix) and word.endswith(suffix):
             stem = word[: -len(suffix)]
             found.add(stem)  # WORD + S
