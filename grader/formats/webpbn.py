@@ -19,8 +19,8 @@ carries the licence, which the DTD has no element for.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
 import xml.etree.ElementTree as fast_tree
+from collections.abc import Iterable, Sequence
 from xml.etree.ElementTree import Element, ParseError
 from xml.parsers.expat import ExpatError
 
