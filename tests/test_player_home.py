@@ -386,8 +386,10 @@ def test_the_error_signal_is_off_by_default_and_marks_a_contradicting_line(
         play.click(i)
     assert "Row 1 cannot fit its clue" in play.status()
     assert page.evaluate(checks) == 2
+    page.wait_for_timeout(500)  # saved after a quiet moment
     page.reload()
     page.wait_for_selector(".np-contradicts")  # the setting and the mark come back
+    assert page.evaluate(checks) == 2  # drawn again, not counted again
 
 
 def test_the_line_check_agrees_with_every_clue_of_a_solved_grid(context: Any,

@@ -178,7 +178,7 @@
         box.checked = !!load(SIGNAL);
         box.addEventListener('change', () => {
           store(SIGNAL, box.checked ? true : undefined);
-          this.lint(null);
+          this.lint(null, true);
           p.say(box.checked ? 'Lines that contradict their clue will be marked as you go.' : 'Error marks off.');
         });
         const label = document.createElement('label');
@@ -188,7 +188,7 @@
         line.className = 'np-signal';
         line.append(box, label);
         p.extrasBar().append(line);
-        this.lint(null);
+        this.lint(null, false);  // the marks as they were left, not counted again
       }
       if (p.solved) this.solvedPanel(false);
     }
@@ -206,13 +206,18 @@
     restarted() {
       this.card = {rows: {}};
       store(this.cardKey, undefined);
-      this.lint(null);
+      this.lint(null, false);
     }
 
     /** The error signal over the lines of the changed cells (all lines for null). */
-    touched(indices) { if (this.lines && this.on) this.lint(indices); }
+    touched(indices) { if (this.lines && this.on) this.lint(indices, true); }
 
-    lint(indices) {
+    /**
+     * Mark the lines of ``indices`` (every line for null) whose marks contradict their
+     * clue; ``count``: a line newly marked counts as a check (not when the marks are only
+     * drawn again, on a reload).
+     */
+    lint(indices, count) {
       if (!this.lines) return;
       const p = this.player, W = p.W, H = p.H, on = this.on = !!load(SIGNAL);
       /** @type {[string, number][]} */
@@ -241,6 +246,7 @@
         if (bad && !this.flagged.has(name)) {
           this.flagged.add(name);
           found.push(`${axis === 'row' ? 'Row' : 'Column'} ${k + 1}`);
+          if (!count) continue;
           // the signal checked the solver's marks for them: counted as a check
           p.stats.checks++;
           if (axis === 'row') this.helped('e', [k * W]);
