@@ -105,7 +105,9 @@ def json_in_html(data: Any) -> str:
 
 
 def puzzle_page(record: dict[str, Any], site_title: str, collect: str | None) -> str:
-    """A puzzle's page: the player, with the puzzle's data in the page."""
+    """A puzzle's page: the player, with the puzzle's data in the page. The element is
+    ``light``: on the site's own page the player draws in the page (an embed draws in its
+    shadow root, away from the host's styles)."""
     heading = record.get("heading") or _("Puzzle")
     board = board_file(str(record.get("kind", "")))
     needs = _("This puzzle needs JavaScript to play.")

@@ -3,9 +3,10 @@
 The site: ``index.html`` (the issue: each puzzle with its level, stars and minutes),
 ``archive.html`` (every published puzzle by date), one ``puzzle-NN.html`` a puzzle with its
 data in the page, the same data as ``puzzle-NN.json`` (for ``<nonopress-puzzle src=...>``),
-``latest.json`` (today's puzzle), and the player: its shell's script, a board script per kind
-(``boards/``) and one style sheet. Grades and their hint tables come through the issue's
-grade cache: each puzzle is graded once.
+``latest.json`` (today's puzzle), the player: its shell's script, a board script per kind
+(``boards/``), its extras (habits, printing) and its style sheets, and ``.nonopress-site.json``
+(what the build wrote, so a rebuild withdraws only its own files: ``ledger``). Grades and
+their hint tables come through the issue's grade cache: each puzzle is graded once.
 """
 
 from __future__ import annotations
