@@ -525,3 +525,23 @@ def test_axe_finds_no_violation_on_the_solved_panel_and_the_index_statistics(
         assert _axe(page) == []
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("cells, runs, fits", [
+    ([1, 2, 0], [[1, 1], [1, 2]], True),      # two colours may touch
+    ([1, 1, 0], [[1, 1], [1, 1]], False),     # one colour needs a gap
+    ([1, 0, 1], [[1, 1], [1, 1]], True),
+    ([255, 255, 1], [[2, 1]], False),         # the dots leave no room
+    ([0, 0, 0, 0], [[2, 1], [1, 1]], True),
+    ([1, 1, 1, 0], [[2, 1], [1, 1]], False),  # a run too long
+    ([0, 2, 0, 0], [[2, 1]], False),          # a colour the clue lacks
+    ([255, 255, 255], [], True),
+    ([0, 1, 0], [], False),
+])
+def test_the_line_check_on_colours_gaps_and_dots(context: Any, sample: Path,
+                                                 cells: list[int], runs: list[list[int]],
+                                                 fits: bool) -> None:
+    page = context.new_page()
+    page.goto((sample / "index.html").as_uri())
+    page.wait_for_function("() => typeof NonopressHabits !== 'undefined'")
+    assert page.evaluate("([c, r]) => NonopressHabits.fits(c, r)", [cells, runs]) is fits
