@@ -366,6 +366,9 @@ class KindEntry:
     #: gives the puzzle, whether it is proved unique, and its report record
     make: Callable[[Any, str | None, int | None, int, str, float],
                    tuple[Any, bool, dict[str, Any]]] | None = None
+    #: the catalogue's key for one puzzle under the 8 symmetries of the square, for a kind
+    #: whose clue grid is the puzzle (the mosaic's); None: the key of its solution picture
+    design_key: Callable[[Any], str] | None = None
 
     def distance(self, puzzle: object) -> int | None:
         """How far up ``puzzle``'s class tree the kind's model is (0: its very class), None
