@@ -357,6 +357,9 @@ class KindEntry:
     #: whether a file's bytes (and name) hold this kind's puzzles, for a kind whose files
     #: grader.formats does not read; asked before grader.formats
     claims: Callable[[bytes, str | None], bool] | None = None
+    #: file suffixes of its own formats that grader.formats does not know (a folder's
+    #: ``.mosaic`` game IDs), so ``batch`` and ``library add`` look at those files too
+    suffixes: tuple[str, ...] = ()
     #: the reader of the files it claims: ``read(data, name, format)``
     read: Callable[[bytes, str, str | None], list[Any]] | None = None
     #: the writer of its puzzles: ``write(puzzles, format)``

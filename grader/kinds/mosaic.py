@@ -217,5 +217,5 @@ ENTRY = KindEntry(
     solver="grader.mosaic.solver", grader="grader.mosaic.grading",
     ladder="grader/mosaic/ladder.yaml", drawing=MosaicKind.drawing, board="mosaic",
     editor=False, catalogue=(), minutes="", manifest_key="mosaics", label="Mosaic ",
-    lines=False, stored=MosaicKind,
+    lines=False, stored=MosaicKind, suffixes=(GAME_ID_SUFFIX,),
     claims=claims, read=read, write=write, make=make, design_key=design_key)
