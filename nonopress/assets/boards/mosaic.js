@@ -24,7 +24,7 @@
       this.blank = 0;
       this.active = 0;
       this.lineName = 'block';
-      this.reports = false;         // the solve collector files nonogram keys only
+      this.reports = true;          // solve records are filed under the mosaic's key (the catalogue holds mosaics)
       /** @type {HTMLElement[]} */
       this.cellEls = [];
       // each cell's digit, -1 for none
