@@ -17,6 +17,7 @@ from starlette.testclient import TestClient
 from test_solves import SITE, record
 
 import grader.mosaic as mosaic
+from grader.ladder import data_digest, grader_version
 from grader.mosaic import formats
 from grader.mosaic.minutes import MosaicTimeModel, read_model, time_model
 from grader.mosaic_model import MosaicPuzzle
@@ -123,15 +124,20 @@ def test_calibrate_kind_mosaic_fits_the_minutes_to_collected_solves(
     assert model.fitted and model.scale == fitted["after"]["scale"]
     assert "# Mosaic minutes fitted by `nonopress calibrate" in table.read_text()
     # installed, the table makes the grade's minutes fitted ones (and says so)
+    version = grader_version()
     monkeypatch.setattr("grader.mosaic.minutes.MINUTES_FILE", table)
     time_model.cache_clear()
+    data_digest.cache_clear()
+    assert grader_version() != version  # stored mosaic grades are graded again
     try:
         graded = mosaic.grade(puzzles[0], Budget(seconds=20))
         assert graded.minutes_fitted and graded.to_json()["minutes_note"] is None
         assert graded.assumed_minutes is not None
         assert graded.minutes == model.estimate(graded.assumed_minutes)[0]
-    finally:
+    finally:  # the installed table again, for the tests after this one
+        monkeypatch.undo()
         time_model.cache_clear()
+        data_digest.cache_clear()
 
 
 def test_calibrate_kind_mosaic_with_too_few_solves_is_one_line(
