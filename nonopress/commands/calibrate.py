@@ -121,14 +121,14 @@ def _run_mosaic(args: argparse.Namespace, since: str | None) -> int:
     from pathlib import Path
 
     from grader.errors import NonopressError
-    from grader.mosaic.minutes import MINUTES_FILE, write_model
     from grader.text import shown
     from nonopress.catalogue import open_catalogue
     from nonopress.solves import refit, refit_mosaic
 
     if args.write is not None and not args.write:
+        installed = shown(str(refit_mosaic.installed_table()))
         raise NonopressError("--write needs the mosaic minutes table's path (the installed "
-                             f"one is {shown(str(MINUTES_FILE))}, written only when named)")
+                             f"one is {installed}, written only when named)")
     target = Path(args.write) if args.write else None
     if target is not None and not target.parent.is_dir():
         raise NonopressError(f"{target}: no folder there to write into")
@@ -169,7 +169,7 @@ def _run_mosaic(args: argparse.Namespace, since: str | None) -> int:
             "--force (collected solves are unauthenticated: check the puzzles and their "
             "addresses, then --force)")
     if target is not None:
-        write_model(result.after, refit_mosaic.note_of(result, name, since), target)
+        refit_mosaic.write_minutes(result, name, since, target)
         print(f"mosaic minutes written to {target}", file=sys.stderr)
     elif not args.json:
         print("nothing written (--write grader/mosaic/minutes.yaml saves the fitted minutes)",

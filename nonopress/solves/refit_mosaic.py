@@ -17,6 +17,7 @@ import math
 import statistics
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -188,5 +189,20 @@ def note_of(result: MosaicRefit, catalogue_name: str, since: str | None) -> str:
             "# ln(minutes) = intercept + scale * ln(the ladder's assumed minutes)\n")
 
 
-__all__ = ["MODEL", "MosaicObserved", "MosaicRefit", "fit", "from_solves", "log_error",
-           "note_of", "observations"]
+def installed_table() -> Path:
+    """The mosaic minutes table grading reads (written only when ``--write`` names it)."""
+    from grader.mosaic.minutes import MINUTES_FILE
+
+    return MINUTES_FILE
+
+
+def write_minutes(result: MosaicRefit, catalogue_name: str, since: str | None,
+                  path: Path) -> Path:
+    """The fitted model as a minutes table at ``path``, headed by what it was fitted to."""
+    from grader.mosaic.minutes import write_model
+
+    return write_model(result.after, note_of(result, catalogue_name, since), path)
+
+
+__all__ = ["MODEL", "MosaicObserved", "MosaicRefit", "fit", "from_solves", "installed_table",
+           "log_error", "note_of", "observations", "write_minutes"]
