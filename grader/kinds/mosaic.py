@@ -119,6 +119,12 @@ class MosaicKind:
     def cell_colours(self) -> dict[str, str]:
         return {"#": "#000000", ".": "#ffffff"}
 
+    def editor_record(self) -> dict[str, Any]:
+        """What the studio's editor opens: the clue rows (digits and ``.``); no line
+        clues, palette or givens."""
+        return {"kind": self.tag, "clues": self.puzzle.rows_text(), "palette": None,
+                "rows": [], "columns": [], "givens": []}
+
     def prepare(self, notice: TextIO | None = None) -> float:
         """Nothing to compile: the mosaic engines are plain Python."""
         return 0.0
