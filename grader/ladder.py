@@ -235,6 +235,12 @@ def data_digest() -> str:
         digest.update(resources.files("grader").joinpath("scoring.yaml").read_bytes())
     except (FileNotFoundError, OSError):
         digest.update(b"-")
+    # the mosaic's ladder and, once calibrate has written it, its fitted minutes table
+    from grader.mosaic import minutes
+
+    for path in (minutes.MINUTES_FILE.with_name("ladder.yaml"), minutes.MINUTES_FILE):
+        if path.is_file():
+            digest.update(path.read_bytes())
     # what the stars of a grade are: since issue 46 the level bounds them (one scale)
     digest.update(b"stars: level-bound")
     # since issue 60 the score is banded by level (grader.scoring.banded)

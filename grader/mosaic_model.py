@@ -168,6 +168,24 @@ class MosaicPuzzle:
         text = "mosaic/" + "|".join(self.rows_text())
         return hashlib.sha256(text.encode()).hexdigest()[:24]
 
+    def shape_key(self) -> str:
+        """A 20-hex-digit key equal for the clue grid and its seven rotations and mirror
+        images: one puzzle, however it was turned (the catalogue's duplicates). Digits are
+        compared as they are (no renumbering, unlike a colour picture's palette), and the
+        hash is seeded apart from picture keys, so a mosaic never matches a nonogram."""
+        base = self.clue_array()
+        best: tuple[tuple[int, int], bytes] | None = None
+        for turns in range(4):
+            for image in (np.rot90(base, turns), np.rot90(base, turns)[:, ::-1]):
+                rank = ((int(image.shape[0]), int(image.shape[1])),
+                        np.ascontiguousarray(image).tobytes())
+                best = rank if best is None or rank < best else best
+        assert best is not None
+        digest = hashlib.blake2b(digest_size=10, person=b"mosaic-clues")
+        digest.update(f"{best[0][0]}x{best[0][1]}:".encode("ascii"))
+        digest.update(best[1])
+        return digest.hexdigest()
+
     def with_solution(self, picture: BoolArray | Sequence[str] | None) -> MosaicPuzzle:
         return replace(self, solution=None if picture is None else as_row_strings(picture))
 

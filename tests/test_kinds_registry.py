@@ -27,6 +27,7 @@ from grader.kinds import (
     entry_of,
     kind_of,
 )
+from grader.kinds.mosaic import MosaicKind
 from grader.ladder import KINDS as LADDER_KINDS
 from nonopress.cli import main
 
@@ -68,9 +69,11 @@ def test_the_formats_an_entry_names_are_the_ones_that_read_it() -> None:
 
 
 def test_the_stored_kinds_are_the_catalogued_ones() -> None:
-    assert TAGS == ("bw", "colour")  # the catalogue's kind column: fill-ins are not stored
+    # the catalogue's kind column: fill-ins are not stored
+    assert TAGS == ("bw", "colour", "mosaic")
     stored: dict[str, Any] = dict(STORED)
-    assert stored == {"bw": BlackAndWhite, "colour": Colour}
+    assert stored == {"bw": BlackAndWhite, "colour": Colour, "mosaic": MosaicKind}
+    assert [entry.tag for entry in KINDS if entry.catalogue is not None] == list(TAGS)
 
 
 def test_each_puzzle_finds_its_kind_through_the_registry() -> None:

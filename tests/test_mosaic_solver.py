@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import time
 
 import numpy as np
 import pytest
@@ -108,3 +109,48 @@ def test_a_start_grid_constrains_the_search() -> None:
     result = solve(puzzle, start=start)
     assert result.verdict == "unique"
     assert result.solutions[0][0, 3] and not result.solutions[0][1, 3]
+
+
+#: random noise, 20x20, 40-100% of its clues shown (bench/bench_mosaic.py's noise set, seed
+#: 1, puzzle 45): the reading-order search alone was undecided on it after 20 s (SAT: 0.03 s)
+NOISE_20 = [
+    "..434.4..213.5.44.43", "...5..765..4.8.5.6.4", ".555..6.64..4..34..4",
+    ".55666..5.44..33.66.", "3.4.5.333...4.45555.", "45.5.4...3...8..54..",
+    "345.53.2.3.56.76....", "3.5.6.4346..58..44.4", ".3..6.556..54665.45.",
+    "344666665.65..5.43.3", "23.565.4.5..44...45.", ".23454..356.43.4.664",
+    "1123.4.3.67...457.75", "..34.54.5.7443567875", ".66655..44.4.4667...",
+    "47.7...24..4.66..87.", "3677.2...5.565.45.6.", "24554233.5.4.5.4..6.",
+    "245.........43.45.64", "1......2222.2.2..64."]
+
+
+def test_random_noise_is_decided_in_a_few_thousand_nodes() -> None:
+    puzzle = MosaicPuzzle.from_rows(NOISE_20)
+    result = solve(puzzle, budget=Budget(seconds=None, nodes=3000))
+    assert result.verdict == "multiple"
+    assert all(puzzle.satisfied_by(s) for s in result.solutions)
+    assert not np.array_equal(*result.solutions)
+
+
+def test_noise_verdicts_agree_with_the_sat_oracle() -> None:
+    sat_peer = pytest.importorskip("grader.mosaic.sat_peer")
+    rng = np.random.default_rng(45)
+    for _ in range(12):
+        side = int(rng.integers(12, 17))
+        picture = rng.random((side, side)) < 0.5
+        puzzle = MosaicPuzzle.from_picture(picture, rng.random((side, side)) < rng.uniform(0.4, 1))
+        puzzle = MosaicPuzzle(puzzle.clues)
+        result = solve(puzzle, budget=Budget(seconds=None, nodes=20000))
+        count, _ = sat_peer.count_solutions(puzzle, 2)
+        assert result.verdict == {0: "none", 1: "unique", 2: "multiple"}[count]
+
+
+def test_the_budget_holds_on_a_grid_whose_first_pass_is_long() -> None:
+    # 60x60 noise: propagation and the first grid-wide pair comparison alone took 0.4 s,
+    # all before the search's first look at the clock
+    rng = np.random.default_rng(1)
+    picture = rng.random((60, 60)) < 0.5
+    puzzle = MosaicPuzzle(MosaicPuzzle.from_picture(picture, rng.random((60, 60)) < 0.45).clues)
+    began = time.monotonic()
+    result = solve(puzzle, budget=Budget(seconds=0.05))
+    assert time.monotonic() - began < 0.25
+    assert result.verdict == "undecided" and result.solutions == ()

@@ -677,3 +677,20 @@ def test_move_lets_a_finger_pan_instead_of_paint(browser: Any, sample: Path) -> 
         assert tab.marks()[0] == 1
     finally:
         ctx.close()
+
+
+def test_a_mosaics_thick_rules_fall_every_5_cells(context: Any, mosaic_site: Path) -> None:
+    """As printed: a thicker rule after every 5th row and column, none after the first
+    (where a nonogram's clue row and column end, and the mosaic has none)."""
+    tab = Tab(context.new_page(), mosaic_site, "puzzle-04.html")  # the fish, 20x15
+    assert tab.record["kind"] == "mosaic"
+
+    def width(r: int, c: int, side: str) -> str:
+        return str(tab.cell(r, c).evaluate(
+            f"e => getComputedStyle(e).getPropertyValue('border-{side}-width')"))
+
+    assert width(0, 0, "left") == "2px" and width(0, 0, "top") == "2px"  # the border
+    assert width(0, 1, "left") == "0px" and width(1, 0, "top") == "0px"
+    assert width(0, 4, "right") == "2px" and width(0, 3, "right") == "1px"
+    assert width(4, 0, "bottom") == "2px" and width(3, 0, "bottom") == "1px"
+    assert width(0, 19, "right") == "2px" and width(14, 0, "bottom") == "2px"

@@ -357,6 +357,9 @@ class KindEntry:
     #: whether a file's bytes (and name) hold this kind's puzzles, for a kind whose files
     #: grader.formats does not read; asked before grader.formats
     claims: Callable[[bytes, str | None], bool] | None = None
+    #: file suffixes of its own formats that grader.formats does not know (a folder's
+    #: ``.mosaic`` game IDs), so ``batch`` and ``library add`` look at those files too
+    suffixes: tuple[str, ...] = ()
     #: the reader of the files it claims: ``read(data, name, format)``
     read: Callable[[bytes, str, str | None], list[Any]] | None = None
     #: the writer of its puzzles: ``write(puzzles, format)``
@@ -366,6 +369,9 @@ class KindEntry:
     #: gives the puzzle, whether it is proved unique, and its report record
     make: Callable[[Any, str | None, int | None, int, str, float],
                    tuple[Any, bool, dict[str, Any]]] | None = None
+    #: the catalogue's key for one puzzle under the 8 symmetries of the square, for a kind
+    #: whose clue grid is the puzzle (the mosaic's); None: the key of its solution picture
+    design_key: Callable[[Any], str] | None = None
 
     def distance(self, puzzle: object) -> int | None:
         """How far up ``puzzle``'s class tree the kind's model is (0: its very class), None

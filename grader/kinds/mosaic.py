@@ -12,15 +12,17 @@ a face asks that before it asks for block lengths, sweeps or a replay.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 from grader.kinds.contract import KindEntry, NoSolution
 from grader.results import Budget, SolveResult
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from grader.mosaic.grading import MosaicGrade, MosaicStep
     from grader.mosaic_model import MosaicPuzzle
 
@@ -85,6 +87,13 @@ def make(picture: Any, level: str | None, stars: int | None, seed: int, title: s
     return made.puzzle, grade.verdict == "unique", record
 
 
+def design_key(puzzle: MosaicPuzzle) -> str:
+    """The catalogue's key for one mosaic under the 8 symmetries: of its clue grid, which
+    is the puzzle (its picture alone is not: two clue sets of one picture are two puzzles,
+    and a puzzle read without its solution still has clues)."""
+    return puzzle.shape_key()
+
+
 @dataclass(frozen=True)
 class MosaicKind:
     """One mosaic through the contract."""
@@ -94,8 +103,50 @@ class MosaicKind:
     tag: ClassVar[str] = "mosaic"
     drawing: ClassVar[str] = "mosaic"
 
+    #: ``#``/``.`` solution rows draw alone (:class:`~grader.kinds.contract.StoredKind`)
+    rows_need_palette: ClassVar[bool] = False
+
     def summary(self) -> dict[str, Any]:
         return {"kind": self.tag, "clues": self.puzzle.clue_count()}
+
+    # -- what the catalogue stores -------------------------------------------------------
+    def colours(self) -> int:
+        return 1
+
+    def palette(self) -> list[dict[str, str]] | None:
+        return None
+
+    def cell_colours(self) -> dict[str, str]:
+        return {"#": "#000000", ".": "#ffffff"}
+
+    def editor_record(self) -> dict[str, Any]:
+        """What the studio's editor opens: the clue rows (digits and ``.``); no line
+        clues, palette or givens."""
+        return {"kind": self.tag, "clues": self.puzzle.rows_text(), "palette": None,
+                "rows": [], "columns": [], "givens": []}
+
+    def prepare(self, notice: TextIO | None = None) -> float:
+        """Nothing to compile: the mosaic engines are plain Python."""
+        return 0.0
+
+    def grid_rows(self, grade: MosaicGrade) -> tuple[str, ...] | None:
+        """The proved solution when there is one, else the grid as far as the ladder got
+        (``?`` where a cell is still open)."""
+        from grader.model import as_row_strings
+
+        if grade.solution is not None:
+            return tuple(as_row_strings(grade.solution))
+        return tuple(row.replace(" ", "?") for row in grade.grid_rows())
+
+    def picture(self, rows: Sequence[str]) -> np.ndarray[Any, Any]:
+        return self.stored_picture(rows, lambda: self.puzzle)
+
+    @classmethod
+    def stored_picture(cls, rows: Sequence[str], puzzle: Callable[[], Any]
+                       ) -> np.ndarray[Any, Any]:
+        import numpy as np
+
+        return np.array([[char == "#" for char in row] for row in rows], dtype=bool)
 
     def size_label(self) -> str:
         return self.puzzle.size
@@ -171,6 +222,6 @@ ENTRY = KindEntry(
     contract=MosaicKind, formats=("yaml", "json", "tatham", "picture", "pbm", "png"),
     solver="grader.mosaic.solver", grader="grader.mosaic.grading",
     ladder="grader/mosaic/ladder.yaml", drawing=MosaicKind.drawing, board="mosaic",
-    editor=False, catalogue=None, minutes="", manifest_key="mosaics", label="Mosaic ",
-    lines=False,
-    claims=claims, read=read, write=write, make=make)
+    editor=False, catalogue=(), minutes="", manifest_key="mosaics", label="Mosaic ",
+    lines=False, stored=MosaicKind, suffixes=(GAME_ID_SUFFIX,),
+    claims=claims, read=read, write=write, make=make, design_key=design_key)

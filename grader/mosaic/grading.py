@@ -7,7 +7,8 @@ as one step (``openings``: how many that rung offered), and starts again from th
 The score is the nonogram score model (grader/scoring.py: work per line, the longest chain
 of steps handing cells on, the share of cells decided by look-ahead) read with the mosaic
 rungs' weights; the stars are kept within the level's two as everywhere. The minutes are a
-range from assumed seconds per step: marked as not fitted (no timed mosaic solves yet).
+range from assumed seconds per step: marked as not fitted until ``calibrate --from-solves
+--kind mosaic --write grader/mosaic/minutes.yaml`` has fitted them (grader/mosaic/minutes.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import numpy as np
 from grader import scoring
 from grader.model import EMPTY, FILLED, BoolArray, CellArray, as_row_strings
 from grader.mosaic.ladder import MosaicLadder, mosaic_ladder
+from grader.mosaic.minutes import time_model
 from grader.mosaic.solver import UNSET, solve
 from grader.mosaic.techniques import FINDERS, Clues, Contradiction, OutOfTime
 from grader.mosaic_model import MosaicPuzzle
@@ -30,8 +32,6 @@ from grader.results import Budget, SolveResult, Verdict
 
 #: a cell as (row, column, state), 0-based, state FILLED or EMPTY
 CellState = tuple[int, int, int]
-#: the minutes range around the assumed figure (not fitted: a factor of two either way)
-MINUTES_RANGE = (0.5, 2.0)
 MINUTES_NOTE = "not fitted: assumed seconds per step (no timed mosaic solves yet)"
 
 
@@ -79,6 +79,9 @@ class MosaicGrade:
     minutes_low: float | None = None
     minutes_high: float | None = None
     minutes_fitted: bool = False
+    #: the minutes the ladder's assumed seconds a step give, unrounded (what
+    #: ``calibrate --from-solves --kind mosaic`` fits the measured minutes on)
+    assumed_minutes: float | None = None
 
     @property
     def graded(self) -> bool:
@@ -102,7 +105,8 @@ class MosaicGrade:
             "difficulty": self.score, "stars": self.stars,
             "minutes": self.minutes, "minutes_low": self.minutes_low,
             "minutes_high": self.minutes_high, "minutes_fitted": self.minutes_fitted,
-            "minutes_note": None if self.minutes is None else MINUTES_NOTE,
+            "minutes_note": (None if self.minutes is None or self.minutes_fitted
+                             else MINUTES_NOTE),
             "problem": self.problem or None, "rungs": dict(self.rungs),
             "steps": len(self.steps), "solved": self.solved,
             "time_s": round(self.time_s, 4), "cpu_s": round(self.cpu_s, 4),
@@ -244,14 +248,15 @@ def grade(puzzle: MosaicPuzzle, budget: Budget | None = None, max_rung: str | No
                            solutions=kept.solutions if kept is not None else (), **common)
     picture: BoolArray = grid == FILLED
     level = ladder[max(rungs, key=ladder.index)].level if rungs else "easy"
-    score, minutes = _figures(puzzle, steps, ladder, level)
+    score, assumed = _figures(puzzle, steps, ladder, level)
     stars = scoring.level_stars(level, score)
-    low, high = MINUTES_RANGE
+    model = time_model()
+    minutes, low, high = model.estimate(assumed)
     return MosaicGrade("unique", level, score, stars, rungs, steps, grid,
                        time.monotonic() - began, time.thread_time() - cpu_began, True,
-                       solution=picture, solutions=(picture,), minutes=round(minutes, 1),
-                       minutes_low=round(minutes * low, 1), minutes_high=round(minutes * high, 1),
-                       **common)
+                       solution=picture, solutions=(picture,), minutes=minutes,
+                       minutes_low=low, minutes_high=high, minutes_fitted=model.fitted,
+                       assumed_minutes=assumed, **common)
 
 
 def _figures(puzzle: MosaicPuzzle, steps: tuple[MosaicStep, ...], ladder: MosaicLadder,

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grader.errors import NonopressError, NotPublishable
+from grader.i18n import N_, _
 from grader.results import Budget
 from layout.draw import (
     Bookmark,
@@ -46,8 +47,8 @@ DIGIT_RATIO = 0.6  # a clue's digit, of the cell size
 SOLUTION_CELL = 1.6 * MM
 HEADER = 16.0
 RULE_EVERY = 5
-HOW = "Fill the cells so that each digit counts the filled cells of its 3x3 block " \
-      "(the cell itself and its neighbours)."
+HOW = N_("Fill the cells so that each digit counts the filled cells of its 3x3 block (the "
+         "cell itself and its neighbours).")
 
 
 @dataclass(frozen=True)
@@ -105,11 +106,12 @@ class MosaicEntry:
     @property
     def shown_title(self) -> str:
         """For the contents: a mosaic's title would give its picture away."""
-        return "Mosaic"
+        return _("Mosaic")
 
     @property
     def label(self) -> str:
-        return f"No. {self.number} \u00b7 Mosaic {self.size}"
+        return (_("No. {number}", number=self.number) + " \u00b7 "
+                + _("Mosaic {size}", size=self.size))
 
     def credit(self) -> str:
         return ""
@@ -202,7 +204,7 @@ def picture_ops(rows: Sequence[str], x: float, top: float, cell: float) -> list[
     width, height = len(rows[0]), len(rows)
     filled = [(x + c * cell, top - (r + 1) * cell, cell, cell)
               for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#"]
-    _, _, border = rules(width, height, x, top, cell)
+    _thin, _thick, border = rules(width, height, x, top, cell)
     return [Rects("ink", filled), Lines("ink", 0.4, border)]
 
 
@@ -210,8 +212,8 @@ def _header(entry: MosaicEntry, x: float, top: float, width: float,
             profile: Profile = PLAIN) -> list[Op]:
     baseline = top - 11 * profile.text_scale
     big = profile.text(10)
-    number = f"No. {entry.number}"
-    rest = f"  Mosaic {entry.size}"
+    number = _("No. {number}", number=entry.number)
+    rest = "  " + _("Mosaic {size}", size=entry.size)
     star = profile.text(8.0)
     star_w = stars_width(star)
     ops: list[Op] = [Text(x, baseline, number, big, bold=True, role="accent")]
@@ -232,7 +234,7 @@ def mosaic_page(entry: MosaicEntry, frame: Frame, page_size: tuple[float, float]
     page.ops.extend(_header(entry, frame.left, frame.top, frame.width, profile))
     small = profile.text(8)
     y = frame.top - HEADER * scale
-    for line in (HOW, entry.note):
+    for line in (_(HOW), entry.note):
         if line:
             page.ops.append(Text(frame.left, y - 7 * scale, fit_text(line, small, frame.width),
                                  small))
@@ -266,9 +268,9 @@ def mosaic_solution_pages(entries: Sequence[MosaicEntry], frame: Frame,
         page = Page(page_size[0], page_size[1], "solutions")
         pages.append(page)
         heading_top = frame.top
-    page.ops.append(Text(frame.left, heading_top - heading, "Mosaic solutions", heading,
+    page.ops.append(Text(frame.left, heading_top - heading, _("Mosaic solutions"), heading,
                          bold=True))
-    page.bookmarks.append(Bookmark("Mosaic solutions"))
+    page.bookmarks.append(Bookmark(_("Mosaic solutions")))
     x, shelf_top, shelf_h = frame.left, heading_top - heading - 10, 0.0
     caption_h = caption_size + 3
     for entry in entries:

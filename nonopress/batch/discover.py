@@ -31,12 +31,16 @@ _SNIFF_BYTES = 64 * 1024
 
 
 def known_suffixes() -> frozenset[str]:
-    """Lower-case suffixes (with the dot) of every format in the registry."""
+    """Lower-case suffixes (with the dot) of every format in the registry, and of the
+    kinds' own formats (a mosaic's game IDs)."""
     from grader.formats import FORMATS
+    from grader.kinds import KINDS
 
     suffixes: set[str] = set()
     for fmt in FORMATS.values():
         suffixes.update(s.lower() for s in fmt.suffixes)
+    for entry in KINDS:
+        suffixes.update(s.lower() for s in entry.suffixes)
     return frozenset(suffixes)
 
 

@@ -10,8 +10,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from grader.kinds import AnyPuzzle, kind_of
-from grader.ladder import BLACK_AND_WHITE, grader_version
+from grader.kinds import AnyPuzzle, entry_of, kind_of
+from grader.ladder import grader_version
 
 Status = Literal["graded", "failed", "undecided"]
 STATUSES: tuple[Status, ...] = ("graded", "failed", "undecided")
@@ -29,9 +29,12 @@ class Task:
     timeout_s: float
 
     def palette(self) -> dict[str, str]:
-        """What a row of this puzzle stores of its colours: none for black and white."""
-        kind = kind_of(self.puzzle)
-        return {} if kind.name == BLACK_AND_WHITE else kind.cell_colours()
+        """What a row of this puzzle stores of its colours: none for a kind whose solution
+        rows are ``#``/``.`` (black and white, mosaic), which draw without a palette."""
+        stored = entry_of(self.puzzle).stored
+        if stored is None or not stored.rows_need_palette:
+            return {}
+        return kind_of(self.puzzle).cell_colours()
 
     @property
     def label(self) -> str:

@@ -57,9 +57,14 @@ class ImportSummary:
 
 
 def shape_key_of(puzzle: AnyPuzzle, solution: Sequence[str] | None) -> str | None:
-    """The design's key under the eight symmetries, from the proved or given solution."""
+    """The design's key under the eight symmetries, from the proved or given solution (or,
+    for a kind whose registry entry names a ``design_key``, from its clue grid)."""
+    from grader.kinds import entry_of
     from grader.shapes import shape_key
 
+    design_key = entry_of(puzzle).design_key
+    if design_key is not None:
+        return design_key(puzzle)
     picture = _picture(puzzle, solution)
     return None if picture is None else shape_key(picture)
 

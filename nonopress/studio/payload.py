@@ -1,9 +1,11 @@
 """A request's JSON -> a puzzle, with sizes checked before anything is allocated.
 
 A puzzle comes as ``{"rows": [[3, 1], ...], "columns": [...]}`` (clues) or as
-``{"grid": ["#..#", ...]}`` (the picture; ``#`` filled, ``.`` empty). A colour picture adds
-``"palette": [{"name": "red", "rgb": "d7261e", "char": "r"}, ...]`` and uses those chars.
-``"title"`` is optional. Everything wrong is a :class:`RequestRefused` naming the field.
+``{"grid": ["#..#", ...]}`` (the picture; ``#`` filled, ``.`` empty), or, for a kind with a
+reader of its own, as ``{"kind": "mosaic", "clues": ["1.3", ...]}`` (its JSON form).
+A colour picture adds ``"palette": [{"name": "red", "rgb": "d7261e", "char": "r"}, ...]``
+and uses those chars. ``"title"`` is optional. Everything wrong is a
+:class:`RequestRefused` naming the field.
 """
 
 from __future__ import annotations
@@ -101,8 +103,40 @@ def _meta(body: dict[str, Any]) -> Metadata:
     return Metadata(title=title[:MAX_TITLE])
 
 
+def _own_form(body: dict[str, Any], max_side: int) -> LoadedPuzzle | None:
+    """A puzzle of a kind with a reader of its own (the mosaic), sent in that kind's JSON
+    form (``{"kind": "mosaic", "clues": ["1.3", ...], "grid": [...]}``: the grid, when
+    sent, its solution), read by the kind's own reader as a file of it would be; None for
+    a body of the line puzzles' forms."""
+    from grader.kinds import BY_TAG
+
+    tag = body.get("kind")
+    entry = BY_TAG.get(tag) if isinstance(tag, str) else None
+    if entry is None or entry.read is None:
+        return None
+    clues = body.get("clues")
+    if not isinstance(clues, list) or not clues or not all(isinstance(r, str) for r in clues):
+        raise bad(f"clues must be a list of row strings for a {tag} puzzle")
+    _side(len(clues), "clues", max_side)
+    _side(max(len(r) for r in clues), "clues row", max_side)
+    document: dict[str, Any] = {"kind": tag, "title": _meta(body).title, "clues": clues}
+    if body.get("grid") is not None:
+        document["solution"] = _grid(body["grid"], max_side)
+    import json
+
+    data = json.dumps(document).encode("utf-8")
+    try:
+        (puzzle,) = entry.read(data, LABEL, "json")
+    except NonopressError as exc:
+        raise bad(str(exc)) from None
+    return LoadedPuzzle(LABEL, 1, 1, puzzle)
+
+
 def puzzle_from(body: dict[str, Any], max_side: int) -> LoadedPuzzle:
     """The puzzle a request describes, loaded as the CLI loads a file's puzzle."""
+    own = _own_form(body, max_side)
+    if own is not None:
+        return own
     meta = _meta(body)
     try:
         if "grid" in body:

@@ -24,7 +24,7 @@
       this.blank = 0;
       this.active = 0;
       this.lineName = 'block';
-      this.reports = false;         // the solve collector files nonogram keys only
+      this.reports = true;          // solve records are filed under the mosaic's key (the catalogue holds mosaics)
       /** @type {HTMLElement[]} */
       this.cellEls = [];
       // each cell's digit, -1 for none
@@ -96,10 +96,11 @@
         'aria-label': `Mosaic grid, ${H} rows by ${W} columns`, 'aria-rowcount': H, 'aria-colcount': W});
       this.cellEls = new Array(this.n);
       for (let r = 0; r < H; r++) {
-        const row = el('div', {cls: 'np-row', role: 'row', 'aria-rowindex': r + 1});
+        // a thicker rule every 5 cells, as the printed mosaic has
+        const row = el('div', {cls: 'np-row' + (r % 5 === 4 && r < H - 1 ? ' np-b5' : ''), role: 'row', 'aria-rowindex': r + 1});
         for (let c = 0; c < W; c++) {
           const i = r * W + c;
-          const cell = el('div', {cls: 'np-cell', role: 'gridcell',
+          const cell = el('div', {cls: 'np-cell' + (c % 5 === 4 && c < W - 1 ? ' np-r5' : ''), role: 'gridcell',
             tabindex: i === 0 ? '0' : '-1', 'aria-colindex': c + 1});
           if (this.digits[i] >= 0) {
             cell.classList.add('np-digit');

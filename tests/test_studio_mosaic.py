@@ -1,0 +1,62 @@
+"""The studio's API on mosaics: a mosaic of the folder opens with its clue rows and
+picture, and the page's check and grade take a mosaic in its own JSON form (the kind's
+reader reads it, as a file of it is read), answering as ``check --json`` and ``grade
+--json`` do; bad clues are one 400 line naming the row and column."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from studio_support import client, running_studio
+
+from nonopress.studio.config import StudioConfig
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
+    folder = tmp_path_factory.mktemp("studio") / "work"
+    folder.mkdir()
+    shutil.copy(ROOT / "puzzles" / "mosaic" / "heart.yaml", folder / "heart.yaml")
+    with running_studio(StudioConfig(folder=folder)) as config, client(config) as opened:
+        yield opened
+
+
+def test_a_mosaic_opens_with_its_clues_and_picture(http: httpx.Client) -> None:
+    heart = http.get("/api/puzzle", params={"path": "heart.yaml"})
+    assert heart.status_code == 200, heart.text
+    record = heart.json()
+    assert record["kind"] == "mosaic" and record["from"] == "file"
+    assert record["clues"] == [".....5.", "47888.4", ".6.9.6.", ".36...1", "...4..."]
+    assert record["grid"][0] == ".##.##." and (record["width"], record["height"]) == (7, 5)
+
+
+def test_check_and_grade_take_a_mosaic_in_its_own_form(http: httpx.Client) -> None:
+    heart = http.get("/api/puzzle", params={"path": "heart.yaml"}).json()
+    body = {"kind": "mosaic", "clues": heart["clues"], "title": "Heart"}
+    checked = http.post("/api/check", json=body).json()
+    assert checked["verdict"] == "unique"
+    graded = http.post("/api/grade", json=body).json()
+    assert graded["verdict"] == "unique" and graded["stars"] in range(1, 6)
+    assert set(graded["rungs"]) <= {"zeros-and-nines", "corners-and-edges",
+                                    "completing-clues", "overlapping-clues", "clue-chains",
+                                    "trial", "guess"}
+    assert graded["minutes_text"] and "7x5" in graded["minutes_text"]
+    blank = http.post("/api/check", json={**body, "clues": ["." * 7] * 5}).json()
+    assert blank["verdict"] == "multiple"
+
+
+def test_bad_mosaic_clues_are_one_line_naming_where(http: httpx.Client) -> None:
+    corner = http.post("/api/check", json={"kind": "mosaic", "clues": ["5..", "...", "..."]})
+    assert corner.status_code == 400
+    error = corner.json()["error"]
+    assert "\n" not in error and "row 1" in error and "column 1" in error
+    ragged = http.post("/api/check", json={"kind": "mosaic", "clues": ["1..", ".."]})
+    assert ragged.status_code == 400 and "\n" not in ragged.json()["error"]
+    wrong = http.post("/api/check", json={"kind": "mosaic", "clues": "1.."})
+    assert wrong.status_code == 400 and "clues" in wrong.json()["error"]
