@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from grader import __version__
 from grader.errors import NonopressError, NotPublishable
-from grader.kinds import AnyPuzzle, entry_of, kind_of
+from grader.kinds import AnyPuzzle, MinuteFigures, entry_of, kind_of
 from grader.ladder import grader_version
 from grader.results import Budget
 from nonopress.app.hints import clue_hint_table, givens_known, hint_table
@@ -34,22 +34,6 @@ class CellKind(Protocol):
     def sentence(self, step: Any) -> str: ...
     def rung_level(self, rung: str) -> str: ...
 
-
-class Figures(Protocol):
-    """What a grade tells the solver: an issue's cached GradeInfo or a fresh grade."""
-
-    @property
-    def level(self) -> str: ...
-    @property
-    def stars(self) -> int | None: ...
-    @property
-    def score(self) -> float | None: ...
-    @property
-    def minutes(self) -> float | None: ...
-    @property
-    def minutes_low(self) -> float | None: ...
-    @property
-    def minutes_high(self) -> float | None: ...
 
 #: the version of the JSON the player reads
 FORMAT = 1
@@ -96,7 +80,7 @@ def veiled_meta(meta: dict[str, Any], key: str) -> dict[str, Any]:
     return out
 
 
-def grade_figures(grade: Figures, version: str) -> dict[str, Any]:
+def grade_figures(grade: MinuteFigures, version: str) -> dict[str, Any]:
     """The grade's own figures, as the solved panel and the index print them."""
     return {
         "level": grade.level,
@@ -116,7 +100,7 @@ def _round(value: float | None) -> float | None:
 def nonogram_record(
     puzzle: AnyPuzzle,
     solution: Any,
-    grade: Figures,
+    grade: MinuteFigures,
     hints: dict[str, Any],
     version: str,
     meta: dict[str, Any],
@@ -148,7 +132,7 @@ def nonogram_record(
     return record
 
 
-def clue_cell_record(puzzle: AnyPuzzle, rows: Sequence[str], grade: Figures,
+def clue_cell_record(puzzle: AnyPuzzle, rows: Sequence[str], grade: MinuteFigures,
                      hints: dict[str, Any], version: str, meta: dict[str, Any]
                      ) -> dict[str, Any]:
     """A kind whose clues sit in the cells (the mosaic) for the player: one string of
@@ -163,7 +147,7 @@ def clue_cell_record(puzzle: AnyPuzzle, rows: Sequence[str], grade: Figures,
             "solution": obfuscate(cells, key)}
 
 
-def paged_record(puzzle: FillIn, grade: Figures, version: str, meta: dict[str, Any]
+def paged_record(puzzle: FillIn, grade: MinuteFigures, version: str, meta: dict[str, Any]
                  ) -> dict[str, Any]:
     """An entry of a kind that lays out its own pages (the fill-in crossword) for the
     player: blocks, the starter's letters, the word list by length, and the letters
