@@ -254,6 +254,29 @@ class PuzzleKind(Kind, Protocol):
         ...
 
 @dataclass(frozen=True)
+class BoardRecord:
+    """What a kind that lays out pages of its own gives its player board (the fill-in's
+    blocks, letters given and word list): the player's JSON adds the figures, the
+    title and the answer obfuscated with ``key`` (nonopress.app.play)."""
+
+    key: str
+    width: int
+    height: int
+    #: the board's own fields, in the order the JSON lists them
+    fields: dict[str, Any]
+    #: the solution as one string the board compares, cell by cell
+    answer: str
+
+
+class PagedKind(Kind, Protocol):
+    """A kind that lays out pages of its own (no rows and columns of clues): the fill-in."""
+
+    def board_record(self) -> BoardRecord:
+        """The puzzle as its player board reads it."""
+        ...
+
+
+@dataclass(frozen=True)
 class NoSolution:
     """Why a puzzle of either kind has no solution: the line that breaks and the grid when
     it broke (or, for black and white, a cell that breaks both ways), where known."""

@@ -38,7 +38,7 @@ from layout.grades import GradeInfo
 from layout.kinds.paged import (
     Frame,
     PagedEntry,
-    PagedKind,
+    PagedLayout,
     read_items,
     solution_shelves,
 )
@@ -109,7 +109,7 @@ class FillinEntry(PagedEntry["FillIn"]):
         return "fill-in"
 
     @property
-    def paged(self) -> PagedKind[FillinEntry]:
+    def paged(self) -> PagedLayout[FillinEntry]:
         return PAGED
 
 
@@ -316,7 +316,7 @@ def fillin_solution_pages(entries: Sequence[FillinEntry], frame: Frame,
                             _("Fill-in solutions"), first_height, box, draw)
 
 
-PAGED: PagedKind[FillinEntry] = PagedKind(fillin_pages, fillin_solution_pages)
+PAGED: PagedLayout[FillinEntry] = PagedLayout(fillin_pages, fillin_solution_pages)
 #: what the manifest reads (its ``fillins`` list) and how the issue builds its entries
 parse_refs = parse_fillin_refs
 build_entries = build_fillins

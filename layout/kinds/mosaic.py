@@ -32,7 +32,7 @@ from layout.draw import (
 )
 from layout.fonts import DIGIT_HEIGHT, fit_text, text_width
 from layout.grades import GradeInfo
-from layout.kinds.paged import Frame, PagedEntry, PagedKind, read_items, solution_shelves
+from layout.kinds.paged import Frame, PagedEntry, PagedLayout, read_items, solution_shelves
 from layout.profiles import PLAIN, Profile
 from layout.units import MM
 
@@ -87,7 +87,7 @@ class MosaicEntry(PagedEntry["MosaicPuzzle"]):
         return "mosaic"
 
     @property
-    def paged(self) -> PagedKind[MosaicEntry]:
+    def paged(self) -> PagedLayout[MosaicEntry]:
         return PAGED
 
 
@@ -237,7 +237,7 @@ def _mosaic_pages(entry: MosaicEntry, frame: Frame, page_size: tuple[float, floa
     return [mosaic_page(entry, frame, page_size, profile)]
 
 
-PAGED: PagedKind[MosaicEntry] = PagedKind(_mosaic_pages, mosaic_solution_pages)
+PAGED: PagedLayout[MosaicEntry] = PagedLayout(_mosaic_pages, mosaic_solution_pages)
 #: what the manifest reads (its ``mosaics`` list) and how the issue builds its entries
 parse_refs = parse_mosaic_refs
 build_entries = build_mosaics

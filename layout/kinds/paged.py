@@ -142,7 +142,7 @@ def solution_shelves(entries: Sequence[E], frame: Frame, page_size: tuple[float,
     return pages
 
 
-class PagedKind(Generic[E]):
+class PagedLayout(Generic[E]):
     """A paged kind's pages (layout.kinds.PagedDrawing), from how it draws one entry's pages
     and its entries' solutions."""
 

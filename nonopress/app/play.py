@@ -10,19 +10,18 @@ it is not in plain sight (a reader of the page source sees no picture), not secr
 from __future__ import annotations
 
 import base64
-import hashlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from grader import __version__
 from grader.errors import NonopressError, NotPublishable
-from grader.kinds import AnyPuzzle, MinuteFigures, entry_of, kind_of
+from grader.kinds import AnyPuzzle, MinuteFigures, any_kind_of, entry_of, kind_of
 from grader.ladder import grader_version
 from grader.results import Budget
 from nonopress.app.hints import clue_hint_table, givens_known, hint_table
 
 if TYPE_CHECKING:
-    from words.fillin import FillIn
+    from grader.kinds.contract import PagedKind
 
 #: what the player reports itself as (the solve records' "player")
 PLAYER = f"nonopress-player/{__version__}"
@@ -147,31 +146,16 @@ def clue_cell_record(puzzle: AnyPuzzle, rows: Sequence[str], grade: MinuteFigure
             "solution": obfuscate(cells, key)}
 
 
-def paged_record(puzzle: FillIn, grade: MinuteFigures, version: str, meta: dict[str, Any]
+def paged_record(puzzle: Any, grade: MinuteFigures, version: str, meta: dict[str, Any]
                  ) -> dict[str, Any]:
-    """An entry of a kind that lays out its own pages (the fill-in crossword) for the
-    player: blocks, the starter's letters, the word list by length, and the letters
-    obfuscated."""
-    grid = puzzle.solution
-    _fits_the_player(grid.width, grid.height)
-    givens = puzzle.givens
-    key = hashlib.sha256(grid.to_text().encode()).hexdigest()[:24]
-    blocks = "".join("0" if grid.is_white(r, c) else "1"
-                     for r in range(grid.height) for c in range(grid.width))
-    given = "".join(givens.at(r, c) if grid.is_white(r, c) and givens.at(r, c).isalpha()
-                    else "." for r in range(grid.height) for c in range(grid.width))
-    letters = "".join(grid.at(r, c) if grid.is_white(r, c) else "."
-                      for r in range(grid.height) for c in range(grid.width))
-    return {
-        "format": FORMAT, **veiled_meta(meta, key), "key": key,
-        "kind": entry_of(puzzle).board,
-        "width": grid.width, "height": grid.height, "blocks": blocks, "given": given.upper(),
-        "words": {str(n): [w.upper() for w in words]
-                  for n, words in puzzle.words_by_length().items()},
-        "starter": puzzle.starter_word.upper(),
-        "grade": grade_figures(grade, version), "hints": None,
-        "solution": obfuscate(letters.upper(), key),
-    }
+    """An entry of a kind that lays out its own pages for the player: the fields its
+    kind gives its board (grader.kinds.contract.BoardRecord), the answer obfuscated."""
+    board = cast("PagedKind", any_kind_of(puzzle)).board_record()
+    _fits_the_player(board.width, board.height)
+    return {"format": FORMAT, **veiled_meta(meta, board.key), "key": board.key,
+            "kind": entry_of(puzzle).board, "width": board.width, "height": board.height,
+            **board.fields, "grade": grade_figures(grade, version), "hints": None,
+            "solution": obfuscate(board.answer, board.key)}
 
 
 def _fits_the_player(width: int, height: int) -> None:
