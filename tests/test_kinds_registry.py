@@ -147,3 +147,20 @@ def test_fill_ins_are_named_only_by_their_kind_and_their_command() -> None:
               and word.search(path.read_text(encoding="utf-8"))}
     assert naming <= NAMES_FILLINS, sorted(naming - NAMES_FILLINS)
     assert len(NAMES_FILLINS) <= 4  # the issue's bound (issue 53)
+
+
+def test_the_studio_pages_ask_the_kind_entry_not_its_tag() -> None:
+    """The editor reads what the server says of a kind (``editing``: the registry entry's
+    givens and clues_alone), never compares a kind's tag: a new kind edits without a
+    branch in the page."""
+    import re
+
+    tags = "|".join(re.escape(tag) for tag in TAGS)
+    tag = rf"""['"](?:{tags})['"]"""
+    compare = re.compile(rf"(?:===?|!==?)\s*{tag}|{tag}\s*(?:===?|!==?)")
+    scripts = sorted((ROOT / "nonopress" / "studio" / "static").glob("*.js"))
+    assert scripts
+    found = [f"{path.name}:{n}" for path in scripts
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if compare.search(line)]
+    assert not found, found

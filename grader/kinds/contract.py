@@ -376,6 +376,11 @@ class KindEntry:
     lines: bool = True
     #: its grade's step log gives the player's hints (the fill-in's grade logs no steps)
     hints: bool = True
+    #: it prints cells given in the grid: the studio's editor proposes givens for it
+    givens: bool = False
+    #: the studio's editor can check its clues alone, with no picture drawn (a colour
+    #: clue's colours travel only as a picture)
+    clues_alone: bool = False
     #: whether a file's bytes (and name) hold this kind's puzzles, for a kind whose files
     #: grader.formats does not read; asked before grader.formats
     claims: Callable[[bytes, str | None], bool] | None = None
