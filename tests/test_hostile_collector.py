@@ -33,6 +33,7 @@ from test_hostile_commands import (
     Row,
     _hashes,
     _stock,
+    case,
     catalogue,
     check_outcome,
     nothing,
@@ -45,7 +46,7 @@ httpx = pytest.importorskip("httpx")
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = "https://puzzles.example"
-__all__ = ["compiled_kernels"]
+__all__ = ["case", "compiled_kernels"]
 
 
 def record(key: str, **changes: Any) -> dict[str, Any]:
@@ -140,20 +141,6 @@ ROWS: dict[str, Row] = {
                                (*WEB, "--collect", "https://a.example;script-src *"), 2,
                                ("--collect",), absent=("work/site",)),
 }
-
-
-@pytest.fixture
-def case() -> Iterator[Path]:
-    import shutil
-    import tempfile
-
-    folder = Path(tempfile.mkdtemp(prefix="hostile5-"))
-    (folder / "work").mkdir()
-    (folder / "outside").mkdir()
-    try:
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.mark.parametrize("name", sorted(ROWS))

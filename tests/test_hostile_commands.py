@@ -352,7 +352,7 @@ def _hashes(folder: Path) -> dict[str, str]:
 def case() -> Iterator[Path]:
     import tempfile
 
-    folder = Path(tempfile.mkdtemp(prefix="hostile4-"))
+    folder = Path(tempfile.mkdtemp(prefix="hostile-"))
     (folder / "work").mkdir()
     (folder / "outside").mkdir()
     try:
