@@ -124,23 +124,20 @@ class Metadata:
         return {k: v for k, v in self.__dict__.items() if v}
 
 
-class PuzzleShape:
-    """Shape and metadata access shared by the black-and-white and the colour puzzle.
+class Shaped:
+    """Size, title and metadata edits shared by every puzzle model (the nonograms, the
+    mosaic): a plain mixin over ``width``, ``height`` and ``meta``, not a dataclass, so the
+    puzzles' own dataclass fields stay theirs."""
 
-    A plain mixin, not a dataclass: the puzzles' own dataclass fields stay theirs.
-    """
-
-    rows: tuple[Any, ...]
-    columns: tuple[Any, ...]
     meta: Metadata
 
     @property
     def width(self) -> int:
-        return len(self.columns)
+        raise NotImplementedError
 
     @property
     def height(self) -> int:
-        return len(self.rows)
+        raise NotImplementedError
 
     @property
     def size(self) -> str:
@@ -152,6 +149,22 @@ class PuzzleShape:
 
     def with_meta(self, **changes: str) -> Self:
         return replace(self, meta=replace(self.meta, **changes))  # type: ignore[type-var]
+
+
+class PuzzleShape(Shaped):
+    """The line puzzles' shape: as many columns as column clues, rows as row clues (the
+    black-and-white and the colour puzzle)."""
+
+    rows: tuple[Any, ...]
+    columns: tuple[Any, ...]
+
+    @property
+    def width(self) -> int:
+        return len(self.columns)
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,19 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Self
 
 import numpy as np
 import numpy.typing as npt
 
 from grader.errors import PuzzleError
-from grader.model import BoolArray, Metadata, as_row_strings, check_size, rows_to_array
+from grader.model import (
+    BoolArray,
+    Metadata,
+    Shaped,
+    as_row_strings,
+    check_size,
+    rows_to_array,
+)
 
 #: the character of a cell without a clue, in text and YAML rows
 NO_CLUE = "."
@@ -75,7 +81,7 @@ def parse_clue_rows(rows: Sequence[str]) -> tuple[ClueRow, ...]:
 
 
 @dataclass(frozen=True)
-class MosaicPuzzle:
+class MosaicPuzzle(Shaped):
     """A mosaic: clue rows (a digit or None per cell), optionally its known solution (row
     strings of ``#``/``.``), and metadata. Immutable and validated on construction."""
 
@@ -130,17 +136,6 @@ class MosaicPuzzle:
     @property
     def height(self) -> int:
         return len(self.clues)
-
-    @property
-    def size(self) -> str:
-        return f"{self.width}x{self.height}"
-
-    @property
-    def title(self) -> str:
-        return self.meta.title
-
-    def with_meta(self, **changes: str) -> Self:
-        return replace(self, meta=replace(self.meta, **changes))
 
     # -- derived -------------------------------------------------------------------------
     def clue_array(self) -> ClueArray:

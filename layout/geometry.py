@@ -17,6 +17,25 @@ from layout.fonts import digit_width
 if TYPE_CHECKING:
     from grader.colour.model import AnyPuzzle
 
+
+@dataclass(frozen=True)
+class Area:
+    """A rectangle of a page (its content area, a slot, a frame), in points."""
+
+    left: float
+    bottom: float
+    width: float
+    height: float
+
+    @property
+    def top(self) -> float:
+        return self.bottom + self.height
+
+    @property
+    def right(self) -> float:
+        return self.left + self.width
+
+
 #: Clue digits as a fraction of the cell: 55-70 % for one digit, 45-55 % for two.
 ONE_DIGIT_RATIO = 0.62
 TWO_DIGIT_RATIO = 0.50

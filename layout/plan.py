@@ -33,7 +33,7 @@ from layout.draw import (
 )
 from layout.fonts import MIN_TEXT_SIZE, fit_size, text_width, wrap_words
 from layout.frontmatter import back_page, front_pages
-from layout.geometry import BlockGeometry
+from layout.geometry import Area, BlockGeometry
 from layout.issue import Entry, Issue, IssueEntry
 from layout.kinds import PagedDrawing, puzzle_ops
 from layout.manifest import Manifest, Margins
@@ -137,22 +137,6 @@ class Sizes:
             return LARGE_PRINT_SOLUTION_CELL
         cell = PRINT_SOLUTION_CELL if self.profile.is_print else SOLUTION_CELL
         return cell * self.profile.text_scale
-
-
-@dataclass(frozen=True)
-class Area:
-    left: float
-    bottom: float
-    width: float
-    height: float
-
-    @property
-    def top(self) -> float:
-        return self.bottom + self.height
-
-    @property
-    def right(self) -> float:
-        return self.left + self.width
 
 
 @dataclass

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import sqlalchemy as sa
+from stock_support import tiny_folder
 
 from grader.colour.model import AnyPuzzle, ColourPuzzle, rows_to_colour_array
 from grader.formats import read_any, write, write_any
@@ -499,3 +500,15 @@ def test_a_catalogue_of_the_first_revision_is_migrated_keeping_its_puzzles(
     with open_catalogue(db_url) as opened, opened.reading() as connection:
         rows = connection.execute(sa.text("SELECT title, score, grader FROM puzzles")).all()
     assert [tuple(r) for r in rows] == [("Old", 1.5, None)]
+
+
+def test_library_find_shows_tenths_under_a_minute(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tiny_folder(tmp_path)
+    db = str(tmp_path / "c.sqlite")
+    assert main(["library", "add", str(folder), "--db", db, "-j", "1"]) == 0
+    capsys.readouterr()
+    assert main(["library", "find", "--db", db]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    minutes = [row[6] for row in rows]  # id kind size level score stars min title
+    assert minutes and all(m.startswith("0.") for m in minutes), rows

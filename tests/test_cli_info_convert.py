@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from stock_support import tiny_folder
 
 from grader import formats
 from nonopress.cli import main
@@ -187,3 +188,15 @@ def test_convert_with_from(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
                          capsys)
     assert code == 0, err
     assert out == "GRID\nROWS\n[ 1 ]\nCOLUMNS\n[ 1 ]\n\nGRID\nROWS\n[ 2 ]\nCOLUMNS\n[ 1 ]\n[ 1 ]\n"
+
+
+def test_info_reads_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tiny_folder(tmp_path)
+    assert main(["info", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "Tiny 0" in out and "Tiny 1" in out
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["info", str(empty)]) == 2
+    err = capsys.readouterr().err
+    assert str(empty) in err and len(err.strip().splitlines()) == 1

@@ -68,15 +68,6 @@ def test_colour_absent_from_a_line() -> None:
     assert techniques.colour_absent(((1, 1), (1, 2), (1, 3)), [15] * 3, 3) is None
 
 
-def test_reach_per_colour() -> None:
-    # "1 red, 1 blue" where cells 4-6 refuse red: the red lies in cells 1-3 and the blue
-    # in 2-6, so cell 1 cannot be blue and no cell is green
-    cells = [15, 15, 15, E | B, E | B, E | B]
-    deduction = techniques.colour_reach(((1, 1), (1, 2)), cells)
-    assert deduction is not None
-    assert deduction.changes == ((0, E | R), (1, E | R | B), (2, E | R | B))
-
-
 def random_unique(rng: np.random.Generator, count: int) -> list[ColourPuzzle]:
     out = []
     while len(out) < count:

@@ -15,6 +15,7 @@ import pytest
 from PIL import Image
 
 from grader.colour.palette import luminance
+from grader.model import Metadata
 from grader.results import Budget
 from layout.build import build_issue
 from layout.draw import RGB, ClueText, Page, Rect, Rects, Text
@@ -24,6 +25,7 @@ from layout.latex import render_latex
 from layout.manifest import Manifest, load_manifest
 from layout.pdf import render_pdf
 from layout.plan import IssuePlan, plan_issue
+from nonopress.cli import main
 
 SAMPLE = Path(__file__).resolve().parents[1] / "puzzles" / "issues" / "colour-sample.yaml"
 DPI = 100
@@ -284,3 +286,26 @@ def test_crop_marks_sit_outside_the_trim(manifest: Manifest,
     (tmp_path / "c.pdf").write_bytes(render_pdf(marked, plan))
     page = PdfReader(tmp_path / "c.pdf").pages[0]
     assert float(page.mediabox.width) > float(page.trimbox.width) + 2 * manifest.bleed + 10
+
+
+def test_colour_issues_are_made_as_pdfx_with_worked_pages_as_the_docs_say(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from grader.colour.model import ColourPuzzle, rows_to_colour_array
+    from grader.colour.palette import Colour, Palette
+    from grader.formats import write_any
+
+    palette = Palette((Colour("red", (200, 30, 30), "r"), Colour("green", (30, 150, 60), "g")))
+    rows = ["rr..g", "rr.gg", "..gg.", "r.g..", "rrr.g"]
+    puzzle = ColourPuzzle.from_picture(rows_to_colour_array(rows, palette), palette,
+                                       Metadata(title="Flag"))
+    (tmp_path / "flag.yaml").write_bytes(write_any(puzzle, "yaml"))
+    (tmp_path / "issue.yaml").write_text("title: C\nworked: [1]\npuzzles: [flag.yaml]\n",
+                                         encoding="utf-8")
+    out = tmp_path / "c.pdf"
+    assert main(["issue", str(tmp_path / "issue.yaml"), "-o", str(out), "--profile", "pdfx",
+                 "--cache-dir", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert "passes" in err and "not made" not in err
+    assert "4 pages" in err  # contents, puzzle, solution, worked solution
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "colour.md").read_text()
+    assert "not made for colour" not in docs

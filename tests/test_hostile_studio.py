@@ -1,9 +1,9 @@
-"""Round four (issue 48): the studio's holes, each a row against a real server.
+"""Hostile input to the studio (issue 48): each hole a row against a real server.
 
 4 (a planted link in ``NAME-puzzles/``), 13-15 (bad input answered 4xx, never 500), 16 (the
 save race), 17 (idle half-sent requests under a 1,024 open-files limit), 18 (cross-site
 GETs that start work) and 19 (superseded jobs in the queue). The CLI's holes are rows of
-tests/test_hostile_round4.py.
+tests/test_hostile_commands.py.
 """
 
 from __future__ import annotations

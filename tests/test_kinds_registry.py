@@ -46,7 +46,8 @@ def _fillin() -> Any:
 def test_every_entry_names_engines_and_a_drawing_that_exist() -> None:
     from layout.kinds import drawing_module
 
-    assert [k.tag for k in KINDS] == ["bw", "colour", "fillin", "mosaic"]
+    # the house's kinds, in the registry's order; a new kind is one more entry, not an edit
+    assert [k.tag for k in KINDS][:4] == ["bw", "colour", "fillin", "mosaic"]
     assert len(BY_TAG) == len(KINDS)
     for kind in KINDS:
         for module in (kind.solver, kind.grader, kind.model.partition(":")[0]):
@@ -60,7 +61,9 @@ def test_every_entry_names_engines_and_a_drawing_that_exist() -> None:
 
 
 def test_the_formats_an_entry_names_are_the_ones_that_read_it() -> None:
-    assert set(BY_TAG["bw"].formats) == set(FORMATS)
+    named = {name for kind in KINDS for name in kind.formats}
+    assert set(FORMATS) <= named  # every format reads some kind's puzzles
+    assert set(BY_TAG["bw"].formats) <= set(FORMATS)
     assert set(BY_TAG["colour"].formats) == set(colour_capable())
     from words.formats import format_of
 
@@ -69,11 +72,13 @@ def test_the_formats_an_entry_names_are_the_ones_that_read_it() -> None:
 
 
 def test_the_stored_kinds_are_the_catalogued_ones() -> None:
-    # the catalogue's kind column: fill-ins are not stored
-    assert TAGS == ("bw", "colour", "mosaic")
-    stored: dict[str, Any] = dict(STORED)
-    assert stored == {"bw": BlackAndWhite, "colour": Colour, "mosaic": MosaicKind}
+    # the catalogue's kind column: the kinds with catalogue fields (fill-ins are not stored)
+    assert all(BY_TAG[tag].catalogue is not None for tag in TAGS)
+    assert TAGS[:3] == ("bw", "colour", "mosaic") and "fillin" not in TAGS
     assert [entry.tag for entry in KINDS if entry.catalogue is not None] == list(TAGS)
+    stored: dict[str, Any] = dict(STORED)
+    assert {"bw": BlackAndWhite, "colour": Colour, "mosaic": MosaicKind}.items() \
+        <= stored.items()
 
 
 def test_each_puzzle_finds_its_kind_through_the_registry() -> None:
@@ -130,18 +135,40 @@ def test_a_fresh_web_build_grades_each_puzzle_once(tmp_path: Path,
 
 #: the product modules outside words/ and the kinds folders that may name fill-ins: the
 #: command that makes one, the command table, its --json record and its player record
-NAMES_FILLINS = {"nonopress/cli.py", "nonopress/commands/fillin.py", "nonopress/app/records.py",
-                 "nonopress/app/play.py"}
+#: the product files outside words/ and the kinds' folders that may name fill-ins: the
+#: command table and the ``fillin`` command, the player's schema (one branch a kind) and its
+#: style sheet; the player's JSON, the records and the pages ask the fill-in kind
+NAMES_FILLINS = {"nonopress/cli.py", "nonopress/commands/fillin.py",
+                 "nonopress/assets/puzzle.schema.json", "nonopress/assets/player.css"}
+KIND_FOLDERS = ("grader/kinds/", "layout/kinds/", "nonopress/assets/boards/")
 
 
 def test_fill_ins_are_named_only_by_their_kind_and_their_command() -> None:
     import re
 
-    word = re.compile(r"fill[-_]?in(?!g)", re.IGNORECASE)
+    word = re.compile(r"fill[-_]?ins?(?![a-z])", re.IGNORECASE)  # not filling, fillIndex
     naming = {path.relative_to(ROOT).as_posix()
               for package in ("grader", "layout", "nonopress")
-              for path in (ROOT / package).rglob("*.py")
-              if not path.relative_to(ROOT).as_posix().startswith(
-                  ("grader/kinds/", "layout/kinds/"))
+              for path in (ROOT / package).rglob("*")
+              if path.suffix in {".py", ".js", ".json", ".css", ".html"}
+              and not path.relative_to(ROOT).as_posix().startswith(KIND_FOLDERS)
               and word.search(path.read_text(encoding="utf-8"))}
     assert naming <= NAMES_FILLINS, sorted(naming - NAMES_FILLINS)
+    assert len(NAMES_FILLINS) <= 4  # the issue's bound (issue 53)
+
+
+def test_the_studio_pages_ask_the_kind_entry_not_its_tag() -> None:
+    """The editor reads what the server says of a kind (``editing``: the registry entry's
+    givens and clues_alone), never compares a kind's tag: a new kind edits without a
+    branch in the page."""
+    import re
+
+    tags = "|".join(re.escape(tag) for tag in TAGS)
+    tag = rf"""['"](?:{tags})['"]"""
+    compare = re.compile(rf"(?:===?|!==?)\s*{tag}|{tag}\s*(?:===?|!==?)")
+    scripts = sorted((ROOT / "nonopress" / "studio" / "static").glob("*.js"))
+    assert scripts
+    found = [f"{path.name}:{n}" for path in scripts
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if compare.search(line)]
+    assert not found, found

@@ -9,10 +9,16 @@ from pathlib import Path
 import pytest
 
 from layout.build import build_issue
-from layout.draw import ClueText, Lines, Op, Page, Polygons, Rects, Text
+from layout.draw import Block, ClueText, Lines, Op, Page, Polygons, Rects, Text
 from layout.gradecache import GradeCache
 from layout.manifest import load_manifest
-from layout.plan import IssuePlan, content_area, kdp_margins, plan_issue
+from layout.plan import (
+    IssuePlan,
+    _bigger_puzzles_said,
+    content_area,
+    kdp_margins,
+    plan_issue,
+)
 from layout.printsetup import apply_profile
 from layout.profiles import parse_profile_name
 from layout.units import parse_page_size
@@ -238,3 +244,20 @@ def test_a_book_that_needs_no_padding_is_planned_as_before() -> None:
     assert len(puzzle_pages(plan)) == 22  # mostly two to a page, as ever
     cells = [block.cell for page in puzzle_pages(plan) for block in page.blocks]
     assert max(cells) <= MAX_CELL + 1e-6
+
+
+def _plan(cells: list[list[float]]) -> IssuePlan:
+    pages = []
+    for page_cells in cells:
+        page = Page(400.0, 600.0, "puzzles")
+        page.blocks = [Block(n, 0.0, 0.0, c, None, False)  # type: ignore[arg-type]
+                       for n, c in enumerate(page_cells)]
+        pages.append(page)
+    return IssuePlan(pages)
+
+
+def test_a_short_book_report_names_a_page_count_once_when_it_is_unchanged() -> None:
+    same = _bigger_puzzles_said(_plan([[10.0, 10.0]] * 8), _plan([[20.0]] * 8))
+    assert "instead of" not in same and "on 8 pages" in same
+    fewer = _bigger_puzzles_said(_plan([[10.0]] * 4), _plan([[20.0]] * 8))
+    assert "on 8 pages instead of 4" in fewer

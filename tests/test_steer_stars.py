@@ -101,3 +101,22 @@ def test_a_catalogue_from_before_the_one_scale_is_brought_onto_it(tmp_path: Path
     catalogue = open_catalogue(db)
     with catalogue.engine.connect() as connection:
         assert connection.exec_driver_sql("SELECT stars FROM puzzles").scalar_one() == 4
+
+
+def test_steering_never_cuts_a_line_one_cell_wide() -> None:
+    from grader.authoring.measure import EDGE, SPECK, look_penalty
+
+    picture = np.zeros((7, 7), dtype=bool)
+    picture[3, :] = True  # a line one cell wide across the picture
+    picture[0:2, 0:2] = True  # and a small solid block
+    for column in range(1, 6):
+        assert look_penalty(picture, 3, column) == SPECK  # its middle: a cut
+    assert look_penalty(picture, 0, 1) == EDGE  # the block's edge may still move
+    import random
+
+    from grader.authoring.steer import _harder_pool
+    from grader.authoring.unique import Edit
+
+    edit = Edit.of(picture.copy())
+    pool = _harder_pool(edit, random.Random(1), 40)
+    assert not [cell for cell in pool if cell[0] == 3 and 1 <= cell[1] <= 5]

@@ -119,6 +119,19 @@ def test_colour_puzzles_are_checked_and_graded(http: httpx.Client) -> None:
     assert grade["level"] == "easy" and grade["stars"] >= 1
 
 
+def test_the_editor_is_told_what_it_may_ask_of_the_kind(http: httpx.Client) -> None:
+    """Every check and every opened puzzle carries its kind's registry entry as the editor
+    asks it (``editing``): black and white takes givens and clues alone, colour neither."""
+    bw = http.post("/api/check", json={"grid": HEART}).json()["editing"]
+    assert bw == {"tag": "bw", "name": "black-and-white", "givens": True, "clues_alone": True}
+    palette = [{"name": "red", "rgb": "d7261e", "char": "r"}]
+    colour = http.post("/api/check", json={"grid": ["r.", ".r"], "palette": palette}).json()
+    assert colour["editing"]["tag"] == "colour"
+    assert not colour["editing"]["givens"] and not colour["editing"]["clues_alone"]
+    opened = http.get("/api/puzzle", params={"path": "house.yaml"}).json()
+    assert opened["editing"] == bw
+
+
 def test_replay_is_the_explain_html_page(http: httpx.Client) -> None:
     answer = http.post("/api/replay", json={"grid": HEART}).json()
     assert answer["html"].startswith("<!DOCTYPE html>")

@@ -27,7 +27,7 @@ from typing import Any
 import yaml
 
 from grader.results import Budget
-from words.fillin import FillIn, FillinVerdict, count_fillin_solutions
+from words.fillin import FillIn, FillinCount, FillinVerdict, count_fillin_solutions
 from words.grid import Grid, Slot
 
 RUNGS: tuple[str, ...] = (
@@ -371,3 +371,23 @@ def grade_fillin(puzzle: FillIn, budget: Budget | None = None) -> FillinGrade:
     stars = 1 + sum(score >= t for t in weights.stars)
     return FillinGrade("unique", level, score, stars, tuple(steps), counts,
                        time.perf_counter() - started, solved=True)
+
+
+def fillin_record(file: str, grid: Grid, puzzle: FillIn, count: FillinCount,
+                  grade: FillinGrade, steps: bool = False) -> dict[str, Any]:
+    """The record of a fill-in made of the filled ``grid`` (read from ``file``): its
+    uniqueness, grade, starter and word lists (``steps``: the graded steps too)."""
+    starter = puzzle.starter_slot
+    record: dict[str, Any] = {
+        "file": file, "size": grid.size, "slots": len(grid.slots),
+        "verdict": count.verdict, "nodes": count.nodes,
+        "level": grade.level, "score": grade.score, "stars": grade.stars,
+        "rungs": grade.rungs, "grid": list(grid.rows),
+        "starter": {"slot": starter.short, "word": puzzle.starter_word} if starter else None,
+        "words": {str(n): ws for n, ws in puzzle.words_by_length().items()},
+    }
+    if count.verdict == "multiple":
+        record["differing_cells"] = [list(c) for c in count.differing_cells()]
+    if steps:
+        record["steps"] = list(grade.lines())
+    return record

@@ -12,6 +12,7 @@ from grader.kinds.contract import (
     Kind,
     KindEntry,
     KindGrade,
+    MinuteFigures,
     NoSolution,
     PuzzleKind,
     StoredKind,
@@ -34,7 +35,8 @@ from grader.kinds.registry import (
 
 __all__ = [
     "BY_TAG", "KINDS", "SECTION_KEYS", "STORED", "TAGS", "AnyPuzzle", "BlackAndWhite",
-    "Colour", "CoreGrade", "FillinKind", "Kind", "KindEntry", "KindGrade", "NoSolution",
+    "Colour", "CoreGrade", "FillinKind", "Kind", "KindEntry", "KindGrade", "MinuteFigures",
+    "NoSolution",
     "PuzzleKind", "StoredKind", "any_kind_of", "cache_key", "entry_of", "kind_of",
     "palette_record", "puzzle_from_rows", "read_puzzles", "write_puzzles",
 ]

@@ -198,5 +198,5 @@ ENTRY = KindEntry(
     formats=("pbm", "png", "gif", "bmp", "g", "xml", "pynogram", "json", "tatham", "picross",
              "taai", "non", "yaml", "mk", "nin", "picture", "pbm4"),
     solver="grader.solver", grader="grader.grading", ladder="black-and-white",
-    drawing=BlackAndWhite.drawing, board="bw", editor=True,
+    drawing=BlackAndWhite.drawing, board="bw", editor=True, givens=True, clues_alone=True,
     catalogue=("givens",), minutes="of_counts", stored=BlackAndWhite)

@@ -35,17 +35,43 @@ if TYPE_CHECKING:
 AnyPuzzle = Puzzle | ColourPuzzle
 
 
-class KindGrade(Protocol):
-    """What every kind's grade tells (``grader.grading.Grade``, ``ColourGrade``)."""
+class Rating(Protocol):
+    """What every grade tells a reader: its level on the ladder, score and stars."""
 
-    @property
-    def verdict(self) -> str: ...
     @property
     def level(self) -> str: ...
     @property
     def score(self) -> float | None: ...
     @property
     def stars(self) -> int | None: ...
+
+
+class MinuteFigures(Rating, Protocol):
+    """The figures and the minutes a solve takes, as the player's solved panel and the
+    index print them (a fresh grade, or the grade an issue cached)."""
+
+    @property
+    def minutes(self) -> float | None: ...
+    @property
+    def minutes_low(self) -> float | None: ...
+    @property
+    def minutes_high(self) -> float | None: ...
+
+
+class CoreGrade(Rating, Protocol):
+    """What the grade of a kind of any shape tells (a fill-in's grade as well)."""
+
+    @property
+    def verdict(self) -> str: ...
+    @property
+    def rungs(self) -> dict[str, int]: ...
+    @property
+    def time_s(self) -> float: ...
+
+
+class KindGrade(CoreGrade, MinuteFigures, Protocol):
+    """What a nonogram kind's grade tells (``grader.grading.Grade``, ``ColourGrade``)."""
+
     @property
     def problem(self) -> str: ...
     @property
@@ -53,37 +79,10 @@ class KindGrade(Protocol):
     @property
     def steps(self) -> tuple[Step, ...]: ...
     @property
-    def rungs(self) -> dict[str, int]: ...
-    @property
-    def minutes(self) -> float | None: ...
-    @property
-    def minutes_low(self) -> float | None: ...
-    @property
-    def minutes_high(self) -> float | None: ...
-    @property
     def effort_minutes(self) -> float: ...
     @property
     def graded(self) -> bool: ...
-    @property
-    def time_s(self) -> float: ...
     def to_json(self) -> dict[str, Any]: ...
-
-
-class CoreGrade(Protocol):
-    """What the grade of a kind of any shape tells (a fill-in's grade as well)."""
-
-    @property
-    def verdict(self) -> str: ...
-    @property
-    def level(self) -> str: ...
-    @property
-    def score(self) -> float | None: ...
-    @property
-    def stars(self) -> int | None: ...
-    @property
-    def rungs(self) -> dict[str, int]: ...
-    @property
-    def time_s(self) -> float: ...
 
 
 class Kind(Protocol):
@@ -255,6 +254,29 @@ class PuzzleKind(Kind, Protocol):
         ...
 
 @dataclass(frozen=True)
+class BoardRecord:
+    """What a kind that lays out pages of its own gives its player board (the fill-in's
+    blocks, letters given and word list): the player's JSON adds the figures, the
+    title and the answer obfuscated with ``key`` (nonopress.app.play)."""
+
+    key: str
+    width: int
+    height: int
+    #: the board's own fields, in the order the JSON lists them
+    fields: dict[str, Any]
+    #: the solution as one string the board compares, cell by cell
+    answer: str
+
+
+class PagedKind(Kind, Protocol):
+    """A kind that lays out pages of its own (no rows and columns of clues): the fill-in."""
+
+    def board_record(self) -> BoardRecord:
+        """The puzzle as its player board reads it."""
+        ...
+
+
+@dataclass(frozen=True)
 class NoSolution:
     """Why a puzzle of either kind has no solution: the line that breaks and the grid when
     it broke (or, for black and white, a cell that breaks both ways), where known."""
@@ -354,6 +376,11 @@ class KindEntry:
     lines: bool = True
     #: its grade's step log gives the player's hints (the fill-in's grade logs no steps)
     hints: bool = True
+    #: it prints cells given in the grid: the studio's editor proposes givens for it
+    givens: bool = False
+    #: the studio's editor can check its clues alone, with no picture drawn (a colour
+    #: clue's colours travel only as a picture)
+    clues_alone: bool = False
     #: whether a file's bytes (and name) hold this kind's puzzles, for a kind whose files
     #: grader.formats does not read; asked before grader.formats
     claims: Callable[[bytes, str | None], bool] | None = None

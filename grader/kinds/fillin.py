@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from grader.kinds.contract import KindEntry
+from grader.kinds.contract import BoardRecord, KindEntry
 
 if TYPE_CHECKING:
     from grader.results import Budget
@@ -39,6 +39,25 @@ class FillinKind:
         from words.fillin_grade import grade_fillin
 
         return grade_fillin(self.puzzle, budget=budget)
+
+    def board_record(self) -> BoardRecord:
+        """Blocks, the starter's letters and the word list by length; the letters are the
+        answer."""
+        import hashlib
+
+        puzzle = self.puzzle
+        grid, givens = puzzle.solution, puzzle.givens
+        cells = [(r, c) for r in range(grid.height) for c in range(grid.width)]
+        key = hashlib.sha256(grid.to_text().encode()).hexdigest()[:24]
+        blocks = "".join("0" if grid.is_white(r, c) else "1" for r, c in cells)
+        given = "".join(givens.at(r, c) if grid.is_white(r, c) and givens.at(r, c).isalpha()
+                        else "." for r, c in cells)
+        letters = "".join(grid.at(r, c) if grid.is_white(r, c) else "." for r, c in cells)
+        return BoardRecord(key, grid.width, grid.height, {
+            "blocks": blocks, "given": given.upper(),
+            "words": {str(n): [w.upper() for w in words]
+                      for n, words in puzzle.words_by_length().items()},
+            "starter": puzzle.starter_word.upper()}, letters.upper())
 
 
 ENTRY = KindEntry(

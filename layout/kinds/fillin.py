@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from grader.errors import NonopressError, NotPublishable
 from grader.i18n import _, ngettext
@@ -35,6 +35,13 @@ from layout.draw import (
 )
 from layout.fonts import DIGIT_HEIGHT, fit_text, text_width
 from layout.grades import GradeInfo
+from layout.kinds.paged import (
+    Frame,
+    PagedEntry,
+    PagedLayout,
+    read_items,
+    solution_shelves,
+)
 from layout.profiles import PLAIN, Profile
 from layout.units import MM
 
@@ -58,24 +65,8 @@ class FillinRef:
 
 def parse_fillin_refs(value: object, base: Path) -> tuple[FillinRef, ...]:
     """The manifest's ``fillins`` value: a list of grid files or mappings with ``file``."""
-    if not isinstance(value, list):
-        raise NonopressError("fillins: expected a list of grid files")
     refs = []
-    for k, item in enumerate(value, start=1):
-        if isinstance(item, str):
-            item = {"file": item}
-        if not isinstance(item, dict):
-            raise NonopressError(f"fillins item {k}: a grid file path or a mapping with 'file'")
-        unknown = [key for key in item if key not in FILLIN_KEYS]
-        if unknown:
-            raise NonopressError(f"fillins item {k}: unknown key {unknown[0]!r} (known keys: "
-                                 f"{', '.join(FILLIN_KEYS)})")
-        file = item.get("file")
-        if not isinstance(file, str) or not file.strip():
-            raise NonopressError(f"fillins item {k} needs 'file': the path of a grid file")
-        path = Path(file) if Path(file).is_absolute() else (base / file).resolve()
-        if not path.is_file():
-            raise NonopressError(f"fillins item {k}: grid file not found: {file}")
+    for k, item, path in read_items(value, base, "fillins", "grid file", FILLIN_KEYS):
         seed = item.get("seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise NonopressError(f"fillins item {k}: seed must be a whole number")
@@ -100,19 +91,8 @@ LETTER_RATIO = 0.62  # letters in cells, of the cell size
 
 
 @dataclass(frozen=True, eq=False)
-class FillinEntry:
+class FillinEntry(PagedEntry["FillIn"]):
     """A fill-in of the issue, numbered after the nonograms, with its grade."""
-
-    number: int
-    puzzle: FillIn
-    grade: GradeInfo
-    title: str = ""
-    note: str = ""
-    date: str = ""  # the issue's day: a fill-in has no day of its own
-
-    @property
-    def size(self) -> str:
-        return self.puzzle.size
 
     @property
     def shown_title(self) -> str:
@@ -124,20 +104,13 @@ class FillinEntry:
         text = f"No. {self.number} \u00b7 Fill-in {self.size}"
         return f"{text} \u00b7 {self.title}" if self.title else text
 
-    def credit(self) -> str:
-        return ""
-
     @property
     def noun(self) -> str:
         return "fill-in"
 
     @property
-    def paged(self) -> FillinPages:
+    def paged(self) -> PagedLayout[FillinEntry]:
         return PAGED
-
-    def block(self) -> None:
-        """A fill-in lays out pages of its own: no puzzle block."""
-        return None
 
 
 def grade_info(puzzle: FillIn, budget: Budget) -> GradeInfo:
@@ -231,20 +204,6 @@ def _header(entry: FillinEntry, x: float, top: float, width: float,
     return ops
 
 
-@dataclass(frozen=True)
-class Frame:
-    """The content area of a page, in points."""
-
-    left: float
-    bottom: float
-    width: float
-    height: float
-
-    @property
-    def top(self) -> float:
-        return self.bottom + self.height
-
-
 def _list_items(puzzle: FillIn) -> list[tuple[str, bool, bool]]:
     """(text, is heading, struck through) in reading order of the word list."""
     items: list[tuple[str, bool, bool]] = []
@@ -330,90 +289,34 @@ def fillin_pages(entry: FillinEntry, frame: Frame, page_size: tuple[float, float
     return pages
 
 
-def _lowest(page: Page) -> float:
-    """The lowest y anything on the page reaches."""
-    ys = [0.0]
-    for op in page.ops:
-        if isinstance(op, Text):
-            ys.append(op.y - 3)
-        elif isinstance(op, Rects):
-            ys.extend(y for _, y, _, _ in op.rects)
-        elif isinstance(op, Lines):
-            ys.extend(min(y1, y2) for _, y1, _, y2 in op.segments)
-    return min(ys[1:], default=page.height)
-
-
 def fillin_solution_pages(entries: Sequence[FillinEntry], frame: Frame,
                           page_size: tuple[float, float], gap: float,
                           after: Page | None = None, profile: Profile = PLAIN) -> list[Page]:
     """The solved grids, small, shelf after shelf, several a page; below what ``after``
     (the last solutions page) already holds when there is room, else on new pages.
     Returns the new pages only."""
-    if not entries:
-        return []
-    pages: list[Page] = []
     # letters in the solved grids no smaller than the profile allows
     solution_cell = max(SOLUTION_CELL * profile.text_scale, profile.min_text / LETTER_RATIO)
-    heading, caption_size = profile.text(14), profile.text(7)
-    first = entries[0].puzzle.solution
-    room_needed = heading + 20 + first.height * min(solution_cell, frame.width / first.width)
-    if after is not None and _lowest(after) - gap - room_needed >= frame.bottom:
-        page, heading_top = after, _lowest(after) - gap
-    else:
-        page = Page(page_size[0], page_size[1], "solutions")
-        pages.append(page)
-        heading_top = frame.top
-    page.ops.append(Text(frame.left, heading_top - heading, _("Fill-in solutions"), heading,
-                         bold=True))
-    page.bookmarks.append(Bookmark(_("Fill-in solutions")))
-    x, shelf_top, shelf_h = frame.left, heading_top - heading - 10, 0.0
-    caption_h = caption_size + 3
-    for entry in entries:
+    heading = profile.text(14)
+
+    def box(entry: FillinEntry, caption_h: float) -> tuple[int, int, float]:
         grid = entry.puzzle.solution
-        cell = min(solution_cell, frame.width / grid.width,
-                   (frame.height - heading - 10 - caption_h) / grid.height)
-        box_w, box_h = grid.width * cell, grid.height * cell + caption_h
-        if x + box_w > frame.left + frame.width + 0.01:
-            x, shelf_top, shelf_h = frame.left, shelf_top - shelf_h - gap / 2, 0.0
-        if shelf_top - box_h < frame.bottom - 0.01:
-            page = Page(page_size[0], page_size[1], "solutions")
-            pages.append(page)
-            x, shelf_top, shelf_h = frame.left, frame.top, 0.0
-        caption = f"{entry.number}. {entry.title}" if entry.title else f"{entry.number}."
-        page.ops.append(Text(x, shelf_top - caption_size, fit_text(caption, caption_size, box_w),
-                             caption_size))
-        page.ops.extend(grid_ops(grid, x, shelf_top - caption_h, cell, grid, profile))
-        x += box_w + gap / 2
-        shelf_h = max(shelf_h, box_h)
-    return pages
+        return grid.width, grid.height, min(solution_cell, frame.width / grid.width,
+                                            (frame.height - heading - 10 - caption_h)
+                                            / grid.height)
+
+    def draw(entry: FillinEntry, x: float, top: float, cell: float) -> list[Op]:
+        grid = entry.puzzle.solution
+        return grid_ops(grid, x, top, cell, grid, profile)
+
+    first = entries[0].puzzle.solution if entries else None
+    first_height = 0.0 if first is None else \
+        first.height * min(solution_cell, frame.width / first.width)
+    return solution_shelves(entries, frame, page_size, gap, after, profile,
+                            _("Fill-in solutions"), first_height, box, draw)
 
 
-class FillinPages:
-    """The fill-in pages of an issue (layout.kinds.PagedDrawing)."""
-
-    def pages(self, entries: Sequence[FillinEntry], area: Frame | Any,
-              page_size: tuple[float, float], profile: Profile
-              ) -> tuple[list[Page], dict[int, int]]:
-        """The fill-ins' pages and the index among them where each fill-in starts."""
-        frame = Frame(area.left, area.bottom, area.width, area.height)
-        pages: list[Page] = []
-        starts: dict[int, int] = {}
-        for entry in entries:
-            starts[entry.number] = len(pages)
-            pages.extend(fillin_pages(entry, frame, page_size, profile))
-        return pages, starts
-
-    def solution_pages(self, entries: Sequence[FillinEntry], area: Frame | Any,
-                       page_size: tuple[float, float], gap: float, solutions: list[Page],
-                       profile: Profile) -> list[Page]:
-        """``solutions`` with the fill-in solutions added (below the last page's, if room)."""
-        frame = Frame(area.left, area.bottom, area.width, area.height)
-        after = solutions[-1] if solutions else None
-        return solutions + fillin_solution_pages(entries, frame, page_size, gap, after,
-                                                 profile)
-
-
-PAGED = FillinPages()
+PAGED: PagedLayout[FillinEntry] = PagedLayout(fillin_pages, fillin_solution_pages)
 #: what the manifest reads (its ``fillins`` list) and how the issue builds its entries
 parse_refs = parse_fillin_refs
 build_entries = build_fillins

@@ -33,8 +33,7 @@ from layout.draw import (
 )
 from layout.fonts import DIGIT_HEIGHT, fit_text, text_width
 from layout.grades import GradeInfo
-from layout.kinds.fillin import Frame
-from layout.kinds.fillin import _lowest as lowest
+from layout.kinds.paged import Frame, PagedEntry, PagedLayout, read_items, solution_shelves
 from layout.profiles import PLAIN, Profile
 from layout.units import MM
 
@@ -62,25 +61,8 @@ class MosaicRef:
 
 def parse_mosaic_refs(value: object, base: Path) -> tuple[MosaicRef, ...]:
     """The manifest's ``mosaics`` value: a list of mosaic files or mappings with ``file``."""
-    if not isinstance(value, list):
-        raise NonopressError("mosaics: expected a list of mosaic files")
     refs = []
-    for k, item in enumerate(value, start=1):
-        if isinstance(item, str):
-            item = {"file": item}
-        if not isinstance(item, dict):
-            raise NonopressError(f"mosaics item {k}: a mosaic file path or a mapping with "
-                                 "'file'")
-        unknown = [key for key in item if key not in MOSAIC_KEYS]
-        if unknown:
-            raise NonopressError(f"mosaics item {k}: unknown key {unknown[0]!r} (known keys: "
-                                 f"{', '.join(MOSAIC_KEYS)})")
-        file = item.get("file")
-        if not isinstance(file, str) or not file.strip():
-            raise NonopressError(f"mosaics item {k} needs 'file': the path of a mosaic file")
-        path = Path(file) if Path(file).is_absolute() else (base / file).resolve()
-        if not path.is_file():
-            raise NonopressError(f"mosaics item {k}: mosaic file not found: {file}")
+    for _k, item, path in read_items(value, base, "mosaics", "mosaic file", MOSAIC_KEYS):
         title = item.get("title")
         refs.append(MosaicRef(path, None if title is None else str(title).strip(),
                               str(item.get("note") or "").strip()))
@@ -88,20 +70,9 @@ def parse_mosaic_refs(value: object, base: Path) -> tuple[MosaicRef, ...]:
 
 
 @dataclass(frozen=True, eq=False)
-class MosaicEntry:
+class MosaicEntry(PagedEntry["MosaicPuzzle"]):
     """A mosaic of the issue, numbered after the nonograms, with its grade and the
     solution the grade proved."""
-
-    number: int
-    puzzle: MosaicPuzzle
-    grade: GradeInfo
-    title: str = ""
-    note: str = ""
-    date: str = ""
-
-    @property
-    def size(self) -> str:
-        return self.puzzle.size
 
     @property
     def shown_title(self) -> str:
@@ -113,20 +84,13 @@ class MosaicEntry:
         return (_("No. {number}", number=self.number) + " \u00b7 "
                 + _("Mosaic {size}", size=self.size))
 
-    def credit(self) -> str:
-        return ""
-
     @property
     def noun(self) -> str:
         return "mosaic"
 
     @property
-    def paged(self) -> MosaicPages:
+    def paged(self) -> PagedLayout[MosaicEntry]:
         return PAGED
-
-    def block(self) -> None:
-        """A mosaic lays out pages of its own: no nonogram block."""
-        return None
 
 
 def grade_info(puzzle: MosaicPuzzle, budget: Budget) -> GradeInfo:
@@ -256,69 +220,26 @@ def mosaic_solution_pages(entries: Sequence[MosaicEntry], frame: Frame,
                           after: Page | None = None, profile: Profile = PLAIN) -> list[Page]:
     """The solved pictures, small, shelf after shelf; below what ``after`` (the last
     solutions page) holds when there is room, else on new pages. Returns new pages only."""
-    if not entries:
-        return []
-    pages: list[Page] = []
-    heading, caption_size = profile.text(14), profile.text(7)
-    first = entries[0].puzzle
-    room_needed = heading + 20 + first.height * SOLUTION_CELL
-    if after is not None and lowest(after) - gap - room_needed >= frame.bottom:
-        page, heading_top = after, lowest(after) - gap
-    else:
-        page = Page(page_size[0], page_size[1], "solutions")
-        pages.append(page)
-        heading_top = frame.top
-    page.ops.append(Text(frame.left, heading_top - heading, _("Mosaic solutions"), heading,
-                         bold=True))
-    page.bookmarks.append(Bookmark(_("Mosaic solutions")))
-    x, shelf_top, shelf_h = frame.left, heading_top - heading - 10, 0.0
-    caption_h = caption_size + 3
-    for entry in entries:
+    def box(entry: MosaicEntry, caption_h: float) -> tuple[int, int, float]:
+        puzzle = entry.puzzle
+        return puzzle.width, puzzle.height, min(SOLUTION_CELL, frame.width / puzzle.width)
+
+    def draw(entry: MosaicEntry, x: float, top: float, cell: float) -> list[Op]:
         rows = entry.grade.solution
         assert rows is not None  # build_mosaics keeps proved mosaics only
-        puzzle = entry.puzzle
-        cell = min(SOLUTION_CELL, frame.width / puzzle.width)
-        box_w, box_h = puzzle.width * cell, puzzle.height * cell + caption_h
-        if x + box_w > frame.left + frame.width + 0.01:
-            x, shelf_top, shelf_h = frame.left, shelf_top - shelf_h - gap / 2, 0.0
-        if shelf_top - box_h < frame.bottom - 0.01:
-            page = Page(page_size[0], page_size[1], "solutions")
-            pages.append(page)
-            x, shelf_top, shelf_h = frame.left, frame.top, 0.0
-        caption = f"{entry.number}. {entry.title}" if entry.title else f"{entry.number}."
-        page.ops.append(Text(x, shelf_top - caption_size,
-                             fit_text(caption, caption_size, max(box_w, 40.0)), caption_size))
-        page.ops.extend(picture_ops(rows, x, shelf_top - caption_h, cell))
-        x += max(box_w, 40.0) + gap / 2
-        shelf_h = max(shelf_h, box_h)
-    return pages
+        return picture_ops(rows, x, top, cell)
+
+    first_height = entries[0].puzzle.height * SOLUTION_CELL if entries else 0.0
+    return solution_shelves(entries, frame, page_size, gap, after, profile,
+                            _("Mosaic solutions"), first_height, box, draw, min_width=40.0)
 
 
-class MosaicPages:
-    """The mosaic pages of an issue (layout.kinds.PagedDrawing)."""
-
-    def pages(self, entries: Sequence[MosaicEntry], area: Frame | Any,
-              page_size: tuple[float, float], profile: Profile
-              ) -> tuple[list[Page], dict[int, int]]:
-        """One page a mosaic, and the index among them where each mosaic starts."""
-        frame = Frame(area.left, area.bottom, area.width, area.height)
-        pages: list[Page] = []
-        starts: dict[int, int] = {}
-        for entry in entries:
-            starts[entry.number] = len(pages)
-            pages.append(mosaic_page(entry, frame, page_size, profile))
-        return pages, starts
-
-    def solution_pages(self, entries: Sequence[MosaicEntry], area: Frame | Any,
-                       page_size: tuple[float, float], gap: float, solutions: list[Page],
-                       profile: Profile) -> list[Page]:
-        frame = Frame(area.left, area.bottom, area.width, area.height)
-        after = solutions[-1] if solutions else None
-        return solutions + mosaic_solution_pages(entries, frame, page_size, gap, after,
-                                                 profile)
+def _mosaic_pages(entry: MosaicEntry, frame: Frame, page_size: tuple[float, float],
+                  profile: Profile) -> list[Page]:
+    return [mosaic_page(entry, frame, page_size, profile)]
 
 
-PAGED = MosaicPages()
+PAGED: PagedLayout[MosaicEntry] = PagedLayout(_mosaic_pages, mosaic_solution_pages)
 #: what the manifest reads (its ``mosaics`` list) and how the issue builds its entries
 parse_refs = parse_mosaic_refs
 build_entries = build_mosaics

@@ -10,19 +10,18 @@ it is not in plain sight (a reader of the page source sees no picture), not secr
 from __future__ import annotations
 
 import base64
-import hashlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from grader import __version__
 from grader.errors import NonopressError, NotPublishable
-from grader.kinds import AnyPuzzle, entry_of, kind_of
+from grader.kinds import AnyPuzzle, MinuteFigures, any_kind_of, entry_of, kind_of
 from grader.ladder import grader_version
 from grader.results import Budget
 from nonopress.app.hints import clue_hint_table, givens_known, hint_table
 
 if TYPE_CHECKING:
-    from words.fillin import FillIn
+    from grader.kinds.contract import PagedKind
 
 #: what the player reports itself as (the solve records' "player")
 PLAYER = f"nonopress-player/{__version__}"
@@ -34,22 +33,6 @@ class CellKind(Protocol):
     def sentence(self, step: Any) -> str: ...
     def rung_level(self, rung: str) -> str: ...
 
-
-class Figures(Protocol):
-    """What a grade tells the solver: an issue's cached GradeInfo or a fresh grade."""
-
-    @property
-    def level(self) -> str: ...
-    @property
-    def stars(self) -> int | None: ...
-    @property
-    def score(self) -> float | None: ...
-    @property
-    def minutes(self) -> float | None: ...
-    @property
-    def minutes_low(self) -> float | None: ...
-    @property
-    def minutes_high(self) -> float | None: ...
 
 #: the version of the JSON the player reads
 FORMAT = 1
@@ -96,7 +79,7 @@ def veiled_meta(meta: dict[str, Any], key: str) -> dict[str, Any]:
     return out
 
 
-def grade_figures(grade: Figures, version: str) -> dict[str, Any]:
+def grade_figures(grade: MinuteFigures, version: str) -> dict[str, Any]:
     """The grade's own figures, as the solved panel and the index print them."""
     return {
         "level": grade.level,
@@ -116,7 +99,7 @@ def _round(value: float | None) -> float | None:
 def nonogram_record(
     puzzle: AnyPuzzle,
     solution: Any,
-    grade: Figures,
+    grade: MinuteFigures,
     hints: dict[str, Any],
     version: str,
     meta: dict[str, Any],
@@ -148,7 +131,7 @@ def nonogram_record(
     return record
 
 
-def clue_cell_record(puzzle: AnyPuzzle, rows: Sequence[str], grade: Figures,
+def clue_cell_record(puzzle: AnyPuzzle, rows: Sequence[str], grade: MinuteFigures,
                      hints: dict[str, Any], version: str, meta: dict[str, Any]
                      ) -> dict[str, Any]:
     """A kind whose clues sit in the cells (the mosaic) for the player: one string of
@@ -163,31 +146,16 @@ def clue_cell_record(puzzle: AnyPuzzle, rows: Sequence[str], grade: Figures,
             "solution": obfuscate(cells, key)}
 
 
-def paged_record(puzzle: FillIn, grade: Figures, version: str, meta: dict[str, Any]
+def paged_record(puzzle: Any, grade: MinuteFigures, version: str, meta: dict[str, Any]
                  ) -> dict[str, Any]:
-    """An entry of a kind that lays out its own pages (the fill-in crossword) for the
-    player: blocks, the starter's letters, the word list by length, and the letters
-    obfuscated."""
-    grid = puzzle.solution
-    _fits_the_player(grid.width, grid.height)
-    givens = puzzle.givens
-    key = hashlib.sha256(grid.to_text().encode()).hexdigest()[:24]
-    blocks = "".join("0" if grid.is_white(r, c) else "1"
-                     for r in range(grid.height) for c in range(grid.width))
-    given = "".join(givens.at(r, c) if grid.is_white(r, c) and givens.at(r, c).isalpha()
-                    else "." for r in range(grid.height) for c in range(grid.width))
-    letters = "".join(grid.at(r, c) if grid.is_white(r, c) else "."
-                      for r in range(grid.height) for c in range(grid.width))
-    return {
-        "format": FORMAT, **veiled_meta(meta, key), "key": key,
-        "kind": entry_of(puzzle).board,
-        "width": grid.width, "height": grid.height, "blocks": blocks, "given": given.upper(),
-        "words": {str(n): [w.upper() for w in words]
-                  for n, words in puzzle.words_by_length().items()},
-        "starter": puzzle.starter_word.upper(),
-        "grade": grade_figures(grade, version), "hints": None,
-        "solution": obfuscate(letters.upper(), key),
-    }
+    """An entry of a kind that lays out its own pages for the player: the fields its
+    kind gives its board (grader.kinds.contract.BoardRecord), the answer obfuscated."""
+    board = cast("PagedKind", any_kind_of(puzzle)).board_record()
+    _fits_the_player(board.width, board.height)
+    return {"format": FORMAT, **veiled_meta(meta, board.key), "key": board.key,
+            "kind": entry_of(puzzle).board, "width": board.width, "height": board.height,
+            **board.fields, "grade": grade_figures(grade, version), "hints": None,
+            "solution": obfuscate(board.answer, board.key)}
 
 
 def _fits_the_player(width: int, height: int) -> None:

@@ -1,5 +1,5 @@
-"""The records of check, grade, fill and fill-in: what ``check --json``, ``grade --json``,
-``fill --json`` and ``fillin --json`` print and what the studio's ``POST /api/check`` and
+"""The records of check, grade and fill: what ``check --json``, ``grade --json`` and
+``fill --json`` print and what the studio's ``POST /api/check`` and
 ``/api/grade`` answer, built here once. (Make and repair answer the authoring result's own
 record, :meth:`grader.authoring.BwAuthored.to_json`.)
 
@@ -21,8 +21,6 @@ from nonopress.app.loading import LoadedPuzzle, puzzle_summary
 if TYPE_CHECKING:
     from grader.kinds import KindGrade, NoSolution
     from words.fill import FillResult
-    from words.fillin import FillIn, FillinCount
-    from words.fillin_grade import FillinGrade
     from words.grid import Grid
     from words.report import WeakEntry
 
@@ -116,24 +114,4 @@ def fill_record(file: str, source: Grid, result: FillResult, words: str, seed: i
         record["reason"] = result.reason
         if result.failed_slot is not None:
             record["slot"] = result.failed_slot.short
-    return record
-
-
-def fillin_record(file: str, grid: Grid, puzzle: FillIn, count: FillinCount,
-                  grade: FillinGrade, steps: bool = False) -> dict[str, Any]:
-    """The record of a fill-in made of the filled ``grid`` (read from ``file``): its
-    uniqueness, grade, starter and word lists (``steps``: the graded steps too)."""
-    starter = puzzle.starter_slot
-    record: dict[str, Any] = {
-        "file": file, "size": grid.size, "slots": len(grid.slots),
-        "verdict": count.verdict, "nodes": count.nodes,
-        "level": grade.level, "score": grade.score, "stars": grade.stars,
-        "rungs": grade.rungs, "grid": list(grid.rows),
-        "starter": {"slot": starter.short, "word": puzzle.starter_word} if starter else None,
-        "words": {str(n): ws for n, ws in puzzle.words_by_length().items()},
-    }
-    if count.verdict == "multiple":
-        record["differing_cells"] = [list(c) for c in count.differing_cells()]
-    if steps:
-        record["steps"] = list(grade.lines())
     return record

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from nonopress.commands.common import print_json_line
     from words.fill import fill
     from words.fillin import count_fillin_solutions, make_fillin
-    from words.fillin_grade import grade_fillin
+    from words.fillin_grade import fillin_record, grade_fillin
     from words.formats import read_grid_file, write_grid
 
     check_output_folder(args.output)
@@ -66,8 +66,6 @@ def run(args: argparse.Namespace) -> int:
     grade = grade_fillin(puzzle, budget=budget)
     starter = puzzle.starter_slot
     if args.json:
-        from nonopress.app.records import fillin_record
-
         print_json_line(fillin_record(args.grid, grid, puzzle, count, grade, args.steps))
     else:
         print(grid.to_text(), end="")

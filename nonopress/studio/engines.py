@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from grader.authoring import AnyAuthored, MakeOptions, Target
 from grader.errors import NonopressError
-from grader.kinds import kind_of
+from grader.kinds import entry_of, kind_of
 from grader.model import Metadata
 from grader.results import Budget
 from nonopress.app.loading import LoadedPuzzle
@@ -25,6 +25,14 @@ if TYPE_CHECKING:
     from nonopress.studio.config import StudioConfig
     from nonopress.studio.issues import IssueRequest
     from nonopress.studio.library import LibrarySource
+
+def editing(puzzle: object) -> dict[str, Any]:
+    """What the editor asks of the puzzle's kind, from its registry entry: the page asks
+    this, never which kind it holds."""
+    entry = entry_of(puzzle)
+    return {"tag": entry.tag, "name": entry.name, "givens": entry.givens,
+            "clues_alone": entry.clues_alone}
+
 
 def check(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
     """The ``check --json`` record of the puzzle (and ``broken`` for ``none``: the line or
@@ -36,6 +44,7 @@ def check(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
     broken = checked.broken.where() if checked.broken is not None else None
     if broken is not None:
         record["broken"] = broken
+    record["editing"] = editing(loaded.puzzle)
     return record
 
 
@@ -229,6 +238,7 @@ def _opened(config: StudioConfig, source: Path | bytes, name: str, index: int
         "width": puzzle.width, "height": puzzle.height, "grid": None, "from": None,
     }
     record.update(kind.editor_record())
+    record["editing"] = editing(puzzle)
     if puzzle.solution is not None:
         record.update(grid=list(puzzle.solution), **{"from": "file"})
     else:

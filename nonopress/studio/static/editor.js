@@ -28,6 +28,9 @@ export class Editor {
     this.board.picture = this.picture;
     this.givens = [];
     this.clueOnly = null;   // {rows, columns} of a puzzle opened without a picture
+    // what the server says the editor may ask of the puzzle's kind (engines.editing):
+    // {tag, name, givens, clues_alone}; null until the first answer about a puzzle
+    this.editing = null;
     this.path = null;
     this.tool = 'paint';
     this.colour = 1;
@@ -220,8 +223,8 @@ export class Editor {
   }
 
   async check(sequence) {
-    if (this.clueOnly && this.picture.palette) {  // colour clues travel only as a picture
-      this.setVerdict('undecided', 'No picture of these colour clues was found within the budget; draw one to check it.');
+    if (this.clueOnly && this.editing && !this.editing.clues_alone) {  // clues travel as a picture
+      this.setVerdict('undecided', `No picture of these ${this.editing.name} clues was found within the budget; draw one to check it.`);
       this.setGrade(null);
       return;
     }
@@ -242,6 +245,7 @@ export class Editor {
     }
     if (sequence !== this.sequence) return;
     this.lastCheck = record;
+    if (record.editing) this.editing = record.editing;
     this.showCheck(record);
     this.latencies.push(performance.now() - this.changedAt);
     clearTimeout(this.gradeTimer);
@@ -339,7 +343,7 @@ export class Editor {
 
   // -- fix and steer ------------------------------------------------------------------------
   async propose(kind) {
-    if (this.picture.palette && kind === 'givens') { this.toast('Givens are printed on black-and-white puzzles; a colour puzzle is made unique by changing cells.'); return; }
+    if (kind === 'givens' && this.editing && !this.editing.givens) { this.toast(`Givens are not printed on a ${this.editing.name} puzzle: it is made unique by changing cells.`); return; }
     if (!this.picture.filled()) { this.toast('Draw something first.'); return; }
     const sequence = this.sequence;
     // the newest proposal wins: pressing again (or another button) drops the older one
@@ -424,7 +428,8 @@ export class Editor {
     // another puzzle: nothing of the one before it (its grade, its proposal) stays
     this.lastGrade = null; this.lastCheck = null; this.gradedSequence = -1;
     this.setGrade(null);
-    const palette = record.kind === 'colour' ? record.palette : null;
+    this.editing = record.editing || null;
+    const palette = record.palette || null;
     if (record.grid) {
       this.picture = Picture.fromRows(record.grid, palette);
       this.clueOnly = null;

@@ -104,7 +104,7 @@ export class Library {
     const meta = document.createElement('div');
     meta.className = 'meta';
     const size = document.createElement('span');
-    size.textContent = entry.error ? 'unreadable' : `${entry.width}×${entry.height}` + (entry.kind === 'colour' && entry.palette ? ` · ${entry.palette.length} col` : '');
+    size.textContent = entry.error ? 'unreadable' : `${entry.width}×${entry.height}` + (entry.palette ? ` · ${entry.palette.length} col` : '');
     const badge = document.createElement('span');
     const verdict = entry.error ? 'error' : (entry.pending ? 'grading' : entry.verdict);
     badge.className = `badge ${verdict}`;

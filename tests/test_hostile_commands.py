@@ -1,4 +1,5 @@
-"""Round four (issue 48): the 21 holes, each a row of the hostile matrix.
+"""Hostile input to the commands: each hole found (issue 48, and the CLI's of issue 57 in
+tests/test_hostile_collector.py) a row of the hostile matrix.
 
 Every row makes its inputs in a fresh folder (``work/``, where the command runs) beside a
 folder of foreign files (``outside/``: another program's files the command must not touch),
@@ -351,7 +352,7 @@ def _hashes(folder: Path) -> dict[str, str]:
 def case() -> Iterator[Path]:
     import tempfile
 
-    folder = Path(tempfile.mkdtemp(prefix="hostile4-"))
+    folder = Path(tempfile.mkdtemp(prefix="hostile-"))
     (folder / "work").mkdir()
     (folder / "outside").mkdir()
     try:

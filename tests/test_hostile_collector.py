@@ -1,8 +1,8 @@
-"""Round five (issue 57): a collector no one can silence or steer. Each hole a row.
+"""A solve collector no one can silence or steer (issue 57). Each hole a row.
 
 The CLI's holes (5 planted links, 6 ``--feed`` outside, 7 ``library
 set`` without bounds, 9 ``web --collect``, and ``calibrate --write``'s gate of 2) are rows of
-:data:`ROWS`, run as round four runs its rows (tests/test_hostile_round4.py: one command in a
+:data:`ROWS`, run as the commands' rows run (tests/test_hostile_commands.py: one command in a
 bounded child, one line and status 2, nothing outside ``work/`` touched). The collector's
 (1 slow clients, 2-3 poisoning, 8 a database down and disconnects, 11 protocol errors) are
 tests below against the collector's app and against real servers on loopback. Hole 10 (the
@@ -28,24 +28,25 @@ from typing import Any
 
 import pytest
 from bench_support import bench_module
-from test_hostile_matrix import compiled_kernels
-from test_hostile_round4 import (
+from test_hostile_commands import (
     HEART,
     Row,
     _hashes,
     _stock,
+    case,
     catalogue,
     check_outcome,
     nothing,
     run_row,
     write,
 )
+from test_hostile_matrix import compiled_kernels
 
 httpx = pytest.importorskip("httpx")
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = "https://puzzles.example"
-__all__ = ["compiled_kernels"]
+__all__ = ["case", "compiled_kernels"]
 
 
 def record(key: str, **changes: Any) -> dict[str, Any]:
@@ -140,20 +141,6 @@ ROWS: dict[str, Row] = {
                                (*WEB, "--collect", "https://a.example;script-src *"), 2,
                                ("--collect",), absent=("work/site",)),
 }
-
-
-@pytest.fixture
-def case() -> Iterator[Path]:
-    import shutil
-    import tempfile
-
-    folder = Path(tempfile.mkdtemp(prefix="hostile5-"))
-    (folder / "work").mkdir()
-    (folder / "outside").mkdir()
-    try:
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.mark.parametrize("name", sorted(ROWS))
