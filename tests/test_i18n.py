@@ -41,7 +41,8 @@ def test_the_template_holds_every_message_the_code_marks() -> None:
     reach no translator: docs/languages.md says how to extract again."""
     method_map = [("grader/ladder.yaml", "grader.i18n_extract:extract_ladder"),
                   ("grader/**.py", "python"), ("layout/**.py", "python"),
-                  ("words/**.py", "python"), ("nonopress/**.py", "python")]
+                  ("words/**.py", "python"), ("nonopress/**.py", "python"),
+                  ("nonopress/assets/**.js", "javascript")]
     keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
                 "N_": None, "NP_": ((1, "c"), 2)}
     found = set()

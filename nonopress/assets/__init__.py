@@ -12,8 +12,9 @@ from pathlib import Path
 FOLDER = Path(__file__).resolve().parent
 #: the folder of the boards, one script per kind, named by the kind's tag
 BOARDS = "boards"
-#: the files a page that plays a puzzle loads: the shell, its style sheet, every board
-FILES = ("player.js", "player.css",
+#: the files a page that plays a puzzle loads: the shell, its words (words.js: the lookup of
+#: the catalogue a puzzle's JSON carries), its style sheet, every board
+FILES = ("player.js", "words.js", "player.css",
          *sorted(f"{BOARDS}/{path.name}" for path in (FOLDER / BOARDS).glob("*.js")))
 #: the written format of the player's JSON
 SCHEMA = FOLDER / "puzzle.schema.json"

@@ -66,7 +66,8 @@ def csp(collect: str | None = None) -> str:
 
 
 def _head(title: str, collect: str | None, script: bool, board: str | None = None) -> str:
-    loads = '<script src="player.js" defer></script>\n' if script else ""
+    loads = '<script src="words.js" defer></script>\n<script src="player.js" defer></script>\n' \
+        if script else ""
     if script and board:  # the kind's board, fetched beside the shell rather than after it
         loads += f'<script src="{escape(board)}" defer></script>\n'
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from grader.atomic import atomic_write, refuse_links
 from grader.errors import NonopressError
-from grader.i18n import _, level_name, shown_day
+from grader.i18n import _, current, level_name, shown_day
 from grader.kinds import SECTION_KEYS, entry_of
 from grader.ladder import grader_version
 from grader.results import Budget
@@ -34,6 +34,7 @@ from nonopress.app.play import (
     nonogram_record,
     paged_record,
 )
+from nonopress.app.words import player_words
 from nonopress.assets import BOARDS, FILES, asset_bytes, board_file
 from nonopress.web.pages import PageLink, archive_page, index_page, puzzle_page
 
@@ -153,8 +154,8 @@ def build_site(manifest: Manifest, options: SiteOptions,
         if not _due(day, options.until):
             held_back += 1
             continue
-        records.append((f"puzzle-{entry.number:02d}",
-                        _record(entry, options.budget, version, day, site, progress)))
+        records.append((f"puzzle-{entry.number:02d}", _with_words(
+            _record(entry, options.budget, version, day, site, progress))))
     written = _write(out, manifest, records, options)
     # the pipeline's warnings (the build's, an unsaved grade cache)
     warnings = [w for w in planned.warnings if w]
@@ -197,6 +198,13 @@ def _record(entry: Entry, budget: Budget, version: str, day: str, site: dict[str
     if hints is None:  # a grade made without them (a grader of its own)
         hints = compute_hints(block.puzzle, budget)
     return _nonogram(block, hints, version, day, site)
+
+
+def _with_words(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with the player's words in the reader's language (none in English)."""
+    hints, grade = record.get("hints") or {}, record.get("grade") or {}
+    words = player_words(current().language, hints.get("rungs", ()), grade.get("level", ""))
+    return {**record, "catalogue": words} if words else record
 
 
 def _nonogram(entry: IssueEntry, hints: dict[str, Any], version: str, day: str,
