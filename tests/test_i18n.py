@@ -283,3 +283,15 @@ def test_no_english_escapes_the_catalogue_on_the_sites_pages(tmp_path: Path) -> 
         bare = [t for t in parser.texts if not re.search(r"[^\x00-\x7f]", t)]
         assert not bare, (page, bare)
         assert '<html lang="en-XA">' in (out / page).read_text(encoding="utf-8")
+
+
+def test_hungarian_keeps_a_counted_noun_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    """Hungarian has two plural forms by gettext's rule, but a noun after a number stays
+    singular ("5 mező"), and the explanation reads as a Grafilogika editor writes it."""
+    hu = i18n.translator("hu")
+    assert [hu.ngettext("{count} cell", "{count} cells", n) for n in (1, 5)] == [
+        "1 mező", "5 mező"]
+    assert main(["grade", "--explain", HEART, "--language", "hu"]) == 0
+    text = capsys.readouterr().out
+    assert "Heart: 7x5, könnyű, pontszám" in text
+    assert "[egyszerű átfedés] 2. sor (7): a(z) 7 hosszú blokk, bárhol is fekszik" in text
