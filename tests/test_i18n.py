@@ -259,6 +259,19 @@ def test_the_sites_pages_are_in_the_manifests_language(tmp_path: Path) -> None:
     assert '<html lang="de">' in index
     assert "Ausgabe 3" in index and "Archiv" in index and "leicht" in index
     assert "Nr. 1" in index and "Archive<" not in index and "easy" not in index
+    # latest.json's text, the puzzle page's and the archive's dates in the language too
+    import json
+
+    assert json.loads((out / "latest.json").read_text(encoding="utf-8"))["heading"].startswith(
+        "Nr. 1")
+    dated = tmp_path / "dated.yaml"
+    dated.write_text(f"title: T\ndate: 2026-03-12\nlanguage: de\npuzzles:\n  - file: {HEART}\n",
+                     encoding="utf-8")
+    assert main(["web", str(dated), "-o", str(tmp_path / "dated"), "-q", "--no-cache"]) == 0
+    for page in ("puzzle-01.html", "archive.html"):
+        text = (tmp_path / "dated" / page).read_text(encoding="utf-8")
+        shown = re.sub(r'<script type="application/json".*?</script>', "", text, flags=re.S)
+        assert "12. März 2026" in shown and "2026-03-12" not in shown, page
 
 
 def test_no_english_escapes_the_catalogue_on_the_sites_pages(tmp_path: Path) -> None:
@@ -295,3 +308,28 @@ def test_hungarian_keeps_a_counted_noun_singular(capsys: pytest.CaptureFixture[s
     text = capsys.readouterr().out
     assert "Heart: 7x5, könnyű, pontszám" in text
     assert "[egyszerű átfedés] 2. sor (7): a(z) 7 hosszú blokk, bárhol is fekszik" in text
+
+
+def test_a_colour_explanation_is_translated_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    """The colour grader's sentences and heading come from the catalogues too: in en-XA
+    no English word is left but the puzzle's own (its title and colour names)."""
+    flowerpot = str(ROOT / "puzzles" / "colour" / "flowerpot.yaml")
+    assert main(["grade", "--explain", flowerpot, "--language", "de"]) == 0
+    text = capsys.readouterr().out
+    assert "Flowerpot: 12x13, 4 Farben (yellow, pink, green, terracotta), leicht" in text
+    assert "Zeile 1, Zahlen 3 pink: kein Block in yellow, green oder terracotta" in text
+    assert "ihre Zeile erlaubt keine der Farben dieser Spalte" in text
+    assert main(["grade", "--explain", flowerpot, "--language", "en-XA"]) == 0
+    text = capsys.readouterr().out
+    own = {"Flowerpot", "yellow", "pink", "green", "terracotta", "x"}
+    assert set(re.findall(r"[A-Za-z]+", text)) <= own, set(re.findall(r"[A-Za-z]+", text)) - own
+
+
+def test_a_familys_name_in_a_heading_is_the_languages() -> None:
+    with i18n.use("de"):
+        assert i18n.kind_label("Mosaic ") == "Mosaik "
+        assert i18n.kind_label("Fill-in ") == "Einsetzrätsel "
+        assert i18n.kind_label("") == ""
+    with i18n.use("hu"):
+        assert i18n.kind_label("Colour ") == "Színes "
+    assert i18n.kind_label("Colour ") == "Colour "

@@ -15,7 +15,7 @@ from html import escape
 from typing import Any
 from urllib.parse import urlsplit
 
-from grader.i18n import _, current
+from grader.i18n import _, current, shown_day
 from nonopress.assets import board_file
 
 
@@ -108,7 +108,7 @@ def puzzle_page(record: dict[str, Any], site_title: str, collect: str | None) ->
     return (
         _head(f"{heading} \u2014 {site_title}", collect, script=True, board=board)
         + "<body class=\"np-site\">\n"
-        + _site_header(site_title, record.get("date", ""))
+        + _site_header(site_title, shown_day(record.get("date", "")))
         + "<main>\n<nonopress-puzzle data=\"nonopress-data\">"
         + f"<h1>{escape(heading)}</h1><p>{escape(needs)}</p>"
         + "</nonopress-puzzle>\n</main>\n"
@@ -120,7 +120,7 @@ def puzzle_page(record: dict[str, Any], site_title: str, collect: str | None) ->
 def _list(links: Sequence[PageLink], with_dates: bool) -> str:
     items = []
     for link in links:
-        date = f"<span class=\"np-facts\">{escape(link.date)} \u00b7 </span>" \
+        date = f"<span class=\"np-facts\">{escape(shown_day(link.date))} \u00b7 </span>" \
             if with_dates and link.date else ""
         items.append(f"<li>{date}<a href=\"{escape(link.href)}\">{escape(link.label)}</a> "
                      f"<span class=\"np-facts\">{escape(link.facts)}</span></li>")

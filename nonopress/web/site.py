@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from grader.atomic import atomic_write, refuse_links
 from grader.errors import NonopressError
-from grader.i18n import _, current, level_name, shown_day
+from grader.i18n import _, current, kind_label, level_name, shown_day
 from grader.kinds import SECTION_KEYS, entry_of
 from grader.ladder import grader_version
 from grader.results import Budget
@@ -105,7 +105,7 @@ def _day_of(text: str) -> dt.date | None:
 
 
 def _heading(number: int, size: str, shown_title: str, kind: str = "") -> str:
-    parts = [_("No. {number}", number=number), f"{kind}{size}"]
+    parts = [_("No. {number}", number=number), f"{kind_label(kind)}{size}"]
     if shown_title:
         parts.append(shown_title)
     return " \u00b7 ".join(parts)
