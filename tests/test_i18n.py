@@ -333,3 +333,28 @@ def test_a_familys_name_in_a_heading_is_the_languages() -> None:
     with i18n.use("hu"):
         assert i18n.kind_label("Colour ") == "Színes "
     assert i18n.kind_label("Colour ") == "Colour "
+
+
+def test_latex_keeps_polish_hungarian_and_in_a_japanese_issue_japanese() -> None:
+    from layout.latex import tex_escape
+
+    assert tex_escape("łąę őű") == "łąę\\ őű"  # Latin Extended-A: T1 and UTF-8 input print it
+    assert tex_escape("解答") == "??"  # not in a Latin issue: no font for it
+    with i18n.use("ja"):
+        assert tex_escape("解答、「7」") == "解答、「7」"
+    assert tex_escape("\u2605") == "?"
+
+
+def test_a_japanese_latex_issue_says_in_one_line_what_tex_lacks(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from layout.latex import missing_tex_files
+
+    with i18n.use("ja"):
+        if not missing_tex_files():
+            pytest.skip("TeX here has the CJK package and IPAex Type 1 fonts")
+    tex = tmp_path / "ja.tex"
+    assert main(["issue", str(ROOT / "puzzles/issues/sample.yaml"), "--latex", str(tex),
+                 "--language", "ja", "-q"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "LaTeX output in Japanese needs the CJK package" in err
+    assert "解答" in tex.read_text(encoding="utf-8") and not tex.with_suffix(".pdf").exists()
