@@ -40,6 +40,7 @@ def test_the_template_holds_every_message_the_code_marks() -> None:
     """A string marked in the code (or a ladder sentence) but not in nonopress.pot would
     reach no translator: docs/languages.md says how to extract again."""
     method_map = [("grader/ladder.yaml", "grader.i18n_extract:extract_ladder"),
+                  ("grader/mosaic/ladder.yaml", "grader.i18n_extract:extract_ladder"),
                   ("grader/**.py", "python"), ("layout/**.py", "python"),
                   ("words/**.py", "python"), ("nonopress/**.py", "python"),
                   ("nonopress/assets/**.js", "javascript")]
@@ -48,7 +49,7 @@ def test_the_template_holds_every_message_the_code_marks() -> None:
     found = set()
     for _file, _line, message, _comments, context in extract_from_dir(
         str(ROOT), method_map, keywords=keywords,
-        options_map={"grader/ladder.yaml": {}},
+        options_map={"grader/ladder.yaml": {}, "grader/mosaic/ladder.yaml": {}},
     ):
         singular = message[0] if isinstance(message, tuple) else message
         found.add((context, singular))
@@ -358,3 +359,13 @@ def test_a_japanese_latex_issue_says_in_one_line_what_tex_lacks(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "LaTeX output in Japanese needs the CJK package" in err
     assert "解答" in tex.read_text(encoding="utf-8") and not tex.with_suffix(".pdf").exists()
+
+
+def test_a_mosaic_explanation_is_translated_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    mosaic = str(ROOT / "puzzles" / "mosaic" / "cat-picture.yaml")
+    assert main(["grade", "--explain", mosaic, "--language", "de"]) == 0
+    text = capsys.readouterr().out
+    assert "[Nullen und Neunen] die 0 in Zeile 1, Spalte 8 hat kein gefülltes Kästchen" in text
+    assert main(["grade", "--explain", mosaic, "--language", "en-XA"]) == 0
+    words = set(re.findall(r"[A-Za-z]+", capsys.readouterr().out))
+    assert words <= {"Cat", "x"}, words
