@@ -6,6 +6,7 @@ player's plural rule (words.js, no eval) agrees with gettext's for every shipped
 from __future__ import annotations
 
 import gettext
+import json
 import re
 import shutil
 from collections.abc import Callable, Iterator
@@ -26,18 +27,19 @@ SAMPLE = ROOT / "puzzles" / "issues" / "sample.yaml"
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
-    """The sample issue's site in a language, built once a module (one grade cache)."""
+def site(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]:
+    """An issue's site in a language (the sample by default), built once a module (one
+    grade cache)."""
     folder = tmp_path_factory.mktemp("i18n-sites")
-    built: dict[str, Path] = {}
+    built: dict[tuple[str, Path], Path] = {}
 
-    def build(language: str) -> Path:
-        if language not in built:
-            out = folder / language
-            assert main(["web", str(SAMPLE), "-o", str(out), "-q", "--language", language,
+    def build(language: str, manifest: Path = SAMPLE) -> Path:
+        if (language, manifest) not in built:
+            out = folder / f"{manifest.stem}-{language}"
+            assert main(["web", str(manifest), "-o", str(out), "-q", "--language", language,
                          "--cache-dir", str(folder)]) == 0
-            built[language] = out
-        return built[language]
+            built[language, manifest] = out
+        return built[language, manifest]
 
     return build
 
@@ -123,6 +125,22 @@ def test_no_english_escapes_the_catalogue_in_the_player_at_any_hint_stage(
     assert _escaped(page, [*content, "House"]) == []
     page.get_by_role("button", name=i18n.pseudo("Pause")).click()
     assert _escaped(page, [*content, "House"]) == []
+
+
+def test_no_english_escapes_the_catalogue_on_a_mosaic_at_any_hint_stage(
+        page: Any, site: Callable[..., Path]) -> None:
+    out = site("en-XA", ROOT / "puzzles" / "issues" / "mosaic-sample.yaml")
+    record = json.loads((out / "puzzle-03.json").read_text(encoding="utf-8"))
+    assert record["kind"] == "mosaic"
+    page.goto((out / "puzzle-03.html").as_uri())
+    page.wait_for_selector(".np-cell")
+    content = [record.get("author") or "", record.get("note") or ""]
+    content = [text for text in content if text]
+    assert _escaped(page, content) == []
+    for stage in range(1, 5):
+        page.locator(".np-hint-button").click()
+        assert page.locator(".np-hint-stage").inner_text().startswith(f"[Ĥîñţ {stage}: ")
+        assert _escaped(page, content) == [], stage
 
 
 def test_a_german_page_plays_in_german(page: Any, site: Callable[[str], Path]) -> None:
