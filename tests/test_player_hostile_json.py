@@ -115,7 +115,8 @@ def _open(browser: Any, hosts: tuple[Host, Host, Host], data: dict[str, Any]) ->
     page.add_init_script(LONG_TASKS)
     page.goto(f"{page_host.url}/embed.html")
     page.wait_for_function(
-        "() => document.querySelector('.np-cell') || /could not be loaded/.test("
+        "() => document.querySelector('nonopress-puzzle').shadowRoot?.querySelector('.np-cell')"
+        " || /could not be loaded/.test("
         "document.querySelector('nonopress-puzzle').textContent)", timeout=15000)
     return page
 

@@ -456,6 +456,46 @@ def test_the_batch_writer_stores_a_batch_once_and_outlives_a_dropped_connection(
     assert len(stored(catalogue)) == 4
 
 
+def test_a_record_waits_for_a_writer_that_holds_the_sqlite_catalogue(tmp_path: Path) -> None:
+    """The studio grading writes to the catalogue the collector stores solves in: a record
+    that arrives meanwhile waits for the write lock and is stored (it was refused at once
+    with "database is locked" when the other writer committed while it waited)."""
+    import sqlite3
+    import threading
+    import time
+
+    from nonopress.solves.senders import catalogue_secret
+    from nonopress.solves.store import BatchWriter
+
+    path = tmp_path / "catalogue.sqlite"
+    with open_catalogue(str(path)) as catalogue:
+        add_files(catalogue, [str(ROOT / "puzzles" / "heart.yaml")], ImportOptions(jobs=1))
+        key = keys(catalogue)[0]
+        holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        writer = BatchWriter(catalogue)
+        try:
+            holder.execute("BEGIN IMMEDIATE")
+            holder.execute("UPDATE puzzles SET title = title")
+            released = threading.Timer(0.8, lambda: holder.execute("COMMIT"))
+            released.start()
+            started = time.monotonic()
+            secret = catalogue_secret(catalogue)
+            answer = writer.submit(parse_record(json.dumps(record(key)).encode(), None))
+            assert answer.result(timeout=60) == "new"
+            assert time.monotonic() - started >= 0.7  # it waited for the holder
+            released.join()
+            holder.execute("BEGIN IMMEDIATE")
+            holder.execute("UPDATE puzzles SET title = title")
+            threading.Timer(0.5, lambda: holder.execute("COMMIT")).start()
+            assert catalogue_secret(catalogue) == secret
+            later = writer.submit(parse_record(json.dumps(record(key)).encode(), None))
+            assert later.result(timeout=60) == "new"
+        finally:
+            writer.close()
+            holder.close()
+        assert len(stored(catalogue)) == 2
+
+
 def _random_colour_puzzles(count_fit: int, count_held: int, seed: int) -> list[Any]:
     """Random two-colour pictures (see :func:`_rated_puzzles`)."""
     import numpy as np

@@ -121,6 +121,51 @@ def test_until_publishes_what_is_due_and_latest_names_today(dated: Path) -> None
     assert re.search(r"easy \u00b7 \u2605+ \u00b7 about", index)
 
 
+def test_an_earlier_until_withdraws_what_is_not_yet_due_and_only_what_the_site_wrote(
+        dated: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 56 item 6: a rebuild with an earlier --until removes the pages and data of the
+    puzzles no longer due; a file the site did not write (or one changed since) stays."""
+    out = dated / "withdrawn"
+    args = ["web", str(dated / "daily.yaml"), "-o", str(out), "--cache-dir", str(dated)]
+    assert main([*args, "-q"]) == 0
+    assert (out / "puzzle-03.html").exists() and (out / "puzzle-02.json").exists()
+    (out / "about.html").write_text("<p>ours</p>")          # the publisher's own page
+    (out / "puzzle-09.html").write_text("<p>not the site's</p>")  # a site-like name
+    capsys.readouterr()
+    assert main([*args, "--until", "2026-12-02"]) == 0
+    assert "file(s) of puzzles no longer due removed" in capsys.readouterr().out
+    assert not (out / "puzzle-03.html").exists() and not (out / "puzzle-03.json").exists()
+    assert (out / "puzzle-02.html").exists() and (out / "player.js").exists()
+    assert (out / "about.html").read_text() == "<p>ours</p>"
+    assert (out / "puzzle-09.html").exists()
+    assert "puzzle-03" not in (out / "index.html").read_text()
+    assert "puzzle-03" not in (out / "archive.html").read_text()
+    # a withdrawn page someone edited after the build is theirs now: left alone
+    assert main([*args, "-q"]) == 0
+    (out / "puzzle-03.html").write_text("edited by hand")
+    assert main([*args, "-q", "--until", "2026-12-01"]) == 0
+    assert (out / "puzzle-03.html").read_text() == "edited by hand"
+    assert not (out / "puzzle-02.html").exists() and not (out / "puzzle-03.json").exists()
+    ledger = json.loads((out / ".nonopress-site.json").read_text())
+    assert "puzzle-01.html" in ledger["files"] and "puzzle-03.html" not in ledger["files"]
+    assert "about.html" not in ledger["files"]
+
+
+def test_a_forged_site_record_removes_nothing_outside_the_site(dated: Path) -> None:
+    """The record is read as data: a name that leaves the folder is never removed."""
+    out = dated / "forged"
+    outside = dated / "precious.txt"
+    outside.write_text("keep")
+    import hashlib
+
+    out.mkdir()
+    (out / ".nonopress-site.json").write_text(json.dumps({"format": 1, "files": {
+        "../precious.txt": hashlib.sha256(b"keep").hexdigest()}}))
+    assert main(["web", str(dated / "daily.yaml"), "-o", str(out), "--cache-dir", str(dated),
+                 "-q"]) == 0
+    assert outside.read_text() == "keep"
+
+
 def test_a_page_holds_its_data_the_csp_and_no_answer_in_plain_sight(dated: Path) -> None:
     out = _build(dated)
     page = (out / "puzzle-03.html").read_text()
@@ -134,9 +179,11 @@ def test_a_page_holds_its_data_the_csp_and_no_answer_in_plain_sight(dated: Path)
     csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page)
     assert csp and "script-src 'self'" in csp.group(1) and "connect-src 'none'" in csp.group(1)
     scripts = re.findall(r"<script([^>]*)>", page)
-    # the player's shell, its words and its kind's board, beside it; the data as data
+    # the player's shell, its words, its kind's board and its extras, beside it; the data as data
     assert sorted(s for s in scripts if "src=" in s) == [' src="boards/bw.js" defer',
+                                                         ' src="habits.js" defer',
                                                          ' src="player.js" defer',
+                                                         ' src="print.js" defer',
                                                          ' src="words.js" defer']
     assert all("src=" in s or 'type="application/json"' in s for s in scripts)
     assert record["site"]["collect"] is None

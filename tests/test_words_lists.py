@@ -108,6 +108,24 @@ def test_blocklist_blocks_inflections_and_nothing_innocent() -> None:
     assert "SPICY" not in default_blocklist() | own
 
 
+def test_a_spelled_out_list_and_a_list_taken_back_to_bases_block_the_same_words(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A small list spells its forms out once; a list past the limit takes each word back
+    to its bases. Both answer alike, one word at a time and for a whole word list at once."""
+    import words.blocklist as blocklist_module
+
+    own = parse_blocklist("spic\n!spicy\nshit\nurinate\nfart\n!farther\n", "b.txt")
+    probes = ["SPICS", "SPICY", "SPICE", "SHITTIER", "SHITTY", "SHIRT", "URINATING",
+              "URINATE", "FARTHER", "FARTED", "FART", "FARTS", "ART", "SHITS", "ARSENAL"]
+    spelled = {word for word in probes if word in own}
+    assert spelled == own.among(probes) == {
+        "SPICS", "SHITTIER", "SHITTY", "URINATING", "URINATE", "FARTED", "FART", "FARTS",
+        "SHITS"}
+    monkeypatch.setattr(blocklist_module, "SPELL_OUT_LIMIT", 0)
+    by_bases = parse_blocklist("spic\n!spicy\nshit\nurinate\nfart\n!farther\n", "b.txt")
+    assert {word for word in probes if word in by_bases} == by_bases.among(probes) == spelled
+
+
 def test_editors_blocklist_and_avoid_keep_words_out(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     grid = tmp_path / "g.txt"

@@ -287,8 +287,10 @@ def parse_word_list(text: str, source: str = "<words>",
         norm = word.upper() if word.isascii() and word.isalpha() else normalise(word)
         if norm is None or not low <= len(norm) <= high or score < min_score:
             continue
-        if score > scores.get(norm, -1.0) and norm not in blocked:
+        if score > scores.get(norm, -1.0):
             scores[norm] = score
+    for word in blocked.among(scores):
+        del scores[word]
     words = WordList(scores, name=source)
     if not words:
         raise FormatError("no usable words (one word a line, letters only)", source)

@@ -12,10 +12,14 @@ from pathlib import Path
 FOLDER = Path(__file__).resolve().parent
 #: the folder of the boards, one script per kind, named by the kind's tag
 BOARDS = "boards"
+#: the extras beside the shell: the device's habits (statistics, share card, error signal)
+#: and printing, each a script and a style sheet player.css imports
+EXTRAS = ("habits.js", "print.js")
 #: the files a page that plays a puzzle loads: the shell, its words (words.js: the lookup of
-#: the catalogue a puzzle's JSON carries), its style sheet, every board
+#: the catalogue a puzzle's JSON carries), its style sheet, every board, the extras
 FILES = ("player.js", "words.js", "player.css",
-         *sorted(f"{BOARDS}/{path.name}" for path in (FOLDER / BOARDS).glob("*.js")))
+         *sorted(f"{BOARDS}/{path.name}" for path in (FOLDER / BOARDS).glob("*.js")),
+         *EXTRAS, "habits.css", "print.css")
 #: the written format of the player's JSON
 SCHEMA = FOLDER / "puzzle.schema.json"
 
@@ -33,4 +37,4 @@ def asset_bytes(name: str) -> bytes:
     return (FOLDER / name).read_bytes()
 
 
-__all__ = ["BOARDS", "FILES", "FOLDER", "SCHEMA", "asset_bytes", "board_file"]
+__all__ = ["BOARDS", "EXTRAS", "FILES", "FOLDER", "SCHEMA", "asset_bytes", "board_file"]

@@ -286,6 +286,31 @@
       this.startTimer();
       this.bindPage();
       if (this.solved) this.showSolved(false);
+      /** @type {any[]} the extras that joined this player (habits.js, print.js) */
+      this.extras = [];
+      players.push(this);
+      for (const api of extras) this.join(api);
+    }
+
+    // -- extras: scripts beside this one that add to the player (extend, below) -------------
+    join(api) {
+      const extra = api.join(this);
+      this.extras.push(extra);
+      if (extra.attach) extra.attach();
+    }
+
+    /** Tell the extras (an extra's method of that name, when it has one). */
+    notify(name, ...args) {
+      for (const extra of this.extras) if (typeof extra[name] === 'function') extra[name](...args);
+    }
+
+    /** The extras' row of controls, under the grid (made on first use). */
+    extrasBar() {
+      if (!this.extrasRow) {
+        this.extrasRow = el('div', {cls: 'np-extras'});
+        this.host.insertBefore(this.extrasRow, this.solvedPanel || null);
+      }
+      return this.extrasRow;
     }
 
     givens() {
@@ -424,6 +449,7 @@
       this.board.touched(indices);
       this.clearMarks();
       this.scheduleSave();
+      this.notify('touched', indices);
       this.checkSolved();
     }
 
@@ -483,6 +509,7 @@
       const bad = this.wrongCells();
       this.stats.errors_found += bad.length;
       this.markCells(bad, 'np-wrong');
+      this.notify('helped', 'e', bad);
       this.say(bad.length ? this.words.ngettext('{count} wrong mark, shown in red.', '{count} wrong marks, shown in red.', bad.length)
         : this.words._('No mistakes so far.'));
       this.scheduleSave();
@@ -513,6 +540,7 @@
       const changes = indices.filter((i) => !this.locked[i] && !this.correct(i)).map((i) => [i, this.board.truth(i)]);
       if (!changes.length) { this.say(this.words._('Already right.')); return; }
       this.stats.reveals++;
+      this.notify('helped', 'r', changes.map((x) => x[0]));
       this.apply(changes);
       this.say(this.words.ngettext('Revealed {count} cell.', 'Revealed {count} cells.', changes.length));
     }
@@ -599,7 +627,11 @@
       const h = this.hint, table = this.data.hints;
       if (!h || !table || !this.hintPanel) return;
       if (h.type === 'wrong') this.apply([[h.index, this.board.blank]]);
-      else this.apply(ranges(table.steps[h.index].c).map((i) => [i, this.board.truth(i)]));
+      else {
+        const cells = ranges(table.steps[h.index].c);
+        this.notify('helped', 'h', cells);
+        this.apply(cells.map((i) => [i, this.board.truth(i)]));
+      }
       this.hint = null;
       this.hintPanel.hidden = true;
     }
@@ -706,6 +738,7 @@
       p.hidden = false;
       this.grid?.classList.add('np-complete');
       if (announce) this.say(_('Solved in {time}.', {time: clock(s.seconds)}));
+      if (this.extras) this.notify('solvedPanel', announce);
     }
 
     restart() {
@@ -720,6 +753,7 @@
       this.grid?.classList.remove('np-complete');
       this.refreshAll();
       this.say(this.words._('A fresh grid.'));
+      this.notify('restarted');
     }
 
     // -- solve statistics: only with --collect, only while the toggle is on ------------------
@@ -730,7 +764,7 @@
       box.checked = !load(COLLECT_OFF);
       box.addEventListener('change', () => store(COLLECT_OFF, box.checked ? undefined : true));
       return el('p', {cls: 'np-collect'}, box,
-        el('label', {for: box.id, text: ` ${this.words._('Send anonymous solve statistics')}`}));
+        el('label', {for: box.id, text: ' ' + this.words._('Send anonymous solve statistics')}));
     }
 
     record(completed) {
@@ -796,6 +830,31 @@
         this.sent = true;
         this.save();
       }
+    }
+  }
+
+  // -- extras: habits.js and print.js beside this script, each {join(player)} ----------------
+  /** @type {any[]} */
+  const extras = [];
+  /** @type {Player[]} */
+  const players = [];
+  const EXTRAS = ['habits.js', 'print.js'];
+
+  /** An extra's script calls this once it is read: every player, now and later, joins it. */
+  function extend(api) {
+    extras.push(api);
+    for (const p of players) p.join(api);
+  }
+
+  /** The extras a page did not load itself (an embed's one script tag) are loaded now. */
+  function loadExtras() {
+    const base = SCRIPT && SCRIPT.src ? SCRIPT.src : document.baseURI;
+    for (const name of EXTRAS) {
+      const url = new URL(name, base).href;
+      if ([...document.scripts].some((s) => s.src === url)) continue;
+      const script = document.createElement('script');
+      script.src = url;
+      document.head.append(script);
     }
   }
 
@@ -878,9 +937,34 @@
       this.player = null;
     }
 
+    /**
+     * Where the player is drawn. Embedded (the default): in the element's own shadow root,
+     * which holds the style sheet, so the host page's CSS cannot reach the player nor the
+     * player's the page (a box in it resets what the host would pass down by inheritance).
+     * With the ``light`` attribute (the site's own pages, which style nothing else): in the
+     * element itself, the style sheet in the page's head.
+     * @returns {HTMLElement}
+     */
+    mount() {
+      if (this.hasAttribute('light')) { styleSheet(); return this; }
+      const root = this.shadowRoot || this.attachShadow({mode: 'open'});
+      root.textContent = '';
+      const box = el('div', {cls: 'np-shadow'});
+      if (SCRIPT && SCRIPT.src) {
+        const link = el('link', {rel: 'stylesheet', href: new URL('player.css', SCRIPT.src).href, 'data-nonopress': true});
+        // unseen until styled: no flash of a bare grid, no cell moving under a finger
+        box.style.visibility = 'hidden';
+        const show = () => { box.style.visibility = ''; };
+        link.addEventListener('load', show);
+        link.addEventListener('error', show);
+        root.append(link);
+      }
+      root.append(box);
+      return box;
+    }
+
     connectedCallback() {
       if (this.player) return;
-      styleSheet();
       const inline = this.getAttribute('data');
       if (inline) {
         const script = document.getElementById(inline);
@@ -926,6 +1010,8 @@
     refuse(err) {
       const message = err instanceof Error ? err.message : String(err);
       this.textContent = `The puzzle could not be loaded (${message}).`;
+      // a shadow root shows what it holds: a slot shows the element's own text instead
+      if (this.shadowRoot) this.shadowRoot.replaceChildren(document.createElement('slot'));
       this.dispatchEvent(new CustomEvent('nonopress-refused', {bubbles: true, detail: message}));
     }
 
@@ -943,13 +1029,16 @@
         Board.check(data, {need, isInt, isText, isObject, isList, checkRanges});
         const answer = reveal(data.solution, data.key);
         need(Board.fits(answer, data), 'solution', 'not an answer of this grid');
-        this.player = new Player(this, data, Board, answer);
+        this.player = new Player(this.mount(), data, Board, answer);
         if (performance.mark) performance.mark('nonopress-interactive');
         this.dispatchEvent(new CustomEvent('nonopress-ready', {bubbles: true}));
       }).catch((err) => this.refuse(err));
     }
   }
 
-  globalThis.NonopressPlayer = {ranges, reveal, el, button, defineBoard, needBoard, Player};
+  globalThis.NonopressPlayer = {ranges, reveal, el, button, defineBoard, needBoard, Player, extend};
+  // an extra read before this script waited in a queue
+  for (const api of /** @type {any} */ (globalThis).NonopressExtras || []) extend(api);
+  loadExtras();
   if (!customElements.get('nonopress-puzzle')) customElements.define('nonopress-puzzle', NonopressPuzzle);
 })();

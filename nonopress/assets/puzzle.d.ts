@@ -210,6 +210,8 @@ export interface PlayerApi {
   defineBoard(tag: string, Board: BoardClass): void;
   needBoard(tag: string): Promise<BoardClass>;
   Player: unknown;
+  /** an extra (habits.js, print.js): every player, now and later, joins it */
+  extend(api: {join(player: any): any}): void;
   /** the line boards' (boards/bw.js): the clue of a line of values */
   clueOf?: (values: ArrayLike<number>) => [number, number][];
   EMPTY_MARK?: number;

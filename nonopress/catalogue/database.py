@@ -124,13 +124,14 @@ class Catalogue:
     def writing(self, *, exclusive: bool = False) -> Iterator[Any]:
         """A connection in a transaction, committed at the end (rolled back on an error).
 
-        ``exclusive``: take the write lock before the first read (SQLite ``BEGIN IMMEDIATE``;
-        on PostgreSQL the bookings table is locked against other pickers), so that a
-        decision made on what was read still holds when it is written.
+        On SQLite the write lock is taken at the start (``BEGIN IMMEDIATE``), where SQLite
+        waits for it: a transaction that reads and then writes is otherwise refused at once
+        ("database is locked") when another writer commits while it waits.
+        ``exclusive``: on PostgreSQL the bookings table is locked against other pickers too,
+        so that a decision made on what was read still holds when it is written.
         """
         with self.engine.connect() as connection:
-            if exclusive:
-                connection = connection.execution_options(nonopress_immediate=True)
+            connection = connection.execution_options(nonopress_immediate=True)
             with connection.begin():
                 if exclusive and self.dialect == "postgresql":
                     connection.exec_driver_sql(

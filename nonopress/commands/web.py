@@ -83,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
     for warning in report.warnings:
         print(f"nonopress web: warning: {warning}", file=sys.stderr)
     held = f", {report.held_back} not yet due" if report.held_back else ""
+    if report.removed:
+        held += f", {len(report.removed)} file(s) of puzzles no longer due removed"
     if not args.quiet:
         print(f"{output}/index.html: {report.published} puzzle page(s){held}")
     return 0

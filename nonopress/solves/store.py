@@ -234,6 +234,11 @@ class BatchWriter:
         connection = self.catalogue.engine.connect()
         if self.catalogue.dialect == "postgresql":
             connection = connection.execution_options(isolation_level="AUTOCOMMIT")
+        else:
+            # the write lock taken at BEGIN, where SQLite waits for it: a transaction that
+            # reads first and then writes is refused at once ("database is locked") when
+            # another writer (the studio grading) committed in between, and the record lost
+            connection = connection.execution_options(nonopress_immediate=True)
         return connection
 
     def _write(self, batch: list[tuple[SolveRecord, Future[Stored]]], connection: Any) -> Any:

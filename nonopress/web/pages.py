@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from grader.i18n import _, current, shown_day
-from nonopress.assets import board_file
+from nonopress.assets import EXTRAS, board_file
 
 
 @dataclass(frozen=True)
@@ -65,11 +65,16 @@ def csp(collect: str | None = None) -> str:
             f"connect-src {connect}; base-uri 'none'; form-action 'none'")
 
 
-def _head(title: str, collect: str | None, script: bool, board: str | None = None) -> str:
+def _head(title: str, collect: str | None, script: bool, board: str | None = None,
+          habits: bool = False) -> str:
     loads = '<script src="words.js" defer></script>\n<script src="player.js" defer></script>\n' \
         if script else ""
     if script and board:  # the kind's board, fetched beside the shell rather than after it
         loads += f'<script src="{escape(board)}" defer></script>\n'
+    if script:  # the extras (habits, printing), fetched with it rather than after
+        loads += "".join(f'<script src="{name}" defer></script>\n' for name in EXTRAS)
+    elif habits:  # the index's statistics of this device, in the page's words
+        loads += '<script src="words.js" defer></script>\n<script src="habits.js" defer></script>\n'
 
     return (
         f"<!doctype html>\n<html lang=\"{escape(current().language)}\">\n<head>\n"
@@ -101,7 +106,9 @@ def json_in_html(data: Any) -> str:
 
 
 def puzzle_page(record: dict[str, Any], site_title: str, collect: str | None) -> str:
-    """A puzzle's page: the player, with the puzzle's data in the page."""
+    """A puzzle's page: the player, with the puzzle's data in the page. The element is
+    ``light``: on the site's own page the player draws in the page (an embed draws in its
+    shadow root, away from the host's styles)."""
     heading = record.get("heading") or _("Puzzle")
     board = board_file(str(record.get("kind", "")))
     needs = _("This puzzle needs JavaScript to play.")
@@ -109,7 +116,7 @@ def puzzle_page(record: dict[str, Any], site_title: str, collect: str | None) ->
         _head(f"{heading} \u2014 {site_title}", collect, script=True, board=board)
         + "<body class=\"np-site\">\n"
         + _site_header(site_title, shown_day(record.get("date", "")))
-        + "<main>\n<nonopress-puzzle data=\"nonopress-data\">"
+        + "<main>\n<nonopress-puzzle data=\"nonopress-data\" light>"
         + f"<h1>{escape(heading)}</h1><p>{escape(needs)}</p>"
         + "</nonopress-puzzle>\n</main>\n"
         + f"<script type=\"application/json\" id=\"nonopress-data\">{json_in_html(record)}"
@@ -135,17 +142,24 @@ def _key() -> str:
 
 
 def index_page(site_title: str, subtitle: str, links: Sequence[PageLink],
-               collect: str | None, author: str = "") -> str:
+               collect: str | None, author: str = "",
+               catalogue: dict[str, Any] | None = None) -> str:
     """The issue: its title and date, each puzzle with its level, stars and minutes."""
     by = _("by {author}", author=author) if author else ""
     by = f"<p class=\"np-author\">{escape(by)}</p>\n" if author else ""
     body = (_list(links, with_dates=False) + _key()) if links else _nothing()
     return (
-        _head(site_title, collect, script=False) + "<body class=\"np-site\">\n"
+        _head(site_title, collect, script=False, habits=True) + "<body class=\"np-site\">\n"
         + _site_header(site_title, "")
         + f"<main>\n<h1>{escape(site_title)}</h1>\n"
         + (f"<p class=\"np-meta\">{escape(subtitle)}</p>\n" if subtitle else "")
-        + by + body + "</main>\n</body>\n</html>\n"
+        + by + body
+        # this device's statistics (habits.js fills it once a puzzle is solved here)
+        + "<section class=\"np-habits-place\" data-np-habits hidden></section>\n"
+        + "</main>\n"
+        + (f"<script type=\"application/json\" id=\"nonopress-catalogue\">{json_in_html(catalogue)}"
+           "</script>\n" if catalogue else "")
+        + "</body>\n</html>\n"
     )
 
 

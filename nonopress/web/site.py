@@ -3,9 +3,10 @@
 The site: ``index.html`` (the issue: each puzzle with its level, stars and minutes),
 ``archive.html`` (every published puzzle by date), one ``puzzle-NN.html`` a puzzle with its
 data in the page, the same data as ``puzzle-NN.json`` (for ``<nonopress-puzzle src=...>``),
-``latest.json`` (today's puzzle), and the player: its shell's script, a board script per kind
-(``boards/``) and one style sheet. Grades and their hint tables come through the issue's
-grade cache: each puzzle is graded once.
+``latest.json`` (today's puzzle), the player: its shell's script, a board script per kind
+(``boards/``), its extras (habits, printing) and its style sheets, and ``.nonopress-site.json``
+(what the build wrote, so a rebuild withdraws only its own files: ``ledger``). Grades and
+their hint tables come through the issue's grade cache: each puzzle is graded once.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from nonopress.app.play import (
 )
 from nonopress.app.words import player_words
 from nonopress.assets import BOARDS, FILES, asset_bytes, board_file
+from nonopress.web.ledger import LEDGER, digest, read_ledger, remove_stale, write_ledger
 from nonopress.web.pages import PageLink, archive_page, index_page, puzzle_page
 
 if TYPE_CHECKING:
@@ -59,6 +61,7 @@ class SiteReport:
     published: int
     held_back: int
     warnings: tuple[str, ...]
+    removed: tuple[str, ...] = ()  # what an earlier build wrote and this one withdrew
 
 
 def is_manifest(path: Path) -> bool:
@@ -156,10 +159,16 @@ def build_site(manifest: Manifest, options: SiteOptions,
             continue
         records.append((f"puzzle-{entry.number:02d}", _with_words(
             _record(entry, options.budget, version, day, site, progress))))
-    written = _write(out, manifest, records, options)
+    before = read_ledger(out)
+    hashes = _write(out, manifest, records, options)
+    # a puzzle no longer due (an earlier --until) is withdrawn: its page and data, when
+    # they are still what a build of this site wrote
+    removed = remove_stale(out, before, hashes)
+    write_ledger(out, hashes)
     # the pipeline's warnings (the build's, an unsaved grade cache)
     warnings = [w for w in planned.warnings if w]
-    return SiteReport(tuple(written), len(records), held_back, tuple(warnings))
+    return SiteReport(tuple(hashes), len(records), held_back, tuple(warnings),
+                      tuple(removed))
 
 
 def _due(day: str, until: dt.date | None) -> bool:
@@ -226,17 +235,18 @@ def _nonogram(entry: IssueEntry, hints: dict[str, Any], version: str, day: str,
 
 
 def _write(out: Path, manifest: Manifest, records: list[tuple[str, dict[str, Any]]],
-           options: SiteOptions) -> list[str]:
-    written: list[str] = []
+           options: SiteOptions) -> dict[str, str]:
+    """Write every file; returns each name written with the SHA-256 of what it holds."""
+    written: dict[str, str] = {}
     # a link planted in the site's folder is refused before any file is written, and no
     # file is written through one (a page replacing a file elsewhere, a site half written)
     refuse_links(out, [*FILES, *(f"{stem}.{ext}" for stem, _ in records
                                  for ext in ("json", "html")),
-                       "index.html", "archive.html", "latest.json"])
+                       "index.html", "archive.html", "latest.json", LEDGER])
 
     def put(name: str, data: str | bytes) -> None:
         atomic_write(out / name, data, links=False)
-        written.append(name)
+        written[name] = digest(data)
 
     boards = out / BOARDS
     if boards.is_symlink() or (boards.exists() and not boards.is_dir()):
@@ -257,7 +267,8 @@ def _write(out: Path, manifest: Manifest, records: list[tuple[str, dict[str, Any
     subtitle = " \u00b7 ".join(p for p in (_("Issue {issue}", issue=manifest.issue)
                                            if manifest.issue else "",
                                            shown_day(manifest.date)) if p)
-    put("index.html", index_page(title, subtitle, links, options.collect, manifest.author))
+    put("index.html", index_page(title, subtitle, links, options.collect, manifest.author,
+                                 player_words(current().language)))
     put("archive.html", archive_page(title, links, options.collect))
     put("latest.json", json.dumps(_latest(records, options.until), indent=1) + "\n")
     return written
