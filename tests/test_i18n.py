@@ -369,3 +369,17 @@ def test_a_mosaic_explanation_is_translated_whole(capsys: pytest.CaptureFixture[
     assert main(["grade", "--explain", mosaic, "--language", "en-XA"]) == 0
     words = set(re.findall(r"[A-Za-z]+", capsys.readouterr().out))
     assert words <= {"Cat", "x"}, words
+
+
+def test_every_message_the_players_scripts_mark_is_extracted() -> None:
+    """Babel reads no message inside a template literal (`${_('Share')}`) or given as an
+    expression (_(a ? 'Row {n}' : 'Column {n}')): such a word would show in English."""
+    from nonopress.app.words import player_messages
+
+    marked = set()
+    for script in sorted((ROOT / "nonopress" / "assets").glob("**/*.js")):
+        text = script.read_text(encoding="utf-8").split("'use strict';", 1)[-1]
+        assert not re.search(r"`[^`]*\$\{[^}`]*\b(_|ngettext|pgettext)\(", text), script.name
+        assert not re.search(r"\b(_|ngettext)\((?!')", text), script.name
+        marked |= set(re.findall(r"\b_\('((?:[^'\\]|\\.)*)'", text))
+    assert marked and marked <= player_messages()

@@ -261,8 +261,8 @@
         } else if (!bad) this.flagged.delete(name);
       }
       if (found.length && indices !== null) {
-        p.say(p.words.ngettext('{lines} cannot fit its clue.', '{lines} cannot fit their clues.', found.length,
-          {lines: found.join(p.words._(', '))}));
+        const named = found.join(p.words._(', '));
+        p.say(p.words.ngettext('{lines} cannot fit its clue.', '{lines} cannot fit their clues.', found.length, {lines: named}));
       }
     }
 
