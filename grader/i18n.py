@@ -256,6 +256,18 @@ def verdict_name(verdict: str) -> str:
     return pgettext("verdict", verdict) if verdict in VERDICT_NAMES else verdict
 
 
+#: The puzzle families' names as a heading shows them before a size ("Mosaic 20x20"): the
+#: kinds' labels (grader/kinds/*.py ``label``), each family's own name per language.
+KIND_NAMES = frozenset({NP_("kind", "Colour"), NP_("kind", "Fill-in"), NP_("kind", "Mosaic")})
+
+
+def kind_label(label: str) -> str:
+    """A kind's label ("Mosaic ", with its space; "" for black and white) in the reader's
+    language."""
+    name = label.strip()
+    return pgettext("kind", name) + " " if name in KIND_NAMES else label
+
+
 def N_(message: str) -> str:
     """Marks a message for extraction where it is defined; translated where it is shown."""
     return message

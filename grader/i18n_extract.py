@@ -17,10 +17,9 @@ def extract_ladder(
     fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str],
     options: Mapping[str, Any],
 ) -> Iterator[tuple[int, str | None, str | tuple[str, str], list[str]]]:
-    """Each rung's name and each black-and-white technique's sentence template, with a
+    """Each rung's name and each technique's sentence template (both kinds), with a
     translator's comment naming the technique and saying that the ``{fields}`` are phrases
-    grader/explain.py fills in (the colour sentences' phrases are not in the catalogues
-    yet, so neither are their templates)."""
+    grader/explain.py (or, for a colour technique, grader/colour/grading.py) fills in."""
     table = yaml.safe_load(fileobj.read().decode("utf-8"))
     for number, rung in enumerate(table.get("rungs", []), 1):
         name_comment = ["a technique's name (grader/ladder.yaml)"]
@@ -29,3 +28,7 @@ def extract_ladder(
             comment = (f"technique {technique} (rung {rung['name']}); keep every "
                        "{field}: grader/explain.py FIELDS builds each phrase")
             yield number, None, text, [comment]
+        for technique, text in ((rung.get("colour") or {}).get("explain") or {}).items():
+            comment = (f"colour technique {technique} (rung {rung['name']}); keep every "
+                       "{field}: grader/colour/grading.py COLOUR_FIELDS builds each phrase")
+            yield number, None, " ".join(str(text).split()), [comment]

@@ -137,26 +137,12 @@ def fit_size(
 
 
 def wrap_words(text: str, size: float, width: float, bold: bool = False) -> list[str]:
-    """``text`` broken at spaces into lines no wider than ``width``; a word wider than a
-    line is broken between its characters (never cut short)."""
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        candidate = f"{current} {word}" if current else word
-        if text_width(candidate, size, bold) <= width:
-            current = candidate
-            continue
-        if current:
-            lines.append(current)
-        current = ""
-        for char in word:  # a word wider than the line: as many characters a line as fit
-            if current and text_width(current + char, size, bold) > width:
-                lines.append(current)
-                current = ""
-            current += char
-    if current or not lines:
-        lines.append(current)
-    return lines
+    """``text`` broken into lines no wider than ``width``: at spaces, and in Japanese
+    between characters where the rules of Japanese typesetting allow (layout/linebreak.py);
+    a word wider than a line is broken between its characters (never cut short)."""
+    from layout.linebreak import wrap
+
+    return wrap(text, width, lambda line: text_width(line, size, bold))
 
 
 def fit_text(text: str, size: float, width: float, bold: bool = False) -> str:

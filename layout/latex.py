@@ -57,15 +57,40 @@ _OUTLINE_SAFE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456
 COMPILE_TIMEOUT_S = 600
 
 
+#: the TeX files a Japanese issue's LaTeX needs: the CJK package for pdfLaTeX and IPAex
+#: Gothic as Type 1 outlines for it (its font family ``ipxg``)
+CJK_FILES = ("CJKutf8.sty", "c70ipxg.fd")
+CJK_MISSING = ("LaTeX output in Japanese needs the CJK package and IPAex Type 1 fonts "
+               "(Debian: apt install latex-cjk-japanese; TeX Live: tlmgr install cjk "
+               "ipaex-type1)")
+
+
+def _japanese() -> bool:
+    from grader.i18n import current
+
+    return current().language == "ja"
+
+
+def _kept(ch: str, cjk: bool) -> bool:
+    """A character above Latin-1 LaTeX prints as itself: Latin Extended-A (Polish ł ą,
+    Hungarian ő ű) through T1 and LaTeX's UTF-8 input, and in a Japanese issue kana,
+    kanji and full-width signs through the CJK package."""
+    from layout.linebreak import ideographic
+
+    return 0x100 <= ord(ch) <= 0x17F or (cjk and ideographic(ch))
+
+
 def tex_escape(text: str) -> str:
-    """``text`` as LaTeX that prints it literally (Latin-1 letters kept, others become ?)."""
+    """``text`` as LaTeX that prints it literally (Latin-1 and Latin Extended-A letters
+    kept, and in a Japanese issue Japanese; others become ?)."""
     out = []
+    cjk = _japanese()
     for ch in text:
         if ch in _TEX_SPECIALS:
             out.append(_TEX_SPECIALS[ch])
         elif ch in "\t\r\n":
             out.append(" ")
-        elif ord(ch) < 32 or 127 <= ord(ch) < 160 or ord(ch) > 255:
+        elif ord(ch) < 32 or 127 <= ord(ch) < 160 or (ord(ch) > 255 and not _kept(ch, cjk)):
             out.append("?")
         else:
             out.append(ch)
@@ -250,7 +275,19 @@ def render_latex(issue: Issue, plan: IssuePlan, jobname: str = "issue") -> str:
         outline=[(_dest(p), b.title) for p in plan.pages for b in p.bookmarks]
         if profile.bookmarks else [],
         pdfx=pdfx,
+        cjk=_japanese(),
     )
+
+
+def missing_tex_files() -> list[str]:
+    """What this issue's LaTeX needs that TeX here cannot find (kpsewhich): the CJK files
+    of a Japanese issue, none otherwise or without kpsewhich to ask."""
+    kpsewhich = shutil.which("kpsewhich")
+    if not _japanese() or kpsewhich is None:
+        return []
+    found = subprocess.run([kpsewhich, *CJK_FILES], capture_output=True, text=True,
+                           timeout=60, check=False).stdout.split()
+    return [name for name in CJK_FILES if not any(path.endswith(name) for path in found)]
 
 
 def _run_tex(

@@ -40,14 +40,16 @@ def test_the_template_holds_every_message_the_code_marks() -> None:
     """A string marked in the code (or a ladder sentence) but not in nonopress.pot would
     reach no translator: docs/languages.md says how to extract again."""
     method_map = [("grader/ladder.yaml", "grader.i18n_extract:extract_ladder"),
+                  ("grader/mosaic/ladder.yaml", "grader.i18n_extract:extract_ladder"),
                   ("grader/**.py", "python"), ("layout/**.py", "python"),
-                  ("words/**.py", "python"), ("nonopress/**.py", "python")]
+                  ("words/**.py", "python"), ("nonopress/**.py", "python"),
+                  ("nonopress/assets/**.js", "javascript")]
     keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
                 "N_": None, "NP_": ((1, "c"), 2)}
     found = set()
     for _file, _line, message, _comments, context in extract_from_dir(
         str(ROOT), method_map, keywords=keywords,
-        options_map={"grader/ladder.yaml": {}},
+        options_map={"grader/ladder.yaml": {}, "grader/mosaic/ladder.yaml": {}},
     ):
         singular = message[0] if isinstance(message, tuple) else message
         found.add((context, singular))
@@ -258,6 +260,19 @@ def test_the_sites_pages_are_in_the_manifests_language(tmp_path: Path) -> None:
     assert '<html lang="de">' in index
     assert "Ausgabe 3" in index and "Archiv" in index and "leicht" in index
     assert "Nr. 1" in index and "Archive<" not in index and "easy" not in index
+    # latest.json's text, the puzzle page's and the archive's dates in the language too
+    import json
+
+    assert json.loads((out / "latest.json").read_text(encoding="utf-8"))["heading"].startswith(
+        "Nr. 1")
+    dated = tmp_path / "dated.yaml"
+    dated.write_text(f"title: T\ndate: 2026-03-12\nlanguage: de\npuzzles:\n  - file: {HEART}\n",
+                     encoding="utf-8")
+    assert main(["web", str(dated), "-o", str(tmp_path / "dated"), "-q", "--no-cache"]) == 0
+    for page in ("puzzle-01.html", "archive.html"):
+        text = (tmp_path / "dated" / page).read_text(encoding="utf-8")
+        shown = re.sub(r'<script type="application/json".*?</script>', "", text, flags=re.S)
+        assert "12. März 2026" in shown and "2026-03-12" not in shown, page
 
 
 def test_no_english_escapes_the_catalogue_on_the_sites_pages(tmp_path: Path) -> None:
@@ -282,3 +297,89 @@ def test_no_english_escapes_the_catalogue_on_the_sites_pages(tmp_path: Path) -> 
         bare = [t for t in parser.texts if not re.search(r"[^\x00-\x7f]", t)]
         assert not bare, (page, bare)
         assert '<html lang="en-XA">' in (out / page).read_text(encoding="utf-8")
+
+
+def test_hungarian_keeps_a_counted_noun_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    """Hungarian has two plural forms by gettext's rule, but a noun after a number stays
+    singular ("5 mező"), and the explanation reads as a Grafilogika editor writes it."""
+    hu = i18n.translator("hu")
+    assert [hu.ngettext("{count} cell", "{count} cells", n) for n in (1, 5)] == [
+        "1 mező", "5 mező"]
+    assert main(["grade", "--explain", HEART, "--language", "hu"]) == 0
+    text = capsys.readouterr().out
+    assert "Heart: 7x5, könnyű, pontszám" in text
+    assert "[egyszerű átfedés] 2. sor (7): a(z) 7 hosszú blokk, bárhol is fekszik" in text
+
+
+def test_a_colour_explanation_is_translated_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    """The colour grader's sentences and heading come from the catalogues too: in en-XA
+    no English word is left but the puzzle's own (its title and colour names)."""
+    flowerpot = str(ROOT / "puzzles" / "colour" / "flowerpot.yaml")
+    assert main(["grade", "--explain", flowerpot, "--language", "de"]) == 0
+    text = capsys.readouterr().out
+    assert "Flowerpot: 12x13, 4 Farben (yellow, pink, green, terracotta), leicht" in text
+    assert "Zeile 1, Zahlen 3 pink: kein Block in yellow, green oder terracotta" in text
+    assert "ihre Zeile erlaubt keine der Farben dieser Spalte" in text
+    assert main(["grade", "--explain", flowerpot, "--language", "en-XA"]) == 0
+    text = capsys.readouterr().out
+    own = {"Flowerpot", "yellow", "pink", "green", "terracotta", "x"}
+    assert set(re.findall(r"[A-Za-z]+", text)) <= own, set(re.findall(r"[A-Za-z]+", text)) - own
+
+
+def test_a_familys_name_in_a_heading_is_the_languages() -> None:
+    with i18n.use("de"):
+        assert i18n.kind_label("Mosaic ") == "Mosaik "
+        assert i18n.kind_label("Fill-in ") == "Einsetzrätsel "
+        assert i18n.kind_label("") == ""
+    with i18n.use("hu"):
+        assert i18n.kind_label("Colour ") == "Színes "
+    assert i18n.kind_label("Colour ") == "Colour "
+
+
+def test_latex_keeps_polish_hungarian_and_in_a_japanese_issue_japanese() -> None:
+    from layout.latex import tex_escape
+
+    assert tex_escape("łąę őű") == "łąę\\ őű"  # Latin Extended-A: T1 and UTF-8 input print it
+    assert tex_escape("解答") == "??"  # not in a Latin issue: no font for it
+    with i18n.use("ja"):
+        assert tex_escape("解答、「7」") == "解答、「7」"
+    assert tex_escape("\u2605") == "?"
+
+
+def test_a_japanese_latex_issue_says_in_one_line_what_tex_lacks(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from layout.latex import missing_tex_files
+
+    with i18n.use("ja"):
+        if not missing_tex_files():
+            pytest.skip("TeX here has the CJK package and IPAex Type 1 fonts")
+    tex = tmp_path / "ja.tex"
+    assert main(["issue", str(ROOT / "puzzles/issues/sample.yaml"), "--latex", str(tex),
+                 "--language", "ja", "-q"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "LaTeX output in Japanese needs the CJK package" in err
+    assert "解答" in tex.read_text(encoding="utf-8") and not tex.with_suffix(".pdf").exists()
+
+
+def test_a_mosaic_explanation_is_translated_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    mosaic = str(ROOT / "puzzles" / "mosaic" / "cat-picture.yaml")
+    assert main(["grade", "--explain", mosaic, "--language", "de"]) == 0
+    text = capsys.readouterr().out
+    assert "[Nullen und Neunen] die 0 in Zeile 1, Spalte 8 hat kein gefülltes Kästchen" in text
+    assert main(["grade", "--explain", mosaic, "--language", "en-XA"]) == 0
+    words = set(re.findall(r"[A-Za-z]+", capsys.readouterr().out))
+    assert words <= {"Cat", "x"}, words
+
+
+def test_every_message_the_players_scripts_mark_is_extracted() -> None:
+    """Babel reads no message inside a template literal (`${_('Share')}`) or given as an
+    expression (_(a ? 'Row {n}' : 'Column {n}')): such a word would show in English."""
+    from nonopress.app.words import player_messages
+
+    marked = set()
+    for script in sorted((ROOT / "nonopress" / "assets").glob("**/*.js")):
+        text = script.read_text(encoding="utf-8").split("'use strict';", 1)[-1]
+        assert not re.search(r"`[^`]*\$\{[^}`]*\b(_|ngettext|pgettext)\(", text), script.name
+        assert not re.search(r"\b(_|ngettext)\((?!')", text), script.name
+        marked |= set(re.findall(r"\b_\('((?:[^'\\]|\\.)*)'", text))
+    assert marked and marked <= player_messages()

@@ -147,9 +147,18 @@ def _frozen(record: dict[str, Any], third: Host) -> dict[str, Any]:
     return data
 
 
+def _steered_words(record: dict[str, Any], third: Host) -> dict[str, Any]:
+    """A catalogue whose plural rule would run code (words.js parses it: no eval)."""
+    data: dict[str, Any] = json.loads(json.dumps(record))
+    data["catalogue"] = {"language": "de", "messages": {"Undo": "Rückgängig"},
+                         "plural": f"n != 1; fetch('{third.url}/steered')"}
+    return data
+
+
 @pytest.mark.parametrize(("make", "field"), [
     (_third_host, "palette[0].rgb"),
     (_frozen, "hints.steps[0].c"),
+    (_steered_words, "catalogue.plural"),
 ])
 def test_a_hostile_json_is_refused_and_the_page_answers(
         browser: Any, hosts: tuple[Host, Host, Host], record: dict[str, Any],

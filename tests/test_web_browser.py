@@ -161,7 +161,7 @@ def test_every_hint_stage_names_the_rung_in_grade_explain_words(context: Any, sa
     assert hint.count() == 1
     explained = _explained_lines(ROOT / "puzzles" / "house.yaml")
     hint.click()
-    assert "Hint 1: An easy step in the rows" in tab.status()
+    assert "Hint 1: A step in the rows (easy)" in tab.status()
     page.get_by_role("button", name="Hint: tell me more").click()
     assert "Hint 2: Row 3" in tab.status()
     assert page.locator(".np-cell.np-show").count() == tab.width  # the line is shown
@@ -386,7 +386,7 @@ def test_a_mosaic_hint_names_its_technique_and_is_accepted(context: Any, mosaic_
     page = tab.page
     hint = page.locator(".np-hint-stage")
     page.get_by_role("button", name="Hint", exact=True).click()
-    assert "easy step: one clue" in hint.inner_text()
+    assert "A step from one clue (easy)" in hint.inner_text()
     page.get_by_role("button", name="Hint: tell me more").click()
     assert "The 9 at row 3, column 4" in hint.inner_text()
     assert page.locator(".np-show").count() == 9  # the 9's block

@@ -179,11 +179,12 @@ def test_a_page_holds_its_data_the_csp_and_no_answer_in_plain_sight(dated: Path)
     csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page)
     assert csp and "script-src 'self'" in csp.group(1) and "connect-src 'none'" in csp.group(1)
     scripts = re.findall(r"<script([^>]*)>", page)
-    # the player's shell, its kind's board and its extras, beside it; the data as data
+    # the player's shell, its words, its kind's board and its extras, beside it; the data as data
     assert sorted(s for s in scripts if "src=" in s) == [' src="boards/bw.js" defer',
                                                          ' src="habits.js" defer',
                                                          ' src="player.js" defer',
-                                                         ' src="print.js" defer']
+                                                         ' src="print.js" defer',
+                                                         ' src="words.js" defer']
     assert all("src=" in s or 'type="application/json"' in s for s in scripts)
     assert record["site"]["collect"] is None
     assert record["site"]["player"].startswith("nonopress-player/")

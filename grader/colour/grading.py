@@ -33,6 +33,7 @@ from grader.diagnose import differing_text
 from grader.errors import BudgetExceeded, Contradiction
 from grader.explain import cells_text
 from grader.grading import GRADED_LEVELS, SWEEPS_MIN_S, GradeFigures
+from grader.i18n import _, ngettext
 from grader.ladder import COLOUR, Rung, default_ladder
 from grader.results import Budget, Verdict
 from grader.sweeps import Sweeps, sweeps_of
@@ -297,23 +298,25 @@ def colour_sweeps(puzzle: ColourPuzzle, deadline: float | None = None) -> int:
 # black-and-white ones with its FIELDS.
 def clue_words(clue: ColourClue, puzzle: ColourPuzzle) -> str:
     """``2 red, 1 blue``: a clue with its colours named, for sentences."""
-    return ", ".join(f"{n} {puzzle.palette[c].name}" for n, c in clue) or "0 (empty)"
+    return _(", ").join(f"{n} {puzzle.palette[c].name}" for n, c in clue) or _("0 (empty)")
 
 
 def _either(names: list[str]) -> str:
     """``red``, ``red or blue``, ``red, blue or green``."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    if len(names) == 1:
+        return names[0]
+    return _("{first} or {last}", first=_(", ").join(names[:-1]), last=names[-1])
 
 
 def _values(mask: int, puzzle: ColourPuzzle) -> str:
     names = [puzzle.palette[v].name for v in range(1, puzzle.palette.size + 1) if mask >> v & 1]
     if mask & 1:
-        names.insert(0, "empty")
-    return _either(names) if names else "nothing"
+        names.insert(0, _("empty"))
+    return _either(names) if names else _("nothing")
 
 
 def _is_are(count: int) -> str:
-    return "is" if count == 1 else "are"
+    return ngettext("is", "are", count)
 
 
 def _positions(step: Step) -> list[int]:
@@ -326,17 +329,18 @@ def _positions(step: Step) -> list[int]:
 def _by_value(step: Step, positions: list[int], puzzle: ColourPuzzle) -> str:
     """"cells 4, 8-9 are empty; cell 3 is red or blue": changes grouped by what they leave."""
     groups: dict[int, list[int]] = {}
-    for position, (_, _, value) in zip(positions, step.changes, strict=True):
+    for position, (_row, _column, value) in zip(positions, step.changes, strict=True):
         groups.setdefault(value, []).append(position)
-    return "; ".join(f"{cells_text(cells)} {_is_are(len(cells))} {_values(value, puzzle)}"
-                     for value, cells in groups.items())
+    return _("; ").join(ngettext("{cells} is {values}", "{cells} are {values}", len(cells),
+                                 cells=cells_text(cells), values=_values(value, puzzle))
+                        for value, cells in groups.items())
 
 
 def _head(step: Step, puzzle: ColourPuzzle) -> str:
     assert step.line is not None
     clue = step.facts.get("clue", ())
     assert isinstance(clue, tuple)
-    return f"{step.line.label}, clue {clue_words(clue, puzzle)}: "
+    return _("{line}, clue {clue}: ", line=step.line.label, clue=clue_words(clue, puzzle))
 
 
 def _absent(step: Step, puzzle: ColourPuzzle) -> str:
@@ -354,9 +358,10 @@ def _overlaps(step: Step, puzzle: ColourPuzzle) -> str:
     parts = []
     for block in step.facts.get("blocks", []):  # type: ignore[attr-defined]
         first, last = block["cells"]
-        parts.append(f"the {block['length']} {puzzle.palette[block['colour']].name} "
-                     f"overlaps itself in {cells_text(range(first, last + 1))}")
-    return "; ".join(parts)
+        parts.append(_("the {length} {colour} overlaps itself in {cells}",
+                       length=block["length"], colour=puzzle.palette[block["colour"]].name,
+                       cells=cells_text(range(first, last + 1))))
+    return _("; ").join(parts)
 
 
 def _pushed(step: Step, puzzle: ColourPuzzle) -> str:
@@ -371,14 +376,16 @@ def _pushed(step: Step, puzzle: ColourPuzzle) -> str:
         a, b = block["cells"]
         covered.update(range(a, b + 1))
         name = palette[block["colour"]].name
-        parts.append(f"the {block['length']} {name} lies in "
-                     f"{cells_text(range(first, last + 1))}, so "
-                     f"{cells_text(range(a, b + 1))} {_is_are(b - a + 1)} {name}")
+        parts.append(ngettext("the {length} {colour} lies in {range}, so {cells} is {colour}",
+                              "the {length} {colour} lies in {range}, so {cells} are {colour}",
+                              b - a + 1, length=block["length"], colour=name,
+                              range=cells_text(range(first, last + 1)),
+                              cells=cells_text(range(a, b + 1))))
     rest = [i for i, p in enumerate(positions) if p not in covered]
     if rest:
         others = Step(step.rung, step.technique, tuple(step.changes[i] for i in rest))
         parts.append(_by_value(others, [positions[i] for i in rest], puzzle))
-    return "; ".join(parts)
+    return _("; ").join(parts)
 
 
 def _reaches(step: Step, puzzle: ColourPuzzle) -> str:
@@ -386,27 +393,29 @@ def _reaches(step: Step, puzzle: ColourPuzzle) -> str:
     removed = step.facts.get("removed", {})
     assert isinstance(removed, dict)
     groups: dict[tuple[int, bool], list[int]] = {}
-    for position, (_, _, value) in zip(_positions(step), step.changes, strict=True):
+    for position, (_row, _column, value) in zip(_positions(step), step.changes, strict=True):
         groups.setdefault((removed.get(position, 0), value == 1), []).append(position)
     parts = []
     for (mask, empty), cells in groups.items():
         if empty:
-            parts.append(f"no block reaches {cells_text(cells)}, so "
-                         f"{'it is' if len(cells) == 1 else 'they are'} empty")
+            parts.append(ngettext("no block reaches {cells}, so it is empty",
+                                  "no block reaches {cells}, so they are empty", len(cells),
+                                  cells=cells_text(cells)))
         else:
-            parts.append(f"no {_values(mask, puzzle)} block reaches {cells_text(cells)}")
-    return "; ".join(parts)
+            parts.append(_("no {values} block reaches {cells}", values=_values(mask, puzzle),
+                           cells=cells_text(cells)))
+    return _("; ").join(parts)
 
 
 def _supposed(step: Step, puzzle: ColourPuzzle) -> str:
     value = step.facts.get("value", 0)
     assert isinstance(value, int)
-    return "empty" if value == 0 else puzzle.palette[value].name
+    return _("empty") if value == 0 else puzzle.palette[value].name
 
 
 def _where(step: Step) -> str:
     assert step.cell is not None
-    return f"Row {step.cell[0] + 1}, column {step.cell[1] + 1}"
+    return _("Row {row}, column {column}", row=step.cell[0] + 1, column=step.cell[1] + 1)
 
 
 #: The phrases a colour sentence template (the ``colour`` column's ``explain`` in
@@ -421,6 +430,10 @@ COLOUR_FIELDS: dict[str, Callable[[Step, ColourPuzzle], str]] = {
     "emptied_is_are": lambda s, p: _is_are(len(_emptied(s))),
     "axis": lambda s, p: s.line.axis if s.line else "",
     "other_axis": lambda s, p: "column" if s.line and s.line.axis == "row" else "row",
+    # the colour-at-intersection reason whole (a sentence is never built from "row")
+    "crossing": lambda s, p: (
+        _("their column allows none of this row's colours") if s.line and s.line.axis == "row"
+        else _("their row allows none of this column's colours")),
     "overlaps": _overlaps,
     "pushed": _pushed,
     "reaches": _reaches,
@@ -452,7 +465,7 @@ class _Phrases(Mapping[str, str]):
 def sentence(step: Step, puzzle: ColourPuzzle) -> str:
     """One step as a sentence that names the colours: its technique's template in the
     ladder table, filled with :data:`COLOUR_FIELDS`."""
-    return _template(step.technique).format_map(_Phrases(step, puzzle))
+    return _(_template(step.technique)).format_map(_Phrases(step, puzzle))
 
 
 def explain_colour(puzzle: ColourPuzzle, result: ColourGrade, heading: str) -> str:

@@ -146,13 +146,22 @@ class Colour:
 
         assert isinstance(grade, ColourGrade), "a colour puzzle's grade"
         puzzle = self.puzzle
-        colours = shown(", ".join(puzzle.palette.names()))
-        about = f"{name}: {puzzle.size}, {puzzle.palette.size} colours ({colours}), "
+        from grader.i18n import _, current, level_name, ngettext, verdict_name
+
+        colours = shown(_(", ").join(puzzle.palette.names()))
+        about = ngettext("{name}: {size}, {count} colour ({colours})",
+                         "{name}: {size}, {count} colours ({colours})", puzzle.palette.size,
+                         name=name, size=puzzle.size, colours=colours)
+        level = level_name(grade.level)
         if grade.score is None or grade.stars is None:  # a defect, not a difficulty
-            heading = about + f"{grade.level}, no score: {grade.problem}"
+            heading = _("{about}, {level}, no score: {problem}", about=about, level=level,
+                        problem=grade.problem)
         else:
-            heading = about + (f"{grade.level}, score {grade.score:.3f}, {grade.stars} "
-                               f"star{'s' * (grade.stars != 1)}, verdict {grade.verdict}")
+            heading = ngettext("{about}, {level}, score {score}, {count} star, verdict {verdict}",
+                               "{about}, {level}, score {score}, {count} stars, verdict {verdict}",
+                               grade.stars, about=about, level=level,
+                               score=current().number(grade.score, 3),
+                               verdict=verdict_name(grade.verdict))
         return explain_colour(puzzle, grade, heading)
 
     def replay(self, label: str, grade: KindGrade) -> Replay:

@@ -202,17 +202,23 @@ class MosaicKind:
         """The heading, one numbered sentence a step, and where a solve that did not
         finish stopped."""
         from grader import mosaic
+        from grader.i18n import _, current, level_name, ngettext, rung_name, verdict_name
 
         stars = grade.stars or 0
-        head = (f"{name}: {grade.size}, {grade.level}, no score: {grade.problem}"
+        level, about = level_name(grade.level), f"{name}: {grade.size}"
+        head = (_("{name}: {size}, {level}, no score: {problem}", name=name, size=grade.size,
+                  level=level, problem=grade.problem)
                 if grade.score is None else
-                f"{name}: {grade.size}, {grade.level}, score {grade.score:.3f}, "
-                f"{stars} star{'s' * (stars != 1)}, verdict {grade.verdict}")
+                ngettext("{about}, {level}, score {score}, {count} star, verdict {verdict}",
+                         "{about}, {level}, score {score}, {count} stars, verdict {verdict}",
+                         stars, about=about, level=level,
+                         score=current().number(grade.score, 3),
+                         verdict=verdict_name(grade.verdict)))
         lines = [head]
-        lines.extend(f"{n}. [{step.rung}] {mosaic.explain(step, self.puzzle.width)}"
+        lines.extend(f"{n}. [{rung_name(step.rung)}] {mosaic.explain(step, self.puzzle.width)}"
                      for n, step in enumerate(grade.steps, 1))
         if not grade.solved:
-            lines.append("Stopped with cells still open (marked ?):")
+            lines.append(_("Stopped with cells still open (marked ?):"))
             lines.extend(grade.grid_rows())
         return "\n".join(lines)
 

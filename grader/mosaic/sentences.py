@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from grader.i18n import _, ngettext
 from grader.model import FILLED
 from grader.mosaic.grading import MosaicStep
 from grader.mosaic.ladder import MosaicLadder, mosaic_ladder
 
 
 def cell_text(row: int, column: int) -> str:
-    return f"row {row + 1}, column {column + 1}"
+    return _("row {row}, column {column}", row=row + 1, column=column + 1)
 
 
 def _spans(columns: Sequence[int]) -> str:
@@ -28,7 +29,7 @@ def _spans(columns: Sequence[int]) -> str:
         parts.append(f"{start + 1}" if start == prev else f"{start + 1}-{prev + 1}")
         if c is not None:
             start = prev = c
-    return ", ".join(parts)
+    return _(", ").join(parts)
 
 
 def cells_text(cells: Iterable[tuple[int, int]]) -> str:
@@ -38,13 +39,13 @@ def cells_text(cells: Iterable[tuple[int, int]]) -> str:
         rows.setdefault(r, []).append(c)
     parts = []
     for r, columns in rows.items():
-        word = "column" if len(columns) == 1 else "columns"
-        parts.append(f"row {r + 1}, {word} {_spans(columns)}")
-    return "; ".join(parts)
+        parts.append(ngettext("row {row}, column {columns}", "row {row}, columns {columns}",
+                              len(columns), row=r + 1, columns=_spans(columns)))
+    return _("; ").join(parts)
 
 
 def clue_text(clue: Sequence[int]) -> str:
-    return f"the {clue[2]} at {cell_text(clue[0], clue[1])}"
+    return _("the {value} at {cell}", value=clue[2], cell=cell_text(clue[0], clue[1]))
 
 
 def _regions(step: MosaicStep, width: int) -> str:
@@ -54,12 +55,25 @@ def _regions(step: MosaicStep, width: int) -> str:
     for region in step.facts.get("regions", ()):
         inside = [order[i] for i in _positions(region["in"], step)]
         cells = [divmod(i, width) for i in region["cells"]]
-        seen_by = " and ".join(names[c] for c in inside)
-        only = "only " if len(inside) < len(order) else ""
-        state = "filled" if region["value"] else "empty"
-        verb = "is" if len(cells) == 1 else "are"
-        parts.append(f"{cells_text(cells)}, seen {only}by {seen_by}, {verb} {state}")
-    return "; ".join(parts)
+        seen_by = _(" and ").join(names[c] for c in inside)
+        parts.append(_region(len(inside) < len(order), bool(region["value"]), len(cells),
+                             cells=cells_text(cells), clues=seen_by))
+    return _("; ").join(parts)
+
+
+def _region(only: bool, filled: bool, count: int, **values: str) -> str:
+    """One region of compared clues, each of the four sentences whole."""
+    if only and filled:
+        return ngettext("{cells}, seen only by {clues}, is filled",
+                        "{cells}, seen only by {clues}, are filled", count, **values)
+    if only:
+        return ngettext("{cells}, seen only by {clues}, is empty",
+                        "{cells}, seen only by {clues}, are empty", count, **values)
+    if filled:
+        return ngettext("{cells}, seen by {clues}, is filled",
+                        "{cells}, seen by {clues}, are filled", count, **values)
+    return ngettext("{cells}, seen by {clues}, is empty",
+                    "{cells}, seen by {clues}, are empty", count, **values)
 
 
 def _positions(clue_ids: Sequence[int], step: MosaicStep) -> list[int]:
@@ -69,33 +83,32 @@ def _positions(clue_ids: Sequence[int], step: MosaicStep) -> list[int]:
 
 def fields(step: MosaicStep, width: int) -> dict[str, Any]:
     cells = [(r, c) for r, c, _ in step.changes]
-    many = len(cells) > 1
     first = step.clues[0] if step.clues else None
     values: dict[str, Any] = {
         "cells": cells_text(cells),
-        "is_are": "are" if many else "is",
-        "they_are": "they are" if many else "it is",
+        "is_are": ngettext("is", "are", len(cells)),
+        "they_are": ngettext("it is", "they are", len(cells)),
         "clue": cell_text(first[0], first[1]) if first else "",
         "value": first[2] if first else "",
         "needs": len(cells),
         "first": clue_text(step.clues[0]) if step.clues else "",
         "second": clue_text(step.clues[1]) if len(step.clues) > 1 else "",
-        "chain": ", ".join(clue_text(c) for c in step.clues),
+        "chain": _(", ").join(clue_text(c) for c in step.clues),
         "regions": _regions(step, width) if "regions" in step.facts else "",
         "cell": cell_text(*cells[0]) if cells else "",
         "nodes": step.facts.get("nodes", 0),
     }
     if step.changes:
-        actual = "filled" if step.changes[0][2] == FILLED else "empty"
-        values["actual"] = actual
-        values["supposed"] = "empty" if actual == "filled" else "filled"
+        filled = step.changes[0][2] == FILLED
+        values["actual"] = _("filled") if filled else _("empty")
+        values["supposed"] = _("empty") if filled else _("filled")
     return values
 
 
 def explain(step: MosaicStep, width: int, ladder: MosaicLadder | None = None) -> str:
     """The sentence of one step."""
     template = (ladder or mosaic_ladder()).template(step.technique)
-    return template.format(**fields(step, width))
+    return _(template).format(**fields(step, width))
 
 
 __all__ = ["cell_text", "cells_text", "clue_text", "explain"]

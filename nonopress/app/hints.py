@@ -18,11 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
+from grader.i18n import _, level_name, ngettext
 from grader.ladder import default_ladder
 from grader.techniques.base import Step, spans
-
-#: level word -> the article a sentence puts before it
-_ARTICLE = {"easy": "An", "hard": "A", "medium": "A", "fiendish": "A", "needs-guessing": "A"}
 
 
 def ranges_text(positions: Iterable[int]) -> str:
@@ -31,11 +29,14 @@ def ranges_text(positions: Iterable[int]) -> str:
 
 
 def where_text(level: str, axis: str | None) -> str:
-    """Stage 1 of a hint: how hard the step is and where it lies, not which line."""
-    article = _ARTICLE.get(level, "A")
+    """Stage 1 of a hint: how hard the step is and where it lies, not which line (in the
+    reader's language: the table is built, and cached, a language at a time)."""
+    shown = level_name(level)
     if axis is None:
-        return f"{article} {level} step: a cell to try both ways, across the whole grid"
-    return f"{article} {level} step in the {axis}s"
+        return _("A cell to try both ways, across the whole grid ({level})", level=shown)
+    if axis == "row":
+        return _("A step in the rows ({level})", level=shown)
+    return _("A step in the columns ({level})", level=shown)
 
 
 def hint_table(
@@ -145,9 +146,10 @@ def clue_hint_table(
             continue
         known.update(decided)
         count = len(step.clues)
-        article = _ARTICLE.get(level_of(step.rung), "A")
-        where = (f"{article} {level_of(step.rung)} step: one clue" if count == 1 else
-                 f"{article} {level_of(step.rung)} step: {count} clues compared")
+        level = level_name(level_of(step.rung))
+        where = (_("A step from one clue ({level})", level=level) if count == 1 else
+                 ngettext("A step comparing {count} clue ({level})",
+                          "A step comparing {count} clues ({level})", count, level=level))
         entries.append({
             "r": _index_of(rungs, step.rung),
             "w": _index_of(wheres, where),

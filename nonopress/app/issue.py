@@ -358,13 +358,23 @@ def write_issue(planned: PlannedIssue, targets: Targets, voice: Voice = Voice()
         checked.append((targets.pdf, drawn))
     latex: str | None = None
     if targets.latex is not None:
-        from layout.latex import compile_latex, latex_compiler, render_latex
+        from layout.latex import (
+            CJK_MISSING,
+            compile_latex,
+            latex_compiler,
+            missing_tex_files,
+            render_latex,
+        )
 
         name = targets.latex.stem
         latex = render_latex(planned.issue, planned.plan, jobname=name)
         _write(targets.latex, latex)
         compiled = targets.compiled
-        if compiled is None or latex_compiler() is None:
+        missing = missing_tex_files() if compiled is not None else []
+        if missing:  # TeX here cannot print this language: the source stays, uncompiled
+            voice.warn(f"{CJK_MISSING}; wrote {targets.latex}, not compiled "
+                       f"(missing: {', '.join(missing)})")
+        elif compiled is None or latex_compiler() is None:
             shown = str(targets.latex)
             quoted = shlex.quote(shown if shown.startswith("/") else f"./{shown}")
             voice.say(f"wrote {targets.latex}; compile it with: latexmk -pdf "

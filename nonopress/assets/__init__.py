@@ -15,9 +15,9 @@ BOARDS = "boards"
 #: the extras beside the shell: the device's habits (statistics, share card, error signal)
 #: and printing, each a script and a style sheet player.css imports
 EXTRAS = ("habits.js", "print.js")
-#: the files a page that plays a puzzle loads: the shell, its style sheet, every board, the
-#: extras
-FILES = ("player.js", "player.css",
+#: the files a page that plays a puzzle loads: the shell, its words (words.js: the lookup of
+#: the catalogue a puzzle's JSON carries), its style sheet, every board, the extras
+FILES = ("player.js", "words.js", "player.css",
          *sorted(f"{BOARDS}/{path.name}" for path in (FOLDER / BOARDS).glob("*.js")),
          *EXTRAS, "habits.css", "print.css")
 #: the written format of the player's JSON

@@ -94,28 +94,35 @@
     store(STORE, b);
   }
 
-  /** The statistics as a section: a number beside "Solved", "Streak", "Best". */
-  function statistics(doc) {
+  /**
+   * The statistics as a section: a number beside "Solved", "Streak", "Best", in the words
+   * of the page (words.js; English without them).
+   * @param {any} [words]
+   */
+  function statistics(doc, words) {
+    const w = words || globalThis.NonopressWords?.words();
+    const {_, ngettext} = w;
     const s = summary();
     const make = (tag, text) => { const n = doc.createElement(tag); if (text) n.textContent = text; return n; };
     const section = make('section');
     section.className = 'np-habits';
-    section.setAttribute('aria-label', 'Your statistics on this device');
-    section.append(make('h2', 'Your statistics'));
+    section.setAttribute('aria-label', _('Your statistics on this device'));
+    section.append(make('h2', _('Your statistics')));
     const list = make('ul');
-    list.append(make('li', `Solved: ${s.solved}`),
-      make('li', `Streak: ${s.streak} day${s.streak === 1 ? '' : 's'}`),
-      make('li', `Longest streak: ${s.longest} day${s.longest === 1 ? '' : 's'}`));
+    list.append(make('li', _('Solved: {count}', {count: s.solved})),
+      make('li', ngettext('Streak: {count} day', 'Streak: {count} days', s.streak)),
+      make('li', ngettext('Longest streak: {count} day', 'Longest streak: {count} days', s.longest)));
     section.append(list);
     if (s.levels.length) {
       const levels = make('ul');
       levels.className = 'np-habits-levels';
       for (const x of s.levels) {
-        levels.append(make('li', `${x.level}: best ${clock(x.best)}, median ${clock(x.median)} (${x.solved} solved)`));
+        levels.append(make('li', _('{level}: best {best}, median {median} ({count} solved)',
+          {level: w.pgettext('level', x.level), best: clock(x.best), median: clock(x.median), count: x.solved})));
       }
       section.append(levels);
     }
-    section.append(make('p', 'Kept in this browser only: nothing is sent anywhere.'));
+    section.append(make('p', _('Kept in this browser only: nothing is sent anywhere.')));
     return section;
   }
 
@@ -179,11 +186,11 @@
         box.addEventListener('change', () => {
           store(SIGNAL, box.checked ? true : undefined);
           this.lint(null, true);
-          p.say(box.checked ? 'Lines that contradict their clue will be marked as you go.' : 'Error marks off.');
+          p.say(box.checked ? p.words._('Lines that contradict their clue will be marked as you go.') : p.words._('Error marks off.'));
         });
         const label = document.createElement('label');
         label.htmlFor = box.id;
-        label.textContent = ' Mark lines that contradict their clue as I go';
+        label.textContent = ' ' + p.words._('Mark lines that contradict their clue as I go');
         const line = document.createElement('p');
         line.className = 'np-signal';
         line.append(box, label);
@@ -245,7 +252,7 @@
         if (head) head.classList.toggle('np-contradicts', bad);
         if (bad && !this.flagged.has(name)) {
           this.flagged.add(name);
-          found.push(`${axis === 'row' ? 'Row' : 'Column'} ${k + 1}`);
+          found.push(axis === 'row' ? p.words._('Row {n}', {n: k + 1}) : p.words._('Column {n}', {n: k + 1}));
           if (!count) continue;
           // the signal checked the solver's marks for them: counted as a check
           p.stats.checks++;
@@ -253,7 +260,10 @@
           else for (let r = 0; r < H; r++) if (p.cells[r * W + k] !== 0) { this.helped('e', [r * W + k]); break; }
         } else if (!bad) this.flagged.delete(name);
       }
-      if (found.length && indices !== null) p.say(`${found.join(', ')} cannot fit ${found.length === 1 ? 'its' : 'their'} clue.`);
+      if (found.length && indices !== null) {
+        const named = found.join(p.words._(', '));
+        p.say(p.words.ngettext('{lines} cannot fit its clue.', '{lines} cannot fit their clues.', found.length, {lines: named}));
+      }
     }
 
     /** The solved panel: the device's statistics and the Share control. */
@@ -272,15 +282,15 @@
       out.hidden = true;
       const go = document.createElement('button');
       go.type = 'button';
-      go.textContent = 'Share';
+      go.textContent = p.words._('Share');
       go.setAttribute('aria-describedby', `np-share-what-${p.data.key}`);
       const what = document.createElement('span');
       what.id = `np-share-what-${p.data.key}`;
       what.className = 'np-share-what';
-      what.textContent = ' copies your time and a grid of coloured squares, never the picture';
+      what.textContent = ' ' + p.words._('copies your time and a grid of coloured squares, never the picture');
       go.addEventListener('click', () => this.share(out));
       share.append(go, what, out);
-      panel.append(share, statistics(document));
+      panel.append(share, statistics(document, p.words));
     }
 
     hints() { return Number((this.player.stats.hints || {})[1]) || 0; }
@@ -289,16 +299,18 @@
     card_text() {
       const p = this.player, d = p.data, s = p.stats;
       const g = d.grade || {};
-      const head = [d.heading || `Puzzle ${d.number || ''}`.trim(), g.level].filter(Boolean).join(' \u00b7 ');
+      const w = p.words;
+      const head = [d.heading || (d.number ? w._('Puzzle {number}', {number: d.number}) : w._('Puzzle')),
+        g.level && w.pgettext('level', g.level)].filter(Boolean).join(' \u00b7 ');
       const hints = this.hints();
-      const help = [`Hints: ${hints}`, `checks: ${s.checks}`];
-      if (s.reveals) help.push(`reveals: ${s.reveals}`);
+      const help = s.reveals ? w._('Hints: {hints}, checks: {checks}, reveals: {reveals}', {hints, checks: s.checks, reveals: s.reveals})
+        : w._('Hints: {hints}, checks: {checks}', {hints, checks: s.checks});
       const square = {e: '\ud83d\udfe5', h: '\ud83d\udfe8', r: '\u2b1c'};
       const rows = [];
       for (let r = 0; r < p.H; r++) rows.push(square[this.card.rows[String(r)]] || '\ud83d\udfe9');
       const bands = [];
       for (let k = 0; k < rows.length; k += 5) bands.push(rows.slice(k, k + 5).join(''));
-      const lines = [head, `\u23f1 ${clock(s.seconds)} \u00b7 ${help.join(', ')}`, ...bands];
+      const lines = [head, `\u23f1 ${clock(s.seconds)} \u00b7 ${help}`, ...bands];
       if (/^https?:$/.test(location.protocol)) lines.push(location.href.split('#')[0]);
       return lines.join('\n');
     }
@@ -307,13 +319,13 @@
       const text = this.card_text(), p = this.player;
       out.textContent = text;
       out.hidden = false;
-      const done = () => p.say('Copied the card: paste it anywhere.');
+      const done = () => p.say(p.words._('Copied the card: paste it anywhere.'));
       const manual = () => {
         const range = document.createRange();
         range.selectNodeContents(out);
         const selection = getSelection();
         if (selection) { selection.removeAllRanges(); selection.addRange(range); }
-        p.say('The card is shown and selected: copy it.');
+        p.say(p.words._('The card is shown and selected: copy it.'));
       };
       try {
         navigator.clipboard.writeText(text).then(done, manual);
@@ -324,8 +336,11 @@
   /** The index's statistics, when the page has a place for them and a solve was kept. */
   function fillIndex() {
     for (const place of document.querySelectorAll('[data-np-habits]')) {
-      if (!summary().solved) continue;
-      place.replaceChildren(statistics(document));
+      if (!summary().solved || !globalThis.NonopressWords) continue;
+      // the index's words: the catalogue the site builder put in the page (none in English)
+      const data = document.getElementById('nonopress-catalogue');
+      const words = globalThis.NonopressWords.words(data ? JSON.parse(data.textContent || '{}') : undefined);
+      place.replaceChildren(statistics(document, words));
       /** @type {HTMLElement} */ (place).hidden = false;
     }
   }

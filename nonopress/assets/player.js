@@ -105,6 +105,7 @@
     need(d.veiled_title === undefined || (isText(d.veiled_title, 6000)
          && /^[A-Za-z0-9+/]*={0,2}$/.test(d.veiled_title)), 'veiled_title', 'not base64');
     need(d.number === undefined || isInt(d.number, 0, 1e9), 'number', 'not a whole number');
+    if (d.catalogue !== undefined) checkCatalogue(d.catalogue);
     if (d.grade !== undefined && d.grade !== null) {
       const g = d.grade;
       need(isObject(g), 'grade', 'not an object');
@@ -125,6 +126,18 @@
       need(d.site.player === undefined || isText(d.site.player, 100), 'site.player', 'not a short text');
     }
     if (d.hints !== undefined && d.hints !== null) checkHints(d.hints, n);
+  }
+
+  /** The player's words (words.js): short texts, a plural rule of n and C's operators only. */
+  function checkCatalogue(w) {
+    need(isObject(w) && isText(w.language, 35) && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(w.language),
+      'catalogue.language', 'not a language tag');
+    need(isText(w.plural, 300) && /^[n0-9 ()?:!=<>&|%+*/-]*$/.test(w.plural), 'catalogue.plural', 'not a plural expression');
+    need(isObject(w.messages) && Object.keys(w.messages).length <= 2000, 'catalogue.messages', 'not an object of at most 2000 messages');
+    for (const text of Object.values(w.messages)) {
+      need(isText(text, 2000) || (isList(text, 6) && text.length > 0 && text.every((x) => isText(x, 2000))),
+        'catalogue.messages', 'not texts or lists of plural forms');
+    }
   }
 
   function checkHints(t, n) {
@@ -214,10 +227,11 @@
     return side < 600 ? 'phone' : 'tablet';
   }
 
-  function minutesText(g) {
+  function minutesText(g, words) {
     if (g.minutes === null || g.minutes === undefined) return '';
-    const whole = (x) => (!x ? '0' : x < 1 ? x.toFixed(1) : String(Math.round(x)));
-    return `People take about ${whole(g.minutes)} minutes (${whole(g.minutes_low)}-${whole(g.minutes_high)}).`;
+    const whole = (x) => (!x ? 0 : x < 1 ? Math.round(x * 10) / 10 : Math.round(x));
+    return words._('People take about {minutes} minutes ({low}-{high}).',
+      {minutes: whole(g.minutes), low: whole(g.minutes_low), high: whole(g.minutes_high)});
   }
 
   function starsText(n) { return n ? `${'\u2605'.repeat(n)}${'\u2606'.repeat(Math.max(0, 5 - n))}` : ''; }
@@ -232,6 +246,9 @@
     constructor(host, data, Board, answer) {
       this.host = host;
       this.data = data;
+      /** @type {import('./puzzle').Words} */
+      this.words = needWordsNow(data.catalogue);
+      if (data.catalogue) host.setAttribute('lang', this.words.language);
       this.W = data.width; this.H = data.height;
       this.n = this.W * this.H;
       /** @type {Board} */
@@ -331,14 +348,15 @@
       const d = this.data, host = this.host;
       host.textContent = '';
       host.classList.add('np-player');
-      const heading = el('h1', {cls: 'np-title', text: d.heading || `Puzzle ${d.number || ''}`.trim()});
+      const w = this.words;
+      const heading = el('h1', {cls: 'np-title', text: d.heading || (d.number ? w._('Puzzle {number}', {number: d.number}) : w._('Puzzle'))});
       const g = d.grade;
-      const facts = [d.size_label || `${this.W}\u00d7${this.H}`, g && g.level,
+      const facts = [d.size_label || `${this.W}\u00d7${this.H}`, g && g.level && w.pgettext('level', g.level),
                      g && g.stars ? starsText(g.stars) : '',
-                     g && g.minutes ? `about ${Math.round(g.minutes) || '<1'} min` : '']
+                     g && g.minutes ? w._('about {minutes} min', {minutes: Math.round(g.minutes) || '<1'}) : '']
         .filter(Boolean).join(' \u00b7 ');
       const meta = el('p', {cls: 'np-meta', text: facts});
-      const byline = d.author ? el('p', {cls: 'np-author', text: `by ${d.author}`}) : null;
+      const byline = d.author ? el('p', {cls: 'np-author', text: w._('by {author}', {author: d.author})}) : null;
       const note = d.note ? el('p', {cls: 'np-note', text: d.note}) : null;
       /** @type {HTMLElement} */
       this.status = el('p', {cls: 'np-status', role: 'status', 'aria-live': 'polite'});
@@ -351,33 +369,34 @@
       host.append(this.hintPanel);
       const after = this.board.after();
       if (after) host.append(after);
-      this.solvedPanel = el('section', {cls: 'np-solved', hidden: true, 'aria-label': 'Solved'});
+      this.solvedPanel = el('section', {cls: 'np-solved', hidden: true, 'aria-label': this.words._('Solved')});
       host.append(this.solvedPanel);
       if (this.site.collect) host.append(this.collectToggle());
       this.fit();
     }
 
     toolbar() {
-      const bar = el('div', {cls: 'np-toolbar', role: 'toolbar', 'aria-label': 'Puzzle controls'});
+      const {_} = this.words;
+      const bar = el('div', {cls: 'np-toolbar', role: 'toolbar', 'aria-label': _('Puzzle controls')});
       const tools = this.board.tools();
       if (tools) bar.append(tools);
-      this.undoButton = button('Undo', () => this.undo(), {'aria-keyshortcuts': 'Control+Z'});
-      this.redoButton = button('Redo', () => this.redo(), {'aria-keyshortcuts': 'Control+Y'});
+      this.undoButton = button(_('Undo'), () => this.undo(), {'aria-keyshortcuts': 'Control+Z'});
+      this.redoButton = button(_('Redo'), () => this.redo(), {'aria-keyshortcuts': 'Control+Y'});
       bar.append(this.undoButton, this.redoButton,
-        button('Check', () => this.check()),
-        button('Rewind', () => this.rewind(), {'aria-label': 'Rewind to the first error'}));
+        button(_('Check'), () => this.check()),
+        button(_('Rewind'), () => this.rewind(), {'aria-label': _('Rewind to the first error')}));
       if (this.data.hints) {
-        bar.append(button('Hint', () => this.nextHint(), {cls: 'np-hint-button', 'aria-keyshortcuts': 'H'}));
+        bar.append(button(_('Hint'), () => this.nextHint(), {cls: 'np-hint-button', 'aria-keyshortcuts': 'H'}));
       }
-      bar.append(button('Reveal cell', () => this.revealCells([this.board.active])),
-        button(`Reveal ${this.board.lineName}`, () => this.revealCells(this.board.lineCells())),
-        button('Reveal all', () => this.revealAll()));
+      bar.append(button(_('Reveal cell'), () => this.revealCells([this.board.active])),
+        button(this.board.lineName, () => this.revealCells(this.board.lineCells())),
+        button(_('Reveal all'), () => this.revealAll()));
       for (const extra of this.board.moreTools()) bar.append(extra);
-      this.pauseButton = button('Pause', () => this.togglePause(), {'aria-pressed': 'false'});
-      this.timerText = el('span', {cls: 'np-timer', 'aria-label': 'time'});
+      this.pauseButton = button(_('Pause'), () => this.togglePause(), {'aria-pressed': 'false'});
+      this.timerText = el('span', {cls: 'np-timer', 'aria-label': _('time')});
       bar.append(this.timerText, this.pauseButton,
-        button('\u2212', () => this.zoom(-1), {'aria-label': 'Zoom out'}),
-        button('+', () => this.zoom(1), {'aria-label': 'Zoom in'}));
+        button('\u2212', () => this.zoom(-1), {'aria-label': _('Zoom out')}),
+        button('+', () => this.zoom(1), {'aria-label': _('Zoom in')}));
       return bar;
     }
 
@@ -491,7 +510,8 @@
       this.stats.errors_found += bad.length;
       this.markCells(bad, 'np-wrong');
       this.notify('helped', 'e', bad);
-      this.say(bad.length ? `${bad.length} wrong mark${bad.length === 1 ? '' : 's'}, shown in red.` : 'No mistakes so far.');
+      this.say(bad.length ? this.words.ngettext('{count} wrong mark, shown in red.', '{count} wrong marks, shown in red.', bad.length)
+        : this.words._('No mistakes so far.'));
       this.scheduleSave();
     }
 
@@ -508,18 +528,21 @@
       if (this.wrongCells().length) {  // made before this visit: clear them instead
         const bad = this.wrongCells();
         this.apply(bad.map((i) => [i, this.board.blank]));
-        this.say(`Cleared ${bad.length} wrong mark${bad.length === 1 ? '' : 's'}.`);
-      } else this.say(steps ? `Rewound ${steps} move${steps === 1 ? '' : 's'} to before the first error.` : 'No mistakes to rewind.');
+        this.say(this.words.ngettext('Cleared {count} wrong mark.', 'Cleared {count} wrong marks.', bad.length));
+      } else {
+        this.say(steps ? this.words.ngettext('Rewound {count} move to before the first error.', 'Rewound {count} moves to before the first error.', steps)
+          : this.words._('No mistakes to rewind.'));
+      }
     }
 
     revealCells(indices) {
       /** @type {[number, any][]} */
       const changes = indices.filter((i) => !this.locked[i] && !this.correct(i)).map((i) => [i, this.board.truth(i)]);
-      if (!changes.length) { this.say('Already right.'); return; }
+      if (!changes.length) { this.say(this.words._('Already right.')); return; }
       this.stats.reveals++;
       this.notify('helped', 'r', changes.map((x) => x[0]));
       this.apply(changes);
-      this.say(`Revealed ${changes.length} cell${changes.length === 1 ? '' : 's'}.`);
+      this.say(this.words.ngettext('Revealed {count} cell.', 'Revealed {count} cells.', changes.length));
     }
 
     revealAll() {
@@ -553,10 +576,10 @@
 
     nextHint() {
       if (!this.data.hints) return;
-      if (this.solved) { this.say('Solved already.'); return; }
+      if (this.solved) { this.say(this.words._('Solved already.')); return; }
       this.begin();
       const found = this.findHint();
-      if (!found) { this.say('Nothing left to find: every cell is in place.'); return; }
+      if (!found) { this.say(this.words._('Nothing left to find: every cell is in place.')); return; }
       const same = this.hint && this.hint.type === found.type && this.hint.index === found.index;
       const stage = same && this.hint ? Math.min(this.hint.stage + 1, found.type === 'wrong' ? 2 : 4) : 1;
       this.hint = Object.assign(found, {stage});
@@ -571,29 +594,32 @@
       if (!h || !panel || !table) return;
       panel.textContent = '';
       panel.hidden = false;
+      const {_, pgettext} = this.words;
       let text, cells = /** @type {number[]} */ ([]);
       if (h.type === 'wrong') {
         const r = Math.floor(h.index / this.W) + 1, c = (h.index % this.W) + 1;
-        text = h.stage === 1 ? 'One of your marks is wrong: no logical step can follow from it.'
-          : `Row ${r}, column ${c} is wrong.`;
+        text = h.stage === 1 ? _('One of your marks is wrong: no logical step can follow from it.')
+          : _('Row {row}, column {column} is wrong.', {row: r, column: c});
         if (h.stage === 2) cells = [h.index];  // errors_found counts what checks found
       } else {
         const s = table.steps[h.index];
-        const say = table.bracket ? `[${table.rungs[s.r]}] ${s.s}` : `${table.rungs[s.r]}: ${s.s}`;
+        const rung = pgettext('rung', table.rungs[s.r]);
+        const say = table.bracket ? `[${rung}] ${s.s}` : _('{rung}: {sentence}', {rung, sentence: s.s});
         const where = this.board.hintWhere(s)
-          || (s.at !== undefined ? `Row ${Math.floor(s.at / this.W) + 1}, column ${(s.at % this.W) + 1}` : 'The whole grid');
-        text = [table.where[s.w], where, say, 'The cells it decides are shown: accept them, or place them yourself.'][h.stage - 1];
+          || (s.at !== undefined ? _('Row {row}, column {column}', {row: Math.floor(s.at / this.W) + 1, column: (s.at % this.W) + 1}) : _('The whole grid'));
+        text = [table.where[s.w], where, say, _('The cells it decides are shown: accept them, or place them yourself.')][h.stage - 1];
         if (h.stage === 2) cells = this.board.hintArea(s);
         if (h.stage === 4) cells = ranges(s.c);
       }
-      panel.append(el('p', {cls: 'np-hint-stage', text: `Hint ${h.stage}: ${text}`}));
+      const shown = _('Hint {stage}: {text}', {stage: h.stage, text});
+      panel.append(el('p', {cls: 'np-hint-stage', text: shown}));
       const last = h.type === 'wrong' ? 2 : 4;
-      if (h.stage < last) panel.append(button('More', () => this.nextHint(), {'aria-label': 'Hint: tell me more'}));
+      if (h.stage < last) panel.append(button(_('More'), () => this.nextHint(), {'aria-label': _('Hint: tell me more')}));
       if (h.stage === last) {
-        panel.append(button(h.type === 'wrong' ? 'Clear it' : 'Accept', () => this.acceptHint()));
+        panel.append(button(h.type === 'wrong' ? _('Clear it') : _('Accept'), () => this.acceptHint()));
       }
-      panel.append(button('Close', () => { panel.hidden = true; this.clearMarks(); }));
-      this.say(`Hint ${h.stage}: ${text}`, false);
+      panel.append(button(_('Close'), () => { panel.hidden = true; this.clearMarks(); }));
+      this.say(shown, false);
       this.markCells(cells, h.type === 'wrong' ? 'np-wrong' : 'np-show');
     }
 
@@ -637,11 +663,11 @@
     togglePause() {
       this.paused = !this.paused;
       if (this.pauseButton) {
-        this.pauseButton.textContent = this.paused ? 'Resume' : 'Pause';
+        this.pauseButton.textContent = this.paused ? this.words._('Resume') : this.words._('Pause');
         this.pauseButton.setAttribute('aria-pressed', String(this.paused));
       }
       this.grid?.classList.toggle('np-paused', this.paused);
-      this.say(this.paused ? 'Paused.' : 'Timer running.');
+      this.say(this.paused ? this.words._('Paused.') : this.words._('Timer running.'));
     }
 
     bindPage() {
@@ -701,14 +727,17 @@
       if (this.data.veiled_title) {
         try { solvedTitle = reveal(this.data.veiled_title, this.data.key.slice(8)); } catch (e) { solvedTitle = ''; }
       }
-      const title = solvedTitle ? `Solved: ${solvedTitle}` : 'Solved!';
+      const {_} = this.words;
+      const title = solvedTitle ? _('Solved: {title}', {title: solvedTitle}) : _('Solved!');
       p.append(el('h2', {text: title}),
-        el('p', {text: `Your time: ${clock(s.seconds)}. Hints: ${hints}, checks: ${s.checks}, reveals: ${s.reveals}.`}),
-        g.level ? el('p', {text: [minutesText(g), `Level: ${g.level}.`, g.stars ? `Stars: ${starsText(g.stars)} (${g.stars} of 5).` : ''].filter(Boolean).join(' ')}) : '',
-        button('Play again', () => this.restart()));
+        el('p', {text: _('Your time: {time}. Hints: {hints}, checks: {checks}, reveals: {reveals}.',
+          {time: clock(s.seconds), hints, checks: s.checks, reveals: s.reveals})}),
+        g.level ? el('p', {text: [minutesText(g, this.words), _('Level: {level}.', {level: this.words.pgettext('level', g.level)}),
+          g.stars ? _('Stars: {stars} ({count} of 5).', {stars: starsText(g.stars), count: g.stars}) : ''].filter(Boolean).join(' ')}) : '',
+        button(_('Play again'), () => this.restart()));
       p.hidden = false;
       this.grid?.classList.add('np-complete');
-      if (announce) this.say(`Solved in ${clock(s.seconds)}.`);
+      if (announce) this.say(_('Solved in {time}.', {time: clock(s.seconds)}));
       if (this.extras) this.notify('solvedPanel', announce);
     }
 
@@ -723,8 +752,8 @@
       if (this.solvedPanel) this.solvedPanel.hidden = true;
       this.grid?.classList.remove('np-complete');
       this.refreshAll();
+      this.say(this.words._('A fresh grid.'));
       this.notify('restarted');
-      this.say('A fresh grid.');
     }
 
     // -- solve statistics: only with --collect, only while the toggle is on ------------------
@@ -735,7 +764,7 @@
       box.checked = !load(COLLECT_OFF);
       box.addEventListener('change', () => store(COLLECT_OFF, box.checked ? undefined : true));
       return el('p', {cls: 'np-collect'}, box,
-        el('label', {for: box.id, text: ' Send anonymous solve statistics'}));
+        el('label', {for: box.id, text: ' ' + this.words._('Send anonymous solve statistics')}));
     }
 
     record(completed) {
@@ -872,6 +901,27 @@
     return promise;
   }
 
+  // -- the words: words.js, read by a script the page loads or loaded now from beside this one
+  function needWords() {
+    if (globalThis.NonopressWords) return Promise.resolve();
+    const url = new URL('words.js', SCRIPT && SCRIPT.src ? SCRIPT.src : document.baseURI).href;
+    return new Promise((resolve, reject) => {
+      let script = [...document.scripts].find((s) => s.src === url);
+      if (!script) {
+        script = document.createElement('script');
+        script.src = url;
+        document.head.append(script);
+      }
+      script.addEventListener('load', () => resolve(undefined));
+      script.addEventListener('error', () => reject(new BadPuzzle('words.js: not beside the player')));
+    });
+  }
+
+  /** @returns {import('./puzzle').Words} */
+  function needWordsNow(catalogue) {
+    return /** @type {import('./puzzle').WordsApi} */ (globalThis.NonopressWords).words(catalogue);
+  }
+
   // -- the element: <nonopress-puzzle src="x.json"> or data="id of a JSON script" -----------
   function styleSheet() {
     if (document.querySelector('link[data-nonopress]') || document.querySelector('link[href$="player.css"]')) return;
@@ -975,7 +1025,7 @@
         this.refuse(err);
         return Promise.resolve();
       }
-      return needBoard(data.kind).then((Board) => {
+      return Promise.all([needBoard(data.kind), needWords()]).then(([Board]) => {
         Board.check(data, {need, isInt, isText, isObject, isList, checkRanges});
         const answer = reveal(data.solution, data.key);
         need(Board.fits(answer, data), 'solution', 'not an answer of this grid');

@@ -24,7 +24,8 @@
       const p = this.player, key = p.data.key;
       const select = /** @type {HTMLSelectElement} */ (document.createElement('select'));
       select.id = `np-print-what-${key}`;
-      for (const [value, text] of [['progress', 'the grid as it is'], ['blank', 'a blank grid'], ['answer', 'the answer']]) {
+      const {_} = p.words;
+      for (const [value, text] of [['progress', _('the grid as it is')], ['blank', _('a blank grid')], ['answer', _('the answer')]]) {
         const option = document.createElement('option');
         option.value = value; option.textContent = text;
         select.append(option);
@@ -32,10 +33,10 @@
       select.addEventListener('change', () => { this.mode = select.value; this.prepare(); });
       const label = document.createElement('label');
       label.htmlFor = select.id;
-      label.textContent = 'What to print: ';
+      label.textContent = _('What to print:') + ' ';
       const go = document.createElement('button');
       go.type = 'button';
-      go.textContent = 'Print';
+      go.textContent = _('Print');
       go.addEventListener('click', () => { this.prepare(); window.print(); });
       const line = document.createElement('p');
       line.className = 'np-print-controls';

@@ -17,6 +17,13 @@ export interface Site {
   player?: string;
 }
 
+/** The player's words in the reader's language (absent in English): words.js reads them. */
+export interface Catalogue {
+  language: string;
+  plural: string;
+  messages: Record<string, string | string[]>;
+}
+
 export interface HintStep {
   r: number;
   w: number;
@@ -58,6 +65,7 @@ export interface PuzzleBase {
   veiled_title?: string;
   grade?: Grade | null;
   site?: Site | null;
+  catalogue?: Catalogue;
   hints?: HintTable | null;
 }
 
@@ -144,6 +152,8 @@ export interface Shell {
   touched(indices: number[]): void;
   onKey(e: KeyboardEvent): void;
   say(text: string, visible?: boolean): void;
+  /** the puzzle's words in the reader's language (words.js) */
+  words: Words;
 }
 
 /** The checks a board's own check uses (the shell's). */
@@ -207,6 +217,22 @@ export interface PlayerApi {
   EMPTY_MARK?: number;
 }
 
+/** One puzzle's words (words.js): each English message in the reader's language. */
+export interface Words {
+  language: string;
+  _(message: string, values?: Record<string, string | number>): string;
+  pgettext(context: string, message: string, values?: Record<string, string | number>): string;
+  ngettext(one: string, many: string, count: number, values?: Record<string, string | number>): string;
+  number(value: number): string;
+}
+
+/** globalThis.NonopressWords (words.js). */
+export interface WordsApi {
+  words(catalogue?: Catalogue): Words;
+  pluralRule(text: string): ((n: number) => number) | null;
+}
+
 declare global {
   var NonopressPlayer: PlayerApi;
+  var NonopressWords: WordsApi | undefined;
 }

@@ -15,7 +15,7 @@ from html import escape
 from typing import Any
 from urllib.parse import urlsplit
 
-from grader.i18n import _, current
+from grader.i18n import _, current, shown_day
 from nonopress.assets import EXTRAS, board_file
 
 
@@ -67,13 +67,14 @@ def csp(collect: str | None = None) -> str:
 
 def _head(title: str, collect: str | None, script: bool, board: str | None = None,
           habits: bool = False) -> str:
-    loads = '<script src="player.js" defer></script>\n' if script else ""
+    loads = '<script src="words.js" defer></script>\n<script src="player.js" defer></script>\n' \
+        if script else ""
     if script and board:  # the kind's board, fetched beside the shell rather than after it
         loads += f'<script src="{escape(board)}" defer></script>\n'
     if script:  # the extras (habits, printing), fetched with it rather than after
         loads += "".join(f'<script src="{name}" defer></script>\n' for name in EXTRAS)
-    elif habits:  # the index's statistics of this device
-        loads += '<script src="habits.js" defer></script>\n'
+    elif habits:  # the index's statistics of this device, in the page's words
+        loads += '<script src="words.js" defer></script>\n<script src="habits.js" defer></script>\n'
 
     return (
         f"<!doctype html>\n<html lang=\"{escape(current().language)}\">\n<head>\n"
@@ -114,7 +115,7 @@ def puzzle_page(record: dict[str, Any], site_title: str, collect: str | None) ->
     return (
         _head(f"{heading} \u2014 {site_title}", collect, script=True, board=board)
         + "<body class=\"np-site\">\n"
-        + _site_header(site_title, record.get("date", ""))
+        + _site_header(site_title, shown_day(record.get("date", "")))
         + "<main>\n<nonopress-puzzle data=\"nonopress-data\" light>"
         + f"<h1>{escape(heading)}</h1><p>{escape(needs)}</p>"
         + "</nonopress-puzzle>\n</main>\n"
@@ -126,7 +127,7 @@ def puzzle_page(record: dict[str, Any], site_title: str, collect: str | None) ->
 def _list(links: Sequence[PageLink], with_dates: bool) -> str:
     items = []
     for link in links:
-        date = f"<span class=\"np-facts\">{escape(link.date)} \u00b7 </span>" \
+        date = f"<span class=\"np-facts\">{escape(shown_day(link.date))} \u00b7 </span>" \
             if with_dates and link.date else ""
         items.append(f"<li>{date}<a href=\"{escape(link.href)}\">{escape(link.label)}</a> "
                      f"<span class=\"np-facts\">{escape(link.facts)}</span></li>")
@@ -141,7 +142,8 @@ def _key() -> str:
 
 
 def index_page(site_title: str, subtitle: str, links: Sequence[PageLink],
-               collect: str | None, author: str = "") -> str:
+               collect: str | None, author: str = "",
+               catalogue: dict[str, Any] | None = None) -> str:
     """The issue: its title and date, each puzzle with its level, stars and minutes."""
     by = _("by {author}", author=author) if author else ""
     by = f"<p class=\"np-author\">{escape(by)}</p>\n" if author else ""
@@ -154,7 +156,10 @@ def index_page(site_title: str, subtitle: str, links: Sequence[PageLink],
         + by + body
         # this device's statistics (habits.js fills it once a puzzle is solved here)
         + "<section class=\"np-habits-place\" data-np-habits hidden></section>\n"
-        + "</main>\n</body>\n</html>\n"
+        + "</main>\n"
+        + (f"<script type=\"application/json\" id=\"nonopress-catalogue\">{json_in_html(catalogue)}"
+           "</script>\n" if catalogue else "")
+        + "</body>\n</html>\n"
     )
 
 

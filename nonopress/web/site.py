@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from grader.atomic import atomic_write, refuse_links
 from grader.errors import NonopressError
-from grader.i18n import _, level_name, shown_day
+from grader.i18n import _, current, kind_label, level_name, shown_day
 from grader.kinds import SECTION_KEYS, entry_of
 from grader.ladder import grader_version
 from grader.results import Budget
@@ -35,6 +35,7 @@ from nonopress.app.play import (
     nonogram_record,
     paged_record,
 )
+from nonopress.app.words import player_words
 from nonopress.assets import BOARDS, FILES, asset_bytes, board_file
 from nonopress.web.ledger import LEDGER, digest, read_ledger, remove_stale, write_ledger
 from nonopress.web.pages import PageLink, archive_page, index_page, puzzle_page
@@ -107,7 +108,7 @@ def _day_of(text: str) -> dt.date | None:
 
 
 def _heading(number: int, size: str, shown_title: str, kind: str = "") -> str:
-    parts = [_("No. {number}", number=number), f"{kind}{size}"]
+    parts = [_("No. {number}", number=number), f"{kind_label(kind)}{size}"]
     if shown_title:
         parts.append(shown_title)
     return " \u00b7 ".join(parts)
@@ -156,8 +157,8 @@ def build_site(manifest: Manifest, options: SiteOptions,
         if not _due(day, options.until):
             held_back += 1
             continue
-        records.append((f"puzzle-{entry.number:02d}",
-                        _record(entry, options.budget, version, day, site, progress)))
+        records.append((f"puzzle-{entry.number:02d}", _with_words(
+            _record(entry, options.budget, version, day, site, progress))))
     before = read_ledger(out)
     hashes = _write(out, manifest, records, options)
     # a puzzle no longer due (an earlier --until) is withdrawn: its page and data, when
@@ -206,6 +207,13 @@ def _record(entry: Entry, budget: Budget, version: str, day: str, site: dict[str
     if hints is None:  # a grade made without them (a grader of its own)
         hints = compute_hints(block.puzzle, budget)
     return _nonogram(block, hints, version, day, site)
+
+
+def _with_words(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with the player's words in the reader's language (none in English)."""
+    hints, grade = record.get("hints") or {}, record.get("grade") or {}
+    words = player_words(current().language, hints.get("rungs", ()), grade.get("level", ""))
+    return {**record, "catalogue": words} if words else record
 
 
 def _nonogram(entry: IssueEntry, hints: dict[str, Any], version: str, day: str,
@@ -259,7 +267,8 @@ def _write(out: Path, manifest: Manifest, records: list[tuple[str, dict[str, Any
     subtitle = " \u00b7 ".join(p for p in (_("Issue {issue}", issue=manifest.issue)
                                            if manifest.issue else "",
                                            shown_day(manifest.date)) if p)
-    put("index.html", index_page(title, subtitle, links, options.collect, manifest.author))
+    put("index.html", index_page(title, subtitle, links, options.collect, manifest.author,
+                                 player_words(current().language)))
     put("archive.html", archive_page(title, links, options.collect))
     put("latest.json", json.dumps(_latest(records, options.until), indent=1) + "\n")
     return written

@@ -42,7 +42,8 @@
       this.blank = 0;
       this.active = 0;              // the keyboard's cell
       this.tool = 1;                // the value a click paints: a colour index or EMPTY_MARK
-      this.lineName = 'row';
+      this.words = shell.words;
+      this.lineName = this.words._('Reveal row');  // the label of the shell's Reveal button
       this.reports = true;          // solve records are filed under the puzzle's key
       this.panning = false;
       /** @type {HTMLElement[]} */
@@ -120,13 +121,16 @@
     }
 
     // the colours a click paints
-    palette() { return [{name: 'filled', rgb: ''}]; }
+    palette() { return [{name: this.words._('filled'), rgb: ''}]; }
 
     pairs(clue) { return clue.map((x) => [x, 1]); }
 
     // k: the tool's index from 0
-    toolLabel(k) { return k ? `${k + 1}` : 'Fill'; }
-    toolName(k) { return k ? `Paint ${this.colours[k].name} (key ${k + 1})` : 'Paint filled (key F)'; }
+    toolLabel(k) { return k ? `${k + 1}` : this.words._('Fill'); }
+    toolName(k) {
+      return k ? this.words._('Paint {colour} (key {key})', {colour: this.colours[k].name, key: k + 1})
+        : this.words._('Paint filled (key F)');
+    }
 
     // -- cells ------------------------------------------------------------------------------
     decode(answer) { return Uint8Array.from(answer, (ch) => parseInt(ch, 36)); }
@@ -160,7 +164,8 @@
 
     // -- the grid -----------------------------------------------------------------------------
     tools() {
-      const tools = el('div', {cls: 'np-tools', role: 'radiogroup', 'aria-label': 'What a click paints'});
+      const {_} = this.words;
+      const tools = el('div', {cls: 'np-tools', role: 'radiogroup', 'aria-label': _('What a click paints')});
       this.colours.forEach((colour, k) => {
         const b = button(this.toolLabel(k), () => this.setTool(k + 1),
           {role: 'radio', cls: 'np-tool', 'aria-label': this.toolName(k)});
@@ -168,8 +173,8 @@
         b.dataset.value = String(k + 1);
         this.toolButtons.push(b); tools.append(b);
       });
-      const dot = button('Dot', () => this.setTool(EMPTY_MARK),
-        {role: 'radio', cls: 'np-tool', 'aria-label': 'Mark empty (key X)'});
+      const dot = button(_('Dot'), () => this.setTool(EMPTY_MARK),
+        {role: 'radio', cls: 'np-tool', 'aria-label': _('Mark empty (key X)')});
       dot.dataset.value = String(EMPTY_MARK);
       this.toolButtons.push(dot); tools.append(dot);
       return tools;
@@ -178,11 +183,11 @@
     moreTools() {
       if (!matchMedia('(pointer: coarse)').matches) return [];
       // on a touch screen a finger on the grid paints; Move lets it pan and pinch instead
-      const move = button('Move', () => {
+      const move = button(this.words._('Move'), () => {
         this.panning = !this.panning;
         move.setAttribute('aria-pressed', String(this.panning));
         this.shell.host.classList.toggle('np-panning', this.panning);
-      }, {'aria-pressed': 'false', 'aria-label': 'Move the grid instead of painting'});
+      }, {'aria-pressed': 'false', 'aria-label': this.words._('Move the grid instead of painting')});
       return [move];
     }
 
@@ -196,13 +201,14 @@
     grid() {
       const W = this.W, H = this.H;
       const grid = el('div', {cls: 'np-grid', role: 'grid',
-        'aria-label': `Puzzle grid, ${H} rows by ${W} columns`, 'aria-rowcount': H + 1, 'aria-colcount': W + 1});
+        'aria-label': this.words._('Puzzle grid, {rows} rows by {columns} columns', {rows: H, columns: W}),
+        'aria-rowcount': H + 1, 'aria-colcount': W + 1});
       const head = el('div', {cls: 'np-row np-head', role: 'row', 'aria-rowindex': 1});
       head.append(el('div', {cls: 'np-corner', role: 'none', text: ''}));
       for (let c = 0; c < W; c++) {
         const h = el('div', {cls: 'np-clue np-colclue' + (c % 5 === 4 && c < W - 1 ? ' np-r5' : ''),
           role: 'columnheader', 'aria-colindex': c + 2});
-        this.clueContent(h, this.columnClues[c], `column ${c + 1}`);
+        this.clueContent(h, this.columnClues[c], (clue) => this.words._('column {n}, clue {clue}', {n: c + 1, clue}));
         this.colHeads.push(h); head.append(h);
       }
       grid.append(head);
@@ -210,7 +216,7 @@
       for (let r = 0; r < H; r++) {
         const row = el('div', {cls: 'np-row' + (r % 5 === 4 && r < H - 1 ? ' np-b5' : ''), role: 'row', 'aria-rowindex': r + 2});
         const h = el('div', {cls: 'np-clue np-rowclue', role: 'rowheader', 'aria-colindex': 1});
-        this.clueContent(h, this.rowClues[r], `row ${r + 1}`);
+        this.clueContent(h, this.rowClues[r], (clue) => this.words._('row {n}, clue {clue}', {n: r + 1, clue}));
         this.rowHeads.push(h); row.append(h);
         for (let c = 0; c < W; c++) {
           const i = r * W + c;
@@ -231,7 +237,8 @@
       return grid;
     }
 
-    clueContent(h, clue, where) {
+    /** @param {(clue: string) => string} label the header's accessible name of its clue */
+    clueContent(h, clue, label) {
       const spoken = [];
       if (!clue.length) { h.append(el('span', {text: '0'})); spoken.push('0'); }
       const palette = this.colours;
@@ -245,7 +252,7 @@
         } else spoken.push(String(n));
         h.append(span);
       }
-      h.setAttribute('aria-label', `${where} clue ${spoken.join(' ')}`);
+      h.setAttribute('aria-label', label(spoken.join(' ')));
     }
 
     clueChars() {
@@ -259,16 +266,18 @@
       const cell = this.cellEls[i];
       if (!cell) return;
       const v = this.shell.cells[i], r = Math.floor(i / this.W) + 1, c = (i % this.W) + 1;
-      let state = 'unknown';
+      const {_} = this.words;
+      let state = _('unknown');
       cell.classList.toggle('np-filled', v > 0 && v !== EMPTY_MARK);
       cell.classList.toggle('np-dot', v === EMPTY_MARK);
-      if (v === EMPTY_MARK) state = 'marked empty';
+      if (v === EMPTY_MARK) state = _('marked empty');
       else if (v) {
         const colour = this.colours[v - 1];
         state = colour.name;
         if (colour.rgb) cell.style.setProperty('--ink', colour.rgb);
       }
-      cell.setAttribute('aria-label', `row ${r}, column ${c}, ${state}${this.shell.locked[i] ? ', given' : ''}`);
+      cell.setAttribute('aria-label', this.shell.locked[i] ? _('row {row}, column {column}, {state}, given', {row: r, column: c, state})
+        : _('row {row}, column {column}, {state}', {row: r, column: c, state}));
     }
 
     /** the clues of the lines the cells lie on, crossed off or not */
@@ -396,7 +405,10 @@
       const line = this.line(/** @type {string} */ (s.a), /** @type {number} */ (s.i));
       return ranges(s.p).map((p) => line[p]).concat(ranges(s.px));
     }
-    hintWhere(s) { return s.a ? `${s.a === 'row' ? 'Row' : 'Column'} ${(s.i || 0) + 1}` : ''; }
+    hintWhere(s) {
+      const n = (s.i || 0) + 1;
+      return !s.a ? '' : s.a === 'row' ? this.words._('Row {n}', {n}) : this.words._('Column {n}', {n});
+    }
     hintArea(s) { return s.a ? this.line(s.a, /** @type {number} */ (s.i)) : []; }
   }
 

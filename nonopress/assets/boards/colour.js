@@ -28,7 +28,7 @@
       palette() { return /** @type {ColourPuzzle} */ (this.data).palette; }
       pairs(clue) { return clue.map(([n, colour]) => [n, colour]); }
       toolLabel(k) { return `${k + 1}`; }
-      toolName(k) { return `Paint ${this.colours[k].name} (key ${k + 1})`; }
+      toolName(k) { return this.words._('Paint {colour} (key {key})', {colour: this.colours[k].name, key: k + 1}); }
     }
     P.defineBoard('colour', /** @type {BoardClass} */ (/** @type {unknown} */ (ColourBoard)));
   });

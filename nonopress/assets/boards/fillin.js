@@ -17,7 +17,8 @@
       this.data = /** @type {FillinPuzzle} */ (shell.data);
       this.W = shell.W; this.H = shell.H; this.n = shell.n;
       this.blank = '';
-      this.lineName = 'word';
+      this.words = shell.words;
+      this.lineName = this.words._('Reveal word');  // the label of the shell's Reveal button
       this.reports = false;        // no nonogram key for the collector to file solves under
       this.across = true;          // the typing direction
       this.active = Math.max(0, this.data.blocks.indexOf('0'));
@@ -74,7 +75,8 @@
     grid() {
       const W = this.W, H = this.H;
       const grid = el('div', {cls: 'np-grid np-fillin', role: 'grid',
-        'aria-label': `Fill-in grid, ${H} rows by ${W} columns`, 'aria-rowcount': H, 'aria-colcount': W});
+        'aria-label': this.words._('Fill-in grid, {rows} rows by {columns} columns', {rows: H, columns: W}),
+        'aria-rowcount': H, 'aria-colcount': W});
       this.cellEls = new Array(this.n);
       for (let r = 0; r < H; r++) {
         const row = el('div', {cls: 'np-row', role: 'row', 'aria-rowindex': r + 1});
@@ -82,7 +84,7 @@
           const i = r * W + c, block = !this.open(i);
           const cell = el('div', {cls: block ? 'np-cell np-block' : 'np-cell np-letter', role: 'gridcell',
             tabindex: i === this.active ? '0' : '-1', 'aria-colindex': c + 1});
-          if (block) cell.setAttribute('aria-label', `row ${r + 1}, column ${c + 1}, block`);
+          if (block) cell.setAttribute('aria-label', this.words._('row {row}, column {column}, block', {row: r + 1, column: c + 1}));
           cell.dataset.i = String(i);
           this.cellEls[i] = cell; row.append(cell);
         }
@@ -108,7 +110,10 @@
       if (!cell || !this.open(i)) return;
       const v = this.shell.cells[i], r = Math.floor(i / this.W) + 1, c = (i % this.W) + 1;
       cell.textContent = v;
-      cell.setAttribute('aria-label', `row ${r}, column ${c}, ${v ? `letter ${v}` : 'blank'}${this.shell.locked[i] ? ', given' : ''}`);
+      const {_} = this.words;
+      const state = v ? _('letter {letter}', {letter: v}) : _('blank');
+      cell.setAttribute('aria-label', this.shell.locked[i] ? _('row {row}, column {column}, {state}, given', {row: r, column: c, state})
+        : _('row {row}, column {column}, {state}', {row: r, column: c, state}));
     }
 
     touched(_indices) { this.crossOffWords(); }
@@ -166,13 +171,13 @@
         if (shell.cells[i] && !shell.locked[i]) shell.apply([[i, '']]);
         else if (open(i - step)) { this.moveTo(i - step, true); shell.apply([[i - step, '']]); }
       } else if (key === 'Delete') { e.preventDefault(); shell.apply([[i, '']]); }
-      else if (key === ' ') { e.preventDefault(); this.across = !this.across; this.showWord(); shell.say(this.across ? 'Across.' : 'Down.'); }
+      else if (key === ' ') { e.preventDefault(); this.across = !this.across; this.showWord(); shell.say(this.across ? this.words._('Across.') : this.words._('Down.')); }
       // every other key is the fill-in's too: a letter key is a letter, never a shortcut
       return true;
     }
 
     after() {
-      const box = el('section', {cls: 'np-words', 'aria-label': 'Words to place'});
+      const box = el('section', {cls: 'np-words', 'aria-label': this.words._('Words to place')});
       for (const [length, words] of Object.entries(this.data.words)) {
         const list = el('ul', {});
         for (const w of words) {
@@ -180,7 +185,7 @@
           item.dataset.word = w;
           this.wordEls.push(item); list.append(item);
         }
-        box.append(el('h2', {text: `${length} letters`}), list);
+        box.append(el('h2', {text: this.words.ngettext('{count} letter', '{count} letters', Number(length))}), list);
       }
       return box;
     }

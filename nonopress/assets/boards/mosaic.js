@@ -23,7 +23,8 @@
       this.W = shell.W; this.H = shell.H; this.n = shell.n;
       this.blank = 0;
       this.active = 0;
-      this.lineName = 'block';
+      this.words = shell.words;
+      this.lineName = this.words._('Reveal block');  // the label of the shell's Reveal button
       this.reports = true;          // solve records are filed under the mosaic's key (the catalogue holds mosaics)
       /** @type {HTMLElement[]} */
       this.cellEls = [];
@@ -93,7 +94,8 @@
     grid() {
       const W = this.W, H = this.H;
       const grid = el('div', {cls: 'np-grid np-mosaic', role: 'grid',
-        'aria-label': `Mosaic grid, ${H} rows by ${W} columns`, 'aria-rowcount': H, 'aria-colcount': W});
+        'aria-label': this.words._('Mosaic grid, {rows} rows by {columns} columns', {rows: H, columns: W}),
+        'aria-rowcount': H, 'aria-colcount': W});
       this.cellEls = new Array(this.n);
       for (let r = 0; r < H; r++) {
         // a thicker rule every 5 cells, as the printed mosaic has
@@ -138,9 +140,11 @@
       const v = this.shell.cells[i], r = Math.floor(i / this.W) + 1, c = (i % this.W) + 1;
       cell.classList.toggle('np-filled', v === 1);
       cell.classList.toggle('np-dot', v === EMPTY_MARK);
-      const state = v === 1 ? 'filled' : v === EMPTY_MARK ? 'marked empty' : 'unknown';
-      const clue = this.digits[i] >= 0 ? `, clue ${this.digits[i]}` : '';
-      cell.setAttribute('aria-label', `row ${r}, column ${c}${clue}, ${state}`);
+      const {_} = this.words;
+      const state = v === 1 ? _('filled') : v === EMPTY_MARK ? _('marked empty') : _('unknown');
+      cell.setAttribute('aria-label', this.digits[i] >= 0
+        ? _('row {row}, column {column}, clue {clue}, {state}', {row: r, column: c, clue: this.digits[i], state})
+        : _('row {row}, column {column}, {state}', {row: r, column: c, state}));
     }
 
     /** the clues whose blocks hold the cells, greyed or not */
@@ -198,8 +202,8 @@
     premises(s) { return ranges(/** @type {ClueHintStep} */ (/** @type {unknown} */ (s)).p); }
     hintWhere(s) {
       const clues = ranges(/** @type {ClueHintStep} */ (/** @type {unknown} */ (s)).k);
-      return clues.map((j) => `The ${this.digits[j]} at row ${Math.floor(j / this.W) + 1}, column ${(j % this.W) + 1}`)
-        .join('; ');
+      return clues.map((j) => this.words._('The {clue} at row {row}, column {column}',
+        {clue: this.digits[j], row: Math.floor(j / this.W) + 1, column: (j % this.W) + 1})).join('; ');
     }
     hintArea(s) {
       const out = new Set();
