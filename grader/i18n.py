@@ -256,16 +256,12 @@ def verdict_name(verdict: str) -> str:
     return pgettext("verdict", verdict) if verdict in VERDICT_NAMES else verdict
 
 
-#: The puzzle families' names as a heading shows them before a size ("Mosaic 20x20"): the
-#: kinds' labels (grader/kinds/*.py ``label``), each family's own name per language.
-KIND_NAMES = frozenset({NP_("kind", "Colour"), NP_("kind", "Fill-in"), NP_("kind", "Mosaic")})
-
-
 def kind_label(label: str) -> str:
     """A kind's label ("Mosaic ", with its space; "" for black and white) in the reader's
-    language."""
+    language: each kind marks its family's name where it is registered
+    (``NP_("kind", "Mosaic")`` in grader/kinds/*.py)."""
     name = label.strip()
-    return pgettext("kind", name) + " " if name in KIND_NAMES else label
+    return pgettext("kind", name) + " " if name else label
 
 
 def N_(message: str) -> str:

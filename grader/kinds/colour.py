@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO, cast
 
 from grader.colour.model import ColourPuzzle, format_colour_clue
+from grader.i18n import NP_
 from grader.kinds.contract import AnyPuzzle, KindEntry, KindGrade, NoSolution
 
 if TYPE_CHECKING:
@@ -269,4 +270,4 @@ ENTRY = KindEntry(
     solver="grader.colour.solver", grader="grader.colour.grading", ladder="colour",
     drawing=Colour.drawing, board="colour", editor=True,
     catalogue=("colours", "palette"), minutes="of_colour_clues", stored=Colour,
-    label="Colour ")
+    label=NP_("kind", "Colour") + " ")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from grader.i18n import NP_
 from grader.kinds.contract import BoardRecord, KindEntry
 
 if TYPE_CHECKING:
@@ -65,5 +66,6 @@ ENTRY = KindEntry(
     contract=FillinKind, formats=("text", "ipuz", "puz"),
     solver="words.fillin", grader="words.fillin_grade", ladder="words/fillin_scoring.yaml",
     drawing=FillinKind.drawing, board="fillin", editor=False,
-    catalogue=None, minutes="", manifest_key="fillins", label="Fill-in ", lines=False,
+    catalogue=None, minutes="", manifest_key="fillins", label=NP_("kind", "Fill-in") + " ",
+    lines=False,
     hints=False)

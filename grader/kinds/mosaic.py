@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
+from grader.i18n import NP_
 from grader.kinds.contract import KindEntry, NoSolution
 from grader.results import Budget, SolveResult
 
@@ -228,6 +229,7 @@ ENTRY = KindEntry(
     contract=MosaicKind, formats=("yaml", "json", "tatham", "picture", "pbm", "png"),
     solver="grader.mosaic.solver", grader="grader.mosaic.grading",
     ladder="grader/mosaic/ladder.yaml", drawing=MosaicKind.drawing, board="mosaic",
-    editor=False, catalogue=(), minutes="", manifest_key="mosaics", label="Mosaic ",
+    editor=False, catalogue=(), minutes="", manifest_key="mosaics",
+    label=NP_("kind", "Mosaic") + " ",
     lines=False, stored=MosaicKind, suffixes=(GAME_ID_SUFFIX,),
     claims=claims, read=read, write=write, make=make, design_key=design_key)
