@@ -3,7 +3,9 @@
 Everything else about the package is in pyproject.toml. ``pip install .`` builds a wheel: after
 copying the packages, this step runs every kernel once (the black-and-white solver's, the colour
 solver's and the filler's warm-ups) in a fresh process with numba's cache in a temporary
-folder, and ships what numba cached in ``grader/kernels_seed`` (see grader/jit_cache.py).
+folder, and ships what numba cached in ``grader/kernels_seed`` (see grader/jit_cache.py); then
+it builds the default word list and ships its cache entry in ``words/wordlists_seed``
+(words/listcache.py).
 
 Skipped for an editable install (``pip install -e``: the checkout compiles on first use, as a
 source edit would make it anyway) and when ``NONOPRESS_NO_PRECOMPILE=1``. A failure here
@@ -28,10 +30,17 @@ from grader import jit_cache
 from grader.solver import ensure_compiled
 from grader.colour.solver import warm_up as colour_warm_up
 from words.compiled_fill import warm_up as fill_warm_up
+from words.listcache import write_seed as write_list_seed
 ensure_compiled()
 colour_warm_up()
 fill_warm_up()
 print(jit_cache.write_seed(jit_cache.numba_root(), Path(sys.argv[1])))
+# the default word list, built once: the first fill reads it (words/listcache.py); without
+# it the first fill builds the list, as it always could
+try:
+    write_list_seed(Path(sys.argv[1]) / "words" / "wordlists_seed")
+except Exception as exc:
+    print(f"the default word list was not built ahead: {exc}", file=sys.stderr)
 """
 
 

@@ -110,8 +110,12 @@ def first_run(ref: str) -> int:
                                         source)[1] for _ in range(5))
         numpy = statistics.median(timed([str(venv / "bin" / "python"), "-c", "import numpy"],
                                         env, source)[1] for _ in range(5))
+        yaml = statistics.median(timed([str(venv / "bin" / "python"), "-c", "import yaml"],
+                                       env, source)[1] for _ in range(5))
         print(f"{'warm check puzzles/heart.yaml (median of 5)':46} {'':8} {cpu:8.3f}")
         print(f"{'  python -c pass / import numpy (same run)':46} {floor:8.3f} {numpy:8.3f}")
+        # what a check cannot go below: the interpreter and the YAML reader
+        print(f"{'  import yaml (same run)':46} {'':8} {yaml:8.3f}")
         print(f"{'install size, site-packages MB':46} {folder_megabytes(site):8.0f}")
         jit = [site / name for name in ("numba", "llvmlite")]
         print(f"{'  of which numba + llvmlite MB':46} "

@@ -11,20 +11,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from grader.model import (
     EMPTY,
     FILLED,
     MAX_NAMED_LINES,
     UNKNOWN,
-    CellArray,
     Clue,
     Puzzle,
     format_clue,
 )
 
 if TYPE_CHECKING:  # the ladder (and the compiled solver) load only for a diagnosis
+    from grader.model import CellArray
     from grader.techniques.base import LineRef
 
 #: seconds the search for a broken line or cell may take (a diagnosis, not a proof)
@@ -87,6 +85,8 @@ def _lines_of(puzzle: Puzzle) -> tuple[range, range]:
 def broken_line(puzzle: Puzzle, cells: CellArray | None = None) -> BrokenLine | None:
     """Line logic from ``cells`` (default: the empty grid) until a line breaks; None when
     every line can still be satisfied."""
+    import numpy as np
+
     from grader.techniques.propagation import propagate
 
     grid = (
@@ -110,6 +110,8 @@ def broken_cell(
 ) -> BrokenCell | None:
     """A cell that is impossible both ways after line logic from ``cells`` (which line
     logic must leave consistent); None when there is none or the deadline passes."""
+    import numpy as np
+
     from grader.techniques.propagation import propagate, settle
 
     settled = settle(puzzle, cells)
@@ -140,6 +142,8 @@ def why_no_solution(
 ) -> tuple[Diagnosis | None, str]:
     """The first line that cannot be satisfied (or, failing that, a cell impossible both
     ways) from ``cells``, and a sentence saying so, for a puzzle with no solution."""
+    import numpy as np
+
     line = broken_line(puzzle, cells)
     if line is not None:
         return line, line.message()

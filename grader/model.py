@@ -11,12 +11,11 @@ intersect possibilities with ``&`` and a zero means a contradiction:
 from __future__ import annotations
 
 import hashlib
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Self, TypeVar
-
-import numpy as np
-import numpy.typing as npt
+from numbers import Integral
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from grader.errors import PuzzleError
 from grader.text import clean
@@ -34,9 +33,16 @@ MAX_NAMED_LINES = 6
 Clue = tuple[int, ...]
 #: A cell printed in the grid: (row, column, filled), 0-based.
 Given = tuple[int, int, bool]
-BoolArray = npt.NDArray[np.bool_]
-CellArray = npt.NDArray[np.uint8]
-IntArray = npt.NDArray[np.int64]
+if TYPE_CHECKING:
+    # numpy is imported where arrays are made, not with the model: reading and checking a
+    # small puzzle (grader.solver.quick) needs no numpy, whose import is most of a start-up
+    import numpy as np
+    import numpy.typing as npt
+    from typing_extensions import TypeIs
+
+    BoolArray = npt.NDArray[np.bool_]
+    CellArray = npt.NDArray[np.uint8]
+    IntArray = npt.NDArray[np.int64]
 #: a clue of either kind (numbers, or numbers with colours)
 C = TypeVar("C")
 
@@ -55,7 +61,7 @@ def check_clue_lengths(rows: Sequence[C], columns: Sequence[C], length: Callable
 def check_size(width: int, height: int) -> None:
     """Raise PuzzleError for an empty or absurd size; cheap, allocates nothing."""
     for name, value in (("width", width), ("height", height)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        if isinstance(value, bool) or not isinstance(value, Integral):  # numpy's too
             raise PuzzleError(f"{name} must be a whole number, got {value!r}")
         if value < 1:
             raise PuzzleError(f"{name} must be at least 1, got {value}")
@@ -87,7 +93,7 @@ def normalise_clue(numbers: Iterable[Any], what: str = "clue") -> Clue:
         return tuple(given)  # the common case, checked at C speed
     values: list[int] = []
     for number in given:
-        if isinstance(number, bool) or not isinstance(number, (int, np.integer)):
+        if isinstance(number, bool) or not isinstance(number, Integral):
             raise PuzzleError(f"{what}: {number!r} is not a whole number")
         if number < 0:
             raise PuzzleError(f"{what}: negative number {number}")
@@ -211,10 +217,9 @@ class Puzzle(PuzzleShape):
             if cells.get((row, column), filled) != filled:
                 raise PuzzleError(f"given cell ({row + 1}, {column + 1}) is both filled and empty")
             cells[(row, column)] = filled
-        picture = self.solution_array()
-        if picture is not None:
+        if self.solution is not None:  # checked first: rows of '#' and '.'
             for (row, column), filled in cells.items():
-                if bool(picture[row, column]) != filled:
+                if (self.solution[row][column] == "#") != filled:
                     raise PuzzleError(
                         f"given cell ({row + 1}, {column + 1}) disagrees with the solution"
                     )
@@ -228,9 +233,8 @@ class Puzzle(PuzzleShape):
         if any(set(r) - {"#", "."} for r in solution):
             raise PuzzleError("the solution may hold only '#' and '.'")
         object.__setattr__(self, "solution", solution)
-        picture = self.solution_array()
-        assert picture is not None
-        wrong = picture_mismatches(self.rows, self.columns, picture)
+        wrong = picture_mismatches(self.rows, self.columns,
+                                   [[ch == "#" for ch in row] for row in solution])
         if wrong:
             shown = ", ".join(wrong[:MAX_NAMED_LINES])
             extra = len(wrong) - MAX_NAMED_LINES
@@ -257,9 +261,18 @@ class Puzzle(PuzzleShape):
 
     def start_cells(self) -> CellArray:
         """The grid a solve starts from: UNKNOWN everywhere but the givens."""
+        import numpy as np
+
         cells = np.full((self.height, self.width), UNKNOWN, dtype=np.uint8)
         for row, column, filled in self.givens:
             cells[row, column] = FILLED if filled else EMPTY
+        return cells
+
+    def start_rows(self) -> list[list[int]]:
+        """:meth:`start_cells` as lists of rows (for work in plain Python, without numpy)."""
+        cells = [[UNKNOWN] * self.width for _ in range(self.height)]
+        for row, column, filled in self.givens:
+            cells[row][column] = FILLED if filled else EMPTY
         return cells
 
     def with_solution(self, picture: BoolArray | Sequence[str] | None) -> Puzzle:
@@ -272,7 +285,7 @@ class Puzzle(PuzzleShape):
         cls, picture: BoolArray | Sequence[str], meta: Metadata | None = None
     ) -> Puzzle:
         """The puzzle whose unique intended picture is ``picture`` (True or '#' = filled)."""
-        array = picture if isinstance(picture, np.ndarray) else rows_to_array(picture)
+        array = picture if is_array(picture) else rows_to_array(picture)
         if array.ndim != 2:
             raise PuzzleError("a picture must be two-dimensional")
         check_size(int(array.shape[1]), int(array.shape[0]))
@@ -281,12 +294,16 @@ class Puzzle(PuzzleShape):
 
 
 def picture_mismatches(
-    rows: Sequence[Clue], columns: Sequence[Clue], picture: BoolArray
+    rows: Sequence[Clue], columns: Sequence[Clue], picture: BoolArray | Sequence[Sequence[bool]]
 ) -> list[str]:
-    """ "row 2 (clue 1 1, picture 2)" for each line where ``picture`` disagrees with its clue."""
+    """ "row 2 (clue 1 1, picture 2)" for each line where ``picture`` (an array, or rows
+    of booleans) disagrees with its clue."""
+    grid: list[list[bool]] = (picture.tolist() if is_array(picture)
+                              else [list(row) for row in picture])
     found = []
-    for axis, clues, lines in (("row", rows, picture), ("column", columns, picture.T)):
-        for index, (clue, line) in enumerate(zip(clues, lines.tolist(), strict=True)):
+    for axis, clues, lines in (("row", rows, grid),
+                               ("column", columns, list(zip(*grid, strict=True)))):
+        for index, (clue, line) in enumerate(zip(clues, lines, strict=True)):
             drawn = clue_of(line)
             if drawn != tuple(clue):
                 found.append(
@@ -302,6 +319,8 @@ def format_clue(clue: Clue) -> str:
 
 def _clues_of_rows(picture: BoolArray) -> tuple[Clue, ...]:
     """:func:`clue_of` for every row at once (vectorised: 2048x2048 in milliseconds)."""
+    import numpy as np
+
     height, width = picture.shape
     padded = np.zeros((height, width + 2), dtype=np.int8)
     padded[:, 1:-1] = picture
@@ -317,6 +336,8 @@ def _clues_of_rows(picture: BoolArray) -> tuple[Clue, ...]:
 def clue_table(clues: Sequence[Sequence[int]]) -> tuple[IntArray, IntArray]:
     """Clues as a zero-padded (lines, widest clue) table and a count per line (what the
     compiled kernels read)."""
+    import numpy as np
+
     widest = max((len(c) for c in clues), default=0)
     table = np.zeros((len(clues), max(widest, 1)), dtype=np.int64)
     counts = np.zeros(len(clues), dtype=np.int64)
@@ -327,6 +348,8 @@ def clue_table(clues: Sequence[Sequence[int]]) -> tuple[IntArray, IntArray]:
 
 
 def clues_of_picture(picture: BoolArray) -> tuple[tuple[Clue, ...], tuple[Clue, ...]]:
+    import numpy as np
+
     array = np.asarray(picture, dtype=bool)
     return _clues_of_rows(array), _clues_of_rows(array.T)
 
@@ -345,15 +368,31 @@ def picture_width(rows: Sequence[str]) -> int:
 
 def rows_to_array(rows: Sequence[str]) -> BoolArray:
     """Row strings of '#'/'.' (also '1'/'0', 'X'/'-') to a bool array."""
+    import numpy as np
+
     width = picture_width(rows)
     text = "".join(rows).encode()
     flat = np.frombuffer(text, dtype=np.uint8)
     return np.isin(flat, np.frombuffer(b"#1Xx*", dtype=np.uint8)).reshape(len(rows), width)
 
 
+#: the characters :func:`rows_to_array` reads as filled
+FILLED_CHARS = frozenset("#1Xx*")
+
+
 def as_row_strings(picture: BoolArray | Sequence[str]) -> tuple[str, ...]:
-    array = picture if isinstance(picture, np.ndarray) else rows_to_array(picture)
-    return tuple("".join("#" if v else "." for v in row) for row in array.tolist())
+    if is_array(picture):
+        rows = picture.tolist()
+        return tuple("".join("#" if v else "." for v in row) for row in rows)
+    text = list(picture)  # row strings: what rows_to_array reads, without numpy
+    picture_width(text)
+    return tuple("".join("#" if ch in FILLED_CHARS else "." for ch in row) for row in text)
+
+
+def is_array(value: object) -> TypeIs[np.ndarray[Any, Any]]:
+    """``value`` is a numpy array (asked without importing numpy: none exists before)."""
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(value, numpy.ndarray)
 
 
 class Grid:
@@ -369,6 +408,8 @@ class Grid:
 
     @classmethod
     def unknown(cls, height: int, width: int) -> Grid:
+        import numpy as np
+
         check_size(width, height)
         return cls(np.full((height, width), UNKNOWN, dtype=np.uint8))
 
@@ -379,11 +420,15 @@ class Grid:
 
     @classmethod
     def from_picture(cls, picture: BoolArray) -> Grid:
+        import numpy as np
+
         return cls(np.where(picture, FILLED, EMPTY).astype(np.uint8))
 
     @classmethod
     def from_rows(cls, rows: Sequence[str]) -> Grid:
         """Row strings of '#', '.' and '?'."""
+        import numpy as np
+
         lookup = {"#": FILLED, ".": EMPTY, "?": UNKNOWN}
         try:
             return cls(np.array([[lookup[ch] for ch in row] for row in rows], dtype=np.uint8))
@@ -414,10 +459,14 @@ class Grid:
 
     def to_rows(self) -> list[str]:
         """Row strings of '#' (filled), '.' (empty) and '?' (unknown)."""
+        import numpy as np
+
         chars = np.array([" ", ".", "#", "?"])
         return ["".join(row) for row in chars[self.cells]]
 
     def __eq__(self, other: object) -> bool:
+        import numpy as np
+
         return isinstance(other, Grid) and np.array_equal(self.cells, other.cells)
 
     __hash__ = None  # type: ignore[assignment]
@@ -427,3 +476,17 @@ class Grid:
 
     def __str__(self) -> str:
         return "\n".join(self.to_rows())
+
+
+def __getattr__(name: str) -> Any:
+    # the array aliases made on first use (``from grader.model import CellArray`` at run
+    # time, in the modules that work on arrays and import numpy anyway)
+    if name in ("BoolArray", "CellArray", "IntArray"):
+        import numpy as np
+        import numpy.typing as npt
+
+        aliases = {"BoolArray": npt.NDArray[np.bool_], "CellArray": npt.NDArray[np.uint8],
+                   "IntArray": npt.NDArray[np.int64]}
+        globals().update(aliases)
+        return aliases[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from grader import formats
 from grader.model import Puzzle
 
@@ -43,3 +45,30 @@ def test_help_still_lists_every_command() -> None:
                           text=True, timeout=120)
     assert done.returncode == 0
     assert all(name in done.stdout for name in COMMANDS)
+
+
+HEART = Path(__file__).resolve().parents[1] / "puzzles" / "heart.yaml"
+
+
+def loaded_after(argv: list[str]) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """Run the command line in a fresh process; every module it loaded (full names)."""
+    script = f"import sys; from nonopress.cli import main; code = main({argv!r}); " \
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr); sys.exit(code)"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    return done, set(done.stderr.splitlines()[-1].split()) if done.stderr else set()
+
+
+@pytest.mark.parametrize("suffix", ["yaml", "non"])
+def test_checking_a_small_puzzle_imports_no_numpy_and_one_format(tmp_path: Path,
+                                                                   suffix: str) -> None:
+    # issue 58: numpy's import alone was most of check's start-up; a puzzle line logic
+    # settles is read and proved in plain Python, with its own format's reader alone
+    path = tmp_path / f"heart.{suffix}"
+    path.write_bytes(formats.write(formats.read(HEART), suffix))
+    done, loaded = loaded_after(["check", str(path), "--json"])
+    assert done.returncode == 0, done.stderr
+    assert '"verdict": "unique"' in done.stdout and '".##.##."' in done.stdout
+    assert not {"numpy", "numba", "reportlab", "jinja2", "PIL", "layout"} & loaded
+    readers = {m for m in loaded if m.startswith("grader.formats.") and "._" not in m}
+    assert readers == {f"grader.formats.{'yaml_format' if suffix == 'yaml' else suffix}"}

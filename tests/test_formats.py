@@ -368,3 +368,18 @@ def test_a_format_module_the_registry_does_not_name_is_found_by_name(
     found = formats._found_specs([str(package)], "morefmts", {"named"})
     assert [spec.name for spec in found] == ["toy"]
     assert [s.name for s in formats._SPECS][-4:] == ["mk", "nin", "picture", "pbm4"]
+
+
+def test_the_lazy_table_names_each_format_as_its_module_does() -> None:
+    # grader.formats lists name, suffixes and module of each format so that reading a file
+    # loads its own reader alone (issue 58): the list must say what the modules say
+    import importlib
+
+    for name, suffixes, module, attribute in formats._TABLE + formats._LOOSE:
+        spec = getattr(importlib.import_module(f"grader.formats.{module}"), attribute)
+        assert (spec.name, spec.suffixes) == (name, suffixes)
+    assert list(formats.FORMAT_NAMES) == [spec.name for spec in formats._SPECS]
+    assert formats._EXTRA == ()  # every module of the package is in the table
+    from grader.formats import pictures
+
+    assert formats.PICTURE_FORMATS == pictures.PICTURE_FORMATS

@@ -77,6 +77,9 @@ def test_install_then_editable_install_leave_a_working_command(tmp_path: Path) -
     assert not written, written  # numba writes nothing inside the installed package
     cache = tmp_path / "user-cache" / "nonopress" / "numba"
     assert list(cache.rglob("*.nbi")), "the compiled solver is cached in the user's folder"
+    # the default word list too: the first fill reads it, builds nothing (words/listcache.py)
+    lists = list((site / "words" / "wordlists_seed").glob("default-*.npz"))
+    assert len(lists) == 1, "the install ships the default word list's cache entry"
 
     # 2. install for development in the same environment, then the command still works
     second = _run([*pip, "-e", ".[test]"], source, env)

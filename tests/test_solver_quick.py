@@ -91,3 +91,23 @@ def test_givens_are_where_line_logic_starts() -> None:
     wrong = heart.with_givens([(0, 0, not bool(formats.read(LIBRARY / "heart.yaml")[0]
                                                 .solution_array()[0, 0]))])
     assert prove_by_line_logic(wrong, Budget()) is None
+
+
+def test_a_proof_in_plain_python_reads_as_arrays_and_rows_alike() -> None:
+    # the quick path holds its solution as rows (no numpy); readers see arrays as ever
+    from dataclasses import replace
+
+    from grader.results import PictureRows, SolveResult
+
+    puzzle = formats.read(LIBRARY / "heart.yaml")[0]
+    result = prove_by_line_logic(puzzle, Budget())
+    assert result is not None
+    assert result.solution_rows() == [list(puzzle.solution or ())]
+    assert isinstance(result.solutions, tuple) and result.solutions[0].dtype == np.bool_
+    assert np.array_equal(result.solutions[0], puzzle.solution_array())
+    assert replace(result, nodes=5).solutions[0].shape == (5, 7)
+    pair = SolveResult("multiple", PictureRows((((True, False),), ((False, False),))))
+    arrays = SolveResult("multiple", (np.array([[True, False]]), np.array([[False, False]])))
+    assert pair.differing_cells == arrays.differing_cells == [(0, 0)]
+    assert pair.solution_rows() == arrays.solution_rows() == [["#."], [".."]]
+    assert pair.solutions[1].tolist() == [[False, False]]

@@ -6,6 +6,12 @@ and loads in a fraction of that. The key is a hash of everything that changes th
 the source's bytes (not its name or mtime: an edited list is read again, a copied one is
 not), the options (names, minimum length and score, blocklist) and :data:`CACHE_VERSION`.
 A cache that cannot be read or written is only slower: the list is built again.
+
+``pip install .`` builds the default list once (setup.py, :func:`write_seed`) and ships its
+entry in ``words/wordlists_seed/``: a user cache without the entry reads the shipped one, so
+the first ``fill`` does not build the list (1.5-2 CPU s) either. The key is the same
+everywhere (the sources' bytes and wordfreq's version, never a path), so a seed made from
+other sources or another wordfreq is simply never found.
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ SUBFOLDER = "wordlists"
 KEEP = 8
 #: Set to any value to bypass the cache (benchmarks of a cold load).
 DISABLE_VARIABLE = "NONOPRESS_NO_LIST_CACHE"
+#: the entries built by ``pip install .``, in the installed package
+SEED_FOLDER = Path(__file__).resolve().parent / "wordlists_seed"
 
 
 def cache_key(kind: str, parts: Sequence[str]) -> str:
@@ -50,13 +58,43 @@ def cached(kind: str, parts: Sequence[str], name: str,
         with contextlib.suppress(OSError):
             os.utime(path)  # recently used: kept by the pruning below
         return words
+    words = _read(SEED_FOLDER / path.name, name)
+    if words is not None:
+        return words
     words = build()
     _write(path, words)
     _prune(folder)
     return words
 
 
+def write_seed(target: Path) -> int:
+    """Build the list ``fill`` reads by default (the default list with the default options)
+    and put its cache entry in ``target``; the entries written (setup.py's build step)."""
+    import shutil
+
+    from grader.cachedir import ENVIRONMENT_VARIABLE
+    from words.wordlist import default_word_list
+
+    before = os.environ.get(ENVIRONMENT_VARIABLE)
+    with tempfile.TemporaryDirectory(prefix="nonopress-lists-") as folder:
+        os.environ[ENVIRONMENT_VARIABLE] = folder
+        try:
+            default_word_list()  # a fresh process: the build step's (none loaded yet)
+        finally:
+            if before is None:
+                del os.environ[ENVIRONMENT_VARIABLE]
+            else:
+                os.environ[ENVIRONMENT_VARIABLE] = before
+        built = sorted((Path(folder) / SUBFOLDER).glob("*.npz"))
+        target.mkdir(parents=True, exist_ok=True)
+        for entry in built:
+            shutil.copyfile(entry, target / entry.name)
+    return len(built)
+
+
 def _read(path: Path, name: str) -> WordList | None:
+    if not path.is_file():
+        return None
     import numpy as np
 
     from words.wordlist import WordList

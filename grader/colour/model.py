@@ -12,10 +12,8 @@ import hashlib
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from numbers import Integral
+from typing import TYPE_CHECKING, Any
 
 from grader.colour.palette import Palette
 from grader.errors import PuzzleError
@@ -30,7 +28,11 @@ from grader.model import (
 
 Block = tuple[int, int]  #: (length, colour index 1..K)
 ColourClue = tuple[Block, ...]
-ColourArray = npt.NDArray[np.uint8]  #: (height, width) of colour indices, 0 = background
+if TYPE_CHECKING:  # numpy is imported where arrays are made (see grader.model)
+    import numpy as np
+    import numpy.typing as npt
+
+    ColourArray = npt.NDArray[np.uint8]  #: (height, width) of colour indices, 0 = background
 
 
 def clue_of_line(line: Iterable[int]) -> ColourClue:
@@ -77,7 +79,7 @@ def _normalise(clue: Any, palette: Palette, what: str) -> ColourClue:
         except (TypeError, ValueError):
             raise PuzzleError(f"{what}: {item!r} is not a (length, colour) block") from None
         for value in (length, colour):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            if isinstance(value, bool) or not isinstance(value, Integral):
                 raise PuzzleError(f"{what}: {value!r} is not a whole number")
         if length < 1:
             raise PuzzleError(f"{what}: block length {length} must be at least 1")
@@ -201,6 +203,8 @@ def clues_of_colour_picture(picture: ColourArray
 def rows_to_colour_array(rows: Sequence[str], palette: Palette) -> ColourArray:
     """Row strings of the palette's chars to an array of colour indices."""
     picture_width(rows)
+    import numpy as np
+
     lookup = {palette[i].char: i for i in range(palette.size + 1)}
     try:
         return np.array([[lookup[ch] for ch in row] for row in rows], dtype=np.uint8)
@@ -212,3 +216,14 @@ def rows_to_colour_array(rows: Sequence[str], palette: Palette) -> ColourArray:
 def colour_array_to_rows(picture: ColourArray, palette: Palette) -> tuple[str, ...]:
     chars = [palette[i].char for i in range(palette.size + 1)]
     return tuple("".join(chars[v] for v in row) for row in picture.tolist())
+
+
+def __getattr__(name: str) -> Any:
+    # ColourArray made on first use at run time (see grader.model.__getattr__)
+    if name == "ColourArray":
+        import numpy as np
+        import numpy.typing as npt
+
+        globals()[name] = npt.NDArray[np.uint8]
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

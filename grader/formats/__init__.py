@@ -8,7 +8,8 @@ Public API::
     read_any(source, *, format=None, name=None, colours=None) -> list[Puzzle | ColourPuzzle]
     write_any(puzzles, format) -> bytes                   # either kind
     detect(data, name=None) -> FormatSpec
-    FORMATS: dict[str, FormatSpec]                        # name -> spec
+    FORMATS: dict[str, FormatSpec]                        # name -> spec (loads them all)
+    FORMAT_NAMES: tuple[str, ...]                         # every name, none loaded
 
 Each format is one module that reads and writes both kinds where the format can hold
 colour (its spec's ``colour``: webpbn XML, Olsak ``.g``, pynogram, YAML, JSON and the
@@ -27,32 +28,24 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from grader.colour.model import AnyPuzzle, ColourPuzzle
 from grader.errors import BundleError, FormatError, PuzzleError
-from grader.formats import (
-    json_format,
-    nin,
-    non,
-    olsak,
-    picross,
-    picture_text,
-    pictures,
-    pynogram,
-    taai,
-    tatham,
-    webpbn,
-    yaml_format,
-)
 from grader.formats._base import FormatSpec
 from grader.inputs import read_input_bytes
 from grader.model import Puzzle
+
+if TYPE_CHECKING:
+    #: every format by name (all their modules are imported on first use: see __getattr__)
+    FORMATS: dict[str, FormatSpec]
+    _SPECS: tuple[FormatSpec, ...]
 
 T = TypeVar("T")
 
 __all__ = [
     "FORMATS",
+    "FORMAT_NAMES",
     "FormatSpec",
     "colour_capable",
     "detect",
@@ -65,11 +58,44 @@ __all__ = [
     "write_any",
 ]
 
+#: Every format as (name, suffixes, module, spec), in the order content sniffing tries them
+#: (most distinctive first). Written out here rather than read from the modules so that a
+#: file whose suffix names its format imports that format's module alone (a ``check`` of
+#: one YAML file loads no XML, picture or .non reader); tests/test_formats.py holds each
+#: line equal to its module's spec. Modules not listed are found and loaded at import
+#: (:func:`_found_specs`) and sniffed after these, before the loose sniffers.
+_TABLE: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
+    ("pbm", (".pbm",), "pictures", "PBM_SPEC"),
+    ("png", (".png",), "pictures", "PNG_SPEC"),
+    ("gif", (".gif",), "pictures", "GIF_SPEC"),
+    ("bmp", (".bmp",), "pictures", "BMP_SPEC"),
+    ("g", (".g",), "olsak", "G_SPEC"),
+    ("xml", (".xml", ".pbn"), "webpbn", "SPEC"),
+    ("pynogram", (".ini",), "pynogram", "SPEC"),
+    ("json", (".json", ".jsonl"), "json_format", "SPEC"),
+    ("tatham", (".pattern",), "tatham", "SPEC"),
+    ("picross", (), "picross", "SPEC"),
+    ("taai", (), "taai", "SPEC"),
+    ("non", (".non", ".nonpack"), "non", "SPEC"),
+    ("yaml", (".yaml", ".yml"), "yaml_format", "SPEC"),
+)
+#: the loose sniffers, tried last: a line of two numbers, a text picture, raw PBM
+_LOOSE: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
+    ("mk", (".mk",), "olsak", "MK_SPEC"),
+    ("nin", (".nin",), "nin", "SPEC"),
+    ("picture", (), "picture_text", "SPEC"),
+    ("pbm4", (), "pictures", "PBM_RAW_SPEC"),
+)
+
+#: the pictures a reader may reduce to N colours (``colours``; grader.formats.pictures)
+PICTURE_FORMATS = ("png", "gif", "bmp")
+
+
 def _found_specs(path: Sequence[str], package: str, named: set[str]
                  ) -> tuple[FormatSpec, ...]:
     """The ``SPEC`` (or ``SPECS``) of every format module of this package not named in the
-    tuple below, by module name: a new format is its module and its test, and its sniffer is
-    tried after the distinctive formats and before the loose ones."""
+    tables above, by module name: a new format is its module and its test, and its sniffer
+    is tried after the distinctive formats and before the loose ones."""
     import importlib
     import pkgutil
 
@@ -83,51 +109,64 @@ def _found_specs(path: Sequence[str], package: str, named: set[str]
     return tuple(found)
 
 
-#: Every format, in the order content sniffing tries them (most distinctive first).
-_SPECS: tuple[FormatSpec, ...] = (
-    pictures.PBM_SPEC,
-    pictures.PNG_SPEC,
-    pictures.GIF_SPEC,
-    pictures.BMP_SPEC,
-    olsak.G_SPEC,
-    webpbn.SPEC,
-    pynogram.SPEC,
-    json_format.SPEC,
-    tatham.SPEC,
-    picross.SPEC,
-    taai.SPEC,
-    non.SPEC,
-    yaml_format.SPEC,
-    *_found_specs(__path__, __name__, {
-        module.__name__.rpartition(".")[2] for module in (
-            json_format, nin, non, olsak, picross, picture_text, pictures, pynogram, taai,
-            tatham, webpbn, yaml_format)}),
-    # the loose sniffers last: a line of two numbers, a text picture, raw PBM
-    olsak.MK_SPEC,
-    nin.SPEC,
-    picture_text.SPEC,
-    pictures.PBM_RAW_SPEC,
-)
+_EXTRA: tuple[FormatSpec, ...] = _found_specs(
+    __path__, __name__, {module for _, _, module, _ in _TABLE + _LOOSE})
 
-FORMATS: dict[str, FormatSpec] = {spec.name: spec for spec in _SPECS}
+#: every format's name (for a command's ``--format`` choices), none of their modules loaded
+FORMAT_NAMES: tuple[str, ...] = (
+    *(name for name, *_ in _TABLE), *(spec.name for spec in _EXTRA),
+    *(name for name, *_ in _LOOSE))
+
+
+def _load(entry: tuple[str, tuple[str, ...], str, str]) -> FormatSpec:
+    import importlib
+
+    spec: FormatSpec = getattr(importlib.import_module(f"{__name__}.{entry[2]}"), entry[3])
+    return spec
+
+
+def _all_specs() -> tuple[FormatSpec, ...]:
+    """Every format's spec in sniffing order (every format module loaded)."""
+    if "_SPECS" in globals():
+        done: tuple[FormatSpec, ...] = globals()["_SPECS"]
+        return done
+    specs = (*map(_load, _TABLE), *_EXTRA, *map(_load, _LOOSE))
+    globals().update(_SPECS=specs, FORMATS={spec.name: spec for spec in specs})
+    return specs
+
+
+def __getattr__(name: str) -> Any:
+    # FORMATS and _SPECS load every format module, on first use only
+    if name in ("FORMATS", "_SPECS"):
+        _all_specs()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def get_format(name: str) -> FormatSpec:
     """The spec called ``name`` (case-insensitive); a FormatError lists the known names."""
-    spec = FORMATS.get(name.lower())
-    if spec is None:
-        known = ", ".join(sorted(FORMATS))
-        raise FormatError(f"unknown format {name!r} (known: {known})")
-    return spec
+    wanted = name.lower()
+    for entry in _TABLE + _LOOSE:
+        if entry[0] == wanted:
+            return _load(entry)
+    for spec in _EXTRA:
+        if spec.name == wanted:
+            return spec
+    known = ", ".join(sorted(FORMAT_NAMES))
+    raise FormatError(f"unknown format {name!r} (known: {known})")
 
 
 def format_for_path(path: str | os.PathLike[str]) -> FormatSpec | None:
-    """The one format a file name's suffix stands for, if there is exactly one."""
+    """The one format a file name's suffix stands for, if there is exactly one (only its
+    module is loaded)."""
     suffix = Path(path).suffix.lower()
     if not suffix:
         return None
-    matches = [spec for spec in _SPECS if suffix in spec.suffixes]
-    return matches[0] if len(matches) == 1 else None
+    listed = [entry for entry in _TABLE + _LOOSE if suffix in entry[1]]
+    found = [spec for spec in _EXTRA if suffix in spec.suffixes]
+    if len(listed) + len(found) != 1:
+        return None
+    return _load(listed[0]) if listed else found[0]
 
 
 def detect(data: bytes, name: str | os.PathLike[str] | None = None) -> FormatSpec:
@@ -138,7 +177,7 @@ def detect(data: bytes, name: str | os.PathLike[str] | None = None) -> FormatSpe
             return by_suffix
     if not data.strip():
         raise FormatError("empty input", str(name) if name is not None else None, 1)
-    for spec in _SPECS:
+    for spec in _all_specs():
         if spec.sniff is not None and spec.sniff(data):
             return spec
     raise FormatError(
@@ -223,7 +262,7 @@ def write(puzzles: Puzzle | Sequence[Puzzle], format: str) -> bytes:
 # -- either kind ----------------------------------------------------------------------------
 def colour_capable() -> list[str]:
     """Names of the formats that can hold colour puzzles."""
-    return sorted(spec.name for spec in _SPECS
+    return sorted(spec.name for spec in _all_specs()
                   if spec.colour is not None and spec.colour.writer is not None)
 
 
@@ -248,7 +287,9 @@ def read_any(source: str | os.PathLike[str] | bytes, *, format: str | None = Non
         data = read_input_bytes(source, label)  # capped; FIFOs only with a deadline
     spec = get_format(format) if format else detect(
         data, label if name or not isinstance(source, bytes) else None)
-    if colours is not None and spec.name in pictures.PICTURE_FORMATS:
+    if colours is not None and spec.name in PICTURE_FORMATS:
+        from grader.formats import pictures
+
         return [_one_colour_is_plain(p)
                 for p in pictures.read_colour_picture(data, label, colours)]
     colour = spec.colour

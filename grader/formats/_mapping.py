@@ -95,7 +95,7 @@ def puzzle_from_mapping(data: Any, path: tuple[str | int, ...] = ()) -> Puzzle:
     try:
         if solution is not None and not clues:
             return Puzzle.from_picture(solution, Metadata(**meta)).with_givens(givens)
-        if solution is not None:
+        if solution is not None and len(clues) < len(CLUE_KEYS):  # a side from the picture
             picture_puzzle = Puzzle.from_picture(solution)
             clues.setdefault("rows", picture_puzzle.rows)
             clues.setdefault("columns", picture_puzzle.columns)

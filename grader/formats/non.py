@@ -21,8 +21,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from grader.colour.model import Block, ColourClue, ColourPuzzle
 from grader.colour.palette import Colour, Palette, parse_rgb
 from grader.errors import FormatError
@@ -43,6 +41,9 @@ from grader.formats._base import (
     single_line,
 )
 from grader.model import MAX_SIDE, Clue, Metadata, Puzzle
+
+#: a goal's byte to its solution cell: '0' empty, anything else filled
+_GOAL_CELLS = bytes(ord(".") if i == ord("0") else ord("#") for i in range(256))
 
 SEPARATOR = "===="
 _META_KEYS = {"title": "title", "by": "author", "copyright": "copyright",
@@ -199,9 +200,8 @@ def _finish(draft: _Draft, source: str) -> Puzzle:
                 f"goal has {len(goal)} cells, expected {draft.width * draft.height}",
                 source, draft.goal_line,
             )
-        # '0' is empty, anything else filled; one byte a cell, vectorised (4M cells: 20 ms)
-        empty = np.frombuffer(goal.encode("latin-1", "replace"), dtype=np.uint8) == ord("0")
-        cells = np.where(empty, ord("."), ord("#")).astype(np.uint8).tobytes().decode("ascii")
+        # '0' is empty, anything else filled; one byte a cell, at C speed without numpy
+        cells = goal.encode("latin-1", "replace").translate(_GOAL_CELLS).decode("ascii")
         solution = [cells[i : i + draft.width] for i in range(0, len(cells), draft.width)]
     return build_puzzle(
         draft.rows, draft.columns, source, draft.goal_line or draft.header_line,

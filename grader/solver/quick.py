@@ -14,11 +14,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-import numpy as np
-
 from grader.lines import is_solved_line, solve_line
 from grader.model import EMPTY, FILLED, Puzzle
-from grader.results import Budget, SolveResult
+from grader.results import Budget, PictureRows, SolveResult
 
 #: puzzles larger than this go straight to the compiled solver (the reference line solve
 #: costs about 0.1 ms a 25-cell line, so a stall here must stay cheap)
@@ -86,7 +84,7 @@ def prove_by_line_logic(puzzle: Puzzle, budget: Budget) -> SolveResult | None:
         return None
     started = time.perf_counter()
     cpu_started = time.thread_time()
-    cells = puzzle.start_cells().tolist()  # unknown but the printed givens
+    cells = puzzle.start_rows()  # unknown but the printed givens
     solves = settle_lines(cells, puzzle.rows, puzzle.columns, solve_line, budget)
     if solves is None:
         return None
@@ -99,10 +97,12 @@ def prove_by_line_logic(puzzle: Puzzle, budget: Budget) -> SolveResult | None:
         for c, clue in enumerate(puzzle.columns)
     ):
         return None
-    solution = np.array(cells, dtype=np.uint8) == FILLED
+    # rows, not an array: the solution becomes one when read, and a check that only prints
+    # the verdict imports no numpy (most of its start-up)
+    solution = tuple(tuple(state == FILLED for state in row) for row in cells)
     return SolveResult(
         verdict="unique",
-        solutions=(solution,),
+        solutions=PictureRows((solution,)),
         time_s=time.perf_counter() - started,
         cpu_s=time.thread_time() - cpu_started,
         nodes=1,

@@ -102,7 +102,7 @@ def add_input_arguments(parser: argparse.ArgumentParser, *, many: bool = True) -
         "--from",
         dest="input_format",
         metavar="FORMAT",
-        choices=sorted(formats.FORMATS),
+        choices=sorted(formats.FORMAT_NAMES),  # the names alone: no format module loaded
         help="read the input as FORMAT instead of detecting it",
     )
 
