@@ -224,7 +224,26 @@
 
   /** @returns {Stats} */
   function freshStats() {
-    return {seconds: 0, checks: 0, reveals: 0, errors_found: 0, hints: {1: 0, 2: 0, 3: 0, 4: 0}, hint_rungs: []};
+    return {seconds: 0, checks: 0, reveals: 0, errors_found: 0, hints: {1: 0, 2: 0, 3: 0, 4: 0}, hint_rungs: [], accepted: 0};
+  }
+
+  /**
+   * Hints asked for, once a hint: stats.hints counts the stages shown (a hint taken to its
+   * fourth stage is four of them), and each hint starts at stage 1.
+   * @param {Stats} s
+   */
+  function hintsUsed(s) { return s.hints[1] || 0; }
+
+  /**
+   * How an attempt was finished (or got so far), as the solve record says it: a revealed
+   * cell, or a hint accepted or shown down to its cells, is not the solver's own solve
+   * (nonopress/solves/record.py FINISHES; only "unaided" is counted clean).
+   * @param {Stats} s
+   */
+  function finishOf(s) {
+    if (s.reveals) return 'revealed';
+    if (s.accepted || s.hints[4]) return 'hinted';
+    return 'unaided';
   }
 
   // -- the shell --------------------------------------------------------------------------
@@ -573,7 +592,10 @@
       const h = this.hint, table = this.data.hints;
       if (!h || !table || !this.hintPanel) return;
       if (h.type === 'wrong') this.apply([[h.index, this.board.blank]]);
-      else this.apply(ranges(table.steps[h.index].c).map((i) => [i, this.board.truth(i)]));
+      else {
+        this.stats.accepted = (this.stats.accepted || 0) + 1;
+        this.apply(ranges(table.steps[h.index].c).map((i) => [i, this.board.truth(i)]));
+      }
       this.hint = null;
       this.hintPanel.hidden = true;
     }
@@ -663,7 +685,7 @@
       const s = this.stats, g = this.data.grade || {}, p = this.solvedPanel;
       if (!p) return;
       p.textContent = '';
-      const hints = s.hints[1] + s.hints[2] + s.hints[3] + s.hints[4];
+      const hints = hintsUsed(s);
       // the title shown once solved is veiled as the answer is (app/play.py veiled_meta)
       let solvedTitle = '';
       if (this.data.veiled_title) {
@@ -718,7 +740,7 @@
               hints: {1: s.hints[1], 2: s.hints[2], 3: s.hints[3], 4: s.hints[4]},
               hint_rungs: s.hint_rungs.slice(), device: device(),
               started_at: this.startedAt || new Date().toISOString().slice(0, 16) + 'Z',
-              player: this.site.player || 'nonopress-player'};
+              player: this.site.player || 'nonopress-player', finish: finishOf(s)};
     }
 
     sendRecord(completed) {

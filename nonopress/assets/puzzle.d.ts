@@ -126,6 +126,8 @@ export interface Stats {
   errors_found: number;
   hints: Record<number, number>;
   hint_rungs: string[];
+  /** hints accepted (their cells placed by the player): a finish by hints, never clean */
+  accepted: number;
 }
 
 /** What a board may ask of the shell. */
