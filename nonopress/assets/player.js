@@ -467,7 +467,7 @@
 
     clearMarks() {
       if (!this.marked) return;
-      for (const i of this.marked) this.board.cellEl(i)?.classList.remove('np-wrong', 'np-show');
+      for (const i of this.marked) this.board.cellEl(i)?.classList.remove('np-wrong', 'np-show', 'np-show-fill', 'np-show-empty');
       this.marked = null;
     }
 
@@ -575,7 +575,11 @@
           || (s.at !== undefined ? `Row ${Math.floor(s.at / this.W) + 1}, column ${(s.at % this.W) + 1}` : 'The whole grid');
         text = [table.where[s.w], where, say, 'The cells it decides are shown: accept them, or place them yourself.'][h.stage - 1];
         if (h.stage === 2) cells = this.board.hintArea(s);
-        if (h.stage === 4) cells = ranges(s.c);
+        if (h.stage === 4) {
+          // the technique's sentence stays above the cells it decides
+          panel.append(el('p', {cls: 'np-hint-stage', text: `Hint 3: ${say}`}));
+          cells = ranges(s.c);
+        }
       }
       panel.append(el('p', {cls: 'np-hint-stage', text: `Hint ${h.stage}: ${text}`}));
       const last = h.type === 'wrong' ? 2 : 4;
@@ -584,8 +588,62 @@
         panel.append(button(h.type === 'wrong' ? 'Clear it' : 'Accept', () => this.acceptHint()));
       }
       panel.append(button('Close', () => { panel.hidden = true; this.clearMarks(); }));
-      this.say(`Hint ${h.stage}: ${text}`, false);
-      this.markCells(cells, h.type === 'wrong' ? 'np-wrong' : 'np-show');
+      if (h.type === 'step' && h.stage === 4) {
+        const named = this.decidedCells(cells);
+        this.say(`Hint 4: ${text} ${named}`, false);
+        this.markDecided(cells);
+      } else {
+        this.say(`Hint ${h.stage}: ${text}`, false);
+        this.markCells(cells, h.type === 'wrong' ? 'np-wrong' : 'np-show');
+      }
+      this.showCells(cells);
+    }
+
+    /**
+     * The cells a hint decides, by name, for the live region: "Filled: row 3, column 4;
+     * row 3, column 5. Empty: row 3, column 8." (the colour's name for a colour cell).
+     * @param {number[]} cells
+     */
+    decidedCells(cells) {
+      /** @type {Map<string, string[]>} */
+      const groups = new Map();
+      for (const i of cells) {
+        const what = this.board.hintCell ? this.board.hintCell(i).name : 'shown';
+        const name = `row ${Math.floor(i / this.W) + 1}, column ${(i % this.W) + 1}`;
+        const list = groups.get(what) || [];
+        list.push(name);
+        groups.set(what, list);
+      }
+      return [...groups].map(([what, names]) => `${what[0].toUpperCase()}${what.slice(1)}: ${names.join('; ')}.`).join(' ');
+    }
+
+    /**
+     * Stage 4's marks: a cell that becomes filled and one that becomes empty look apart.
+     * @param {number[]} cells
+     */
+    markDecided(cells) {
+      this.clearMarks();
+      for (const i of cells) {
+        const fill = this.board.hintCell ? this.board.hintCell(i).filled : null;
+        this.board.cellEl(i)?.classList.add('np-show', fill === null ? 'np-show' : fill ? 'np-show-fill' : 'np-show-empty');
+      }
+      this.marked = cells;
+    }
+
+    /**
+     * Bring the first cell of a hint into the grid's scroll box when it is outside (a row
+     * far down a 30x30 after a few accepted hints).
+     * @param {number[]} cells
+     */
+    showCells(cells) {
+      if (!cells.length || !this.scroller) return;
+      const box = this.scroller.getBoundingClientRect();
+      const seen = (/** @type {number} */ i) => {
+        const r = this.board.cellEl(i)?.getBoundingClientRect();
+        return !r || (r.top >= box.top && r.bottom <= box.bottom && r.left >= box.left && r.right <= box.right);
+      };
+      if (cells.some(seen)) return;
+      this.board.cellEl(cells[0])?.scrollIntoView({block: 'nearest', inline: 'nearest'});
     }
 
     acceptHint() {

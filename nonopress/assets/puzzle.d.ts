@@ -185,6 +185,9 @@ export interface Board {
   premises(step: HintStep): number[];
   hintWhere(step: HintStep): string;
   hintArea(step: HintStep): number[];
+  /** what a cell a hint decides becomes: filled (and in what ink) or empty; a board
+   * without it has its hint's cells shown alike */
+  hintCell?(i: number): {filled: boolean, name: string};
 }
 
 export interface BoardClass {

@@ -398,6 +398,11 @@
     }
     hintWhere(s) { return s.a ? `${s.a === 'row' ? 'Row' : 'Column'} ${(s.i || 0) + 1}` : ''; }
     hintArea(s) { return s.a ? this.line(s.a, /** @type {number} */ (s.i)) : []; }
+    hintCell(i) {
+      const v = this.shell.solution[i];
+      return v ? {filled: true, name: this.colours[v - 1].rgb ? this.colours[v - 1].name : 'filled'}
+        : {filled: false, name: 'empty'};
+    }
   }
 
   P.clueOf = clueOf;

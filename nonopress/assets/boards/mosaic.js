@@ -84,6 +84,7 @@
       return this.shell.solution[i] ? v === 1 : v !== 1;
     }
     truth(i) { return this.shell.solution[i] ? 1 : EMPTY_MARK; }
+    hintCell(i) { return this.shell.solution[i] ? {filled: true, name: 'filled'} : {filled: false, name: 'empty'}; }
 
     tools() { return null; }
     moreTools() { return []; }
