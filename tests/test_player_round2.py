@@ -144,3 +144,49 @@ def test_a_hinted_line_outside_the_scroll_box_is_scrolled_into_view(browser: Any
         assert moved, "no hint needed a scroll: the test proves nothing"
     finally:
         context.close()
+
+
+def test_a_colour_key_chooses_the_colour_and_paints_nothing(context: Any,
+                                                            colour_site: Path) -> None:
+    """Item 5: a key 1-9 chooses the colour; Space then paints the focused cell with it (it
+    painted too, so the following Space cleared the cell)."""
+    tab = Tab(context.new_page(), colour_site, "puzzle-01.html")
+    page = tab.page
+    tab.cell(0, 0).click(button="right")  # focus the first cell, marking it empty
+    page.keyboard.press("Backspace")
+    assert tab.marks()[0] == 0
+    page.keyboard.press("2")
+    assert tab.marks()[0] == 0, "the colour key painted the cell"
+    assert page.locator('.np-tool[aria-checked="true"]').get_attribute("data-value") == "2"
+    page.keyboard.press("Space")
+    assert tab.marks()[0] == 2
+    page.keyboard.press("1")
+    assert tab.marks()[0] == 2
+    page.keyboard.press("Space")
+    assert tab.marks()[0] == 1
+
+
+def test_reveal_all_asks_first_and_cancel_keeps_the_grid(context: Any, sample: Path) -> None:
+    """Item 7: Reveal all opens a dialog; Cancel (or Escape) leaves every cell as it was,
+    Reveal reveals and the panel says the attempt was given up."""
+    tab = Tab(context.new_page(), sample, "puzzle-03.html")
+    page = tab.page
+    page.mouse.click(*tab.centre(0, 0))
+    before = tab.marks()
+    page.get_by_role("button", name="Reveal all").click()
+    dialog = page.get_by_role("dialog")
+    assert dialog.is_visible() and "Reveal the whole answer" in dialog.inner_text()
+    dialog.get_by_role("button", name="Cancel").click()
+    assert not page.get_by_role("dialog").count() and tab.marks() == before
+    page.get_by_role("button", name="Reveal all").click()
+    page.keyboard.press("Escape")
+    assert not page.get_by_role("dialog").count() and tab.marks() == before
+    assert not page.locator(".np-solved").is_visible()
+    page.get_by_role("button", name="Reveal all").click()
+    page.get_by_role("dialog").get_by_role("button", name="Reveal", exact=True).click()
+    panel = page.locator(".np-solved").inner_text()
+    assert "given up" in panel and "reveals: 1" in panel
+    record = page.evaluate(
+        "() => { const p = document.querySelector('nonopress-puzzle').player;"
+        " return p.record(!p.gaveUp); }")
+    assert record["completed"] is False and record["finish"] == "revealed"

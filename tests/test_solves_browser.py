@@ -210,3 +210,22 @@ def test_a_solve_finished_by_accepting_hints_arrives_hinted_never_clean(
     assert (solve.hints_1, solve.hints_4) == (accepted, accepted)
     with reopen(db) as catalogue:
         assert [s.clean for s in read_solves(catalogue)] == [False]
+
+
+def test_an_attempt_ended_by_reveal_all_arrives_given_up_not_completed(
+        browser: Any, studio: tuple[StudioConfig, str], tmp_path: Path) -> None:
+    """Issue 56 item 7: Reveal all, once confirmed, ends the attempt as given up: the record
+    is not a completed solve (which would be final and counted) and says it was revealed."""
+    config, db = studio
+    collect = f"{config.origin}/api/solves"
+    play = Play(browser, site(tmp_path, collect))
+    page = play.page
+    play.click_cell(0)
+    page.get_by_role("button", name="Reveal all").click()
+    page.get_by_role("dialog").get_by_role("button", name="Reveal", exact=True).click()
+    assert page.locator(".np-solved").is_visible()
+    stored = wait_rows(db, 1)
+    play.close()
+    assert len(stored) == 1
+    assert not stored[0].completed and stored[0].finish == "revealed"
+    assert stored[0].reveals == 1

@@ -653,6 +653,7 @@ def test_every_puzzle_of_the_sample_issue_plays(context: Any, sample: Path) -> N
         tab = Tab(page, sample, name)
         assert page.locator(".np-cell").count() == tab.width * tab.height
         page.get_by_role("button", name="Reveal all").click()
+        page.get_by_role("button", name="Reveal", exact=True).click()  # the confirmation
         assert "Solved" in page.locator(".np-solved").inner_text(), name
         assert page.locator(".np-clue.np-done").count() == tab.width + tab.height, name
 

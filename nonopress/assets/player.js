@@ -275,6 +275,8 @@
       this.startedAt = null;
       this.recordId = uuid4();
       this.sent = false;
+      /** the attempt ended by Reveal all (sent as given up, not completed) */
+      this.gaveUp = false;
       /** @type {number[] | null} */
       this.marked = null;
       /** @type {number | null} */
@@ -514,9 +516,33 @@
     }
 
     revealAll() {
-      const all = [];
-      for (let i = 0; i < this.n; i++) all.push(i);
-      this.revealCells(all);
+      if (this.solved) { this.say('Solved already.'); return; }
+      this.confirm('Reveal the whole answer? This attempt will end, and not count as your solve.', 'Reveal', () => {
+        const all = [];
+        for (let i = 0; i < this.n; i++) all.push(i);
+        // an attempt ended by Reveal all is given up, not completed: its record is sent as
+        // such (record.py FINISHES "revealed"), never as a finished solve
+        this.gaveUp = true;
+        this.revealCells(all);
+      });
+    }
+
+    /**
+     * Ask before an act that cannot be taken back: a modal dialog (Escape or Cancel keeps
+     * the grid as it is), focus on Cancel.
+     * @param {string} question @param {string} yes the confirming button's name
+     * @param {() => void} action
+     */
+    confirm(question, yes, action) {
+      const dialog = /** @type {HTMLDialogElement} */ (el('dialog', {cls: 'np-confirm', 'aria-label': question}));
+      const close = () => { dialog.close(); dialog.remove(); };
+      const cancel = button('Cancel', close, {autofocus: true});
+      dialog.append(el('p', {text: question}),
+        el('p', {cls: 'np-confirm-buttons'}, cancel, button(yes, () => { close(); action(); })));
+      dialog.addEventListener('cancel', () => dialog.remove());
+      this.host.append(dialog);
+      dialog.showModal();
+      cancel.focus();
     }
 
     // -- hints: from the grader's log, in four stages ---------------------------------------
@@ -736,7 +762,7 @@
       this.running = false;
       this.saveNow();
       this.showSolved(true);
-      this.sendRecord(true);
+      this.sendRecord(!this.gaveUp);
     }
 
     showSolved(announce) {
@@ -752,6 +778,7 @@
       const title = solvedTitle ? `Solved: ${solvedTitle}` : 'Solved!';
       p.append(el('h2', {text: title}),
         el('p', {text: `Your time: ${clock(s.seconds)}. Hints: ${hints}, checks: ${s.checks}, reveals: ${s.reveals}.`}),
+        this.gaveUp ? el('p', {text: 'The answer was revealed: this attempt counts as given up, not solved.'}) : '',
         g.level ? el('p', {text: [minutesText(g), `Level: ${g.level}.`, g.stars ? `Stars: ${starsText(g.stars)} (${g.stars} of 5).` : ''].filter(Boolean).join(' ')}) : '',
         button('Play again', () => this.restart()));
       p.hidden = false;
@@ -765,7 +792,7 @@
       this.locked.fill(0);
       this.givens();
       this.stats = freshStats();
-      this.solved = false; this.running = true; this.startedAt = null; this.sent = false;
+      this.solved = false; this.running = true; this.startedAt = null; this.sent = false; this.gaveUp = false;
       this.recordId = uuid4(); this.undoStack = []; this.redoStack = []; this.moved = false;
       if (this.solvedPanel) this.solvedPanel.hidden = true;
       this.grid?.classList.remove('np-complete');

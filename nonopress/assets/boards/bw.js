@@ -384,7 +384,13 @@
       if (key === ' ' || key === 'Enter' || key === 'f' || key === 'F') set(this.tool === EMPTY_MARK ? 1 : this.tool);
       else if (key === 'x' || key === 'X' || key === '.') set(EMPTY_MARK);
       else if (key === 'Backspace' || key === 'Delete' || key === '0') { e.preventDefault(); shell.apply([[i, 0]]); }
-      else if (many > 1 && /^[1-9]$/.test(key) && Number(key) <= many) { this.setTool(Number(key)); set(Number(key)); }
+      else if (many > 1 && /^[1-9]$/.test(key) && Number(key) <= many) {
+        // a colour key chooses the colour only: Space or F paints with it (painting too made
+        // the following Space clear the cell)
+        e.preventDefault();
+        this.setTool(Number(key));
+        shell.say(`${this.colours[Number(key) - 1].name} chosen.`, false);
+      }
       else if (key === 'Home') { e.preventDefault(); this.moveTo(r * W, true); }
       else if (key === 'End') { e.preventDefault(); this.moveTo(r * W + W - 1, true); }
       else return false;
