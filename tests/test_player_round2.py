@@ -14,7 +14,7 @@ import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from test_web_browser import CHROMIUM, Tab  # noqa: E402
+from test_web_browser import CHROMIUM, DOT, Tab  # noqa: E402
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed")
 #: a phone as the issue tried it: 390x844 CSS px, touch, a coarse pointer
@@ -190,3 +190,98 @@ def test_reveal_all_asks_first_and_cancel_keeps_the_grid(context: Any, sample: P
         "() => { const p = document.querySelector('nonopress-puzzle').player;"
         " return p.record(!p.gaveUp); }")
     assert record["completed"] is False and record["finish"] == "revealed"
+
+
+# -- phones (item 1) -----------------------------------------------------------------------------
+def scroll_box(page: Any) -> dict[str, float]:
+    return dict(page.evaluate(
+        "() => { const r = document.querySelector('.np-scroller').getBoundingClientRect();"
+        " return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,"
+        " onPage: r.top + scrollY}; }"))
+
+
+def test_on_a_phone_the_clues_stay_in_view_while_the_grid_scrolls(phone: Any,
+                                                                  sample: Path) -> None:
+    """The 30x29 of the issue at 390x844: cells of at least 24 px, the grid starting in
+    the screen's first third, and scrolled right and down its row and column clues are
+    still beside and above the cells shown."""
+    tab = Tab(phone.new_page(), sample, "puzzle-10.html")
+    page = tab.page
+    assert tab.cell(0, 0).bounding_box()["width"] >= 24
+    box = scroll_box(page)
+    assert box["top"] < 844 / 3 and box["bottom"] <= 844
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for i, value in enumerate(tab.solution[: len(tab.solution) // 2]):  # mid-solve
+        if value:
+            page.evaluate(f"() => document.querySelector('nonopress-puzzle').player"
+                          f".apply([[{i}, {value}]])")
+    page.evaluate("() => { const s = document.querySelector('.np-scroller');"
+                  " s.scrollLeft = s.scrollWidth; s.scrollTop = s.scrollHeight; }")
+    page.wait_for_timeout(100)
+    seen = page.evaluate("""() => {
+      const box = document.querySelector('.np-scroller').getBoundingClientRect();
+      const inside = (r) => r.bottom > box.top + 1 && r.top < box.bottom - 1
+        && r.right > box.left + 1 && r.left < box.right - 1;
+      const rows = [...document.querySelectorAll('[role=rowheader]')]
+        .map((h) => h.getBoundingClientRect())
+        .filter((r) => r.bottom > box.top && r.top < box.bottom);
+      const cols = [...document.querySelectorAll('[role=columnheader]')]
+        .map((h) => h.getBoundingClientRect())
+        .filter((r) => r.right > box.left && r.left < box.right);
+      const cells = document.querySelectorAll('.np-cell');
+      const last = cells[cells.length - 1].getBoundingClientRect();
+      return {rows: rows.map((r) => [r.left - box.left, r.right - box.left]),
+              cols: cols.map((r) => [r.top - box.top, r.bottom - box.top]),
+              lastCell: inside(last)};
+    }""")
+    assert seen["lastCell"], "not scrolled to the last cell"
+    assert len(seen["rows"]) >= 10 and all(left <= 1 and right > 30 for left, right in
+                                            seen["rows"]), seen["rows"]
+    assert len(seen["cols"]) >= 8 and all(top <= 1 and bottom > 30 for top, bottom in
+                                           seen["cols"]), seen["cols"]
+    tab.shot("phone-30x29-scrolled")
+
+
+def test_a_long_press_marks_a_cell_empty_and_a_tap_still_fills(phone: Any,
+                                                               sample: Path) -> None:
+    tab = Tab(phone.new_page(), sample, "puzzle-03.html")
+    page = tab.page
+    cdp = phone.new_cdp_session(page)
+    x, y = tab.centre(1, 1)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    page.wait_for_timeout(800)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    assert tab.marks()[tab.width + 1] == DOT
+    page.get_by_role("button", name="Undo").click()
+    assert tab.marks()[tab.width + 1] == 0  # one undo step, not two
+    page.touchscreen.tap(x, y)
+    assert tab.marks()[tab.width + 1] == 1
+
+
+def test_nothing_moves_while_painting_on_a_phone(phone: Any, sample: Path) -> None:
+    """Taps, a check, a hint read out and its stages: the grid does not move on the page
+    (the page itself may scroll to a control), and the page reports no layout shift."""
+    tab = Tab(phone.new_page(), sample, "puzzle-08.html")
+    page = tab.page
+    page.evaluate("() => { window.__shift = 0; new PerformanceObserver((l) => {"
+                  " for (const e of l.getEntries()) window.__shift += e.value; })"
+                  ".observe({type: 'layout-shift', buffered: false}); }")
+    top = scroll_box(page)["onPage"]
+    tops = []
+    for k in range(6):
+        page.touchscreen.tap(*tab.centre(k, k))
+        tops.append(scroll_box(page)["onPage"])
+    page.get_by_role("button", name="Check").click()
+    page.wait_for_timeout(100)
+    tops.append(scroll_box(page)["onPage"])
+    page.get_by_role("button", name="Hint", exact=True).click()
+    page.wait_for_timeout(100)
+    tops.append(scroll_box(page)["onPage"])
+    page.get_by_role("button", name=re.compile("more")).click()
+    page.wait_for_timeout(100)
+    tops.append(scroll_box(page)["onPage"])
+    page.touchscreen.tap(*tab.centre(7, 2))
+    page.wait_for_timeout(100)
+    tops.append(scroll_box(page)["onPage"])
+    assert tops == [top] * len(tops)
+    assert page.evaluate("window.__shift") == 0

@@ -359,19 +359,21 @@
       if (tools) bar.append(tools);
       this.undoButton = button('Undo', () => this.undo(), {'aria-keyshortcuts': 'Control+Z'});
       this.redoButton = button('Redo', () => this.redo(), {'aria-keyshortcuts': 'Control+Y'});
-      bar.append(this.undoButton, this.redoButton,
-        button('Check', () => this.check()),
-        button('Rewind', () => this.rewind(), {'aria-label': 'Rewind to the first error'}));
+      // the controls used at every move first: on a phone the bar is one row that scrolls
+      // sideways, the rarer controls (redo, rewind, reveals, pause, zoom) at its end
+      this.timerText = el('span', {cls: 'np-timer', 'aria-label': 'time'});
+      bar.append(this.undoButton);
       if (this.data.hints) {
         bar.append(button('Hint', () => this.nextHint(), {cls: 'np-hint-button', 'aria-keyshortcuts': 'H'}));
       }
-      bar.append(button('Reveal cell', () => this.revealCells([this.board.active])),
+      bar.append(button('Check', () => this.check()), this.timerText, this.redoButton,
+        button('Rewind', () => this.rewind(), {'aria-label': 'Rewind to the first error'}),
+        button('Reveal cell', () => this.revealCells([this.board.active])),
         button(`Reveal ${this.board.lineName}`, () => this.revealCells(this.board.lineCells())),
         button('Reveal all', () => this.revealAll()));
       for (const extra of this.board.moreTools()) bar.append(extra);
       this.pauseButton = button('Pause', () => this.togglePause(), {'aria-pressed': 'false'});
-      this.timerText = el('span', {cls: 'np-timer', 'aria-label': 'time'});
-      bar.append(this.timerText, this.pauseButton,
+      bar.append(this.pauseButton,
         button('\u2212', () => this.zoom(-1), {'aria-label': 'Zoom out'}),
         button('+', () => this.zoom(1), {'aria-label': 'Zoom in'}));
       return bar;
@@ -382,14 +384,19 @@
       // the board's clues beside the grid, in characters ("1 1 2 1 1" is 9)
       this.clueChars = this.board.clueChars();
       const across = this.W + this.clueChars * 0.36 + 0.4;
-      // a finger needs a bigger cell than a mouse: a large grid then scrolls (and zooms)
-      const least = matchMedia('(pointer: coarse)').matches ? 20 : 14;
+      // a finger needs a bigger cell than a mouse (WCAG's 24 px target): a large grid then
+      // scrolls, its clues held in view (player.css), and zooms
+      const least = this.leastCell();
       this.cellSize = Math.max(least, Math.min(40, Math.floor(avail / across)));
       this.applyZoom();
     }
 
+    leastCell() { return matchMedia('(pointer: coarse)').matches ? 24 : 14; }
+
     zoom(step) {
-      this.cellSize = Math.max(10, Math.min(64, (this.cellSize || 24) + step * 4));
+      // a touch screen's cell stays a finger's target; a mouse may zoom out further
+      const floor = this.leastCell() === 24 ? 24 : 10;
+      this.cellSize = Math.max(floor, Math.min(64, (this.cellSize || 24) + step * 4));
       this.applyZoom();
     }
 
@@ -669,7 +676,21 @@
         return !r || (r.top >= box.top && r.bottom <= box.bottom && r.left >= box.left && r.right <= box.right);
       };
       if (cells.some(seen)) return;
-      this.board.cellEl(cells[0])?.scrollIntoView({block: 'nearest', inline: 'nearest'});
+      const cell = this.board.cellEl(cells[0]);
+      if (!cell) return;
+      // the scroll box first, clear of its sticky clue bars; then the page, only as far as
+      // needed (scrollIntoView would also move the page on a phone)
+      const head = this.scroller.querySelector('.np-head')?.getBoundingClientRect();
+      const side = this.scroller.querySelector('.np-rowclue')?.getBoundingClientRect();
+      const top = head ? head.bottom : box.top, left = side ? side.right : box.left;
+      let r = cell.getBoundingClientRect();
+      if (r.left < left) this.scroller.scrollLeft -= left - r.left + 4;
+      else if (r.right > box.right) this.scroller.scrollLeft += r.right - box.right + 4;
+      if (r.top < top) this.scroller.scrollTop -= top - r.top + 4;
+      else if (r.bottom > box.bottom) this.scroller.scrollTop += r.bottom - box.bottom + 4;
+      r = cell.getBoundingClientRect();
+      if (r.bottom > window.innerHeight) window.scrollBy(0, r.bottom - window.innerHeight + 8);
+      else if (r.top < 0) window.scrollBy(0, r.top - 8);
     }
 
     acceptHint() {

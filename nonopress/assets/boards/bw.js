@@ -8,6 +8,7 @@
   const P = globalThis.NonopressPlayer;
   const {el, button, ranges} = P;
   const EMPTY_MARK = 255;           // a cell the solver marked empty (a dot)
+  const LONG_PRESS_MS = 450;        // a finger held this long on a cell marks it empty
 
   /**
    * @typedef {import('../puzzle').LinePuzzle} LinePuzzle
@@ -304,7 +305,7 @@
     // -- pointer: a click fills (or clears what it painted), a drag paints a run ------------
     bindPointer(grid) {
       const shell = this.shell;
-      /** @type {{start: number, value: number, last: number, painted: [number, any, any][] | null} | null} */
+      /** @type {{start: number, value: number, last: number, painted: [number, any, any][] | null, timer: number} | null} */
       let drag = null;
       const indexAt = (x, y) => {
         const first = this.cellEls[0].getBoundingClientRect();
@@ -322,16 +323,18 @@
         const i = Number(cellOf(e));
         const tool = e.button === 2 || e.ctrlKey ? EMPTY_MARK : this.tool;
         const value = shell.cells[i] === tool ? 0 : tool;   // the same tool again clears
-        drag = {start: i, value, last: i, painted: null};
+        drag = {start: i, value, last: i, painted: null, timer: 0};
         grid.setPointerCapture(e.pointerId);
         this.moveTo(i, true);
         drag.painted = shell.apply([[i, value]]);
+        if (e.pointerType !== 'mouse' && tool !== EMPTY_MARK) drag.timer = this.longPress(drag, () => drag);
       });
       grid.addEventListener('pointermove', (e) => {
         if (!drag) return;
         const i = indexAt(e.clientX, e.clientY);
         if (i < 0 || i === drag.last) return;
         drag.last = i;
+        clearTimeout(drag.timer);
         // along the row or the column of the start, whichever the pointer is further along
         const W = this.W, r0 = Math.floor(drag.start / W), c0 = drag.start % W;
         const r = Math.floor(i / W), c = i % W;
@@ -351,9 +354,29 @@
         if (!painted.length && changed.length) shell.touched(changed);
         else shell.touched(changed.filter((k) => !run.includes(k)));
       });
-      const end = () => { drag = null; };
+      const end = () => { if (drag) clearTimeout(drag.timer); drag = null; };
       grid.addEventListener('pointerup', end);
       grid.addEventListener('pointercancel', end);
+    }
+
+    /**
+     * A finger held on the cell it touched marks it empty (or clears its dot) in place of the
+     * tap's paint, one undo step; a drag from there marks the run empty.
+     * @param {{start: number, value: number, last: number, painted: [number, any, any][] | null}} held
+     * @param {() => unknown} current the pointer's drag now (null once lifted)
+     */
+    longPress(held, current) {
+      const shell = this.shell;
+      return window.setTimeout(() => {
+        if (current() !== held || held.last !== held.start) return;
+        const i = held.start, before = held.painted || [];
+        for (let k = before.length - 1; k >= 0; k--) shell.cells[before[k][0]] = before[k][1];
+        if (before.length) shell.undoStack.pop();
+        held.value = shell.cells[i] === EMPTY_MARK ? 0 : EMPTY_MARK;
+        const painted = held.painted = shell.apply([[i, held.value]]);
+        if (!painted.length && before.length) shell.touched([i]);
+        if (navigator.vibrate) navigator.vibrate(15);
+      }, LONG_PRESS_MS);
     }
 
     moveTo(i, focus) {
