@@ -14,7 +14,7 @@ import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from test_web_browser import CHROMIUM, DOT, Tab  # noqa: E402
+from test_web_browser import CHROMIUM, DOT, SHOTS, Tab, _axe  # noqa: E402
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed")
 #: a phone as the issue tried it: 390x844 CSS px, touch, a coarse pointer
@@ -61,6 +61,12 @@ def context(browser: Any) -> Iterator[Any]:
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Any]:
     yield from _watched(browser.new_context(**PHONE))
+
+
+def screen(page: Any, name: str) -> None:
+    """What the screen shows (a full-page shot would resize a phone's viewport)."""
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def player(page: Any, expression: str) -> Any:
@@ -239,7 +245,7 @@ def test_on_a_phone_the_clues_stay_in_view_while_the_grid_scrolls(phone: Any,
                                             seen["rows"]), seen["rows"]
     assert len(seen["cols"]) >= 8 and all(top <= 1 and bottom > 30 for top, bottom in
                                            seen["cols"]), seen["cols"]
-    tab.shot("phone-30x29-scrolled")
+    screen(page, "phone-30x29-scrolled")
 
 
 def test_a_long_press_marks_a_cell_empty_and_a_tap_still_fills(phone: Any,
@@ -285,3 +291,29 @@ def test_nothing_moves_while_painting_on_a_phone(phone: Any, sample: Path) -> No
     tops.append(scroll_box(page)["onPage"])
     assert tops == [top] * len(tops)
     assert page.evaluate("window.__shift") == 0
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_violation_on_a_phone_mid_solve_with_a_hint_and_the_dialog(
+        browser: Any, sample: Path, scheme: str) -> None:
+    """The 30x29 on a phone, mid-solve, scrolled, hint stage 4 showing, then the Reveal all
+    dialog open: axe-core finds nothing, in light and dark."""
+    pytest.importorskip("axe_playwright_python")
+    ctx = browser.new_context(color_scheme=scheme, **PHONE)
+    try:
+        tab = Tab(ctx.new_page(), sample, "puzzle-10.html")
+        page = tab.page
+        for _ in range(3):
+            to_stage_four(page)
+            page.get_by_role("button", name="Accept").click()
+        to_stage_four(page)
+        page.evaluate("() => { const s = document.querySelector('.np-scroller');"
+                      " s.scrollLeft = s.scrollWidth; s.scrollTop = s.scrollHeight / 2; }")
+        assert _axe(page) == []
+        page.evaluate("() => scrollTo(0, 0)")
+        screen(page, f"phone-hint-{scheme}")
+        page.get_by_role("button", name="Reveal all").click()
+        assert _axe(page) == []
+        screen(page, f"phone-dialog-{scheme}")
+    finally:
+        ctx.close()

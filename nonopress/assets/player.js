@@ -742,7 +742,10 @@
     bindPage() {
       document.addEventListener('visibilitychange', () => { this.last = performance.now(); if (document.hidden) this.saveNow(); });
       window.addEventListener('pagehide', () => { this.saveNow(); this.sendAbandon(); });
-      window.addEventListener('resize', () => this.fit());
+      // a phone resizes as its address bar hides: only a new width fits the grid again (and
+      // undoes the solver's zoom)
+      let wide = window.innerWidth;
+      window.addEventListener('resize', () => { if (window.innerWidth !== wide) { wide = window.innerWidth; this.fit(); } });
       this.retryPending();
     }
 
