@@ -6,6 +6,7 @@ first, the phone layout keeps its clues in view, and the wording."""
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -317,3 +318,68 @@ def test_axe_finds_no_violation_on_a_phone_mid_solve_with_a_hint_and_the_dialog(
         screen(page, f"phone-dialog-{scheme}")
     finally:
         ctx.close()
+
+
+# -- wording and the favicon (item 9) --------------------------------------------------------------
+def test_the_solved_panel_says_one_minute_and_no_empty_range(context: Any, sample: Path,
+                                                               tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(sample, site)
+    page_file = site / "puzzle-01.html"
+    text = page_file.read_text(encoding="utf-8")
+    text, count = re.subn(r'"minutes":[\d.]+,"minutes_low":[\d.]+,"minutes_high":[\d.]+',
+                          '"minutes":1.2,"minutes_low":0.6,"minutes_high":1.4', text)
+    assert count == 1
+    page_file.write_text(text, encoding="utf-8")
+    tab = Tab(context.new_page(), site, "puzzle-01.html")
+    page = tab.page
+    page.get_by_role("button", name="Reveal all").click()
+    page.get_by_role("dialog").get_by_role("button", name="Reveal", exact=True).click()
+    panel = page.locator(".np-solved").inner_text()
+    assert "People take about 1 minute (0.6-1)." in panel, panel
+    other = site / "puzzle-02.html"  # a page not played yet
+    text, count = re.subn(r'"minutes":[\d.]+,"minutes_low":[\d.]+,"minutes_high":[\d.]+',
+                          '"minutes":2.2,"minutes_low":1.8,"minutes_high":2.4',
+                          other.read_text(encoding="utf-8"))
+    assert count == 1
+    other.write_text(text, encoding="utf-8")
+    tab = Tab(page, site, "puzzle-02.html")
+    page.get_by_role("button", name="Reveal all").click()
+    page.get_by_role("dialog").get_by_role("button", name="Reveal", exact=True).click()
+    panel = page.locator(".np-solved").inner_text()
+    assert "People take about 2 minutes." in panel and "(2-2)" not in panel, panel
+
+
+def test_a_fillin_reports_no_hints_and_a_crossed_off_clue_is_announced(
+        context: Any, words_site: Path, sample: Path) -> None:
+    index = (words_site / "index.html").read_text()
+    page = context.new_page()
+    for name in re.findall(r'href="(puzzle-\d+\.html)"', index):
+        tab = Tab(page, words_site, name)
+        if tab.record["kind"] != "fillin":
+            continue
+        page.get_by_role("button", name="Reveal all").click()
+        page.get_by_role("dialog").get_by_role("button", name="Reveal", exact=True).click()
+        panel = page.locator(".np-solved").inner_text()
+        assert "Hints" not in panel and "Checks: 0, reveals: 1" in panel, panel
+        break
+    else:
+        raise AssertionError("no fill-in in the words issue")
+    tab = Tab(page, sample, "puzzle-01.html")  # the House: row 3 is "5"
+    for c in range(tab.width):
+        if tab.solution[2 * tab.width + c]:
+            page.mouse.click(*tab.centre(2, c))
+    assert "Clue of row 3" in tab.status() and "crossed off" in tab.status()
+    assert page.get_by_role("rowheader", name=re.compile(r"^row 3 clue 5, crossed off$")).count()
+
+
+def test_every_page_has_an_icon_the_policy_allows(context: Any, sample: Path) -> None:
+    page = context.new_page()
+    for name in ("index.html", "archive.html", "puzzle-01.html"):
+        page.goto((sample / name).as_uri())
+        href = page.locator('link[rel="icon"]').get_attribute("href")
+        assert href and href.startswith("data:image/png;base64,")
+        # the icon draws: an image of it loads under the page's own policy
+        assert page.evaluate("""(href) => new Promise((ok) => { const img = new Image();
+          img.onload = () => ok(img.naturalWidth > 0); img.onerror = () => ok(false);
+          img.src = href; })""", href)

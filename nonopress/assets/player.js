@@ -217,7 +217,12 @@
   function minutesText(g) {
     if (g.minutes === null || g.minutes === undefined) return '';
     const whole = (x) => (!x ? '0' : x < 1 ? x.toFixed(1) : String(Math.round(x)));
-    return `People take about ${whole(g.minutes)} minutes (${whole(g.minutes_low)}-${whole(g.minutes_high)}).`;
+    const mid = whole(g.minutes), low = whole(g.minutes_low), high = whole(g.minutes_high);
+    // "1 minute", never "1 minutes"; a range whose ends are one figure says nothing: no "(2-2)"
+    const unit = mid === '1' ? 'minute' : 'minutes';
+    const range = g.minutes_low === null || g.minutes_low === undefined || g.minutes_high === null
+      || g.minutes_high === undefined || low === high ? '' : ` (${low}-${high})`;
+    return `People take about ${mid} ${unit}${range}.`;
   }
 
   function starsText(n) { return n ? `${'\u2605'.repeat(n)}${'\u2606'.repeat(Math.max(0, 5 - n))}` : ''; }
@@ -801,7 +806,9 @@
       }
       const title = solvedTitle ? `Solved: ${solvedTitle}` : 'Solved!';
       p.append(el('h2', {text: title}),
-        el('p', {text: `Your time: ${clock(s.seconds)}. Hints: ${hints}, checks: ${s.checks}, reveals: ${s.reveals}.`}),
+        // a puzzle without a hint table (a fill-in) reports no hints it could not have had
+        el('p', {text: this.data.hints ? `Your time: ${clock(s.seconds)}. Hints: ${hints}, checks: ${s.checks}, reveals: ${s.reveals}.`
+          : `Your time: ${clock(s.seconds)}. Checks: ${s.checks}, reveals: ${s.reveals}.`}),
         this.gaveUp ? el('p', {text: 'The answer was revealed: this attempt counts as given up, not solved.'}) : '',
         g.level ? el('p', {text: [minutesText(g), `Level: ${g.level}.`, g.stars ? `Stars: ${starsText(g.stars)} (${g.stars} of 5).` : ''].filter(Boolean).join(' ')}) : '',
         button('Play again', () => this.restart()));

@@ -281,8 +281,12 @@
       }
       const rows = new Set(), cols = new Set();
       for (const i of indices) { rows.add(Math.floor(i / this.W)); cols.add(i % this.W); }
-      for (const r of rows) this.crossOff('row', r);
-      for (const c of cols) this.crossOff('column', c);
+      /** @type {string[]} */
+      const done = [];
+      for (const r of rows) if (this.crossOff('row', r)) done.push(`row ${r + 1}`);
+      for (const c of cols) if (this.crossOff('column', c)) done.push(`column ${c + 1}`);
+      // a clue crossed off by this move is read out (a screen reader sees no strike-through)
+      if (done.length) this.shell.say(`Clue of ${done.join(' and ')} crossed off.`, false);
     }
 
     line(axis, k) {
@@ -297,7 +301,14 @@
       const want = (axis === 'row' ? this.rowClues : this.columnClues)[k];
       const have = clueOf(values);
       const done = have.length === want.length && have.every((x, j) => x[0] === want[j][0] && x[1] === want[j][1]);
-      (axis === 'row' ? this.rowHeads : this.colHeads)[k].classList.toggle('np-done', done);
+      const head = (axis === 'row' ? this.rowHeads : this.colHeads)[k];
+      const was = head.classList.contains('np-done');
+      if (was === done) return false;
+      head.classList.toggle('np-done', done);
+      // the header's name says it too, for a reader moving over the clues
+      const label = head.getAttribute('aria-label') || '';
+      head.setAttribute('aria-label', done ? `${label}, crossed off` : label.replace(/, crossed off$/, ''));
+      return done;
     }
 
     lineCells() { return this.line('row', Math.floor(this.active / this.W)); }
