@@ -138,6 +138,7 @@
       const at = `hints.steps[${k}]`;
       need(isObject(s), at, 'not an object');
       need(isInt(s.r, 0, t.rungs.length - 1), `${at}.r`, 'not a rung of the table');
+      need(s.n === undefined || isInt(s.n, 0, t.rungs.length - 1), `${at}.n`, 'not a name of the table');
       need(isInt(s.w, 0, t.where.length - 1), `${at}.w`, 'not a where of the table');
       need(isText(s.s, 4000), `${at}.s`, 'not a text');
       checkRanges(s.c, n, `${at}.c`);
@@ -608,7 +609,10 @@
         if (h.stage === 2) cells = [h.index];  // errors_found counts what checks found
       } else {
         const s = table.steps[h.index];
-        const say = table.bracket ? `[${table.rungs[s.r]}] ${s.s}` : `${table.rungs[s.r]}: ${s.s}`;
+        // the technique's own name where it is not the rung's ("simple-spaces" for a step of
+        // the simple-boxes rung that empties cells); the rung's for the records
+        const name = table.rungs[s.n === undefined ? s.r : s.n];
+        const say = table.bracket ? `[${name}] ${s.s}` : `${name}: ${s.s}`;
         const where = this.board.hintWhere(s)
           || (s.at !== undefined ? `Row ${Math.floor(s.at / this.W) + 1}, column ${(s.at % this.W) + 1}` : 'The whole grid');
         text = [table.where[s.w], where, say, 'The cells it decides are shown: accept them, or place them yourself.'][h.stage - 1];

@@ -19,6 +19,8 @@ export interface Site {
 
 export interface HintStep {
   r: number;
+  /** the technique named in brackets when it is not the rung (rungs[n]) */
+  n?: number;
   w: number;
   s: string;
   c: string;
