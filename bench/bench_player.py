@@ -53,7 +53,8 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 PROBE = """
 window.__paints = [];
 addEventListener('pointerdown', (e) => {
-  const t0 = e.timeStamp, cell = e.target;
+  // the cell itself, also when the player sits in a shadow root (e.target is then its host)
+  const t0 = e.timeStamp, cell = e.composedPath()[0];
   const before = cell.className;
   const wait = () => requestAnimationFrame(() => {
     if (cell.className === before) return wait();

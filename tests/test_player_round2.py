@@ -46,7 +46,13 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+#: where the player's nodes are: its element's shadow root when it has one, else the page
+ROOT_SCRIPT = ("window.npRoot = () => "
+               "(document.querySelector('nonopress-puzzle') || {}).shadowRoot || document;")
+
+
 def _watched(ctx: Any) -> Iterator[Any]:
+    ctx.add_init_script(ROOT_SCRIPT)
     errors: list[str] = []
     ctx.on("weberror", lambda error: errors.append(str(error.error)))
     yield ctx
@@ -123,6 +129,7 @@ def test_hint_stage_four_tells_filled_from_empty_keeps_the_sentence_and_names_ce
 def test_a_hinted_line_outside_the_scroll_box_is_scrolled_into_view(browser: Any,
                                                                     sample: Path) -> None:
     context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context.add_init_script(ROOT_SCRIPT)
     try:
         tab = Tab(context.new_page(), sample, "puzzle-11.html")
         page = tab.page
@@ -135,17 +142,17 @@ def test_a_hinted_line_outside_the_scroll_box_is_scrolled_into_view(browser: Any
             page.get_by_role("button", name=re.compile("more")).click()
             page.wait_for_timeout(100)
             inside = page.evaluate("""() => {
-              const box = document.querySelector('.np-scroller').getBoundingClientRect();
+              const box = npRoot().querySelector('.np-scroller').getBoundingClientRect();
               const view = {top: Math.max(box.top, 0), bottom: Math.min(box.bottom, innerHeight),
                             left: Math.max(box.left, 0), right: Math.min(box.right, innerWidth)};
-              return [...document.querySelectorAll('.np-show')].some((c) => {
+              return [...npRoot().querySelectorAll('.np-show')].some((c) => {
                 const r = c.getBoundingClientRect();
                 return r.top >= view.top - 1 && r.bottom <= view.bottom + 1
                   && r.left >= view.left - 1 && r.right <= view.right + 1;
               });
             }""")
             assert inside, "the hinted line is out of view"
-            moved += page.evaluate("document.querySelector('.np-scroller').scrollTop") > 0
+            moved += page.evaluate("npRoot().querySelector('.np-scroller').scrollTop") > 0
             to_stage = page.get_by_role("button", name=re.compile("more"))
             while to_stage.count():
                 to_stage.click()
@@ -204,7 +211,7 @@ def test_reveal_all_asks_first_and_cancel_keeps_the_grid(context: Any, sample: P
 # -- phones (item 1) -----------------------------------------------------------------------------
 def scroll_box(page: Any) -> dict[str, float]:
     return dict(page.evaluate(
-        "() => { const r = document.querySelector('.np-scroller').getBoundingClientRect();"
+        "() => { const r = npRoot().querySelector('.np-scroller').getBoundingClientRect();"
         " return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,"
         " onPage: r.top + scrollY}; }"))
 
@@ -224,20 +231,20 @@ def test_on_a_phone_the_clues_stay_in_view_while_the_grid_scrolls(phone: Any,
         if value:
             page.evaluate(f"() => document.querySelector('nonopress-puzzle').player"
                           f".apply([[{i}, {value}]])")
-    page.evaluate("() => { const s = document.querySelector('.np-scroller');"
+    page.evaluate("() => { const s = npRoot().querySelector('.np-scroller');"
                   " s.scrollLeft = s.scrollWidth; s.scrollTop = s.scrollHeight; }")
     page.wait_for_timeout(100)
     seen = page.evaluate("""() => {
-      const box = document.querySelector('.np-scroller').getBoundingClientRect();
+      const box = npRoot().querySelector('.np-scroller').getBoundingClientRect();
       const inside = (r) => r.bottom > box.top + 1 && r.top < box.bottom - 1
         && r.right > box.left + 1 && r.left < box.right - 1;
-      const rows = [...document.querySelectorAll('[role=rowheader]')]
+      const rows = [...npRoot().querySelectorAll('[role=rowheader]')]
         .map((h) => h.getBoundingClientRect())
         .filter((r) => r.bottom > box.top && r.top < box.bottom);
-      const cols = [...document.querySelectorAll('[role=columnheader]')]
+      const cols = [...npRoot().querySelectorAll('[role=columnheader]')]
         .map((h) => h.getBoundingClientRect())
         .filter((r) => r.right > box.left && r.left < box.right);
-      const cells = document.querySelectorAll('.np-cell');
+      const cells = npRoot().querySelectorAll('.np-cell');
       const last = cells[cells.length - 1].getBoundingClientRect();
       return {rows: rows.map((r) => [r.left - box.left, r.right - box.left]),
               cols: cols.map((r) => [r.top - box.top, r.bottom - box.top]),
@@ -303,6 +310,7 @@ def test_axe_finds_no_violation_on_a_phone_mid_solve_with_a_hint_and_the_dialog(
     dialog open: axe-core finds nothing, in light and dark."""
     pytest.importorskip("axe_playwright_python")
     ctx = browser.new_context(color_scheme=scheme, **PHONE)
+    ctx.add_init_script(ROOT_SCRIPT)
     try:
         tab = Tab(ctx.new_page(), sample, "puzzle-10.html")
         page = tab.page
@@ -310,7 +318,7 @@ def test_axe_finds_no_violation_on_a_phone_mid_solve_with_a_hint_and_the_dialog(
             to_stage_four(page)
             page.get_by_role("button", name="Accept").click()
         to_stage_four(page)
-        page.evaluate("() => { const s = document.querySelector('.np-scroller');"
+        page.evaluate("() => { const s = npRoot().querySelector('.np-scroller');"
                       " s.scrollLeft = s.scrollWidth; s.scrollTop = s.scrollHeight / 2; }")
         assert _axe(page) == []
         page.evaluate("() => scrollTo(0, 0)")
