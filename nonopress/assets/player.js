@@ -410,7 +410,7 @@
       const size = this.cellSize || 24;
       this.host.style.setProperty('--cell', `${size}px`);
       // clue digits are 0.55 of a cell; a character of them about 0.6 of that wide
-      const clue = Math.ceil((this.clueChars || 0) * size * 0.55 * 0.62 + size * 0.4);
+      const clue = Math.ceil((this.clueChars || 0) * size * 0.55 * 0.52 + size * 0.4);
       this.host.style.setProperty('--rowclue', `${clue}px`);
     }
 
