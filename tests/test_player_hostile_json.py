@@ -185,6 +185,7 @@ def test_a_good_json_from_another_host_plays_and_names_no_collector(
         assert page.locator(".np-cell").count() == data["width"] * data["height"]
         assert page.locator(".np-collect").count() == 0
         page.get_by_role("button", name="Reveal all").click()
+        page.get_by_role("button", name="Reveal", exact=True).click()  # the confirmation
         assert "Solved" in page.locator(".np-solved").inner_text()
         page.goto("about:blank")  # leaving would send an abandoned record, were one due
         page.wait_for_timeout(300)

@@ -608,3 +608,75 @@ def test_solves_that_do_not_rank_with_the_model_are_refused_not_fitted() -> None
                      o.terms, o.clues) for o in observed]
     twice = refit(kept, before, weights)  # the same ranking, twice as slow: a shift
     assert twice.intercept == pytest.approx(before.intercept + math.log(2.0), abs=1e-3)
+
+
+# -- how a solve was finished (issue 56) ----------------------------------------------------------
+def test_a_record_says_how_it_was_finished_and_an_old_one_still_reads() -> None:
+    hinted = parse_record(json.dumps(record(KEY, finish="hinted")).encode(), known)
+    assert hinted.finish == "hinted" and hinted.to_json()["finish"] == "hinted"
+    assert parse_record(json.dumps(hinted.to_json()).encode(), known) == hinted
+    # a player before issue 56 sends no finish: read as before
+    old = parse_record(json.dumps(record(KEY)).encode(), known)
+    assert old.finish is None and "finish" not in old.to_json()
+    # a reveal is a revealed finish whatever the record says
+    claimed = parse_record(json.dumps(record(KEY, reveals=2, finish="unaided")).encode(), known)
+    assert claimed.finish == "revealed"
+    for bad in ("clean", 1, True, ""):
+        with pytest.raises(RecordRefused, match=r"^finish: ") as refused:
+            parse_record(json.dumps(record(KEY, finish=bad)).encode(), known)
+        assert refused.value.status == 422
+
+
+def test_a_solve_finished_by_hints_or_a_reveal_is_never_counted_clean(
+        catalogue: Catalogue) -> None:
+    from nonopress.solves.reports import read_solves
+
+    key = keys(catalogue)[0]
+    check = catalogue_known(catalogue)
+    finishes = {"unaided": True, "hinted": False, "revealed": False, None: True}
+    ids = {}
+    for finish in finishes:
+        extra = {} if finish is None else {"finish": finish}
+        sent = record(key, **extra)
+        ids[sent["record_id"]] = finish
+        store_solve(catalogue, parse_record(json.dumps(sent).encode(), check))
+    rows = {r.record_id: r for r in stored(catalogue)}
+    assert {rid: rows[rid].finish for rid in ids} == ids
+    clean = {s.order: s.clean for s in read_solves(catalogue)}
+    by_row = {rows[rid].id: finish for rid, finish in ids.items()}
+    assert {by_row[order]: ok for order, ok in clean.items()} == finishes
+    # an abandoned attempt sent again finished by a hint takes the hinted finish
+    first = record(key, completed=False, seconds_active=60.0, finish="unaided",
+                   solver_id=str(uuid.uuid4()))
+    store_solve(catalogue, parse_record(json.dumps(first).encode(), check))
+    done = {**first, "completed": True, "seconds_active": 90.0, "finish": "hinted"}
+    assert store_solve(catalogue, parse_record(json.dumps(done).encode(), check)) == "updated"
+    assert {r.record_id: r.finish for r in stored(catalogue)}[first["record_id"]] == "hinted"
+
+
+def test_solves_stored_before_the_finish_column_are_kept_by_its_migration(
+        db_url: str) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    from nonopress.solves.reports import read_solves
+
+    with open_catalogue(db_url) as opened:  # the newest schema, taken back to 0005
+        config = Config()
+        config.set_main_option("script_location", "nonopress.catalogue:migrations")
+        with opened.engine.connect() as connection, connection.begin():
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0005")
+        row = {**parse_record(json.dumps(record(KEY)).encode(), None).row(),
+               "received_at": "2026-11-28T03:00:00Z", "updated_at": "2026-11-28T03:00:00Z"}
+        row.pop("finish")
+        with opened.writing() as connection:
+            names = ", ".join(row)
+            connection.execute(sa.text(
+                f"INSERT INTO solves ({names}) VALUES ({', '.join(':' + k for k in row)})"),
+                row)
+    with open_catalogue(db_url) as opened:  # opening migrates to the newest
+        (old,) = stored(opened)
+        assert old.finish is None and old.record_id == row["record_id"]
+        (solve,) = read_solves(opened)
+        assert solve.clean and solve.finish is None

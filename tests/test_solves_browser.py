@@ -104,7 +104,8 @@ class Play:
                 self.click_cell(index)
         assert page.locator(".np-solved").is_visible()
         panel = page.locator(".np-solved").inner_text()
-        assert "Hints: 2, checks: 1, reveals: 0" in panel
+        # one hint shown to its second stage is one hint (issue 56), not two
+        assert "Hints: 1, checks: 1, reveals: 0" in panel
 
     def close(self) -> None:
         self.context.close()
@@ -145,6 +146,7 @@ def test_a_solve_with_two_hints_and_a_check_arrives_once_with_those_figures(
     assert solve.completed is True or solve.completed == 1
     assert (solve.checks, solve.reveals) == (1, 0)
     assert (solve.hints_1, solve.hints_2, solve.hints_3, solve.hints_4) == (1, 1, 0, 0)
+    assert solve.finish == "unaided"  # a hint read to its second stage places no cell
     assert json.loads(solve.hint_rungs) == ["simple-boxes"]  # the House's first step
     assert solve.device == "desktop" and solve.player.startswith("nonopress-player/")
     assert abs(solve.seconds_active - timer) <= 0.05  # the timer's seconds, as shown
@@ -175,3 +177,55 @@ def test_with_collection_turned_off_nothing_arrives(
     bare.close()
     assert sent == []
     assert rows(db) == []
+
+
+def test_a_solve_finished_by_accepting_hints_arrives_hinted_never_clean(
+        browser: Any, studio: tuple[StudioConfig, str], tmp_path: Path) -> None:
+    """Issue 56 item 3: hints accepted to the end are one hint each on the solved panel, and
+    the record says the solve was finished by hints, so the refit never reads it as clean."""
+    from nonopress.catalogue import open_catalogue as reopen
+    from nonopress.solves.reports import read_solves
+
+    config, db = studio
+    collect = f"{config.origin}/api/solves"
+    play = Play(browser, site(tmp_path, collect))
+    page = play.page
+    page.wait_for_timeout(1000 * (MIN_COMPLETED_SECONDS + 0.5))
+    accepted = 0
+    for _ in range(200):
+        if page.locator(".np-solved").is_visible():
+            break
+        page.get_by_role("button", name="Hint", exact=True).click()
+        for _ in range(3):
+            page.get_by_role("button", name=re.compile("more")).click()
+        page.get_by_role("button", name="Accept").click()
+        accepted += 1
+    panel = page.locator(".np-solved").inner_text()
+    assert accepted >= 2 and f"Hints: {accepted}," in panel, panel
+    stored = wait_rows(db, 1)
+    play.close()
+    assert len(stored) == 1
+    solve = stored[0]
+    assert solve.completed and solve.finish == "hinted"
+    assert (solve.hints_1, solve.hints_4) == (accepted, accepted)
+    with reopen(db) as catalogue:
+        assert [s.clean for s in read_solves(catalogue)] == [False]
+
+
+def test_an_attempt_ended_by_reveal_all_arrives_given_up_not_completed(
+        browser: Any, studio: tuple[StudioConfig, str], tmp_path: Path) -> None:
+    """Issue 56 item 7: Reveal all, once confirmed, ends the attempt as given up: the record
+    is not a completed solve (which would be final and counted) and says it was revealed."""
+    config, db = studio
+    collect = f"{config.origin}/api/solves"
+    play = Play(browser, site(tmp_path, collect))
+    page = play.page
+    play.click_cell(0)
+    page.get_by_role("button", name="Reveal all").click()
+    page.get_by_role("dialog").get_by_role("button", name="Reveal", exact=True).click()
+    assert page.locator(".np-solved").is_visible()
+    stored = wait_rows(db, 1)
+    play.close()
+    assert len(stored) == 1
+    assert not stored[0].completed and stored[0].finish == "revealed"
+    assert stored[0].reveals == 1

@@ -544,7 +544,7 @@ def _solve(tab: Tab) -> None:
 
 RECORD_FIELDS = {"v", "record_id", "solver_id", "puzzle_key", "grader_version",
                  "seconds_active", "completed", "checks", "reveals", "errors_found", "hints",
-                 "hint_rungs", "device", "started_at", "player"}
+                 "hint_rungs", "device", "started_at", "player", "finish"}
 
 
 def test_a_solve_is_reported_once_and_retried_with_the_same_record_id(
@@ -567,6 +567,7 @@ def test_a_solve_is_reported_once_and_retried_with_the_same_record_id(
     assert first["player"] == f"nonopress-player/{__version__}"
     assert first["hints"] == {"1": 1, "2": 0, "3": 0, "4": 0}
     assert first["hint_rungs"] == ["simple-boxes"] and first["checks"] == 1
+    assert first["finish"] == "unaided"  # a hint read, none accepted
     assert first["device"] == "desktop"
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\dZ", first["started_at"])
     assert page.evaluate("localStorage.getItem('nonopress-solver-id')") == first["solver_id"]
@@ -653,6 +654,7 @@ def test_every_puzzle_of_the_sample_issue_plays(context: Any, sample: Path) -> N
         tab = Tab(page, sample, name)
         assert page.locator(".np-cell").count() == tab.width * tab.height
         page.get_by_role("button", name="Reveal all").click()
+        page.get_by_role("button", name="Reveal", exact=True).click()  # the confirmation
         assert "Solved" in page.locator(".np-solved").inner_text(), name
         assert page.locator(".np-clue.np-done").count() == tab.width + tab.height, name
 

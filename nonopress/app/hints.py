@@ -15,12 +15,16 @@ it ("g": 1). A kind whose clues sit in the cells (the mosaic) has a table of its
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 from grader.i18n import _, level_name, ngettext
 from grader.ladder import default_ladder
 from grader.techniques.base import Step, spans
+
+#: a technique's name as the ladder spells its rungs' ("simple-spaces")
+_NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
 def ranges_text(positions: Iterable[int]) -> str:
@@ -112,6 +116,11 @@ def hint_table(
             "s": say(step),
             "c": ranges_text(decided),
         }
+        technique = getattr(step, "technique", "")
+        if technique != step.rung and _NAME.match(technique or ""):
+            # the bracket names what the step did: a step of the simple-boxes rung that
+            # empties cells is simple-spaces (issue 56); its rung stays r, for the records
+            entry["n"] = _index_of(rungs, technique)
         if line is not None:
             entry["a"] = axis
             entry["i"] = line.index

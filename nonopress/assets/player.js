@@ -151,6 +151,7 @@
       const at = `hints.steps[${k}]`;
       need(isObject(s), at, 'not an object');
       need(isInt(s.r, 0, t.rungs.length - 1), `${at}.r`, 'not a rung of the table');
+      need(s.n === undefined || isInt(s.n, 0, t.rungs.length - 1), `${at}.n`, 'not a name of the table');
       need(isInt(s.w, 0, t.where.length - 1), `${at}.w`, 'not a where of the table');
       need(isText(s.s, 4000), `${at}.s`, 'not a text');
       checkRanges(s.c, n, `${at}.c`);
@@ -230,15 +231,41 @@
   function minutesText(g, words) {
     if (g.minutes === null || g.minutes === undefined) return '';
     const whole = (x) => (!x ? 0 : x < 1 ? Math.round(x * 10) / 10 : Math.round(x));
-    return words._('People take about {minutes} minutes ({low}-{high}).',
-      {minutes: whole(g.minutes), low: whole(g.minutes_low), high: whole(g.minutes_high)});
+    const mid = whole(g.minutes), low = whole(g.minutes_low), high = whole(g.minutes_high);
+    // "1 minute", never "1 minutes"; a range whose ends are one figure says nothing: no "(2-2)"
+    const ranged = g.minutes_low !== null && g.minutes_low !== undefined && g.minutes_high !== null
+      && g.minutes_high !== undefined && low !== high;
+    return ranged
+      ? words.ngettext('People take about {minutes} minute ({low}-{high}).',
+        'People take about {minutes} minutes ({low}-{high}).', mid, {minutes: mid, low, high})
+      : words.ngettext('People take about {minutes} minute.', 'People take about {minutes} minutes.',
+        mid, {minutes: mid});
   }
 
   function starsText(n) { return n ? `${'\u2605'.repeat(n)}${'\u2606'.repeat(Math.max(0, 5 - n))}` : ''; }
 
   /** @returns {Stats} */
   function freshStats() {
-    return {seconds: 0, checks: 0, reveals: 0, errors_found: 0, hints: {1: 0, 2: 0, 3: 0, 4: 0}, hint_rungs: []};
+    return {seconds: 0, checks: 0, reveals: 0, errors_found: 0, hints: {1: 0, 2: 0, 3: 0, 4: 0}, hint_rungs: [], accepted: 0};
+  }
+
+  /**
+   * Hints asked for, once a hint: stats.hints counts the stages shown (a hint taken to its
+   * fourth stage is four of them), and each hint starts at stage 1.
+   * @param {Stats} s
+   */
+  function hintsUsed(s) { return s.hints[1] || 0; }
+
+  /**
+   * How an attempt was finished (or got so far), as the solve record says it: a revealed
+   * cell, or a hint accepted or shown down to its cells, is not the solver's own solve
+   * (nonopress/solves/record.py FINISHES; only "unaided" is counted clean).
+   * @param {Stats} s
+   */
+  function finishOf(s) {
+    if (s.reveals) return 'revealed';
+    if (s.accepted || s.hints[4]) return 'hinted';
+    return 'unaided';
   }
 
   // -- the shell --------------------------------------------------------------------------
@@ -273,6 +300,8 @@
       this.startedAt = null;
       this.recordId = uuid4();
       this.sent = false;
+      /** the attempt ended by Reveal all (sent as given up, not completed) */
+      this.gaveUp = false;
       /** @type {number[] | null} */
       this.marked = null;
       /** @type {number | null} */
@@ -382,19 +411,21 @@
       if (tools) bar.append(tools);
       this.undoButton = button(_('Undo'), () => this.undo(), {'aria-keyshortcuts': 'Control+Z'});
       this.redoButton = button(_('Redo'), () => this.redo(), {'aria-keyshortcuts': 'Control+Y'});
-      bar.append(this.undoButton, this.redoButton,
-        button(_('Check'), () => this.check()),
-        button(_('Rewind'), () => this.rewind(), {'aria-label': _('Rewind to the first error')}));
+      // the controls used at every move first: on a phone the bar is one row that scrolls
+      // sideways, the rarer controls (redo, rewind, reveals, pause, zoom) at its end
+      this.timerText = el('span', {cls: 'np-timer', 'aria-label': _('time')});
+      bar.append(this.undoButton);
       if (this.data.hints) {
         bar.append(button(_('Hint'), () => this.nextHint(), {cls: 'np-hint-button', 'aria-keyshortcuts': 'H'}));
       }
-      bar.append(button(_('Reveal cell'), () => this.revealCells([this.board.active])),
+      bar.append(button(_('Check'), () => this.check()), this.timerText, this.redoButton,
+        button(_('Rewind'), () => this.rewind(), {'aria-label': _('Rewind to the first error')}),
+        button(_('Reveal cell'), () => this.revealCells([this.board.active])),
         button(this.board.lineName, () => this.revealCells(this.board.lineCells())),
         button(_('Reveal all'), () => this.revealAll()));
       for (const extra of this.board.moreTools()) bar.append(extra);
       this.pauseButton = button(_('Pause'), () => this.togglePause(), {'aria-pressed': 'false'});
-      this.timerText = el('span', {cls: 'np-timer', 'aria-label': _('time')});
-      bar.append(this.timerText, this.pauseButton,
+      bar.append(this.pauseButton,
         button('\u2212', () => this.zoom(-1), {'aria-label': _('Zoom out')}),
         button('+', () => this.zoom(1), {'aria-label': _('Zoom in')}));
       return bar;
@@ -405,14 +436,19 @@
       // the board's clues beside the grid, in characters ("1 1 2 1 1" is 9)
       this.clueChars = this.board.clueChars();
       const across = this.W + this.clueChars * 0.36 + 0.4;
-      // a finger needs a bigger cell than a mouse: a large grid then scrolls (and zooms)
-      const least = matchMedia('(pointer: coarse)').matches ? 20 : 14;
+      // a finger needs a bigger cell than a mouse (WCAG's 24 px target): a large grid then
+      // scrolls, its clues held in view (player.css), and zooms
+      const least = this.leastCell();
       this.cellSize = Math.max(least, Math.min(40, Math.floor(avail / across)));
       this.applyZoom();
     }
 
+    leastCell() { return matchMedia('(pointer: coarse)').matches ? 24 : 14; }
+
     zoom(step) {
-      this.cellSize = Math.max(10, Math.min(64, (this.cellSize || 24) + step * 4));
+      // a touch screen's cell stays a finger's target; a mouse may zoom out further
+      const floor = this.leastCell() === 24 ? 24 : 10;
+      this.cellSize = Math.max(floor, Math.min(64, (this.cellSize || 24) + step * 4));
       this.applyZoom();
     }
 
@@ -420,7 +456,7 @@
       const size = this.cellSize || 24;
       this.host.style.setProperty('--cell', `${size}px`);
       // clue digits are 0.55 of a cell; a character of them about 0.6 of that wide
-      const clue = Math.ceil((this.clueChars || 0) * size * 0.55 * 0.62 + size * 0.4);
+      const clue = Math.ceil((this.clueChars || 0) * size * 0.55 * 0.52 + size * 0.4);
       this.host.style.setProperty('--rowclue', `${clue}px`);
     }
 
@@ -493,7 +529,7 @@
 
     clearMarks() {
       if (!this.marked) return;
-      for (const i of this.marked) this.board.cellEl(i)?.classList.remove('np-wrong', 'np-show');
+      for (const i of this.marked) this.board.cellEl(i)?.classList.remove('np-wrong', 'np-show', 'np-show-fill', 'np-show-empty');
       this.marked = null;
     }
 
@@ -546,9 +582,34 @@
     }
 
     revealAll() {
-      const all = [];
-      for (let i = 0; i < this.n; i++) all.push(i);
-      this.revealCells(all);
+      const {_} = this.words;
+      if (this.solved) { this.say(_('Solved already.')); return; }
+      this.confirm(_('Reveal the whole answer? This attempt will end, and not count as your solve.'), _('Reveal'), () => {
+        const all = [];
+        for (let i = 0; i < this.n; i++) all.push(i);
+        // an attempt ended by Reveal all is given up, not completed: its record is sent as
+        // such (record.py FINISHES "revealed"), never as a finished solve
+        this.gaveUp = true;
+        this.revealCells(all);
+      });
+    }
+
+    /**
+     * Ask before an act that cannot be taken back: a modal dialog (Escape or Cancel keeps
+     * the grid as it is), focus on Cancel.
+     * @param {string} question @param {string} yes the confirming button's name
+     * @param {() => void} action
+     */
+    confirm(question, yes, action) {
+      const dialog = /** @type {HTMLDialogElement} */ (el('dialog', {cls: 'np-confirm', 'aria-label': question}));
+      const close = () => { dialog.close(); dialog.remove(); };
+      const cancel = button(this.words._('Cancel'), close, {autofocus: true});
+      dialog.append(el('p', {text: question}),
+        el('p', {cls: 'np-confirm-buttons'}, cancel, button(yes, () => { close(); action(); })));
+      dialog.addEventListener('cancel', () => dialog.remove());
+      this.host.append(dialog);
+      dialog.showModal();
+      cancel.focus();
     }
 
     // -- hints: from the grader's log, in four stages ---------------------------------------
@@ -603,13 +664,19 @@
         if (h.stage === 2) cells = [h.index];  // errors_found counts what checks found
       } else {
         const s = table.steps[h.index];
-        const rung = pgettext('rung', table.rungs[s.r]);
+        // the technique's own name where it is not the rung's ("simple-spaces" for a step of
+        // the simple-boxes rung that empties cells); the rung's for the records
+        const rung = pgettext('rung', table.rungs[s.n === undefined ? s.r : s.n]);
         const say = table.bracket ? `[${rung}] ${s.s}` : _('{rung}: {sentence}', {rung, sentence: s.s});
         const where = this.board.hintWhere(s)
           || (s.at !== undefined ? _('Row {row}, column {column}', {row: Math.floor(s.at / this.W) + 1, column: (s.at % this.W) + 1}) : _('The whole grid'));
         text = [table.where[s.w], where, say, _('The cells it decides are shown: accept them, or place them yourself.')][h.stage - 1];
         if (h.stage === 2) cells = this.board.hintArea(s);
-        if (h.stage === 4) cells = ranges(s.c);
+        if (h.stage === 4) {
+          // the technique's sentence stays above the cells it decides
+          panel.append(el('p', {cls: 'np-hint-stage', text: _('Hint {stage}: {text}', {stage: 3, text: say})}));
+          cells = ranges(s.c);
+        }
       }
       const shown = _('Hint {stage}: {text}', {stage: h.stage, text});
       panel.append(el('p', {cls: 'np-hint-stage', text: shown}));
@@ -619,8 +686,83 @@
         panel.append(button(h.type === 'wrong' ? _('Clear it') : _('Accept'), () => this.acceptHint()));
       }
       panel.append(button(_('Close'), () => { panel.hidden = true; this.clearMarks(); }));
-      this.say(shown, false);
-      this.markCells(cells, h.type === 'wrong' ? 'np-wrong' : 'np-show');
+      if (h.type === 'step' && h.stage === 4) {
+        const named = this.decidedCells(cells);
+        this.say(`${shown} ${named}`, false);
+        this.markDecided(cells);
+      } else {
+        this.say(shown, false);
+        this.markCells(cells, h.type === 'wrong' ? 'np-wrong' : 'np-show');
+      }
+      this.showCells(cells);
+    }
+
+    /**
+     * The cells a hint decides, by name, for the live region: "Filled: row 3, column 4;
+     * row 3, column 5. Empty: row 3, column 8." (the colour's name for a colour cell).
+     * @param {number[]} cells
+     */
+    decidedCells(cells) {
+      const {_} = this.words;
+      /** @type {Map<string, string[]>} */
+      const groups = new Map();
+      for (const i of cells) {
+        const cell = this.board.hintCell ? this.board.hintCell(i) : null;
+        const what = !cell ? 'shown' : cell.colour ? `colour:${cell.colour}` : cell.filled ? 'filled' : 'empty';
+        const name = _('row {row}, column {column}', {row: Math.floor(i / this.W) + 1, column: (i % this.W) + 1});
+        const list = groups.get(what) || [];
+        list.push(name);
+        groups.set(what, list);
+      }
+      return [...groups].map(([what, names]) => {
+        const list = names.join('; ');
+        if (what.startsWith('colour:')) return _('{colour}: {cells}.', {colour: what.slice(7), cells: list});
+        return what === 'filled' ? _('Filled: {cells}.', {cells: list})
+          : what === 'empty' ? _('Empty: {cells}.', {cells: list}) : _('Shown: {cells}.', {cells: list});
+      }).join(' ');
+    }
+
+    /**
+     * Stage 4's marks: a cell that becomes filled and one that becomes empty look apart.
+     * @param {number[]} cells
+     */
+    markDecided(cells) {
+      this.clearMarks();
+      for (const i of cells) {
+        const fill = this.board.hintCell ? this.board.hintCell(i).filled : null;
+        this.board.cellEl(i)?.classList.add('np-show', fill === null ? 'np-show' : fill ? 'np-show-fill' : 'np-show-empty');
+      }
+      this.marked = cells;
+    }
+
+    /**
+     * Bring the first cell of a hint into the grid's scroll box when it is outside (a row
+     * far down a 30x30 after a few accepted hints).
+     * @param {number[]} cells
+     */
+    showCells(cells) {
+      if (!cells.length || !this.scroller) return;
+      const box = this.scroller.getBoundingClientRect();
+      const seen = (/** @type {number} */ i) => {
+        const r = this.board.cellEl(i)?.getBoundingClientRect();
+        return !r || (r.top >= box.top && r.bottom <= box.bottom && r.left >= box.left && r.right <= box.right);
+      };
+      if (cells.some(seen)) return;
+      const cell = this.board.cellEl(cells[0]);
+      if (!cell) return;
+      // the scroll box first, clear of its sticky clue bars; then the page, only as far as
+      // needed (scrollIntoView would also move the page on a phone)
+      const head = this.scroller.querySelector('.np-head')?.getBoundingClientRect();
+      const side = this.scroller.querySelector('.np-rowclue')?.getBoundingClientRect();
+      const top = head ? head.bottom : box.top, left = side ? side.right : box.left;
+      let r = cell.getBoundingClientRect();
+      if (r.left < left) this.scroller.scrollLeft -= left - r.left + 4;
+      else if (r.right > box.right) this.scroller.scrollLeft += r.right - box.right + 4;
+      if (r.top < top) this.scroller.scrollTop -= top - r.top + 4;
+      else if (r.bottom > box.bottom) this.scroller.scrollTop += r.bottom - box.bottom + 4;
+      r = cell.getBoundingClientRect();
+      if (r.bottom > window.innerHeight) window.scrollBy(0, r.bottom - window.innerHeight + 8);
+      else if (r.top < 0) window.scrollBy(0, r.top - 8);
     }
 
     acceptHint() {
@@ -629,6 +771,7 @@
       if (h.type === 'wrong') this.apply([[h.index, this.board.blank]]);
       else {
         const cells = ranges(table.steps[h.index].c);
+        this.stats.accepted = (this.stats.accepted || 0) + 1;
         this.notify('helped', 'h', cells);
         this.apply(cells.map((i) => [i, this.board.truth(i)]));
       }
@@ -673,7 +816,10 @@
     bindPage() {
       document.addEventListener('visibilitychange', () => { this.last = performance.now(); if (document.hidden) this.saveNow(); });
       window.addEventListener('pagehide', () => { this.saveNow(); this.sendAbandon(); });
-      window.addEventListener('resize', () => this.fit());
+      // a phone resizes as its address bar hides: only a new width fits the grid again (and
+      // undoes the solver's zoom)
+      let wide = window.innerWidth;
+      window.addEventListener('resize', () => { if (window.innerWidth !== wide) { wide = window.innerWidth; this.fit(); } });
       this.retryPending();
     }
 
@@ -714,14 +860,14 @@
       this.running = false;
       this.saveNow();
       this.showSolved(true);
-      this.sendRecord(true);
+      this.sendRecord(!this.gaveUp);
     }
 
     showSolved(announce) {
       const s = this.stats, g = this.data.grade || {}, p = this.solvedPanel;
       if (!p) return;
       p.textContent = '';
-      const hints = s.hints[1] + s.hints[2] + s.hints[3] + s.hints[4];
+      const hints = hintsUsed(s);
       // the title shown once solved is veiled as the answer is (app/play.py veiled_meta)
       let solvedTitle = '';
       if (this.data.veiled_title) {
@@ -730,8 +876,13 @@
       const {_} = this.words;
       const title = solvedTitle ? _('Solved: {title}', {title: solvedTitle}) : _('Solved!');
       p.append(el('h2', {text: title}),
-        el('p', {text: _('Your time: {time}. Hints: {hints}, checks: {checks}, reveals: {reveals}.',
-          {time: clock(s.seconds), hints, checks: s.checks, reveals: s.reveals})}),
+        // a puzzle without a hint table (a fill-in) reports no hints it could not have had
+        el('p', {text: this.data.hints
+          ? _('Your time: {time}. Hints: {hints}, checks: {checks}, reveals: {reveals}.',
+            {time: clock(s.seconds), hints, checks: s.checks, reveals: s.reveals})
+          : _('Your time: {time}. Checks: {checks}, reveals: {reveals}.',
+            {time: clock(s.seconds), checks: s.checks, reveals: s.reveals})}),
+        this.gaveUp ? el('p', {text: _('The answer was revealed: this attempt counts as given up, not solved.')}) : '',
         g.level ? el('p', {text: [minutesText(g, this.words), _('Level: {level}.', {level: this.words.pgettext('level', g.level)}),
           g.stars ? _('Stars: {stars} ({count} of 5).', {stars: starsText(g.stars), count: g.stars}) : ''].filter(Boolean).join(' ')}) : '',
         button(_('Play again'), () => this.restart()));
@@ -747,7 +898,7 @@
       this.locked.fill(0);
       this.givens();
       this.stats = freshStats();
-      this.solved = false; this.running = true; this.startedAt = null; this.sent = false;
+      this.solved = false; this.running = true; this.startedAt = null; this.sent = false; this.gaveUp = false;
       this.recordId = uuid4(); this.undoStack = []; this.redoStack = []; this.moved = false;
       if (this.solvedPanel) this.solvedPanel.hidden = true;
       this.grid?.classList.remove('np-complete');
@@ -781,7 +932,7 @@
               hints: {1: s.hints[1], 2: s.hints[2], 3: s.hints[3], 4: s.hints[4]},
               hint_rungs: s.hint_rungs.slice(), device: device(),
               started_at: this.startedAt || new Date().toISOString().slice(0, 16) + 'Z',
-              player: this.site.player || 'nonopress-player'};
+              player: this.site.player || 'nonopress-player', finish: finishOf(s)};
     }
 
     sendRecord(completed) {

@@ -26,6 +26,8 @@ export interface Catalogue {
 
 export interface HintStep {
   r: number;
+  /** the technique named in brackets when it is not the rung (rungs[n]) */
+  n?: number;
   w: number;
   s: string;
   c: string;
@@ -134,6 +136,8 @@ export interface Stats {
   errors_found: number;
   hints: Record<number, number>;
   hint_rungs: string[];
+  /** hints accepted (their cells placed by the player): a finish by hints, never clean */
+  accepted: number;
 }
 
 /** What a board may ask of the shell. */
@@ -193,6 +197,9 @@ export interface Board {
   premises(step: HintStep): number[];
   hintWhere(step: HintStep): string;
   hintArea(step: HintStep): number[];
+  /** what a cell a hint decides becomes: filled (and in what ink) or empty; a board
+   * without it has its hint's cells shown alike */
+  hintCell?(i: number): {filled: boolean, colour: string | null};
 }
 
 export interface BoardClass {

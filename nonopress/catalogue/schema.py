@@ -150,6 +150,9 @@ solves = Table(
     # the address: one address counts once however many solver ids it invents; NULL for a
     # record stored before it was kept (each such record counts as a sender of its own)
     Column("sender", String(32), nullable=True),
+    # how the attempt was finished (record.FINISHES): NULL for a record stored before the
+    # player said; a hinted or revealed finish is never a clean solve (reports.Solve.clean)
+    Column("finish", String(16), nullable=True),
 )
 Index("ix_solves_puzzle_key", solves.c.puzzle_key)
 Index("ix_solves_started_at", solves.c.started_at)

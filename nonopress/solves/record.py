@@ -7,11 +7,16 @@ The record (agreed with the player, ``nonopress/web``; field names never change 
      "grader_version": str, "seconds_active": number, "completed": bool, "checks": int,
      "reveals": int, "errors_found": int, "hints": {"1": int, "2": int, "3": int, "4": int},
      "hint_rungs": [rung names], "device": "phone"|"tablet"|"desktop",
-     "started_at": "2026-11-28T02:30Z", "player": "nonopress-player/<version>"}
+     "started_at": "2026-11-28T02:30Z", "player": "nonopress-player/<version>",
+     "finish": "unaided"|"hinted"|"revealed"}
 
-Every field is required and no other is accepted; each is checked for its type (a JSON
-``true`` is not a number), its range and its size. The first fault found is the one line a
-refused record gets back, naming the field.
+Every field is required but ``finish`` and no other is accepted; ``finish`` (how the
+attempt was finished, or got so far: by the solver alone, with a hint accepted or shown
+down to its cells, or with a cell revealed) came in issue 56, and a record of an older
+player without it is read as before. A record with a reveal is ``revealed`` whatever it
+says: a player cannot make a revealed solve clean by naming it so. Each field is checked
+for its type (a JSON ``true`` is not a number), its range and its size. The first fault
+found is the one line a refused record gets back, naming the field.
 """
 
 from __future__ import annotations
@@ -53,6 +58,11 @@ CLOCK_SLACK = dt.timedelta(days=1)
 FIELDS = ("v", "record_id", "solver_id", "puzzle_key", "grader_version", "seconds_active",
           "completed", "checks", "reveals", "errors_found", "hints", "hint_rungs", "device",
           "started_at", "player")
+#: fields a record may leave out (a player before issue 56 sends no ``finish``)
+OPTIONAL = ("finish",)
+#: how an attempt was finished: alone, with a hint accepted (or shown down to its cells),
+#: with a cell revealed; only an unaided finish is a clean solve
+FINISHES = ("unaided", "hinted", "revealed")
 
 
 class RecordRefused(NonopressError):
@@ -85,6 +95,8 @@ class SolveRecord:
     #: who sent it (nonopress/solves/senders.py; not part of the record sent, the collector
     #: adds it from the request's address); None when not known
     sender: str | None = None
+    #: how it was finished (FINISHES); None from a player that does not say
+    finish: str | None = None
 
     def row(self) -> dict[str, Any]:
         """The ``solves`` table's columns (without the times the collector adds)."""
@@ -97,7 +109,7 @@ class SolveRecord:
             "hints_4": self.hints[3],
             "hint_rungs": json.dumps(list(self.hint_rungs), separators=(",", ":")),
             "device": self.device, "started_at": self.started_at, "player": self.player,
-            "sender": self.sender,
+            "sender": self.sender, "finish": self.finish,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -110,6 +122,7 @@ class SolveRecord:
             "hints": dict(zip(HINT_STAGES, self.hints, strict=True)),
             "hint_rungs": list(self.hint_rungs), "device": self.device,
             "started_at": self.started_at, "player": self.player,
+            **({"finish": self.finish} if self.finish is not None else {}),
         }
 
 
@@ -180,10 +193,10 @@ def parse_record(data: bytes | Mapping[str, Any], known_puzzle: Callable[[str], 
         value = data
     if not isinstance(value, Mapping):
         raise _refuse("the body is not a JSON object", 400)
-    unknown = sorted(str(k) for k in value if k not in FIELDS)
+    unknown = sorted(str(k) for k in value if k not in FIELDS and k not in OPTIONAL)
     if unknown:
         raise _refuse(f"unknown field {_short(unknown[0])} (a record has only: "
-                      f"{', '.join(FIELDS)})")
+                      f"{', '.join(FIELDS + OPTIONAL)})")
     missing = [name for name in FIELDS if name not in value]
     if missing:
         raise _refuse(f"{missing[0]}: missing")
@@ -227,6 +240,11 @@ def parse_record(data: bytes | Mapping[str, Any], known_puzzle: Callable[[str], 
         raise _refuse(f"device: one of {', '.join(DEVICES)} is needed, got {_short(device)}")
     started = _started(value["started_at"], now or dt.datetime.now(dt.UTC))
     player = _text(value["player"], "player", _PLAYER, "nonopress-player/<version>")
+    finish = value.get("finish")
+    if finish is not None and (not isinstance(finish, str) or finish not in FINISHES):
+        raise _refuse(f"finish: one of {', '.join(FINISHES)} is needed, got {_short(finish)}")
+    if counts["reveals"]:
+        finish = "revealed"
     if known_puzzle is not None and not known_puzzle(key):
         raise unknown_puzzle(key)
     return SolveRecord(
@@ -234,7 +252,7 @@ def parse_record(data: bytes | Mapping[str, Any], known_puzzle: Callable[[str], 
         seconds_active=float(seconds), completed=value["completed"], hints=stages,
         hint_rungs=names, device=device, started_at=started, player=player,
         checks=counts["checks"], reveals=counts["reveals"],
-        errors_found=counts["errors_found"],
+        errors_found=counts["errors_found"], finish=finish,
     )
 
 

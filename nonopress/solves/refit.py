@@ -8,7 +8,7 @@ line with its intercept moved and every coefficient scaled, written back in the 
 the range is refitted from the residuals. Two numbers, not one per term: a publisher's few
 dozen puzzles cannot fit the sixteen to nineteen terms the griddlers.net fits chose, but
 they can measure their audience. What it is fitted to is each puzzle's median active
-minutes over its clean solves (completed, no reveal), for puzzles with at least
+minutes over its clean solves (completed, no reveal, no hint accepted), for puzzles with at least
 ``min_clean`` of them; the features come from grading the puzzle again, as
 stored in the catalogue, with the grader installed.
 
@@ -326,7 +326,7 @@ def note_of(result: Refit, catalogue_name: str, since: str | None) -> str:
     after = agreement(result.after, result.held, result.weights)
     return (
         f"{HEADINGS[result.model]} by `nonopress calibrate --from-solves` to the web player's "
-        f"clean solves\n#   (completed, no reveal) in {catalogue_name}"
+        f"clean solves\n#   (completed, no reveal, no hint accepted) in {catalogue_name}"
         f"{f' since {since}' if since else ''}: {len(result.train)} training puzzles, "
         f"{len(result.held)} held out\n#   (numeric id ending in 7, nonopress/solves/refit.py; "
         f"each puzzle's median over at least {MIN_ADDRESSES} addresses); "

@@ -2,12 +2,12 @@
 library card.
 
 For each puzzle (and each level, each size): the solve attempts reported, the share
-completed, the median active minutes of the *clean* solves (completed without a reveal: a
-revealed cell is not solved) beside the grade's predicted minutes and range, the share of
-attempts that asked for a hint, and the rungs hinted most. The puzzles whose audience
-disagrees most with their grade are those whose clean median is furthest from the predicted
-minutes, as a factor (at least :data:`MIN_CLEAN` clean solves, so that one slow solver is
-not a disagreement).
+completed, the median active minutes of the *clean* solves (completed without a reveal or
+an accepted hint, ``record.FINISHES``: a revealed or hinted cell is not solved) beside the
+grade's predicted minutes and range, the share of attempts that asked for a hint, and the
+rungs hinted most. The puzzles whose audience disagrees most with their grade are those
+whose clean median is furthest from the predicted minutes, as a factor (at least
+:data:`MIN_CLEAN` clean solves, so that one slow solver is not a disagreement).
 
 A record is unauthenticated (anyone can send one, with any solver id), so what is counted
 is bounded by sender, the one thing a sender cannot invent cheaply (:func:`counted`): one
@@ -63,10 +63,13 @@ class Solve:
     #: the sender's digest; a record stored without one is a sender of its own
     sender: str = ""
     order: int = 0  # the order the records were stored in
+    #: how it was finished (record.FINISHES); None for a record stored before issue 56
+    finish: str | None = None
 
     @property
     def clean(self) -> bool:
-        return (self.completed and self.reveals == 0
+        # finished by the solver alone: a hinted or revealed finish measures the hints
+        return (self.completed and self.reveals == 0 and self.finish in (None, "unaided")
                 and self.minutes * 60.0 >= MIN_COMPLETED_SECONDS)
 
 
@@ -170,7 +173,7 @@ def read_solves(catalogue: Catalogue, since: str | None = None,
     s = schema.solves
     query = sa.select(s.c.id, s.c.puzzle_key, s.c.seconds_active, s.c.completed, s.c.reveals,
                       s.c.hints_1, s.c.hints_2, s.c.hints_3, s.c.hints_4, s.c.hint_rungs,
-                      s.c.solver_id, s.c.sender)
+                      s.c.solver_id, s.c.sender, s.c.finish)
     if since is not None:
         query = query.where(s.c.started_at >= since)
     if keys is not None:
@@ -180,7 +183,7 @@ def read_solves(catalogue: Catalogue, since: str | None = None,
     return [Solve(r.puzzle_key, r.seconds_active / 60.0, bool(r.completed), r.reveals,
                   r.hints_1 + r.hints_2 + r.hints_3 + r.hints_4 > 0,
                   tuple(json.loads(r.hint_rungs)), r.solver_id,
-                  r.sender or f"record:{r.id}", r.id) for r in rows]
+                  r.sender or f"record:{r.id}", r.id, r.finish) for r in rows]
 
 
 def counted(attempts: Iterable[Solve]) -> list[Solve]:

@@ -79,6 +79,11 @@ def store_solves(catalogue: Catalogue, records: Sequence[SolveRecord],
     if connection is None:
         with catalogue.engine.connect() as opened:
             return store_solves(catalogue, records, opened)
+    if catalogue.dialect == "sqlite":
+        # BEGIN IMMEDIATE: a transaction that reads (the caps) and then writes would be
+        # refused at once, not after the busy timeout, by another writer's lock (SQLite
+        # does not wait when a reader asks to become a writer)
+        connection = connection.execution_options(nonopress_immediate=True)
     solves = schema.solves
     now = utc_now()
     rows = [{**record.row(), "received_at": now, "updated_at": now} for record in records]

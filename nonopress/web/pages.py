@@ -54,6 +54,13 @@ def collect_url(text: str) -> str:
     return text
 
 
+#: the pages' icon, in the page itself (the policy allows ``data:`` images; no file to keep
+#: or remove): a 24 px PNG of a 3x3 grid with a nonogram's first strokes
+FAVICON = ("data:image/png;base64,"
+           "iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAAKklEQVR42mOQVTagCmIYNW"
+           "jUIBob9B8bwCo+atAwNIjm6WjUoMFsEEkIAJijT2B7HqzkAAAAAElFTkSuQmCC")
+
+
 def csp(collect: str | None = None) -> str:
     """The content security policy: the player's own script and style sheet only; no
     request anywhere but the solve collector, when the site was built with one."""
@@ -82,7 +89,8 @@ def _head(title: str, collect: str | None, script: bool, board: str | None = Non
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         f"<meta http-equiv=\"Content-Security-Policy\" content=\"{_attribute(csp(collect))}\">\n"
         "<meta name=\"referrer\" content=\"no-referrer\">\n"
-        f"<title>{escape(title)}</title>\n<link rel=\"stylesheet\" href=\"player.css\">\n"
+        f"<title>{escape(title)}</title>\n<link rel=\"icon\" href=\"{FAVICON}\">\n"
+        "<link rel=\"stylesheet\" href=\"player.css\">\n"
         f"{loads}</head>\n"
     )
 

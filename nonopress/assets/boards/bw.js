@@ -8,6 +8,7 @@
   const P = globalThis.NonopressPlayer;
   const {el, button, ranges} = P;
   const EMPTY_MARK = 255;           // a cell the solver marked empty (a dot)
+  const LONG_PRESS_MS = 450;        // a finger held this long on a cell marks it empty
 
   /**
    * @typedef {import('../puzzle').LinePuzzle} LinePuzzle
@@ -253,6 +254,7 @@
         h.append(span);
       }
       h.setAttribute('aria-label', label(spoken.join(' ')));
+      h.dataset.label = h.getAttribute('aria-label') || '';  // the name without ", crossed off"
     }
 
     clueChars() {
@@ -289,8 +291,13 @@
       }
       const rows = new Set(), cols = new Set();
       for (const i of indices) { rows.add(Math.floor(i / this.W)); cols.add(i % this.W); }
-      for (const r of rows) this.crossOff('row', r);
-      for (const c of cols) this.crossOff('column', c);
+      /** @type {string[]} */
+      const done = [];
+      const {_} = this.words;
+      for (const r of rows) if (this.crossOff('row', r)) done.push(_('Clue of row {n} crossed off.', {n: r + 1}));
+      for (const c of cols) if (this.crossOff('column', c)) done.push(_('Clue of column {n} crossed off.', {n: c + 1}));
+      // a clue crossed off by this move is read out (a screen reader sees no strike-through)
+      if (done.length) this.shell.say(done.join(' '), false);
     }
 
     line(axis, k) {
@@ -305,7 +312,14 @@
       const want = (axis === 'row' ? this.rowClues : this.columnClues)[k];
       const have = clueOf(values);
       const done = have.length === want.length && have.every((x, j) => x[0] === want[j][0] && x[1] === want[j][1]);
-      (axis === 'row' ? this.rowHeads : this.colHeads)[k].classList.toggle('np-done', done);
+      const head = (axis === 'row' ? this.rowHeads : this.colHeads)[k];
+      const was = head.classList.contains('np-done');
+      if (was === done) return false;
+      head.classList.toggle('np-done', done);
+      // the header's name says it too, for a reader moving over the clues
+      const label = head.dataset.label ?? (head.dataset.label = head.getAttribute('aria-label') || '');
+      head.setAttribute('aria-label', done ? this.words._('{label}, crossed off', {label}) : label);
+      return done;
     }
 
     lineCells() { return this.line('row', Math.floor(this.active / this.W)); }
@@ -313,7 +327,7 @@
     // -- pointer: a click fills (or clears what it painted), a drag paints a run ------------
     bindPointer(grid) {
       const shell = this.shell;
-      /** @type {{start: number, value: number, last: number, painted: [number, any, any][] | null} | null} */
+      /** @type {{start: number, value: number, last: number, painted: [number, any, any][] | null, timer: number} | null} */
       let drag = null;
       const indexAt = (x, y) => {
         const first = this.cellEls[0].getBoundingClientRect();
@@ -331,16 +345,18 @@
         const i = Number(cellOf(e));
         const tool = e.button === 2 || e.ctrlKey ? EMPTY_MARK : this.tool;
         const value = shell.cells[i] === tool ? 0 : tool;   // the same tool again clears
-        drag = {start: i, value, last: i, painted: null};
+        drag = {start: i, value, last: i, painted: null, timer: 0};
         grid.setPointerCapture(e.pointerId);
         this.moveTo(i, true);
         drag.painted = shell.apply([[i, value]]);
+        if (e.pointerType !== 'mouse' && tool !== EMPTY_MARK) drag.timer = this.longPress(drag, () => drag);
       });
       grid.addEventListener('pointermove', (e) => {
         if (!drag) return;
         const i = indexAt(e.clientX, e.clientY);
         if (i < 0 || i === drag.last) return;
         drag.last = i;
+        clearTimeout(drag.timer);
         // along the row or the column of the start, whichever the pointer is further along
         const W = this.W, r0 = Math.floor(drag.start / W), c0 = drag.start % W;
         const r = Math.floor(i / W), c = i % W;
@@ -360,9 +376,29 @@
         if (!painted.length && changed.length) shell.touched(changed);
         else shell.touched(changed.filter((k) => !run.includes(k)));
       });
-      const end = () => { drag = null; };
+      const end = () => { if (drag) clearTimeout(drag.timer); drag = null; };
       grid.addEventListener('pointerup', end);
       grid.addEventListener('pointercancel', end);
+    }
+
+    /**
+     * A finger held on the cell it touched marks it empty (or clears its dot) in place of the
+     * tap's paint, one undo step; a drag from there marks the run empty.
+     * @param {{start: number, value: number, last: number, painted: [number, any, any][] | null}} held
+     * @param {() => unknown} current the pointer's drag now (null once lifted)
+     */
+    longPress(held, current) {
+      const shell = this.shell;
+      return window.setTimeout(() => {
+        if (current() !== held || held.last !== held.start) return;
+        const i = held.start, before = held.painted || [];
+        for (let k = before.length - 1; k >= 0; k--) shell.cells[before[k][0]] = before[k][1];
+        if (before.length) shell.undoStack.pop();
+        held.value = shell.cells[i] === EMPTY_MARK ? 0 : EMPTY_MARK;
+        const painted = held.painted = shell.apply([[i, held.value]]);
+        if (!painted.length && before.length) shell.touched([i]);
+        if (navigator.vibrate) navigator.vibrate(15);
+      }, LONG_PRESS_MS);
     }
 
     moveTo(i, focus) {
@@ -393,7 +429,13 @@
       if (key === ' ' || key === 'Enter' || key === 'f' || key === 'F') set(this.tool === EMPTY_MARK ? 1 : this.tool);
       else if (key === 'x' || key === 'X' || key === '.') set(EMPTY_MARK);
       else if (key === 'Backspace' || key === 'Delete' || key === '0') { e.preventDefault(); shell.apply([[i, 0]]); }
-      else if (many > 1 && /^[1-9]$/.test(key) && Number(key) <= many) { this.setTool(Number(key)); set(Number(key)); }
+      else if (many > 1 && /^[1-9]$/.test(key) && Number(key) <= many) {
+        // a colour key chooses the colour only: Space or F paints with it (painting too made
+        // the following Space clear the cell)
+        e.preventDefault();
+        this.setTool(Number(key));
+        shell.say(`${this.colours[Number(key) - 1].name} chosen.`, false);
+      }
       else if (key === 'Home') { e.preventDefault(); this.moveTo(r * W, true); }
       else if (key === 'End') { e.preventDefault(); this.moveTo(r * W + W - 1, true); }
       else return false;
@@ -410,6 +452,12 @@
       return !s.a ? '' : s.a === 'row' ? this.words._('Row {n}', {n}) : this.words._('Column {n}', {n});
     }
     hintArea(s) { return s.a ? this.line(s.a, /** @type {number} */ (s.i)) : []; }
+    hintCell(i) {
+      const v = this.shell.solution[i];
+      // a colour cell is named by its colour (the puzzle's own name for it), a black one is "filled"
+      return v ? {filled: true, colour: this.colours[v - 1].rgb ? this.colours[v - 1].name : null}
+        : {filled: false, colour: null};
+    }
   }
 
   P.clueOf = clueOf;

@@ -85,6 +85,7 @@
       return this.shell.solution[i] ? v === 1 : v !== 1;
     }
     truth(i) { return this.shell.solution[i] ? 1 : EMPTY_MARK; }
+    hintCell(i) { return {filled: Boolean(this.shell.solution[i]), colour: null}; }
 
     tools() { return null; }
     moreTools() { return []; }
