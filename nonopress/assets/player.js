@@ -876,7 +876,7 @@
       const {_} = this.words;
       const title = solvedTitle ? _('Solved: {title}', {title: solvedTitle}) : _('Solved!');
       p.append(el('h2', {text: title}),
-        // a puzzle without a hint table (a fill-in) reports no hints it could not have had
+        // a puzzle without a hint table reports no hints it could not have had
         el('p', {text: this.data.hints
           ? _('Your time: {time}. Hints: {hints}, checks: {checks}, reveals: {reveals}.',
             {time: clock(s.seconds), hints, checks: s.checks, reveals: s.reveals})
