@@ -106,7 +106,8 @@ def test_no_english_escapes_the_catalogue_in_the_player_at_any_hint_stage(
     hint = page.locator(".np-hint-button")
     for stage in range(1, 5):
         hint.click()
-        text = page.locator(".np-hint-stage").inner_text()
+        # stage 4 keeps stage 3's sentence above its own
+        text = page.locator(".np-hint-stage").last.inner_text()
         assert text.startswith(f"[Ĥîñţ {stage}: "), text
         assert _escaped(page, content) == [], stage
     page.locator(".np-hint button").first.click()  # accept the step's cells
@@ -121,6 +122,9 @@ def test_no_english_escapes_the_catalogue_in_the_player_at_any_hint_stage(
         assert _escaped(page, content) == []
     # revealed to the end: the solved panel, its title the puzzle's own
     page.get_by_role("button", name=i18n.pseudo("Reveal all")).click()
+    dialog = page.get_by_role("dialog")
+    assert _escaped(page, [*content, "House"]) == []  # the question and its buttons
+    dialog.get_by_role("button", name=i18n.pseudo("Reveal"), exact=True).click()
     assert page.locator(".np-solved").is_visible()
     assert _escaped(page, [*content, "House"]) == []
     page.get_by_role("button", name=i18n.pseudo("Pause")).click()
@@ -139,7 +143,7 @@ def test_no_english_escapes_the_catalogue_on_a_mosaic_at_any_hint_stage(
     assert _escaped(page, content) == []
     for stage in range(1, 5):
         page.locator(".np-hint-button").click()
-        assert page.locator(".np-hint-stage").inner_text().startswith(f"[Ĥîñţ {stage}: ")
+        assert page.locator(".np-hint-stage").last.inner_text().startswith(f"[Ĥîñţ {stage}: ")
         assert _escaped(page, content) == [], stage
 
 

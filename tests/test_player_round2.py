@@ -380,7 +380,7 @@ def test_a_fillin_reports_no_hints_and_a_crossed_off_clue_is_announced(
         if tab.solution[2 * tab.width + c]:
             page.mouse.click(*tab.centre(2, c))
     assert "Clue of row 3" in tab.status() and "crossed off" in tab.status()
-    assert page.get_by_role("rowheader", name=re.compile(r"^row 3 clue 5, crossed off$")).count()
+    assert page.get_by_role("rowheader", name=re.compile(r"^row 3, clue 5, crossed off$")).count()
 
 
 def test_every_page_has_an_icon_the_policy_allows(context: Any, sample: Path) -> None:
