@@ -171,20 +171,29 @@ def observations(catalogue: Catalogue, since: str | None = None, min_clean: int 
     return found, left_out
 
 
+def log_line(x: Sequence[float], measured: Sequence[float], against: str,
+             things: str) -> tuple[float, float, float, float]:
+    """Least squares of the measured log minutes on ``x``: (intercept, scale) and the
+    residuals' quartiles (the range); NoFit when the minutes do not grow with ``x``."""
+    y = np.log([max(m, 1e-6) for m in measured])
+    design = np.column_stack([np.ones(len(y)), np.asarray(x, dtype=float)])
+    (intercept, scale), *_ = np.linalg.lstsq(design, y, rcond=None)
+    if not scale > 0:
+        raise NoFit(f"the measured minutes do not grow with {against} (scale {scale:+.2f} "
+                    f"over {len(y)} {things}): no fit; more {things}, or {things} further "
+                    "apart in size and difficulty, would measure it")
+    residuals = y - design @ np.array([intercept, scale])
+    low, high = np.percentile(residuals, [25, 75])
+    return float(intercept), float(scale), float(low), float(high)
+
+
 def refit(train: Sequence[Observed], before: TimeModel, weights: Weights) -> TimeModel:
     """``before`` shifted and scaled to ``train`` (least squares of the measured log
     minutes on ``before``'s; see the module's note), the range from the residuals'
     quartiles."""
-    x = np.array([before.log_minutes(o.terms, o.clues, weights) for o in train])
-    y = np.log([max(o.measured, 1e-6) for o in train])
-    design = np.column_stack([np.ones(len(train)), x])
-    (shift, scale), *_ = np.linalg.lstsq(design, y, rcond=None)
-    if not scale > 0:
-        raise NoFit(f"the measured minutes do not grow with the model's (scale {scale:+.2f} "
-                    f"over {len(train)} puzzles): no refit; more puzzles, or puzzles further "
-                    "apart in size and difficulty, would measure it")
-    residuals = y - design @ np.array([shift, scale])
-    low, high = np.percentile(residuals, [25, 75])
+    x = [before.log_minutes(o.terms, o.clues, weights) for o in train]
+    shift, scale, low, high = log_line(x, [o.measured for o in train], "the model's",
+                                       "puzzles")
     return TimeModel(
         intercept=round(float(shift + scale * before.intercept), 4),
         coefficients={n: round(float(scale * c), 4) for n, c in before.coefficients.items()},

@@ -20,14 +20,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import sqlalchemy as sa
 
 from grader.mosaic.minutes import MosaicTimeModel, time_model
 from grader.scoring import RATED_LEVELS
 from nonopress.catalogue import schema
 from nonopress.catalogue.database import Catalogue
-from nonopress.solves.refit import MIN_CLEAN, MIN_PUZZLES, NoFit, TooFewSolves, held_out
+from nonopress.solves.refit import (
+    MIN_CLEAN,
+    MIN_PUZZLES,
+    TooFewSolves,
+    held_out,
+    log_line,
+)
 from nonopress.solves.reports import MIN_ADDRESSES, address_median, counted, read_solves
 
 #: the name ``calibrate --kind`` gives the mosaic's minutes
@@ -98,16 +103,9 @@ def observations(catalogue: Catalogue, since: str | None = None, min_clean: int 
 def fit(train: list[MosaicObserved]) -> MosaicTimeModel:
     """Least squares of the measured log minutes on the assumed log minutes; the range
     from the residuals' quartiles."""
-    x = np.log([max(o.assumed, 1e-3) for o in train])
-    y = np.log([max(o.measured, 1e-6) for o in train])
-    design = np.column_stack([np.ones(len(train)), x])
-    (intercept, scale), *_ = np.linalg.lstsq(design, y, rcond=None)
-    if not scale > 0:
-        raise NoFit(f"the measured minutes do not grow with the assumed ones (scale "
-                    f"{scale:+.2f} over {len(train)} mosaics): no fit; more mosaics, or "
-                    "mosaics further apart in size and difficulty, would measure it")
-    residuals = y - design @ np.array([intercept, scale])
-    low, high = np.percentile(residuals, [25, 75])
+    x = [math.log(max(o.assumed, 1e-3)) for o in train]
+    intercept, scale, low, high = log_line(x, [o.measured for o in train], "the assumed ones",
+                                           "mosaics")
     return MosaicTimeModel(round(float(intercept), 4), round(float(scale), 4),
                            round(float(min(low, 0.0)), 4), round(float(max(high, 0.0)), 4),
                            fitted=True)
