@@ -251,6 +251,12 @@ _FAST = re.compile(
     rb"[ \t\r\n\f\x00]*+((?:[+-]?(?:\d+\.?\d*|\.\d+)[ \t\r\n\f\x00]++)*+)"
     rb"([A-Za-z'\"*][A-Za-z0-9'\"*]*)(?=[ \t\r\n\f\x00/\[<(%]|\Z)"
 )
+#: The operators of PDF as text, looked up rather than decoded a million times.
+_OPERATOR_NAMES = (
+    "b B b* B* BDC BI BMC BT BX c cm CS cs d d0 d1 Do DP EI EMC ET EX f F f* G g gs h i ID j J K "
+    "k l m M MP n q Q re RG rg ri s S SC sc SCN scn sh T* Tc Td TD Tf Tj TJ TL Tm Tr Ts Tw Tz v w "
+    "W W* y")
+_OPERATORS = {op.encode(): op for op in _OPERATOR_NAMES.split()}
 _NOT_FAST = frozenset((b"BI", b"ID", b"true", b"false", b"null"))
 _ESCAPES = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"b": b"\b", b"f": b"\f", b"(": b"(",
             b")": b")", b"\\": b"\\"}
@@ -339,8 +345,8 @@ def operations(chunks: Iterable[bytes], budget: Budget) -> Iterator[tuple[str, l
                     word = fast.group(2)
                     if word not in _NOT_FAST:
                         numbers = fast.group(1).split()
-                        for text in numbers:
-                            if len(text) > MAX_NUMBER_CHARS:
+                        if fast.end(1) - fast.start(1) > MAX_NUMBER_CHARS:
+                            for text in numbers:  # one of them may be too long
                                 _number(text)
                         operands.extend(map(float, numbers))
                         pos = fast.end()
@@ -348,7 +354,8 @@ def operations(chunks: Iterable[bytes], budget: Budget) -> Iterator[tuple[str, l
                         if count >= 4096:
                             budget.spend_operators(count)
                             count = 0
-                        yield word.decode("latin-1"), operands
+                        op = _OPERATORS.get(word)
+                        yield op if op is not None else word.decode("latin-1"), operands
                         operands = []
                         continue
             match = _TOKEN.match(buf, pos)

@@ -48,11 +48,15 @@ class RuleResult:
     status: Status = "pass"
     findings: list[Finding] = field(default_factory=list)
 
-    def add(self, page: int | None, message: str, status: Status = "fail") -> None:
+    def add(self, page: int | None, message: str | Callable[[], str],
+            status: Status = "fail") -> None:
+        """A finding; a message may come as how to write it, written only if it is kept (a
+        page of 100,000 hairlines keeps the first MAX_FINDINGS)."""
         if status == "fail" or self.status == "pass":
             self.status = status
         if len(self.findings) < MAX_FINDINGS:
-            self.findings.append(Finding(page, message))
+            self.findings.append(Finding(page, message if isinstance(message, str)
+                                         else message()))
 
 
 @dataclass(frozen=True)
@@ -156,7 +160,7 @@ def image_resolution(doc: Document) -> RuleResult:
             if mark.ppi is None or mark.ppi >= WANTED_PPI - 0.5:
                 continue
             status: Status = "fail" if mark.ppi < LEAST_PPI else "warn"
-            result.add(scan.index + 1, mark.what, status)
+            result.add(scan.index + 1, mark.told, status)
     return result
 
 
@@ -181,7 +185,7 @@ def _text_size(doc: Document, least: float, rule: str, title: str) -> RuleResult
     for scan in doc.pages:
         for mark in _visible(doc, scan.index):
             if mark.text_size is not None and mark.text_size < least - 0.05:
-                result.add(scan.index + 1, mark.what)
+                result.add(scan.index + 1, mark.told)
     return result
 
 
@@ -196,7 +200,7 @@ def _line_widths(doc: Document, least: float, status: Status, why: str) -> RuleR
             thin = mark.line_width if mark.line_width is not None else mark.thinnest
             if thin is not None and (mark.line_width is not None or thin > 0) and (
                     thin < least - TOLERANCE):
-                result.add(scan.index + 1, mark.what, status)
+                result.add(scan.index + 1, mark.told, status)
     return result
 
 

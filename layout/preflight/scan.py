@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, Literal
 
 import pikepdf
@@ -119,19 +120,26 @@ class Colour:
 INITIAL = {"DeviceGray": (0.0,), "DeviceRGB": (0.0, 0.0, 0.0), "DeviceCMYK": (0.0, 0.0, 0.0, 1.0)}
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Mark:
     """One thing painted on the page."""
 
     kind: MarkKind
     bbox: Box
     colour: Colour | None
-    what: str  # a human description naming the object and where it is in the stream
+    # a human description naming the object and where it is in the stream, or how to write
+    # one: a busy page paints hundreds of thousands of marks and a report names a few
+    told: str | Callable[[], str]
     line_width: float | None = None  # effective, for strokes
     text_size: float | None = None  # effective, for text
     font: str | None = None
     thinnest: float | None = None  # for fills: the thinnest side of the filled shape, in pt
     ppi: float | None = None  # for images: effective resolution at the placed size
+
+    @property
+    def what(self) -> str:
+        told = self.told
+        return told if isinstance(told, str) else told()
 
     @property
     def blank(self) -> bool:
@@ -311,9 +319,11 @@ def _colour_space(value: Any, resources: Any) -> tuple[str, str, int]:
 #: marked content, ending a text object): skipped before the long dispatch below.
 _NOTHING_TO_SEE = frozenset(("h", "ET", "W", "W*", "d", "j", "J", "M", "ri", "i", "BX", "EX",
                              "MP", "DP", "BMC", "BDC", "EMC", "d0", "d1"))
-#: Operators whose findings name them (the others' position is never shown).
-_NAMED_OPS = frozenset(("gs", "S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "Tj", "TJ", "'",
-                        '"', "Do", "sh"))
+#: Operators that paint (or end) the current path.
+_PAINT_OPS = frozenset(("S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n"))
+#: Operators whose findings name them at once (a path's marks name theirs when asked; the
+#: others' position is never shown).
+_NAMED_OPS = frozenset(("gs", "Tj", "TJ", "'", '"', "Do", "sh"))
 
 
 class _Scanner:
@@ -343,6 +353,7 @@ class _Scanner:
         curved = False  # the path has segments other than rectangles
         segments = 0
         tm = tlm = IDENTITY
+        scaled_ctm, scale = IDENTITY, 1.0  # the last matrix a line width was scaled by
         for number, (op, args) in enumerate(operations(chunks, self.budget), start=1):
             at = f"{where} operator {number} '{op}'" if op in _NAMED_OPS else ""
             # -- paths --------------------------------------------------------------------
@@ -372,25 +383,27 @@ class _Scanner:
                 a, b, c, d = state.ctm[:4]
                 rects.append(min(abs(w) * math.hypot(a, b), abs(h) * math.hypot(c, d)))
                 segments += 4
-            elif op in ("S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n"):
+            elif op in _PAINT_OPS:
                 if path and op != "n":
-                    box = bbox_of(path)
-                    shape = f"path of {max(segments, 1)} segment(s) at " + _where(box)
+                    xs, ys = zip(*path, strict=True)
+                    box = (min(xs), min(ys), max(xs), max(ys))
                     if op in ("f", "F", "f*", "B", "B*", "b", "b*"):
                         # a rectangle's thinnest side is exact; any other shape is judged
                         # by its bounding box (a thin diagonal sliver goes unmeasured)
                         thin = min([*rects, *(() if rects and not curved else
                                               (box[2] - box[0], box[3] - box[1]))])
-                        what = "filled " + (f"{thin:.2f} pt thin " if thin < 2 else "")
-                        self.mark(Mark("fill", box, state.fill, f"{what}{shape} ({at})",
-                                       thinnest=thin))
+                        self.mark(Mark("fill", box, state.fill,
+                                       partial(_path_text, "filled", thin, segments, box,
+                                               where, number, op), thinnest=thin))
                     if op in ("S", "s", "B", "B*", "b", "b*"):
-                        width = state.line_width * min_scale(state.ctm)
+                        if state.ctm is not scaled_ctm:
+                            scaled_ctm, scale = state.ctm, min_scale(state.ctm)
+                        width = state.line_width * scale
                         half = max(width, 0.01) / 2  # the ink reaches half a width out
                         box = (box[0] - half, box[1] - half, box[2] + half, box[3] + half)
                         self.mark(Mark("stroke", box, state.stroke,
-                                       f"stroked {shape}, {width:.2f} pt wide ({at})",
-                                       line_width=width))
+                                       partial(_path_text, "stroked", width, segments, box,
+                                               where, number, op), line_width=width))
                 path, rects, curved, segments = [], [], False, 0
             elif op == "q":
                 if len(stack) < 4096:
@@ -613,6 +626,17 @@ class _Scanner:
         pixels = (width if isinstance(width, float) else 0.0,
                   height if isinstance(height, float) else 0.0)
         self.image(state, pixels, colour, at)
+
+
+def _path_text(painted: str, measure: float, segments: int, box: Box, where: str,
+               number: int, op: str) -> str:
+    """A path mark's description, written when a finding names it: "stroked path of 1
+    segment(s) at x 100-200, y 100-200 pt, 0.10 pt wide (page 1 operator 5 'S')"."""
+    shape = f"path of {max(segments, 1)} segment(s) at " + _where(box)
+    at = f"{where} operator {number} '{op}'"
+    if painted == "stroked":
+        return f"stroked {shape}, {measure:.2f} pt wide ({at})"
+    return "filled " + (f"{measure:.2f} pt thin " if measure < 2 else "") + f"{shape} ({at})"
 
 
 def _where(box: Box) -> str:
