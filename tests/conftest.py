@@ -1,9 +1,12 @@
-"""Shared test fixtures: where the public corpus and the project's library live."""
+"""Shared test fixtures: where the public corpus and the project's library live, the bundled
+issues' sites, and one headless Chromium a browser module."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,3 +45,37 @@ def issue_site(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path
         return built[manifest]
 
     return site
+
+
+@pytest.fixture(scope="module")
+def sample(issue_site: Callable[[str], Path]) -> Path:
+    """The bundled sample issue's site."""
+    return issue_site("sample.yaml")
+
+
+@pytest.fixture(scope="module")
+def colour_site(issue_site: Callable[[str], Path]) -> Path:
+    return issue_site("colour-sample.yaml")
+
+
+@pytest.fixture(scope="module")
+def words_site(issue_site: Callable[[str], Path]) -> Path:
+    return issue_site("words-and-pictures.yaml")
+
+
+@pytest.fixture(scope="module")
+def mosaic_site(issue_site: Callable[[str], Path]) -> Path:
+    return issue_site("mosaic-sample.yaml")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's headless ``chromium`` driven by Playwright, one a module (skips without it)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    if executable is None:
+        pytest.skip("Chromium is not installed (Debian package chromium)")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=executable)
+        yield chromium
+        chromium.close()

@@ -31,19 +31,6 @@ PUZZLES = ROOT / "puzzles"
 SHOTS = Path(tempfile.gettempdir()) / "nonopress-web-shots"
 
 
-@pytest.fixture(scope="module")
-def sample(issue_site: Callable[[str], Path]) -> Path:
-    return issue_site("sample.yaml")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield chromium
-        chromium.close()
-
-
 @pytest.fixture
 def context(browser: Any) -> Iterator[Any]:
     ctx = browser.new_context(viewport={"width": 1100, "height": 900})

@@ -98,14 +98,6 @@ def record() -> dict[str, Any]:
     return play_record(puzzle, Budget(seconds=30))
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield chromium
-        chromium.close()
-
-
 def _open(browser: Any, hosts: tuple[Host, Host, Host], data: dict[str, Any]) -> Any:
     page_host, data_host, _ = hosts
     (data_host.folder / "puzzle.json").write_text(json.dumps(data))

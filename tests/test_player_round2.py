@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,29 +21,6 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not instal
 #: a phone as the issue tried it: 390x844 CSS px, touch, a coarse pointer
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3,
          "is_mobile": True, "has_touch": True}
-
-
-@pytest.fixture(scope="module")
-def sample(issue_site: Callable[[str], Path]) -> Path:
-    return issue_site("sample.yaml")
-
-
-@pytest.fixture(scope="module")
-def colour_site(issue_site: Callable[[str], Path]) -> Path:
-    return issue_site("colour-sample.yaml")
-
-
-@pytest.fixture(scope="module")
-def words_site(issue_site: Callable[[str], Path]) -> Path:
-    return issue_site("words-and-pictures.yaml")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield chromium
-        chromium.close()
 
 
 #: where the player's nodes are: its element's shadow root when it has one, else the page

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -52,16 +51,6 @@ def test_the_page_holds_both_kinds_with_their_palettes_and_coloured_clues(
     assert cat["rows"][0] == [[1, 1], [1, 1]]
     assert all(step["text"] and step["changes"] for step in ladybird["steps"])
     assert "red" in ladybird["steps"][0]["text"] or "black" in ladybird["steps"][0]["text"]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if CHROMIUM is None:
-        pytest.skip("Chromium is not installed (Debian package chromium)")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield chromium
-        chromium.close()
 
 
 CELL_COLOURS = """section => Array.from(section.querySelectorAll('tr')).filter(

@@ -35,14 +35,6 @@ ROOT = Path(__file__).resolve().parents[1]
 HOUSE = ROOT / "puzzles" / "house.yaml"
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield chromium
-        chromium.close()
-
-
 @pytest.fixture()
 def studio(tmp_path: Path) -> Iterator[tuple[StudioConfig, str]]:
     """A studio over a catalogue holding the House, taking solves from pages opened from

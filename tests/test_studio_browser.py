@@ -44,14 +44,6 @@ def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StudioConfig]:
         yield config
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield chromium
-        chromium.close()
-
-
 @pytest.fixture
 def page(browser: Any, studio: StudioConfig) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 800})

@@ -9,7 +9,7 @@ import json
 import re
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,34 +30,6 @@ ISSUES = ROOT / "puzzles" / "issues"
 #: screenshots of what the tests saw, to look at after a run
 SHOTS = Path(tempfile.gettempdir()) / "nonopress-web-shots"
 DOT = 255
-
-
-@pytest.fixture(scope="module")
-def sample(issue_site: Callable[[str], Path]) -> Path:
-    return issue_site("sample.yaml")
-
-
-@pytest.fixture(scope="module")
-def colour_site(issue_site: Callable[[str], Path]) -> Path:
-    return issue_site("colour-sample.yaml")
-
-
-@pytest.fixture(scope="module")
-def words_site(issue_site: Callable[[str], Path]) -> Path:
-    return issue_site("words-and-pictures.yaml")
-
-
-@pytest.fixture(scope="module")
-def mosaic_site(issue_site: Callable[[str], Path]) -> Path:
-    return issue_site("mosaic-sample.yaml")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield chromium
-        chromium.close()
 
 
 class Tab:
