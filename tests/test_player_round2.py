@@ -280,6 +280,51 @@ def test_nothing_moves_while_painting_on_a_phone(phone: Any, sample: Path) -> No
     assert page.evaluate("window.__shift") == 0
 
 
+#: the hinted cells the screen shows: each cell marked by the hint whose centre lies in the
+#: grid's box clear of its sticky clue bars, and whether the point there is the cell itself
+#: (not the hint panel drawn over it); with the panel's box
+UNCOVERED = """() => {
+  const root = npRoot(), box = root.querySelector('.np-scroller').getBoundingClientRect();
+  const head = root.querySelector('.np-head').getBoundingClientRect();
+  const side = root.querySelector('.np-rowclue').getBoundingClientRect();
+  const panel = root.querySelector('.np-hint').getBoundingClientRect();
+  const cells = [...root.querySelectorAll('.np-show')].map((c) => {
+    const r = c.getBoundingClientRect(), x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+    if (x < side.right || x > Math.min(box.right, innerWidth) || y < head.bottom
+        || y > Math.min(box.bottom, innerHeight)) return null;
+    const hit = root.elementFromPoint(x, y);
+    return {i: Number(c.dataset.i), seen: hit === c || c.contains(hit)};
+  }).filter(Boolean);
+  return {cells, panel: {top: panel.top, bottom: panel.bottom}};
+}"""
+
+
+def test_on_a_phone_the_hint_panel_hides_none_of_the_cells_it_talks_about(
+        phone: Any, sample: Path) -> None:
+    """Every row but the last solved on the 30x29, so the hint is about the bottom row: at
+    each stage the hinted cells the grid's box shows are not under the panel (held at the
+    screen's foot, it covered the box's lower rows), and the last row's are among them."""
+    tab = Tab(phone.new_page(), sample, "puzzle-10.html")
+    page = tab.page
+    width, height = tab.width, tab.height
+    changes = [[i, value or DOT] for i, value in enumerate(tab.solution[: width * (height - 1)])]
+    player(page, f".apply({changes})")
+    page.get_by_role("button", name="Hint", exact=True).click()
+    for stage in (2, 3, 4):
+        page.get_by_role("button", name=re.compile("more")).click()
+        page.wait_for_timeout(100)
+        if stage == 3:
+            continue  # a sentence only: no cell marked
+        seen = page.evaluate(UNCOVERED)
+        assert 0 <= seen["panel"]["top"] < seen["panel"]["bottom"] <= 844, seen["panel"]
+        assert seen["cells"], f"stage {stage}: no hinted cell in the grid's box"
+        covered = [c["i"] for c in seen["cells"] if not c["seen"]]
+        assert covered == [], f"stage {stage}: cells {covered} under the hint panel"
+        if stage == 4:
+            assert any(c["i"] >= width * (height - 1) for c in seen["cells"])
+            screen(page, "phone-hint-bottom-row")
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_no_violation_on_a_phone_mid_solve_with_a_hint_and_the_dialog(
         browser: Any, sample: Path, scheme: str) -> None:

@@ -685,7 +685,8 @@
       if (h.stage === last) {
         panel.append(button(h.type === 'wrong' ? _('Clear it') : _('Accept'), () => this.acceptHint()));
       }
-      panel.append(button(_('Close'), () => { panel.hidden = true; this.clearMarks(); }));
+      panel.append(button(_('Close'), () => { panel.hidden = true; this.clearMarks(); this.dock(); }));
+      this.dock();
       if (h.type === 'step' && h.stage === 4) {
         const named = this.decidedCells(cells);
         this.say(`${shown} ${named}`, false);
@@ -777,6 +778,26 @@
       }
       this.hint = null;
       this.hintPanel.hidden = true;
+      this.dock();
+    }
+
+    /**
+     * On a phone the open hint panel is held at the screen's foot (player.css), where it
+     * covered the grid box's lower rows, the very cells a hint about a bottom row talks
+     * about: the box gives up the panel's height (and any overlap left, when what stands above
+     * the box is taller than the style sheet allows for), so the grid scrolls above the panel.
+     */
+    dock() {
+      const panel = this.hintPanel, scroller = this.scroller;
+      if (!panel || !scroller) return;
+      if (panel.hidden) { this.host.style.removeProperty('--hint-room'); return; }
+      let room = panel.offsetHeight;
+      this.host.style.setProperty('--hint-room', `${room}px`);
+      const over = scroller.getBoundingClientRect().bottom - panel.getBoundingClientRect().top;
+      if (over > 0 && getComputedStyle(panel).position === 'sticky') {
+        room += Math.ceil(over);
+        this.host.style.setProperty('--hint-room', `${room}px`);
+      }
     }
 
     // -- the timer: runs while the page is visible, from the first move ---------------------

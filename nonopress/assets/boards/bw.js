@@ -347,7 +347,7 @@
         const value = shell.cells[i] === tool ? 0 : tool;   // the same tool again clears
         drag = {start: i, value, last: i, painted: null, timer: 0};
         grid.setPointerCapture(e.pointerId);
-        this.moveTo(i, true);
+        this.moveTo(i, true, false);  // the cell is under the pointer: nothing to scroll to
         drag.painted = shell.apply([[i, value]]);
         if (e.pointerType !== 'mouse' && tool !== EMPTY_MARK) drag.timer = this.longPress(drag, () => drag);
       });
@@ -401,14 +401,15 @@
       }, LONG_PRESS_MS);
     }
 
-    moveTo(i, focus) {
+    /** @param {boolean} [scroll] false: the cell is in view (pressed), skip the focus's scroll */
+    moveTo(i, focus, scroll = true) {
       if (i < 0 || i >= this.n) return;
       const old = this.cellEls[this.active];
       if (old) old.tabIndex = -1;
       this.active = i;
       const cell = this.cellEls[i];
       cell.tabIndex = 0;
-      if (focus && document.activeElement !== cell) cell.focus({preventScroll: false});
+      if (focus && document.activeElement !== cell) cell.focus({preventScroll: !scroll});
     }
 
     /** the keys of a line puzzle; false: not one of them */
