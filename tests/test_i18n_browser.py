@@ -162,6 +162,12 @@ def test_a_german_page_plays_in_german(page: Any, site: Callable[[str], Path]) -
     assert page.locator(".np-status").inner_text() in (
         "Bisher kein Fehler.", "1 falsche Markierung, rot gezeigt.",
         "2 falsche Markierungen, rot gezeigt.")
+    # the answer printed from the page is captioned in German too
+    page.evaluate("() => { window.print = () => {}; }")
+    page.get_by_label("Was drucken").select_option("answer")
+    page.get_by_role("button", name="Drucken", exact=True).click()
+    caption = page.locator(".np-print-caption").text_content()
+    assert caption is not None and caption.startswith("Lösung: "), caption
 
 
 def _axe(page: Any) -> list[str]:

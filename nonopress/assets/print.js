@@ -85,7 +85,9 @@
       copy.setAttribute('aria-hidden', 'true');
       const caption = document.createElement('p');
       caption.className = 'np-print-caption';
-      caption.textContent = answer ? `Answer: ${p.data.heading || ''}`.trim() : '';
+      const {_} = p.words;
+      // TRANSLATORS: above the printed answer grid; {title} is the puzzle's title (may be empty)
+      caption.textContent = answer ? _('Answer: {title}', {title: p.data.heading || ''}).trim() : '';
       if (answer) copy.append(caption);
       copy.append(grid);
       (p.scroller || p.grid).after(copy);
