@@ -18,15 +18,17 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import datetime
 import functools
 import gettext as _gettext
 import io
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader.errors import NonopressError
+
+if TYPE_CHECKING:
+    import datetime
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "nonopress"
@@ -165,7 +167,8 @@ def read_catalogue(path: Path) -> _gettext.GNUTranslations:
 @functools.cache
 def translator(language: str = SOURCE) -> Translator:
     """The translator of a language tag (see :func:`resolve`)."""
-    name = resolve(language)
+    # English, every command's default, is always shipped: no look at the catalogues' folder
+    name = SOURCE if language == SOURCE else resolve(language)
     if name == SOURCE:
         return Translator(SOURCE, _gettext.NullTranslations())
     if name == PSEUDO:
@@ -238,6 +241,8 @@ def shown_day(text: str) -> str:
     language = current().language
     if language in (SOURCE, PSEUDO) or not text:
         return text
+    import datetime
+
     try:
         day = datetime.date.fromisoformat(text)
     except ValueError:

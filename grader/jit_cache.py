@@ -23,9 +23,7 @@ A seed of other sources, another numba or another CPU is simply not found: numba
 
 from __future__ import annotations
 
-import hashlib
 import os
-import shutil
 from pathlib import Path
 from typing import TextIO
 
@@ -84,12 +82,16 @@ def numba_root() -> Path:
 def cache_subfolder(root: Path, sources: Path) -> Path:
     """numba's folder for the kernels of the modules in ``sources`` (its own naming, as of
     0.59-0.68: the folder's name and the SHA-1 of its absolute path), without importing it."""
+    import hashlib  # here: it loads OpenSSL, which a check of a small puzzle never needs
+
     parent = os.path.abspath(sources)
     return root / f"{os.path.basename(parent)}_{hashlib.sha1(parent.encode()).hexdigest()}"
 
 
 def solver_cache_folder(numba_root: Path, sources: Path) -> Path:
     """The folder numba keeps the cached kernels of the modules in ``sources`` in."""
+    import hashlib
+
     source_file = str(sources / f"{COMPILED_MODULES[0]}.py")
     try:
         from numba.core.caching import _CacheLocator
@@ -103,6 +105,8 @@ def solver_cache_folder(numba_root: Path, sources: Path) -> Path:
 
 
 def sources_digest(folder: Path) -> str:
+    import hashlib
+
     digest = hashlib.sha256()
     for name in COMPILED_MODULES:
         digest.update((folder / f"{name}.py").read_bytes())
@@ -157,6 +161,8 @@ def drop_stale_entries(sources: Path, cache: Path) -> bool:
 
 def folder_digest(sources: Path) -> str:
     """The SHA-256 of every Python source in ``sources`` (names and content)."""
+    import hashlib
+
     digest = hashlib.sha256()
     for path in sorted(sources.glob("*.py")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
@@ -170,6 +176,8 @@ def _seed_of(packages_root: Path, folder: str) -> Path:
 def write_seed(root: Path, packages_root: Path) -> int:
     """Copy what numba cached under ``root`` for the seeded folders of ``packages_root``
     into its seed folders (the build step, after compiling every kernel); files copied."""
+    import shutil
+
     copied = 0
     for folder in SEEDED:
         sources = packages_root / folder
@@ -199,6 +207,8 @@ def plant_seed(root: Path, packages_root: Path = PACKAGES_ROOT) -> bool:
     if _planted:
         return False
     _planted = True
+    import shutil
+
     copied = False
     for folder in SEEDED:
         seed = _seed_of(packages_root, folder)

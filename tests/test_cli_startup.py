@@ -72,3 +72,16 @@ def test_checking_a_small_puzzle_imports_no_numpy_and_one_format(tmp_path: Path,
     assert not {"numpy", "numba", "reportlab", "jinja2", "PIL", "layout"} & loaded
     readers = {m for m in loaded if m.startswith("grader.formats.") and "._" not in m}
     assert readers == {f"grader.formats.{'yaml_format' if suffix == 'yaml' else suffix}"}
+
+
+#: standard-library modules a check of a small puzzle never uses, each a measurable share of
+#: its start-up (issue 58): OpenSSL's hashes (a puzzle's key, the kernels' cache folder),
+#: tempfile and random (the cache folder's fallback), json (--json and JSON files only)
+NOT_ON_CHECK_PATH = {"hashlib", "_hashlib", "tempfile", "random", "json"}
+
+
+def test_checking_a_small_puzzle_imports_only_what_it_uses() -> None:
+    done, loaded = loaded_after(["check", str(HEART)])
+    assert done.returncode == 0, done.stderr
+    assert "\tunique\t" in done.stdout
+    assert not NOT_ON_CHECK_PATH & loaded, NOT_ON_CHECK_PATH & loaded
