@@ -24,10 +24,10 @@ A seed of other sources, another numba or another CPU is simply not found: numba
 from __future__ import annotations
 
 import os
-from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from grader.cachedir import cache_dir
+if TYPE_CHECKING:  # pathlib (and the cache folder's module) only once a kernel is needed
+    from pathlib import Path
 
 #: the solver modules with numba-compiled functions (they call into one another)
 COMPILED_MODULES = ("kernels", "reasons", "cdcl", "line_ranges")
@@ -44,7 +44,8 @@ SEEDED = ("grader/solver", "grader/colour", "words")
 SEED_FOLDER = "grader/kernels_seed"
 #: beside a seed, and beside its copy in the user's cache: the digest of the seeded sources
 SEED_STAMP = "nonopress-seed.stamp"
-PACKAGES_ROOT = Path(__file__).resolve().parents[1]
+#: the folder the packages are installed in (a string: no pathlib at import)
+PACKAGES_ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 _planted = False
 
 
@@ -75,6 +76,10 @@ def configure_numba_cache() -> Path:
 
 def numba_root() -> Path:
     """numba's cache folder: ``NUMBA_CACHE_DIR`` if the user set it, else the per-user one."""
+    from pathlib import Path
+
+    from grader.cachedir import cache_dir
+
     chosen = os.environ.get(NUMBA_VARIABLE, "").strip()
     return Path(chosen) if chosen else cache_dir("numba")
 
@@ -193,7 +198,7 @@ def write_seed(root: Path, packages_root: Path) -> int:
     return copied
 
 
-def plant_seed(root: Path, packages_root: Path = PACKAGES_ROOT) -> bool:
+def plant_seed(root: Path, packages_root: Path | str = PACKAGES_ROOT) -> bool:
     """Copy the kernels compiled at build time into numba's cache folder ``root``, once a
     process and only where the cache does not hold this very seed yet; True if copied.
 
@@ -208,7 +213,9 @@ def plant_seed(root: Path, packages_root: Path = PACKAGES_ROOT) -> bool:
         return False
     _planted = True
     import shutil
+    from pathlib import Path
 
+    packages_root = Path(packages_root)
     copied = False
     for folder in SEEDED:
         seed = _seed_of(packages_root, folder)
