@@ -46,28 +46,30 @@ SEED_FOLDER = "grader/kernels_seed"
 SEED_STAMP = "nonopress-seed.stamp"
 #: the folder the packages are installed in (a string: no pathlib at import)
 PACKAGES_ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-_planted = False
+#: the seeded folders this process has planted (or found planted already)
+_planted: set[str] = set()
 
 
 def prepare_cache(sources: Path) -> Path:
     """Point numba at the user's cache folder and drop stale entries, once a process;
     the folder where the kernels of ``sources`` are cached."""
     if sources not in _prepared:
-        folder = solver_cache_folder(configure_numba_cache(), sources)
+        folder = solver_cache_folder(configure_numba_cache(sources), sources)
         drop_stale_entries(sources, folder)
         _prepared[sources] = folder
     return _prepared[sources]
 
 
-def configure_numba_cache() -> Path:
-    """Point numba's cache at the per-user folder (before any kernel is decorated).
+def configure_numba_cache(sources: str | os.PathLike[str] | None = None) -> Path:
+    """Point numba's cache at the per-user folder (before any kernel is decorated), with
+    the build's seed of the kernels of ``sources`` planted (of every seeded folder if None).
 
     Sets ``NUMBA_CACHE_DIR`` in this process's environment too, so that numba's own
     re-reading of its settings and the worker processes of a batch agree with it.
     """
     folder = numba_root()
     os.environ[NUMBA_VARIABLE] = str(folder)
-    plant_seed(folder)
+    plant_seed(folder, folders=seeds_of(sources))
     from numba.core import config
 
     setattr(config, "CACHE_DIR", str(folder))  # noqa: B010 - set at import time by numba
@@ -131,7 +133,7 @@ def needs_compiling(sources: Path) -> bool:
     "true" only costs loading every kernel up front, which is what a cold cache gets.
     """
     root = numba_root()
-    plant_seed(root)
+    plant_seed(root, folders=seeds_of(sources))
     folder = cache_subfolder(root, sources.resolve())
     try:
         stamp = (folder / STAMP_NAME).read_text(encoding="ascii").strip()
@@ -198,9 +200,22 @@ def write_seed(root: Path, packages_root: Path) -> int:
     return copied
 
 
-def plant_seed(root: Path, packages_root: Path | str = PACKAGES_ROOT) -> bool:
-    """Copy the kernels compiled at build time into numba's cache folder ``root``, once a
-    process and only where the cache does not hold this very seed yet; True if copied.
+def seeds_of(sources: str | os.PathLike[str] | None) -> tuple[str, ...]:
+    """The seeded folder that holds the kernels of ``sources`` (every seeded folder for
+    None, or for a folder not seeded): a first fill copies the filler's 1.4 MB of kernels,
+    not the black-and-white solver's 11 MB (200 files) too."""
+    if sources is not None:
+        relative = os.path.relpath(os.path.realpath(sources), PACKAGES_ROOT)
+        if relative.replace(os.sep, "/") in SEEDED:
+            return (relative.replace(os.sep, "/"),)
+    return SEEDED
+
+
+def plant_seed(root: Path, packages_root: Path | str = PACKAGES_ROOT,
+               folders: tuple[str, ...] = SEEDED) -> bool:
+    """Copy the kernels compiled at build time for the seeded ``folders`` into numba's
+    cache folder ``root``, each once a process and only where the cache does not hold this
+    very seed yet; True if copied.
 
     A seed is copied only if its sources are the ones installed (an edited checkout
     compiles, as numba would anyway). Data files go first and each index, then the stamp,
@@ -208,16 +223,16 @@ def plant_seed(root: Path, packages_root: Path | str = PACKAGES_ROOT) -> bool:
     old entries or the new ones, never a part of a file. Failures are ignored: numba then
     compiles as without a seed.
     """
-    global _planted
-    if _planted:
+    wanted = [folder for folder in folders if folder not in _planted]
+    if not wanted:
         return False
-    _planted = True
+    _planted.update(wanted)
     import shutil
     from pathlib import Path
 
     packages_root = Path(packages_root)
     copied = False
-    for folder in SEEDED:
+    for folder in wanted:
         seed = _seed_of(packages_root, folder)
         sources = packages_root / folder
         target = cache_subfolder(root, sources)
