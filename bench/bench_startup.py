@@ -43,10 +43,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def child_cpu_seconds(argv: list[str], env: dict[str, str], cwd: str) -> float:
+def child_cpu_seconds(argv: list[str], env: dict[str, str], cwd: str,
+                      timeout: float = 600) -> float:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   check=False, timeout=600)
+                   check=False, timeout=timeout)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
@@ -200,9 +201,11 @@ def side_by_side(args: argparse.Namespace) -> int:
         }
         print(f"{'command':32} {'side':>8} {'median cpu s':>13} {'min cpu s':>10}")
         for label, command in {**floors, **cases}.items():
+            if args.only and label in cases and args.only not in label:
+                continue
             runs = {side: envs[side] for side in (sides if label in cases else ["this"])}
             for env in runs.values():  # the first run fills numba's cache and the bytecode
-                child_cpu_seconds(command, env, tmp_name)
+                child_cpu_seconds(command, env, tmp_name, timeout=3600)  # compiles, if cold
             times: dict[str, list[float]] = {side: [] for side in runs}
             for _ in range(args.repeat):
                 for side, env in runs.items():
@@ -217,6 +220,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--src", type=Path, help="a checkout to run instead of this one")
+    parser.add_argument("--only", default="",
+                        help="time only the commands whose label holds this text ('check "
+                             "heart': no kernel to compile for a --ref export)")
     parser.add_argument("--first-run", action="store_true",
                         help="install a commit into a fresh venv and time its first runs")
     parser.add_argument("--ref", default=None,
