@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 #: the environment variable that moves the cache folder
@@ -40,6 +39,8 @@ def default_cache_dir() -> Path:
 
 
 def _writable(folder: Path) -> bool:
+    import tempfile  # here: it imports random and its hashes, which a check never needs
+
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe-"):
@@ -50,6 +51,8 @@ def _writable(folder: Path) -> bool:
 
 
 def _fallback_dir() -> Path:
+    import tempfile
+
     user = str(os.getuid()) if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
     return Path(tempfile.gettempdir()) / f"{APP_NAME}-cache-{user}"
 

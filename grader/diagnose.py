@@ -11,6 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+# the empty-edge warning of every check lives in its own small module; re-exported here
+from grader.borders import empty_borders as empty_borders
+from grader.borders import name_lines as name_lines
 from grader.model import (
     EMPTY,
     FILLED,
@@ -158,37 +161,9 @@ def why_no_solution(
     return None, NO_SINGLE_CAUSE
 
 
-def name_lines(refs: Sequence[str], limit: int = MAX_NAMED) -> str:
-    """ "row 2, row 5 and column 3"; past ``limit`` names, "... and 4 more"."""
-    shown = list(refs[:limit])
-    if len(refs) > limit:
-        return f"{', '.join(shown)} and {len(refs) - limit} more"
-    if len(shown) <= 1:
-        return "".join(shown)
-    return f"{', '.join(shown[:-1])} and {shown[-1]}"
-
-
 def differing_text(cells: Sequence[tuple[int, int]], limit: int = 5) -> str:
     """ "4 cells, such as (row 1, column 1), (row 2, column 2)" (0-based input)."""
     shown = ", ".join(f"(row {r + 1}, column {c + 1})" for r, c in cells[:limit])
     noun = "cell" if len(cells) == 1 else "cells"
     more = " such as" if len(cells) > limit else ":"
     return f"{len(cells)} {noun}{more} {shown}" if cells else "some cells"
-
-
-def empty_borders(puzzle: Puzzle) -> str:
-    """A warning when rows or columns at the edge of the grid are empty ('' if none are).
-
-    An empty edge line is a picture that was not cropped: it gives itself away (its clue
-    is 0) and wastes a line of the printed grid.
-    """
-    found: list[str] = []
-    for axis, clues in (("row", puzzle.rows), ("column", puzzle.columns)):
-        last = len(clues) - 1
-        edges = sorted({0, last})
-        found.extend(f"{axis} {index + 1}" for index in edges if not clues[index])
-    if not found:
-        return ""
-    if len(found) == 1:
-        return f"{found[0]}, at the edge of the grid, is empty: crop the picture"
-    return f"{name_lines(found)}, at the edges of the grid, are empty: crop the picture"

@@ -18,20 +18,37 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import datetime
 import functools
 import gettext as _gettext
 import io
 from collections.abc import Iterator, Mapping
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader.errors import NonopressError
 
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+if TYPE_CHECKING:
+    import datetime
+    from pathlib import Path
+
+    LOCALE_DIR: Path
 DOMAIN = "nonopress"
 SOURCE = "en"
 PSEUDO = "en-XA"
+
+
+@functools.cache
+def _locale_dir() -> Path:
+    # made on first use: English, every command's default, never reads a catalogue, and
+    # pathlib is a measurable part of a check's start-up
+    from pathlib import Path
+
+    return Path(__file__).resolve().parent / "locale"
+
+
+def __getattr__(name: str) -> Path:
+    if name == "LOCALE_DIR":  # the catalogues' folder
+        return _locale_dir()
+    raise AttributeError(name)
 
 
 def _fill(text: str, values: Mapping[str, Any]) -> str:
@@ -123,12 +140,12 @@ class _Pseudo(_gettext.NullTranslations):
 
 # -- finding and loading a catalogue ---------------------------------------------------------
 def po_path(language: str) -> Path:
-    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return _locale_dir() / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
 def shipped() -> list[str]:
     """Every language a reader can choose: English, each catalogue, the pseudo-locale."""
-    found = sorted(p.parent.parent.name for p in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+    found = sorted(p.parent.parent.name for p in _locale_dir().glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
     return [SOURCE, *found, PSEUDO]
 
 
@@ -165,7 +182,8 @@ def read_catalogue(path: Path) -> _gettext.GNUTranslations:
 @functools.cache
 def translator(language: str = SOURCE) -> Translator:
     """The translator of a language tag (see :func:`resolve`)."""
-    name = resolve(language)
+    # English, every command's default, is always shipped: no look at the catalogues' folder
+    name = SOURCE if language == SOURCE else resolve(language)
     if name == SOURCE:
         return Translator(SOURCE, _gettext.NullTranslations())
     if name == PSEUDO:
@@ -238,6 +256,8 @@ def shown_day(text: str) -> str:
     language = current().language
     if language in (SOURCE, PSEUDO) or not text:
         return text
+    import datetime
+
     try:
         day = datetime.date.fromisoformat(text)
     except ValueError:
@@ -279,7 +299,7 @@ def catalogue_json(language: str) -> dict[str, Any]:
     if name in (SOURCE, PSEUDO):
         from babel.messages.pofile import read_po
 
-        with (LOCALE_DIR / f"{DOMAIN}.pot").open("rb") as handle:
+        with (_locale_dir() / f"{DOMAIN}.pot").open("rb") as handle:
             template = read_po(handle)
         messages: dict[str, Any] = {}
         for message in template:

@@ -14,10 +14,12 @@ import select
 import stat
 import threading
 import time
-from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from grader.errors import FormatError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: The largest input read. The biggest puzzle (4096x1024) is about 8 MB in the most verbose
 #: text formats, so this leaves room without letting a stray file fill memory.

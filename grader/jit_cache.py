@@ -23,13 +23,11 @@ A seed of other sources, another numba or another CPU is simply not found: numba
 
 from __future__ import annotations
 
-import hashlib
 import os
-import shutil
-from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from grader.cachedir import cache_dir
+if TYPE_CHECKING:  # pathlib (and the cache folder's module) only once a kernel is needed
+    from pathlib import Path
 
 #: the solver modules with numba-compiled functions (they call into one another)
 COMPILED_MODULES = ("kernels", "reasons", "cdcl", "line_ranges")
@@ -46,29 +44,32 @@ SEEDED = ("grader/solver", "grader/colour", "words")
 SEED_FOLDER = "grader/kernels_seed"
 #: beside a seed, and beside its copy in the user's cache: the digest of the seeded sources
 SEED_STAMP = "nonopress-seed.stamp"
-PACKAGES_ROOT = Path(__file__).resolve().parents[1]
-_planted = False
+#: the folder the packages are installed in (a string: no pathlib at import)
+PACKAGES_ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+#: the seeded folders this process has planted (or found planted already)
+_planted: set[str] = set()
 
 
 def prepare_cache(sources: Path) -> Path:
     """Point numba at the user's cache folder and drop stale entries, once a process;
     the folder where the kernels of ``sources`` are cached."""
     if sources not in _prepared:
-        folder = solver_cache_folder(configure_numba_cache(), sources)
+        folder = solver_cache_folder(configure_numba_cache(sources), sources)
         drop_stale_entries(sources, folder)
         _prepared[sources] = folder
     return _prepared[sources]
 
 
-def configure_numba_cache() -> Path:
-    """Point numba's cache at the per-user folder (before any kernel is decorated).
+def configure_numba_cache(sources: str | os.PathLike[str] | None = None) -> Path:
+    """Point numba's cache at the per-user folder (before any kernel is decorated), with
+    the build's seed of the kernels of ``sources`` planted (of every seeded folder if None).
 
     Sets ``NUMBA_CACHE_DIR`` in this process's environment too, so that numba's own
     re-reading of its settings and the worker processes of a batch agree with it.
     """
     folder = numba_root()
     os.environ[NUMBA_VARIABLE] = str(folder)
-    plant_seed(folder)
+    plant_seed(folder, folders=seeds_of(sources))
     from numba.core import config
 
     setattr(config, "CACHE_DIR", str(folder))  # noqa: B010 - set at import time by numba
@@ -77,6 +78,10 @@ def configure_numba_cache() -> Path:
 
 def numba_root() -> Path:
     """numba's cache folder: ``NUMBA_CACHE_DIR`` if the user set it, else the per-user one."""
+    from pathlib import Path
+
+    from grader.cachedir import cache_dir
+
     chosen = os.environ.get(NUMBA_VARIABLE, "").strip()
     return Path(chosen) if chosen else cache_dir("numba")
 
@@ -84,12 +89,16 @@ def numba_root() -> Path:
 def cache_subfolder(root: Path, sources: Path) -> Path:
     """numba's folder for the kernels of the modules in ``sources`` (its own naming, as of
     0.59-0.68: the folder's name and the SHA-1 of its absolute path), without importing it."""
+    import hashlib  # here: it loads OpenSSL, which a check of a small puzzle never needs
+
     parent = os.path.abspath(sources)
     return root / f"{os.path.basename(parent)}_{hashlib.sha1(parent.encode()).hexdigest()}"
 
 
 def solver_cache_folder(numba_root: Path, sources: Path) -> Path:
     """The folder numba keeps the cached kernels of the modules in ``sources`` in."""
+    import hashlib
+
     source_file = str(sources / f"{COMPILED_MODULES[0]}.py")
     try:
         from numba.core.caching import _CacheLocator
@@ -103,6 +112,8 @@ def solver_cache_folder(numba_root: Path, sources: Path) -> Path:
 
 
 def sources_digest(folder: Path) -> str:
+    import hashlib
+
     digest = hashlib.sha256()
     for name in COMPILED_MODULES:
         digest.update((folder / f"{name}.py").read_bytes())
@@ -122,7 +133,7 @@ def needs_compiling(sources: Path) -> bool:
     "true" only costs loading every kernel up front, which is what a cold cache gets.
     """
     root = numba_root()
-    plant_seed(root)
+    plant_seed(root, folders=seeds_of(sources))
     folder = cache_subfolder(root, sources.resolve())
     try:
         stamp = (folder / STAMP_NAME).read_text(encoding="ascii").strip()
@@ -157,6 +168,8 @@ def drop_stale_entries(sources: Path, cache: Path) -> bool:
 
 def folder_digest(sources: Path) -> str:
     """The SHA-256 of every Python source in ``sources`` (names and content)."""
+    import hashlib
+
     digest = hashlib.sha256()
     for path in sorted(sources.glob("*.py")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
@@ -170,6 +183,8 @@ def _seed_of(packages_root: Path, folder: str) -> Path:
 def write_seed(root: Path, packages_root: Path) -> int:
     """Copy what numba cached under ``root`` for the seeded folders of ``packages_root``
     into its seed folders (the build step, after compiling every kernel); files copied."""
+    import shutil
+
     copied = 0
     for folder in SEEDED:
         sources = packages_root / folder
@@ -185,9 +200,22 @@ def write_seed(root: Path, packages_root: Path) -> int:
     return copied
 
 
-def plant_seed(root: Path, packages_root: Path = PACKAGES_ROOT) -> bool:
-    """Copy the kernels compiled at build time into numba's cache folder ``root``, once a
-    process and only where the cache does not hold this very seed yet; True if copied.
+def seeds_of(sources: str | os.PathLike[str] | None) -> tuple[str, ...]:
+    """The seeded folder that holds the kernels of ``sources`` (every seeded folder for
+    None, or for a folder not seeded): a first fill copies the filler's 1.4 MB of kernels,
+    not the black-and-white solver's 11 MB (200 files) too."""
+    if sources is not None:
+        relative = os.path.relpath(os.path.realpath(sources), PACKAGES_ROOT)
+        if relative.replace(os.sep, "/") in SEEDED:
+            return (relative.replace(os.sep, "/"),)
+    return SEEDED
+
+
+def plant_seed(root: Path, packages_root: Path | str = PACKAGES_ROOT,
+               folders: tuple[str, ...] = SEEDED) -> bool:
+    """Copy the kernels compiled at build time for the seeded ``folders`` into numba's
+    cache folder ``root``, each once a process and only where the cache does not hold this
+    very seed yet; True if copied.
 
     A seed is copied only if its sources are the ones installed (an edited checkout
     compiles, as numba would anyway). Data files go first and each index, then the stamp,
@@ -195,12 +223,16 @@ def plant_seed(root: Path, packages_root: Path = PACKAGES_ROOT) -> bool:
     old entries or the new ones, never a part of a file. Failures are ignored: numba then
     compiles as without a seed.
     """
-    global _planted
-    if _planted:
+    wanted = [folder for folder in folders if folder not in _planted]
+    if not wanted:
         return False
-    _planted = True
+    _planted.update(wanted)
+    import shutil
+    from pathlib import Path
+
+    packages_root = Path(packages_root)
     copied = False
-    for folder in SEEDED:
+    for folder in wanted:
         seed = _seed_of(packages_root, folder)
         sources = packages_root / folder
         target = cache_subfolder(root, sources)

@@ -9,11 +9,14 @@ The compiled solver must agree with this module; tests compare both against
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator, Sequence
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from grader.model import EMPTY, FILLED, UNKNOWN, Clue, clue_of
+
+if TYPE_CHECKING:
+    import random
 
 Cells = Sequence[int]
 

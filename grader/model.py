@@ -10,7 +10,6 @@ intersect possibilities with ``&`` and a zero means a contradiction:
 
 from __future__ import annotations
 
-import hashlib
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -254,6 +253,8 @@ class Puzzle(PuzzleShape):
         text += "/" + "|".join(" ".join(map(str, c)) for c in self.columns)
         if self.givens:  # puzzles without givens keep the keys they always had
             text += "/" + "|".join(f"{r},{c},{int(f)}" for r, c, f in self.givens)
+        import hashlib  # here: loading OpenSSL is a start-up cost a check need not pay
+
         return hashlib.sha256(text.encode()).hexdigest()[:24]
 
     def with_givens(self, givens: Iterable[Given]) -> Puzzle:

@@ -10,7 +10,6 @@ puzzle, a grid or a traceback.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from typing import Any
@@ -59,6 +58,8 @@ def _real(text: str) -> float:
 def parse(text: str) -> Any:
     """``json.loads`` with bounded numbers; raises json.JSONDecodeError, NumberError or
     RecursionError."""
+    import json  # here: the YAML reader shares this module's bound, not its JSON
+
     if _SUSPECT.search(text) is None:  # the common case: the C scanner's own numbers
         return json.loads(text, parse_constant=_constant)
     return json.loads(text, parse_constant=_constant, parse_int=_whole, parse_float=_real)
@@ -66,6 +67,8 @@ def parse(text: str) -> Any:
 
 def load(text: str, source: str, first_line: int = 1) -> Any:
     """The JSON document in ``text``; anything wrong is a FormatError naming ``source``."""
+    import json
+
     try:
         return parse(text)
     except json.JSONDecodeError as exc:

@@ -75,9 +75,14 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     wanted = set(COMMANDS if argv is None else _wanted_commands(argv))
+    # a known command is parsed by its own parser alone: each other subparser would cost a
+    # parser, its -h and gettext's search for argparse's catalogue (~20 ms at start-up);
+    # they are made only when a usage error or the top-level help must name every choice
+    placeholders = len(wanted) != 1
     for name, module_name in COMMANDS.items():
         if name not in wanted:
-            sub.add_parser(name)  # a valid choice; never run or described in this process
+            if placeholders:
+                sub.add_parser(name)  # a valid choice; never run or described in this process
             continue
         module: ModuleType = importlib.import_module(module_name)
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)

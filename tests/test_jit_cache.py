@@ -130,14 +130,14 @@ def test_a_seed_made_at_build_time_is_found_by_numba_after_the_install_moved_it(
     installed = tmp_path / "site-packages"
     shutil.copytree(build, installed)
     user_cache = tmp_path / "user-cache"
-    monkeypatch.setattr(jit_cache, "_planted", False)
+    monkeypatch.setattr(jit_cache, "_planted", set())
     assert jit_cache.plant_seed(user_cache, installed)
     folder = jit_cache.cache_subfolder(user_cache, installed / "grader/solver")
     assert folder != cached
     assert (folder / "kernels.solve-10.py311.nbi").read_bytes() == b"index"
     assert (folder / "kernels.solve-10.py311.1.nbc").read_bytes() == b"code"
     # planted once: a later process reads two small files and copies nothing
-    monkeypatch.setattr(jit_cache, "_planted", False)
+    monkeypatch.setattr(jit_cache, "_planted", set())
     assert not jit_cache.plant_seed(user_cache, installed)
 
 
@@ -149,12 +149,39 @@ def test_a_seed_of_other_sources_is_not_planted(
     packages = _packages(tmp_path / "site-packages")
     jit_cache.write_seed(tmp_path / "build-cache", packages)
     (packages / "words" / "kernels.py").write_text("# words, edited after the build\n")
-    monkeypatch.setattr(jit_cache, "_planted", False)
+    monkeypatch.setattr(jit_cache, "_planted", set())
     user_cache = tmp_path / "user-cache"
     assert jit_cache.plant_seed(user_cache, packages)  # the two unedited folders
     assert (jit_cache.cache_subfolder(user_cache, packages / "grader/solver")
             / jit_cache.SEED_STAMP).is_file()
     assert not jit_cache.cache_subfolder(user_cache, packages / "words").exists()
+
+
+def test_a_process_plants_the_seed_of_the_kernels_it_loads_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 58: the first fill copied the solver's 11 MB of kernels (200 files) as well
+    from grader import jit_cache
+
+    packages = _packages(tmp_path / "site-packages")
+    jit_cache.write_seed(tmp_path / "build-cache", packages)
+    monkeypatch.setattr(jit_cache, "PACKAGES_ROOT", str(packages))
+    monkeypatch.setattr(jit_cache, "_planted", set())
+    assert jit_cache.seeds_of(packages / "words") == ("words",)
+    assert jit_cache.seeds_of(str(packages / "grader" / "colour")) == ("grader/colour",)
+    assert jit_cache.seeds_of(tmp_path) == jit_cache.SEEDED  # not a seeded folder: all
+    user_cache = tmp_path / "user-cache"
+
+    def planted(folder: str) -> bool:
+        return (jit_cache.cache_subfolder(user_cache, packages / folder)
+                / jit_cache.SEED_STAMP).is_file()
+
+    assert jit_cache.plant_seed(user_cache, packages, jit_cache.seeds_of(packages / "words"))
+    assert planted("words") and not planted("grader/solver") and not planted("grader/colour")
+    # a later need in the same process plants its own folder, and the first one only once
+    assert jit_cache.plant_seed(user_cache, packages, ("grader/solver", "words"))
+    assert planted("grader/solver") and not planted("grader/colour")
+    assert not jit_cache.plant_seed(user_cache, packages, ("words",))
 
 
 def test_the_seed_folder_is_named_as_numba_names_it() -> None:

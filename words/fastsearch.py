@@ -33,6 +33,7 @@ the other slots of its length). Static arrays, one name for one thing in every k
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -40,8 +41,8 @@ import numpy as np
 from grader.jit_cache import configure_numba_cache
 
 # Before any kernel below is compiled or loaded: numba caches in the user's cache folder,
-# never inside the installed package.
-configure_numba_cache()
+# never inside the installed package (with the build's seed of this folder's kernels).
+configure_numba_cache(os.path.dirname(__file__))
 
 from numba import njit  # noqa: E402
 

@@ -22,6 +22,8 @@ Arguments shared by the kernels:
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 from numba import njit
 
@@ -30,7 +32,7 @@ from grader.jit_cache import configure_numba_cache
 # Before any kernel below is decorated: numba caches them in the user's cache folder, like
 # the black-and-white solver's, never in the package's __pycache__ (which outlives
 # ``pip uninstall`` and may not be writable at all).
-configure_numba_cache()
+configure_numba_cache(os.path.dirname(__file__))
 
 #: status of propagate() and probe() when the clues and the grid disagree
 CONTRADICTION = -1

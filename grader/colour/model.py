@@ -8,7 +8,6 @@ readers hand such files to the black-and-white code, which stays as fast as it w
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -142,6 +141,8 @@ class ColourPuzzle(PuzzleShape):
         def text(clues: tuple[ColourClue, ...]) -> str:
             return "|".join(" ".join(f"{n}:{self.palette[c].hex}" for n, c in clue)
                             for clue in clues)
+        import hashlib  # here: loading OpenSSL is a start-up cost a check need not pay
+
         return hashlib.sha256((text(self.rows) + "/" + text(self.columns)).encode()
                               ).hexdigest()[:24]
 

@@ -105,7 +105,8 @@ def _cold() -> bool:
 
     from grader.jit_cache import configure_numba_cache, solver_cache_folder
 
-    folder = solver_cache_folder(configure_numba_cache(), Path(kernels.__file__).parent)
+    sources = Path(kernels.__file__).parent
+    folder = solver_cache_folder(configure_numba_cache(sources), sources)
     return not any(folder.glob("kernels.*.nbi"))
 
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from grader.colour.model import AnyPuzzle, ColourPuzzle
@@ -159,7 +158,7 @@ def get_format(name: str) -> FormatSpec:
 def format_for_path(path: str | os.PathLike[str]) -> FormatSpec | None:
     """The one format a file name's suffix stands for, if there is exactly one (only its
     module is loaded)."""
-    suffix = Path(path).suffix.lower()
+    suffix = os.path.splitext(os.fspath(path))[1].lower()  # no pathlib: a check's start-up
     if not suffix:
         return None
     listed = [entry for entry in _TABLE + _LOOSE if suffix in entry[1]]

@@ -7,7 +7,6 @@ and the solution as a block string.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -127,6 +126,8 @@ def _scalar(value: str) -> str:
                 return value
         except (yaml.YAMLError, ValueError, OverflowError):
             pass
+    import json  # here: only writing YAML needs it, never reading (every check)
+
     quoted = json.dumps(value, ensure_ascii=False)
     return "".join(c if _yaml_printable(c) else f"\\u{ord(c):04x}" for c in quoted)
 
@@ -201,6 +202,8 @@ def write_colour(puzzles: Sequence[ColourPuzzle]) -> bytes:
 
 
 def _colour_puzzle_lines(puzzle: ColourPuzzle) -> list[str]:
+    import json
+
     mapping = colour_puzzle_to_mapping(puzzle)
     lines = _meta_lines(mapping)
     if "palette" in mapping:
@@ -216,6 +219,8 @@ def _colour_puzzle_lines(puzzle: ColourPuzzle) -> list[str]:
 
 def _flow(colour: dict[str, str]) -> str:
     """A colour as a one-line mapping: ``{name: "red", rgb: "d01c1c", char: "r"}``."""
+    import json
+
     body = ", ".join(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in colour.items())
     return f"{{{body}}}"
 

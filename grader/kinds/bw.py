@@ -73,7 +73,7 @@ class BlackAndWhite:
         return NoSolution(why)
 
     def warnings(self) -> list[str]:
-        from grader.diagnose import empty_borders
+        from grader.borders import empty_borders
 
         border = empty_borders(self.puzzle)
         return [border] if border else []

@@ -11,10 +11,10 @@ a face asks that before it asks for block lengths, sweeps or a replay.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 from grader.i18n import NP_
@@ -39,7 +39,7 @@ def claims(data: bytes, name: str | None) -> bool:
     """Whether ``data`` (a file named ``name``) holds mosaics: a ``.mosaic`` file, YAML or
     JSON saying ``kind: mosaic``, or lines of Mosaic game IDs. Nonogram files never match:
     their YAML has no such ``kind``, Pattern's game IDs hold ``/``."""
-    if name and Path(name).suffix.lower() == GAME_ID_SUFFIX:
+    if name and os.path.splitext(name)[1].lower() == GAME_ID_SUFFIX:
         return True
     head = data[:4096]
     if _YAML.search(head) or _JSON.search(head):

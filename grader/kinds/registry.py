@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from grader.errors import FormatError
@@ -14,6 +13,8 @@ from grader.kinds.contract import AnyPuzzle, Kind, KindEntry, PuzzleKind, Stored
 from grader.model import Metadata, Puzzle
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from grader.colour.palette import Palette
 
 #: every kind, in the order an issue numbers them (pictures first, then fill-ins)

@@ -4,10 +4,10 @@ do with it); ``-`` reads standard input, a folder its puzzle files."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from grader import formats
@@ -83,7 +83,8 @@ def expand_paths(paths: Sequence[str]) -> list[str]:
     them: sorted, hidden entries and issue manifests skipped)."""
     expanded: list[str] = []
     for path in paths:
-        if path != STDIN and Path(path).is_dir():
+        # os.path, not pathlib (a check's start-up); '' is the current folder, as Path('') is
+        if path != STDIN and os.path.isdir(path or os.curdir):
             from nonopress.batch.discover import find_puzzle_files, known_suffixes
 
             found = find_puzzle_files([path], known_suffixes())

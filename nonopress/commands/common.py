@@ -5,7 +5,6 @@ layer's, :mod:`nonopress.app.loading`), JSON lines."""
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import re
 import sys
@@ -122,6 +121,8 @@ _TERMINAL_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\
 
 def json_line(obj: Any) -> str:
     """One line of JSON, readable (not ASCII-escaped) but safe to print on a terminal."""
+    import json  # here: only --json needs it, and every command imports this module
+
     text = json.dumps(obj, ensure_ascii=False, default=json_default, separators=(", ", ": "))
     return _TERMINAL_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", clean(text))
 
