@@ -2,6 +2,7 @@
 
     nice -n 10 python bench/calibrate_times.py PATH [--out DIR] [--per-stratum N] [--all]
         [--max-side S] [--jobs J] [--seed S] [--timeout SECONDS] [--fit] [--write-weights]
+        [--no-drift] [--keep-terms]
 
 PATH is a folder of griddlers.net black-and-white ``.non`` files carrying a
 ``medium_time "H:MM:SS"`` line (the median solving time of the members who solved the
@@ -20,9 +21,11 @@ project.
    their key into training (70%) and held-back (30%); the others have no minutes.
 4. Fit (``--fit``): the time model of ``grader/minutes.py`` (a least-squares line in log
    minutes over the features of the step log, and the spread of the residuals for the
-   range) on the training half only; ``--write-weights`` writes it into
-   ``grader/scoring.yaml``'s ``minutes`` block with a note naming the data and the
-   agreement reached.
+   range) on the training half only, to today's audience: the drift of the times with
+   the posting order (:class:`Drift`) is fitted with the terms and taken out of the
+   targets (``--no-drift`` leaves it in; ``--keep-terms`` refits the shipped terms);
+   ``--write-weights`` writes it into ``grader/scoring.yaml``'s ``minutes`` block with a
+   note naming the data and the agreement reached.
 5. Report on the held-back half, per size: the median measured and predicted minutes,
    the median |ln(predicted / measured)|, the share within a factor of 2, Spearman's rho
    within the size and across all, for the model and for ``effort_minutes`` (the figure
