@@ -1,14 +1,15 @@
 """How the minutes hold on puzzles no fit has read: the held-out griddlers.net puzzles.
 
     nice -n 19 python bench/bench_minutes.py PATH [--out DIR] [--sizes 10,15,20,25,30]
-        [--seconds 60] [--chunk 100] [--write FILE]
+        [--by-area] [--kind KIND] [--seconds 60] [--chunk 100] [--write FILE]
 
 PATH is the lufton/non-grabber scrape's ``puzzles`` folder (or its ``griddlers_net``
 folder). The puzzles checked are the held-out ones (bench/held_out.py: ids ending in 7,
-which no fitting script reads), square, of the ``--sizes`` sides, with a members' median
-time. Each is graded by ``nonopress grade --json`` itself (run on a chunk of files at a
-time, so the figures are the ones a user gets); the JSON lines are kept in ``--out`` by
-grader version, so an interrupted run resumes and a changed model grades again.
+which no fitting script reads), square, of the ``--sizes`` sides (``--by-area``: of every
+shape up to 50 a side, in the fits' strata), with a members' median time. Each is graded
+by ``nonopress grade --json`` itself (run on a chunk of files at a time, so the figures
+are the ones a user gets); the JSON lines are kept in ``--out`` by grader version, so an
+interrupted run resumes and a changed model grades again.
 
 The tables, black and white and colour, per size and across sizes: the median measured
 and predicted minutes, the median |ln(measured / predicted)| and the sd of that ratio,
@@ -26,7 +27,7 @@ import argparse
 import json
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,7 +37,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import numpy as np  # noqa: E402
 from calibrate_human import spearman  # noqa: E402
-from calibrate_times import KINDS, Timed, find_timed  # noqa: E402
+from calibrate_times import AREA_BANDS, KINDS, NAMED_SIZES, Timed, find_timed  # noqa: E402
 
 from grader.atomic import atomic_write  # noqa: E402
 from grader.ladder import grader_version  # noqa: E402
@@ -48,11 +49,41 @@ def scrape_root(path: Path) -> Path:
     return inner if inner.is_dir() else path
 
 
-def held_out_puzzles(root: Path, sides: Sequence[int]) -> dict[str, list[Timed]]:
-    """The held-out timed puzzles of each kind, square, of these sides."""
-    return {kind: [t for t in find_timed(root, held=True, kind=kind)
-                   if t.width == t.height and t.width in sides]
+#: the fits' strata (bench/calibrate_times.py), the rows of ``--by-area``
+STRATA = (*NAMED_SIZES, *(label for _, label in AREA_BANDS))
+#: with ``--by-area``, puzzles up to this many cells a side (as the fits read)
+MAX_SIDE = 50
+
+
+def held_out_puzzles(root: Path, sides: Sequence[int], *, by_area: bool = False
+                     ) -> dict[str, list[Timed]]:
+    """The held-out timed puzzles of each kind, square, of these sides (``by_area``: of
+    every shape up to :data:`MAX_SIDE` a side)."""
+    def wanted(t: Timed) -> bool:
+        if by_area:
+            return max(t.width, t.height) <= MAX_SIDE
+        return t.width == t.height and t.width in sides
+
+    return {kind: [t for t in find_timed(root, held=True, kind=kind) if wanted(t)]
             for kind in KINDS}
+
+
+#: a row of a table: its name and which puzzles it holds
+Group = tuple[str, Callable[[Timed], bool]]
+
+
+def groups_of(sides: Sequence[int], *, by_area: bool = False) -> list[Group]:
+    """The rows under "all": one a side, or (``by_area``) the fits' strata: the named
+    square sizes, then the other shapes in bands of area."""
+    def in_stratum(name: str) -> Callable[[Timed], bool]:
+        return lambda t: t.stratum == name
+
+    def of_side(side: int) -> Callable[[Timed], bool]:
+        return lambda t: t.width == side
+
+    if by_area:
+        return [(name, in_stratum(name)) for name in STRATA]
+    return [(f"{side}x{side}", of_side(side)) for side in sides]
 
 
 class GradeCache:
@@ -156,16 +187,16 @@ def pooled_rho(rows: Sequence[Row]) -> float:
     return sum(n * rho for n, rho in counted) / total if total else float("nan")
 
 
-def rows_of(items: Sequence[tuple[Timed, dict[str, object] | None]], sides: Sequence[int]
+def rows_of(items: Sequence[tuple[Timed, dict[str, object] | None]], groups: Sequence[Group]
             ) -> list[Row]:
-    """The row of all the items, then one a side (seeded resamples: the same every run)."""
+    """The row of all the items, then one a group (seeded resamples: the same every run)."""
     from grader.held_out import file_id
 
     rng = np.random.default_rng(47)
-    groups = [("all", items), *((f"{side}x{side}", [(t, r) for t, r in items if t.width == side])
-                                for side in sides)]
+    parts = [("all", items), *((name, [(t, r) for t, r in items if holds(t)])
+                               for name, holds in groups)]
     rows = []
-    for name, group in groups:
+    for name, group in parts:
         rated = [(t, r) for t, r in group if r is not None and r.get("minutes") is not None]
         measured = np.array([t.minutes for t, _ in rated])
         predicted = np.array([float(r["minutes"]) for _, r in rated])  # type: ignore[arg-type]
@@ -209,11 +240,12 @@ def checks(kind: str, rows: Sequence[Row]) -> list[tuple[str, bool, str]]:
     ]
 
 
-def table(kind: str, timed: Sequence[Timed], cache: GradeCache, sides: Sequence[int]
-          ) -> list[str]:
+def table(kind: str, timed: Sequence[Timed], cache: GradeCache, groups: Sequence[Group],
+          *, targets: bool = True) -> list[str]:
     """The kind's figures per size and across sizes, with how sure each rho is, the
-    drift with the posting order, the pooled rho within a size and the targets."""
-    rows = rows_of([(t, cache.records.get(str(t.path))) for t in timed], sides)
+    drift with the posting order, and (``targets``: for the square sizes) the pooled rho
+    within a size and the targets."""
+    rows = rows_of([(t, cache.records.get(str(t.path))) for t in timed], groups)
     lines = [f"### {kind}", "",
              "| size | n | no minutes | measured (median min) | predicted (median min) | "
              "median \\|ln\\| | sd of ln | within 2x | rho | 90% interval | in range | "
@@ -224,6 +256,8 @@ def table(kind: str, timed: Sequence[Timed], cache: GradeCache, sides: Sequence[
                      f"{r.predicted:.1f} | {r.log_error:.3f} | {r.spread:.3f} | "
                      f"{r.within_2:.0%} | {r.rho:+.3f} | {r.low:+.3f} .. {r.high:+.3f} | "
                      f"{r.inside:.0%} | {r.drift:+.3f} |")
+    if not targets:
+        return lines
     lines += ["", f"Pooled rho within a size (weighted by count): {pooled_rho(rows[1:]):+.3f}",
               "", "Targets: " + "; ".join(f"{name} {'met' if ok else 'NOT met'} ({text})"
                                           for name, ok, text in checks(kind, rows))]
@@ -240,6 +274,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="grade's time budget per puzzle (default 60, as grade's own)")
     parser.add_argument("--chunk", type=int, default=100, help="files per grade command")
     parser.add_argument("--kind", choices=KINDS, help="one kind only")
+    parser.add_argument("--by-area", action="store_true",
+                        help=f"every held-out timed puzzle up to {MAX_SIDE} a side, in the "
+                             "fits' strata (the named square sizes, other shapes by area)")
     parser.add_argument("--write", type=Path, help="the tables as Markdown to this file too")
     args = parser.parse_args(argv)
     root = scrape_root(args.path)
@@ -251,20 +288,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError:
         print(f"--sizes {args.sizes!r}: sides separated by commas, e.g. 10,15,20", file=sys.stderr)
         return 2
-    puzzles = held_out_puzzles(root, sides)
+    puzzles = held_out_puzzles(root, sides, by_area=args.by_area)
+    groups = groups_of(sides, by_area=args.by_area)
     kinds = [args.kind] if args.kind else list(KINDS)
     if not any(puzzles[kind] for kind in kinds):
-        print(f"{root}: no held-out (id ending in 7) timed square puzzle", file=sys.stderr)
+        print(f"{root}: no held-out (id ending in 7) timed puzzle of those sizes",
+              file=sys.stderr)
         return 2
     cache = GradeCache(args.out)
     for kind in kinds:
         grade([t.path for t in puzzles[kind]], cache, args.seconds, args.chunk)
-    lines = [f"## Minutes on held-out griddlers.net puzzles (ids ending in 7, square "
-             f"{sides[0]}x{sides[0]} to {sides[-1]}x{sides[-1]})", "",
+    which = (f"every shape up to {MAX_SIDE} a side, by area" if args.by_area else
+             f"square {sides[0]}x{sides[0]} to {sides[-1]}x{sides[-1]}")
+    lines = [f"## Minutes on held-out griddlers.net puzzles (ids ending in 7, {which})", "",
              f"Graded by `nonopress grade --json --seconds {args.seconds:g}`, grader "
              f"{cache.version}.", ""]
     for kind in kinds:
-        lines += [*table(kind, puzzles[kind], cache, sides), ""]
+        lines += [*table(kind, puzzles[kind], cache, groups, targets=not args.by_area), ""]
     text = "\n".join(lines)
     print(text)
     if args.write:

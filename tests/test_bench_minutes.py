@@ -51,3 +51,18 @@ def test_the_targets_name_a_size_whose_interval_stays_under_the_floor() -> None:
     assert not ok and text == "10x10"
     pooled_ok, _ = checks["pooled rho within a size"]
     assert not pooled_ok  # (90 * 0.80 + 180 * 0.95) / 270 = 0.90 < 0.91
+
+
+def test_by_area_every_shape_falls_in_the_fits_strata() -> None:
+    from pathlib import Path
+
+    timed = bench_minutes.Timed
+    puzzles = [timed(Path(f"{i}7_a.non"), 1.0 + i, w, h)
+               for i, (w, h) in enumerate([(10, 10), (10, 12), (20, 30), (40, 45), (15, 15)])]
+    groups = bench_minutes.groups_of([10, 15], by_area=True)
+    held = {name: [t.width for t in puzzles if holds(t)] for name, holds in groups}
+    assert held["10x10"] == [10] and held["15x15"] == [15]
+    assert held["other <=225"] == [10] and held["other <=625"] == [20]
+    assert held["other >1225"] == [40]
+    # each puzzle in one row only
+    assert sum(len(v) for v in held.values()) == len(puzzles)
