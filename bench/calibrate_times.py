@@ -226,7 +226,8 @@ class Drift:
     newest: float
     coefficients: tuple[float, ...]
 
-    def _basis(self, ids: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    def basis(self, ids: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+        """The curve's columns: the id, a hinge at each knot, and each times the size."""
         z = ids / ID_SCALE
         hinges = np.column_stack([z, *(np.maximum(0.0, z - k / ID_SCALE) for k in self.knots)])
         return np.column_stack([hinges, hinges * sizes[:, None]])
@@ -236,7 +237,7 @@ class Drift:
         ids, sizes = np.asarray(ids, float), np.asarray(sizes, float)
         now = np.full(len(ids), self.newest)
         weights = np.array(self.coefficients)
-        return np.asarray((self._basis(ids, sizes) - self._basis(now, sizes)) @ weights)
+        return np.asarray((self.basis(ids, sizes) - self.basis(now, sizes)) @ weights)
 
     def offset(self, group: Sequence[Solve]) -> np.ndarray:
         ids = np.array([s.posted if s.posted is not None else self.newest for s in group], float)
@@ -264,14 +265,14 @@ def fit_drift(train: Sequence[Solve], names: Sequence[str]) -> Drift | None:
     shape = Drift(knots, float(ids.max()), ())
     columns = [NAMES.index(n) for n in names]
     features = np.array([s.features for s in dated])[:, columns]
-    basis = shape._basis(ids, _sizes(dated))
+    basis = shape.basis(ids, _sizes(dated))
     coefficients = least_squares(np.column_stack([features, basis]), log_minutes(dated))
     return Drift(knots, float(ids.max()),
                  tuple(float(c) for c in coefficients[1 + len(columns):]))
 
 
 def describe_drift(drift: Drift, train: Sequence[Solve]) -> str:
-    """The curve at the training ids' deciles, for 10x10, 20x20 and 30x30."""
+    """The curve at the training ids' 0/25/50/75th percentiles, for 10x10, 20x20, 30x30."""
     ids = np.quantile([s.posted for s in train if s.posted is not None], [0, 0.25, 0.5, 0.75])
     lines = ["  ln minutes over a puzzle posted last, at the id's 0/25/50/75th percentile "
              f"({', '.join(f'{i:.0f}' for i in ids)}):"]
