@@ -2,6 +2,7 @@
 
     nice -n 10 python bench/calibrate_times.py PATH [--out DIR] [--per-stratum N] [--all]
         [--max-side S] [--jobs J] [--seed S] [--timeout SECONDS] [--fit] [--write-weights]
+        [--no-drift] [--keep-terms]
 
 PATH is a folder of griddlers.net black-and-white ``.non`` files carrying a
 ``medium_time "H:MM:SS"`` line (the median solving time of the members who solved the
@@ -20,9 +21,11 @@ project.
    their key into training (70%) and held-back (30%); the others have no minutes.
 4. Fit (``--fit``): the time model of ``grader/minutes.py`` (a least-squares line in log
    minutes over the features of the step log, and the spread of the residuals for the
-   range) on the training half only; ``--write-weights`` writes it into
-   ``grader/scoring.yaml``'s ``minutes`` block with a note naming the data and the
-   agreement reached.
+   range) on the training half only, to today's audience: the drift of the times with
+   the posting order (:class:`Drift`) is fitted with the terms and taken out of the
+   targets (``--no-drift`` leaves it in; ``--keep-terms`` refits the shipped terms);
+   ``--write-weights`` writes it into ``grader/scoring.yaml``'s ``minutes`` block with a
+   note naming the data and the agreement reached.
 5. Report on the held-back half, per size: the median measured and predicted minutes,
    the median |ln(predicted / measured)|, the share within a factor of 2, Spearman's rho
    within the size and across all, for the model and for ``effort_minutes`` (the figure
@@ -32,6 +35,7 @@ project.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import re
 import sys
@@ -138,6 +142,11 @@ class Solve:
     def held_back(self) -> bool:
         return self.sample.held_back
 
+    @property
+    def posted(self) -> int | None:
+        """The griddlers.net id, which grows with the date the puzzle was posted."""
+        return held_out.file_id(Path(self.sample.file))
+
 
 #: every term the fit may choose (grader/minutes.py: each feature, its square, by size)
 NAMES = term_names()
@@ -194,11 +203,93 @@ def cv_error(x: np.ndarray, y: np.ndarray, folds: np.ndarray) -> float:
     return float(np.mean(np.concatenate(errors)))
 
 
-def forward_selection(train: Sequence[Solve]) -> tuple[list[str], list[str]]:
+def log_minutes(group: Sequence[Solve], drift: Drift | None = None) -> np.ndarray:
+    """The targets of the fit: ln measured minutes, less the era's share with ``drift``."""
+    y = np.log([s.measured for s in group])
+    return y if drift is None else y - drift.offset(group)
+
+
+@dataclass(frozen=True)
+class Drift:
+    """How the members' times drift with the order puzzles were posted in.
+
+    The griddlers.net id grows with the posting date, and the members who timed an old
+    puzzle were slower than those who time a new one, on puzzles the grade cannot tell
+    apart; no grade knows the date. The curve is a line in the id bending at its tertiles,
+    its slope also growing with the size (times ln(cells / 400)), fitted together with the
+    model's terms on the training puzzles (fit-eligible ones only). ``offset`` is the ln
+    minutes a puzzle's era adds over a puzzle of its size posted last: taken out of the
+    targets, the model predicts today's audience. A puzzle with no id gets no offset.
+    """
+
+    knots: tuple[float, ...]
+    newest: float
+    coefficients: tuple[float, ...]
+
+    def basis(self, ids: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+        """The curve's columns: the id, a hinge at each knot, and each times the size."""
+        z = ids / ID_SCALE
+        hinges = np.column_stack([z, *(np.maximum(0.0, z - k / ID_SCALE) for k in self.knots)])
+        return np.column_stack([hinges, hinges * sizes[:, None]])
+
+    def curve(self, ids: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+        """The offset at these ids and ln(cells / 400) sizes."""
+        ids, sizes = np.asarray(ids, float), np.asarray(sizes, float)
+        now = np.full(len(ids), self.newest)
+        weights = np.array(self.coefficients)
+        return np.asarray((self.basis(ids, sizes) - self.basis(now, sizes)) @ weights)
+
+    def offset(self, group: Sequence[Solve]) -> np.ndarray:
+        ids = np.array([s.posted if s.posted is not None else self.newest for s in group], float)
+        return self.curve(ids, _sizes(group))
+
+
+#: ids divided by this before the curve reads them (well-conditioned least squares)
+ID_SCALE = 1e5
+#: where the drift curve may bend: these quantiles of the training puzzles' ids
+DRIFT_QUANTILES = (1 / 3, 2 / 3)
+
+
+def _sizes(group: Sequence[Solve]) -> np.ndarray:
+    return np.array([math.log(max(s.clues.width * s.clues.height, 1) / 400.0) for s in group])
+
+
+def fit_drift(train: Sequence[Solve], names: Sequence[str]) -> Drift | None:
+    """The drift curve, fitted by least squares together with the terms ``names`` (so
+    what the puzzles' features explain is not taken for the era); None without ids."""
+    dated = [s for s in train if s.posted is not None]
+    if len(dated) < 50:
+        return None
+    ids = np.array([s.posted for s in dated], float)
+    knots = tuple(float(np.quantile(ids, q)) for q in DRIFT_QUANTILES)
+    shape = Drift(knots, float(ids.max()), ())
+    columns = [NAMES.index(n) for n in names]
+    features = np.array([s.features for s in dated])[:, columns]
+    basis = shape.basis(ids, _sizes(dated))
+    coefficients = least_squares(np.column_stack([features, basis]), log_minutes(dated))
+    return Drift(knots, float(ids.max()),
+                 tuple(float(c) for c in coefficients[1 + len(columns):]))
+
+
+def describe_drift(drift: Drift, train: Sequence[Solve]) -> str:
+    """The curve at the training ids' 0/25/50/75th percentiles, for 10x10, 20x20, 30x30."""
+    ids = np.quantile([s.posted for s in train if s.posted is not None], [0, 0.25, 0.5, 0.75])
+    lines = ["  ln minutes over a puzzle posted last, at the id's 0/25/50/75th percentile "
+             f"({', '.join(f'{i:.0f}' for i in ids)}):"]
+    for side in (10, 20, 30):
+        sizes = np.full(len(ids), math.log(side * side / 400.0))
+        lines.append(f"    {side}x{side}: " + " ".join(
+            f"{v:+.3f}" for v in drift.curve(ids, sizes)))
+    return "\n".join(lines)
+
+
+def forward_selection(train: Sequence[Solve], y: np.ndarray | None = None
+                      ) -> tuple[list[str], list[str]]:
     """Features in the order they joined (each the best next one by cross-validated
-    error on the training half), and a log line per round."""
+    error on the training half, of ln minutes or of the targets ``y``), and a log line
+    per round."""
     x = np.array([s.features for s in train])
-    y = np.log([s.measured for s in train])
+    y = log_minutes(train) if y is None else y
     folds = np.array([int(s.sample.key[:8], 16) % FOLDS for s in train])
     chosen: list[int] = []
     best = cv_error(x[:, []], y, folds)
@@ -219,11 +310,13 @@ def forward_selection(train: Sequence[Solve]) -> tuple[list[str], list[str]]:
     return [NAMES[i] for i in chosen], log
 
 
-def fit_model(train: Sequence[Solve], names: Sequence[str]) -> TimeModel:
-    """Least squares on the training half; the range from its residuals' quartiles."""
+def fit_model(train: Sequence[Solve], names: Sequence[str], y: np.ndarray | None = None
+              ) -> TimeModel:
+    """Least squares on the training half (of ln minutes, or of the targets ``y``); the
+    range from its residuals' quartiles."""
     columns = [NAMES.index(n) for n in names]
     x = np.array([s.features for s in train])[:, columns]
-    y = np.log([s.measured for s in train])
+    y = log_minutes(train) if y is None else y
     coefficients = least_squares(x, y)
     residuals = y - predict(coefficients, x)
     low, high = np.percentile(residuals, [25, 75])
@@ -301,11 +394,12 @@ def markdown_table(group: Sequence[Solve], model: TimeModel, weights: scoring.We
 
 
 def ablation(train: Sequence[Solve], test: Sequence[Solve], names: Sequence[str],
-             weights: scoring.Weights) -> list[str]:
+             weights: scoring.Weights, y: np.ndarray | None = None) -> list[str]:
     """Held-back agreement with each chosen feature left out, and with each other one
-    added: what every feature earns on data the fit did not see."""
+    added (refitted to the targets ``y`` when given): what every feature earns on data
+    the fit did not see."""
     def score(use: Sequence[str]) -> str:
-        model = fit_model(train, use)
+        model = fit_model(train, use, y)
         measured = [s.measured for s in test]
         a = agreement([e.minutes for e in estimates(model, test, weights)], measured)
         within = [spearman([e.minutes for e in estimates(model, part, weights)],
@@ -369,12 +463,25 @@ def fit_and_report(args: argparse.Namespace, puzzles: dict[str, tuple[Puzzle, fl
     print(f"{len(found)} timed puzzles graded unique at a rated level: {len(train)} training, "
           f"{len(test)} held back (left out: {skipped})")
     model = default_model(args.kind)
+    targets = None
     if args.fit:
-        names, log = forward_selection(train)
+        if args.keep_terms:
+            names, log = list(model.coefficients), ["  the shipped model's terms, refitted"]
+        else:
+            names, log = forward_selection(train)
+        drift = None if args.no_drift else fit_drift(train, names)
+        if drift is not None:
+            # the era out of the targets, then the terms chosen again on what is left
+            targets = log_minutes(train, drift)
+            if not args.keep_terms:
+                names, log = forward_selection(train, targets)
+            print("\nThe drift with the posting order, fitted with the terms on the training "
+                  "half and taken out of its targets:")
+            print(describe_drift(drift, train))
         print("\nForward selection on the training half (5-fold cross-validated error of "
               "ln minutes):")
         print("\n".join(log))
-        model = fit_model(train, names)
+        model = fit_model(train, names, targets)
     print(f"\nModel: {describe(model)}")
     print("\nHeld back: median measured minutes; before = effort_minutes (a second a cell, "
           "three a unit of work);\n|ln| = median |ln(predicted / measured)|, x2 = share "
@@ -387,7 +494,7 @@ def fit_and_report(args: argparse.Namespace, puzzles: dict[str, tuple[Puzzle, fl
     print("\n".join(table(train, model, weights)[:2]))
     if args.fit:
         print("\nWhat each feature earns on the held-back half (refitted without / with it):")
-        print("\n".join(ablation(train, test, list(model.coefficients), weights)))
+        print("\n".join(ablation(train, test, list(model.coefficients), weights, targets)))
     if args.fit and args.write_weights:
         a = agreement([e.minutes for e in estimates(model, test, weights)],
                       [s.measured for s in test])
@@ -403,11 +510,15 @@ def fit_and_report(args: argparse.Namespace, puzzles: dict[str, tuple[Puzzle, fl
             f"hash of the clues; held back: median\n#   |ln(predicted / measured)| "
             f"{a.log_error:.3f}, {a.within_2:.0%} within a factor of 2, Spearman rho "
             f"{a.rho:+.3f}.\n"
-            f"# ln(minutes) = intercept + sum of terms (grader/minutes.py FEATURES names them,\n"
-            f"#   each also as name^2 or name*size: times ln(cells / 400));\n"
-            f"# minutes_low/high = minutes * exp(range): the quartiles of the training "
-            f"residuals,\n#   the range holding half of the measured medians around a "
-            f"prediction.\n"
+            + ("" if targets is None else
+               "# Fitted to today's audience: the drift of the times with the posting order\n"
+               "#   (a curve in the id, fitted with the terms) taken out of the targets"
+               + (", the\n#   shipped terms refitted" if args.keep_terms else "") + ".\n")
+            + "# ln(minutes) = intercept + sum of terms (grader/minutes.py FEATURES names them,\n"
+            "#   each also as name^2 or name*size: times ln(cells / 400));\n"
+            "# minutes_low/high = minutes * exp(range): the quartiles of the training "
+            "residuals,\n#   the range holding half of the measured medians around a "
+            "prediction.\n"
         )
         print(f"\nmodel written to {write_model(model, note, kind=args.kind)}")
     return 0
@@ -431,6 +542,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-grade", action="store_true", help="report on what is graded")
     parser.add_argument("--fit", action="store_true", help="fit the model on the training split")
     parser.add_argument("--write-weights", action="store_true", help="save it (with --fit)")
+    parser.add_argument("--no-drift", action="store_true",
+                        help="fit ln minutes as measured, the posting order's drift left in")
+    parser.add_argument("--keep-terms", action="store_true",
+                        help="refit the shipped model's terms instead of choosing them")
     parser.add_argument("--markdown", action="store_true", help="the table in Markdown too")
     args = parser.parse_args(argv)
     if not args.path.is_dir():

@@ -54,7 +54,10 @@ class ClueFacts:
     blocks of one cell (single cells are placed at once, without counting).
     ``row_blocks`` counts the blocks of the row clues alone, ``most_blocks`` the blocks of
     the longest clue, ``slack`` is the mean share of a line its blocks leave free (0 when
-    every clue fills its line exactly). ``shape`` is what the solve drew
+    every clue fills its line exactly). For colour, ``line_colours`` is the mean number
+    of colours a line's clue holds and ``crossings`` the blocks of another colour lying
+    between the first and last block of one colour in a clue, summed over the colours and
+    lines (a clue of one colour read across the others' runs). ``shape`` is what the solve drew
     (grader/solve_shape.py): known once the puzzle is graded, empty before.
     """
 
@@ -71,6 +74,8 @@ class ClueFacts:
     row_blocks: int = 0
     most_blocks: int = 0
     slack: float = 0.0
+    line_colours: float = 1.0
+    crossings: int = 0
     shape: SolveShape = field(default_factory=SolveShape)
 
     def with_shape(self, shape: SolveShape) -> ClueFacts:
@@ -113,6 +118,7 @@ class ClueFacts:
 
         free = [_free_share(len(columns), [n for n, _ in clue], gaps(clue)) for clue in rows]
         free += [_free_share(len(rows), [n for n, _ in clue], gaps(clue)) for clue in columns]
+        inked = [clue for clue in clues if clue]
         return cls(
             width=len(columns),
             height=len(rows),
@@ -127,7 +133,19 @@ class ClueFacts:
             row_blocks=sum(len(clue) for clue in rows),
             most_blocks=max((len(clue) for clue in clues), default=0),
             slack=sum(free) / max(len(free), 1),
+            line_colours=sum(len({c for _, c in clue}) for clue in inked) / max(len(inked), 1),
+            crossings=sum(_crossings([c for _, c in clue]) for clue in inked),
         )
+
+
+def _crossings(colours: Sequence[int]) -> int:
+    """For each colour of a clue, the blocks of other colours between its first and last
+    block: what a solver reads across to place that colour's blocks."""
+    total = 0
+    for colour in set(colours):
+        places = [i for i, c in enumerate(colours) if c == colour]
+        total += sum(1 for c in colours[places[0]:places[-1]] if c != colour)
+    return total
 
 
 def _free_share(length: int, blocks: Sequence[int], gaps: int) -> float:
@@ -205,6 +223,9 @@ FEATURES: Mapping[str, Feature] = {
     "same_pairs": lambda t, c, w: math.log1p(c.same_pairs),
     "colour_changes": lambda t, c, w: math.log1p(c.pairs - c.same_pairs),
     "one_blocks": lambda t, c, w: c.ones / max(c.blocks, 1),
+    "line_colours": lambda t, c, w: math.log(max(c.line_colours, 1.0)),
+    "crossings": lambda t, c, w: math.log1p(c.crossings / max(c.width + c.height, 1)),
+    "touching_cells": lambda t, c, w: c.shape.touching,
     # the colour rungs: how many steps of each rung the colour ladder took
     **{f"steps_{rung.replace('-', '_')}": _rung_steps(rung) for rung in COLOUR_RUNGS},
     # the clues' layout: the blocks of the rows, of the longest clue, the lines' free room

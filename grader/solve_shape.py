@@ -34,8 +34,9 @@ class SolveShape:
     The picture: ``symmetry`` the share of cells equal to their mirror image (the better
     of left-right and top-bottom), ``pieces`` the 4-connected pieces of one colour,
     ``holes`` the 4-connected pieces of background, ``edges`` the neighbouring cell pairs
-    of two colours per cell, ``checker`` the share of 2x2 squares coloured like a
-    checkerboard (fine detail).
+    of two colours per cell, ``touching`` those of two ink colours per cell (runs of two
+    colours meeting without a gap: a colour solver's extra choice), ``checker`` the share
+    of 2x2 squares coloured like a checkerboard (fine detail).
 
     The hand: ``fill_strokes`` and ``empty_strokes`` count the runs of neighbouring cells
     of one colour that one step decides (each a drag of the mouse: ink, or a row of
@@ -52,6 +53,7 @@ class SolveShape:
     pieces: int = 0
     holes: int = 0
     edges: float = 0.0
+    touching: float = 0.0
     checker: float = 0.0
     fill_strokes: int = 0
     empty_strokes: int = 0
@@ -104,6 +106,7 @@ def shape_of(solution: npt.ArrayLike, steps: Iterable[ShapeRow]) -> SolveShape:
         holes=_pieces(grid, ink=False),
         edges=float(np.count_nonzero(grid[:, 1:] != grid[:, :-1])
                     + np.count_nonzero(grid[1:, :] != grid[:-1, :])) / cells,
+        touching=_touching(grid) / cells,
         checker=_checker(grid),
         fill_strokes=fill,
         empty_strokes=empty,
@@ -115,6 +118,14 @@ def shape_of(solution: npt.ArrayLike, steps: Iterable[ShapeRow]) -> SolveShape:
         mean_openings=openings_total / count if count else 1.0,
         one_cell_steps=one_cell,
     )
+
+
+def _touching(grid: npt.NDArray[np.int32]) -> int:
+    """Neighbouring cell pairs of two ink colours (0 is the background)."""
+    pairs = 0
+    for a, b in ((grid[:, 1:], grid[:, :-1]), (grid[1:, :], grid[:-1, :])):
+        pairs += int(np.count_nonzero((a != b) & (a != 0) & (b != 0)))
+    return pairs
 
 
 def _strokes(grid: npt.NDArray[np.int32], axis: str, index: int,

@@ -112,3 +112,36 @@ def test_find_timed_keeps_the_kind_asked_for(tmp_path: Path) -> None:
         "2_colour.non"]
     assert [t.path.name for t in calibrate_times.find_timed(tmp_path, kind="black-and-white")
             ] == ["1_plain.non"]
+
+
+def test_the_drift_with_the_posting_order_is_taken_out_of_the_targets() -> None:
+    """Older puzzles were timed slower, and later ones take more steps: fitted as measured,
+    the era leaks into the steps' coefficient; with the drift curve it does not, and the
+    intercept is today's audience's (the newest puzzle gets no offset)."""
+    from grader.minutes import ClueFacts
+
+    rng = np.random.default_rng(5)
+    names = calibrate_times.NAMES
+    steps = names.index("steps")
+    solves = []
+    for i in range(800):
+        posted = int(rng.integers(1, 300_000))
+        x = rng.normal(0, 1, len(names))
+        x[steps] += posted / 100_000  # later puzzles are longer
+        era = 0.4 * (1 - posted / 300_000)  # the members were slower then
+        log_minutes = 0.5 + 1.0 * x[steps] + era + rng.normal(0, 0.05)
+        item = solve(i, x, float(np.exp(log_minutes)))
+        item.sample.file = f"{posted}_a.non"
+        item.clues = ClueFacts(10, 10, 0, 0)
+        solves.append(item)
+    plain = calibrate_times.fit_model(solves, ["steps"])
+    assert plain.coefficients["steps"] < 0.95  # the era taken for the steps
+    drift = calibrate_times.fit_drift(solves, ["steps"])
+    assert drift is not None
+    newest = max(s.posted for s in solves)
+    sizes = np.full(3, np.log(100 / 400))  # ln(cells / 400) of a 10x10
+    offsets = drift.curve(np.array([newest, 150_000, 1]), sizes)
+    assert abs(offsets[0]) < 1e-9 and abs(offsets[1] - 0.2) < 0.03 and abs(offsets[2] - 0.4) < 0.03
+    model = calibrate_times.fit_model(solves, ["steps"], calibrate_times.log_minutes(solves, drift))
+    assert abs(model.coefficients["steps"] - 1.0) < 0.02
+    assert abs(model.intercept - 0.5) < 0.03

@@ -335,3 +335,17 @@ def test_a_results_database_from_before_the_minutes_still_opens(tmp_path: Path) 
     with ResultStore.create(tmp_path) as store:  # writing adds the columns
         store.record(row(3.0))
         assert {r.minutes for r in store.rows()} == {None, 3.0}
+
+
+def test_the_colour_clues_count_colours_a_line_and_colours_read_across() -> None:
+    # rows: red-blue-red (red read across one blue block), blue; columns of one colour
+    # but the middle one, red then blue
+    rows = [[(2, 1), (1, 2), (1, 1)], [(3, 2)]]
+    columns = [[(1, 1)], [(1, 1), (1, 2)], [(1, 1)]]
+    facts = ClueFacts.of_colour_clues(rows, columns, 2)
+    assert facts.line_colours == pytest.approx(7 / 5)
+    assert facts.crossings == 1
+    across = ClueFacts.of_colour_clues([[(1, 1), (1, 2), (1, 3), (1, 1), (1, 2)]], [], 3)
+    assert across.crossings == 2 + 2  # red across blue and green, blue across green and red
+    black = ClueFacts.of_counts([[1, 1], [3]], [[1], [2], [1]])
+    assert (black.line_colours, black.crossings) == (1.0, 0)

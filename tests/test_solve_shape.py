@@ -70,6 +70,14 @@ def test_symmetry_edges_and_checker() -> None:
     assert (plain.checker, plain.edges, plain.pieces, plain.holes) == (0.0, 0.0, 1, 0)
 
 
+def test_touching_counts_runs_of_two_colours_meeting_without_a_gap() -> None:
+    # 1|2 and 2|1 meet in the top row, 1 over 2 in the first column; ink beside
+    # background and ink beside its own colour are not touching
+    shape = shape_of(picture("121.", "2.1.", "...."), [])
+    assert shape.touching == pytest.approx(3 / 12)
+    assert shape_of(picture("#.#", ".#.", "#.#"), []).touching == 0.0
+
+
 def test_a_step_paints_a_stroke_per_run_of_one_colour() -> None:
     grid = picture("11.21", "1....", "2....")
     row = ("simple-boxes", 3, "row", 0, [(0, 4), (0, 0), (0, 1), (0, 2), (0, 3)])
