@@ -79,6 +79,32 @@ def test_convert_to_game_id_and_back(tmp_path: Path) -> None:
     assert isinstance(back, MosaicPuzzle) and back.rows_text() == read_puzzles(HEART)[0].rows_text()
 
 
+def test_convert_picks_game_ids_from_the_mosaic_suffix(tmp_path: Path) -> None:
+    """`convert X.yaml Y.mosaic` writes game IDs with no --to, and Y.mosaic reads back by
+    its suffix to the same clues (a game ID holds no title or solution)."""
+    ids = tmp_path / "heart.mosaic"
+    assert main(["convert", HEART, str(ids)]) == 0
+    assert ids.read_text().strip() == "7x5:e5a47888a4a6a9a6b36c1c4c"
+    back = tmp_path / "back.yaml"
+    assert main(["convert", str(ids), str(back)]) == 0
+    assert "kind: mosaic" in back.read_text()
+    (again,) = read_puzzles(back)
+    assert isinstance(again, MosaicPuzzle)
+    assert again.rows_text() == read_puzzles(HEART)[0].rows_text()
+    twice = tmp_path / "twice.mosaic"
+    assert main(["convert", str(back), str(twice)]) == 0
+    assert twice.read_bytes() == ids.read_bytes()
+
+
+def test_a_nonogram_is_not_written_as_a_mosaic_file(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "cat.mosaic"
+    assert main(["convert", str(ROOT / "puzzles" / "cat.yaml"), str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "cat.mosaic" in err and "mosaic" in err
+    assert not out.exists()
+
+
 def test_one_file_holds_one_kind() -> None:
     from grader.errors import FormatError
 

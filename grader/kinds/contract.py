@@ -387,6 +387,9 @@ class KindEntry:
     #: file suffixes of its own formats that grader.formats does not know (a folder's
     #: ``.mosaic`` game IDs), so ``batch`` and ``library add`` look at those files too
     suffixes: tuple[str, ...] = ()
+    #: the format its own ``suffixes`` name, so ``convert x.yaml y.mosaic`` writes it
+    #: without ``--to`` ('' for none)
+    suffix_format: str = ""
     #: the reader of the files it claims: ``read(data, name, format)``
     read: Callable[[bytes, str, str | None], list[Any]] | None = None
     #: the writer of its puzzles: ``write(puzzles, format)``

@@ -231,5 +231,5 @@ ENTRY = KindEntry(
     ladder="grader/mosaic/ladder.yaml", drawing=MosaicKind.drawing, board="mosaic",
     editor=False, catalogue=(), minutes="", manifest_key="mosaics",
     label=NP_("kind", "Mosaic") + " ",
-    lines=False, stored=MosaicKind, suffixes=(GAME_ID_SUFFIX,),
+    lines=False, stored=MosaicKind, suffixes=(GAME_ID_SUFFIX,), suffix_format="tatham",
     claims=claims, read=read, write=write, make=make, design_key=design_key)
