@@ -88,6 +88,12 @@ class MosaicGrade:
         return self.score is not None
 
     @property
+    def effort_minutes(self) -> float:
+        """The minutes' central figure (0 without one), as a nonogram grade names it (the
+        studio's library lists it)."""
+        return self.minutes if self.minutes is not None else 0.0
+
+    @property
     def differing_cells(self) -> list[tuple[int, int]]:
         if len(self.solutions) < 2:
             return []
