@@ -144,6 +144,40 @@ def test_an_issue_prints_mosaics_after_the_nonograms(tmp_path: Path) -> None:
     assert len(solutions) == 1
 
 
+@pytest.mark.parametrize("large_print", [False, True])
+def test_mosaic_solutions_are_ruled_at_the_nonograms_scale(large_print: bool) -> None:
+    """A mosaic's solution picture is ruled as a nonogram solution is (grey rules a cell, ink
+    rules every 5 cells), so a reader can count cells to check a row, and its cells are the
+    size of the nonograms' solution cells on the same profile (they were an unruled
+    silhouette, at a fixed size whatever the profile)."""
+    from dataclasses import replace
+
+    from layout.build import build_issue
+    from layout.draw import Lines, Rects, Text
+    from layout.manifest import load_manifest
+    from layout.plan import plan_issue
+
+    manifest = load_manifest(ROOT / "puzzles" / "issues" / "mosaic-sample.yaml")
+    manifest = replace(manifest, profile=replace(manifest.profile, large_print=large_print))
+    pages = plan_issue(build_issue(manifest)).pages
+    page = next(p for p in pages if any(isinstance(op, Text) and op.text == "Mosaic solutions"
+                                        for op in p.ops))
+    nonogram_cells = {b.cell for p in pages if p.kind == "solutions" for b in p.blocks}
+    assert len(nonogram_cells) == 1
+    cell = nonogram_cells.pop()
+    heading = next(op for op in page.ops if isinstance(op, Text) and op.text == "4. Fish")
+    after = page.ops[page.ops.index(heading) + 1:]
+    picture = next(op for op in after if isinstance(op, Rects))
+    assert {(round(w, 3), round(h, 3)) for _x, _y, w, h in picture.rects} == {
+        (round(cell, 3), round(cell, 3))}
+    lines = [op for op in after[:4] if isinstance(op, Lines)]
+    by_role = {op.role: op for op in lines}
+    thick = [op for op in lines if op.role == "ink" and len(op.segments) == 3 + 2]
+    assert thick, [(op.role, len(op.segments)) for op in lines]  # 20x15: 3 + 2 rules
+    if "rule" in by_role:  # thin rules, unless they would darken a small picture
+        assert len(by_role["rule"].segments) == 19 + 14 - 5
+
+
 def test_make_kind_mosaic_writes_a_unique_mosaic_of_the_picture(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "cat.yaml"
