@@ -282,7 +282,7 @@ ENTRY = KindEntry(
     contract=MosaicKind, formats=("yaml", "json", "tatham", "picture", "pbm", "png"),
     solver="grader.mosaic.solver", grader="grader.mosaic.grading",
     ladder="grader/mosaic/ladder.yaml", drawing=MosaicKind.drawing, board="mosaic",
-    editor=False, catalogue=(), minutes="", manifest_key="mosaics",
+    editor=True, catalogue=(), minutes="", manifest_key="mosaics",
     label=NP_("kind", "Mosaic") + " ",
     lines=False, stored=MosaicKind, suffixes=(GAME_ID_SUFFIX,), suffix_format="tatham",
     claims=claims, read=read, write=write, make=make, steer=steer, design_key=design_key)
