@@ -18,6 +18,13 @@ on the same puzzle in the same process:
 * ``made``: ``--made`` mosaics made by ``grader.mosaic.making`` (10x10 to 15x15, easy to
   fiendish, irredundant clues: one solution, what a magazine prints).
 
+With ``--tatham PATH`` (a checkout of kohend/simon-puzzles, or of the collection it forked),
+its Mosaic is built here with bench/tatham_mosaic_driver.c (bench/tatham_peer.py) and
+measured beside ours: its solver on the ``made`` set, and ``--tatham-count`` mosaics of its
+generator at 10x10, 15x15 and 20x20 (its time, the clues it keeps, the level our grader
+gives them, our check's verdict and time, its solver's time). Its solver loops when clue
+completion stalls: a call past ``--tatham-limit`` seconds counts as stuck.
+
 Per set: the tally of verdicts, the median and worst CPU seconds of each side (the
 solver's thread time; SAT's likewise, encoding and counting: its C code runs in this thread), and
 how many of them the solver left undecided (its budget is wall-clock seconds: on a shared
@@ -32,6 +39,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -144,6 +152,63 @@ def measure(name: str, puzzles: list[MosaicPuzzle], seconds: float) -> tuple[lis
     return [line], wrong
 
 
+def _spread(values: list[float]) -> str:
+    return f"{statistics.median(values):.4f}, {max(values):.4f}" if values else "-"
+
+
+def tatham_tables(driver: Any, made_set: list[MosaicPuzzle], count: int, seconds: float
+                  ) -> list[str]:
+    """Its solver on our made mosaics, then its generator's mosaics read by ours."""
+    from grader import mosaic
+
+    lines = ["| puzzles | its solver: solved, unsolved, stuck | its s (median, worst, solved) | "
+             "our check s (median, worst) |", "|---|---|---|---|"]
+    outcome: Counter[str] = Counter()
+    its: list[float] = []
+    ours: list[float] = []
+    for puzzle in made_set:
+        word, spent = driver.solve(mosaic.write(puzzle, "tatham").decode().strip())
+        outcome[word] += 1
+        if word == "solved":
+            its.append(spent)
+        cpu = time.thread_time()
+        solve(puzzle, 2, Budget(seconds=seconds))
+        ours.append(time.thread_time() - cpu)
+    lines.append(f"| made: {len(made_set)} | {outcome['solved']}, {outcome['unsolved']}, "
+                 f"{outcome['stuck']} | {_spread(its)} | {_spread(ours)} |")
+    lines += ["", "| its generator | made | its s (median, worst) | clues kept (median) | "
+              "our verdicts | our levels | its solver s (median, worst) | "
+              "our check s (median, worst) |", "|---|---|---|---|---|---|---|---|"]
+    for side in (10, 15, 20):
+        made_s: list[float] = []
+        kept: list[float] = []
+        verdicts: Counter[str] = Counter()
+        levels: Counter[str] = Counter()
+        its, ours = [], []
+        for seed in range(count):
+            game_id, spent = driver.generate(side, side, f"nonopress-{side}-{seed}")
+            made_s.append(spent)
+            if game_id is None:
+                verdicts["not made in 60 s"] += 1
+                continue
+            (puzzle,) = mosaic.read((game_id + "\n").encode(), format="tatham")
+            kept.append(puzzle.clue_count() / (side * side))
+            cpu = time.thread_time()
+            checked = solve(puzzle, 2, Budget(seconds=seconds))
+            ours.append(time.thread_time() - cpu)
+            verdicts[checked.verdict] += 1
+            levels[mosaic.grade(puzzle, Budget(seconds=seconds)).level] += 1
+            word, spent = driver.solve(game_id)
+            if word == "solved":
+                its.append(spent)
+        lines.append(f"| {side}x{side} | {count} | {_spread(made_s)} | "
+                     f"{statistics.median(kept) if kept else 0:.0%} | "
+                     f"{', '.join(f'{k} {v}' for k, v in sorted(verdicts.items()))} | "
+                     f"{', '.join(f'{k} {v}' for k, v in sorted(levels.items()))} | "
+                     f"{_spread(its)} ({len(its)} solved) | {_spread(ours)} |")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=2000)
@@ -153,7 +218,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--write", type=Path)
+    parser.add_argument("--tatham", type=Path, metavar="PATH",
+                        help="a checkout of kohend/simon-puzzles: time its Mosaic beside ours")
+    parser.add_argument("--tatham-count", type=int, default=10,
+                        help="mosaics its generator makes at each size")
+    parser.add_argument("--tatham-limit", type=float, default=3.0,
+                        help="wall seconds one call of its solver may take (it loops when stuck)")
     args = parser.parse_args(argv)
+    driver = None
+    if args.tatham is not None:
+        from tatham_peer import Driver, TathamError, build
+
+        try:
+            driver = Driver(build(args.tatham), args.tatham_limit)
+        except TathamError as exc:
+            print(f"bench_mosaic: {exc}", file=sys.stderr)
+            return 2
     rng = np.random.default_rng(args.seed)
     head = ["| set | puzzles | cells | SAT's verdicts | solver median s | solver worst s | "
             "SAT median s | SAT worst s | solver faster | solver undecided | wrong |",
@@ -175,6 +255,12 @@ def main(argv: list[str] | None = None) -> int:
         print("\n" + "\n".join(table))
         lines += ["", "Making the `made` set (grader.mosaic.making, 10x10 to 15x15, wall seconds):",
                   "", *table]
+    if driver is not None:
+        table = tatham_tables(driver, dict(sets)["made"], args.tatham_count, args.seconds)
+        driver.close()
+        print("\n" + "\n".join(table))
+        lines += ["", f"The collection's Mosaic (`--tatham`, its calls limited to "
+                  f"{args.tatham_limit:g} s), CPU seconds:", "", *table]
     if args.write:
         command = "python bench/bench_mosaic.py " + " ".join(argv or sys.argv[1:])
         text = ["# Mosaic: complete solver against the SAT oracle", "",

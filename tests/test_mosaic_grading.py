@@ -144,3 +144,42 @@ def test_the_budget_bounds_a_grade_and_its_verdict_says_so() -> None:
     result = grade(puzzle, Budget(seconds=0.5))
     assert time.monotonic() - began < 4.0
     assert result.verdict == "undecided" and result.score is None
+
+
+def _turned(puzzle: MosaicPuzzle) -> list[MosaicPuzzle]:
+    """The clue grid's 8 turns and mirror images (its solution turned with it)."""
+    clues = puzzle.clue_array()
+    found = []
+    for turns in range(4):
+        for mirror in (False, True):
+            image = np.rot90(clues, turns)
+            image = image[:, ::-1] if mirror else image
+            found.append(MosaicPuzzle.from_rows(
+                ["".join("." if v < 0 else str(v) for v in row) for row in image]))
+    return found
+
+
+@pytest.mark.parametrize("name", ["fish", "snail", *[f"needs-{rung}" for rung in
+                                                      ("overlapping-clues", "clue-chains",
+                                                       "trial", "guess")]])
+def test_a_mosaic_grades_the_same_turned_or_mirrored(name: str) -> None:
+    """Level, rungs, steps, score (exactly: no tolerance), stars and minutes are the same
+    for all 8 turns and mirror images: the grade takes a round's steps, the trial's cell
+    and the guess's cell in the reading order of the clue grid's canonical orientation, not
+    the grid's own (the heart scored 0.233 one way and 0.296 turned when it was)."""
+    from pathlib import Path
+
+    from grader import mosaic
+
+    if name.startswith("needs-"):
+        puzzle = MosaicPuzzle.from_rows(NEEDS[name.removeprefix("needs-")])
+    else:
+        root = Path(__file__).resolve().parents[1]
+        (puzzle,) = mosaic.read(root / "puzzles" / "mosaic" / f"{name}.yaml")
+    figures = set()
+    for turned in _turned(puzzle):
+        result = grade(turned)
+        assert result.verdict == "unique"
+        figures.add((result.level, result.score, result.stars, result.minutes,
+                     tuple(sorted(result.rungs.items())), len(result.steps)))
+    assert len(figures) == 1, sorted(figures)

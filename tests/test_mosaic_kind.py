@@ -79,6 +79,32 @@ def test_convert_to_game_id_and_back(tmp_path: Path) -> None:
     assert isinstance(back, MosaicPuzzle) and back.rows_text() == read_puzzles(HEART)[0].rows_text()
 
 
+def test_convert_picks_game_ids_from_the_mosaic_suffix(tmp_path: Path) -> None:
+    """`convert X.yaml Y.mosaic` writes game IDs with no --to, and Y.mosaic reads back by
+    its suffix to the same clues (a game ID holds no title or solution)."""
+    ids = tmp_path / "heart.mosaic"
+    assert main(["convert", HEART, str(ids)]) == 0
+    assert ids.read_text().strip() == "7x5:e5a47888a4a6a9a6b36c1c4c"
+    back = tmp_path / "back.yaml"
+    assert main(["convert", str(ids), str(back)]) == 0
+    assert "kind: mosaic" in back.read_text()
+    (again,) = read_puzzles(back)
+    assert isinstance(again, MosaicPuzzle)
+    assert again.rows_text() == read_puzzles(HEART)[0].rows_text()
+    twice = tmp_path / "twice.mosaic"
+    assert main(["convert", str(back), str(twice)]) == 0
+    assert twice.read_bytes() == ids.read_bytes()
+
+
+def test_a_nonogram_is_not_written_as_a_mosaic_file(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "cat.mosaic"
+    assert main(["convert", str(ROOT / "puzzles" / "cat.yaml"), str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "cat.mosaic" in err and "mosaic" in err
+    assert not out.exists()
+
+
 def test_one_file_holds_one_kind() -> None:
     from grader.errors import FormatError
 
@@ -116,6 +142,40 @@ def test_an_issue_prints_mosaics_after_the_nonograms(tmp_path: Path) -> None:
     solutions = [p for p in pages if any(isinstance(op, Text) and op.text == "Mosaic solutions"
                                          for op in p.ops)]
     assert len(solutions) == 1
+
+
+@pytest.mark.parametrize("large_print", [False, True])
+def test_mosaic_solutions_are_ruled_at_the_nonograms_scale(large_print: bool) -> None:
+    """A mosaic's solution picture is ruled as a nonogram solution is (grey rules a cell, ink
+    rules every 5 cells), so a reader can count cells to check a row, and its cells are the
+    size of the nonograms' solution cells on the same profile (they were an unruled
+    silhouette, at a fixed size whatever the profile)."""
+    from dataclasses import replace
+
+    from layout.build import build_issue
+    from layout.draw import Lines, Rects, Text
+    from layout.manifest import load_manifest
+    from layout.plan import plan_issue
+
+    manifest = load_manifest(ROOT / "puzzles" / "issues" / "mosaic-sample.yaml")
+    manifest = replace(manifest, profile=replace(manifest.profile, large_print=large_print))
+    pages = plan_issue(build_issue(manifest)).pages
+    page = next(p for p in pages if any(isinstance(op, Text) and op.text == "Mosaic solutions"
+                                        for op in p.ops))
+    nonogram_cells = {b.cell for p in pages if p.kind == "solutions" for b in p.blocks}
+    assert len(nonogram_cells) == 1
+    cell = nonogram_cells.pop()
+    heading = next(op for op in page.ops if isinstance(op, Text) and op.text == "4. Fish")
+    after = page.ops[page.ops.index(heading) + 1:]
+    picture = next(op for op in after if isinstance(op, Rects))
+    assert {(round(w, 3), round(h, 3)) for _x, _y, w, h in picture.rects} == {
+        (round(cell, 3), round(cell, 3))}
+    lines = [op for op in after[:4] if isinstance(op, Lines)]
+    by_role = {op.role: op for op in lines}
+    thick = [op for op in lines if op.role == "ink" and len(op.segments) == 3 + 2]
+    assert thick, [(op.role, len(op.segments)) for op in lines]  # 20x15: 3 + 2 rules
+    if "rule" in by_role:  # thin rules, unless they would darken a small picture
+        assert len(by_role["rule"].segments) == 19 + 14 - 5
 
 
 def test_make_kind_mosaic_writes_a_unique_mosaic_of_the_picture(

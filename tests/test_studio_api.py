@@ -123,7 +123,8 @@ def test_the_editor_is_told_what_it_may_ask_of_the_kind(http: httpx.Client) -> N
     """Every check and every opened puzzle carries its kind's registry entry as the editor
     asks it (``editing``): black and white takes givens and clues alone, colour neither."""
     bw = http.post("/api/check", json={"grid": HEART}).json()["editing"]
-    assert bw == {"tag": "bw", "name": "black-and-white", "givens": True, "clues_alone": True}
+    assert bw == {"tag": "bw", "name": "black-and-white", "givens": True, "clues_alone": True,
+                  "lines": True}
     palette = [{"name": "red", "rgb": "d7261e", "char": "r"}]
     colour = http.post("/api/check", json={"grid": ["r.", ".r"], "palette": palette}).json()
     assert colour["editing"]["tag"] == "colour"

@@ -60,3 +60,41 @@ def test_bad_mosaic_clues_are_one_line_naming_where(http: httpx.Client) -> None:
     assert ragged.status_code == 400 and "\n" not in ragged.json()["error"]
     wrong = http.post("/api/check", json={"kind": "mosaic", "clues": "1.."})
     assert wrong.status_code == 400 and "clues" in wrong.json()["error"]
+
+
+def test_make_unique_and_steer_a_mosaic_by_its_clues(http: httpx.Client) -> None:
+    """POST /api/repair on a mosaic shows clues of its picture until it is unique (never
+    changing a clue the editor kept), and steers it to a level by showing or hiding them;
+    givens are refused in one line."""
+    import numpy as np
+
+    from grader import mosaic
+    from grader.mosaic_model import MosaicPuzzle
+
+    clues = [".....5.", "47888.4", ".6.9.6.", ".36....", "...4..."]  # the 1 taken away
+    body = {"kind": "mosaic", "clues": clues, "title": "Heart"}
+    assert http.post("/api/check", json=body).json()["verdict"] == "multiple"
+    made = http.post("/api/repair", json=body)
+    assert made.status_code == 200, made.text
+    proposal = made.json()
+    assert proposal["unique"] and proposal["added"] and not proposal["removed"]
+    rows = proposal["clues"]
+    assert all(new == old for row_new, row_old in zip(rows, clues, strict=True)
+               for new, old in zip(row_new, row_old, strict=True) if old != ".")
+    assert mosaic.check(MosaicPuzzle.from_rows(rows)).verdict == "unique"
+    picture = np.array([[ch == "#" for ch in row] for row in proposal["grid"]])
+    assert MosaicPuzzle.from_rows(rows).satisfied_by(picture)
+    graded = http.post("/api/grade", json={**body, "clues": rows}).json()
+    # Harder as the editor asks it: one star more than the grade's
+    harder = http.post("/api/repair", json={**body, "clues": rows,
+                                            "stars": graded["stars"] + 1}).json()
+    levels = ["easy", "medium", "hard", "fiendish", "needs-guessing"]
+    # harder: a harder level, or a higher score at the same level (a mosaic's score is not
+    # banded by level: a medium one may score below an easy one)
+    assert harder["unique"] and (levels.index(harder["report"]["level"]),
+                                 harder["report"]["score"]) > (levels.index(graded["level"]),
+                                                               graded["score"])
+    assert mosaic.check(MosaicPuzzle.from_rows(harder["clues"])).verdict == "unique"
+    givens = http.post("/api/repair", json={**body, "mode": "givens"})
+    assert givens.status_code == 400 and "\n" not in givens.json()["error"]
+    assert "mosaic" in givens.json()["error"]

@@ -28,6 +28,7 @@ from grader.kinds.registry import (
     cache_key,
     entry_of,
     kind_of,
+    own_format_for_path,
     puzzle_from_rows,
     read_puzzles,
     write_puzzles,
@@ -38,5 +39,5 @@ __all__ = [
     "Colour", "CoreGrade", "FillinKind", "Kind", "KindEntry", "KindGrade", "MinuteFigures",
     "NoSolution",
     "PuzzleKind", "StoredKind", "any_kind_of", "cache_key", "entry_of", "kind_of",
-    "palette_record", "puzzle_from_rows", "read_puzzles", "write_puzzles",
+    "own_format_for_path", "palette_record", "puzzle_from_rows", "read_puzzles", "write_puzzles",
 ]

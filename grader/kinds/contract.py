@@ -387,6 +387,9 @@ class KindEntry:
     #: file suffixes of its own formats that grader.formats does not know (a folder's
     #: ``.mosaic`` game IDs), so ``batch`` and ``library add`` look at those files too
     suffixes: tuple[str, ...] = ()
+    #: the format its own ``suffixes`` name, so ``convert x.yaml y.mosaic`` writes it
+    #: without ``--to`` ('' for none)
+    suffix_format: str = ""
     #: the reader of the files it claims: ``read(data, name, format)``
     read: Callable[[bytes, str, str | None], list[Any]] | None = None
     #: the writer of its puzzles: ``write(puzzles, format)``
@@ -396,6 +399,11 @@ class KindEntry:
     #: gives the puzzle, whether it is proved unique, and its report record
     make: Callable[[Any, str | None, int | None, int, str, float],
                    tuple[Any, bool, dict[str, Any]]] | None = None
+    #: its steering of a puzzle being edited, for a kind the studio steers by its clues
+    #: rather than by changing cells (the mosaic): ``steer(puzzle, level, stars,
+    #: seconds)`` gives the proposal the studio's editor shows (its clue rows, picture and
+    #: what changed); None: the nonograms' repair
+    steer: Callable[[Any, str | None, int | None, float], dict[str, Any]] | None = None
     #: the catalogue's key for one puzzle under the 8 symmetries of the square, for a kind
     #: whose clue grid is the puzzle (the mosaic's); None: the key of its solution picture
     design_key: Callable[[Any], str] | None = None

@@ -88,6 +88,59 @@ def make(picture: Any, level: str | None, stars: int | None, seed: int, title: s
     return made.puzzle, grade.verdict == "unique", record
 
 
+def _cells(cells: Sequence[tuple[int, int]]) -> str:
+    shown = ", ".join(f"r{r + 1}c{c + 1}" for r, c in cells[:12])
+    return shown + (f" and {len(cells) - 12} more" if len(cells) > 12 else "")
+
+
+def steer(puzzle: MosaicPuzzle, level: str | None, stars: int | None,
+          seconds: float) -> dict[str, Any]:
+    """The studio's Make unique (no level or stars), Easier and Harder on a mosaic: clues
+    of its picture shown or hidden (:mod:`grader.mosaic.steering`), as the proposal the
+    editor shows: the clue rows and picture, the clues added and removed, the cells
+    changed (0-based), the grade and one line a fact."""
+    from grader.model import as_row_strings
+    from grader.mosaic.steering import level_for_steering
+    from grader.mosaic.steering import steer as steer_mosaic
+
+    budget = Budget(seconds=seconds)
+    if level is None and stars is not None:
+        level = level_for_steering(puzzle, stars, budget)
+    steered = steer_mosaic(puzzle, level, stars=stars, budget=budget)
+    grade = steered.grade
+    proof = {"unique": "unique (proved by the complete solver)",
+             "multiple": "NOT unique: the budget ran out while cells still differ",
+             "undecided": "NOT proved unique: the budget ran out (raise the budget)",
+             "none": "no solution"}[grade.verdict]
+    lines = [f"puzzle: mosaic {steered.puzzle.size}, {proof}",
+             f"clues: {steered.puzzle.clue_count()} shown of {puzzle.width * puzzle.height}"]
+    if steered.added:
+        lines.append(f"shown: {len(steered.added)} at {_cells(steered.added)}")
+    if steered.removed:
+        lines.append(f"hidden: {len(steered.removed)} at {_cells(steered.removed)}")
+    if steered.changed:
+        lines.append(f"cells changed: {len(steered.changed)} at {_cells(steered.changed)}")
+    if grade.score is not None and grade.stars is not None:
+        lines.append(f"level: {grade.level}, score {grade.score:.2f}, {grade.stars} "
+                     f"star{'s' if grade.stars > 1 else ''}")
+    else:
+        lines.append(f"level: {grade.level}, no score: {grade.problem}")
+    if level is not None and not steered.reached:
+        lines.append(f"target: {level}, out of reach by showing and hiding clues")
+    solution = steered.puzzle.solution
+    assert solution is not None
+    return {"kind": "mosaic", "clues": steered.puzzle.rows_text(), "grid": list(solution),
+            "original": as_row_strings(steered.original), "palette": None,
+            "flips": [list(c) for c in steered.changed], "givens": [],
+            "added": [list(c) for c in steered.added],
+            "removed": [list(c) for c in steered.removed],
+            "verdict": grade.verdict, "unique": steered.unique, "reached": steered.reached,
+            "report": {"kind": "mosaic", "target": level, "level": grade.level,
+                       "stars": grade.stars, "score": grade.score,
+                       "clues": steered.puzzle.clue_count()},
+            "lines": lines}
+
+
 def design_key(puzzle: MosaicPuzzle) -> str:
     """The catalogue's key for one mosaic under the 8 symmetries: of its clue grid, which
     is the puzzle (its picture alone is not: two clue sets of one picture are two puzzles,
@@ -229,7 +282,7 @@ ENTRY = KindEntry(
     contract=MosaicKind, formats=("yaml", "json", "tatham", "picture", "pbm", "png"),
     solver="grader.mosaic.solver", grader="grader.mosaic.grading",
     ladder="grader/mosaic/ladder.yaml", drawing=MosaicKind.drawing, board="mosaic",
-    editor=False, catalogue=(), minutes="", manifest_key="mosaics",
+    editor=True, catalogue=(), minutes="", manifest_key="mosaics",
     label=NP_("kind", "Mosaic") + " ",
-    lines=False, stored=MosaicKind, suffixes=(GAME_ID_SUFFIX,),
-    claims=claims, read=read, write=write, make=make, design_key=design_key)
+    lines=False, stored=MosaicKind, suffixes=(GAME_ID_SUFFIX,), suffix_format="tatham",
+    claims=claims, read=read, write=write, make=make, steer=steer, design_key=design_key)

@@ -101,6 +101,16 @@ def read_puzzles(source: str | Path | bytes, format: str | None = None,
     return read_any(data, format=format, name=label, colours=colours)
 
 
+def own_format_for_path(path: str | Path) -> tuple[KindEntry, str] | None:
+    """The kind and format a file name's suffix names when it is one of a kind's own
+    suffixes (``.mosaic``: the mosaic's game IDs), else None."""
+    suffix = Path(path).suffix.lower()
+    for entry in KINDS:
+        if entry.suffix_format and suffix in (s.lower() for s in entry.suffixes):
+            return entry, entry.suffix_format
+    return None
+
+
 def write_puzzles(puzzles: Sequence[AnyPuzzle], format_name: str) -> bytes:
     """``puzzles`` in one file of ``format_name`` (a colour puzzle needs a colour format;
     a kind with a writer of its own writes its puzzles)."""

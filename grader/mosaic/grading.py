@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -88,6 +88,12 @@ class MosaicGrade:
         return self.score is not None
 
     @property
+    def effort_minutes(self) -> float:
+        """The minutes' central figure (0 without one), as a nonogram grade names it (the
+        studio's library lists it)."""
+        return self.minutes if self.minutes is not None else 0.0
+
+    @property
     def differing_cells(self) -> list[tuple[int, int]]:
         if len(self.solutions) < 2:
             return []
@@ -134,19 +140,38 @@ class _Engine:
 
     def step(self, rung: str, technique: str, clues: tuple[int, ...], changes: Mapping[int, int],
              facts: Mapping[str, Any], openings: int) -> None:
+        self.round(rung, [(technique, clues, changes, facts)], openings)
+
+    def round(self, rung: str,
+              found: Sequence[tuple[str, tuple[int, ...], Mapping[int, int], Mapping[str, Any]]],
+              openings: int) -> None:
+        """Log and apply the deductions of one round in the reading order of the clue grid's
+        canonical orientation (by the places of their clues there), not the grid's own: a
+        step takes the cells an earlier step of its round left open, and its premises are
+        the cells decided before it, so the order decides the log and the score; taken in
+        the canonical order, a mosaic turned or mirrored grades the same."""
         view = self.view
-        todo = {i: v for i, v in changes.items() if view.value[i] == UNSET}
-        if not todo:
-            return
         board = view.board
-        seen = sorted({i for k in clues for i in board.cells[k] if view.value[i] != UNSET})
-        premises = tuple((*self.where(i), FILLED if view.value[i] else EMPTY) for i in seen)
-        marks = tuple((*board.where[k], board.need[k]) for k in clues)
-        decided = tuple((*self.where(i), FILLED if v else EMPTY) for i, v in sorted(todo.items()))
-        self.steps.append(MosaicStep(rung, technique, marks, decided, premises,
-                                     {**facts, "clue_ids": list(clues)}, openings))
-        for i, v in todo.items():
-            view.set(i, v)
+        rank, width = view.rank, self.puzzle.width
+
+        def place(deduction: tuple[str, tuple[int, ...], Mapping[int, int], Mapping[str, Any]]
+                  ) -> list[int]:
+            return sorted(rank[board.where[k][0] * width + board.where[k][1]]
+                          for k in deduction[1])
+
+        for technique, clues, changes, facts in sorted(found, key=place):
+            todo = {i: v for i, v in changes.items() if view.value[i] == UNSET}
+            if not todo:
+                continue
+            seen = sorted({i for k in clues for i in board.cells[k] if view.value[i] != UNSET})
+            premises = tuple((*self.where(i), FILLED if view.value[i] else EMPTY) for i in seen)
+            marks = tuple((*board.where[k], board.need[k]) for k in clues)
+            decided = tuple((*self.where(i), FILLED if v else EMPTY)
+                            for i, v in sorted(todo.items()))
+            self.steps.append(MosaicStep(rung, technique, marks, decided, premises,
+                                         {**facts, "clue_ids": list(clues)}, openings))
+            for i, v in todo.items():
+                view.set(i, v)
 
     def prove(self) -> SolveResult:
         if self.proof is None:
@@ -168,12 +193,17 @@ class _Engine:
         solution = proof.solutions[0].ravel()
         board = self.view.board
         open_clues = [k for k, u in enumerate(board.unknown) if u]
+        rank = self.view.rank  # ties broken in the canonical orientation's reading order
         if open_clues:
-            tightest = min(open_clues, key=lambda k: board.unknown[k])
-            cell = next(i for i in board.cells[tightest] if board.value[i] == UNSET)
+            width = self.puzzle.width
+            tightest = min(open_clues, key=lambda k: (
+                board.unknown[k], rank[board.where[k][0] * width + board.where[k][1]]))
+            cell = min((i for i in board.cells[tightest] if board.value[i] == UNSET),
+                       key=rank.__getitem__)
             clues: tuple[int, ...] = (tightest,)
         else:  # a cell no clue sees: only a second solution could leave it open
-            cell = board.value.index(UNSET)
+            cell = min((i for i, v in enumerate(board.value) if v == UNSET),
+                       key=rank.__getitem__)
             clues = ()
         self.step(rung, "guess", clues, {cell: int(solution[cell])},
                   {"nodes": proof.nodes}, 1)
@@ -194,9 +224,8 @@ class _Engine:
                         break
                     found = FINDERS[rung.name](self.view)
                     if found:
-                        for deduction in found:
-                            self.step(rung.name, deduction.technique, deduction.clues,
-                                      deduction.changes, deduction.facts, len(found))
+                        self.round(rung.name, [(d.technique, d.clues, d.changes, d.facts)
+                                               for d in found], len(found))
                         break
                 else:
                     return "stuck", f"the rungs up to {self.rungs[-1].name} decide no more cells"

@@ -83,17 +83,25 @@ def finishes(puzzle: MosaicPuzzle, top: str, deadline: float | None = None) -> b
     """Whether the rungs up to ``top`` finish the grid (no log kept: the making loop asks
     this once a clue). The one-clue rungs run as the solver's propagation; the comparisons
     only when it is stuck. Past ``deadline`` the answer is False (keeping a clue is safe)."""
+    if "guess" in [r.name for r in mosaic_ladder().up_to(top)]:
+        seconds = None if deadline is None else max(deadline - time.monotonic(), 0.001)
+        return solve(puzzle, 2, Budget(seconds=seconds)).verdict == "unique"
+    value = ladder_board(puzzle, top, deadline)
+    return value is not None and UNSET not in value
+
+
+def ladder_board(puzzle: MosaicPuzzle, top: str, deadline: float | None = None
+                 ) -> bytearray | None:
+    """The board (a value a cell, ``UNSET`` where open) where the rungs up to ``top``
+    (trial at most: never the guess) stop; None on a contradiction or past ``deadline``."""
     view = Clues(puzzle)
     view.deadline = deadline
     board = view.board
     if not board.start():
-        return False
-    ladder = mosaic_ladder()
-    heavy = [r.name for r in ladder.up_to(top)
-             if r.name not in ("zeros-and-nines", "corners-and-edges", "completing-clues")]
-    if "guess" in heavy:
-        seconds = None if deadline is None else max(deadline - time.monotonic(), 0.001)
-        return solve(puzzle, 2, Budget(seconds=seconds)).verdict == "unique"
+        return None
+    heavy = [r.name for r in mosaic_ladder().up_to(top)
+             if r.name not in ("zeros-and-nines", "corners-and-edges", "completing-clues",
+                               "guess")]
     try:
         while UNSET in board.value:
             for name in heavy:
@@ -107,13 +115,13 @@ def finishes(puzzle: MosaicPuzzle, top: str, deadline: float | None = None) -> b
                                 for k in board.cell_clues[i]:
                                     view.version[k] += 1
                     if not board.propagate(queue):
-                        return False
+                        return None
                     break
             else:
-                return False
+                break
     except (Contradiction, OutOfTime):
-        return False
-    return True
+        return None
+    return board.value
 
 
 def unique_picture(picture: BoolArray, budget: Budget) -> tuple[BoolArray, list[tuple[int, int]]]:
@@ -165,7 +173,7 @@ def make(picture: BoolArray, level: str = "hard", *, every_clue: bool = False, s
     # another order of hiding may end at a harder level: passes with the next seeds while
     # the level is not reached and the budget lasts; the closest to the level is kept
     for attempt in range(MAX_PASSES):
-        shown, tried_all = _hide(full, top, seed + attempt, deadline)
+        shown, tried_all = hide(full, top, seed + attempt, deadline)
         puzzle = full.with_clues(shown)
         graded = grade(puzzle, budget)
         reached = LEVELS.index(graded.level) if graded.level in LEVELS else -1
@@ -180,15 +188,18 @@ def make(picture: BoolArray, level: str = "hard", *, every_clue: bool = False, s
                       time.monotonic() - began, tried_all)
 
 
-def _hide(full: MosaicPuzzle, top: str, seed: int, deadline: float | None
-          ) -> tuple[BoolArray, bool]:
-    """One pass hiding clues in a seeded order, each for good when the rungs up to ``top``
-    still finish the grid; (clues shown, whether every clue was tried)."""
+def hide(full: MosaicPuzzle, top: str, seed: int, deadline: float | None,
+         first: BoolArray | None = None) -> tuple[BoolArray, bool]:
+    """One pass hiding clues in a seeded order (the cells ``first`` marks tried before
+    the others), each for good when the rungs up to ``top`` still finish the grid; (clues
+    shown, whether every clue was tried)."""
     ladder = mosaic_ladder()
     # a clue the cheaper rungs can do without needs no look at the dearer ones
     cheap = top if ladder.index(top) <= ladder.index(CHEAP_TOP) else CHEAP_TOP
     shown = np.ones((full.height, full.width), dtype=bool)
     order = np.random.default_rng(seed).permutation(full.height * full.width)
+    if first is not None:
+        order = order[np.argsort(~np.asarray(first, dtype=bool).ravel()[order], kind="stable")]
     for index in order.tolist():
         if deadline is not None and time.monotonic() > deadline:
             return shown, False  # the clues not tried stay: still unique at the level
@@ -220,5 +231,5 @@ def generate(width: int, height: int, level: str = "hard", seed: int = 0,
                 meta=Metadata(title=f"Mosaic {width}x{height} #{seed}"))
 
 
-__all__ = ["LEVELS", "MadeMosaic", "finishes", "generate", "level_for_stars", "make",
-           "random_picture", "top_rung", "unique_picture"]
+__all__ = ["LEVELS", "MadeMosaic", "finishes", "generate", "hide", "ladder_board",
+           "level_for_stars", "make", "random_picture", "top_rung", "unique_picture"]

@@ -22,10 +22,13 @@ possible count leaves empty (or full) is decided.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from grader.mosaic.solver import UNSET, Board
 from grader.mosaic_model import MosaicPuzzle
@@ -77,6 +80,30 @@ class Clues:
         #: the grade's deadline (time.monotonic()); the comparing finders look at it
         self.deadline: float | None = None
         self._ticks = 0
+
+    @functools.cached_property
+    def rank(self) -> list[int]:
+        """Each cell's place in the reading order of the canonical orientation of the clue
+        grid (the least of its 8 turns and mirror images, as the catalogue's key takes):
+        a finder that takes the first of several cells (trial) takes the same cell of the
+        puzzle however it is turned, so its grade does not depend on the turn."""
+        clues = self.puzzle.clue_array()
+        index = np.arange(clues.size).reshape(clues.shape)
+        best: tuple[tuple[tuple[int, int], bytes], np.ndarray[Any, Any]] | None = None
+        for turns in range(4):
+            for mirror in (False, True):
+                image, cells = np.rot90(clues, turns), np.rot90(index, turns)
+                if mirror:
+                    image, cells = image[:, ::-1], cells[:, ::-1]
+                key = ((int(image.shape[0]), int(image.shape[1])),
+                       np.ascontiguousarray(image).tobytes())
+                if best is None or key < best[0]:
+                    best = (key, cells)
+        assert best is not None
+        rank = [0] * clues.size
+        for place, cell in enumerate(best[1].ravel().tolist()):
+            rank[cell] = place
+        return rank
 
     def tick(self) -> None:
         """Raise OutOfTime once the deadline has passed (the clock read every 32 calls)."""
@@ -290,11 +317,14 @@ def clue_chains(view: Clues) -> list[Deduction]:
 
 # -- rung 6: trial -------------------------------------------------------------------------
 def trial(view: Clues) -> list[Deduction]:
-    """The first cell (in reading order, near the clues) whose one value leads by completing
-    clues to a contradiction; one deduction, so the log keeps the cheap steps it enables."""
+    """The first cell (in the reading order of the clue grid's canonical orientation, near
+    the clues) whose one value leads by completing clues to a contradiction; one
+    deduction, so the log keeps the cheap steps it enables."""
     board = view.board
+    # in the canonical orientation's reading order: the same cell however the grid is turned
     candidates = sorted({i for k, u in enumerate(board.unknown) if u
-                         for i in board.cells[k] if board.value[i] == UNSET})
+                         for i in board.cells[k] if board.value[i] == UNSET},
+                        key=view.rank.__getitem__)
     for i in candidates:
         view.tick()
         for supposed in (1, 0):

@@ -6,7 +6,8 @@ first mosaic of the file) or a mapping with ``file`` and optionally ``title`` an
 A mosaic page holds the header (number, size, stars), a line saying how to solve it, and
 the grid: every cell ruled, a thicker rule every 5 cells, each clue's digit as text
 centred in its cell. Solutions come after the nonogram solutions, small pictures of the
-filled cells. Both back ends draw these display lists.
+filled cells ruled as the nonograms' solutions are, at their scale. Both back ends draw
+these display lists.
 """
 
 from __future__ import annotations
@@ -43,7 +44,6 @@ if TYPE_CHECKING:  # the engine loads on an issue that holds mosaics only
 MOSAIC_KEYS = ("file", "title", "note")
 MAX_CELL = 9.0 * MM
 DIGIT_RATIO = 0.6  # a clue's digit, of the cell size
-SOLUTION_CELL = 1.6 * MM
 HEADER = 16.0
 RULE_EVERY = 5
 HOW = N_("Fill the cells so that each digit counts the filled cells of its 3x3 block (the "
@@ -163,13 +163,35 @@ def grid_ops(puzzle: MosaicPuzzle, x: float, top: float, cell: float,
     return ops
 
 
-def picture_ops(rows: Sequence[str], x: float, top: float, cell: float) -> list[Op]:
-    """A solution's picture: its filled cells, in a thin frame."""
+def picture_ops(rows: Sequence[str], x: float, top: float, cell: float,
+                profile: Profile = PLAIN) -> list[Op]:
+    """A solution's picture: its filled cells ruled as a nonogram's solution is (thin grey
+    rules a cell, ink rules every 5 cells, a border), so a reader counts cells to check a
+    row; the thin rules left out where they would darken a small picture, as there."""
     width, height = len(rows[0]), len(rows)
     filled = [(x + c * cell, top - (r + 1) * cell, cell, cell)
               for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#"]
-    _thin, _thick, border = rules(width, height, x, top, cell)
-    return [Rects("ink", filled), Lines("ink", 0.4, border)]
+    thin_w, thick_w, border_w = line_widths(cell, profile.design_line)
+    thin, thick, border = rules(width, height, x, top, cell)
+    ops: list[Op] = [Rects("ink", filled)]
+    if thin and thin_w <= 0.12 * cell:
+        ops.append(Lines("rule", thin_w, thin))
+    if thick:
+        ops.append(Lines("ink", thick_w, thick))
+    ops.append(Lines("ink", border_w, border))
+    return ops
+
+
+def solution_cell(profile: Profile) -> float:
+    """A solution picture's cell on ``profile``: the nonograms' solutions' (layout.plan's
+    rule: larger for print, larger still for large print), so the pictures of one issue
+    share a scale."""
+    from layout.plan import LARGE_PRINT_SOLUTION_CELL, PRINT_SOLUTION_CELL
+    from layout.plan import SOLUTION_CELL as PLAN_CELL
+
+    if profile.large_print:
+        return LARGE_PRINT_SOLUTION_CELL
+    return (PRINT_SOLUTION_CELL if profile.is_print else PLAN_CELL) * profile.text_scale
 
 
 def _header(entry: MosaicEntry, x: float, top: float, width: float,
@@ -220,16 +242,19 @@ def mosaic_solution_pages(entries: Sequence[MosaicEntry], frame: Frame,
                           after: Page | None = None, profile: Profile = PLAIN) -> list[Page]:
     """The solved pictures, small, shelf after shelf; below what ``after`` (the last
     solutions page) holds when there is room, else on new pages. Returns new pages only."""
+    wanted = solution_cell(profile)
+
     def box(entry: MosaicEntry, caption_h: float) -> tuple[int, int, float]:
         puzzle = entry.puzzle
-        return puzzle.width, puzzle.height, min(SOLUTION_CELL, frame.width / puzzle.width)
+        return puzzle.width, puzzle.height, min(wanted, frame.width / puzzle.width)
 
     def draw(entry: MosaicEntry, x: float, top: float, cell: float) -> list[Op]:
         rows = entry.grade.solution
         assert rows is not None  # build_mosaics keeps proved mosaics only
-        return picture_ops(rows, x, top, cell)
+        return picture_ops(rows, x, top, cell, profile)
 
-    first_height = entries[0].puzzle.height * SOLUTION_CELL if entries else 0.0
+    first_height = (entries[0].puzzle.height * min(wanted, frame.width / entries[0].puzzle.width)
+                    if entries else 0.0)
     return solution_shelves(entries, frame, page_size, gap, after, profile,
                             _("Mosaic solutions"), first_height, box, draw, min_width=40.0)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from grader import formats
 from grader.atomic import atomic_write
 from grader.errors import FormatError
-from grader.kinds import AnyPuzzle, write_puzzles
+from grader.kinds import AnyPuzzle, KindEntry, entry_of, own_format_for_path, write_puzzles
 from nonopress.app.loading import STDIN, read_input
 from nonopress.commands.common import add_colour_argument, positive_int
 
@@ -36,11 +36,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_colour_argument(parser)
 
 
+def own_kind(args: argparse.Namespace) -> KindEntry | None:
+    """The kind whose own suffix OUT has (``.mosaic``), when --to does not say the format."""
+    if args.to or args.output == STDIN:
+        return None
+    owned = own_format_for_path(args.output)
+    return owned[0] if owned is not None else None
+
+
 def output_format(args: argparse.Namespace) -> formats.FormatSpec:
     if args.to:
         return formats.get_format(args.to)
     if args.output == STDIN:
         raise FormatError("writing to standard output: say which format with --to")
+    owned = own_format_for_path(args.output)
+    if owned is not None:  # a kind's own suffix: the kind's writer writes that format
+        return formats.get_format(owned[1])
     spec = formats.format_for_path(args.output)
     if spec is None or not spec.can_write:
         raise FormatError(
@@ -78,6 +89,12 @@ def run(args: argparse.Namespace) -> int:
         puzzles = [puzzles[args.index - 1]]
     if args.colours is not None:
         _refuse_unprintable_pictures(puzzles, source, args.colours)
+    kind = own_kind(args)
+    if kind is not None and any(entry_of(p) is not kind for p in puzzles):
+        suffix = Path(args.output).suffix
+        raise FormatError(f"a {suffix} file holds {kind.name} puzzles, and {source} holds "
+                          f"others: name another suffix, or say the format with --to",
+                          args.output)
     if len(puzzles) > 1 and not spec.holds_many:
         many = ", ".join(sorted(n for n, s in formats.FORMATS.items()
                                 if s.holds_many and s.can_write))

@@ -28,10 +28,11 @@ if TYPE_CHECKING:
 
 def editing(puzzle: object) -> dict[str, Any]:
     """What the editor asks of the puzzle's kind, from its registry entry: the page asks
-    this, never which kind it holds."""
+    this, never which kind it holds (``lines`` false: its clues sit in the cells, edited
+    digit by digit)."""
     entry = entry_of(puzzle)
     return {"tag": entry.tag, "name": entry.name, "givens": entry.givens,
-            "clues_alone": entry.clues_alone}
+            "clues_alone": entry.clues_alone, "lines": entry.lines}
 
 
 def check(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
@@ -90,6 +91,9 @@ def replay(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
     puzzle = loaded.puzzle
     kind = kind_of(puzzle)
     result = kind.grade(None, Budget(seconds=seconds))
+    if not entry_of(puzzle).lines:  # no line replay: the steps as grade --explain says them
+        return {"html": None, "text": kind.explain(result, puzzle.title or "puzzle"),
+                "steps": len(result.steps), "level": result.level}
     graded = kind.replay(puzzle.title or "puzzle", result)
     page = explain_html([graded], title=puzzle.title or "Step by step")
     return {"html": page, "steps": len(result.steps), "level": result.level}
@@ -133,6 +137,15 @@ def repair(loaded: LoadedPuzzle, mode: str, target: Target, seconds: float) -> d
     ``make --colours`` makes it unique."""
     from grader.authoring.repair import repair_either
 
+    entry = entry_of(loaded.puzzle)
+    if entry.steer is not None:  # a kind steered by its clues (the mosaic)
+        if mode == "givens":
+            raise RequestRefused(400, f"givens are not printed on a {entry.name} puzzle: it "
+                                      "is made unique by showing clues")
+        try:
+            return entry.steer(loaded.puzzle, target.level, target.stars, seconds)
+        except NonopressError as exc:
+            raise RequestRefused(400, str(exc)) from None
     try:
         authored = repair_either(loaded.puzzle, mode="givens" if mode == "givens" else "flips",
                                  target=target, seconds=seconds)

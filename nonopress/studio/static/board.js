@@ -1,12 +1,16 @@
 // Draws the grid on a canvas: clues at the edges, thick rules every five cells, and the
 // overlays the verdict brings (cells that differ between two solutions, the line that
-// breaks, the heat of the hard steps, a proposal's flips and givens).
+// breaks, the heat of the hard steps, a proposal's flips and givens). A kind whose clues sit
+// in the cells (the mosaic: a digit counting its 3x3 block) is drawn with its digits in the
+// cells over a pale picture, a cursor on the cell being edited, and a proposal's clues shown
+// and hidden framed.
 import {clueOf} from './picture.js';
 
 export const COLOURS = {
   ink: '#1d2330', grid: '#c9ced8', rule: '#5b6475', clueBg: '#eef0f4', clueInk: '#2b3240',
   shadeEmpty: '#f59e0b', shadeFilled: '#b45309', broken: '#c0262d',
   toFilled: '#d92d20', toEmpty: '#2f5bea', given: '#12805c',
+  paleInk: '#aeb6c6', cursor: '#2f5bea', clueShown: '#12805c', clueHidden: '#d92d20',
 };
 // rung rank (ladder order) -> heat colour: cool for cheap rungs, hot for look-aheads
 export const HEAT = ['#ffffff00', '#fde68a66', '#fcd34d88', '#fbbf24a0', '#f97316b0', '#ea580cc0',
@@ -17,7 +21,12 @@ export class Board {
     this.canvas = canvas;
     this.ctx = canvas.getContext('2d');
     this.picture = null;
-    this.overlay = {differ: null, broken: null, heat: null, flips: null, givens: null, clues: null};
+    this.overlay = {differ: null, broken: null, heat: null, flips: null, givens: null, clues: null,
+                    added: null, removed: null, proposed: null};
+    // the clue digits of a kind whose clues sit in cells: a Picture holding digit + 1
+    // (0: no clue), or null for the line puzzles; the cell being edited
+    this.cellClues = null;
+    this.cursor = null;
     this.cell = 24;
     this.left = 0; this.top = 0;
     // the clue bands' room, kept while the size stays: the grid must not move under the pen
@@ -44,6 +53,11 @@ export class Board {
 
   layout(maxWidth, maxHeight) {
     const p = this.picture;
+    if (this.cellClues) {  // no clue bands: the digits sit in the cells
+      this.cell = Math.max(12, Math.min(44, Math.floor(Math.min(maxWidth / p.width, maxHeight / p.height))));
+      this.left = 2; this.top = 2;
+      return {rows: [], columns: []};
+    }
     const {rows, columns} = this.clues();
     // room for the longest clue a line of this size can have (a block and a gap each), or
     // for a longer one already seen at this size (colour blocks may touch): never less
@@ -71,6 +85,7 @@ export class Board {
     const ctx = this.ctx;
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     ctx.clearRect(0, 0, W, H);
+    if (this.cellClues) { this.renderCellClues(); return; }
     // clue areas, tinted
     ctx.fillStyle = COLOURS.clueBg;
     ctx.fillRect(this.left, 0, p.width * s, this.top - 2);
@@ -95,6 +110,52 @@ export class Board {
     this.drawRules();
     this.drawProposal();
     this.drawBroken();
+  }
+
+  // a clue-in-cell grid: the picture pale (the digits stay readable on it), shaded where
+  // two solutions differ, each digit in its cell, rules, the proposal and the cursor
+  renderCellClues() {
+    const ctx = this.ctx, s = this.cell, p = this.picture;
+    const differ = this.overlay.differ;
+    const proposed = this.overlay.proposed;  // the proposal's clue grid, while one is shown
+    const clues = proposed || this.cellClues;
+    for (let r = 0; r < p.height; r++) {
+      for (let c = 0; c < p.width; c++) {
+        const v = p.get(r, c);
+        let fill = v ? COLOURS.paleInk : '#ffffff';
+        if (differ && differ.has(r * p.width + c)) fill = v ? COLOURS.shadeFilled : COLOURS.shadeEmpty;
+        ctx.fillStyle = fill;
+        ctx.fillRect(this.left + c * s, this.top + r * s, s, s);
+      }
+    }
+    this.drawRules();
+    ctx.font = `600 ${Math.round(s * 0.62)}px Inter, "DejaVu Sans", Arial, sans-serif`;
+    ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
+    const frame = (r, c, colour, width) => {
+      ctx.strokeStyle = colour; ctx.lineWidth = width;
+      ctx.strokeRect(this.left + c * s + 2.5, this.top + r * s + 2.5, s - 5, s - 5);
+    };
+    for (let r = 0; r < p.height; r++) {
+      for (let c = 0; c < p.width; c++) {
+        const v = clues.get(r, c);
+        if (!v) continue;
+        ctx.fillStyle = COLOURS.clueInk;
+        ctx.fillText(String(v - 1), this.left + c * s + s / 2, this.top + r * s + s / 2 + 0.5);
+      }
+    }
+    for (const [r, c] of this.overlay.added || []) frame(r, c, COLOURS.clueShown, 2.5);
+    for (const [r, c] of this.overlay.removed || []) {
+      // a clue the proposal hides: its digit struck through in red
+      const v = this.cellClues.get(r, c);
+      const x = this.left + c * s + s / 2, y = this.top + r * s + s / 2;
+      ctx.fillStyle = COLOURS.clueHidden;
+      if (v) ctx.fillText(String(v - 1), x, y + 0.5);
+      ctx.strokeStyle = COLOURS.clueHidden; ctx.lineWidth = 2;
+      ctx.beginPath(); ctx.moveTo(x - s * 0.3, y + s * 0.3); ctx.lineTo(x + s * 0.3, y - s * 0.3); ctx.stroke();
+    }
+    this.drawProposal();
+    this.drawBroken();
+    if (this.cursor) frame(this.cursor[0], this.cursor[1], COLOURS.cursor, 2);
   }
 
   drawClues(rows, columns) {
@@ -134,13 +195,13 @@ export class Board {
         const thick = c % 5 === 0 || c === p.width;
         if (thick !== (pass === 1)) continue;
         const x = this.left + c * s + 0.5;
-        ctx.moveTo(x, pass ? 0 : this.top); ctx.lineTo(x, this.top + p.height * s);
+        ctx.moveTo(x, pass && !this.cellClues ? 0 : this.top); ctx.lineTo(x, this.top + p.height * s);
       }
       for (let r = 0; r <= p.height; r++) {
         const thick = r % 5 === 0 || r === p.height;
         if (thick !== (pass === 1)) continue;
         const y = this.top + r * s + 0.5;
-        ctx.moveTo(pass ? 0 : this.left, y); ctx.lineTo(this.left + p.width * s, y);
+        ctx.moveTo(pass && !this.cellClues ? 0 : this.left, y); ctx.lineTo(this.left + p.width * s, y);
       }
       ctx.strokeStyle = pass ? COLOURS.rule : COLOURS.grid;
       ctx.lineWidth = pass ? 1.6 : 1;

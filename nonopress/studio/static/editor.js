@@ -28,6 +28,10 @@ export class Editor {
     this.board.picture = this.picture;
     this.givens = [];
     this.clueOnly = null;   // {rows, columns} of a puzzle opened without a picture
+    // a kind whose clues sit in the cells (editing.lines false: the mosaic): its digits as
+    // a Picture holding digit + 1 (0: no clue), edited cell by cell; null for line puzzles
+    this.cellClues = null;
+    this.cursor = [0, 0];
     // what the server says the editor may ask of the puzzle's kind (engines.editing):
     // {tag, name, givens, clues_alone}; null until the first answer about a puzzle
     this.editing = null;
@@ -59,14 +63,21 @@ export class Editor {
     const narrow = window.innerWidth <= 1180 && !landscape;
     const height = Math.max(240, narrow ? window.innerHeight * 0.5 : window.innerHeight - 150);
     this.board.picture = this.picture;
+    this.board.cellClues = this.cellClues;
+    this.board.cursor = this.cellClues ? this.cursor : null;
+    $('clue-pad').hidden = !this.cellClues;
+    // clues in cells are typed, not painted: the paint tools stand aside
+    document.querySelector('.toolgroup[aria-label=Tool]').hidden = Boolean(this.cellClues);
     this.board.render(width, height);
   }
 
   snapshot() {
-    return {picture: this.picture.clone(), givens: this.givens.slice(), clueOnly: this.clueOnly};
+    return {picture: this.picture.clone(), givens: this.givens.slice(), clueOnly: this.clueOnly,
+            cellClues: this.cellClues && this.cellClues.clone()};
   }
   restore(state) {
     this.picture = state.picture; this.givens = state.givens; this.clueOnly = state.clueOnly;
+    this.cellClues = state.cellClues;
     this.syncSize();
   }
   remember() {
@@ -93,7 +104,76 @@ export class Editor {
     this.syncSize();
     this.changed();
   }
-  transform(name) { this.replace(this.picture[name](), []); }
+  transform(name) {
+    if (this.cellClues) { this.replaceCells(this.picture[name](), this.cellClues[name]()); return; }
+    this.replace(this.picture[name](), []);
+  }
+  resize(width, height) {
+    if (this.cellClues) { this.replaceCells(this.picture.resized(width, height), this.cellClues.resized(width, height)); return; }
+    this.replace(this.picture.resized(width, height), []);
+  }
+  clear() {
+    const blank = new Picture(this.picture.width, this.picture.height, this.picture.palette);
+    if (this.cellClues) { this.replaceCells(blank, new Picture(blank.width, blank.height)); return; }
+    this.replace(blank);
+  }
+
+  // -- clues in cells (editing.lines false) --------------------------------------------------
+  replaceCells(picture, clues) {
+    this.remember();
+    this.picture = picture; this.cellClues = clues; this.givens = []; this.clueOnly = null;
+    this.cursor = [Math.min(this.cursor[0], picture.height - 1), Math.min(this.cursor[1], picture.width - 1)];
+    this.syncSize();
+    this.changed();
+  }
+  // the clue rows as text: a digit a clue, '.' none
+  clueRows() {
+    const rows = [];
+    for (let r = 0; r < this.cellClues.height; r++) {
+      let row = '';
+      for (let c = 0; c < this.cellClues.width; c++) {
+        const v = this.cellClues.get(r, c);
+        row += v ? String(v - 1) : '.';
+      }
+      rows.push(row);
+    }
+    return rows;
+  }
+  // whether the picture on the board agrees with every clue shown (each digit counts the
+  // filled cells of its 3x3 block): only then is it sent as the clues' solution
+  pictureFits() {
+    const p = this.picture, clues = this.cellClues;
+    for (let r = 0; r < p.height; r++) {
+      for (let c = 0; c < p.width; c++) {
+        const v = clues.get(r, c);
+        if (!v) continue;
+        let filled = 0;
+        for (let i = Math.max(0, r - 1); i <= Math.min(p.height - 1, r + 1); i++) {
+          for (let j = Math.max(0, c - 1); j <= Math.min(p.width - 1, c + 1); j++) filled += p.get(i, j) ? 1 : 0;
+        }
+        if (filled !== v - 1) return false;
+      }
+    }
+    return true;
+  }
+  // set the clue under the cursor: a digit 0-9, or null for none
+  setClue(digit) {
+    if (!this.cellClues) return;
+    const [r, c] = this.cursor;
+    const value = digit === null ? 0 : digit + 1;
+    if (this.cellClues.get(r, c) === value) return;
+    this.remember();
+    this.cellClues = this.cellClues.clone();
+    this.cellClues.set(r, c, value);
+    this.changed();
+  }
+  moveCursor(dr, dc) {
+    if (!this.cellClues) return;
+    const [r, c] = this.cursor;
+    this.cursor = [Math.max(0, Math.min(this.picture.height - 1, r + dr)),
+                   Math.max(0, Math.min(this.picture.width - 1, c + dc))];
+    this.draw();
+  }
 
   syncSize() {
     $('width').value = this.picture.width; $('height').value = this.picture.height;
@@ -125,6 +205,10 @@ export class Editor {
     canvas.addEventListener('pointerdown', (event) => {
       const cell = this.board.cellAt(event);
       if (!cell) return;
+      if (this.cellClues) {  // a press picks the cell whose clue the keys and the pad set
+        this.cursor = cell; canvas.focus(); this.draw();
+        return;
+      }
       canvas.setPointerCapture(event.pointerId);
       const before = this.snapshot();
       const current = this.picture.get(cell[0], cell[1]);
@@ -173,6 +257,11 @@ export class Editor {
 
   // -- the live verdict ----------------------------------------------------------------------
   payload() {
+    if (this.cellClues) {
+      const body = {kind: this.editing.tag, clues: this.clueRows(), title: $('title').value};
+      if (this.picture.filled() && this.pictureFits()) body.grid = this.picture.rows();
+      return body;
+    }
     if (this.clueOnly) {
       return {rows: this.clueOnly.rows.map((c) => c.map(([n]) => n)),
               columns: this.clueOnly.columns.map((c) => c.map(([n]) => n)),
@@ -193,7 +282,8 @@ export class Editor {
     this.proposal = null;
     $('proposal').hidden = true;
     Object.assign(this.board.overlay, {differ: null, broken: null, heat: null, flips: null,
-      givens: this.givens.map(([r, c]) => [r, c]), clues: this.clueOnly});
+      givens: this.givens.map(([r, c]) => [r, c]), clues: this.clueOnly,
+      added: null, removed: null, proposed: null});
     this.draw();
     this.legend();
     if (live) this.check(this.sequence);
@@ -228,7 +318,7 @@ export class Editor {
       this.setGrade(null);
       return;
     }
-    if (!this.clueOnly && this.picture.filled() === 0) {
+    if (!this.clueOnly && !this.cellClues && this.picture.filled() === 0) {
       this.lastCheck = null; this.lastGrade = null; this.gradedSequence = -1;
       this.setVerdict('empty', 'Draw a picture: the verdict follows every stroke.');
       this.setGrade(null);
@@ -246,6 +336,10 @@ export class Editor {
     if (sequence !== this.sequence) return;
     this.lastCheck = record;
     if (record.editing) this.editing = record.editing;
+    // clues in cells that the picture no longer fits: show the solver's first picture
+    if (this.cellClues && record.solutions && record.solutions.length && !this.pictureFits()) {
+      this.picture = Picture.fromRows(record.solutions[0]);
+    }
     this.showCheck(record);
     this.latencies.push(performance.now() - this.changedAt);
     clearTimeout(this.gradeTimer);
@@ -324,6 +418,8 @@ export class Editor {
     if (flips.some(([, , filled]) => filled)) items.push([COLOURS.toFilled, 'would be filled']);
     if (flips.some(([, , filled]) => !filled)) items.push([COLOURS.toEmpty, 'would be emptied']);
     if (overlay.givens && overlay.givens.length) items.push([COLOURS.given, 'given (printed)']);
+    if (overlay.added && overlay.added.length) items.push([COLOURS.clueShown, 'clue shown']);
+    if (overlay.removed && overlay.removed.length) items.push([COLOURS.clueHidden, 'clue hidden']);
     if (overlay.heat && this.lastGrade) {
       const used = new Set(overlay.heat.flat());
       this.lastGrade.rung_order.forEach((name, rank) => {
@@ -344,7 +440,7 @@ export class Editor {
   // -- fix and steer ------------------------------------------------------------------------
   async propose(kind) {
     if (kind === 'givens' && this.editing && !this.editing.givens) { this.toast(`Givens are not printed on a ${this.editing.name} puzzle: it is made unique by changing cells.`); return; }
-    if (!this.picture.filled()) { this.toast('Draw something first.'); return; }
+    if (!this.picture.filled() && !this.cellClues) { this.toast('Draw something first.'); return; }
     const sequence = this.sequence;
     // the newest proposal wins: pressing again (or another button) drops the older one
     const body = {...this.payload(), mode: kind === 'givens' ? 'givens' : 'flips',
@@ -388,6 +484,11 @@ export class Editor {
     if (next.width === current.width && next.height === current.height) {
       this.board.overlay.flips = flips;
       this.board.overlay.givens = result.givens.map(([r, c]) => [r, c]);
+      if (this.cellClues && result.clues) {  // clues shown and hidden, framed on the grid
+        this.board.overlay.proposed = Picture.fromClueRows(result.clues);
+        this.board.overlay.added = result.added;
+        this.board.overlay.removed = result.removed;
+      }
     }
     const title = {unique: 'Make unique', givens: 'Use givens instead', easier: 'Easier',
                    harder: 'Harder', make: 'Picture made into a puzzle'}[kind] || 'Proposal';
@@ -409,6 +510,10 @@ export class Editor {
   accept() {
     const result = this.proposal;
     if (!result) return;
+    if (this.cellClues && result.clues) {
+      this.replaceCells(Picture.fromRows(result.grid), Picture.fromClueRows(result.clues));
+      return;
+    }
     const givens = result.givens.map(([r, c, f]) => [r, c, f]);
     this.replace(Picture.fromRows(result.grid, result.palette || null), givens);
   }
@@ -416,7 +521,7 @@ export class Editor {
   reject() {
     this.proposal = null;
     $('proposal').hidden = true;
-    this.board.overlay.flips = null;
+    Object.assign(this.board.overlay, {flips: null, added: null, removed: null, proposed: null});
     this.board.overlay.givens = this.givens.map(([r, c]) => [r, c]);
     this.draw();
     this.legend();
@@ -430,7 +535,14 @@ export class Editor {
     this.setGrade(null);
     this.editing = record.editing || null;
     const palette = record.palette || null;
-    if (record.grid) {
+    // a kind whose clues sit in the cells opens with its digits to edit
+    this.cellClues = this.editing && this.editing.lines === false && record.clues
+      ? Picture.fromClueRows(record.clues) : null;
+    this.cursor = [0, 0];
+    if (this.cellClues && !record.grid) {
+      this.picture = new Picture(record.width, record.height);
+      this.clueOnly = null;
+    } else if (record.grid) {
       this.picture = Picture.fromRows(record.grid, palette);
       this.clueOnly = null;
     } else {
@@ -464,6 +576,7 @@ export class Editor {
     try {
       const result = await post('/api/make', body);
       this.remember();
+      this.cellClues = null; this.editing = null;  // a picture is made into a nonogram
       this.picture = Picture.fromRows(result.original, result.palette || null);
       this.givens = [];
       this.clueOnly = null;
@@ -510,7 +623,7 @@ export class Editor {
   }
 
   async play() {
-    if (!this.picture.filled() && !this.clueOnly) { this.toast('Nothing to play yet.'); return; }
+    if (!this.picture.filled() && !this.clueOnly && !this.cellClues) { this.toast('Nothing to play yet.'); return; }
     $('status').textContent = 'Grading for the player…';
     try {
       const record = await post('/api/play', this.payload());
@@ -528,7 +641,7 @@ export class Editor {
   }
 
   async replay() {
-    if (!this.picture.filled() && !this.clueOnly) { this.toast('Nothing to replay yet.'); return; }
+    if (!this.picture.filled() && !this.clueOnly && !this.cellClues) { this.toast('Nothing to replay yet.'); return; }
     $('status').textContent = 'Grading for the replay…';
     try {
       const result = await post('/api/replay', this.payload());

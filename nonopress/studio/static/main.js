@@ -3,7 +3,6 @@ import {get} from './api.js';
 import {Editor} from './editor.js';
 import {Issue} from './issue.js';
 import {Library} from './library.js';
-import {Picture} from './picture.js';
 
 const $ = (id) => document.getElementById(id);
 let toastTimer = null;
@@ -47,12 +46,16 @@ $('redo').onclick = () => editor.redo();
 $('mirror').onclick = () => editor.transform('mirrored');
 $('flip').onclick = () => editor.transform('flipped');
 $('rotate').onclick = () => editor.transform('rotated');
-$('clear').onclick = () => editor.replace(new Picture(editor.picture.width, editor.picture.height, editor.picture.palette));
+$('clear').onclick = () => editor.clear();
 $('resize').onclick = () => {
   const w = Math.max(2, Math.min(120, +$('width').value || 10));
   const h = Math.max(2, Math.min(120, +$('height').value || 10));
-  editor.replace(editor.picture.resized(w, h), []);
+  editor.resize(w, h);
 };
+// the clue pad of a kind whose clues sit in cells: the digit of the cell picked
+document.querySelectorAll('#clue-pad button').forEach((b) => {
+  b.onclick = () => editor.setClue(b.dataset.digit === '' ? null : +b.dataset.digit);
+});
 $('title').addEventListener('change', () => editor.changed());
 $('picture').addEventListener('change', (event) => { editor.importPicture(event.target.files[0]); event.target.value = ''; });
 $('save').onclick = () => editor.save();
@@ -81,6 +84,12 @@ document.addEventListener('keydown', (event) => {
   if (ctrl && key === 'z') { event.preventDefault(); event.shiftKey ? editor.redo() : editor.undo(); return; }
   if (ctrl && key === 'y') { event.preventDefault(); editor.redo(); return; }
   if (ctrl || event.altKey) return;
+  if (editor.cellClues) {  // clues in cells: digits set the picked cell's clue, arrows move
+    const moves = {arrowup: [-1, 0], arrowdown: [1, 0], arrowleft: [0, -1], arrowright: [0, 1]};
+    if (/^[0-9]$/.test(key)) { event.preventDefault(); editor.setClue(+key); return; }
+    if (['.', 'backspace', 'delete'].includes(key)) { event.preventDefault(); editor.setClue(null); return; }
+    if (moves[key]) { event.preventDefault(); editor.moveCursor(...moves[key]); return; }
+  }
   const actions = {
     p: () => setTool('paint'), e: () => setTool('erase'),
     m: () => editor.transform('mirrored'), f: () => editor.transform('flipped'),

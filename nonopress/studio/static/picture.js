@@ -20,6 +20,16 @@ export class Picture {
     return picture;
   }
 
+  // clue rows of digits and '.' (a kind whose clues sit in cells) as digit + 1, 0 for none
+  static fromClueRows(rows) {
+    const height = rows.length, width = rows[0].length;
+    const clues = new Picture(width, height);
+    rows.forEach((row, r) => {
+      for (let c = 0; c < width; c++) clues.cells[r * width + c] = row[c] === '.' ? 0 : Number(row[c]) + 1;
+    });
+    return clues;
+  }
+
   get(r, c) { return this.cells[r * this.width + c]; }
   set(r, c, value) { this.cells[r * this.width + c] = value; }
   clone() { return new Picture(this.width, this.height, this.palette, this.cells.slice()); }
