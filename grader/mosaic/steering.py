@@ -92,15 +92,16 @@ def _shown(puzzle: MosaicPuzzle) -> BoolArray:
     return shown
 
 
-def _unique_clues(picture: BoolArray, shown: BoolArray, budget: Budget
+def _unique_clues(picture: BoolArray, shown: BoolArray, budget: Budget, began: float
                   ) -> tuple[BoolArray, BoolArray, list[Cell]]:
     """(picture, clues shown, cells changed): clues of ``picture`` shown until it is the
-    one solution."""
+    one solution, all the calls together within ``budget`` counted from ``began``."""
     changed: list[Cell] = []
     shown = shown.copy()
     height, width = picture.shape
     for _ in range(height * width + 1):
-        result = solve(MosaicPuzzle.from_picture(picture, shown), 2, budget)
+        result = solve(MosaicPuzzle.from_picture(picture, shown), 2,
+                       budget.less(time.monotonic() - began))
         if result.verdict == "unique":
             return picture, shown, changed
         if result.verdict != "multiple":
@@ -111,7 +112,7 @@ def _unique_clues(picture: BoolArray, shown: BoolArray, budget: Budget
         separating = (block_sums(picture) != block_sums(other)) & ~shown
         if not separating.any():
             # two pictures agree with every clue: change the picture's fewest cells
-            fixed, flips = unique_picture(picture, budget)
+            fixed, flips = unique_picture(picture, budget.less(time.monotonic() - began))
             changed.extend(flips)
             picture = fixed
             continue
@@ -237,9 +238,9 @@ def steer(puzzle: MosaicPuzzle, level: str | None = None, *, stars: int | None =
         raise PuzzleError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     original = picture_of(puzzle, budget)
     before = _shown(puzzle)
-    picture, shown, changed = _unique_clues(original, before, budget)
+    picture, shown, changed = _unique_clues(original, before, budget, began)
     full = MosaicPuzzle.from_picture(picture, meta=puzzle.meta)
-    graded = grade(full.with_clues(shown), budget)
+    graded = grade(full.with_clues(shown), budget.less(time.monotonic() - began))
     if level is not None and graded.level in LEVELS and graded.level != level:
         if LEVELS.index(graded.level) > LEVELS.index(level):
             easier = _easier(full, shown, top_rung(level), deadline)
