@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
@@ -81,8 +82,6 @@ def read_puzzles(source: str | Path | bytes, format: str | None = None,
     """The puzzles of a file or of bytes, of whichever kind the file holds (the formats
     registry decides; ``colours`` reads pictures as colour puzzles of at most N colours).
     A kind whose files grader.formats does not read (the entry's ``claims``) reads first."""
-    import os
-
     from grader.formats import read_any
     from grader.inputs import read_input_bytes
 
@@ -104,7 +103,7 @@ def read_puzzles(source: str | Path | bytes, format: str | None = None,
 def own_format_for_path(path: str | Path) -> tuple[KindEntry, str] | None:
     """The kind and format a file name's suffix names when it is one of a kind's own
     suffixes (``.mosaic``: the mosaic's game IDs), else None."""
-    suffix = Path(path).suffix.lower()
+    suffix = os.path.splitext(os.fspath(path))[1].lower()
     for entry in KINDS:
         if entry.suffix_format and suffix in (s.lower() for s in entry.suffixes):
             return entry, entry.suffix_format
