@@ -400,8 +400,9 @@ class _Scanner:
                             scaled_ctm, scale = state.ctm, min_scale(state.ctm)
                         width = state.line_width * scale
                         half = max(width, 0.01) / 2  # the ink reaches half a width out
-                        box = (box[0] - half, box[1] - half, box[2] + half, box[3] + half)
-                        self.mark(Mark("stroke", box, state.stroke,
+                        inked = (box[0] - half, box[1] - half, box[2] + half, box[3] + half)
+                        # named by the path's own extent, as a fill is
+                        self.mark(Mark("stroke", inked, state.stroke,
                                        partial(_path_text, "stroked", width, segments, box,
                                                where, number, op), line_width=width))
                 path, rects, curved, segments = [], [], False, 0
