@@ -141,9 +141,10 @@ def measure(url: str, runs: int, clicks: int) -> dict[str, Any]:
     return figures
 
 
-def presses(browser: Any, url: str, options: dict[str, Any], rate: int, clicks: int,
-            touch: bool) -> list[float]:
-    """Press-to-paint times of ``clicks`` presses (taps when ``touch``) at CPU ``rate``."""
+def throttled_page(browser: Any, url: str, options: dict[str, Any], rate: int
+                   ) -> tuple[Any, Any]:
+    """(context, page): the puzzle page at ``url`` with the press probe, its CPU ``rate``
+    times slower."""
     context = browser.new_context(**options)
     page = context.new_page()
     page.add_init_script(PROBE)
@@ -151,6 +152,12 @@ def presses(browser: Any, url: str, options: dict[str, Any], rate: int, clicks: 
     page.wait_for_selector(".np-cell")
     cdp = context.new_cdp_session(page)
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+    return context, page
+
+
+def press_cells(page: Any, clicks: int, touch: bool) -> list[float]:
+    """Press-to-paint times of ``clicks`` presses (taps when ``touch``), each cell brought to
+    the middle of the grid's box first."""
     cells = page.locator(".np-cell")
     count = cells.count()
     for k in range(clicks):
@@ -164,7 +171,14 @@ def presses(browser: Any, url: str, options: dict[str, Any], rate: int, clicks: 
             page.mouse.click(x, y)
         page.wait_for_timeout(30)
     poll(page, f"window.__paints.length >= {clicks}")
-    paints = list(page.evaluate("window.__paints"))
+    return list(page.evaluate("window.__paints"))
+
+
+def presses(browser: Any, url: str, options: dict[str, Any], rate: int, clicks: int,
+            touch: bool) -> list[float]:
+    """Press-to-paint times of ``clicks`` presses (taps when ``touch``) at CPU ``rate``."""
+    context, page = throttled_page(browser, url, options, rate)
+    paints = press_cells(page, clicks, touch)
     context.close()
     return paints
 

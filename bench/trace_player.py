@@ -27,7 +27,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench_player import CHROMIUM, PROBE, PROFILES, baseline_site, percentile, serve  # noqa: E402
+from bench_player import (  # noqa: E402
+    CHROMIUM,
+    PROFILES,
+    baseline_site,
+    percentile,
+    press_cells,
+    serve,
+    throttled_page,
+)
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from nonopress.cli import main  # noqa: E402
@@ -112,31 +120,12 @@ def split(trace: dict[str, Any], paints: list[float]) -> list[dict[str, float]]:
 
 
 def traced(browser: Any, url: str, profile: str, rate: int, clicks: int) -> list[dict[str, float]]:
-    context = browser.new_context(**PROFILES[profile])
-    page = context.new_page()
-    page.add_init_script(PROBE)
-    page.goto(url)
-    page.wait_for_selector(".np-cell")
-    cdp = context.new_cdp_session(page)
-    cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
-    cells = page.locator(".np-cell")
-    count = cells.count()
+    context, page = throttled_page(browser, url, PROFILES[profile], rate)
     browser.start_tracing(page=page, categories=CATEGORIES.split(","))
-    for k in range(clicks):
-        cell = cells.nth((k * 37) % count)
-        cell.evaluate("(c) => c.scrollIntoView({block: 'center', inline: 'center'})")
-        box = cell.bounding_box()
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        if profile == "phone":
-            page.touchscreen.tap(x, y)
-        else:
-            page.mouse.click(x, y)
-        page.wait_for_timeout(30)
-    for _ in range(600):
-        if page.evaluate(f"window.__paints.length >= {clicks}"):
-            break
-        page.wait_for_timeout(50)
-    paints = list(page.evaluate("window.__paints"))
+    try:
+        paints = press_cells(page, clicks, touch=profile == "phone")
+    except TimeoutError:  # a press the probe missed: the trace splits those it caught
+        paints = list(page.evaluate("window.__paints"))
     trace = json.loads(browser.stop_tracing())
     context.close()
     return split(trace, paints)

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import httpx
 import uvicorn
@@ -86,3 +87,18 @@ def make_stock(location: str, base: Path) -> None:
         heart = read_any(LIBRARY / "heart.yaml")[0]
         record_printings(catalogue, "Issue 1", [Printed(heart, 1, 3)],
                          date=dt.date(2026, 3, 1), profile="kdp")
+
+
+@contextmanager
+def studio_tab(browser: Any, url: str, height: int = 800) -> Iterator[Any]:
+    """A tab of the studio at ``url`` (1280 CSS px wide), once its script has started; at
+    the end no script error may have happened in it."""
+    context = browser.new_context(viewport={"width": 1280, "height": height})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.goto(url)
+    tab.wait_for_function("() => window.__studio !== undefined")
+    yield tab
+    context.close()
+    assert errors == []

@@ -18,7 +18,7 @@ pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
 from PIL import Image  # noqa: E402
-from studio_support import puzzle_folder, running_studio  # noqa: E402
+from studio_support import puzzle_folder, running_studio, studio_tab  # noqa: E402
 
 from nonopress.cli import main  # noqa: E402
 from nonopress.studio.config import StudioConfig  # noqa: E402
@@ -46,15 +46,8 @@ def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StudioConfig]:
 
 @pytest.fixture
 def page(browser: Any, studio: StudioConfig) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    tab.goto(studio.url)
-    tab.wait_for_function("() => window.__studio !== undefined")
-    yield tab
-    context.close()
-    assert errors == []
+    with studio_tab(browser, studio.url) as tab:
+        yield tab
 
 
 def geometry(page: Any) -> dict[str, float]:

@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from studio_support import puzzle_folder, running_studio  # noqa: E402
+from studio_support import puzzle_folder, running_studio, studio_tab  # noqa: E402
 
 from nonopress.studio.config import StudioConfig  # noqa: E402
 
@@ -25,21 +25,11 @@ SHOTS = Path(tempfile.gettempdir()) / "nonopress-studio-shots"
 
 
 @pytest.fixture
-def page(tmp_path: Path) -> Iterator[Any]:
+def page(browser: Any, tmp_path: Path) -> Iterator[Any]:
     folder = puzzle_folder(tmp_path)
     with running_studio(StudioConfig(folder=folder)) as config, \
-            sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM)
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
-        tab = context.new_page()
-        errors: list[str] = []
-        tab.on("pageerror", lambda error: errors.append(str(error)))
-        tab.goto(config.url)
-        tab.wait_for_function("() => window.__studio !== undefined")
+            studio_tab(browser, config.url) as tab:
         yield tab
-        context.close()
-        browser.close()
-        assert errors == []
 
 
 def grid_corner(page: Any) -> tuple[float, float, float]:

@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from studio_support import running_studio  # noqa: E402
+from studio_support import running_studio, studio_tab  # noqa: E402
 from test_studio_browser import (  # noqa: E402
     AMBER,
     CHROMIUM,
@@ -47,25 +47,10 @@ def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StudioConfig]:
         yield config
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield chromium
-        chromium.close()
-
-
 @pytest.fixture
 def page(browser: Any, studio: StudioConfig) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    tab.goto(studio.url)
-    tab.wait_for_function("() => window.__studio !== undefined")
-    yield tab
-    context.close()
-    assert errors == []
+    with studio_tab(browser, studio.url) as tab:
+        yield tab
 
 
 def open_heart(page: Any) -> None:

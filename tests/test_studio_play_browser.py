@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from studio_support import puzzle_folder, running_studio  # noqa: E402
+from studio_support import puzzle_folder, running_studio, studio_tab  # noqa: E402
 
 from nonopress.app.play import reveal  # noqa: E402
 from nonopress.studio.config import StudioConfig  # noqa: E402
@@ -32,18 +32,9 @@ def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StudioConfig]:
 
 
 @pytest.fixture
-def page(studio: StudioConfig) -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM)
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        tab = context.new_page()
-        errors: list[str] = []
-        tab.on("pageerror", lambda error: errors.append(str(error)))
-        tab.goto(studio.url)
-        tab.wait_for_function("() => window.__studio !== undefined")
+def page(browser: Any, studio: StudioConfig) -> Iterator[Any]:
+    with studio_tab(browser, studio.url, height=900) as tab:
         yield tab
-        browser.close()
-        assert errors == []
 
 
 @pytest.mark.parametrize("name", ["heart.yaml", "colour/ladybird.yaml"])
