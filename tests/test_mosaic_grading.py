@@ -103,6 +103,40 @@ def test_scores_and_stars_sit_on_the_one_scale_with_unfitted_minutes() -> None:
 
 
 @pytest.mark.parametrize("rung", list(NEEDS))
+def test_the_score_is_banded_by_level_as_a_nonograms_is(rung: str) -> None:
+    """A harder level always scores higher (level i owns the scores [i, i + 1)), the rating
+    places a mosaic within its band against the ladder's own middles, and the stars are read
+    off the score: before the bands, a medium scored 0.14-0.9, below many easy ones, and
+    every mosaic showed its level's lower star."""
+    from grader import scoring
+    from grader.mosaic.grading import work_figures
+
+    ladder = mosaic_ladder()
+    puzzle, result = graded(NEEDS[rung])
+    assert result.score is not None and result.stars is not None
+    band = scoring.SCORE_BANDS.index(result.level)
+    assert band <= result.score < band + 1
+    rating, _ = work_figures(puzzle, result.steps, ladder)
+    middle = ladder.bands.thresholds()[min(band, 3)]
+    assert (result.score - band >= 0.5) == (rating >= middle)
+    assert result.stars == scoring.LEVEL_STARS[result.level][result.score - band >= 0.5]
+
+
+def test_the_score_bands_must_not_fall_as_the_level_rises() -> None:
+    from grader.mosaic.ladder import ScoreBands
+
+    good = {"middles": {"easy": 0.6, "medium": 0.6, "hard": 0.7, "fiendish": 1.0},
+            "spread": 0.2}
+    assert ScoreBands.from_mapping(good).thresholds() == (0.6, 0.6, 0.7, 1.0)
+    for bad, message in (
+            ({**good, "middles": {**good["middles"], "hard": 0.5}}, "must not fall"),
+            ({**good, "middles": {"easy": 0.6, "medium": 0.7}}, "easy, medium"),
+            ({**good, "spread": 0}, "above 0"), ({"spread": 0.2}, "lacks middles")):
+        with pytest.raises(ValueError, match=message):
+            ScoreBands.from_mapping(bad)
+
+
+@pytest.mark.parametrize("rung", list(NEEDS))
 def test_every_step_reads_as_a_sentence(rung: str) -> None:
     puzzle, result = graded(NEEDS[rung])
     decided: set[tuple[int, int, int]] = set()
@@ -183,3 +217,16 @@ def test_a_mosaic_grades_the_same_turned_or_mirrored(name: str) -> None:
         figures.add((result.level, result.score, result.stars, result.minutes,
                      tuple(sorted(result.rungs.items())), len(result.steps)))
     assert len(figures) == 1, sorted(figures)
+
+
+def test_a_german_overlap_names_its_clues_as_the_ones_that_see() -> None:
+    """German inflects the clue after "gesehen von": "nur von der 7 ... gesehen", never
+    "von die 7" (the clue's own form names it where it is the subject)."""
+    from grader import i18n
+
+    puzzle, result = graded(NEEDS["overlapping-clues"])
+    step = next(s for s in result.steps if s.technique == "overlap")
+    with i18n.use("de"):
+        text = explain(step, puzzle.width)
+    assert "vergleichen Sie die " in text and " und die " in text
+    assert "von der " in text and "von die " not in text

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from grader.i18n import _, ngettext
+from grader.i18n import _, ngettext, pgettext
 from grader.model import FILLED
 from grader.mosaic.grading import MosaicStep
 from grader.mosaic.ladder import MosaicLadder, mosaic_ladder
@@ -44,12 +44,19 @@ def cells_text(cells: Iterable[tuple[int, int]]) -> str:
     return _("; ").join(parts)
 
 
-def clue_text(clue: Sequence[int]) -> str:
-    return _("the {value} at {cell}", value=clue[2], cell=cell_text(clue[0], clue[1]))
+def clue_text(clue: Sequence[int], *, seeing: bool = False) -> str:
+    """"the 5 at row 2, column 3"; ``seeing``: as the one that sees cells ("seen only by
+    the 5 at ..."), a form of its own where a language inflects it there (German's dative)."""
+    cell = cell_text(clue[0], clue[1])
+    if seeing:
+        # TRANSLATORS: the clue after "seen by" / "seen only by" in a compared region (in
+        # German the dative: "der {value} in {cell}")
+        return pgettext("seen by", "the {value} at {cell}", value=clue[2], cell=cell)
+    return _("the {value} at {cell}", value=clue[2], cell=cell)
 
 
 def _regions(step: MosaicStep, width: int) -> str:
-    names = {(r, c): clue_text((r, c, v)) for r, c, v in step.clues}
+    names = {(r, c): clue_text((r, c, v), seeing=True) for r, c, v in step.clues}
     order = [(r, c) for r, c, _ in step.clues]
     parts = []
     for region in step.facts.get("regions", ()):
