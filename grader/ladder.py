@@ -245,6 +245,8 @@ def data_digest() -> str:
     digest.update(b"stars: level-bound")
     # since issue 60 the score is banded by level (grader.scoring.banded)
     digest.update(b"score: level-banded")
+    # since issue 54's last round a mosaic's score is banded too (its ladder's score_bands)
+    digest.update(b"mosaic score: level-banded")
     return digest.hexdigest()[:8]
 
 

@@ -6,7 +6,8 @@ The engine takes the cheapest rung that decides anything, applies each of its de
 as one step (``openings``: how many that rung offered), and starts again from the bottom.
 The score is the nonogram score model (grader/scoring.py: work per line, the longest chain
 of steps handing cells on, the share of cells decided by look-ahead) read with the mosaic
-rungs' weights; the stars are kept within the level's two as everywhere. The minutes are a
+rungs' weights, banded by level with the middles of the ladder's ``score_bands``; the stars
+are read off the score, kept within the level's two as everywhere. The minutes are a
 range from assumed seconds per step: marked as not fitted until ``calibrate --from-solves
 --kind mosaic --write grader/mosaic/minutes.yaml`` has fitted them (grader/mosaic/minutes.py).
 """
@@ -290,7 +291,20 @@ def grade(puzzle: MosaicPuzzle, budget: Budget | None = None, max_rung: str | No
 
 def _figures(puzzle: MosaicPuzzle, steps: tuple[MosaicStep, ...], ladder: MosaicLadder,
              level: str) -> tuple[float, float]:
-    """(score 0-5, assumed minutes) of a finished log."""
+    """(score 0-5, assumed minutes) of a finished log: the rating banded by level, as a
+    nonogram's is, with the mosaic ladder's own middles (its rungs' work is rated on a
+    lower range than a nonogram's: with the nonogram thresholds every mosaic would sit low
+    in its band and show its level's lower star)."""
+    value, minutes = work_figures(puzzle, steps, ladder)
+    weights = replace(scoring.default_weights(), stars=ladder.bands.thresholds(),
+                      band_spread=ladder.bands.spread)
+    return scoring.banded(level, value, weights), minutes
+
+
+def work_figures(puzzle: MosaicPuzzle, steps: Sequence[MosaicStep],
+                 ladder: MosaicLadder) -> tuple[float, float]:
+    """(rating 0-5, assumed minutes) of a finished log: the nonogram rating model read with
+    the mosaic rungs' weights, before the level bands it."""
     weights = scoring.default_weights()
     weights = replace(weights, levels={r.name: r.level for r in ladder.rungs},
                       step_weights={r.name: r.weight for r in ladder.rungs})
@@ -316,10 +330,10 @@ def _figures(puzzle: MosaicPuzzle, steps: tuple[MosaicStep, ...], ladder: Mosaic
     value = scoring.rating(terms, weights)
     if not math.isfinite(value):
         value = 0.0
-    score = round(min(max(value, 0.0), scoring.MAX_SCORE), 3)
+    rating = round(min(max(value, 0.0), scoring.MAX_SCORE), 3)
     # scanning the grid once for the clues to start from is work too
     seconds += 0.5 * puzzle.clue_count()
-    return score, seconds / 60.0
+    return rating, seconds / 60.0
 
 
-__all__ = ["MINUTES_NOTE", "MosaicGrade", "MosaicStep", "grade"]
+__all__ = ["MINUTES_NOTE", "MosaicGrade", "MosaicStep", "grade", "work_figures"]
