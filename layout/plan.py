@@ -642,7 +642,7 @@ class Planner:
             paged = entry.paged
             assert paged is not None and paged.worked is not None  # build marks no other
             ops, height = paged.worked.solved_ops(entry, area.left, top, area.width,
-                                                  area.height * 0.55, self.profile)
+                                                  top - area.bottom, self.profile)
             page.ops.extend(ops)
             y = top - height - sizes.band(18)
             steps, grey = paged.worked, False

@@ -153,8 +153,9 @@ class WorkedDrawing(StepGrids, Protocol):
 
     def solved_ops(self, entry: Any, x: float, top: float, width: float, height: float,
                    profile: Profile) -> tuple[list[Op], float]:
-        """The solved puzzle centred in ``width`` below ``top``, at most ``height`` tall:
-        what it draws and how tall it is."""
+        """The solved puzzle centred in ``width`` below ``top``, at most ``height`` tall
+        (the room left on the page; the step lines follow it): what it draws and how tall
+        it is."""
         ...
 
 

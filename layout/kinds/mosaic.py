@@ -51,6 +51,8 @@ MAX_CELL = 9.0 * MM
 DIGIT_RATIO = 0.6  # a clue's digit, of the cell size
 HEADER = 16.0
 RULE_EVERY = 5
+#: the share of the page's room a worked solution's solved grid takes, its digits legible
+SOLVED_SHARE = 0.55
 #: a step grid's cell when its digits need no more (they need least_text / DIGIT_RATIO)
 STEP_CELL = 3.5 * MM
 WHITE = (255, 255, 255)
@@ -254,10 +256,14 @@ class MosaicWorked:
         puzzle: MosaicPuzzle = entry.puzzle
         rows = entry.grade.solution
         assert rows is not None  # build_mosaics keeps proved mosaics only
-        cell = min(MAX_CELL * profile.text_scale, width / puzzle.width, height / puzzle.height)
+        # about half the page, as a nonogram's solved grid, or more where its digits need it
+        legible = profile.min_text / DIGIT_RATIO
+        cell = min(MAX_CELL * profile.text_scale, width / puzzle.width, height / puzzle.height,
+                   max(SOLVED_SHARE * height / puzzle.height, legible))
         left = x + (width - puzzle.width * cell) / 2
         ops = picture_ops(rows, left, top, cell, profile)
-        ops.extend(digit_ops(puzzle, rows, left, top, cell, DIGIT_RATIO * cell))
+        if cell >= legible - 1e-9:  # else the picture alone (the puzzle page refused it)
+            ops.extend(digit_ops(puzzle, rows, left, top, cell, DIGIT_RATIO * cell))
         return ops, puzzle.height * cell
 
     def step_legend(self, grey: bool) -> str:
