@@ -281,7 +281,8 @@ def build_issue(
 
 
 def _has_worked(entry: Entry) -> bool:
-    """Whether the entry's kind prints worked solutions (a fill-in logs no steps)."""
+    """Whether the entry's kind prints worked solutions (a kind whose grade logs no steps
+    has none: its paged drawing gives no ``worked``)."""
     paged = entry.paged
     return paged is None or paged.worked is not None
 
