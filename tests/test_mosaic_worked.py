@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from grader.errors import FormatError
 from grader.i18n import use
 from grader.kinds import any_kind_of, read_puzzles
 from grader.model import FILLED
@@ -240,3 +241,21 @@ def test_every_print_profile_prints_the_worked_mosaic_and_passes_its_preflight(
     text = " ".join(" ".join(page.extract_text().split())
                     for page in PdfReader(io.BytesIO(out.read_bytes())).pages)
     assert "Worked solution: No. 2" in text and "compare the" in text
+
+
+def test_worked_by_number_reaches_a_mosaic_alone(tmp_path: Path) -> None:
+    """``worked: [2]`` names the mosaic by its issue number (after the nonograms): it gets
+    a worked solution, the nonogram none; a number past the last entry is one line."""
+    path = _manifest(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8").replace("worked: true", "worked: [2]"),
+                    encoding="utf-8")
+    issue = build_issue(load_manifest(path))
+    assert [e.worked for e in issue.entries] == [False, True]
+    plan = plan_issue(issue)
+    headings = [op.text for page in plan.pages if page.kind == "worked" for op in page.ops
+                if isinstance(op, Text) and op.text.startswith("Worked solution:")]
+    assert headings == ["Worked solution: No. 2 \u00b7 Mosaic 7x5 \u00b7 Heart"]
+    path.write_text(path.read_text(encoding="utf-8").replace("worked: [2]", "worked: [3]"),
+                    encoding="utf-8")
+    with pytest.raises(FormatError, match=r"worked: no puzzle number 3 \(the issue has 2\)"):
+        build_issue(load_manifest(path))
