@@ -5,13 +5,13 @@ uniqueness not proved, far too big) are errors, all of them named in one message
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from grader.colour.model import AnyPuzzle
 from grader.errors import FormatError, ManyProblems, NonopressError, NotPublishable
-from grader.i18n import _, rung_name
+from grader.i18n import N_, _, rung_name
 from grader.kinds import KINDS, cache_key, kind_of
 from grader.minutes import about_text
 from grader.results import Budget
@@ -39,12 +39,19 @@ OPENING_STEPS = 3
 MAX_PRINT_SIDE = 100
 
 
-def worked_lines(steps: Sequence[Step], puzzle: AnyPuzzle) -> tuple[str, ...]:
-    """Numbered lines for a worked solution.
+#: how a run of routine steps is summarised, for one step and for several
+LINE_SUMMARY = (N_("Step {n}: routine line logic ({counts})."),
+                N_("Steps {first}-{last}: routine line logic ({counts})."))
+
+
+def worked_lines(steps: Sequence[Any], puzzle: Any, routine: Collection[str] = ROUTINE_RUNGS,
+                 summary: tuple[str, str] = LINE_SUMMARY) -> tuple[str, ...]:
+    """Numbered lines for a worked solution, each step in the words of the puzzle's kind.
 
     A short solve is given in full. In a long one, the steps a reader needs to see (owner
-    branching and harder) stay in full, while runs of routine steps are summarised in one
-    line each, after the first few that show how the solve starts.
+    branching and harder) stay in full, while runs of ``routine`` steps (the rungs of the
+    kind's lowest level) are summarised in one line each (``summary``), after the first few
+    that show how the solve starts.
     """
     say = _sentences(puzzle)
     if len(steps) <= FULL_WORKED_STEPS:
@@ -59,16 +66,14 @@ def worked_lines(steps: Sequence[Step], puzzle: AnyPuzzle) -> tuple[str, ...]:
             counts = _(", ").join(f"{rung_name(name).replace('-', ' ')} {n}"
                                   for name, n in run_rungs.items())
             if len(run) == 1:
-                lines.append(_("Step {n}: routine line logic ({counts}).", n=run[0],
-                               counts=counts))
+                lines.append(_(summary[0], n=run[0], counts=counts))
             else:
-                lines.append(_("Steps {first}-{last}: routine line logic ({counts}).",
-                               first=run[0], last=run[-1], counts=counts))
+                lines.append(_(summary[1], first=run[0], last=run[-1], counts=counts))
             run.clear()
             run_rungs.clear()
 
     for k, step in enumerate(steps, start=1):
-        if step.rung in ROUTINE_RUNGS and k > OPENING_STEPS:
+        if step.rung in routine and k > OPENING_STEPS:
             run.append(k)
             run_rungs[step.rung] += 1
             continue
@@ -85,8 +90,9 @@ def worked_lines(steps: Sequence[Step], puzzle: AnyPuzzle) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _sentences(puzzle: AnyPuzzle) -> Callable[[Step], str]:
-    """The sentence of each step, in the words of the puzzle's kind."""
+def _sentences(puzzle: Any) -> Callable[[Any], str]:
+    """The sentence of each step, in the words of the puzzle's kind (a kind with no line
+    clues, the mosaic, says its steps through the same slot)."""
     return kind_of(puzzle).sentence
 
 
@@ -261,15 +267,6 @@ def build_issue(
         )
     _warn_missing_glyphs(manifest, entries, warnings)
     _warn_silent_changes(manifest, entries, warnings)
-    worked = manifest.worked
-    numbers = set(range(1, len(entries) + 1)) if worked == "all" else set(worked)
-    beyond = sorted(n for n in numbers if n > len(entries))
-    if beyond:
-        raise FormatError(
-            f"worked: no puzzle number {beyond[0]} (the issue has {len(entries)})",
-            str(manifest.source),
-        )
-    entries = [replace(e, worked=e.number in numbers) for e in entries]
     if cache and cache.warning:
         warnings.insert(0, cache.warning)
     built: list[Entry] = list(entries)
@@ -280,7 +277,34 @@ def build_issue(
         if progress:
             progress(f"making {len(items)} {kind.name}(s)")
         built += drawing_module(kind.drawing).build_entries(items, len(built) + 1, budget)
-    return Issue(manifest, tuple(built), tuple(warnings))
+    return Issue(manifest, tuple(_mark_worked(manifest, built)), tuple(warnings))
+
+
+def _has_worked(entry: Entry) -> bool:
+    """Whether the entry's kind prints worked solutions (a kind whose grade logs no steps
+    has none: its paged drawing gives no ``worked``)."""
+    paged = entry.paged
+    return paged is None or paged.worked is not None
+
+
+def _mark_worked(manifest: Manifest, built: list[Entry]) -> list[Entry]:
+    """The entries with ``worked`` set where the manifest's ``worked`` names them (``all``:
+    every entry whose kind has worked solutions, mosaics too)."""
+    worked = manifest.worked
+    numbers = set(range(1, len(built) + 1)) if worked == "all" else set(worked)
+    beyond = sorted(n for n in numbers if n > len(built))
+    if beyond:
+        raise FormatError(
+            f"worked: no puzzle number {beyond[0]} (the issue has {len(built)})",
+            str(manifest.source),
+        )
+    if worked != "all":
+        for entry in built:
+            if entry.number in numbers and not _has_worked(entry):
+                raise FormatError(f"worked: puzzle {entry.number} is a {entry.noun}, which "
+                                  "has no worked solution", str(manifest.source))
+    return [replace(cast(Any, entry), worked=entry.number in numbers and _has_worked(entry))
+            for entry in built]
 
 
 def _warn_missing_glyphs(

@@ -58,6 +58,10 @@ class Entry(Protocol):
     def paged(self) -> PagedDrawing | None:
         """The drawing of a kind that lays out its own pages; None for a puzzle block."""
         ...
+    @property
+    def worked(self) -> bool:
+        """The manifest's ``worked`` names it: a worked solution is printed."""
+        ...
 
     def credit(self) -> str: ...
 

@@ -35,7 +35,7 @@ from layout.fonts import MIN_TEXT_SIZE, fit_size, text_width, wrap_words
 from layout.frontmatter import back_page, front_pages
 from layout.geometry import Area, BlockGeometry
 from layout.issue import Entry, Issue, IssueEntry
-from layout.kinds import PagedDrawing, puzzle_ops
+from layout.kinds import PagedDrawing, StepGrids, puzzle_ops
 from layout.manifest import Manifest, Margins
 from layout.profiles import LARGE_PRINT_BODY, LARGE_PRINT_SCALE, Profile
 from layout.stepgrid import MAX_WIDTH_SHARE
@@ -585,32 +585,15 @@ class Planner:
         return pages
 
     # -- worked solutions ------------------------------------------------------------------
-    def worked_pages(self, entry: IssueEntry) -> list[Page]:
-        """The solved grid, the grade and every step line, over as many pages as needed."""
-        area = self.area
-        sizes = self.sizes
-        page = self.page("worked")
-        pages = [page]
-        heading = _("Worked solution: {label}", label=entry.label)
-        if entry.title and entry.hide_title:
-            heading += f" \u00b7 {entry.title}"
-        least = sizes.pt(10)
-        h_size = fit_size(heading, sizes.pt(13), area.width, True, least)
-        headings = [heading] if h_size is not None else self.wrapped(heading, least,
-                                                                     area.width, True)
-        h_size = h_size or least
-        baseline = area.top - h_size - 1
-        for k, text in enumerate(headings):
-            if k:
-                baseline -= h_size * 1.2
-            page.ops.append(Text(area.left, baseline, text, h_size, bold=True))
-        page.bookmarks.append(Bookmark(_("Worked solution No. {number}", number=entry.number)))
+    def _worked_block(self, entry: IssueEntry, page: Page, top: float) -> float:
+        """A puzzle block's solved grid (with its legend) under ``top``: the baseline of
+        the grade's line below it."""
+        area, sizes = self.area, self.sizes
         geometry = entry.geometry
         cell = min(sizes.max_cell, geometry.fit_cell(area.width, area.height * 0.55))
         if not _legible(entry, cell, sizes):  # clues would be unreadable: the solved grid alone
             geometry = BlockGeometry.of(entry.puzzle, clues=False)
             cell = min(sizes.max_cell, geometry.fit_cell(area.width, area.height * 0.55))
-        top = baseline - (sizes.band(26) - h_size - 1)
         palette = entry.legend_palette
         if palette is not None:  # which colour (or grey tint and symbol) is which
             size = sizes.pt(8)
@@ -625,7 +608,44 @@ class Planner:
         page.ops.extend(puzzle_ops(entry.puzzle, geometry, x, top, cell, solution=entry.solution,
                                    profile=self.profile, grey=entry.grey))
         page.blocks.append(Block(entry.number, x, top, cell, geometry, True))
-        y = top - geometry.total_height * cell - sizes.band(18)
+        return top - geometry.total_height * cell - sizes.band(18)
+
+    def worked_pages(self, entry: Entry) -> list[Page]:
+        """The solved grid, the grade and every step line, over as many pages as needed:
+        a puzzle block's, or the solved puzzle of a kind that lays out its own pages (the
+        mosaic: its ``paged.worked``), with the same text and step grids after it."""
+        area = self.area
+        sizes = self.sizes
+        page = self.page("worked")
+        pages = [page]
+        heading = _("Worked solution: {label}", label=entry.label)
+        if entry.title and entry.shown_title != entry.title:  # a title kept off the puzzle
+            heading += f" \u00b7 {entry.title}"
+        least = sizes.pt(10)
+        h_size = fit_size(heading, sizes.pt(13), area.width, True, least)
+        headings = [heading] if h_size is not None else self.wrapped(heading, least,
+                                                                     area.width, True)
+        h_size = h_size or least
+        baseline = area.top - h_size - 1
+        for k, text in enumerate(headings):
+            if k:
+                baseline -= h_size * 1.2
+            page.ops.append(Text(area.left, baseline, text, h_size, bold=True))
+        page.bookmarks.append(Bookmark(_("Worked solution No. {number}", number=entry.number)))
+        top = baseline - (sizes.band(26) - h_size - 1)
+        block = entry.block()
+        steps: StepGrids
+        if block is not None:
+            y = self._worked_block(block, page, top)
+            steps, grey = block.drawing, block.grey
+        else:
+            paged = entry.paged
+            assert paged is not None and paged.worked is not None  # build marks no other
+            ops, height = paged.worked.solved_ops(entry, area.left, top, area.width,
+                                                  top - area.bottom, self.profile)
+            page.ops.extend(ops)
+            y = top - height - sizes.band(18)
+            steps, grey = paged.worked, False
         grade = entry.grade
         size = sizes.pt(10)
         if grade.stars is None or grade.score is None:
@@ -634,7 +654,9 @@ class Planner:
         else:
             line = _("Level: {level}   score {score}   ", level=level_name(grade.level),
                      score=current().number(grade.score, 1))
-            if grade.minutes is not None:
+            # a paged kind's minutes are not printed on its pages (the mosaic's are not
+            # fitted to solves yet)
+            if grade.minutes is not None and block is not None:
                 line += f"{about_text(grade.minutes, entry.puzzle.size)}   "
             page.ops.append(Text(area.left, y, line, size))
             page.ops.extend(self.stars(area.left + text_width(line, size), y, sizes.band(8),
@@ -654,7 +676,7 @@ class Planner:
         first_step = len(paragraphs) - len(grade.steps)
         grids = {first_step + index: rows for index, rows in grade.grids}
         if grids:
-            paragraphs.insert(first_step, entry.drawing.step_legend(entry.grey))
+            paragraphs.insert(first_step, steps.step_legend(grey))
             grids = {k + 1: rows for k, rows in grids.items()}
         flow = _Flow(self, pages, page, y, continued, size)
         # with grids the steps stand in columns, each step's sentence with its grid (a
@@ -667,6 +689,10 @@ class Planner:
         if grids:
             columns = max(1, min(STEP_COLUMNS, int((area.width + STEP_GUTTER)
                                                    // (STEP_COLUMN_MIN + STEP_GUTTER))))
+            # fewer columns when a grid's clues would not be legible in one
+            least = max(steps.step_width(rows, self.smallest_text) for rows in grids.values())
+            while columns > 1 and (area.width - STEP_GUTTER * (columns - 1)) / columns < least:
+                columns -= 1
             width = (area.width - STEP_GUTTER * (columns - 1)) / columns
             flow.columns(columns, width)
             grid_line = max(0.25, self.profile.design_line)
@@ -675,8 +701,8 @@ class Planner:
                 grid_cell = 0.0
                 if rows is not None:
                     # the grid may take its whole column (step_cell allows a share)
-                    grid_cell = entry.drawing.step_cell(rows, width / MAX_WIDTH_SHARE,
-                                                        entry.grey, self.smallest_text)
+                    grid_cell = steps.step_cell(rows, width / MAX_WIDTH_SHARE, grey,
+                                                self.smallest_text)
                 lines = self.wrapped(paragraphs[k], body, width)
                 if len(lines) > 1:
                     rest = paragraphs[k].split(None, len(lines[0].split()))[-1]
@@ -690,9 +716,9 @@ class Planner:
                     flow.y -= leading
                 if rows is not None:
                     x = flow.line_room(grid_h)
-                    flow.page.ops.extend(entry.drawing.step_grid_ops(
+                    flow.page.ops.extend(steps.step_grid_ops(
                         entry.puzzle, rows, x + 4, flow.y + leading * 0.5, grid_cell,
-                        entry.grey, self.smallest_text, grid_line))
+                        grey, self.smallest_text, grid_line))
                     flow.y -= grid_h
         return pages
 
@@ -953,7 +979,7 @@ def _plan(issue: Issue, solution_cell: float | None = None,
         for drawing, entries in paged:
             solutions = drawing.solution_pages(entries, planner.area, page_size, GAP,
                                                solutions, issue.manifest.profile)
-    worked = [page for e in issue.blocks if e.worked for page in planner.worked_pages(e)]
+    worked = [page for e in issue.entries if e.worked for page in planner.worked_pages(e)]
     rows = _contents_rows(issue, bool(solutions), bool(worked))
     front_matter = issue.manifest.front_matter
     front = front_pages(planner, front_matter) if front_matter is not None else []

@@ -15,7 +15,7 @@ fill-in) gives a :class:`PagedDrawing` (``PAGED``) and builds its entries itself
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from grader.errors import NonopressError
@@ -37,8 +37,9 @@ if TYPE_CHECKING:
 MAX_WORKED_GRIDS = 8
 #: Puzzles wider or taller than this get no step grids (they would be unreadably small).
 MAX_GRID_SIDE = 40
-#: A colour solve with no hard step (line logic alone, as most colour puzzles) still shows
-#: where it stands this many times, after evenly spaced steps.
+#: A colour or mosaic solve with no hard step (routine logic alone, as most colour
+#: puzzles and easy mosaics) still shows where it stands this many times, after evenly
+#: spaced steps.
 COLOUR_ROUTINE_GRIDS = 6
 
 #: Rungs whose steps a worked solution may summarise: the routine line logic (the rungs
@@ -48,7 +49,32 @@ ROUTINE_RUNGS = default_ladder().routine()
 Picture = Any  # BoolArray for black and white, ColourArray (palette indices) for colour
 
 
-class KindDrawing(Protocol):
+class StepGrids(Protocol):
+    """How a kind draws the small grids of a worked solution (the plan's worked pages ask
+    it, whichever way the kind lays out its puzzle pages)."""
+
+    def step_legend(self, grey: bool) -> str:
+        """What the marks of the step grids mean."""
+        ...
+
+    def step_cell(self, rows: Sequence[str], width: float, grey: bool, least_text: float
+                  ) -> float:
+        """The cell of a step grid that fits ``width``."""
+        ...
+
+    def step_width(self, rows: Sequence[str], least_text: float) -> float:
+        """The least width a step grid needs to be read (its clues at ``least_text``
+        points); 0 when any width will do. The steps stand in fewer columns when one is
+        narrower."""
+        ...
+
+    def step_grid_ops(self, puzzle: Any, rows: Sequence[str], x: float, top: float,
+                      cell: float, grey: bool, least_text: float, line: float) -> list[Op]:
+        """A step grid with its top-left corner at (x, top)."""
+        ...
+
+
+class KindDrawing(StepGrids, Protocol):
     """What layout asks of a kind to print it."""
 
     def symbols(self, puzzle: AnyPuzzle, grey: bool) -> bool:
@@ -95,20 +121,6 @@ class KindDrawing(Protocol):
         """The small grids of a worked solution: (index of the step line, rows)."""
         ...
 
-    def step_legend(self, grey: bool) -> str:
-        """What the marks of the step grids mean."""
-        ...
-
-    def step_cell(self, rows: Sequence[str], width: float, grey: bool, least_text: float
-                  ) -> float:
-        """The cell of a step grid that fits ``width``."""
-        ...
-
-    def step_grid_ops(self, puzzle: AnyPuzzle, rows: Sequence[str], x: float, top: float,
-                      cell: float, grey: bool, least_text: float, line: float) -> list[Op]:
-        """A step grid with its top-left corner at (x, top)."""
-        ...
-
 
 def step_rows(cells: np.ndarray[Any, Any], step: Step, mark: Any) -> tuple[str, ...]:
     """The grid as rows of ``mark(value, decided by this step)`` characters."""
@@ -122,10 +134,39 @@ def printed_steps(lines: Sequence[str]) -> dict[str, int]:
     """Step number -> index of the line that prints the step in full."""
     return {line.split(". ", 1)[0]: i for i, line in enumerate(lines) if ". " in line}
 
+
+def grid_steps(deciding: Sequence[int], routine: Callable[[int], bool]) -> set[int]:
+    """The step numbers a worked solution draws a grid after, of the printed steps that
+    decide a cell (``deciding``, in order): the first :data:`MAX_WORKED_GRIDS` that are not
+    ``routine``; when every one is, :data:`COLOUR_ROUTINE_GRIDS` evenly spaced ones."""
+    chosen = [k for k in deciding if not routine(k)]
+    if not chosen and deciding:
+        count = min(COLOUR_ROUTINE_GRIDS, len(deciding))
+        chosen = sorted({deciding[round((j + 1) * len(deciding) / count) - 1]
+                         for j in range(count)})
+    return set(chosen[:MAX_WORKED_GRIDS])
+
+class WorkedDrawing(StepGrids, Protocol):
+    """What a kind that lays out pages of its own gives the plan's worked-solution pages
+    (the same pages as the line puzzles': heading, grade, step lines and step grids): the
+    solved puzzle the page opens with, and its step grids."""
+
+    def solved_ops(self, entry: Any, x: float, top: float, width: float, height: float,
+                   profile: Profile) -> tuple[list[Op], float]:
+        """The solved puzzle centred in ``width`` below ``top``, at most ``height`` tall
+        (the room left on the page; the step lines follow it): what it draws and how tall
+        it is."""
+        ...
+
+
 class PagedDrawing(Protocol):
     """What layout asks of a kind that lays out pages of its own (a fill-in: its grid and
     its word list), numbered after the puzzle blocks: the entries are the issue's entries
-    whose ``drawing`` this is, in issue order."""
+    whose ``drawing`` this is, in issue order. ``worked``: its worked solutions, None for
+    a kind whose grade logs no steps (the fill-in)."""
+
+    @property
+    def worked(self) -> WorkedDrawing | None: ...
 
     def pages(self, entries: Sequence[Any], area: Any, page_size: tuple[float, float],
               profile: Profile) -> tuple[list[Page], dict[int, int]]:

@@ -96,6 +96,9 @@ class BlackAndWhiteDrawing:
                   ) -> float:
         return step_cell(rows, width)
 
+    def step_width(self, rows: Sequence[str], least_text: float) -> float:
+        return 0.0  # no text in its cells
+
     def step_grid_ops(self, puzzle: AnyPuzzle, rows: Sequence[str], x: float, top: float,
                       cell: float, grey: bool, least_text: float, line: float) -> list[Op]:
         return step_grid_ops(rows, x, top, cell, line)

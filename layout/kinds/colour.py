@@ -22,12 +22,11 @@ from layout.draw import ClueText, Lines, Op, Rect, Rects, Segment, Text, filled_
 from layout.fonts import text_width
 from layout.geometry import BlockGeometry
 from layout.kinds import (
-    COLOUR_ROUTINE_GRIDS,
     MAX_GRID_SIDE,
-    MAX_WORKED_GRIDS,
     ROUTINE_RUNGS,
     KindDrawing,
     Picture,
+    grid_steps,
     printed_steps,
     step_rows,
 )
@@ -276,8 +275,9 @@ class ColourDrawing:
     def worked_grids(self, kind: PuzzleKind, steps: Sequence[Step], lines: Sequence[str]
                      ) -> tuple[tuple[int, tuple[str, ...]], ...]:
         """The grid after each hard step that ``lines`` prints in full (after evenly spaced
-        steps when none is hard), as rows of ``STEP_MARKS``, INDEX_CHARS, '.' and '?'. A
-        cell is known once one value (a colour, or empty) is left to it."""
+        steps when none is hard: :func:`~layout.kinds.grid_steps`), as rows of
+        ``STEP_MARKS``, INDEX_CHARS, '.' and '?'. A cell is known once one value (a colour,
+        or empty) is left to it."""
         start = kind.start_cells()
         height, width = start.shape
         if (width > MAX_GRID_SIDE or height > MAX_GRID_SIDE
@@ -295,12 +295,7 @@ class ColourDrawing:
                 known += after != before and not after & (after - 1)
             if known and str(k) in where:
                 deciding.append(k)
-        chosen = [k for k in deciding if steps[k - 1].rung not in ROUTINE_RUNGS]
-        if not chosen and deciding:
-            count = min(COLOUR_ROUTINE_GRIDS, len(deciding))
-            chosen = sorted({deciding[round((j + 1) * len(deciding) / count) - 1]
-                             for j in range(count)})
-        wanted = set(chosen[:MAX_WORKED_GRIDS])
+        wanted = grid_steps(deciding, lambda k: steps[k - 1].rung in ROUTINE_RUNGS)
         cells[:] = start
         grids: list[tuple[int, tuple[str, ...]]] = []
         for k, step in enumerate(steps, start=1):
@@ -317,6 +312,9 @@ class ColourDrawing:
     def step_cell(self, rows: Sequence[str], width: float, grey: bool, least_text: float
                   ) -> float:
         return colour_step_cell(rows, width, grey, least_text)
+
+    def step_width(self, rows: Sequence[str], least_text: float) -> float:
+        return 0.0  # its symbols are left out of a grid too small for them
 
     def step_grid_ops(self, puzzle: AnyPuzzle, rows: Sequence[str], x: float, top: float,
                       cell: float, grey: bool, least_text: float, line: float) -> list[Op]:

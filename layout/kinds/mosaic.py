@@ -12,16 +12,18 @@ these display lists.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grader.errors import NonopressError, NotPublishable
 from grader.i18n import N_, _
+from grader.model import FILLED
 from grader.results import Budget
 from layout.draw import (
     Bookmark,
+    ClueText,
     Lines,
     Op,
     Page,
@@ -34,8 +36,11 @@ from layout.draw import (
 )
 from layout.fonts import DIGIT_HEIGHT, fit_text, text_width
 from layout.grades import GradeInfo
+from layout.kinds import MAX_GRID_SIDE, grid_steps, printed_steps
 from layout.kinds.paged import Frame, PagedEntry, PagedLayout, read_items, solution_shelves
 from layout.profiles import PLAIN, Profile
+from layout.stepgrid import MAX_WIDTH_SHARE, step_grid_ops
+from layout.stepgrid import legend as step_legend
 from layout.units import MM
 
 if TYPE_CHECKING:  # the engine loads on an issue that holds mosaics only
@@ -46,6 +51,16 @@ MAX_CELL = 9.0 * MM
 DIGIT_RATIO = 0.6  # a clue's digit, of the cell size
 HEADER = 16.0
 RULE_EVERY = 5
+#: the share of the page's room a worked solution's solved grid takes, its digits legible
+SOLVED_SHARE = 0.55
+#: a step grid's cell when its digits need no more (they need least_text / DIGIT_RATIO)
+STEP_CELL = 3.5 * MM
+WHITE = (255, 255, 255)
+#: the level of the rungs a long worked solution summarises (the ladder's lowest)
+ROUTINE_LEVEL = "easy"
+#: how a run of routine steps is summarised, for one step and for several
+SUMMARY = (N_("Step {n}: routine clue logic ({counts})."),
+           N_("Steps {first}-{last}: routine clue logic ({counts})."))
 HOW = N_("Fill the cells so that each digit counts the filled cells of its 3x3 block (the "
          "cell itself and its neighbours).")
 
@@ -97,11 +112,14 @@ def grade_info(puzzle: MosaicPuzzle, budget: Budget) -> GradeInfo:
     """The kind's grade (through the registry: layout never reaches the engine itself)."""
     from grader.kinds import any_kind_of
     from grader.model import as_row_strings
+    from layout.build import worked_lines
 
-    kind: Any = any_kind_of(puzzle)  # the mosaic contract: its grade and explanation
+    kind: Any = any_kind_of(puzzle)  # the mosaic contract: its grade and sentences
     grade = kind.grade(None, budget)
-    steps = tuple(line for line in kind.explain(grade, "").splitlines()[1:]
-                  if line[:1].isdigit())
+    # the worked solution's lines, as a nonogram's: in the reader's language, routine runs
+    # of a long solve summarised
+    routine = {rung for rung in grade.rungs if kind.rung_level(rung) == ROUTINE_LEVEL}
+    steps = worked_lines(grade.steps, puzzle, routine, SUMMARY)
     solution = as_row_strings(grade.solution) if grade.solution is not None else None
     if solution is None and grade.verdict == "unique" and grade.solutions:
         solution = as_row_strings(grade.solutions[0])
@@ -109,7 +127,35 @@ def grade_info(puzzle: MosaicPuzzle, budget: Budget) -> GradeInfo:
                      verdict=grade.verdict, rungs=dict(grade.rungs), time_s=grade.time_s,
                      steps=steps, solution=solution, problem=grade.problem,
                      minutes=grade.minutes, minutes_low=grade.minutes_low,
-                     minutes_high=grade.minutes_high)
+                     minutes_high=grade.minutes_high,
+                     grids=worked_grids(puzzle, grade.steps, steps,
+                                        lambda step: step.rung in routine))
+
+
+def worked_grids(puzzle: MosaicPuzzle, steps: Sequence[Any], lines: Sequence[str],
+                 routine: Callable[[Any], bool]) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """The grid after each hard step that ``lines`` prints in full (after evenly spaced
+    ones when none is hard, as a colour solve's: layout.kinds.grid_steps), as rows of '#'
+    filled, '.' empty, '?' not known yet and 'F'/'E' for the cells the step decided: the
+    marks of a black-and-white step grid; the clues are the puzzle's own."""
+    width, height = puzzle.width, puzzle.height
+    if width > MAX_GRID_SIDE or height > MAX_GRID_SIDE:
+        return ()
+    where = printed_steps(lines)
+    wanted = grid_steps([k for k in range(1, len(steps) + 1) if str(k) in where],
+                        lambda k: routine(steps[k - 1]))
+    cells = [["?"] * width for _ in range(height)]
+    grids: list[tuple[int, tuple[str, ...]]] = []
+    for k, step in enumerate(steps, start=1):
+        for row, column, state in step.changes:
+            cells[row][column] = "#" if state == FILLED else "."
+        if k not in wanted:
+            continue
+        shown = [row[:] for row in cells]
+        for row, column, state in step.changes:
+            shown[row][column] = "F" if state == FILLED else "E"
+        grids.append((where[str(k)], tuple("".join(row) for row in shown)))
+    return tuple(grids)
 
 
 def build_mosaics(refs: Sequence[MosaicRef], first_number: int, budget: Budget,
@@ -180,6 +226,83 @@ def picture_ops(rows: Sequence[str], x: float, top: float, cell: float,
         ops.append(Lines("ink", thick_w, thick))
     ops.append(Lines("ink", border_w, border))
     return ops
+
+
+def digit_ops(puzzle: MosaicPuzzle, rows: Sequence[str] | None, x: float, top: float,
+              cell: float, size: float) -> list[Op]:
+    """The clue digits centred in their cells, white on a filled cell (``#``) or one a
+    step filled (``F``) of ``rows``, black on the others; real text, searchable."""
+    black: list[tuple[float, float, str]] = []
+    white: list[tuple[float, float, str]] = []
+    for r, c, clue in puzzle.clue_cells():
+        on_ink = rows is not None and rows[r][c] in "#F"
+        (white if on_ink else black).append((x + (c + 0.5) * cell, top - (r + 0.5) * cell,
+                                             str(clue)))
+    ops: list[Op] = []
+    if black:
+        ops.append(ClueText(size, black))
+    if white:
+        ops.append(ClueText(size, white, rgb=WHITE))
+    return ops
+
+
+class MosaicWorked:
+    """A mosaic's worked solution (layout.kinds.WorkedDrawing): the solved grid with its
+    clues, then step grids of the clues and the cells known so far, marked as a
+    black-and-white step grid's (its legend), with the clue digits over them."""
+
+    def solved_ops(self, entry: Any, x: float, top: float, width: float, height: float,
+                   profile: Profile) -> tuple[list[Op], float]:
+        puzzle: MosaicPuzzle = entry.puzzle
+        rows = entry.grade.solution
+        assert rows is not None  # build_mosaics keeps proved mosaics only
+        # about half the page, as a nonogram's solved grid, or more where its digits need it
+        legible = profile.min_text / DIGIT_RATIO
+        cell = min(MAX_CELL * profile.text_scale, width / puzzle.width, height / puzzle.height,
+                   max(SOLVED_SHARE * height / puzzle.height, legible))
+        left = x + (width - puzzle.width * cell) / 2
+        ops = picture_ops(rows, left, top, cell, profile)
+        if cell >= legible - 1e-9:  # else the picture alone (the puzzle page refused it)
+            ops.extend(digit_ops(puzzle, rows, left, top, cell, DIGIT_RATIO * cell))
+        return ops, puzzle.height * cell
+
+    def step_legend(self, grey: bool) -> str:
+        return step_legend(grey)
+
+    def step_cell(self, rows: Sequence[str], width: float, grey: bool, least_text: float
+                  ) -> float:
+        """As big as its digits need at ``least_text`` points (or STEP_CELL, if more),
+        within the column (``width`` times the share a step grid may take)."""
+        column = width * MAX_WIDTH_SHARE
+        return min(column / len(rows[0]), max(STEP_CELL, least_text / DIGIT_RATIO))
+
+    def step_width(self, rows: Sequence[str], least_text: float) -> float:
+        return len(rows[0]) * least_text / DIGIT_RATIO
+
+    def step_grid_ops(self, puzzle: Any, rows: Sequence[str], x: float, top: float,
+                      cell: float, grey: bool, least_text: float, line: float) -> list[Op]:
+        """The black-and-white step grid (layout.stepgrid) with the clue digits over it,
+        when they are legible; a cell a step emptied is dotted in its corner when it holds
+        a clue, where the dot keeps clear of the digit."""
+        mosaic: MosaicPuzzle = puzzle
+        clued = {(r, c) for r, c, _ in mosaic.clue_cells()}
+        plain = [
+            "".join("." if ch == "E" and (r, c) in clued else ch for c, ch in enumerate(row))
+            for r, row in enumerate(rows)]
+        ops = step_grid_ops(plain, x, top, cell, line)
+        dot = 0.28 * cell
+        corner = [(x + (c + 0.8) * cell - dot / 2, top - (r + 0.8) * cell - dot / 2, dot, dot)
+                  for r, row in enumerate(rows) for c, ch in enumerate(row)
+                  if ch == "E" and (r, c) in clued]
+        if corner:
+            ops.append(Rects("step", corner))
+        size = DIGIT_RATIO * cell
+        if size >= least_text - 1e-9:
+            ops.extend(digit_ops(mosaic, rows, x, top, cell, size))
+        return ops
+
+
+WORKED = MosaicWorked()
 
 
 def solution_cell(profile: Profile) -> float:
@@ -264,7 +387,7 @@ def _mosaic_pages(entry: MosaicEntry, frame: Frame, page_size: tuple[float, floa
     return [mosaic_page(entry, frame, page_size, profile)]
 
 
-PAGED: PagedLayout[MosaicEntry] = PagedLayout(_mosaic_pages, mosaic_solution_pages)
+PAGED: PagedLayout[MosaicEntry] = PagedLayout(_mosaic_pages, mosaic_solution_pages, WORKED)
 #: what the manifest reads (its ``mosaics`` list) and how the issue builds its entries
 parse_refs = parse_mosaic_refs
 build_entries = build_mosaics

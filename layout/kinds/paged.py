@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from grader.errors import NonopressError
 from layout.draw import Bookmark, Lines, Op, Page, Rects, Text
@@ -17,6 +17,9 @@ from layout.fonts import fit_text
 from layout.geometry import Area
 from layout.grades import GradeInfo
 from layout.profiles import Profile
+
+if TYPE_CHECKING:
+    from layout.kinds import WorkedDrawing
 
 
 class _Sized(Protocol):
@@ -82,6 +85,8 @@ class PagedEntry(Generic[P]):
     title: str = ""
     note: str = ""
     date: str = ""  # the issue's day: a paged puzzle has no day of its own
+    #: the manifest's ``worked`` names it: a worked solution follows the solutions
+    worked: bool = False
 
     @property
     def size(self) -> str:
@@ -144,14 +149,16 @@ def solution_shelves(entries: Sequence[E], frame: Frame, page_size: tuple[float,
 
 class PagedLayout(Generic[E]):
     """A paged kind's pages (layout.kinds.PagedDrawing), from how it draws one entry's pages
-    and its entries' solutions."""
+    and its entries' solutions, and its worked solutions' pictures (None: it has none)."""
 
     def __init__(self, entry_pages: Callable[[E, Frame, tuple[float, float], Profile],
                                              list[Page]],
                  solutions: Callable[[Sequence[E], Frame, tuple[float, float], float,
-                                      Page | None, Profile], list[Page]]) -> None:
+                                      Page | None, Profile], list[Page]],
+                 worked: WorkedDrawing | None = None) -> None:
         self.entry_pages = entry_pages
         self.solutions = solutions
+        self.worked = worked
 
     def pages(self, entries: Sequence[E], area: Frame | Any, page_size: tuple[float, float],
               profile: Profile) -> tuple[list[Page], dict[int, int]]:

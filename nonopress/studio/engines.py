@@ -242,6 +242,10 @@ def _opened(config: StudioConfig, source: Path | bytes, name: str, index: int
     if not 1 <= index <= len(found):
         raise RequestRefused(400, f"{name} holds {len(found)} puzzle(s); no number {index}")
     puzzle = found[index - 1]
+    entry = entry_of(puzzle)
+    if not entry.editor:  # the kind's registry entry says the editor does not draw it
+        raise RequestRefused(400, f"{name}: the studio's editor does not edit {entry.name} "
+                                  "puzzles")
     if max(puzzle.width, puzzle.height) > config.max_side:
         raise RequestRefused(400, f"{name}: {puzzle.size} is larger than the studio's "
                                   f"editor ({config.max_side} a side)")

@@ -39,7 +39,7 @@ class LibraryEntry:
     index: int  #: 1-based within the file
     count: int  #: puzzles in the file
     title: str
-    kind: str  #: "bw" or "colour"
+    kind: str  #: its kind's tag (grader.kinds.BY_TAG)
     width: int
     height: int
     verdict: str | None = None
@@ -72,7 +72,17 @@ class LibraryEntry:
         # are serialised at once
         record = {f.name: getattr(self, f.name) for f in fields(self)}
         record["label"] = self.label
+        record["editable"] = self.error is None and editable(self.kind)
         return record
+
+
+def editable(tag: str) -> bool:
+    """Whether the studio's editor opens puzzles of the kind ``tag`` names: its registry
+    entry's ``editor`` (the library offers no other kind to the editor)."""
+    from grader.kinds import BY_TAG
+
+    entry = BY_TAG.get(tag)
+    return entry is not None and entry.editor
 
 
 class LibrarySource(Protocol):

@@ -114,6 +114,8 @@ def _own_form(body: dict[str, Any], max_side: int) -> LoadedPuzzle | None:
     entry = BY_TAG.get(tag) if isinstance(tag, str) else None
     if entry is None or entry.read is None:
         return None
+    if not entry.editor:
+        raise bad(f"kind: the studio's editor does not edit {entry.name} puzzles")
     clues = body.get("clues")
     if not isinstance(clues, list) or not clues or not all(isinstance(r, str) for r in clues):
         raise bad(f"clues must be a list of row strings for a {tag} puzzle")

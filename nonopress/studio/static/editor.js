@@ -68,7 +68,18 @@ export class Editor {
     $('clue-pad').hidden = !this.cellClues;
     // clues in cells are typed, not painted: the paint tools stand aside
     document.querySelector('.toolgroup[aria-label=Tool]').hidden = Boolean(this.cellClues);
+    this.kindControls();
     this.board.render(width, height);
+  }
+
+  // the steering a puzzle's kind does not support stands aside, as its registry entry says
+  // (engines.editing): givens only where the kind prints them. A drawing not yet checked
+  // (editing null) is a black-and-white picture, which prints them.
+  kindControls() {
+    const givens = !this.editing || this.editing.givens;
+    const button = $('use-givens');
+    button.hidden = !givens;
+    button.disabled = !givens;
   }
 
   snapshot() {
@@ -335,7 +346,7 @@ export class Editor {
     }
     if (sequence !== this.sequence) return;
     this.lastCheck = record;
-    if (record.editing) this.editing = record.editing;
+    if (record.editing) { this.editing = record.editing; this.kindControls(); }
     // clues in cells that the picture no longer fits: show the solver's first picture
     if (this.cellClues && record.solutions && record.solutions.length && !this.pictureFits()) {
       this.picture = Picture.fromRows(record.solutions[0]);

@@ -141,6 +141,14 @@ export class Library {
       dup.title = entry.duplicates.join(', ');
       card.appendChild(dup);
     }
+    if (!entry.error && !entry.editable) {  // its kind's registry entry: not edited here
+      card.classList.add('not-editable');
+      const note = document.createElement('div');
+      note.className = 'not-editable-note';
+      note.textContent = 'not edited in the studio';
+      card.title = 'The studio\'s editor does not edit puzzles of this kind; it can go into an issue.';
+      card.appendChild(note);
+    }
     if (!entry.error) {
       const pick = document.createElement('button');
       pick.className = 'pick' + (this.picked(entry.label) ? ' on' : '');
@@ -148,7 +156,7 @@ export class Library {
       pick.title = 'Put into the issue';
       pick.onclick = (event) => { event.stopPropagation(); this.onPick(entry); this.render(); };
       card.appendChild(pick);
-      card.onclick = () => this.onOpen(entry);
+      if (entry.editable) card.onclick = () => this.onOpen(entry);
     }
     return card;
   }
