@@ -66,10 +66,14 @@ def test_use_givens_stands_aside_on_a_mosaic_and_returns_on_a_nonogram(page: Any
     open_card(page, "heart-mosaic.yaml")
     page.wait_for_function("() => __studio.cellClues !== null")
     assert not givens.is_visible()
+    # nor do the keys the page lists offer them
+    assert page.locator("#key-unique").inner_text() == "U"
+    assert page.locator("#key-unique-does").inner_text() == "make unique"
     page.keyboard.press("g")  # its key proposes nothing either: the proposal stays shut
     assert page.locator("#proposal").is_hidden()
     open_card(page, "heart.yaml")
     assert givens.is_visible() and givens.is_enabled()
+    assert page.locator("#key-unique").inner_text() == "U / G"
 
 
 def test_a_kind_whose_entry_says_no_editor_is_listed_but_not_opened(

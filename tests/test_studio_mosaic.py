@@ -47,6 +47,14 @@ def test_check_and_grade_take_a_mosaic_in_its_own_form(http: httpx.Client) -> No
                                     "completing-clues", "overlapping-clues", "clue-chains",
                                     "trial", "guess"}
     assert graded["minutes_text"] and "7x5" in graded["minutes_text"]
+    # the heat map ranks steps on the mosaic's own ladder: the heart's hardest rung, two
+    # clues compared, is the fourth (ranked on the nonogram ladder every cell read as the
+    # dearest rung there is)
+    from grader.mosaic.ladder import mosaic_ladder
+
+    assert graded["rung_order"] == list(mosaic_ladder().names)
+    ranks = {rank for row in graded["heat"] for rank in row}
+    assert max(ranks) == graded["rung_order"].index("overlapping-clues") and 0 in ranks
     blank = http.post("/api/check", json={**body, "clues": ["." * 7] * 5}).json()
     assert blank["verdict"] == "multiple"
 

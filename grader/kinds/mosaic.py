@@ -252,6 +252,12 @@ class MosaicKind:
 
         return mosaic_ladder()[rung].level
 
+    def rung_order(self) -> tuple[str, ...]:
+        """The kind's rungs, cheapest first (the studio's heat map ranks steps by them)."""
+        from grader.mosaic.ladder import mosaic_ladder
+
+        return mosaic_ladder().names
+
     def explain(self, grade: MosaicGrade, name: str) -> str:
         """The heading, one numbered sentence a step, and where a solve that did not
         finish stopped."""

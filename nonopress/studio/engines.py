@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import io
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from grader.authoring import AnyAuthored, MakeOptions, Target
 from grader.errors import NonopressError
@@ -49,12 +49,10 @@ def check(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
     return record
 
 
-def _heat(steps: tuple[Any, ...], height: int, width: int) -> tuple[list[list[int]], list[str]]:
-    """For each cell the ladder position of the last rung that changed it (-1: none), and
-    the rung names in ladder order."""
-    from grader.ladder import rung_names
-
-    order = list(rung_names())
+def _heat(steps: tuple[Any, ...], height: int, width: int, order: list[str]
+          ) -> tuple[list[list[int]], list[str]]:
+    """For each cell the position in ``order`` (the kind's ladder) of the last rung that
+    changed it (-1: none), and the rung names in ladder order."""
     rank = {name: i for i, name in enumerate(order)}
     heat = [[-1] * width for _ in range(height)]
     for step in steps:
@@ -62,6 +60,18 @@ def _heat(steps: tuple[Any, ...], height: int, width: int) -> tuple[list[list[in
         for change in step.changes:
             heat[change[0]][change[1]] = level
     return heat, order
+
+
+def _rung_order(puzzle: Any) -> list[str]:
+    """The rungs of the puzzle's kind, cheapest first: the line puzzles' ladder table, or
+    the kind's own (a mosaic's rungs ranked on the nonogram ladder all read as the dearest)."""
+    if not entry_of(puzzle).lines:
+        from nonopress.app.play import CellKind
+
+        return list(cast("CellKind", kind_of(puzzle)).rung_order())
+    from grader.ladder import rung_names
+
+    return list(rung_names())
 
 
 def grade(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
@@ -74,7 +84,8 @@ def grade(loaded: LoadedPuzzle, seconds: float) -> dict[str, Any]:
     # either kind: grade_record asks the puzzle's contract (grader.kinds)
     record, result = grade_record(loaded, None, Budget(seconds=seconds))
     puzzle = loaded.puzzle
-    record["heat"], record["rung_order"] = _heat(result.steps, puzzle.height, puzzle.width)
+    record["heat"], record["rung_order"] = _heat(result.steps, puzzle.height, puzzle.width,
+                                                 _rung_order(puzzle))
     minutes, low, high = result.minutes, result.minutes_low, result.minutes_high
     # minutes are the work, which grows with the size: the size stands beside them
     record["minutes_text"] = (f"{span_text(minutes, low, high)} \u00b7 {puzzle.size}"

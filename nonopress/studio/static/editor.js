@@ -80,6 +80,8 @@ export class Editor {
     const button = $('use-givens');
     button.hidden = !givens;
     button.disabled = !givens;
+    $('key-unique').textContent = givens ? 'U / G' : 'U';
+    $('key-unique-does').textContent = givens ? 'make unique / givens' : 'make unique';
   }
 
   snapshot() {
