@@ -34,9 +34,6 @@ from grader.results import Budget, SolveResult, Verdict
 
 #: cell values on the board (``UNSET``: not decided yet)
 UNSET = 2
-#: a neighbouring clue b of a clue a: (b, masks of the cells both blocks hold, a's alone,
-#: b's alone, then those cells as tuples)
-Pair = tuple[int, int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 #: search nodes of each search's first turn (doubled at every turn after)
 FIRST_RUN_NODES = 64
 
@@ -86,8 +83,12 @@ class Board:
         self.bit = [1 << i for i in range(n)]
         self.filled = [0] * len(self.cells)
         self.unknown = [len(m) for m in self.cells]
+        #: per clue, the cells of its block as the bits of one int; and the clue whose
+        #: centre is cell i, by i
+        self.mask = [sum(self.bit[i] for i in members) for members in self.cells]
+        self.clue_at = {r * self.width + c: k for k, (r, c) in enumerate(self.where)}
         self.trail: list[int] = []
-        self._pairs: list[list[Pair] | None] = [None] * len(self.cells)
+        self._pairs: list[list[tuple[int, int]] | None] = [None] * len(self.cells)
         #: time.monotonic() past which pair comparisons raise OutOfBudget (None: never)
         self.deadline: float | None = None
         #: per clue, how many contradictions it took part in (the tight search's
@@ -139,27 +140,23 @@ class Board:
                         self.assign(i, v, queue)
         return True
 
-    def pairs(self, a: int) -> list[Pair]:
-        """For clue ``a``, per neighbouring clue ``b``: (b, the masks of the cells of both
-        blocks, of a's block only and of b's block only, then those cells as tuples). Made
-        the first time ``a`` is compared, then kept: a comparison counts open cells in the
-        masks, and lists cells only when it decides some; a clue propagation settles
-        first never pays for it."""
+    def pairs(self, a: int) -> list[tuple[int, int]]:
+        """For clue ``a``, per neighbouring clue ``b`` (centre at most two rows and two
+        columns away): (b, the mask of the cells both blocks hold). Made the first time
+        ``a`` is compared, then kept; a clue propagation settles first never pays for it.
+        The cells of each part are listed only when a comparison decides some."""
         rows = self._pairs[a]
         if rows is None:
-            bit = self.bit
-            members_a = self.cells[a]
-            set_a = set(members_a)
+            mask, at = self.mask, self.clue_at
+            ra, ca = self.where[a]
+            mask_a = mask[a]
             rows = []
-            near = sorted({j for i in members_a for j in self.cell_clues[i] if j != a})
-            for b in near:
-                members_b = self.cells[b]
-                set_b = set(members_b)
-                both = tuple(i for i in members_a if i in set_b)
-                a_only = tuple(i for i in members_a if i not in set_b)
-                b_only = tuple(i for i in members_b if i not in set_a)
-                rows.append((b, sum(bit[i] for i in both), sum(bit[i] for i in a_only),
-                             sum(bit[i] for i in b_only), both, a_only, b_only))
+            for r in range(max(ra - 2, 0), min(ra + 3, self.height)):
+                base = r * self.width
+                for c in range(max(ca - 2, 0), min(ca + 3, self.width)):
+                    b = at.get(base + c, -1)
+                    if b >= 0 and b != a:
+                        rows.append((b, mask_a & mask[b]))
             self._pairs[a] = rows
         return rows
 
@@ -170,6 +167,7 @@ class Board:
         a contradiction (its clues get a point of ``weight``)."""
         value, need, filled, unknown = self.value, self.need, self.filled, self.unknown
         trail, cell_clues, deadline = self.trail, self.cell_clues, self.deadline
+        pairs, cached = self.pairs, self._pairs
         done = len(trail) if mark is None else mark
         touched: set[int] = set(range(len(self.cells))) if mark is None else set()
         while touched or done < len(trail):
@@ -177,22 +175,23 @@ class Board:
                 touched.update(cell_clues[i])
             done = len(trail)
             for a in sorted(touched):
-                if not unknown[a]:
+                u_a = unknown[a]
+                if not u_a:
                     continue
                 if deadline is not None and time.monotonic() > deadline:
                     raise OutOfBudget  # a first pass over a large grid takes seconds
-                for b, both_m, a_m, b_m, both, a_only, b_only in self.pairs(a):
-                    if not unknown[a]:
-                        break
-                    if not unknown[b] or (b < a and b in touched):
+                need_a = need[a] - filled[a]
+                open_bits = self.open_bits
+                for b, both_m in cached[a] or pairs(a):
+                    u_b = unknown[b]
+                    if not u_b or (b < a and b in touched):
                         continue  # a pair is symmetric: compared once a pass
-                    open_bits = self.open_bits
                     shared = (both_m & open_bits).bit_count()
                     if not shared:
                         continue
-                    only_a = (a_m & open_bits).bit_count()
-                    only_b = (b_m & open_bits).bit_count()
-                    need_a, need_b = need[a] - filled[a], need[b] - filled[b]
+                    # a's open cells are the shared ones and its own: one count gives both
+                    only_a, only_b = u_a - shared, u_b - shared
+                    need_b = need[b] - filled[b]
                     # low = max(0, need_a - only_a, need_b - only_b), high = min(shared,
                     # need_a, need_b), without the builtins' calls (this is the hot loop)
                     low, other = need_a - only_a, need_b - only_b
@@ -215,16 +214,34 @@ class Board:
                     if not (fill_a or empty_a or fill_s or empty_s or fill_b or empty_b):
                         continue
                     queue: list[int] = []
-                    for group, fill, empty in ((a_only, fill_a, empty_a), (both, fill_s, empty_s),
-                                               (b_only, fill_b, empty_b)):
-                        if fill or empty:
-                            for i in group:
-                                if value[i] == UNSET:
-                                    self.assign(i, 1 if fill else 0, queue)
+                    self._settle(a, b, both_m, fill_a, empty_a, fill_s, empty_s, fill_b,
+                                 empty_b, queue)
                     if queue and not self.propagate(queue):
                         return False
+                    u_a = unknown[a]
+                    if not u_a:
+                        break
+                    need_a = need[a] - filled[a]
+                    open_bits = self.open_bits
             touched = set()
         return True
+
+    def _settle(self, a: int, b: int, both_m: int, fill_a: bool, empty_a: bool, fill_s: bool,
+                empty_s: bool, fill_b: bool, empty_b: bool, queue: list[int]) -> None:
+        """Decide the open cells of the parts a comparison of ``a`` and ``b`` settled."""
+        value, bit = self.value, self.bit
+        if fill_a or empty_a or fill_s or empty_s:
+            for i in self.cells[a]:
+                if value[i] == UNSET:
+                    if bit[i] & both_m:
+                        if fill_s or empty_s:
+                            self.assign(i, 1 if fill_s else 0, queue)
+                    elif fill_a or empty_a:
+                        self.assign(i, 1 if fill_a else 0, queue)
+        if fill_b or empty_b:
+            for i in self.cells[b]:
+                if value[i] == UNSET and not bit[i] & both_m:
+                    self.assign(i, 1 if fill_b else 0, queue)
 
     def start(self, cells: CellArray | None = None) -> bool:
         """Set the known cells (EMPTY/FILLED of a grid) and propagate every clue."""
