@@ -94,10 +94,17 @@ class Board:
         #: per clue, how many contradictions it took part in (the tight search's
         #: tie-breaker: branch where the search has failed before)
         self.weight = [1] * len(self.cells)
+        #: when ``explain`` is set, per decided cell the search levels (bits of an int)
+        #: whose choices implied its value, and after a contradiction those of the cells
+        #: it came from (``conflict``): the tight search's backjumping reads them
+        self.explain = False
+        self.why = [0] * n
+        self.conflict = 0
 
     # -- assignments ---------------------------------------------------------------------
-    def assign(self, i: int, v: int, queue: list[int]) -> None:
+    def assign(self, i: int, v: int, queue: list[int], why: int = 0) -> None:
         self.value[i] = v
+        self.why[i] = why
         self.open_bits ^= self.bit[i]
         self.trail.append(i)
         filled, unknown = self.filled, self.unknown
@@ -132,13 +139,28 @@ class Board:
             if f > n or f + u < n:
                 queue.clear()
                 self.weight[k] += 1
+                if self.explain:
+                    self.conflict = self.reasons(cells[k])
                 return False
             if u and (f == n or f + u == n):
                 v = 1 if f < n else 0
+                why = self.reasons(cells[k]) if self.explain else 0
                 for i in cells[k]:
                     if value[i] == UNSET:
-                        self.assign(i, v, queue)
+                        self.assign(i, v, queue, why)
         return True
+
+    def reasons(self, cells: list[int], more: list[int] | None = None) -> int:
+        """The search levels the decided cells among ``cells`` (and ``more``) depend on."""
+        value, why = self.value, self.why
+        levels = 0
+        for i in cells:
+            if value[i] != UNSET:
+                levels |= why[i]
+        for i in more or ():
+            if value[i] != UNSET:
+                levels |= why[i]
+        return levels
 
     def pairs(self, a: int) -> list[tuple[int, int]]:
         """For clue ``a``, per neighbouring clue ``b`` (centre at most two rows and two
@@ -205,6 +227,8 @@ class Board:
                     if low > high:
                         self.weight[a] += 1
                         self.weight[b] += 1
+                        if self.explain:
+                            self.conflict = self.reasons(self.cells[a], self.cells[b])
                         return False
                     fill_a = only_a and need_a - high == only_a
                     empty_a = only_a and need_a == low
@@ -230,18 +254,19 @@ class Board:
                 empty_s: bool, fill_b: bool, empty_b: bool, queue: list[int]) -> None:
         """Decide the open cells of the parts a comparison of ``a`` and ``b`` settled."""
         value, bit = self.value, self.bit
+        why = self.reasons(self.cells[a], self.cells[b]) if self.explain else 0
         if fill_a or empty_a or fill_s or empty_s:
             for i in self.cells[a]:
                 if value[i] == UNSET:
                     if bit[i] & both_m:
                         if fill_s or empty_s:
-                            self.assign(i, 1 if fill_s else 0, queue)
+                            self.assign(i, 1 if fill_s else 0, queue, why)
                     elif fill_a or empty_a:
-                        self.assign(i, 1 if fill_a else 0, queue)
+                        self.assign(i, 1 if fill_a else 0, queue, why)
         if fill_b or empty_b:
             for i in self.cells[b]:
                 if value[i] == UNSET and not bit[i] & both_m:
-                    self.assign(i, 1 if fill_b else 0, queue)
+                    self.assign(i, 1 if fill_b else 0, queue, why)
 
     def start(self, cells: CellArray | None = None) -> bool:
         """Set the known cells (EMPTY/FILLED of a grid) and propagate every clue."""
@@ -314,11 +339,13 @@ def solve(puzzle: MosaicPuzzle, limit: int = 2, budget: Budget | None = None,
             for reading_order in (True, False):
                 run_cap = nodes + cap
                 board.undo(started)  # a turn cut short leaves its choices on the board
+                board.explain = False
                 found: list[bytearray] = []
                 try:
                     if reading_order:
                         _search(board, 0, limit, tick, dead, found)
                     else:
+                        board.explain = True
                         _search_tight(board, limit, tick, found, random.Random(run))
                     proved = True
                 except _RunOver:
@@ -362,13 +389,22 @@ def _search_tight(board: Board, limit: int, tick: Callable[[], None], found: lis
     open cells are closest to all filled or all empty (least slack, then fewest open
     cells; ties broken by ``rng``, which differs from one restart to the next), trying
     first the value most of its open cells need. Its choices force the most by
-    propagation, so a wrong one is refuted near where it was made."""
+    propagation, so a wrong one is refuted near where it was made.
+
+    It jumps back over choices a refutation did not use (conflict-directed backjumping):
+    each decided cell carries the levels whose choices implied it, a contradiction the
+    levels of the cells it came from; when both values of a choice are refuted without
+    it, the choices since the last one named are skipped. Choices in far parts of the
+    grid, which the tightest clue hops between, are not tried again for a contradiction
+    they took no part in."""
     value, need, filled, unknown, cells, weight = (board.value, board.need, board.filled,
                                                    board.unknown, board.cells, board.weight)
     order = list(range(len(cells)))
     rng.shuffle(order)
+    trail = board.trail
 
-    def search() -> None:
+    def search(level: int) -> int | None:
+        """None when the subtree held a solution; else the levels its refutation used."""
         tick()
         best = -1
         best_score = float("inf")
@@ -376,30 +412,46 @@ def _search_tight(board: Board, limit: int, tick: Callable[[], None], found: lis
             u = unknown[k]
             if u:
                 rest = need[k] - filled[k]
-                score = (min(rest, u - rest) + u / 10) / weight[k]
+                slack = u - rest
+                if rest < slack:  # min(), without the builtin's call: this is per node
+                    slack = rest
+                score = (slack + u * 0.1) / weight[k]
                 if score < best_score:
                     best, best_score = k, score
         if best < 0:  # no clue has an open cell: the rest are cells no clue sees
             at = value.find(UNSET)
             if at < 0:
                 found.append(bytearray(value))
-                return
+                return None
             first = 1
         else:
             at = next(i for i in cells[best] if value[i] == UNSET)
             first = 1 if 2 * (need[best] - filled[best]) >= unknown[best] else 0
-        trail = board.trail
+        here = 1 << level
+        why = here
+        solved = False
         for v in (first, 1 - first):
             mark = len(trail)
             queue: list[int] = []
-            board.assign(at, v, queue)
+            board.assign(at, v, queue, why)
             if board.propagate(queue) and board.compare_pairs(mark):
-                search()
+                used = search(level + 1)
+            else:
+                used = board.conflict
             board.undo(mark)
             if len(found) >= limit:
-                return
+                return None
+            if used is None:
+                solved, why = True, here
+            elif solved or used & here:
+                # the other value is forced by this refutation: its own refutation
+                # then names the levels this one used, never this level
+                why = used & ~here
+            else:
+                return used  # refuted without this choice: so is the other value
+        return None if solved else used
 
-    search()
+    search(0)
 
 
 def _search(board: Board, at: int, limit: int, tick: Callable[[], None],
