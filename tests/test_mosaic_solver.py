@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import random
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 
 from grader.model import EMPTY, FILLED, UNKNOWN
-from grader.mosaic.solver import solve
+from grader.mosaic.solver import Board, _RunOver, _search_tight, solve
 from grader.mosaic_model import NONE, MosaicPuzzle
 from grader.results import Budget
 
@@ -156,3 +159,82 @@ def test_the_budget_holds_on_a_grid_whose_first_pass_is_long() -> None:
     result = solve(puzzle, budget=Budget(seconds=0.05))
     assert time.process_time() - began < 0.25
     assert result.verdict == "undecided" and result.solutions == ()
+
+
+#: bench/bench_mosaic.py's noise set (seed 1), puzzle 94: the set's slowest before the
+#: tight search jumped back and learned (707 nodes, 0.29 s against SAT's 0.13 s)
+NOISE_24 = [
+    "22222....23....1..2024.3", "4.4...443..464..3.2..663", "...5.533335.7....3.....3",
+    "45.44433.3..5......235..", "46..22.233.4.6665...34.2", "57.4...32.....565533444.",
+    "...54.4.3.4.7.6543....3.", "2..4355..4..7.44.4.43...", ".3443...4.7.6.54..46.565",
+    ".343234.5..767..56676675", "345.444..555...44.55..7.", "34..55.5.4..3344.664..53",
+    "..6.7.65.356..2...4.244.", "33....5..456423.5...2.32", "2.577.44.3344331345.464.",
+    ".24..23..311.354..6..5..", "...5..24.32.45.4.5777.42", ".444..1.5.545...5...5.3.",
+    ".5552..1..5..4.4.4.7.4.3", ".4..4.10.3554.34....54..", "1.45...343.2......3665.1",
+    "...4...45.32.66.22.5.6..", "24.....55.2.3.75.3.565..", "2343.2.221....543...4.21"]
+
+
+def test_backjumping_and_learning_decide_the_slowest_noise_puzzle_in_few_nodes() -> None:
+    puzzle = MosaicPuzzle.from_rows(NOISE_24)
+    result = solve(puzzle, budget=Budget(seconds=None, nodes=300))
+    assert result.verdict == "multiple"
+    assert all(puzzle.satisfied_by(s) for s in result.solutions)
+
+
+def test_every_learned_nogood_is_refuted_by_the_sat_oracle() -> None:
+    # a nogood is learned from the trail; one that excluded a solution would make a
+    # "unique" or "none" wrong: SAT, told its literals hold, must find no solution
+    sat_peer = pytest.importorskip("grader.mosaic.sat_peer")
+    from grader.solver.sat_peer import _pysat
+
+    rng = np.random.default_rng(58)
+    learned = 0
+    for _ in range(6):
+        side = int(rng.integers(16, 21))
+        picture = rng.random((side, side)) < 0.5
+        shown = rng.random((side, side)) < rng.uniform(0.4, 0.8)
+        puzzle = MosaicPuzzle(MosaicPuzzle.from_picture(picture, shown).clues)
+        board = Board(puzzle)
+        if not (board.start() and board.compare_pairs(None)):
+            continue
+        board.explain = True
+        with contextlib.suppress(_RunOver):  # a few hundred nodes teach enough nogoods
+            _search_tight(board, 2, _stop_after(400), [], random.Random(0))
+        with _pysat()[0](name="cadical153", bootstrap_with=sat_peer.encode(puzzle)) as sat:
+            for nogood in board.nogoods:
+                holds = [(x >> 1) + 1 if x & 1 else -((x >> 1) + 1) for x in nogood]
+                assert not sat.solve(assumptions=holds), nogood
+                learned += 1
+    assert learned > 50
+
+
+def _stop_after(nodes: int) -> Callable[[], None]:
+    count = itertools.count()
+
+    def tick() -> None:
+        if next(count) >= nodes:
+            raise _RunOver
+
+    return tick
+
+
+def test_contradictory_clue_sets_agree_with_the_sat_oracle() -> None:
+    # clues of two pictures mixed: mostly no solution, proved only by a complete search
+    sat_peer = pytest.importorskip("grader.mosaic.sat_peer")
+    rng = np.random.default_rng(59)
+    verdicts: dict[str, int] = {}
+    for _ in range(150):
+        height, width = int(rng.integers(5, 13)), int(rng.integers(5, 13))
+        shown = rng.random((height, width)) < rng.uniform(0.5, 1.0)
+        one = MosaicPuzzle.from_picture(rng.random((height, width)) < 0.5, shown)
+        two = MosaicPuzzle.from_picture(rng.random((height, width)) < 0.5, shown)
+        mixed = rng.random((height, width)) < rng.uniform(0.02, 0.2)
+        puzzle = MosaicPuzzle(tuple(
+            tuple(b if mixed[r, c] else a for c, (a, b) in enumerate(zip(ra, rb, strict=True)))
+            for r, (ra, rb) in enumerate(zip(one.clues, two.clues, strict=True))))
+        result = solve(puzzle, budget=Budget(seconds=30))
+        count, _ = sat_peer.count_solutions(puzzle, 2)
+        expected = {0: "none", 1: "unique", 2: "multiple"}[count]
+        assert result.verdict == expected, puzzle.rows_text()
+        verdicts[expected] = verdicts.get(expected, 0) + 1
+    assert verdicts.get("none", 0) > 30 and verdicts.get("multiple", 0) > 10

@@ -135,7 +135,11 @@ def unique_picture(picture: BoolArray, budget: Budget) -> tuple[BoolArray, list[
             return picture, changed
         if result.verdict != "multiple":
             raise PuzzleError(f"cannot prove the picture's mosaic unique ({result.verdict})")
-        cells = result.differing_cells
+        # the picture is one solution: the cells where another one differs from it (the
+        # two the solver found need not include the picture, and flipping where they
+        # differ could wander among pictures as ambiguous forever)
+        other = next(s for s in result.solutions if not np.array_equal(s, picture))
+        cells = [(int(r), int(c)) for r, c in np.argwhere(other != picture)]
         # a change that makes it unique at once, else the first differing cell
         for r, c in cells:
             picture[r, c] = not picture[r, c]

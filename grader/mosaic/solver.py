@@ -10,11 +10,13 @@ touched clue is compared with its neighbours over their shared and unshared cell
 go on a trail and are undone by walking it back, so a search node costs only the cells it
 touches. The searches: one over the cells in reading order with a memo of refuted
 positions (a dynamic programme over the rows: fast on pictures), one branching in the
-tightest clue, steered by where contradictions were found (fast on random noise, where the
-reading-order search alone took seconds to SAT's tenth of a second: a wrong choice there
-is refuted many rows later, and the memo never meets the same position twice). The verdict
-is never wrong: when the budget runs out first it is ``undecided``; the clock is read at
-every node and inside the first, grid-wide pass of pair comparisons.
+tightest clue, steered by where contradictions were found, jumping back over choices a
+contradiction did not use and learning a nogood from each, as SAT solvers do (fast on
+random noise, where the reading-order search alone took seconds to SAT's tenth of a
+second: a wrong choice there is refuted many rows later, and the memo never meets the
+same position twice). The verdict is never wrong: when the budget runs out first it is
+``undecided``; the clock is read at every node and inside the first, grid-wide pass of
+pair comparisons.
 bench/bench_mosaic.py measures it against a SAT solver (CaDiCaL).
 """
 
@@ -34,11 +36,12 @@ from grader.results import Budget, SolveResult, Verdict
 
 #: cell values on the board (``UNSET``: not decided yet)
 UNSET = 2
-#: a neighbouring clue b of a clue a: (b, masks of the cells both blocks hold, a's alone,
-#: b's alone, then those cells as tuples)
-Pair = tuple[int, int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 #: search nodes of each search's first turn (doubled at every turn after)
-FIRST_RUN_NODES = 64
+FIRST_RUN_NODES = 32
+#: the reading-order search's turns have this fraction of the tight search's nodes
+READING_SHARE = 4
+#: nogoods longer than this are not kept (rarely of use again, and slow to watch)
+LEARN = 30
 
 
 class OutOfBudget(Exception):
@@ -86,17 +89,47 @@ class Board:
         self.bit = [1 << i for i in range(n)]
         self.filled = [0] * len(self.cells)
         self.unknown = [len(m) for m in self.cells]
+        #: per clue, the cells of its block as the bits of one int; and the clue whose
+        #: centre is cell i, by i
+        self.mask = [sum(self.bit[i] for i in members) for members in self.cells]
+        self.clue_at = {r * self.width + c: k for k, (r, c) in enumerate(self.where)}
         self.trail: list[int] = []
-        self._pairs: list[list[Pair] | None] = [None] * len(self.cells)
+        self._pairs: list[list[tuple[int, int]] | None] = [None] * len(self.cells)
         #: time.monotonic() past which pair comparisons raise OutOfBudget (None: never)
         self.deadline: float | None = None
         #: per clue, how many contradictions it took part in (the tight search's
         #: tie-breaker: branch where the search has failed before)
         self.weight = [1] * len(self.cells)
+        #: when ``explain`` is set, per decided cell the search levels (bits of an int)
+        #: whose choices implied its value, and after a contradiction those of the cells
+        #: it came from (``conflict``): the tight search's backjumping reads them
+        self.explain = False
+        self.why = [0] * n
+        self.conflict = 0
+        #: for learning (when ``explain`` is set): per decided cell its search level, its
+        #: place on the trail and the cells of the rule that set it (None: a choice); the
+        #: cells of the rule a contradiction broke
+        self.level = 0
+        self.depth = [0] * n
+        self.place = [0] * n
+        self.source: list[list[int] | None] = [None] * n
+        self.broken: list[int] = []
+        #: learned nogoods: lists of literals ``2 * cell + value`` that cannot all hold
+        #: (the tight search learns them from its contradictions); the first two of each
+        #: are watched (``watches[literal]`` lists the nogoods watching it), and
+        #: propagation looks at the trail from ``checked`` on
+        self.nogoods: list[list[int]] = []
+        self.watches: list[list[int]] = [[] for _ in range(2 * n)]
+        self.checked = 0
 
     # -- assignments ---------------------------------------------------------------------
-    def assign(self, i: int, v: int, queue: list[int]) -> None:
+    def assign(self, i: int, v: int, queue: list[int], why: int = 0,
+               source: list[int] | None = None) -> None:
         self.value[i] = v
+        self.why[i] = why
+        self.source[i] = source
+        self.depth[i] = self.level
+        self.place[i] = len(self.trail)
         self.open_bits ^= self.bit[i]
         self.trail.append(i)
         filled, unknown = self.filled, self.unknown
@@ -120,46 +153,164 @@ class Board:
                 if v:
                     filled[k] -= 1
         self.open_bits |= opened
+        if self.checked > mark:
+            self.checked = mark
 
     def propagate(self, queue: list[int]) -> bool:
         """Apply the clue rules until nothing changes; False on a contradiction."""
         need, filled, unknown, cells, value = (self.need, self.filled, self.unknown,
                                                self.cells, self.value)
-        while queue:
+        trail = self.trail
+        while True:
+            if self.checked < len(trail):  # the learned nogoods first: they are few
+                if not self.nogoods:
+                    self.checked = len(trail)
+                elif self.watch(trail[self.checked], queue):
+                    self.checked += 1
+                else:
+                    queue.clear()
+                    return False
+                continue
+            if not queue:
+                break
             k = queue.pop()
             f, u, n = filled[k], unknown[k], need[k]
             if f > n or f + u < n:
                 queue.clear()
                 self.weight[k] += 1
+                if self.explain:
+                    self.conflict = self.reasons(cells[k])
+                    self.broken = cells[k]
                 return False
             if u and (f == n or f + u == n):
                 v = 1 if f < n else 0
+                why = self.reasons(cells[k]) if self.explain else 0
                 for i in cells[k]:
                     if value[i] == UNSET:
-                        self.assign(i, v, queue)
+                        self.assign(i, v, queue, why, cells[k])
         return True
 
-    def pairs(self, a: int) -> list[Pair]:
-        """For clue ``a``, per neighbouring clue ``b``: (b, the masks of the cells of both
-        blocks, of a's block only and of b's block only, then those cells as tuples). Made
-        the first time ``a`` is compared, then kept: a comparison counts open cells in the
-        masks, and lists cells only when it decides some; a clue propagation settles
-        first never pays for it."""
+    def watch(self, i: int, queue: list[int]) -> bool:
+        """Cell ``i`` was decided: the learned nogoods watching its value move their watch
+        to another literal, or (their last one open) set that cell to the other value, or
+        (all of them holding) are a contradiction."""
+        lit = 2 * i + self.value[i]
+        watching = self.watches[lit]
+        if not watching:
+            return True
+        value, nogoods, watches = self.value, self.nogoods, self.watches
+        keep: list[int] = []
+        for at, g in enumerate(watching):
+            nogood = nogoods[g]
+            if len(nogood) == 1:  # this value is refuted outright
+                if self.explain:
+                    self.conflict, self.broken = self.why[i], [i]
+                keep.extend(watching[at:])
+                watches[lit] = keep
+                return False
+            if nogood[0] == lit:
+                nogood[0], nogood[1] = nogood[1], nogood[0]
+            other = nogood[0]
+            if value[other >> 1] == (other & 1) ^ 1:
+                keep.append(g)  # already broken by its other watched literal
+                continue
+            for j in range(2, len(nogood)):
+                x = nogood[j]
+                if value[x >> 1] != x & 1:  # open or the other value: watch it
+                    nogood[1], nogood[j] = x, lit
+                    watches[x].append(g)
+                    break
+            else:
+                keep.append(g)
+                cells = [x >> 1 for x in nogood]
+                if value[other >> 1] != UNSET:  # every literal holds
+                    if self.explain:
+                        self.conflict, self.broken = self.reasons(cells), cells
+                    keep.extend(watching[at + 1:])
+                    watches[lit] = keep
+                    return False
+                why = self.reasons(cells) if self.explain else 0
+                self.assign(other >> 1, (other & 1) ^ 1, queue, why, cells)
+        watches[lit] = keep
+        return True
+
+    def learn(self) -> None:
+        """After a contradiction (``broken``): the nogood it teaches, found by walking the
+        trail back from the broken rule's cells to the one cell of this level that all of
+        its consequences passed through (the first unique implication point), as SAT
+        solvers learn clauses. Cells decided before the search are facts and left out."""
+        level, depth, place, source, value, trail = (self.level, self.depth, self.place,
+                                                     self.source, self.value, self.trail)
+        seen: set[int] = set()
+        literals: list[int] = []
+        pending = 0
+        for c in self.broken:
+            if value[c] != UNSET and c not in seen:
+                seen.add(c)
+                if depth[c] == level:
+                    pending += 1
+                elif depth[c]:
+                    literals.append(2 * c + value[c])
+        at = len(trail) - 1
+        while pending:
+            while trail[at] not in seen:
+                at -= 1
+            c = trail[at]
+            at -= 1
+            pending -= 1
+            reason = source[c]
+            if not pending or reason is None:
+                literals.append(2 * c + value[c])
+                break
+            here = place[c]
+            for d in reason:
+                if d not in seen and value[d] != UNSET and place[d] < here:
+                    seen.add(d)
+                    if depth[d] == level:
+                        pending += 1
+                    elif depth[d]:
+                        literals.append(2 * d + value[d])
+        if not literals or len(literals) > LEARN:
+            return
+        # watch the literal of this level (undone first) and the latest other one
+        literals.reverse()
+        rest = sorted(literals[1:], key=lambda x: -depth[x >> 1])
+        nogood = [literals[0], *rest]
+        g = len(self.nogoods)
+        self.nogoods.append(nogood)
+        self.watches[nogood[0]].append(g)
+        if len(nogood) > 1:
+            self.watches[nogood[1]].append(g)
+
+    def reasons(self, cells: list[int], more: list[int] | None = None) -> int:
+        """The search levels the decided cells among ``cells`` (and ``more``) depend on."""
+        value, why = self.value, self.why
+        levels = 0
+        for i in cells:
+            if value[i] != UNSET:
+                levels |= why[i]
+        for i in more or ():
+            if value[i] != UNSET:
+                levels |= why[i]
+        return levels
+
+    def pairs(self, a: int) -> list[tuple[int, int]]:
+        """For clue ``a``, per neighbouring clue ``b`` (centre at most two rows and two
+        columns away): (b, the mask of the cells both blocks hold). Made the first time
+        ``a`` is compared, then kept; a clue propagation settles first never pays for it.
+        The cells of each part are listed only when a comparison decides some."""
         rows = self._pairs[a]
         if rows is None:
-            bit = self.bit
-            members_a = self.cells[a]
-            set_a = set(members_a)
+            mask, at = self.mask, self.clue_at
+            ra, ca = self.where[a]
+            mask_a = mask[a]
             rows = []
-            near = sorted({j for i in members_a for j in self.cell_clues[i] if j != a})
-            for b in near:
-                members_b = self.cells[b]
-                set_b = set(members_b)
-                both = tuple(i for i in members_a if i in set_b)
-                a_only = tuple(i for i in members_a if i not in set_b)
-                b_only = tuple(i for i in members_b if i not in set_a)
-                rows.append((b, sum(bit[i] for i in both), sum(bit[i] for i in a_only),
-                             sum(bit[i] for i in b_only), both, a_only, b_only))
+            for r in range(max(ra - 2, 0), min(ra + 3, self.height)):
+                base = r * self.width
+                for c in range(max(ca - 2, 0), min(ca + 3, self.width)):
+                    b = at.get(base + c, -1)
+                    if b >= 0 and b != a:
+                        rows.append((b, mask_a & mask[b]))
             self._pairs[a] = rows
         return rows
 
@@ -168,8 +319,9 @@ class Board:
         (None: every clue) compared with each neighbouring clue over their shared and
         unshared open cells (the overlapping-clues rung), until nothing changes; False on
         a contradiction (its clues get a point of ``weight``)."""
-        value, need, filled, unknown = self.value, self.need, self.filled, self.unknown
+        need, filled, unknown = self.need, self.filled, self.unknown
         trail, cell_clues, deadline = self.trail, self.cell_clues, self.deadline
+        pairs, cached = self.pairs, self._pairs
         done = len(trail) if mark is None else mark
         touched: set[int] = set(range(len(self.cells))) if mark is None else set()
         while touched or done < len(trail):
@@ -177,22 +329,23 @@ class Board:
                 touched.update(cell_clues[i])
             done = len(trail)
             for a in sorted(touched):
-                if not unknown[a]:
+                u_a = unknown[a]
+                if not u_a:
                     continue
                 if deadline is not None and time.monotonic() > deadline:
                     raise OutOfBudget  # a first pass over a large grid takes seconds
-                for b, both_m, a_m, b_m, both, a_only, b_only in self.pairs(a):
-                    if not unknown[a]:
-                        break
-                    if not unknown[b] or (b < a and b in touched):
+                need_a = need[a] - filled[a]
+                open_bits = self.open_bits
+                for b, both_m in cached[a] or pairs(a):
+                    u_b = unknown[b]
+                    if not u_b or (b < a and b in touched):
                         continue  # a pair is symmetric: compared once a pass
-                    open_bits = self.open_bits
                     shared = (both_m & open_bits).bit_count()
                     if not shared:
                         continue
-                    only_a = (a_m & open_bits).bit_count()
-                    only_b = (b_m & open_bits).bit_count()
-                    need_a, need_b = need[a] - filled[a], need[b] - filled[b]
+                    # a's open cells are the shared ones and its own: one count gives both
+                    only_a, only_b = u_a - shared, u_b - shared
+                    need_b = need[b] - filled[b]
                     # low = max(0, need_a - only_a, need_b - only_b), high = min(shared,
                     # need_a, need_b), without the builtins' calls (this is the hot loop)
                     low, other = need_a - only_a, need_b - only_b
@@ -206,25 +359,50 @@ class Board:
                     if low > high:
                         self.weight[a] += 1
                         self.weight[b] += 1
+                        if self.explain:
+                            self.conflict = self.reasons(self.cells[a], self.cells[b])
+                            self.broken = self.cells[a] + self.cells[b]
                         return False
-                    fill_a = only_a and need_a - high == only_a
-                    empty_a = only_a and need_a == low
+                    fill_a = only_a > 0 and need_a - high == only_a
+                    empty_a = only_a > 0 and need_a == low
                     fill_s, empty_s = low == shared, high == 0
-                    fill_b = only_b and need_b - high == only_b
-                    empty_b = only_b and need_b == low
+                    fill_b = only_b > 0 and need_b - high == only_b
+                    empty_b = only_b > 0 and need_b == low
                     if not (fill_a or empty_a or fill_s or empty_s or fill_b or empty_b):
                         continue
                     queue: list[int] = []
-                    for group, fill, empty in ((a_only, fill_a, empty_a), (both, fill_s, empty_s),
-                                               (b_only, fill_b, empty_b)):
-                        if fill or empty:
-                            for i in group:
-                                if value[i] == UNSET:
-                                    self.assign(i, 1 if fill else 0, queue)
+                    self._settle(a, b, both_m, fill_a, empty_a, fill_s, empty_s, fill_b,
+                                 empty_b, queue)
                     if queue and not self.propagate(queue):
                         return False
+                    u_a = unknown[a]
+                    if not u_a:
+                        break
+                    need_a = need[a] - filled[a]
+                    open_bits = self.open_bits
             touched = set()
         return True
+
+    def _settle(self, a: int, b: int, both_m: int, fill_a: bool, empty_a: bool, fill_s: bool,
+                empty_s: bool, fill_b: bool, empty_b: bool, queue: list[int]) -> None:
+        """Decide the open cells of the parts a comparison of ``a`` and ``b`` settled."""
+        value, bit = self.value, self.bit
+        why, source = 0, None
+        if self.explain:
+            why = self.reasons(self.cells[a], self.cells[b])
+            source = self.cells[a] + self.cells[b]
+        if fill_a or empty_a or fill_s or empty_s:
+            for i in self.cells[a]:
+                if value[i] == UNSET:
+                    if bit[i] & both_m:
+                        if fill_s or empty_s:
+                            self.assign(i, 1 if fill_s else 0, queue, why, source)
+                    elif fill_a or empty_a:
+                        self.assign(i, 1 if fill_a else 0, queue, why, source)
+        if fill_b or empty_b:
+            for i in self.cells[b]:
+                if value[i] == UNSET and not bit[i] & both_m:
+                    self.assign(i, 1 if fill_b else 0, queue, why, source)
 
     def start(self, cells: CellArray | None = None) -> bool:
         """Set the known cells (EMPTY/FILLED of a grid) and propagate every clue."""
@@ -282,11 +460,12 @@ def solve(puzzle: MosaicPuzzle, limit: int = 2, budget: Budget | None = None,
     sys.setrecursionlimit(max(depth, min(puzzle.height * puzzle.width + 1000, 50000)))
     try:
         # Two complete searches take turns, each with twice the nodes of its last turn
-        # (a restart): the reading-order search with its memo (fast on pictures, whose
-        # contradictions show within a row), then one that branches in the tightest clue
-        # (fast on noise, where a wrong choice shows many rows later and the memo never
-        # meets the same position twice). Either proves the count alone; the turns cost
-        # at most a constant factor over the faster one.
+        # (a restart): the one that branches in the tightest clue, backjumping and
+        # learning (fast on noise, where a wrong choice shows many rows later, and on
+        # pictures), then the reading-order search with its memo, on a quarter of the
+        # nodes (it was the faster on pictures before the tight search learned; on noise
+        # it never is, and there the turns it took cost up to half the time). Either
+        # proves the count alone; learned nogoods and the clues' weights carry over.
         cap = FIRST_RUN_NODES
         run = 0
         board = Board(puzzle)
@@ -294,14 +473,17 @@ def solve(puzzle: MosaicPuzzle, limit: int = 2, budget: Budget | None = None,
         proved = not (board.start(start) and board.compare_pairs(None))
         started = len(board.trail)
         while not proved and len(seen) < limit:
-            for reading_order in (True, False):
-                run_cap = nodes + cap
+            for reading_order in (False, True):
+                run_cap = nodes + (cap // READING_SHARE if reading_order else cap)
                 board.undo(started)  # a turn cut short leaves its choices on the board
+                board.explain = False
+                board.level = 0
                 found: list[bytearray] = []
                 try:
                     if reading_order:
                         _search(board, 0, limit, tick, dead, found)
                     else:
+                        board.explain = True
                         _search_tight(board, limit, tick, found, random.Random(run))
                     proved = True
                 except _RunOver:
@@ -345,13 +527,23 @@ def _search_tight(board: Board, limit: int, tick: Callable[[], None], found: lis
     open cells are closest to all filled or all empty (least slack, then fewest open
     cells; ties broken by ``rng``, which differs from one restart to the next), trying
     first the value most of its open cells need. Its choices force the most by
-    propagation, so a wrong one is refuted near where it was made."""
+    propagation, so a wrong one is refuted near where it was made.
+
+    It jumps back over choices a refutation did not use (conflict-directed backjumping):
+    each decided cell carries the levels whose choices implied it, a contradiction the
+    levels of the cells it came from; when both values of a choice are refuted without
+    it, the choices since the last one named are skipped. Choices in far parts of the
+    grid, which the tightest clue hops between, are not tried again for a contradiction
+    they took no part in. Each contradiction also teaches a nogood (:meth:`Board.learn`)
+    that prunes the rest of the search and the restarts after it."""
     value, need, filled, unknown, cells, weight = (board.value, board.need, board.filled,
                                                    board.unknown, board.cells, board.weight)
     order = list(range(len(cells)))
     rng.shuffle(order)
+    trail = board.trail
 
-    def search() -> None:
+    def search(level: int) -> int | None:
+        """None when the subtree held a solution; else the levels its refutation used."""
         tick()
         best = -1
         best_score = float("inf")
@@ -359,30 +551,49 @@ def _search_tight(board: Board, limit: int, tick: Callable[[], None], found: lis
             u = unknown[k]
             if u:
                 rest = need[k] - filled[k]
-                score = (min(rest, u - rest) + u / 10) / weight[k]
+                slack = u - rest
+                if rest < slack:  # min(), without the builtin's call: this is per node
+                    slack = rest
+                score = (slack + u * 0.1) / weight[k]
                 if score < best_score:
                     best, best_score = k, score
         if best < 0:  # no clue has an open cell: the rest are cells no clue sees
             at = value.find(UNSET)
             if at < 0:
                 found.append(bytearray(value))
-                return
+                return None
             first = 1
         else:
             at = next(i for i in cells[best] if value[i] == UNSET)
             first = 1 if 2 * (need[best] - filled[best]) >= unknown[best] else 0
-        trail = board.trail
+        here = 1 << level
+        why = here
+        solved = False
         for v in (first, 1 - first):
             mark = len(trail)
             queue: list[int] = []
-            board.assign(at, v, queue)
+            board.level = level + 1
+            board.assign(at, v, queue, why)
             if board.propagate(queue) and board.compare_pairs(mark):
-                search()
+                used = search(level + 1)
+            else:
+                used = board.conflict
+                if LEARN:
+                    board.learn()
             board.undo(mark)
             if len(found) >= limit:
-                return
+                return None
+            if used is None:
+                solved, why = True, here
+            elif solved or used & here:
+                # the other value is forced by this refutation: its own refutation
+                # then names the levels this one used, never this level
+                why = used & ~here
+            else:
+                return used  # refuted without this choice: so is the other value
+        return None if solved else used
 
-    search()
+    search(0)
 
 
 def _search(board: Board, at: int, limit: int, tick: Callable[[], None],
