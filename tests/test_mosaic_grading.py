@@ -214,7 +214,7 @@ def test_a_mosaic_grades_the_same_turned_or_mirrored(name: str) -> None:
         (puzzle,) = mosaic.read(root / "puzzles" / "mosaic" / f"{name}.yaml")
     figures = set()
     for turned in _turned(puzzle):
-        result = grade(turned)
+        result = grade(turned, Budget(seconds=300))
         assert result.verdict == "unique"
         figures.add((result.level, result.score, result.stars, result.minutes,
                      tuple(sorted(result.rungs.items())), len(result.steps)))
