@@ -47,6 +47,18 @@
       this.lineName = this.words._('Reveal row');  // the label of the shell's Reveal button
       this.reports = true;          // solve records are filed under the puzzle's key
       this.panning = false;
+      /** @type {HTMLElement | null} the pressed cell, focused once its paint is shown */
+      this.focusDue = null;
+      /** a key pressed before that focus lands: the focus first, then the key (bound once) */
+      this.keyEarly = (/** @type {KeyboardEvent} */ e) => {
+        if (!this.focusDue) return;
+        const grid = this.shell.grid;
+        const inGrid = !!grid && e.composedPath().includes(grid);
+        this.focusNow();
+        // a key aimed at a cell is the grid's own; one aimed elsewhere (the page, a button
+        // pressed before the cell) goes to the pressed cell, as if focused already
+        if (!inGrid) { e.stopPropagation(); this.shell.onKey(e); }
+      };
       /** @type {HTMLElement[]} */
       this.cellEls = [];
       /** @type {HTMLElement[]} */
@@ -347,8 +359,9 @@
         const value = shell.cells[i] === tool ? 0 : tool;   // the same tool again clears
         drag = {start: i, value, last: i, painted: null, timer: 0};
         grid.setPointerCapture(e.pointerId);
-        this.moveTo(i, true, false);  // the cell is under the pointer: nothing to scroll to
+        this.moveTo(i, false);
         drag.painted = shell.apply([[i, value]]);
+        this.focusSoon(i);
         if (e.pointerType !== 'mouse' && tool !== EMPTY_MARK) drag.timer = this.longPress(drag, () => drag);
       });
       grid.addEventListener('pointermove', (e) => {
@@ -401,15 +414,39 @@
       }, LONG_PRESS_MS);
     }
 
-    /** @param {boolean} [scroll] false: the cell is in view (pressed), skip the focus's scroll */
-    moveTo(i, focus, scroll = true) {
+    moveTo(i, focus) {
       if (i < 0 || i >= this.n) return;
       const old = this.cellEls[this.active];
       if (old) old.tabIndex = -1;
       this.active = i;
       const cell = this.cellEls[i];
       cell.tabIndex = 0;
-      if (focus && document.activeElement !== cell) cell.focus({preventScroll: !scroll});
+      if (focus) { this.focusDue = null; cell.focus(); }
+    }
+
+    /**
+     * Focus the pressed cell once the frame showing its paint has been drawn: a focus is
+     * style, events and the accessibility tree (6-10 ms at 4x CPU throttle, as much as the
+     * rest of a press), and a pointer's focus shows no ring. A key pressed before it lands
+     * still goes to the cell (keyEarly).
+     */
+    focusSoon(i) {
+      const cell = this.cellEls[i];
+      const root = /** @type {Document | ShadowRoot} */ (cell.getRootNode());
+      if (root.activeElement === cell) return;
+      if (!this.focusDue) {
+        document.addEventListener('keydown', this.keyEarly, true);
+        requestAnimationFrame(() => setTimeout(() => this.focusNow(), 0));
+      }
+      this.focusDue = cell;
+    }
+
+    focusNow() {
+      const cell = this.focusDue;
+      this.focusDue = null;
+      document.removeEventListener('keydown', this.keyEarly, true);
+      // the cell under a later move of the keyboard or a hint is not refocused
+      if (cell && cell.isConnected && cell === this.cellEls[this.active]) cell.focus({preventScroll: true});
     }
 
     /** the keys of a line puzzle; false: not one of them */
