@@ -60,8 +60,11 @@ def test_play_opens_the_puzzle_in_the_web_player(page: Any, name: str, tmp_path:
                 cell.scroll_into_view_if_needed()  # the dialog scrolls a tall player
                 box = cell.bounding_box()
                 page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.wait_for_timeout(100)
-    assert "Solved" in page.locator("#play-dialog .np-status").inner_text()
+    # the status is written on the frame after the last paint: waited for, not slept on
+    status = page.locator("#play-dialog .np-status")
+    page.wait_for_function("(el) => el.innerText.includes('Solved')", arg=status.element_handle(),
+                           timeout=10_000)
+    assert "Solved" in status.inner_text()
     page.screenshot(path=str(tmp_path / "play.png"))
     page.click("#play-close")
     # the studio's own clue bar still draws (its clueOf is the player's)
