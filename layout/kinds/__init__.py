@@ -146,6 +146,7 @@ def grid_steps(deciding: Sequence[int], routine: Callable[[int], bool]) -> set[i
                          for j in range(count)})
     return set(chosen[:MAX_WORKED_GRIDS])
 
+
 class WorkedDrawing(StepGrids, Protocol):
     """What a kind that lays out pages of its own gives the plan's worked-solution pages
     (the same pages as the line puzzles': heading, grade, step lines and step grids): the
