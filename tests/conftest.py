@@ -79,3 +79,15 @@ def browser() -> Iterator[Any]:
         chromium = playwright.chromium.launch(executable_path=executable)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    """A desktop browser context (1100x900) whose pages may raise no script error: any
+    uncaught one fails the test that used it."""
+    ctx = browser.new_context(viewport={"width": 1100, "height": 900})
+    errors: list[str] = []
+    ctx.on("weberror", lambda error: errors.append(str(error.error)))
+    yield ctx
+    ctx.close()
+    assert errors == []

@@ -31,16 +31,6 @@ PUZZLES = ROOT / "puzzles"
 SHOTS = Path(tempfile.gettempdir()) / "nonopress-web-shots"
 
 
-@pytest.fixture
-def context(browser: Any) -> Iterator[Any]:
-    ctx = browser.new_context(viewport={"width": 1100, "height": 900})
-    errors: list[str] = []
-    ctx.on("weberror", lambda error: errors.append(str(error.error)))
-    yield ctx
-    ctx.close()
-    assert errors == []
-
-
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass

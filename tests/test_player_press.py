@@ -5,7 +5,6 @@ lands still acts on the pressed cell, never on the control that had the focus.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,16 +15,6 @@ pytest.importorskip("playwright.sync_api")
 from test_web_browser import CHROMIUM, Tab
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed")
-
-
-@pytest.fixture
-def context(browser: Any) -> Iterator[Any]:
-    ctx = browser.new_context(viewport={"width": 1100, "height": 900})
-    errors: list[str] = []
-    ctx.on("weberror", lambda error: errors.append(str(error.error)))
-    yield ctx
-    ctx.close()
-    assert errors == []
 
 
 def focused_cell(page: Any) -> str | None:

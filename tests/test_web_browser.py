@@ -65,16 +65,6 @@ class Tab:
         self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
-@pytest.fixture
-def context(browser: Any) -> Iterator[Any]:
-    ctx = browser.new_context(viewport={"width": 1100, "height": 900})
-    errors: list[str] = []
-    ctx.on("weberror", lambda error: errors.append(str(error.error)))
-    yield ctx
-    ctx.close()
-    assert errors == []
-
-
 def test_solve_by_clicks_shows_solved_with_the_grades_figures(context: Any, sample: Path
                                                               ) -> None:
     tab = Tab(context.new_page(), sample, "puzzle-01.html")
